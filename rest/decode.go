@@ -1,0 +1,190 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// MaxBody is the spec's 5 MB request body cap.
+const MaxBody = 5 << 20
+
+func newEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// readBody reads the whole body under the cap; a larger one stores nothing and answers 413.
+func readBody(c *gin.Context) ([]byte, error) {
+	if c.Request.ContentLength > MaxBody {
+		return nil, tools.Errorf(tools.CodeTooLarge, "body is over %d bytes; send partial chunks", MaxBody)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBody))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, tools.Errorf(tools.CodeTooLarge, "body is over %d bytes; send partial chunks", MaxBody)
+	}
+	if err != nil {
+		return nil, tools.Errorf(tools.CodeInvalid, "reading body: %v", err)
+	}
+	return body, nil
+}
+
+// decodeObject decodes body as one JSON object into a generic map; numbers stay exact.
+func decodeObject(body []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, tools.Errorf(tools.CodeInvalid, "body has data after the JSON object")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, tools.Errorf(tools.CodeInvalid, "body must be a JSON object of key to value")
+	}
+	return m, nil
+}
+
+// flatten turns a map of strings, possibly nested the way i18next files are, into the flat
+// map of dot-separated keys. Any other leaf (number, boolean, null, array) is refused rather
+// than guessed at.
+func flatten(m map[string]any) (map[string]string, error) {
+	out := make(map[string]string, len(m))
+	var walk func(prefix string, m map[string]any, depth int) error
+	walk = func(prefix string, m map[string]any, depth int) error {
+		if depth > 32 {
+			return tools.Errorf(tools.CodeInvalid, "translations are nested more than 32 levels deep")
+		}
+		for k, v := range m {
+			key := k
+			if prefix != "" {
+				key = prefix + "." + k
+			}
+			switch v := v.(type) {
+			case string:
+				if _, dup := out[key]; dup {
+					return tools.Errorf(tools.CodeInvalid, "key %q is given twice (flat and nested)", key)
+				}
+				out[key] = v
+			case map[string]any:
+				if err := walk(key, v, depth+1); err != nil {
+					return err
+				}
+			default:
+				return tools.Errorf(tools.CodeInvalid, "value of %q must be a string, not %s", key, jsonKind(v))
+			}
+		}
+		return nil
+	}
+	if err := walk("", m, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	}
+	return "an object"
+}
+
+// decodeFlat reads a body that must be a flat (or nested) map of strings.
+func decodeFlat(c *gin.Context) (map[string]string, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeObject(body)
+	if err != nil {
+		return nil, err
+	}
+	return flatten(m)
+}
+
+var syncOptions = map[string]bool{"translations": true, "dynamic_key_prefixes": true, "preserve_source_values": true, "partial": true}
+
+// decodeSync reads the sync body: the object form with translations and options, or a bare
+// map of translations.
+func decodeSync(c *gin.Context, in *tools.SyncIn) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	m, err := decodeObject(body)
+	if err != nil {
+		return err
+	}
+	tr, isObject := m["translations"].(map[string]any)
+	for k := range m {
+		if !syncOptions[k] {
+			isObject = false
+		}
+	}
+	if !isObject {
+		in.Translations, err = flatten(m)
+		return err
+	}
+	if in.Translations, err = flatten(tr); err != nil {
+		return err
+	}
+	if v, ok := m["partial"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return tools.Errorf(tools.CodeInvalid, "partial must be a boolean")
+		}
+		in.Partial = b
+	}
+	if v, ok := m["preserve_source_values"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return tools.Errorf(tools.CodeInvalid, "preserve_source_values must be a boolean")
+		}
+		in.PreserveSourceValues = &b
+	}
+	if v, ok := m["dynamic_key_prefixes"]; ok && v != nil {
+		list, ok := v.([]any)
+		if !ok {
+			return tools.Errorf(tools.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
+		}
+		for _, p := range list {
+			s, ok := p.(string)
+			if !ok {
+				return tools.Errorf(tools.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
+			}
+			in.DynamicKeyPrefixes = append(in.DynamicKeyPrefixes, s)
+		}
+	}
+	return nil
+}
+
+// decodeStrict decodes body into v, refusing unknown fields so typos are reported.
+func decodeStrict(c *gin.Context, v any) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return tools.Errorf(tools.CodeInvalid, "body: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}

@@ -1,0 +1,310 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/uptrace/bun/driver/sqliteshim"
+	"github.com/uptrace/bun/migrate"
+)
+
+// DefaultDSN is the embedded database used when no DSN is given.
+const DefaultDSN = "sqlite:lokal.db"
+
+// Options tune Open; nil means the defaults.
+type Options struct {
+	// PollInterval is how often the database is asked whether another process changed a
+	// project; changes reach this process's caches within it. Default 250ms.
+	PollInterval time.Duration
+	Logger       *slog.Logger
+}
+
+// DB is the store: bun over SQLite or PostgreSQL, plus the translation cache.
+type DB struct {
+	w, r     *bun.DB // writer and reader pools; the same pool on PostgreSQL
+	postgres bool
+	cache    *cache
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	lastRev int64
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+var _ tools.Store = (*DB)(nil)
+
+// Open connects to dsn ("sqlite:PATH" or "postgres://..."), runs the migrations and starts
+// watching for changes made by other processes.
+func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 250 * time.Millisecond
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	db := &DB{cache: newCache(), log: opts.Logger, stop: make(chan struct{}), done: make(chan struct{})}
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		connector := pgdriver.NewConnector(pgdriver.WithDSN(dsn))
+		sqldb := sql.OpenDB(connector)
+		sqldb.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
+		sqldb.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))
+		db.w = bun.NewDB(sqldb, pgdialect.New())
+		db.r = db.w
+		db.postgres = true
+	case strings.HasPrefix(dsn, "sqlite:"):
+		path := strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
+		if path == "" {
+			return nil, fmt.Errorf("opening %q: empty SQLite path", dsn)
+		}
+		w, err := openSQLite(path, true)
+		if err != nil {
+			return nil, err
+		}
+		r, err := openSQLite(path, false)
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		db.w, db.r = w, r
+	default:
+		return nil, fmt.Errorf("opening database: DSN must start with sqlite: or postgres:// (got %q)", redactDSN(dsn))
+	}
+	if err := db.w.PingContext(ctx); err != nil {
+		db.closePools()
+		return nil, fmt.Errorf("connecting to %s: %w", redactDSN(dsn), err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.closePools()
+		return nil, err
+	}
+	if err := db.w.NewSelect().Model((*revisionRow)(nil)).Column("value").Where("id = 1").Scan(ctx, &db.lastRev); err != nil {
+		db.closePools()
+		return nil, fmt.Errorf("reading revision: %w", err)
+	}
+	go db.watch(opts.PollInterval)
+	return db, nil
+}
+
+// openSQLite opens one pool. The writer takes the write lock at BEGIN (IMMEDIATE) and is a
+// single connection, so writers queue in Go instead of failing with SQLITE_BUSY; readers
+// use WAL snapshots and never wait for the writer.
+func openSQLite(path string, writer bool) (*bun.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if writer {
+		q.Set("_txlock", "immediate")
+	}
+	sqldb, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening SQLite %s: %w", path, err)
+	}
+	if writer {
+		sqldb.SetMaxOpenConns(1)
+	} else {
+		sqldb.SetMaxOpenConns(2 * runtime.GOMAXPROCS(0))
+	}
+	sqldb.SetMaxIdleConns(2 * runtime.GOMAXPROCS(0))
+	sqldb.SetConnMaxIdleTime(0)
+	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	m := migrate.NewMigrator(db.w, migrations(), migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("initializing migrations: %w", err)
+	}
+	// Two processes starting together (a server and the CLI) must not both migrate.
+	for i := 0; ; i++ {
+		err := m.Lock(ctx)
+		if err == nil {
+			break
+		}
+		if i > 100 {
+			return fmt.Errorf("locking migrations: %w", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	defer m.Unlock(ctx) //nolint:errcheck
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.r.PingContext(ctx) }
+
+// Dialect names the database kind: "sqlite" or "postgres".
+func (db *DB) Dialect() string {
+	if db.postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// Close stops the watcher and closes the pools.
+func (db *DB) Close() error {
+	select {
+	case <-db.stop:
+	default:
+		close(db.stop)
+		<-db.done
+	}
+	return db.closePools()
+}
+
+func (db *DB) closePools() error {
+	err := db.w.Close()
+	if db.r != db.w {
+		err = errors.Join(err, db.r.Close())
+	}
+	return err
+}
+
+// Update runs fn in one write transaction and bumps projectID's revision in it.
+func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
+	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
+		if err := fn(&tx{db: db, tx: btx}); err != nil {
+			return err
+		}
+		if projectID == "" {
+			return nil
+		}
+		// Bumping the shared counter last keeps its row lock short; on PostgreSQL the lock
+		// also orders commits by revision, so the watcher never skips one.
+		var rev int64
+		if err := btx.NewUpdate().Model((*revisionRow)(nil)).Set("value = value + 1").Where("id = 1").
+			Returning("value").Scan(ctx, &rev); err != nil {
+			return fmt.Errorf("bumping revision: %w", err)
+		}
+		if _, err := btx.NewUpdate().Model((*projectRow)(nil)).Set("revision = ?", rev).
+			Where("id = ?", projectID).Exec(ctx); err != nil {
+			return fmt.Errorf("bumping project revision: %w", err)
+		}
+		return nil
+	})
+	if projectID != "" {
+		// Also on error: a failed commit may have left nothing, but dropping is always safe.
+		db.cache.invalidate(projectID)
+	}
+	return mapError(err)
+}
+
+// View runs fn in one read transaction.
+func (db *DB) View(ctx context.Context, fn func(tools.Tx) error) error {
+	var opts *sql.TxOptions
+	if db.postgres {
+		opts = &sql.TxOptions{ReadOnly: true}
+	}
+	err := db.r.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
+		return fn(&tx{db: db, tx: btx})
+	})
+	return mapError(err)
+}
+
+// watch polls the revision counter and drops the cache of every project another process
+// changed since the last poll.
+func (db *DB) watch(every time.Duration) {
+	defer close(db.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+			if err := db.poll(context.Background()); err != nil {
+				db.log.Warn("polling revisions", "err", err)
+			}
+		}
+	}
+}
+
+func (db *DB) poll(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var rev int64
+	if err := db.r.NewSelect().Model((*revisionRow)(nil)).Column("value").Where("id = 1").Scan(ctx, &rev); err != nil {
+		return err
+	}
+	db.mu.Lock()
+	last := db.lastRev
+	db.mu.Unlock()
+	if rev <= last {
+		return nil
+	}
+	var ids []string
+	if err := db.r.NewSelect().Model((*projectRow)(nil)).Column("id").Where("revision > ?", last).Scan(ctx, &ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		db.cache.invalidate(id)
+	}
+	db.mu.Lock()
+	if rev > db.lastRev {
+		db.lastRev = rev
+	}
+	db.mu.Unlock()
+	return nil
+}
+
+func redactDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// mapError turns driver errors into the catalogue's codes.
+func mapError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *tools.Error
+	if errors.As(err, &te) {
+		return te
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return &tools.Error{Code: tools.CodeNotFound, Message: "not found"}
+	}
+	if isUniqueViolation(err) {
+		return &tools.Error{Code: tools.CodeConflict, Message: "already exists"}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return err
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		return pgErr.Field('C') == "23505"
+	}
+	return strings.Contains(err.Error(), "UNIQUE constraint failed")
+}

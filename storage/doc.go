@@ -1,0 +1,22 @@
+// Package storage is lokal's database: bun models, migrations and queries for SQLite (the
+// embedded default) and PostgreSQL, and the in-memory cache of serialized translation files.
+//
+// # Transactions
+//
+// [DB.Update] and [DB.View] run a function over a [tools.Tx] in one transaction. Update also
+// bumps a database-wide revision counter and stores it on the project it names; every
+// process polls the counter and drops the cached files of projects whose revision moved, so
+// a change made by the admin CLI or another server instance reaches this one within one
+// poll interval.
+//
+// # Dialects
+//
+// One model set serves both databases. SQLite runs in WAL mode with a busy timeout and
+// foreign keys on; writes go through a single connection that takes the write lock at
+// BEGIN, reads through a pool of their own.
+//
+// # Errors
+//
+// Missing rows come back as tools.CodeNotFound and unique violations as tools.CodeConflict,
+// on both dialects.
+package storage

@@ -1,0 +1,183 @@
+package storage
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Rows stay inside this package: no json tags, converted to tools types at the edge.
+
+type metaRow struct {
+	bun.BaseModel `bun:"table:lokal_meta"`
+	Name          string `bun:"name,pk"`
+	Value         string `bun:"value,notnull"`
+}
+
+type revisionRow struct {
+	bun.BaseModel `bun:"table:lokal_revision"`
+	ID            int64 `bun:"id,pk"`
+	Value         int64 `bun:"value,notnull"`
+}
+
+type workspaceRow struct {
+	bun.BaseModel `bun:"table:workspaces"`
+	ID            string    `bun:"id,pk,type:varchar(36)"`
+	Name          string    `bun:"name,notnull"`
+	PublicToken   string    `bun:"public_token,notnull,unique"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type userRow struct {
+	bun.BaseModel `bun:"table:users"`
+	ID            string    `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID   string    `bun:"workspace_id,notnull,type:varchar(36)"`
+	Email         string    `bun:"email,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type projectRow struct {
+	bun.BaseModel   `bun:"table:projects"`
+	ID              string    `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID     string    `bun:"workspace_id,notnull,type:varchar(36)"`
+	Title           string    `bun:"title,notnull"`
+	SourceLanguage  string    `bun:"source_language,notnull"`
+	IntegrationType string    `bun:"integration_type,notnull"`
+	Active          bool      `bun:"active,notnull"`
+	Revision        int64     `bun:"revision,notnull"`
+	AllowedOrigins  string    `bun:"allowed_origins,notnull"` // newline-separated
+	ShowSwitcher    bool      `bun:"show_switcher,notnull"`
+	KeepSiteCurrent bool      `bun:"keep_site_current,notnull"`
+	EmbedMode       string    `bun:"embed_mode,notnull"`
+	JITHarvest      bool      `bun:"jit_harvest,notnull"`
+	AutoApply       bool      `bun:"auto_apply,notnull"`
+	AIProvider      string    `bun:"ai_provider,notnull"`
+	AIModel         string    `bun:"ai_model,notnull"`
+	AIBaseURL       string    `bun:"ai_base_url,notnull"`
+	AIKey           string    `bun:"ai_key,notnull"`
+	DeployProvider  string    `bun:"deploy_provider,notnull"`
+	DeployRepo      string    `bun:"deploy_repo,notnull"`
+	DeployWorkflow  string    `bun:"deploy_workflow,notnull"`
+	DeployRef       string    `bun:"deploy_ref,notnull"`
+	DeployToken     string    `bun:"deploy_token,notnull"`
+	CreatedAt       time.Time `bun:"created_at,notnull"`
+	UpdatedAt       time.Time `bun:"updated_at,notnull"`
+}
+
+type languageRow struct {
+	bun.BaseModel `bun:"table:project_languages"`
+	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`
+	Code          string    `bun:"code,pk"`
+	Enabled       bool      `bun:"enabled,notnull"`
+	Editable      bool      `bun:"editable,notnull"`
+	AutoTranslate bool      `bun:"auto_translate,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type namespaceRow struct {
+	bun.BaseModel `bun:"table:namespaces"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	Key           string    `bun:"key,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type keyRow struct {
+	bun.BaseModel `bun:"table:translation_keys"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	NamespaceID   int64     `bun:"namespace_id,notnull"`
+	Key           string    `bun:"key,notnull"`
+	KeyHash       string    `bun:"key_hash,notnull"` // unique index: keys may outgrow a btree entry
+	Hidden        bool      `bun:"hidden,notnull"`
+	SourceVersion int64     `bun:"source_version,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+	UpdatedAt     time.Time `bun:"updated_at,notnull"`
+}
+
+type translationRow struct {
+	bun.BaseModel  `bun:"table:translations"`
+	ID             int64     `bun:"id,pk,autoincrement"`
+	KeyID          int64     `bun:"key_id,notnull"`
+	Language       string    `bun:"language,notnull"`
+	Value          string    `bun:"value,notnull"`
+	Status         string    `bun:"status,notnull"`
+	DoNotTranslate bool      `bun:"do_not_translate,notnull"`
+	LanguageLocked bool      `bun:"language_locked,notnull"`
+	SourceVersion  *int64    `bun:"source_version"`
+	UpdatedBy      string    `bun:"updated_by,notnull"`
+	CreatedAt      time.Time `bun:"created_at,notnull"`
+	UpdatedAt      time.Time `bun:"updated_at,notnull"`
+}
+
+// historyRow records every change of a translation's value, status or flags: nothing is
+// ever deleted, and staleness, the changes feed and prior values are read from here.
+type historyRow struct {
+	bun.BaseModel  `bun:"table:translation_history"`
+	ID             int64     `bun:"id,pk,autoincrement"`
+	TranslationID  int64     `bun:"translation_id,notnull"`
+	KeyID          int64     `bun:"key_id,notnull"`
+	Language       string    `bun:"language,notnull"`
+	Change         string    `bun:"change,notnull"`
+	Value          string    `bun:"value,notnull"`
+	Status         string    `bun:"status,notnull"`
+	DoNotTranslate bool      `bun:"do_not_translate,notnull"`
+	LanguageLocked bool      `bun:"language_locked,notnull"`
+	SourceVersion  *int64    `bun:"source_version"`
+	Actor          string    `bun:"actor,notnull"`
+	CreatedAt      time.Time `bun:"created_at,notnull"`
+}
+
+type commentRow struct {
+	bun.BaseModel `bun:"table:comments"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	KeyID         int64     `bun:"key_id,notnull"`
+	Language      string    `bun:"language,notnull"`
+	Body          string    `bun:"body,notnull"`
+	Actor         string    `bun:"actor,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type glossaryRow struct {
+	bun.BaseModel `bun:"table:glossary_terms"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	SourceTerm    string    `bun:"source_term,notnull"`
+	TargetTerm    string    `bun:"target_term,notnull"`
+	Locale        string    `bun:"locale,notnull"`
+	Actor         string    `bun:"actor,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type dntTermRow struct {
+	bun.BaseModel `bun:"table:do_not_translate_terms"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	Term          string    `bun:"term,notnull"`
+	Actor         string    `bun:"actor,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type substitutionRow struct {
+	bun.BaseModel `bun:"table:substitution_rules"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	Locale        string    `bun:"locale,notnull"`
+	Pattern       string    `bun:"pattern,notnull"`
+	Replacement   string    `bun:"replacement,notnull"`
+	Actor         string    `bun:"actor,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+// tokenRow holds API keys and personal access tokens; Hash is a keyed hash of the token.
+type tokenRow struct {
+	bun.BaseModel `bun:"table:tokens"`
+	ID            string     `bun:"id,pk,type:varchar(36)"`
+	Kind          string     `bun:"kind,notnull"`
+	Hash          string     `bun:"hash,notnull,unique"`
+	UserID        string     `bun:"user_id,notnull"`
+	WorkspaceID   string     `bun:"workspace_id,notnull"`
+	ProjectID     string     `bun:"project_id,notnull"`
+	ReadOnly      bool       `bun:"read_only,notnull"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	RevokedAt     *time.Time `bun:"revoked_at"`
+}

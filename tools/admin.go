@@ -1,0 +1,253 @@
+package tools
+
+import (
+	"context"
+	"net/mail"
+	"strings"
+)
+
+// CreateWorkspaceIn names a new workspace.
+type CreateWorkspaceIn struct {
+	Name string `json:"name" jsonschema:"display name of the workspace"`
+}
+
+// CreateWorkspace creates a workspace with a fresh public token. Admin only.
+func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (Workspace, error) {
+	if err := requireSystem(ctx); err != nil {
+		return Workspace{}, err
+	}
+	name := strings.TrimSpace(in.Name)
+	if name == "" || len(name) > 200 {
+		return Workspace{}, Errorf(CodeInvalid, "workspace name must be 1 to 200 characters")
+	}
+	w := Workspace{ID: newID(), Name: name, PublicToken: newSecret("pub_")}
+	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.CreateWorkspace(ctx, w) }); err != nil {
+		return Workspace{}, err
+	}
+	return w, nil
+}
+
+// CreateUserIn adds a user to a workspace.
+type CreateUserIn struct {
+	WorkspaceID string `json:"workspace_id"`
+	Email       string `json:"email"`
+}
+
+// CreateUser adds a user to a workspace. Admin only.
+func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (User, error) {
+	if err := requireSystem(ctx); err != nil {
+		return User{}, err
+	}
+	email := strings.TrimSpace(in.Email)
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+		return User{}, Errorf(CodeInvalid, "%q is not an email address", in.Email)
+	}
+	u := User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email}
+	err := c.store.Update(ctx, "", func(tx Tx) error {
+		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
+			return err
+		}
+		return tx.CreateUser(ctx, u)
+	})
+	if ErrorCode(err) == CodeConflict {
+		return User{}, Errorf(CodeConflict, "a user with email %s already exists in this workspace", email)
+	}
+	return u, err
+}
+
+// CreateProjectIn describes a new project.
+type CreateProjectIn struct {
+	WorkspaceID     string   `json:"workspace_id"`
+	Title           string   `json:"title"`
+	SourceLanguage  string   `json:"source_language"`
+	Languages       []string `json:"languages"` // target languages to enable
+	IntegrationType string   `json:"integration_type"`
+}
+
+// IntegrationTypes are the accepted values of a project's integration_type.
+var IntegrationTypes = []string{"api", "i18next", "embed", "mcp"}
+
+// CreateProject creates a project with its source language and enabled target languages.
+// Admin only.
+func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (Project, error) {
+	if err := requireSystem(ctx); err != nil {
+		return Project{}, err
+	}
+	title := strings.TrimSpace(in.Title)
+	if title == "" || len(title) > 200 {
+		return Project{}, Errorf(CodeInvalid, "project title must be 1 to 200 characters")
+	}
+	src, ok := LookupLanguage(in.SourceLanguage)
+	if !ok {
+		return Project{}, Errorf(CodeInvalid, "source language %q is not supported", in.SourceLanguage)
+	}
+	it := in.IntegrationType
+	if it == "" {
+		it = "api"
+	}
+	if !contains(IntegrationTypes, it) {
+		return Project{}, Errorf(CodeInvalid, "integration type must be one of %s", strings.Join(IntegrationTypes, ", "))
+	}
+	p := Project{ID: newID(), WorkspaceID: in.WorkspaceID, Title: title, SourceLanguage: src.Code, IntegrationType: it,
+		Settings: ProjectSettings{ShowSwitcher: true, EmbedMode: "swap"}}
+	seen := map[string]bool{src.Code: true}
+	for _, code := range in.Languages {
+		l, ok := LookupLanguage(strings.TrimSpace(code))
+		if !ok {
+			return Project{}, Errorf(CodeInvalid, "language %q is not supported", code)
+		}
+		if seen[l.Code] {
+			continue
+		}
+		seen[l.Code] = true
+		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
+	}
+	var out Project
+	err := c.store.Update(ctx, p.ID, func(tx Tx) error {
+		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
+			return err
+		}
+		if err := tx.CreateProject(ctx, p); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Project(ctx, p.ID)
+		return err
+	})
+	return out, err
+}
+
+// APIKey is a newly created project key; Key is shown once and never stored.
+type APIKey struct {
+	Key      string `json:"key"`
+	ReadOnly bool   `json:"read_only"`
+}
+
+// CreateAPIKeyIn asks for a project key.
+type CreateAPIKeyIn struct {
+	ProjectID string `json:"project_id"`
+	ReadOnly  bool   `json:"read_only"`
+}
+
+// CreateAPIKey creates a project API key. Admin only.
+func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, error) {
+	if err := requireSystem(ctx); err != nil {
+		return APIKey{}, err
+	}
+	key := newSecret(PrefixAPIKey)
+	hash, err := c.hashToken(ctx, key)
+	if err != nil {
+		return APIKey{}, err
+	}
+	err = c.store.Update(ctx, in.ProjectID, func(tx Tx) error {
+		p, err := tx.Project(ctx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		return tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
+			ProjectID: p.ID, ReadOnly: in.ReadOnly})
+	})
+	if err != nil {
+		return APIKey{}, err
+	}
+	return APIKey{Key: key, ReadOnly: in.ReadOnly}, nil
+}
+
+// PersonalToken is a newly created personal access token, shown once.
+type PersonalToken struct {
+	Token string `json:"token"`
+}
+
+// CreateTokenIn asks for a personal access token of a user, for one project or (with
+// WorkspaceID) for the whole workspace.
+type CreateTokenIn struct {
+	UserID      string `json:"user_id"`
+	ProjectID   string `json:"project_id,omitempty"`
+	WorkspaceID string `json:"workspace_id,omitempty"`
+}
+
+// CreateToken creates a personal access token. Admin only.
+func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalToken, error) {
+	if err := requireSystem(ctx); err != nil {
+		return PersonalToken{}, err
+	}
+	if (in.ProjectID == "") == (in.WorkspaceID == "") {
+		return PersonalToken{}, Errorf(CodeInvalid, "give exactly one of a project or a workspace")
+	}
+	prefix, kind := PrefixPersonal, KindPersonal
+	if in.WorkspaceID != "" {
+		prefix, kind = PrefixWorkspace, KindWorkspace
+	}
+	token := newSecret(prefix)
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return PersonalToken{}, err
+	}
+	err = c.store.Update(ctx, in.ProjectID, func(tx Tx) error {
+		u, err := tx.User(ctx, in.UserID)
+		if err != nil {
+			return err
+		}
+		ws := in.WorkspaceID
+		if in.ProjectID != "" {
+			p, err := tx.Project(ctx, in.ProjectID)
+			if err != nil {
+				return err
+			}
+			ws = p.WorkspaceID
+		}
+		if u.WorkspaceID != ws {
+			return Errorf(CodeInvalid, "user %s is not a member of that workspace", u.ID)
+		}
+		return tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID})
+	})
+	if err != nil {
+		return PersonalToken{}, err
+	}
+	return PersonalToken{Token: token}, nil
+}
+
+// Bootstrap is what the first start on an empty database creates.
+type Bootstrap struct {
+	Workspace Workspace `json:"workspace"`
+	User      User      `json:"user"`
+	Token     string    `json:"token"`
+}
+
+// BootstrapIfEmpty creates a first workspace, user and workspace token when the database
+// has no workspace yet; it returns nil when there was one already. Admin only.
+func (c *Catalog) BootstrapIfEmpty(ctx context.Context) (*Bootstrap, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var any bool
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		any, err = tx.HasWorkspaces(ctx)
+		return err
+	}); err != nil || any {
+		return nil, err
+	}
+	w, err := c.CreateWorkspace(ctx, CreateWorkspaceIn{Name: "Default"})
+	if err != nil {
+		return nil, err
+	}
+	u, err := c.CreateUser(ctx, CreateUserIn{WorkspaceID: w.ID, Email: "admin@localhost"})
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.CreateToken(ctx, CreateTokenIn{UserID: u.ID, WorkspaceID: w.ID})
+	if err != nil {
+		return nil, err
+	}
+	return &Bootstrap{Workspace: w, User: u, Token: t.Token}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package tools
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// newSecret returns prefix followed by 192 random bits, hex-encoded.
+func newSecret(prefix string) string {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic("reading random bytes: " + err.Error())
+	}
+	return prefix + hex.EncodeToString(b)
+}
+
+func newID() string { return uuid.NewString() }
+
+func (c *Catalog) tokenKey(ctx context.Context) ([]byte, error) {
+	if k := c.key.Load(); k != nil {
+		return *k, nil
+	}
+	c.keyMu.Lock()
+	defer c.keyMu.Unlock()
+	if k := c.key.Load(); k != nil {
+		return *k, nil
+	}
+	var key []byte
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		key, err = tx.TokenKey(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.key.Store(&key)
+	return key, nil
+}
+
+// hashToken is the keyed hash stored in place of a token.
+func (c *Catalog) hashToken(ctx context.Context, token string) (string, error) {
+	key, err := c.tokenKey(ctx)
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(token))
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// ParseAuthorization extracts the token from an Authorization header value. It accepts
+// `Token token=<KEY>` (quoted or not), `Bearer <TOKEN>` and the bare key that
+// i18next-locize-backend sends.
+func ParseAuthorization(h string) string {
+	h = strings.TrimSpace(h)
+	scheme, rest, found := strings.Cut(h, " ")
+	if !found {
+		return h
+	}
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(scheme) {
+	case "bearer":
+		return rest
+	case "token":
+		if v, ok := strings.CutPrefix(rest, "token="); ok {
+			rest = v
+		}
+		return strings.Trim(rest, `"`)
+	}
+	return ""
+}
+
+// Authenticate returns the principal of token, or CodeUnauthorized.
+func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, error) {
+	unauthorized := &Error{Code: CodeUnauthorized, Message: "missing or invalid token"}
+	if token == "" || len(token) > 256 {
+		return Principal{}, unauthorized
+	}
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return Principal{}, err
+	}
+	now := c.opts.Now()
+	c.authMu.RLock()
+	cp, ok := c.auth[hash]
+	c.authMu.RUnlock()
+	if ok && now.Before(cp.expires) {
+		return cp.p, nil
+	}
+	var rec TokenRecord
+	err = c.store.View(ctx, func(tx Tx) error {
+		var err error
+		rec, err = tx.TokenByHash(ctx, hash)
+		return err
+	})
+	if err != nil {
+		if IsNotFound(err) {
+			return Principal{}, unauthorized
+		}
+		return Principal{}, err
+	}
+	if subtle.ConstantTimeCompare([]byte(rec.Hash), []byte(hash)) != 1 {
+		return Principal{}, unauthorized
+	}
+	p := Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
+		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly}
+	c.authMu.Lock()
+	if len(c.auth) > 10000 {
+		c.auth = map[string]cachedPrincipal{}
+	}
+	c.auth[hash] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	c.authMu.Unlock()
+	return p, nil
+}

@@ -1,0 +1,221 @@
+package tools
+
+import (
+	"context"
+	"time"
+)
+
+// Translation statuses.
+const (
+	StatusNeedsReview = "needs_review"
+	StatusApproved    = "approved"
+)
+
+// Translation flags.
+const (
+	FlagDoNotTranslate = "do_not_translate"
+	FlagLanguageLocked = "language_locked"
+)
+
+// Workspace groups users and projects; its public token identifies it to the Embed script.
+type Workspace struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	PublicToken string    `json:"public_token"`
+	CreatedAt   time.Time `json:"-"`
+}
+
+// User owns personal access tokens; writes made with them are attributed to the user.
+type User struct {
+	ID          string    `json:"id"`
+	WorkspaceID string    `json:"-"`
+	Email       string    `json:"email"`
+	CreatedAt   time.Time `json:"-"`
+}
+
+// Project is the spec's Project object. Settings holds what later features need and is not
+// part of the public JSON.
+type Project struct {
+	ID                     string   `json:"id"`
+	Title                  string   `json:"title"`
+	SourceLanguage         string   `json:"source_language"`
+	EnabledLanguages       []string `json:"enabled_languages"`
+	EditableLanguages      []string `json:"editable_languages"`
+	Namespaces             []string `json:"namespaces"`
+	DeployConfigured       bool     `json:"deploy_configured"`
+	IntegrationType        string   `json:"integration_type"`
+	AutoTranslateLanguages []string `json:"auto_translate_languages"`
+
+	WorkspaceID string          `json:"-"`
+	Active      bool            `json:"-"`
+	Settings    ProjectSettings `json:"-"`
+	Languages   []Language      `json:"-"`
+	CreatedAt   time.Time       `json:"-"`
+}
+
+// ProjectSettings are the per-project settings of the Embed, AI and redeploy features.
+type ProjectSettings struct {
+	AllowedOrigins  []string
+	ShowSwitcher    bool
+	KeepSiteCurrent bool // keep-site-up-to-date-between-deploys
+	EmbedMode       string
+	JITHarvest      bool
+	AutoApply       bool
+	AIProvider      string
+	AIModel         string
+	AIBaseURL       string
+	AIKey           string
+	DeployProvider  string
+	DeployRepo      string
+	DeployWorkflow  string
+	DeployRef       string
+	DeployToken     string
+}
+
+// Language is one language row of a project. The source language is always enabled.
+type Language struct {
+	Code          string
+	Enabled       bool
+	Editable      bool
+	AutoTranslate bool
+}
+
+// HasLanguage reports whether code is on for the project (the source language always is).
+func (p *Project) HasLanguage(code string) bool {
+	if code == p.SourceLanguage {
+		return true
+	}
+	for _, l := range p.EnabledLanguages {
+		if l == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Namespace is a group of keys of one project.
+type Namespace struct {
+	ID        int64
+	ProjectID string
+	Key       string
+}
+
+// TokenRecord is a stored token: only its keyed hash is kept.
+type TokenRecord struct {
+	ID          string
+	Kind        string
+	Hash        string
+	UserID      string
+	WorkspaceID string
+	ProjectID   string
+	ReadOnly    bool
+	CreatedAt   time.Time
+}
+
+// KeyState is a key with its source row and the row of one requested language.
+type KeyState struct {
+	ID            int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64 // 0 while the key has no source value
+	Source        *TranslationState
+	Value         *TranslationState // the requested language; equals Source for the source language
+}
+
+// TranslationState is one stored translation row.
+type TranslationState struct {
+	ID             int64
+	Language       string
+	Value          string
+	Status         string
+	DoNotTranslate bool
+	LanguageLocked bool
+	SourceVersion  *int64 // nil for rows made before source versions were recorded
+	UpdatedBy      string
+	UpdatedAt      time.Time
+}
+
+// Stale reports whether the row was made against an older source value than the key's.
+func (t *TranslationState) Stale(keyVersion int64, includeNull bool) bool {
+	if t.SourceVersion == nil {
+		return includeNull && keyVersion > 0
+	}
+	return *t.SourceVersion < keyVersion
+}
+
+// NewKey is a key to insert; its translations follow with WriteTranslations.
+type NewKey struct {
+	NamespaceID   int64
+	Key           string
+	SourceVersion int64
+}
+
+// TranslationWrite is the whole new state of one translation row. ID 0 inserts a row.
+// Change names the kind of change for the history (created, value, status, flag, refresh).
+type TranslationWrite struct {
+	ID             int64
+	KeyID          int64
+	Language       string
+	Value          string
+	Status         string
+	DoNotTranslate bool
+	LanguageLocked bool
+	SourceVersion  *int64
+	Change         string
+}
+
+// Store is the database. Update and View run fn in one transaction; Update bumps the
+// revision of projectID (when not empty) in the same transaction so that every cache of the
+// project, in this process or another, drops what the change made old.
+type Store interface {
+	Update(ctx context.Context, projectID string, fn func(Tx) error) error
+	View(ctx context.Context, fn func(Tx) error) error
+	// Cached returns the bytes cached under (projectID, name), building them with build on a
+	// miss. The entry lives until the project's revision moves.
+	Cached(ctx context.Context, projectID, name string, build func(ctx context.Context) ([]byte, error)) (*File, error)
+}
+
+// File is a pre-serialized response body with its gzip form and strong ETag.
+type File struct {
+	Body   []byte
+	Gzip   []byte
+	ETag   string
+	Stored time.Time
+}
+
+// Tx is one transaction. Methods return *Error with CodeNotFound for missing rows and
+// CodeConflict for unique violations, never (nil, nil).
+type Tx interface {
+	TokenKey(ctx context.Context) ([]byte, error)
+
+	HasWorkspaces(ctx context.Context) (bool, error)
+	CreateWorkspace(ctx context.Context, w Workspace) error
+	Workspace(ctx context.Context, id string) (Workspace, error)
+	CreateUser(ctx context.Context, u User) error
+	User(ctx context.Context, id string) (User, error)
+	CreateToken(ctx context.Context, t TokenRecord) error
+	TokenByHash(ctx context.Context, hash string) (TokenRecord, error)
+
+	CreateProject(ctx context.Context, p Project) error
+	Project(ctx context.Context, id string) (Project, error)
+	Projects(ctx context.Context, workspaceID string) ([]Project, error)
+	SetLanguage(ctx context.Context, projectID string, l Language) error
+
+	Namespace(ctx context.Context, projectID, key string) (Namespace, error)
+	CreateNamespace(ctx context.Context, projectID, key string) (Namespace, error)
+
+	// Keys returns every key of the namespace, hidden ones too, ordered by key, with the
+	// source row and the row in language.
+	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string) ([]KeyState, error)
+	InsertKeys(ctx context.Context, keys []NewKey) ([]int64, error)
+	SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error
+	// SourceChanged bumps the source version of the keys and clears their language locks.
+	SourceChanged(ctx context.Context, keyIDs []int64) error
+	// WriteTranslations inserts or updates rows and records each change in the history,
+	// attributed to the principal in ctx.
+	WriteTranslations(ctx context.Context, writes []TranslationWrite) error
+	// LanguageStats counts, for every enabled language of the project (source first), the
+	// visible keys with a source value, how many have a value in the language and how
+	// many of those are stale.
+	LanguageStats(ctx context.Context, p Project) ([]LanguageStats, error)
+}

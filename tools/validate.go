@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lokal-dev/lokal/tools/valuecheck"
+)
+
+// Size bounds of stored text. Page strings (key equal to value) reach 5,000 characters.
+const (
+	MaxKeyBytes   = 20000
+	MaxValueBytes = 100000
+)
+
+var namespacePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$`)
+
+func checkNamespace(ns string) error {
+	if !namespacePattern.MatchString(ns) {
+		return Errorf(CodeUnprocessable, "namespace key %q must be 1 to 128 letters, digits, '_', '-' or '.'", ns)
+	}
+	return nil
+}
+
+func checkKey(k string) error {
+	switch {
+	case k == "":
+		return Errorf(CodeUnprocessable, "keys must not be empty")
+	case len(k) > MaxKeyBytes:
+		return Errorf(CodeUnprocessable, "key %q… is longer than %d bytes", truncate(k, 40), MaxKeyBytes)
+	case !utf8.ValidString(k):
+		return Errorf(CodeUnprocessable, "key %q is not valid UTF-8", truncate(k, 40))
+	case strings.ContainsRune(k, 0):
+		return Errorf(CodeUnprocessable, "key %q contains a NUL character", truncate(k, 40))
+	}
+	return nil
+}
+
+// checkValue applies the storage bounds and the executable-value backstop.
+func checkValue(key, v string) error {
+	switch {
+	case len(v) > MaxValueBytes:
+		return Errorf(CodeUnprocessable, "value of %q is longer than %d bytes", truncate(key, 40), MaxValueBytes)
+	case !utf8.ValidString(v):
+		return Errorf(CodeUnprocessable, "value of %q is not valid UTF-8", truncate(key, 40))
+	case strings.ContainsRune(v, 0):
+		return Errorf(CodeUnprocessable, "value of %q contains a NUL character", truncate(key, 40))
+	}
+	if err := valuecheck.Check(v); err != nil {
+		return Errorf(CodeInvalidTranslation, "value of %q refused: %s", truncate(key, 40), err.Error())
+	}
+	return nil
+}
+
+// checkEntries validates a whole batch first, so that one bad row stores nothing; keys are
+// visited in order so the error names the same row every time.
+func checkEntries(m map[string]string) error {
+	for _, k := range sortedKeys(m) {
+		if err := checkKey(k); err != nil {
+			return err
+		}
+		if err := checkValue(k, m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func errNoLanguage(lang string) error {
+	return Errorf(CodeNotFound, "language %q is not on for this project", lang)
+}
+
+func errNoNamespace(ns string) error { return Errorf(CodeNotFound, "namespace %q not found", ns) }
