@@ -1,0 +1,453 @@
+package checkup
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Input is everything Analyze looks at for one project.
+type Input struct {
+	SourceLanguage string
+	Languages      []string // enabled target languages (the source language is not in it)
+	Keys           []Key    // visible keys only
+	Glossary       []GlossaryPair
+	DoNotTranslate []string // terms that must appear verbatim in every language
+}
+
+// Key is one translation key with its source text and its translations.
+type Key struct {
+	Namespace    string
+	Key          string
+	Source       string                 // source-language value ("" = no source text)
+	Translations map[string]Translation // by language code
+}
+
+// Translation is one language's row of a key.
+type Translation struct {
+	Value          string
+	Stale          bool // made against an older source value
+	DoNotTranslate bool // the row's do_not_translate flag: value must equal the source
+}
+
+// GlossaryPair is a fixed translation of a term.
+type GlossaryPair struct{ SourceTerm, TargetTerm, Locale string } // Locale is a language code or "all"
+
+// Finding is one problem with one key in one language.
+type Finding struct {
+	Kind      string            `json:"kind"` // one of the Kind* constants
+	Namespace string            `json:"namespace"`
+	Key       string            `json:"key"`
+	Language  string            `json:"language"`
+	Message   string            `json:"message"` // one readable sentence
+	Detail    map[string]string `json:"detail,omitempty"`
+}
+
+// Finding kinds.
+const (
+	KindMissing        = "missing_translation"
+	KindPlaceholder    = "placeholder_mismatch"
+	KindMarkup         = "markup_mismatch"
+	KindStale          = "stale_translation"
+	KindGlossary       = "glossary_violation"
+	KindDoNotTranslate = "do_not_translate_violation"
+	KindIdentical      = "identical_to_source"
+)
+
+// kinds lists every finding kind, for the zero entries of Summary.ByKind.
+var kinds = []string{KindMissing, KindPlaceholder, KindMarkup, KindStale, KindGlossary, KindDoNotTranslate, KindIdentical}
+
+// Summary counts findings. ByKind has an entry for every kind and
+// ByLanguage one for every checked language, zero included, so a clean
+// language shows up as clean rather than absent.
+type Summary struct {
+	Total      int            `json:"total"`
+	ByKind     map[string]int `json:"by_kind"`
+	ByLanguage map[string]int `json:"by_language"`
+}
+
+// maxListed caps how many items a message names; Detail has them all.
+const maxListed = 10
+
+// identicalMaxLetters: values with at most this many letters of real prose
+// ("OK", "FAQ") are often legitimately the same in every language.
+const identicalMaxLetters = 3
+
+// Analyze returns findings sorted by namespace, key, language, kind;
+// deterministic.
+func Analyze(in Input) ([]Finding, Summary) {
+	langs := targetLanguages(in.SourceLanguage, in.Languages)
+	dnt := cleanTerms(in.DoNotTranslate)
+	gloss, glossTerms := buildGlossary(in.Glossary, langs)
+
+	srcBase := baseLang(in.SourceLanguage)
+	a := analyzer{findings: []Finding{}}
+	for _, k := range in.Keys {
+		src := prepareSource(k.Source, dnt, glossTerms)
+		for _, lang := range langs {
+			t, ok := k.Translations[lang]
+			a.check(k, lang, t, ok, src, gloss[lang], baseLang(lang) == srcBase)
+		}
+	}
+
+	slices.SortStableFunc(a.findings, compareFindings)
+
+	sum := Summary{
+		Total:      len(a.findings),
+		ByKind:     make(map[string]int, len(kinds)),
+		ByLanguage: make(map[string]int, len(langs)),
+	}
+	for _, k := range kinds {
+		sum.ByKind[k] = 0
+	}
+	for _, l := range langs {
+		sum.ByLanguage[l] = 0
+	}
+	for _, f := range a.findings {
+		sum.ByKind[f.Kind]++
+		sum.ByLanguage[f.Language]++
+	}
+	return a.findings, sum
+}
+
+type analyzer struct {
+	findings []Finding
+}
+
+func (a *analyzer) add(k Key, lang, kind, msg string, detail map[string]string) {
+	a.findings = append(a.findings, Finding{
+		Kind: kind, Namespace: k.Namespace, Key: k.Key, Language: lang,
+		Message: msg, Detail: detail,
+	})
+}
+
+// source is what Analyze derives once per key from its source text.
+type source struct {
+	text         string   // trimmed
+	placeholders []string // sorted multiset
+	tags         []string // sorted multiset
+	dnt          []string // do-not-translate terms present in the source
+	glossHits    []string // lower-cased glossary source terms present, sorted
+	residual     *string  // prose left for the identical check; lazy
+}
+
+func prepareSource(s string, dnt, glossTerms []string) *source {
+	src := &source{text: strings.TrimSpace(s)}
+	if src.text == "" {
+		return src
+	}
+	src.placeholders = Placeholders(src.text)
+	src.tags = MarkupTags(src.text)
+	for _, t := range dnt {
+		if containsWord(src.text, t) {
+			src.dnt = append(src.dnt, t)
+		}
+	}
+	if len(glossTerms) > 0 {
+		lower := strings.ToLower(src.text)
+		for _, t := range glossTerms {
+			if containsWord(lower, t) {
+				src.glossHits = append(src.glossHits, t)
+			}
+		}
+	}
+	return src
+}
+
+// prose returns the source with placeholders, markup, URLs, e-mail addresses
+// and do-not-translate terms removed: the part a translator would translate.
+func (s *source) prose() string {
+	if s.residual != nil {
+		return *s.residual
+	}
+	r := markupText(literalText(s.text))
+	fields := strings.Fields(r)
+	kept := fields[:0]
+	for _, f := range fields {
+		if !isURLish(f) {
+			kept = append(kept, f)
+		}
+	}
+	r = strings.Join(kept, " ")
+	// Longest first, so "Lokal" does not leave "Cloud" of "Lokal Cloud".
+	terms := slices.Clone(s.dnt)
+	slices.SortStableFunc(terms, func(a, b string) int { return len(b) - len(a) })
+	for _, t := range terms {
+		r = removeWord(r, t)
+	}
+	s.residual = &r
+	return r
+}
+
+func (a *analyzer) check(k Key, lang string, t Translation, present bool, src *source, gloss map[string]*glossGroup, sameBase bool) {
+	value := strings.TrimSpace(t.Value)
+	if src.text == "" {
+		// Nothing to compare against; only staleness is still meaningful.
+		if present && value != "" && t.Stale {
+			a.add(k, lang, KindStale, "translation was made against an older source value", nil)
+		}
+		return
+	}
+	if value == "" {
+		a.add(k, lang, KindMissing, "translation is missing", nil)
+		return
+	}
+	if t.Stale {
+		a.add(k, lang, KindStale, "translation was made against an older source value", nil)
+	}
+
+	if missing, unexpected := multisetDiff(src.placeholders, Placeholders(value)); len(missing)+len(unexpected) > 0 {
+		a.add(k, lang, KindPlaceholder, diffMessage("placeholder", missing, unexpected), diffDetail(missing, unexpected))
+	}
+	if missing, unexpected := multisetDiff(src.tags, MarkupTags(value)); len(missing)+len(unexpected) > 0 {
+		a.add(k, lang, KindMarkup, diffMessage("tag", missing, unexpected), diffDetail(missing, unexpected))
+	}
+
+	if t.DoNotTranslate {
+		if value != src.text {
+			a.add(k, lang, KindDoNotTranslate,
+				"row is marked do-not-translate but its value differs from the source",
+				map[string]string{"flag": "do_not_translate"})
+		}
+	} else {
+		// A do-not-translate row keeps the source verbatim, so glossary
+		// translations do not apply to it.
+		a.checkGlossary(k, lang, value, src, gloss)
+	}
+	for _, term := range src.dnt {
+		// Substring, not whole word: inflecting languages attach endings
+		// to the term ("Lokalissa") and it is still verbatim.
+		if !strings.Contains(value, term) {
+			a.add(k, lang, KindDoNotTranslate,
+				fmt.Sprintf("do-not-translate term %q is missing from the translation", term),
+				map[string]string{"term": term})
+		}
+	}
+
+	if !t.DoNotTranslate && !sameBase && value == src.text && a.isProse(src, gloss) {
+		a.add(k, lang, KindIdentical, "translation is identical to the source text", nil)
+	}
+}
+
+func (a *analyzer) checkGlossary(k Key, lang, value string, src *source, gloss map[string]*glossGroup) {
+	var lower string
+	for _, f := range src.glossHits {
+		g := gloss[f]
+		if g == nil {
+			continue // the term's pairs are for other languages
+		}
+		if lower == "" {
+			lower = strings.ToLower(value)
+		}
+		ok := false
+		for _, t := range g.foldedTargets {
+			// Substring, not whole word: the target term may be inflected
+			// or part of a compound in the translation.
+			if strings.Contains(lower, t) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			continue
+		}
+		quoted := make([]string, len(g.targets))
+		for i, t := range g.targets {
+			quoted[i] = fmt.Sprintf("%q", t)
+		}
+		a.add(k, lang, KindGlossary,
+			fmt.Sprintf("glossary term %q should be translated as %s", g.source, strings.Join(quoted, " or ")),
+			map[string]string{"source_term": g.source, "target_term": strings.Join(g.targets, " | ")})
+	}
+}
+
+// isProse reports whether the source has enough translatable text for an
+// identical translation to be suspicious.
+func (a *analyzer) isProse(src *source, gloss map[string]*glossGroup) bool {
+	r := src.prose()
+	if countLetters(r, identicalMaxLetters) <= identicalMaxLetters {
+		return false
+	}
+	// Glossary terms whose fixed translation is the term itself behave
+	// like do-not-translate terms for this language.
+	var keep []string
+	for _, f := range src.glossHits {
+		if g := gloss[f]; g != nil && g.keepsItself {
+			keep = append(keep, f)
+		}
+	}
+	if len(keep) == 0 {
+		return true
+	}
+	slices.SortStableFunc(keep, func(a, b string) int { return len(b) - len(a) }) // longest first
+	lower := strings.ToLower(r)
+	for _, f := range keep {
+		lower = removeWord(lower, f)
+	}
+	return countLetters(lower, identicalMaxLetters) > identicalMaxLetters
+}
+
+// glossGroup is the glossary for one source term in one language.
+type glossGroup struct {
+	folded        string   // lower-cased source term
+	source        string   // source term as written
+	targets       []string // accepted target terms
+	foldedTargets []string
+	keepsItself   bool // a target equals the source term
+}
+
+// buildGlossary resolves the glossary per language. Pairs for the language
+// itself override "all" pairs with the same source term; several targets
+// for one source term are alternatives. It also returns every lower-cased
+// source term, to be looked up once per key.
+func buildGlossary(pairs []GlossaryPair, langs []string) (map[string]map[string]*glossGroup, []string) {
+	type group struct {
+		source  string
+		targets map[string]string // folded -> as written
+	}
+	collect := func(match func(locale string) bool) map[string]*group {
+		m := map[string]*group{}
+		for _, p := range pairs {
+			st, tt := strings.TrimSpace(p.SourceTerm), strings.TrimSpace(p.TargetTerm)
+			if st == "" || tt == "" || !match(strings.TrimSpace(p.Locale)) {
+				continue
+			}
+			f := strings.ToLower(st)
+			g := m[f]
+			if g == nil {
+				g = &group{source: st, targets: map[string]string{}}
+				m[f] = g
+			}
+			g.source = min(g.source, st) // independent of input order
+			ft := strings.ToLower(tt)
+			if old, ok := g.targets[ft]; !ok || tt < old {
+				g.targets[ft] = tt
+			}
+		}
+		return m
+	}
+	all := collect(func(l string) bool { return strings.EqualFold(l, "all") })
+	terms := map[string]bool{}
+	out := make(map[string]map[string]*glossGroup, len(langs))
+	for _, lang := range langs {
+		m := collect(func(l string) bool { return strings.EqualFold(l, lang) })
+		for f, g := range all {
+			if _, ok := m[f]; !ok {
+				m[f] = g
+			}
+		}
+		groups := make(map[string]*glossGroup, len(m))
+		for f, g := range m {
+			gg := &glossGroup{folded: f, source: g.source}
+			for _, ft := range slices.Sorted(maps.Keys(g.targets)) {
+				gg.targets = append(gg.targets, g.targets[ft])
+				gg.foldedTargets = append(gg.foldedTargets, ft)
+				gg.keepsItself = gg.keepsItself || ft == f
+			}
+			groups[f] = gg
+			terms[f] = true
+		}
+		out[lang] = groups
+	}
+	return out, slices.Sorted(maps.Keys(terms))
+}
+
+// targetLanguages returns the enabled languages to check: de-duplicated,
+// sorted, without empty codes and without the source language.
+func targetLanguages(sourceLang string, langs []string) []string {
+	var out []string
+	for _, l := range langs {
+		if l == "" || strings.EqualFold(l, sourceLang) {
+			continue
+		}
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// cleanTerms trims, de-duplicates and sorts do-not-translate terms.
+func cleanTerms(terms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// baseLang returns the primary subtag: "pt-BR" -> "pt". A regional variant
+// of the source language (en -> en-GB) is legitimately identical.
+func baseLang(l string) string {
+	if i := strings.IndexAny(l, "-_"); i >= 0 {
+		l = l[:i]
+	}
+	return strings.ToLower(l)
+}
+
+func diffDetail(missing, unexpected []string) map[string]string {
+	d := map[string]string{}
+	if len(missing) > 0 {
+		d["missing"] = strings.Join(missing, " ")
+	}
+	if len(unexpected) > 0 {
+		d["unexpected"] = strings.Join(unexpected, " ")
+	}
+	return d
+}
+
+// diffMessage builds e.g. "placeholder %{name} is missing from the
+// translation and placeholder %d is unexpected".
+func diffMessage(noun string, missing, unexpected []string) string {
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, listPhrase(noun, missing)+" missing from the translation")
+	}
+	if len(unexpected) > 0 {
+		parts = append(parts, listPhrase(noun, unexpected)+" not in the source text")
+	}
+	return strings.Join(parts, " and ")
+}
+
+func listPhrase(noun string, items []string) string {
+	shown := items
+	if len(shown) > maxListed {
+		shown = shown[:maxListed]
+	}
+	list := strings.Join(shown, ", ")
+	if len(items) > maxListed {
+		list += fmt.Sprintf(" (and %d more)", len(items)-maxListed)
+	}
+	if len(items) == 1 {
+		return noun + " " + list + " is"
+	}
+	return noun + "s " + list + " are"
+}
+
+func compareFindings(a, b Finding) int {
+	if c := cmp.Or(
+		cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Key, b.Key),
+		cmp.Compare(a.Language, b.Language),
+		cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Message, b.Message),
+	); c != 0 {
+		return c
+	}
+	return cmp.Compare(detailString(a.Detail), detailString(b.Detail))
+}
+
+func detailString(d map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(d)) {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(d[k])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
