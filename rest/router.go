@@ -17,8 +17,6 @@ type Options struct {
 	Logger *slog.Logger
 	// Health reports whether the database answers; /healthz uses it.
 	Health func(context.Context) error
-	// MCP serves the MCP endpoints when set; it receives requests already authenticated.
-	MCP http.Handler
 	// SyncBudget bounds one sync request (the spec's 25 seconds).
 	SyncBudget time.Duration
 	// WritesPerMinute caps writes per project (the spec's 300).
@@ -32,10 +30,14 @@ type server struct {
 	opts        Options
 	writes      *limiter
 	pageStrings *limiter
+	mcp         http.Handler
 }
 
 // New returns the handler of the token-authenticated API (spec endpoints 1-11), the locize
 // languages route and /healthz.
+//
+// It panics if a catalogue tool's schema cannot be built: that is a programming error the
+// tests catch, as with mcp.AddTool.
 func New(cat *tools.Catalog, opts *Options) http.Handler {
 	s := &server{cat: cat}
 	if opts != nil {
@@ -55,6 +57,10 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	}
 	s.writes = newLimiter(s.opts.WritesPerMinute, time.Minute)
 	s.pageStrings = newLimiter(s.opts.PageStringsPerMinute, time.Minute)
+	var err error
+	if s.mcp, err = s.newMCPHandler(); err != nil {
+		panic(err)
+	}
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -79,10 +85,11 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	auth.GET("/stale/:project_id/latest/:namespace", s.stale)
 	auth.POST("/:project_id/sync_page_strings/:namespace", s.limitWrites, s.limitPageStrings, s.registerPageStrings)
 	auth.GET("/me", s.me)
-	if s.opts.MCP != nil {
-		for _, path := range []string{"/mcp", "/:project_id/mcp"} {
-			auth.Any(path, gin.WrapH(s.opts.MCP))
-		}
+	auth.POST("/mcp", s.serveMCP(true))
+	auth.POST("/:project_id/mcp", s.serveMCP(false))
+	for _, path := range []string{"/api/mcp", "/api/:project_id/mcp"} {
+		r.GET(path, mcpMethodNotAllowed)
+		r.DELETE(path, mcpMethodNotAllowed)
 	}
 	return r
 }

@@ -15,6 +15,7 @@ import (
 func migrations() *migrate.Migrations {
 	m := migrate.NewMigrations()
 	registerCore(m)
+	registerCheckupsJobs(m)
 	return m
 }
 

@@ -181,3 +181,33 @@ type tokenRow struct {
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
 	RevokedAt     *time.Time `bun:"revoked_at"`
 }
+
+// checkupRow is a stored QA report; findings and summary are JSON documents.
+type checkupRow struct {
+	bun.BaseModel `bun:"table:checkup_reports"`
+	ID            string     `bun:"id,pk,type:varchar(36)"`
+	ProjectID     string     `bun:"project_id,notnull,type:varchar(36)"`
+	Status        string     `bun:"status,notnull"`
+	Summary       string     `bun:"summary,notnull"`
+	Findings      string     `bun:"findings,notnull"`
+	Trigger       string     `bun:"trigger,notnull"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	CompletedAt   *time.Time `bun:"completed_at"`
+}
+
+// jobRow is one durable background job, written in the transaction of the change that
+// causes it.
+type jobRow struct {
+	bun.BaseModel `bun:"table:jobs"`
+	ID            int64      `bun:"id,pk,autoincrement"`
+	Kind          string     `bun:"kind,notnull"`
+	ProjectID     string     `bun:"project_id,notnull"`
+	Payload       string     `bun:"payload,notnull"`
+	Status        string     `bun:"status,notnull"`
+	Attempts      int        `bun:"attempts,notnull"`
+	RunAt         time.Time  `bun:"run_at,notnull"`
+	LockedUntil   *time.Time `bun:"locked_until"`
+	LastError     string     `bun:"last_error,notnull"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	UpdatedAt     time.Time  `bun:"updated_at,notnull"`
+}

@@ -136,3 +136,16 @@ func requireSystem(ctx context.Context) error {
 	}
 	return nil
 }
+
+// AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
+// for a token of another project or workspace, CodeNotFound for an unknown project.
+func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error {
+	if err := requireToken(ctx); err != nil {
+		return err
+	}
+	if err := authorizeProjectID(PrincipalFrom(ctx), projectID); err != nil {
+		return err
+	}
+	_, err := c.projectCached(ctx, projectID)
+	return err
+}

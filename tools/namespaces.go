@@ -178,7 +178,13 @@ func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (Report
 				out.Created = append(out.Created, k)
 			}
 		}
-		return c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, out.Created, in.Translations)
+		if len(out.Created) == 0 {
+			return nil
+		}
+		if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, out.Created, in.Translations); err != nil {
+			return err
+		}
+		return c.afterWrite(ctx, tx, proj.ID)
 	})
 	return out, err
 }
@@ -332,7 +338,10 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 		if err := tx.SourceChanged(ctx, changedIDs); err != nil {
 			return err
 		}
-		return tx.WriteTranslations(ctx, writes)
+		if err := tx.WriteTranslations(ctx, writes); err != nil {
+			return err
+		}
+		return c.afterWrite(ctx, tx, proj.ID)
 	})
 	if err != nil {
 		return SyncOut{}, err
@@ -452,7 +461,10 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 		if err := tx.SourceChanged(ctx, changedIDs); err != nil {
 			return err
 		}
-		return tx.WriteTranslations(ctx, writes)
+		if err := tx.WriteTranslations(ctx, writes); err != nil {
+			return err
+		}
+		return c.afterWrite(ctx, tx, proj.ID)
 	})
 	if err != nil {
 		return OverwriteOut{}, err
@@ -576,7 +588,10 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 		}
 		created := sortedKeys(values)
 		out.Created = len(created)
-		return c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values)
+		if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values); err != nil {
+			return err
+		}
+		return c.afterWrite(ctx, tx, proj.ID)
 	})
 	if err != nil {
 		return PageStringsOut{}, err

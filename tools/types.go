@@ -186,6 +186,9 @@ type File struct {
 // Tx is one transaction. Methods return *Error with CodeNotFound for missing rows and
 // CodeConflict for unique violations, never (nil, nil).
 type Tx interface {
+	CatalogTx
+	JobTx
+
 	TokenKey(ctx context.Context) ([]byte, error)
 
 	HasWorkspaces(ctx context.Context) (bool, error)
@@ -218,4 +221,111 @@ type Tx interface {
 	// visible keys with a source value, how many have a value in the language and how
 	// many of those are stale.
 	LanguageStats(ctx context.Context, p Project) ([]LanguageStats, error)
+}
+
+// KeyRecord is one key without its translations.
+type KeyRecord struct {
+	ID            int64
+	NamespaceID   int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64
+}
+
+// Comment is a note attached to one language's row of a key.
+type Comment struct {
+	ID        int64     `json:"id"`
+	Language  string    `json:"language"`
+	Body      string    `json:"body"`
+	Author    string    `json:"author"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// GlossaryPair is a fixed translation of a term; Locale is a language code or "all".
+type GlossaryPair struct {
+	ID         int64  `json:"id"`
+	SourceTerm string `json:"source_term"`
+	TargetTerm string `json:"target_term"`
+	Locale     string `json:"locale"`
+}
+
+// SubstitutionRule replaces Pattern with Replacement in one locale or "all".
+type SubstitutionRule struct {
+	ID          int64  `json:"id"`
+	Locale      string `json:"locale"`
+	Pattern     string `json:"pattern"`
+	Replacement string `json:"replacement"`
+}
+
+// ProjectTranslation is one translation row of a visible key, with where it lives.
+type ProjectTranslation struct {
+	Namespace     string
+	Key           string
+	KeyID         int64
+	SourceVersion int64
+	Row           TranslationState
+}
+
+// SearchFilter selects translation rows of visible keys; empty fields match everything.
+type SearchFilter struct {
+	ProjectID     string
+	KeyContains   string
+	ValueContains string
+	Language      string
+	Status        string
+	Offset        int
+	Limit         int
+}
+
+// CheckupReport is a stored QA pass over a project.
+type CheckupReport struct {
+	ID          string     `json:"id"`
+	ProjectID   string     `json:"project_id"`
+	Status      string     `json:"status"`
+	Trigger     string     `json:"trigger"`
+	CreatedAt   time.Time  `json:"created_at"`
+	CompletedAt *time.Time `json:"completed_at"`
+	Summary     []byte     `json:"-"`
+	Findings    []byte     `json:"-"`
+}
+
+// Job is a durable background job.
+type Job struct {
+	ID        int64
+	Kind      string
+	ProjectID string
+	Payload   string
+	Attempts  int
+	RunAt     time.Time
+}
+
+// JobTx is the part of a transaction that background jobs use.
+type JobTx interface {
+	// EnqueueJob stores a job; with Coalesce, a pending job of the same kind and project
+	// absorbs it instead (checkups after a burst of writes run once).
+	EnqueueJob(ctx context.Context, j Job, coalesce bool) error
+	// ClaimJob leases the next due job for lease, or returns CodeNotFound when none is due.
+	ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (Job, error)
+	// FinishJob marks a job done, or with a non-nil failure schedules it again at retryAt
+	// (a zero retryAt gives up on it).
+	FinishJob(ctx context.Context, id int64, failure error, retryAt time.Time) error
+}
+
+// CatalogTx is the part of a transaction that the MCP tools use beyond the core.
+type CatalogTx interface {
+	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
+	KeyTranslations(ctx context.Context, keyID int64) ([]TranslationState, error)
+	Comments(ctx context.Context, keyID int64) ([]Comment, error)
+	AddComment(ctx context.Context, keyID int64, c Comment) (Comment, error)
+	// ProjectTranslations returns the rows of visible keys in language ("" for all),
+	// ordered by namespace, key and language.
+	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
+	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	Glossary(ctx context.Context, projectID string) ([]GlossaryPair, error)
+	AddGlossary(ctx context.Context, projectID string, g GlossaryPair) (GlossaryPair, error)
+	DoNotTranslateTerms(ctx context.Context, projectID string) ([]string, error)
+	Substitutions(ctx context.Context, projectID string) ([]SubstitutionRule, error)
+	SaveCheckup(ctx context.Context, r CheckupReport) error
+	// Checkup returns the report id, or with an empty id the newest completed one.
+	Checkup(ctx context.Context, projectID, id string) (CheckupReport, error)
 }

@@ -1,0 +1,147 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+)
+
+// Tool is one catalogue operation as MCP offers it: its name, description, whether it only
+// reads, its typed input and output, and the function behind it. The REST handlers call the
+// same functions directly.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	ReadOnly    bool
+	// TakesProject is true for tools that act on one project: their input has project_id,
+	// required on the workspace endpoint and absent on the project endpoint.
+	TakesProject bool
+	In, Out      reflect.Type
+	// Call decodes args strictly into the input type and runs the operation.
+	Call func(ctx context.Context, args json.RawMessage) (any, error)
+}
+
+// Texter is implemented by outputs with a better readable form than their JSON.
+type Texter interface{ Text() string }
+
+// ProjectArg is embedded in the input of every tool that acts on one project.
+type ProjectArg struct {
+	ProjectID string `json:"project_id,omitempty" jsonschema:"id of the project to act on, as list_projects returns it"`
+}
+
+func (a *ProjectArg) projectArg() *ProjectArg { return a }
+
+type projectArger interface{ projectArg() *ProjectArg }
+
+type scopeKey struct{}
+
+// WithProjectScope fixes the project of every tool call in ctx: the project MCP endpoint
+// names it in its URL, so tools take no project_id there.
+func WithProjectScope(ctx context.Context, projectID string) context.Context {
+	return context.WithValue(ctx, scopeKey{}, projectID)
+}
+
+// ProjectScope returns the project fixed by WithProjectScope, or "".
+func ProjectScope(ctx context.Context) string {
+	s, _ := ctx.Value(scopeKey{}).(string)
+	return s
+}
+
+// define builds a Tool from a typed operation.
+func define[In, Out any](name, title, description string, readOnly bool, fn func(context.Context, In) (Out, error)) Tool {
+	var zero In
+	_, takesProject := any(&zero).(projectArger)
+	return Tool{
+		Name: name, Title: title, Description: description, ReadOnly: readOnly, TakesProject: takesProject,
+		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
+		Call: func(ctx context.Context, args json.RawMessage) (any, error) {
+			var in In
+			if len(bytes.TrimSpace(args)) > 0 && !bytes.Equal(bytes.TrimSpace(args), []byte("null")) {
+				dec := json.NewDecoder(bytes.NewReader(args))
+				dec.DisallowUnknownFields()
+				if err := dec.Decode(&in); err != nil {
+					return nil, Errorf(CodeInvalid, "arguments: %v", err)
+				}
+				if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+					return nil, Errorf(CodeInvalid, "arguments: data after the JSON object")
+				}
+			}
+			if pa, ok := any(&in).(projectArger); ok {
+				arg := pa.projectArg()
+				if scope := ProjectScope(ctx); scope != "" {
+					if arg.ProjectID != "" && arg.ProjectID != scope {
+						return nil, Errorf(CodeInvalid, "this endpoint is fixed to project %s; omit project_id", scope)
+					}
+					arg.ProjectID = scope
+				} else if arg.ProjectID == "" {
+					return nil, Errorf(CodeInvalid, "project_id is required; list_projects gives the ids")
+				}
+			}
+			return fn(ctx, in)
+		},
+	}
+}
+
+// Tools returns every tool of the catalogue, read tools first.
+func (c *Catalog) Tools() []Tool {
+	return []Tool{
+		define("list_projects", "List projects",
+			"Lists the projects this token can reach, with the ids that project_id expects.", true, c.ListProjects),
+		define("get_project_status", "Project status",
+			"Source language, enabled languages, namespaces, and per-language counts of translated, missing and source-drifted strings. Fetched files are complete only when missing is 0 for the language.", true, c.GetProjectStatus),
+		define("get_embed_snippet", "Embed snippet",
+			"Returns the one script tag to paste into the HTML head of a site to translate it with lokal.", true, c.GetEmbedSnippet),
+		define("get_translations", "Get translations",
+			"Returns one language of one namespace, or of the whole project, as json, yml (Rails i18n), po (gettext) or strings (Apple). Includes approved translations and AI drafts.", true, c.GetTranslations),
+		define("get_translation", "Get one key",
+			"Returns one key's values, statuses, flags and comments across all languages.", true, c.GetTranslation),
+		define("search_translations", "Search translations",
+			"Finds translation rows by key or value substring, language and status; at most 50 rows per call, continue with next_offset.", true, c.SearchTranslations),
+		define("list_terminology", "List terminology",
+			"Lists glossary pairs, do-not-translate terms and substitution rules; rules for all locales are always included.", true, c.ListTerminology),
+		define("get_checkup_report", "Get checkup report",
+			"Returns a QA report of the project (missing translations, placeholder and markup mismatches, stale rows, glossary and do-not-translate violations, values identical to the source): the newest completed one, or report_id.", true, c.GetCheckupReport),
+
+		define("enable_language", "Enable language",
+			"Turns a supported language on for the project. Strings registered afterwards are translated into it automatically; existing ones need ai_translate_keys.", false, c.EnableLanguage),
+		define("register_source_strings", "Register source strings",
+			"Creates the keys of strings (key to source text) that the namespace lacks; existing keys are untouched. Creates the namespace if new.", false, c.RegisterSourceStrings),
+		define("update_translation", "Update translation",
+			"Sets one language's value of a key. It lands as needs_review unless status approved is asked for; language-locked rows are refused.", false, c.UpdateTranslation),
+		define("set_translation_status", "Set translation status",
+			"Moves a translation between needs_review and approved without changing its text.", false, c.SetTranslationStatus),
+		define("add_key", "Add key",
+			"Creates one key with its source value; fails if the key exists.", false, c.AddKey),
+		define("add_comment", "Add comment",
+			"Attaches a comment to one language's row of a key.", false, c.AddComment),
+		define("flag_translation", "Flag translation",
+			"Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row.", false, c.FlagTranslation),
+		define("add_glossary_term", "Add glossary term",
+			"Adds a fixed translation of a term for one locale or all.", false, c.AddGlossaryTerm),
+		define("ai_translate_keys", "AI translate keys",
+			"Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten.", false, c.AITranslateKeys),
+	}
+}
+
+// jsonText is the default readable form of an output: indented JSON.
+func jsonText(v any) string {
+	if t, ok := v.(Texter); ok {
+		return t.Text()
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return buf.String()
+}
+
+// ToolText is the readable text form of a tool's output.
+func ToolText(out any) string { return jsonText(out) }
