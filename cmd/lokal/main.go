@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/workflows"
 )
 
 const usage = `usage:
@@ -29,6 +31,7 @@ const usage = `usage:
   lokal project create --workspace WS --title T --source LANG [--languages L1,L2] [--json]
   lokal key create --project P [--read-only] [--json]
   lokal token create --user U (--project P | --workspace WS) [--json]
+  lokal checkup --project P [--json]
 
 Every command takes --database DSN (default $LOKAL_DATABASE or sqlite:lokal.db).
 `
@@ -162,6 +165,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		out, text = t, fmt.Sprintf("personal access token (shown once): %s", t.Token)
+	case "checkup":
+		r, err := cat.RunCheckup(ctx, *project, "cli")
+		if err != nil {
+			return err
+		}
+		out = r
+		text = fmt.Sprintf("checkup report %s: %d findings", r.ID, r.FindingsTotal)
+		for _, k := range sortedKinds(r.Summary.ByKind) {
+			text += fmt.Sprintf("\n  %-28s %d", k, r.Summary.ByKind[k])
+		}
 	default:
 		return fmt.Errorf("unknown command %q (see lokal --help)", cmd)
 	}
@@ -203,6 +216,11 @@ func serve(ctx context.Context, listen, dsn, baseURL string, stdout, stderr io.W
 	}
 
 	handler := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping})
+	worker := workflows.New(cat, &workflows.Options{Logger: logger})
+	workerCtx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan struct{})
+	go func() { defer close(workerDone); worker.Run(workerCtx) }()
+	defer func() { stopWorker(); <-workerDone }()
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
@@ -226,4 +244,13 @@ func serve(ctx context.Context, listen, dsn, baseURL string, stdout, stderr io.W
 		return err
 	}
 	return nil
+}
+
+func sortedKinds(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
