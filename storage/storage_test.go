@@ -1,0 +1,217 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+func sys(t *testing.T) context.Context { return tools.WithPrincipal(t.Context(), tools.System) }
+
+// project creates a workspace and a project (en; nb) through the catalogue.
+func project(t *testing.T, cat *tools.Catalog) tools.Project {
+	t.Helper()
+	w, err := cat.CreateWorkspace(sys(t), tools.CreateWorkspaceIn{Name: "W"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cat.CreateProject(sys(t), tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func forEachDialect(t *testing.T, fn func(t *testing.T, dialect string)) {
+	for _, d := range storagetest.Dialects {
+		t.Run(d, func(t *testing.T) { fn(t, d) })
+	}
+}
+
+// Another process on the same database (the admin CLI, a second server) changes a
+// namespace; this one's cache must serve the change within a poll interval.
+func TestCacheFollowsOtherProcesses(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		dsn := storagetest.DSN(t, dialect)
+		open := func() *tools.Catalog {
+			db, err := storage.Open(t.Context(), dsn, &storage.Options{PollInterval: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return tools.NewCatalog(db, nil)
+		}
+		server, other := open(), open()
+		p := project(t, other)
+		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
+		if _, err := other.Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "one"}}); err != nil {
+			t.Fatal(err)
+		}
+		before, err := server.ReadNamespace(sys(t), ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "one", "b": "two"}}); err != nil {
+			t.Fatal(err)
+		}
+		want := `{"a":"one","b":"two"}`
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			f, err := server.ReadNamespace(sys(t), ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(f.Body) == want {
+				if f.ETag == before.ETag {
+					t.Fatal("ETag did not change with the body")
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("cache still serves %s, want %s", f.Body, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+func TestErrorsMapToCodes(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		db := storagetest.MustOpenDB(t, dialect)
+		cat := tools.NewCatalog(db, nil)
+		p := project(t, cat)
+		tests := []struct {
+			name string
+			fn   func(tx tools.Tx) error
+			want string
+		}{
+			{"missing project", func(tx tools.Tx) error { _, err := tx.Project(t.Context(), "nope"); return err }, tools.CodeNotFound},
+			{"missing namespace", func(tx tools.Tx) error { _, err := tx.Namespace(t.Context(), p.ID, "nope"); return err }, tools.CodeNotFound},
+			{"duplicate namespace", func(tx tools.Tx) error {
+				if _, err := tx.CreateNamespace(t.Context(), p.ID, "dup"); err != nil {
+					return err
+				}
+				_, err := tx.CreateNamespace(t.Context(), p.ID, "dup")
+				return err
+			}, tools.CodeConflict},
+			{"no due job", func(tx tools.Tx) error {
+				_, err := tx.ClaimJob(t.Context(), time.Now().Add(-time.Hour), time.Minute)
+				return err
+			}, tools.CodeNotFound},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				err := db.Update(sys(t), "", tt.fn)
+				if got := tools.ErrorCode(err); got != tt.want {
+					t.Fatalf("got %v (%s), want %s", err, got, tt.want)
+				}
+			})
+		}
+	})
+}
+
+// Jobs are durable: a job whose worker died is claimed again once its lease runs out.
+func TestJobsLeaseAndRetry(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		db := storagetest.MustOpenDB(t, dialect)
+		cat := tools.NewCatalog(db, nil)
+		p := project(t, cat)
+		ctx := sys(t)
+		t0 := time.Now()
+		update := func(fn func(tools.Tx) error) error { return db.Update(ctx, "", fn) }
+		claim := func(at time.Time) (tools.Job, error) {
+			var j tools.Job
+			err := update(func(tx tools.Tx) error {
+				var err error
+				j, err = tx.ClaimJob(ctx, at, time.Minute)
+				return err
+			})
+			return j, err
+		}
+		for i := 0; i < 2; i++ {
+			if err := update(func(tx tools.Tx) error {
+				return tx.EnqueueJob(ctx, tools.Job{Kind: "test", ProjectID: p.ID, RunAt: t0}, true)
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		j, err := claim(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Attempts != 1 || j.Kind != "test" {
+			t.Fatalf("claimed %+v", j)
+		}
+		if _, err := claim(t0); !tools.IsNotFound(err) {
+			t.Fatalf("coalesced enqueue made a second job, or a leased job was claimed again: %v", err)
+		}
+		// The worker died: past the lease the job is due again.
+		j2, err := claim(t0.Add(2 * time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j2.ID != j.ID || j2.Attempts != 2 {
+			t.Fatalf("reclaimed %+v, want job %d at attempt 2", j2, j.ID)
+		}
+		retryAt := t0.Add(5 * time.Minute)
+		if err := update(func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, errors.New("boom"), retryAt) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := claim(t0.Add(4 * time.Minute)); !tools.IsNotFound(err) {
+			t.Fatalf("failed job ran before its retry time: %v", err)
+		}
+		if _, err := claim(retryAt.Add(time.Second)); err != nil {
+			t.Fatalf("failed job not retried: %v", err)
+		}
+		if err := update(func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := claim(t0.Add(time.Hour)); !tools.IsNotFound(err) {
+			t.Fatalf("done job claimed again: %v", err)
+		}
+	})
+}
+
+// A sync of source values that changes one clears that key's language locks and records
+// the flag change in the history.
+func TestSourceChangeClearsLocks(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		db := storagetest.MustOpenDB(t, dialect)
+		cat := tools.NewCatalog(db, nil)
+		p := project(t, cat)
+		ctx := sys(t)
+		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"k": "Hello"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"}, Language: "nb"}, Value: "Hei"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"}, Language: "nb"}, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		no := false
+		out, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"k": "Hello!"}, PreserveSourceValues: &no})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(out.SourceValueChanged) != "[k]" {
+			t.Fatalf("source_value_changed = %v", out.SourceValueChanged)
+		}
+		got, err := cat.GetTranslation(ctx, tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range got.Translations {
+			if tr.Language == "nb" && (tr.LanguageLocked || !tr.Stale) {
+				t.Fatalf("nb row after source change: locked=%v stale=%v, want unlocked and stale", tr.LanguageLocked, tr.Stale)
+			}
+		}
+	})
+}
