@@ -255,4 +255,3 @@ func truncateErr(err error) string {
 	}
 	return s
 }
-

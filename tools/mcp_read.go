@@ -458,7 +458,9 @@ func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (Termin
 	if err := requireToken(ctx); err != nil {
 		return out, err
 	}
-	keep := func(locale string) bool { return in.Locale == "" || locale == "all" || strings.EqualFold(locale, in.Locale) }
+	keep := func(locale string) bool {
+		return in.Locale == "" || locale == "all" || strings.EqualFold(locale, in.Locale)
+	}
 	err := c.store.View(ctx, func(tx Tx) error {
 		proj, err := c.loadProject(ctx, tx, in.ProjectID)
 		if err != nil {

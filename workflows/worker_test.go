@@ -37,11 +37,11 @@ func TestCheckupJobAfterWrites(t *testing.T) {
 				}
 			}
 
-			// The first worker claims the job and dies holding it.
 			worker := workflows.New(cat, &workflows.Options{Now: clk.now, Lease: time.Minute})
 			if ran, err := worker.RunOnce(ctx); err != nil || ran {
 				t.Fatalf("a job ran before its delay: ran=%v err=%v", ran, err)
 			}
+			// A first worker claims the due job and dies holding it.
 			clk.t = clk.t.Add(tools.CheckupDelay + time.Second)
 			claimOnly(t, cat, clk.now())
 			if ran, _ := worker.RunOnce(ctx); ran {
