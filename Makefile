@@ -15,14 +15,14 @@ build:
 # (.ci/run sets it); the race detector covers the packages with concurrency.
 test: vet
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -short ./rest/... ./storage/... ./tools/...
+	$(GO) test -count=1 -race -short ./rest/... ./storage/... ./tools/... ./workflows/...
 
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo 'gofmt: files above need formatting' && exit 1)
 
 bench:
-	./bench/run.sh
+	bash .ci/bench
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
@@ -33,6 +34,10 @@ func readBody(c *gin.Context) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, tools.Errorf(tools.CodeInvalid, "reading body: %v", err)
+	}
+	// JSON is UTF-8; the decoder would quietly turn bad bytes into U+FFFD and store that.
+	if !utf8.Valid(body) {
+		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid UTF-8")
 	}
 	return body, nil
 }

@@ -1,58 +1,62 @@
 package rest
 
 import (
-	"math"
 	"sync"
 	"time"
 )
 
-// limiter is a token bucket per key: Burst requests at once, refilled at Burst per Window.
-// It lives in this process; several instances each apply it to the requests they serve.
+// limiter allows at most n requests per key in any sliding window: it keeps the times of the
+// last n requests, so the (n+1)th inside the window is refused and Retry-After says when the
+// oldest leaves it. It lives in this process; several instances each apply it.
 type limiter struct {
-	burst  float64
-	rate   float64 // tokens per second
+	n      int
+	window time.Duration
 	now    func() time.Time
 	mu     sync.Mutex
-	bucket map[string]*bucket
+	keys   map[string]*ring
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
+type ring struct {
+	times []time.Time // the last n request times, oldest at next
+	next  int
 }
 
-func newLimiter(burst int, window time.Duration) *limiter {
-	return &limiter{burst: float64(burst), rate: float64(burst) / window.Seconds(), now: time.Now, bucket: map[string]*bucket{}}
+func newLimiter(n int, window time.Duration) *limiter {
+	return &limiter{n: n, window: window, now: time.Now, keys: map[string]*ring{}}
 }
 
-// allow takes one token for key; when none is left it says how long until one is.
+// allow records a request for key, or refuses it and says how long until one is allowed.
 func (l *limiter) allow(key string) (bool, time.Duration) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucket[key]
-	if b == nil {
-		if len(l.bucket) >= 100000 {
+	r := l.keys[key]
+	if r == nil {
+		if len(l.keys) >= 100000 {
 			l.prune(now)
 		}
-		b = &bucket{tokens: l.burst, last: now}
-		l.bucket[key] = b
+		r = &ring{times: make([]time.Time, 0, min(l.n, 16))}
+		l.keys[key] = r
 	}
-	b.tokens = math.Min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
+	if len(r.times) < l.n {
+		r.times = append(r.times, now)
 		return true, 0
 	}
-	wait := time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
-	return false, wait
+	oldest := r.times[r.next]
+	if wait := oldest.Add(l.window).Sub(now); wait > 0 {
+		return false, wait
+	}
+	r.times[r.next] = now
+	r.next = (r.next + 1) % l.n
+	return true, 0
 }
 
-// prune drops buckets that have refilled: they hold nothing a new bucket would not.
+// prune drops keys whose newest request left the window: they hold nothing.
 func (l *limiter) prune(now time.Time) {
-	for k, b := range l.bucket {
-		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
-			delete(l.bucket, k)
+	for k, r := range l.keys {
+		newest := r.times[(r.next+len(r.times)-1)%len(r.times)]
+		if now.Sub(newest) >= l.window {
+			delete(l.keys, k)
 		}
 	}
 }

@@ -194,8 +194,50 @@ func (s *server) serveMCP(workspace bool) gin.HandlerFunc {
 			r.Header.Set("Accept", "application/json, text/event-stream")
 		}
 		r.Header.Set("Content-Type", "application/json")
-		s.mcp.ServeHTTP(c.Writer, r)
+		rec := &mcpRecorder{header: http.Header{}, status: http.StatusOK}
+		s.mcp.ServeHTTP(rec, r)
+		rec.flush(c, body)
 	}
+}
+
+// mcpRecorder holds the go-sdk handler's answer so that its plain-text refusals (an unknown
+// method, missing params) can go out as JSON-RPC errors, which is what clients parse.
+type mcpRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *mcpRecorder) Header() http.Header         { return r.header }
+func (r *mcpRecorder) WriteHeader(status int)      { r.status = status }
+func (r *mcpRecorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+
+func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
+	if r.status >= 400 && !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		msg := strings.TrimSpace(r.body.String())
+		code := -32600 // Invalid Request
+		switch {
+		case strings.Contains(msg, "not handled") || strings.Contains(msg, "unsupported"):
+			code = -32601 // Method not found
+		case strings.Contains(msg, "params"):
+			code = -32602 // Invalid params
+		}
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(request, &req)
+		id := any(nil)
+		if len(req.ID) > 0 {
+			id = req.ID
+		}
+		c.AbortWithStatusJSON(r.status, gin.H{"jsonrpc": "2.0", "id": id, "error": gin.H{"code": code, "message": msg}})
+		return
+	}
+	for k, v := range r.header {
+		c.Writer.Header()[k] = v
+	}
+	c.Writer.WriteHeader(r.status)
+	c.Writer.Write(r.body.Bytes())
 }
 
 // checkJSONRPC answers the JSON-RPC error for a body that is not one request object.

@@ -148,19 +148,26 @@ func (s *server) authenticate(c *gin.Context) {
 	c.Next()
 }
 
-func (s *server) limitWrites(c *gin.Context) { limit(c, s.writes, "writes") }
+func (s *server) limitWrites(c *gin.Context) { s.limit(c, s.writes, "writes") }
 
 func (s *server) limitPageStrings(c *gin.Context) {
-	limit(c, s.pageStrings, "page string registrations")
+	s.limit(c, s.pageStrings, "page string registrations")
 }
 
-func limit(c *gin.Context, l *limiter, what string) {
-	ok, wait := l.allow(c.Param("project_id"))
+// limit counts a request against its project's cap. Only callers allowed on the project
+// count: another project's token gets its 401, not a share of this project's budget.
+func (s *server) limit(c *gin.Context, l *limiter, what string) {
+	pid := c.Param("project_id")
+	if err := s.cat.AuthorizeProject(c.Request.Context(), pid); err != nil {
+		writeError(c, err)
+		return
+	}
+	ok, wait := l.allow(pid)
 	if ok {
 		c.Next()
 		return
 	}
-	secs := int(wait/time.Second) + 1
+	secs := int((wait + time.Second - 1) / time.Second)
 	c.Header("Retry-After", strconv.Itoa(secs))
 	writeError(c, tools.Errorf(tools.CodeRateLimited, "too many %s for this project; retry in %d s", what, secs))
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,8 +18,8 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/uptrace/bun/driver/sqliteshim"
 	"github.com/uptrace/bun/migrate"
+	"modernc.org/sqlite"
 )
 
 // DefaultDSN is the embedded database used when no DSN is given.
@@ -103,10 +104,26 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	return db, nil
 }
 
-// openSQLite opens one pool. The writer takes the write lock at BEGIN (IMMEDIATE) and is a
-// single connection, so writers queue in Go instead of failing with SQLITE_BUSY; readers
-// use WAL snapshots and never wait for the writer.
+var registerSQLiteFunctions sync.Once
+
+// openSQLite opens one pool on modernc.org/sqlite (pure Go, no cgo) under its own driver
+// name, which carries the functions registered below. The writer takes the write lock at
+// BEGIN (IMMEDIATE) and is a single connection, so writers queue in Go instead of failing
+// with SQLITE_BUSY; readers use WAL snapshots and never wait for the writer.
 func openSQLite(path string, writer bool) (*bun.DB, error) {
+	registerSQLiteFunctions.Do(func() {
+		// SQLite's LOWER folds ASCII only; searches must be case-insensitive in every script.
+		sqlite.MustRegisterDeterministicScalarFunction("unicode_lower", 1,
+			func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+				switch v := args[0].(type) {
+				case string:
+					return strings.ToLower(v), nil
+				case []byte:
+					return strings.ToLower(string(v)), nil
+				}
+				return args[0], nil
+			})
+	})
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -115,7 +132,7 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 	if writer {
 		q.Set("_txlock", "immediate")
 	}
-	sqldb, err := sql.Open(sqliteshim.ShimName, "file:"+path+"?"+q.Encode())
+	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("opening SQLite %s: %w", path, err)
 	}
@@ -150,6 +167,14 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrating: %w", err)
 	}
 	return nil
+}
+
+// lower is the SQL function that folds case in every script on this dialect.
+func (db *DB) lower() string {
+	if db.postgres {
+		return "LOWER"
+	}
+	return "unicode_lower"
 }
 
 // Ping reports whether the database answers.

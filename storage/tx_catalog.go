@@ -76,10 +76,10 @@ func (t *tx) projectTranslations(ctx context.Context, f tools.SearchFilter) ([]t
 		q = q.Where("t.status = ?", f.Status)
 	}
 	if f.KeyContains != "" {
-		q = q.Where(`LOWER(k.key) LIKE ? ESCAPE '\'`, likePattern(f.KeyContains))
+		q = q.Where(t.db.lower()+`(k.key) LIKE ? ESCAPE '\'`, likePattern(f.KeyContains))
 	}
 	if f.ValueContains != "" {
-		q = q.Where(`LOWER(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
+		q = q.Where(t.db.lower()+`(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
 	}
 	q = q.OrderExpr("n.key, k.key, t.language, t.id")
 	if f.Limit > 0 {

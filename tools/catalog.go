@@ -149,3 +149,16 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 	_, err := c.projectCached(ctx, projectID)
 	return err
 }
+
+// begin authorizes a project operation before anything else is looked at, so a token of
+// another project learns nothing from validation errors: unauthorized comes first, then
+// read_only_key for a write.
+func (c *Catalog) begin(ctx context.Context, projectID string, write bool) error {
+	if err := c.AuthorizeProject(ctx, projectID); err != nil {
+		return err
+	}
+	if write {
+		return requireWrite(ctx)
+	}
+	return nil
+}

@@ -37,7 +37,7 @@ const MaxReportFindings = 1000
 // it ("cli", "job", ...).
 func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
 	var out CheckupReportOut
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, projectID, false); err != nil {
 		return out, err
 	}
 	var in checkup.Input
@@ -125,7 +125,7 @@ type CheckupIn struct {
 // GetCheckupReport returns a stored checkup report.
 func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupReportOut, error) {
 	var out CheckupReportOut
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	var r CheckupReport

@@ -88,7 +88,7 @@ type ProjectStatusOut struct {
 // GetProjectStatus reports how far each enabled language is translated.
 func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (ProjectStatusOut, error) {
 	var out ProjectStatusOut
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx Tx) error {
@@ -126,7 +126,7 @@ func (o EmbedSnippetOut) Text() string { return o.Snippet + "\n" }
 // token: the script resolves the site's host to the project itself.
 func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (EmbedSnippetOut, error) {
 	var out EmbedSnippetOut
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx Tx) error {
@@ -179,7 +179,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if out.Format == "" {
 		out.Format = "json"
 	}
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	if !contains(formats.Formats, out.Format) {
@@ -298,7 +298,7 @@ type GetTranslationOut struct {
 // GetTranslation returns one key's values, statuses, flags and comments in every language.
 func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslationOut, error) {
 	out := GetTranslationOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, Translations: []TranslationView{}}
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx Tx) error {
@@ -405,7 +405,7 @@ const SearchPage = 50
 // SearchTranslations pages through translation rows of visible keys in a stable order.
 func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOut, error) {
 	out := SearchOut{Rows: []SearchRow{}}
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	if in.Offset < 0 {
@@ -455,7 +455,7 @@ type TerminologyOut struct {
 // ListTerminology lists glossary pairs, do-not-translate terms and substitution rules.
 func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (TerminologyOut, error) {
 	out := TerminologyOut{Glossary: []GlossaryPair{}, DoNotTranslate: []string{}, Substitutions: []SubstitutionRule{}}
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	keep := func(locale string) bool {

@@ -22,7 +22,7 @@ type EnableLanguageOut struct {
 // EnableLanguage turns a supported language on for the project.
 func (c *Catalog) EnableLanguage(ctx context.Context, in EnableLanguageIn) (EnableLanguageOut, error) {
 	var out EnableLanguageOut
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	l, ok := LookupLanguage(in.Language)
@@ -68,7 +68,7 @@ type RegisterOut struct {
 // RegisterSourceStrings creates the keys the namespace lacks with their source text.
 func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (RegisterOut, error) {
 	out := RegisterOut{Created: []string{}, Skipped: []string{}}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if len(in.Strings) == 0 {
@@ -120,7 +120,7 @@ type KeyOut struct {
 // AddKey creates one key with its source value; an existing key is a conflict.
 func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 	out := KeyOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if err := checkKey(in.TranslationKey); err != nil {
@@ -211,7 +211,7 @@ func (c *Catalog) loadRow(ctx context.Context, tx Tx, in RowRef) (Project, KeyRe
 // Changing the source language's value makes the key's translations stale.
 func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn) (RowOut, error) {
 	var out RowOut
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if in.Status == "" {
@@ -261,7 +261,7 @@ type SetStatusIn struct {
 // SetTranslationStatus moves a row between needs_review and approved; the text is unchanged.
 func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (RowOut, error) {
 	var out RowOut
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if err := checkStatus(in.Status); err != nil {
@@ -302,7 +302,7 @@ const MaxCommentBytes = 10000
 // AddComment attaches a comment to one language's row of a key.
 func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (Comment, error) {
 	var out Comment
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	body := strings.TrimSpace(in.Body)
@@ -334,7 +334,7 @@ type FlagIn struct {
 // a language with no value yet stores the source text verbatim, which is what the flag means.
 func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error) {
 	var out RowOut
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if in.Flag != FlagDoNotTranslate && in.Flag != FlagLanguageLocked {
@@ -402,7 +402,7 @@ type GlossaryIn struct {
 // AddGlossaryTerm adds a fixed translation of a term for one locale or all.
 func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (GlossaryPair, error) {
 	var out GlossaryPair
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	g := GlossaryPair{SourceTerm: strings.TrimSpace(in.SourceTerm), TargetTerm: strings.TrimSpace(in.TargetTerm), Locale: in.Locale}
@@ -471,7 +471,7 @@ const MaxAIKeys = 10
 func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
 	out := AITranslateOut{Lang: in.TargetLang, Translated: map[string]string{}, SkippedApproved: []string{},
 		SkippedMissingSource: []string{}, Failed: []string{}}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if len(in.TranslationKeys) == 0 || len(in.TranslationKeys) > MaxAIKeys {

@@ -8,7 +8,7 @@ type MeOut struct {
 	User      User       `json:"user"`
 	Project   *Project   `json:"project,omitempty"`
 	Workspace *Workspace `json:"workspace,omitempty"`
-	Projects  []Project  `json:"projects,omitempty"`
+	Projects  *[]Project `json:"projects,omitempty"` // set, possibly empty, for workspace tokens
 }
 
 // Me answers who owns the personal access token in ctx.
@@ -37,7 +37,8 @@ func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 			return err
 		}
 		out.Workspace = &w
-		out.Projects, err = tx.Projects(ctx, w.ID)
+		projects, err := tx.Projects(ctx, w.ID)
+		out.Projects = &projects
 		return err
 	})
 	return out, err

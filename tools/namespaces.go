@@ -154,7 +154,7 @@ type ReportMissingOut struct {
 // nothing that exists (spec endpoint 2).
 func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (ReportMissingOut, error) {
 	out := ReportMissingOut{Created: []string{}}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if err := checkEntries(in.Translations); err != nil {
@@ -257,7 +257,7 @@ type SyncOut struct {
 // the keys that have none yet, and nothing is hidden.
 func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	out := SyncOut{Created: []string{}, Unhidden: []string{}, Hidden: []string{}, SourceValueChanged: []string{}}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if err := checkEntries(in.Translations); err != nil {
@@ -394,7 +394,7 @@ type OverwriteOut struct {
 // values are approved: they are the team's own files. Unknown keys are reported, never made.
 func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, error) {
 	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if err := checkEntries(in.Translations); err != nil {
@@ -492,7 +492,7 @@ type StaleOut struct {
 // source value; rows with no recorded source version count when IncludeNull is set.
 func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 	out := StaleOut{Lang: in.Language, StaleKeys: []string{}}
-	if err := requireToken(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	if in.Language == "" {
@@ -549,7 +549,7 @@ const MaxPageStrings = 5000
 // strings and repeats are skipped.
 func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (PageStringsOut, error) {
 	var out PageStringsOut
-	if err := requireWrite(ctx); err != nil {
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
 	if len(in.SourceStrings) > MaxPageStrings {

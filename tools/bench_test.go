@@ -1,0 +1,155 @@
+package tools_test
+
+// Benchmarks of the catalogue operations behind endpoints 1 and 3, without HTTP: they split
+// the figures of rest's benchmarks into the catalogue and storage part and the transport part.
+//
+//	go test -run '^$' -bench . ./tools/
+//	LOKAL_TEST_POSTGRES=postgres://... go test -run '^$' -bench CatalogSync ./tools/
+//
+// Every identifier here starts with "bench": other test files of this package are written
+// alongside.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+var (
+	benchVerbs = [...]string{"Choose", "Enter", "Review", "Confirm", "Update", "Select", "Check", "Share"}
+	benchAdjs  = [...]string{"billing", "shipping", "primary", "default", "current", "preferred", "backup", "team"}
+	benchNouns = [...]string{"address", "account", "settings", "password", "language", "invoice", "profile", "schedule"}
+	benchEnds  = [...]string{"before you continue", "to finish this step", "for the whole team", "when you are ready"}
+)
+
+// benchEntries returns n keys like section_N.element_M.label with sentences of about 50 to
+// 60 bytes, one in 16 with markup and one in 16 with a placeholder (the same entries as
+// rest's benchmarks and .ci/bench).
+func benchEntries(n int) map[string]string {
+	m := make(map[string]string, n)
+	for i := 0; i < n; i++ {
+		noun := benchNouns[(i/64)%8]
+		switch i % 16 {
+		case 0:
+			noun = "<strong>" + noun + "</strong>"
+		case 8:
+			noun += " {{count}}"
+		}
+		m[fmt.Sprintf("section_%d.element_%d.label", i/100, i%100)] =
+			fmt.Sprintf("%s the %s %s %d %s.", benchVerbs[i%8], benchAdjs[(i/8)%8], noun, i, benchEnds[(i/512)%4])
+	}
+	return m
+}
+
+// benchCatalog opens a fresh database of dialect with one project (source en) and returns
+// the catalogue, the project id and a context carrying a read/write API key's principal.
+func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, context.Context) {
+	tb.Helper()
+	db := storagetest.MustOpenDB(tb, dialect)
+	cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	sys := tools.WithPrincipal(context.Background(), tools.System)
+	ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := cat.CreateProject(sys, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := cat.CreateAPIKey(sys, tools.CreateAPIKeyIn{ProjectID: p.ID})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	principal, err := cat.Authenticate(context.Background(), k.Key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cat, p.ID, tools.WithPrincipal(context.Background(), principal)
+}
+
+func benchCatalogSync(b *testing.B, n int) {
+	for _, dialect := range storagetest.Dialects {
+		b.Run(dialect, func(b *testing.B) {
+			cat, project, ctx := benchCatalog(b, dialect)
+			entries := benchEntries(n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
+					ProjectID: project, Language: "en", Namespace: fmt.Sprintf("sync_%d", i)}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Summary.Created != n {
+					b.Fatalf("created %d keys, want %d", out.Summary.Created, n)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}
+
+// BenchmarkCatalogSync10k is Catalog.Sync of 10,000 new keys into a fresh namespace.
+func BenchmarkCatalogSync10k(b *testing.B) { benchCatalogSync(b, 10000) }
+
+// BenchmarkCatalogSync50k is Catalog.Sync of 50,000 new keys into a fresh namespace.
+func BenchmarkCatalogSync50k(b *testing.B) { benchCatalogSync(b, 50000) }
+
+// BenchmarkCatalogReadNamespace is Catalog.ReadNamespace of a 1,000-key namespace from the
+// cache, in parallel.
+func BenchmarkCatalogReadNamespace(b *testing.B) {
+	cat, project, ctx := benchCatalog(b, "sqlite")
+	ref := tools.NamespaceRef{ProjectID: project, Language: "en", Namespace: "common"}
+	if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: benchEntries(1000)}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := cat.ReadNamespace(ctx, ref); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := cat.ReadNamespace(ctx, ref); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkAuthenticate is the token check every request makes (keyed hash, then the
+// principal cache), in parallel.
+func BenchmarkAuthenticate(b *testing.B) {
+	db := storagetest.MustOpenDB(b, "sqlite")
+	cat := tools.NewCatalog(db, nil)
+	sys := tools.WithPrincipal(context.Background(), tools.System)
+	ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := cat.CreateProject(sys, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := cat.CreateAPIKey(sys, tools.CreateAPIKeyIn{ProjectID: p.ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	header := "Token token=" + k.Key
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := cat.Authenticate(context.Background(), tools.ParseAuthorization(header)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
