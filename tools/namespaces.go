@@ -392,6 +392,7 @@ type OverwriteOut struct {
 // Overwrite force-sets values of existing keys in one language (spec endpoint 4). A value
 // sent unchanged while the source moved is stamped current (refreshed). Overwritten target
 // values are approved: they are the team's own files. Unknown keys are reported, never made.
+// A language_locked row keeps its value and is reported unchanged.
 func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, error) {
 	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
 	if err := c.begin(ctx, in.ProjectID, true); err != nil {
@@ -424,6 +425,12 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 				continue
 			}
 			cur := ks.Value
+			if cur != nil && cur.LanguageLocked && cur.Value != v {
+				// A locked value must not be overwritten, not even by the team's files: it
+				// stays as it is until someone clears the lock.
+				out.Unchanged = append(out.Unchanged, k)
+				continue
+			}
 			if isSource {
 				if cur != nil && cur.Value == v {
 					out.Unchanged = append(out.Unchanged, k)

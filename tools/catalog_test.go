@@ -1,0 +1,79 @@
+package tools_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// TestLockedRowsAreNeverOverwritten: a language_locked value survives every write path
+// until the lock is cleared.
+func TestLockedRowsAreNeverOverwritten(t *testing.T) {
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			cat := tools.NewCatalog(storagetest.MustOpenDB(t, dialect), nil)
+			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			w, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "W"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}
+			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"terms": "Terms"}}); err != nil {
+				t.Fatal(err)
+			}
+			row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "legal", TranslationKey: "terms"}, Language: "nb"}
+			if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Vilkår", Status: tools.StatusApproved}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+				t.Fatal(err)
+			}
+
+			nb := tools.NamespaceRef{ProjectID: p.ID, Language: "nb", Namespace: "legal"}
+			out, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out.Unchanged, []string{"terms"}) || len(out.Updated) != 0 {
+				t.Errorf("overwrite of a locked row: %+v, want it unchanged", out)
+			}
+			_, err = cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Betingelser"})
+			if tools.ErrorCode(err) != tools.CodeConflict {
+				t.Errorf("update_translation of a locked row: %v, want conflict", err)
+			}
+			if got := value(t, cat, row); got != "Vilkår" {
+				t.Fatalf("locked value became %q", got)
+			}
+
+			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: false}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := value(t, cat, row); got != "Betingelser" {
+				t.Fatalf("after clearing the lock, overwrite left %q", got)
+			}
+		})
+	}
+}
+
+func value(t *testing.T, cat *tools.Catalog, row tools.RowRef) string {
+	t.Helper()
+	got, err := cat.GetTranslation(tools.WithPrincipal(t.Context(), tools.System), row.KeyRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range got.Translations {
+		if tr.Language == row.Language {
+			return tr.Value
+		}
+	}
+	return ""
+}
