@@ -124,6 +124,37 @@ func decodeFlat(c *gin.Context) (map[string]string, error) {
 	return flatten(m)
 }
 
+// decodeMissing reads the missing-keys body. Beside plain strings it takes the entry form
+// i18next-locize-backend sends when a key has a description:
+// { "key": { "value": "...", "context": { "text": "..." } } }.
+func decodeMissing(c *gin.Context) (map[string]string, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeObject(body)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range m {
+		if entry, ok := v.(map[string]any); ok {
+			if value, ok := entry["value"].(string); ok && isLocizeEntry(entry) {
+				m[k] = value
+			}
+		}
+	}
+	return flatten(m)
+}
+
+func isLocizeEntry(entry map[string]any) bool {
+	for k := range entry {
+		if k != "value" && k != "context" {
+			return false
+		}
+	}
+	return true
+}
+
 var syncOptions = map[string]bool{"translations": true, "dynamic_key_prefixes": true, "preserve_source_values": true, "partial": true}
 
 // decodeSync reads the sync body: the object form with translations and options, or a bare

@@ -253,7 +253,7 @@ func acceptsGzip(header string) bool {
 }
 
 func (s *server) reportMissing(c *gin.Context) {
-	m, err := decodeFlat(c)
+	m, err := decodeMissing(c)
 	if err != nil {
 		writeError(c, err)
 		return

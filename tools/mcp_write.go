@@ -82,25 +82,8 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 		if err != nil {
 			return err
 		}
-		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
-		if err != nil {
-			return err
-		}
-		have := make(map[string]bool, len(keys))
-		for _, k := range keys {
-			have[k.Key] = true
-		}
-		for _, k := range sortedKeys(in.Strings) {
-			if have[k] {
-				out.Skipped = append(out.Skipped, k)
-			} else {
-				out.Created = append(out.Created, k)
-			}
-		}
-		if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, out.Created, in.Strings); err != nil {
-			return err
-		}
-		return c.afterWrite(ctx, tx, proj.ID)
+		out.Created, out.Skipped, err = c.addMissingKeys(ctx, tx, proj, ns, in.Strings)
+		return err
 	})
 	return out, err
 }

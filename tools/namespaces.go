@@ -165,28 +165,38 @@ func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (Report
 		if err != nil {
 			return err
 		}
-		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
-		if err != nil {
-			return err
-		}
-		have := make(map[string]bool, len(keys))
-		for _, k := range keys {
-			have[k.Key] = true
-		}
-		for _, k := range sortedKeys(in.Translations) {
-			if !have[k] {
-				out.Created = append(out.Created, k)
-			}
-		}
-		if len(out.Created) == 0 {
-			return nil
-		}
-		if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, out.Created, in.Translations); err != nil {
-			return err
-		}
-		return c.afterWrite(ctx, tx, proj.ID)
+		out.Created, _, err = c.addMissingKeys(ctx, tx, proj, ns, in.Translations)
+		return err
 	})
 	return out, err
+}
+
+// addMissingKeys creates, with their source values, the keys of values that ns lacks, and
+// schedules what a write sets off when it made any. Existing keys are not touched.
+func (c *Catalog) addMissingKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, values map[string]string) (created, existing []string, err error) {
+	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
+	if err != nil {
+		return nil, nil, err
+	}
+	have := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		have[k.Key] = true
+	}
+	created, existing = []string{}, []string{}
+	for _, k := range sortedKeys(values) {
+		if have[k] {
+			existing = append(existing, k)
+		} else {
+			created = append(created, k)
+		}
+	}
+	if len(created) == 0 {
+		return created, existing, nil
+	}
+	if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values); err != nil {
+		return nil, nil, err
+	}
+	return created, existing, c.afterWrite(ctx, tx, proj.ID)
 }
 
 // createKeys inserts keys with their values in language: in the source language the value
@@ -583,22 +593,9 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 			return err
 		}
 		out.SourceLanguage = proj.SourceLanguage
-		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if _, ok := values[k.Key]; ok {
-				delete(values, k.Key)
-				out.Skipped++
-			}
-		}
-		created := sortedKeys(values)
-		out.Created = len(created)
-		if err := c.createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values); err != nil {
-			return err
-		}
-		return c.afterWrite(ctx, tx, proj.ID)
+		created, existing, err := c.addMissingKeys(ctx, tx, proj, ns, values)
+		out.Created, out.Skipped = len(created), out.Skipped+len(existing)
+		return err
 	})
 	if err != nil {
 		return PageStringsOut{}, err
