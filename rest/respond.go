@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -34,16 +35,17 @@ type errorBody struct {
 
 // writeError answers err in the spec's error shape and aborts the chain.
 func writeError(c *gin.Context, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.AbortWithStatusJSON(http.StatusServiceUnavailable, errorBody{Error: "timeout",
+			Message: "the request ran past its time budget and stored nothing; send large syncs as partial chunks"})
+		return
+	}
 	code := tools.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
 	if code == tools.CodeInternal {
-		if errors.Is(err, c.Request.Context().Err()) && c.Request.Context().Err() != nil {
-			// The client went away or the budget ran out; nothing to tell it.
-			status = http.StatusServiceUnavailable
-		}
 		slog.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
 	}
 	if code == tools.CodeNotConfigured {

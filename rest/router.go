@@ -154,11 +154,12 @@ func (s *server) limitPageStrings(c *gin.Context) {
 	s.limit(c, s.pageStrings, "page string registrations")
 }
 
-// limit counts a request against its project's cap. Only callers allowed on the project
-// count: another project's token gets its 401, not a share of this project's budget.
+// limit counts a write against its project's cap. Only callers allowed to write count:
+// another project's token gets its 401 and a read-only key its 403, never a share of the
+// project's budget (a read-only key is public and must not be able to block CI).
 func (s *server) limit(c *gin.Context, l *limiter, what string) {
 	pid := c.Param("project_id")
-	if err := s.cat.AuthorizeProject(c.Request.Context(), pid); err != nil {
+	if err := s.cat.AuthorizeWrite(c.Request.Context(), pid); err != nil {
 		writeError(c, err)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/url"
 	"runtime"
@@ -210,6 +211,14 @@ func (db *DB) closePools() error {
 // Update runs fn in one write transaction and bumps projectID's revision in it.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
+		if db.postgres && projectID != "" {
+			// Writes to one project take turns, as SQLite's single writer makes them:
+			// two clients reporting the same new key at once must both succeed, not
+			// race into a unique violation. Other projects are not held up.
+			if _, err := btx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", projectLockKey(projectID)); err != nil {
+				return fmt.Errorf("locking project %s: %w", projectID, err)
+			}
+		}
 		if err := fn(&tx{db: db, tx: btx}); err != nil {
 			return err
 		}
@@ -234,6 +243,13 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) er
 		db.cache.invalidate(projectID)
 	}
 	return mapError(err)
+}
+
+// projectLockKey is the advisory lock number of a project.
+func projectLockKey(projectID string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("lokal.project:" + projectID))
+	return int64(h.Sum64())
 }
 
 // View runs fn in one read transaction.

@@ -150,6 +150,11 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 	return err
 }
 
+// AuthorizeWrite is AuthorizeProject for a write: a read-only key gets CodeReadOnlyKey.
+func (c *Catalog) AuthorizeWrite(ctx context.Context, projectID string) error {
+	return c.begin(ctx, projectID, true)
+}
+
 // begin authorizes a project operation before anything else is looked at, so a token of
 // another project learns nothing from validation errors: unauthorized comes first, then
 // read_only_key for a write.

@@ -1,0 +1,74 @@
+package rest_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// TestAPIInstances runs two server instances on one database, each with its own store and
+// cache (production settings), the way several processes run behind a load balancer: what
+// one writes, the other serves within a second.
+func TestAPIInstances(t *testing.T) {
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			dsn := storagetest.DSN(t, dialect)
+			open := func() *storage.DB {
+				db, err := storage.Open(t.Context(), dsn, nil)
+				if err != nil {
+					t.Fatalf("opening %s: %v", dialect, err)
+				}
+				t.Cleanup(func() { db.Close() })
+				return db
+			}
+			a := serve(t, dialect, open(), nil)
+			a.fixtures(t)
+			b := a.peer(t, open())
+
+			abc(t, a)
+			b.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
+			etag := b.call(t, "GET", b.readPath("nb", "ui"), tokenAuth(b.ro), nil).wantStatus(t, http.StatusOK).header.Get("ETag")
+			b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).wantStatus(t, http.StatusOK)
+
+			a.sync(t, "en", "ui", map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "d": "D"}, "preserve_source_values": false})
+			a.overwrite(t, "nb", "ui", map[string]string{"b": "B-nb"})
+			wantEN := map[string]string{"a": "A2", "b": "B", "d": "D"}
+			eventually(t, "the other instance to serve the new English values", func() bool {
+				return jsonEqual(t, b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(b.ro), nil).body, wantEN)
+			})
+			eventually(t, "the other instance to serve the new values to a workspace token", func() bool {
+				return jsonEqual(t, b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).body, wantEN)
+			})
+			eventually(t, "the other instance to drop the old Norwegian ETag", func() bool {
+				r := b.do(t, request{Method: "GET", Path: b.readPath("nb", "ui"), Auth: tokenAuth(b.ro), Header: map[string]string{"If-None-Match": etag}})
+				return r.status == http.StatusOK && jsonEqual(t, r.body, map[string]string{"a": "A-nb", "b": "B-nb"})
+			})
+			wantKeys(t, "stale on the other instance", b.stale(t, "ui", "lang=nb"), []string{"a"})
+
+			key, err := a.cat.CreateAPIKey(sys(t), tools.CreateAPIKeyIn{ProjectID: a.proj.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the other instance to take a key made by the first", func() bool {
+				return b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(key.Key), nil).status == http.StatusOK
+			})
+		})
+	}
+}
+
+// eventually polls cond every 50 ms for up to two seconds (changes made elsewhere must show
+// within one).
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 2 s for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

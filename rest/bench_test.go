@@ -1,0 +1,308 @@
+package rest_test
+
+// Benchmarks of the build-time API as a client sees it (issue 2, "make bench"):
+//
+//	go test -run '^$' -bench . ./rest/                       # SQLite (and PostgreSQL if set)
+//	LOKAL_TEST_POSTGRES=postgres://... go test -run '^$' -bench Sync ./rest/
+//	go test -run '^$' -bench 'ReadNamespace$/handler' -cpuprofile cpu.out ./rest/
+//
+// Every identifier here starts with "bench": other test files of this package are written
+// alongside.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// benchReadKeys is the size of the namespace endpoint 1 serves in the read benchmarks.
+const benchReadKeys = 1000
+
+// benchSettle is longer than storagetest's poll interval (50ms).
+const benchSettle = 300 * time.Millisecond
+
+var (
+	benchVerbs = [...]string{"Choose", "Enter", "Review", "Confirm", "Update", "Select", "Check", "Share"}
+	benchAdjs  = [...]string{"billing", "shipping", "primary", "default", "current", "preferred", "backup", "team"}
+	benchNouns = [...]string{"address", "account", "settings", "password", "language", "invoice", "profile", "schedule"}
+	benchEnds  = [...]string{"before you continue", "to finish this step", "for the whole team", "when you are ready"}
+)
+
+// benchKey and benchValue give the i-th key of a generated namespace: key names like
+// section_N.element_M.label and sentences of about 50 to 60 bytes, one in 16 with markup and
+// one in 16 with a placeholder. .ci/bench generates the same entries with awk.
+func benchKey(i int) string {
+	return fmt.Sprintf("section_%d.element_%d.label", i/100, i%100)
+}
+
+func benchValue(i int) string {
+	noun := benchNouns[(i/64)%8]
+	switch i % 16 {
+	case 0:
+		noun = "<strong>" + noun + "</strong>"
+	case 8:
+		noun += " {{count}}"
+	}
+	return fmt.Sprintf("%s the %s %s %d %s.", benchVerbs[i%8], benchAdjs[(i/8)%8], noun, i, benchEnds[(i/512)%4])
+}
+
+// benchBody is the JSON body of a full sync of n new keys.
+func benchBody(tb testing.TB, n int) []byte {
+	tb.Helper()
+	m := make(map[string]string, n)
+	for i := 0; i < n; i++ {
+		m[benchKey(i)] = benchValue(i)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"translations": m}); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// benchServer is the API handler over a fresh database of one dialect, with one project
+// (source language en) and a read/write API key. Request logs are formatted as in
+// production and thrown away.
+type benchServer struct {
+	handler http.Handler
+	project string
+	auth    string // the Authorization header value
+}
+
+func benchNewServer(tb testing.TB, dialect string) *benchServer {
+	tb.Helper()
+	db := storagetest.MustOpenDB(tb, dialect)
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	cat := tools.NewCatalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
+	ctx := tools.WithPrincipal(context.Background(), tools.System)
+	ws, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "bench"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := cat.CreateAPIKey(ctx, tools.CreateAPIKeyIn{ProjectID: p.ID})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping})
+	return &benchServer{handler: h, project: p.ID, auth: "Token token=" + k.Key}
+}
+
+// sync PUTs body to endpoint 3 for namespace ns and checks that every key was created.
+func (s *benchServer) sync(tb testing.TB, ns string, body []byte, want int) {
+	tb.Helper()
+	req := httptest.NewRequest(http.MethodPut, "/api/sync/"+s.project+"/latest/en/"+ns, bytes.NewReader(body))
+	req.Header.Set("Authorization", s.auth)
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	s.handler.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("sync %s: %d %s", ns, rec.Code, benchTruncate(rec.Body.String()))
+	}
+	var out struct {
+		Summary struct {
+			Created int `json:"created"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		tb.Fatalf("sync %s: %v", ns, err)
+	}
+	if out.Summary.Created != want {
+		tb.Fatalf("sync %s created %d keys, want %d", ns, out.Summary.Created, want)
+	}
+}
+
+func (s *benchServer) readPath(ns string) string {
+	return "/api/" + s.project + "/latest/en/" + ns
+}
+
+// etag fetches ns once and returns its ETag and body size.
+func (s *benchServer) etag(tb testing.TB, ns string) (string, int) {
+	tb.Helper()
+	req := httptest.NewRequest(http.MethodGet, s.readPath(ns), nil)
+	req.Header.Set("Authorization", s.auth)
+	rec := httptest.NewRecorder()
+	s.handler.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Header().Get("ETag") == "" {
+		tb.Fatalf("GET %s: %d, ETag %q: %s", ns, rec.Code, rec.Header().Get("ETag"), benchTruncate(rec.Body.String()))
+	}
+	return rec.Header().Get("ETag"), rec.Body.Len()
+}
+
+func benchTruncate(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "..."
+	}
+	return s
+}
+
+// benchWriter is a ResponseWriter that counts and drops the body, so the handler's own cost
+// is what is measured.
+type benchWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *benchWriter) Header() http.Header { return w.h }
+func (w *benchWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *benchWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func (w *benchWriter) reset() {
+	clear(w.h)
+	w.status, w.n = 0, 0
+}
+
+// benchRead runs endpoint 1 in parallel for a 1,000-key namespace, with extra headers, and
+// expects status. Sub-benchmarks: "handler" calls the handler directly (the server's own
+// cost, what to profile); "http" goes through net/http on loopback with keep-alive
+// connections (client cost included, in this process).
+func benchRead(b *testing.B, header http.Header, status int) {
+	s := benchNewServer(b, "sqlite")
+	s.sync(b, "common", benchBody(b, benchReadKeys), benchReadKeys)
+	// The store's watcher drops the project's cache once more when its poll sees the
+	// write's own revision; wait for that before warming the cache.
+	time.Sleep(benchSettle)
+	etag, size := s.etag(b, "common")
+	if header.Get("If-None-Match") == "{etag}" {
+		header = header.Clone()
+		header.Set("If-None-Match", etag)
+	}
+	header.Set("Authorization", s.auth)
+
+	b.Run("handler", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			req := httptest.NewRequest(http.MethodGet, s.readPath("common"), nil)
+			req.Header = header.Clone()
+			w := &benchWriter{h: http.Header{}}
+			for pb.Next() {
+				w.reset()
+				s.handler.ServeHTTP(w, req)
+				if w.status != status {
+					b.Errorf("status %d, want %d", w.status, status)
+					return
+				}
+			}
+		})
+		if status == http.StatusOK {
+			b.SetBytes(int64(size))
+		}
+	})
+
+	b.Run("http", func(b *testing.B) {
+		srv := httptest.NewServer(s.handler)
+		defer srv.Close()
+		tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}
+		defer tr.CloseIdleConnections()
+		client := &http.Client{Transport: tr}
+		url := srv.URL + s.readPath("common")
+		b.SetParallelism(16) // 16 x GOMAXPROCS clients, like wrk's connections
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				req, err := http.NewRequest(http.MethodGet, url, nil)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				req.Header = header.Clone()
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != status {
+					b.Errorf("status %d, want %d", resp.StatusCode, status)
+					return
+				}
+			}
+		})
+		if status == http.StatusOK {
+			b.SetBytes(int64(size))
+		}
+	})
+}
+
+// BenchmarkReadNamespace is endpoint 1 for a 1,000-key namespace served from the cache,
+// uncompressed (what wrk asks for).
+func BenchmarkReadNamespace(b *testing.B) {
+	benchRead(b, http.Header{}, http.StatusOK)
+}
+
+// BenchmarkReadNamespaceGzip is endpoint 1 with Accept-Encoding: gzip (what browsers send).
+func BenchmarkReadNamespaceGzip(b *testing.B) {
+	benchRead(b, http.Header{"Accept-Encoding": {"gzip, deflate, br"}}, http.StatusOK)
+}
+
+// BenchmarkReadNamespace304 is endpoint 1 with If-None-Match of the current ETag.
+func BenchmarkReadNamespace304(b *testing.B) {
+	benchRead(b, http.Header{"If-None-Match": {"{etag}"}}, http.StatusNotModified)
+}
+
+// benchSync times a full sync of n new keys into a fresh namespace per iteration, through
+// the handler (body decoding, validation, storage, the 200 body), on each dialect.
+func benchSync(b *testing.B, n int) {
+	for _, dialect := range storagetest.Dialects {
+		b.Run(dialect, func(b *testing.B) {
+			s := benchNewServer(b, dialect)
+			body := benchBody(b, n)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.sync(b, fmt.Sprintf("sync_%d", i), body, n)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}
+
+// BenchmarkSync10k is a full sync of 10,000 new keys.
+func BenchmarkSync10k(b *testing.B) { benchSync(b, 10000) }
+
+// BenchmarkSync50k is a full sync of 50,000 new keys (about 4 MB, under the 5 MB cap).
+func BenchmarkSync50k(b *testing.B) { benchSync(b, 50000) }
+
+// TestBenchBodySize keeps the generated 50,000-key body under the 5 MB cap and the values
+// in the 40 to 80 byte range the benchmarks claim.
+func TestBenchBodySize(t *testing.T) {
+	if body := benchBody(t, 50000); len(body) >= rest.MaxBody {
+		t.Fatalf("50,000-key body is %d bytes, over the %d cap", len(body), rest.MaxBody)
+	}
+	for i := 0; i < 50000; i++ {
+		if v := benchValue(i); len(v) < 40 || len(v) > 80 || strings.ContainsAny(v, ":&\\") {
+			t.Fatalf("value %d is %q (%d bytes)", i, v, len(v))
+		}
+	}
+}
