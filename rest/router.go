@@ -101,7 +101,7 @@ func (s *server) logRequests(c *gin.Context) {
 	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()), slog.Int("bytes", c.Writer.Size()),
-		slog.Duration("duration", time.Since(start)), slog.String("ip", c.ClientIP()))
+		slog.Duration("duration", time.Since(start)), slog.String("ip", c.RemoteIP()))
 }
 
 func (s *server) recover(c *gin.Context) {
@@ -120,12 +120,22 @@ func (s *server) recover(c *gin.Context) {
 	c.Next()
 }
 
+// Header values set on every response, built once (the keys are already canonical).
+var (
+	corsOrigin   = []string{"*"}
+	corsExpose   = []string{"ETag, Retry-After, Mcp-Session-Id"}
+	noCache      = []string{"no-cache"}
+	varyEncoding = []string{"Accept-Encoding"}
+	jsonType     = []string{"application/json; charset=utf-8"}
+	gzipEncoding = []string{"gzip"}
+)
+
 // cors opens the API to browsers: tokens travel in headers, never in cookies, so any
 // origin may call it.
 func cors(c *gin.Context) {
 	h := c.Writer.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag, Retry-After, Mcp-Session-Id")
+	h["Access-Control-Allow-Origin"] = corsOrigin
+	h["Access-Control-Expose-Headers"] = corsExpose
 	if c.Request.Method == http.MethodOptions {
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
 		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id")
@@ -201,20 +211,20 @@ func (s *server) readNamespace(c *gin.Context) {
 
 func serveFile(c *gin.Context, f *tools.File) {
 	h := c.Writer.Header()
-	h.Set("ETag", f.ETag)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Vary", "Accept-Encoding")
+	h["Etag"] = []string{f.ETag}
+	h["Cache-Control"] = noCache
+	h["Vary"] = varyEncoding
 	if etagMatches(c.GetHeader("If-None-Match"), f.ETag) {
 		c.AbortWithStatus(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h["Content-Type"] = jsonType
 	body := f.Body
 	if acceptsGzip(c.GetHeader("Accept-Encoding")) {
-		h.Set("Content-Encoding", "gzip")
+		h["Content-Encoding"] = gzipEncoding
 		body = f.Gzip
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	c.Status(http.StatusOK)
 	if c.Request.Method != http.MethodHead {
 		c.Writer.Write(body)

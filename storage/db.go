@@ -43,6 +43,7 @@ type DB struct {
 
 	mu      sync.Mutex
 	lastRev int64
+	own     map[int64]bool // revisions this process committed: their caches are already dropped
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -61,7 +62,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db := &DB{cache: newCache(), log: opts.Logger, stop: make(chan struct{}), done: make(chan struct{})}
+	db := &DB{cache: newCache(), log: opts.Logger, own: map[int64]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		connector := pgdriver.NewConnector(pgdriver.WithDSN(dsn))
@@ -210,6 +211,7 @@ func (db *DB) closePools() error {
 
 // Update runs fn in one write transaction and bumps projectID's revision in it.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
+	var rev int64
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
 		if db.postgres && projectID != "" {
 			// Writes to one project take turns, as SQLite's single writer makes them:
@@ -227,7 +229,6 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) er
 		}
 		// Bumping the shared counter last keeps its row lock short; on PostgreSQL the lock
 		// also orders commits by revision, so the watcher never skips one.
-		var rev int64
 		if err := btx.NewUpdate().Model((*revisionRow)(nil)).Set("value = value + 1").Where("id = 1").
 			Returning("value").Scan(ctx, &rev); err != nil {
 			return fmt.Errorf("bumping revision: %w", err)
@@ -241,6 +242,13 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) er
 	if projectID != "" {
 		// Also on error: a failed commit may have left nothing, but dropping is always safe.
 		db.cache.invalidate(projectID)
+		if err == nil {
+			db.mu.Lock()
+			if rev > db.lastRev {
+				db.own[rev] = true
+			}
+			db.mu.Unlock()
+		}
 	}
 	return mapError(err)
 }
@@ -295,16 +303,34 @@ func (db *DB) poll(ctx context.Context) error {
 	if rev <= last {
 		return nil
 	}
-	var ids []string
-	if err := db.r.NewSelect().Model((*projectRow)(nil)).Column("id").Where("revision > ?", last).Scan(ctx, &ids); err != nil {
+	var changed []struct {
+		ID       string `bun:"id"`
+		Revision int64  `bun:"revision"`
+	}
+	if err := db.r.NewSelect().Model((*projectRow)(nil)).Column("id", "revision").Where("revision > ?", last).Scan(ctx, &changed); err != nil {
 		return err
 	}
-	for _, id := range ids {
+	var drop []string
+	db.mu.Lock()
+	for _, p := range changed {
+		// A project's revision is its newest write; when that write is ours, Update
+		// already dropped the cache and a second drop would only rebuild it again.
+		if !db.own[p.Revision] {
+			drop = append(drop, p.ID)
+		}
+	}
+	db.mu.Unlock()
+	for _, id := range drop {
 		db.cache.invalidate(id)
 	}
 	db.mu.Lock()
 	if rev > db.lastRev {
 		db.lastRev = rev
+	}
+	for r := range db.own {
+		if r <= db.lastRev {
+			delete(db.own, r)
+		}
 	}
 	db.mu.Unlock()
 	return nil

@@ -22,6 +22,15 @@ type tx struct {
 	tx bun.Tx
 }
 
+// batch is how many rows one insert statement carries: array inserts on PostgreSQL take a
+// whole sync's rows at once.
+func (t *tx) batch() int {
+	if t.db.postgres {
+		return 20 * batch
+	}
+	return batch
+}
+
 func now() time.Time { return time.Now().UTC() }
 
 func (t *tx) TokenKey(ctx context.Context) ([]byte, error) {
@@ -282,6 +291,9 @@ func KeyHash(key string) string {
 func (t *tx) InsertKeys(ctx context.Context, keys []tools.NewKey) ([]int64, error) {
 	ids := make([]int64, 0, len(keys))
 	ts := now()
+	if t.db.postgres && len(keys) > 0 {
+		return t.insertKeysPostgres(ctx, keys, ts)
+	}
 	for start := 0; start < len(keys); start += batch {
 		end := min(start+batch, len(keys))
 		rows := make([]keyRow, 0, end-start)
@@ -354,7 +366,11 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 	var hist []historyRow
 	flush := func() error {
 		if len(inserts) > 0 {
-			if _, err := t.tx.NewInsert().Model(&inserts).Returning("id").Exec(ctx); err != nil {
+			if t.db.postgres {
+				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
+					return err
+				}
+			} else if _, err := t.tx.NewInsert().Model(&inserts).Returning("id").Exec(ctx); err != nil {
 				return mapError(err)
 			}
 			for i := range inserts {
@@ -366,7 +382,11 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 			inserts = inserts[:0]
 		}
 		if len(hist) > 0 {
-			if _, err := t.tx.NewInsert().Model(&hist).Exec(ctx); err != nil {
+			if t.db.postgres {
+				if err := t.insertHistoryPostgres(ctx, hist); err != nil {
+					return err
+				}
+			} else if _, err := t.tx.NewInsert().Model(&hist).Exec(ctx); err != nil {
 				return mapError(err)
 			}
 			hist = hist[:0]
@@ -396,7 +416,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 				Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked,
 				SourceVersion: w.SourceVersion, Actor: actor, CreatedAt: ts})
 		}
-		if len(inserts) >= batch || len(hist) >= batch {
+		if len(inserts) >= t.batch() || len(hist) >= t.batch() {
 			if err := flush(); err != nil {
 				return err
 			}

@@ -78,22 +78,23 @@ func ParseAuthorization(h string) string {
 	return ""
 }
 
-// Authenticate returns the principal of token, or CodeUnauthorized.
+// Authenticate returns the principal of token, or CodeUnauthorized. A token seen within
+// the cache TTL is answered from memory without hashing: this is every request's path.
 func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, error) {
 	unauthorized := &Error{Code: CodeUnauthorized, Message: "missing or invalid token"}
 	if token == "" || len(token) > 256 {
 		return Principal{}, unauthorized
 	}
-	hash, err := c.hashToken(ctx, token)
-	if err != nil {
-		return Principal{}, err
-	}
 	now := c.opts.Now()
 	c.authMu.RLock()
-	cp, ok := c.auth[hash]
+	cp, ok := c.auth[token]
 	c.authMu.RUnlock()
 	if ok && now.Before(cp.expires) {
 		return cp.p, nil
+	}
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return Principal{}, err
 	}
 	var rec TokenRecord
 	err = c.store.View(ctx, func(tx Tx) error {
@@ -116,7 +117,7 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, er
 	if len(c.auth) > 10000 {
 		c.auth = map[string]cachedPrincipal{}
 	}
-	c.auth[hash] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
 	c.authMu.Unlock()
 	return p, nil
 }
