@@ -111,6 +111,10 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 			if project == "" {
 				project, _ = m["project_id"].(string)
 			}
+			// Only a caller allowed to write counts against the project's budget.
+			if err := s.cat.AuthorizeWrite(ctx, project); err != nil {
+				return toolError(err), nil
+			}
 			if ok, wait := s.writes.allow(project); !ok {
 				return toolError(tools.Errorf(tools.CodeRateLimited, "too many writes for this project; retry in %d s", int(wait.Seconds())+1)), nil
 			}
