@@ -111,13 +111,18 @@ func jsonKind(v any) string {
 	return "an object"
 }
 
-// decodeFlat reads a body that must be a flat (or nested) map of strings.
-func decodeFlat(c *gin.Context) (map[string]string, error) {
+// readObject reads the body under the cap and decodes it as one JSON object.
+func readObject(c *gin.Context) (map[string]any, error) {
 	body, err := readBody(c)
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeObject(body)
+	return decodeObject(body)
+}
+
+// decodeFlat reads a body that must be a flat (or nested) map of strings.
+func decodeFlat(c *gin.Context) (map[string]string, error) {
+	m, err := readObject(c)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +133,7 @@ func decodeFlat(c *gin.Context) (map[string]string, error) {
 // i18next-locize-backend sends when a key has a description:
 // { "key": { "value": "...", "context": { "text": "..." } } }.
 func decodeMissing(c *gin.Context) (map[string]string, error) {
-	body, err := readBody(c)
-	if err != nil {
-		return nil, err
-	}
-	m, err := decodeObject(body)
+	m, err := readObject(c)
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +161,7 @@ var syncOptions = map[string]bool{"translations": true, "dynamic_key_prefixes": 
 // decodeSync reads the sync body: the object form with translations and options, or a bare
 // map of translations.
 func decodeSync(c *gin.Context, in *tools.SyncIn) error {
-	body, err := readBody(c)
-	if err != nil {
-		return err
-	}
-	m, err := decodeObject(body)
+	m, err := readObject(c)
 	if err != nil {
 		return err
 	}

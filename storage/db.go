@@ -362,9 +362,6 @@ func mapError(err error) error {
 	if isUniqueViolation(err) {
 		return &tools.Error{Code: tools.CodeConflict, Message: "already exists"}
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return err
-	}
 	return err
 }
 

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"html"
@@ -192,8 +191,8 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		if err != nil {
 			return err
 		}
-		if !proj.HasLanguage(in.Language) {
-			return errNoLanguage(in.Language)
+		if err := proj.requireLanguage(in.Language); err != nil {
+			return err
 		}
 		if in.NamespaceKey != "" && !contains(proj.Namespaces, in.NamespaceKey) {
 			return errNoNamespace(in.NamespaceKey)
@@ -254,14 +253,7 @@ func renderNamespaces(language string, byNamespace map[string][]formats.Entry) (
 		}
 		doc[ns] = b
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodeJSON(doc, true)
 }
 
 // KeyRef names one key of a namespace.
@@ -271,18 +263,27 @@ type KeyRef struct {
 	TranslationKey string `json:"translation_key" jsonschema:"the dot-separated key, e.g. checkout.pay_button"`
 }
 
+// RowState is one language's row as the tools report it.
+type RowState struct {
+	Language       string `json:"language"`
+	Value          string `json:"value"`
+	Status         string `json:"status"`
+	DoNotTranslate bool   `json:"do_not_translate"`
+	LanguageLocked bool   `json:"language_locked"`
+}
+
+func rowState(r TranslationState) RowState {
+	return RowState{Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked}
+}
+
 // TranslationView is one language's row of a key.
 type TranslationView struct {
-	Language       string    `json:"language"`
-	Value          string    `json:"value"`
-	Status         string    `json:"status"`
-	DoNotTranslate bool      `json:"do_not_translate"`
-	LanguageLocked bool      `json:"language_locked"`
-	Stale          bool      `json:"stale"`
-	SourceVersion  *int64    `json:"source_version"`
-	UpdatedBy      string    `json:"updated_by"`
-	UpdatedAt      string    `json:"updated_at"`
-	Comments       []Comment `json:"comments"`
+	RowState
+	Stale         bool      `json:"stale"`
+	SourceVersion *int64    `json:"source_version"`
+	UpdatedBy     string    `json:"updated_by"`
+	UpdatedAt     string    `json:"updated_at"`
+	Comments      []Comment `json:"comments"`
 }
 
 // GetTranslationOut is one key across all languages.
@@ -302,7 +303,7 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx Tx) error {
-		proj, ns, key, err := c.loadKey(ctx, tx, in)
+		proj, _, key, err := c.loadKey(ctx, tx, in)
 		if err != nil {
 			return err
 		}
@@ -315,7 +316,6 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 		if err != nil {
 			return err
 		}
-		_ = ns
 		seen := map[string]bool{}
 		for _, r := range rows {
 			seen[r.Language] = true
@@ -327,7 +327,7 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 		for _, cm := range comments {
 			if !seen[cm.Language] {
 				seen[cm.Language] = true
-				out.Translations = append(out.Translations, TranslationView{Language: cm.Language, Comments: commentsIn(comments, cm.Language)})
+				out.Translations = append(out.Translations, TranslationView{RowState: RowState{Language: cm.Language}, Comments: commentsIn(comments, cm.Language)})
 			}
 		}
 		return nil
@@ -336,8 +336,7 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 }
 
 func viewOf(r TranslationState, keyVersion int64, isSource bool) TranslationView {
-	return TranslationView{Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
-		LanguageLocked: r.LanguageLocked, Stale: !isSource && r.Stale(keyVersion, true), SourceVersion: r.SourceVersion,
+	return TranslationView{RowState: rowState(r), Stale: !isSource && r.Stale(keyVersion, true), SourceVersion: r.SourceVersion,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z07:00"), Comments: []Comment{}}
 }
 
@@ -385,12 +384,8 @@ type SearchIn struct {
 type SearchRow struct {
 	NamespaceKey   string `json:"namespace_key"`
 	TranslationKey string `json:"translation_key"`
-	Language       string `json:"language"`
-	Value          string `json:"value"`
-	Status         string `json:"status"`
-	DoNotTranslate bool   `json:"do_not_translate"`
-	LanguageLocked bool   `json:"language_locked"`
-	Stale          bool   `json:"stale"`
+	RowState
+	Stale bool `json:"stale"`
 }
 
 // SearchOut is one page of rows; NextOffset is null on the last page.
@@ -430,8 +425,7 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 			out.NextOffset = &next
 		}
 		for _, r := range rows {
-			out.Rows = append(out.Rows, SearchRow{NamespaceKey: r.Namespace, TranslationKey: r.Key, Language: r.Row.Language,
-				Value: r.Row.Value, Status: r.Row.Status, DoNotTranslate: r.Row.DoNotTranslate, LanguageLocked: r.Row.LanguageLocked,
+			out.Rows = append(out.Rows, SearchRow{NamespaceKey: r.Namespace, TranslationKey: r.Key, RowState: rowState(r.Row),
 				Stale: r.Row.Language != proj.SourceLanguage && r.Row.Stale(r.SourceVersion, true)})
 		}
 		return nil

@@ -148,17 +148,21 @@ type UpdateTranslationIn struct {
 type RowOut struct {
 	NamespaceKey   string `json:"namespace_key"`
 	TranslationKey string `json:"translation_key"`
-	Language       string `json:"language"`
-	Value          string `json:"value"`
-	Status         string `json:"status"`
-	DoNotTranslate bool   `json:"do_not_translate"`
-	LanguageLocked bool   `json:"language_locked"`
-	UpdatedBy      string `json:"updated_by"`
+	RowState
+	UpdatedBy string `json:"updated_by"`
 }
 
 func rowOut(in RowRef, w TranslationWrite, actor string) RowOut {
-	return RowOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, Language: w.Language, Value: w.Value,
-		Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, UpdatedBy: actor}
+	return RowOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, UpdatedBy: actor,
+		RowState: RowState{Language: w.Language, Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked}}
+}
+
+// writeRow stores one row and schedules what a write sets off.
+func (c *Catalog) writeRow(ctx context.Context, tx Tx, projectID string, w TranslationWrite) error {
+	if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
+		return err
+	}
+	return c.afterWrite(ctx, tx, projectID)
 }
 
 func checkStatus(s string) error {
@@ -174,8 +178,8 @@ func (c *Catalog) loadRow(ctx context.Context, tx Tx, in RowRef) (Project, KeyRe
 	if err != nil {
 		return Project{}, KeyRecord{}, nil, err
 	}
-	if !proj.HasLanguage(in.Language) {
-		return Project{}, KeyRecord{}, nil, errNoLanguage(in.Language)
+	if err := proj.requireLanguage(in.Language); err != nil {
+		return Project{}, KeyRecord{}, nil, err
 	}
 	rows, err := tx.KeyTranslations(ctx, key.ID)
 	if err != nil {
@@ -226,11 +230,8 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 				return err
 			}
 		}
-		if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
-			return err
-		}
 		out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
-		return c.afterWrite(ctx, tx, proj.ID)
+		return c.writeRow(ctx, tx, proj.ID, w)
 	})
 	return out, err
 }
@@ -265,10 +266,7 @@ func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (Row
 			out.UpdatedBy = cur.UpdatedBy
 			return nil
 		}
-		if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
-			return err
-		}
-		return c.afterWrite(ctx, tx, proj.ID)
+		return c.writeRow(ctx, tx, proj.ID, w)
 	})
 	return out, err
 }
@@ -297,8 +295,8 @@ func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (Comment, err
 		if err != nil {
 			return err
 		}
-		if !proj.HasLanguage(in.Language) {
-			return errNoLanguage(in.Language)
+		if err := proj.requireLanguage(in.Language); err != nil {
+			return err
 		}
 		out, err = tx.AddComment(ctx, key.ID, Comment{Language: in.Language, Body: body})
 		return err
@@ -353,10 +351,7 @@ func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error
 			out.UpdatedBy = cur.UpdatedBy
 			return nil
 		}
-		if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
-			return err
-		}
-		return c.afterWrite(ctx, tx, proj.ID)
+		return c.writeRow(ctx, tx, proj.ID, w)
 	})
 	return out, err
 }

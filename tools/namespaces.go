@@ -38,8 +38,8 @@ func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*File, e
 			if err != nil {
 				return err
 			}
-			if !proj.HasLanguage(ref.Language) {
-				return errNoLanguage(ref.Language)
+			if err := proj.requireLanguage(ref.Language); err != nil {
+				return err
 			}
 			ns, err := tx.Namespace(ctx, ref.ProjectID, ref.Namespace)
 			if err != nil {
@@ -99,13 +99,8 @@ type cachedProject struct {
 // marshalFlat renders a flat map with sorted keys and without HTML escaping: values carry
 // markup, and clients read them verbatim.
 func marshalFlat(m map[string]string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	b, err := encodeJSON(m, false)
+	return bytes.TrimRight(b, "\n"), err
 }
 
 // writeScope loads the project for a write and checks the language and namespace; create
@@ -115,8 +110,10 @@ func (c *Catalog) writeScope(ctx context.Context, tx Tx, ref NamespaceRef, creat
 	if err != nil {
 		return Project{}, Namespace{}, err
 	}
-	if ref.Language != "" && !proj.HasLanguage(ref.Language) {
-		return Project{}, Namespace{}, errNoLanguage(ref.Language)
+	if ref.Language != "" {
+		if err := proj.requireLanguage(ref.Language); err != nil {
+			return Project{}, Namespace{}, err
+		}
 	}
 	ns, err := tx.Namespace(ctx, proj.ID, ref.Namespace)
 	if IsNotFound(err) {
@@ -520,8 +517,8 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 		if err != nil {
 			return err
 		}
-		if !proj.HasLanguage(in.Language) {
-			return errNoLanguage(in.Language)
+		if err := proj.requireLanguage(in.Language); err != nil {
+			return err
 		}
 		ns, err := tx.Namespace(ctx, proj.ID, in.Namespace)
 		if err != nil {

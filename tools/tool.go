@@ -128,20 +128,29 @@ func (c *Catalog) Tools() []Tool {
 	}
 }
 
-// jsonText is the default readable form of an output: indented JSON.
-func jsonText(v any) string {
-	if t, ok := v.(Texter); ok {
+// ToolText is the readable text form of a tool's output: its Text, or indented JSON.
+func ToolText(out any) string {
+	if t, ok := out.(Texter); ok {
 		return t.Text()
 	}
+	b, err := encodeJSON(out, true)
+	if err != nil {
+		return fmt.Sprint(out)
+	}
+	return string(b)
+}
+
+// encodeJSON renders v without HTML escaping: values carry markup that readers take
+// verbatim.
+func encodeJSON(v any, indent bool) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
+	if indent {
+		enc.SetIndent("", "  ")
 	}
-	return buf.String()
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
-
-// ToolText is the readable text form of a tool's output.
-func ToolText(out any) string { return jsonText(out) }

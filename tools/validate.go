@@ -87,8 +87,12 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
-func errNoLanguage(lang string) error {
-	return Errorf(CodeNotFound, "language %q is not on for this project", lang)
+// requireLanguage answers not_found for a language that is not on for the project.
+func (p *Project) requireLanguage(code string) error {
+	if !p.HasLanguage(code) {
+		return Errorf(CodeNotFound, "language %q is not on for this project", code)
+	}
+	return nil
 }
 
 func errNoNamespace(ns string) error { return Errorf(CodeNotFound, "namespace %q not found", ns) }
