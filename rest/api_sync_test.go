@@ -15,6 +15,7 @@ type syncWant struct {
 	unhidden  []string
 	hidden    []string
 	changed   []string
+	filled    []string
 	unchanged int
 }
 
@@ -25,6 +26,7 @@ func (w syncWant) check(t *testing.T, got syncOut) {
 	wantKeys(t, "unhidden", got.Unhidden, w.unhidden)
 	wantKeys(t, "hidden", got.Hidden, w.hidden)
 	wantKeys(t, "source_value_changed", got.SourceValueChanged, w.changed)
+	wantKeys(t, "filled", got.Filled, w.filled)
 	sum := got.Summary
 	if sum.TotalIncoming != w.total {
 		t.Errorf("summary.total_incoming %d, want %d", sum.TotalIncoming, w.total)
@@ -37,7 +39,7 @@ func (w syncWant) check(t *testing.T, got syncOut) {
 
 // checkSyncSummary checks the summary integers against the arrays: every count is its
 // array's length, and each incoming key is counted once as created, unchanged, or touched
-// (unhidden and/or source value changed).
+// (unhidden, source value changed and/or filled).
 func checkSyncSummary(t *testing.T, got syncOut) {
 	t.Helper()
 	sum := got.Summary
@@ -48,6 +50,7 @@ func checkSyncSummary(t *testing.T, got syncOut) {
 	}{
 		{"created", sum.Created, got.Created}, {"hidden", sum.Hidden, got.Hidden},
 		{"unhidden", sum.Unhidden, got.Unhidden}, {"source_value_changed", sum.SourceValueChanged, got.SourceValueChanged},
+		{"filled", sum.Filled, got.Filled},
 	} {
 		if c.list == nil {
 			t.Errorf("%s is not an array", c.name)
@@ -61,6 +64,9 @@ func checkSyncSummary(t *testing.T, got syncOut) {
 		touched[k] = true
 	}
 	for _, k := range got.SourceValueChanged {
+		touched[k] = true
+	}
+	for _, k := range got.Filled {
 		touched[k] = true
 	}
 	if n := sum.Created + sum.Unchanged + len(touched); n != sum.TotalIncoming {
@@ -167,8 +173,8 @@ func TestAPISync(t *testing.T) {
 		{name: "the answer is JSON with every field", method: "PUT", path: en + "fresh", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"a": "A"}},
 			wantStatus: 200,
-			wantJSON: `{"summary":{"total_incoming":1,"created":1,"hidden":0,"unhidden":0,"source_value_changed":0,"unchanged":0},
-				"created":["a"],"unhidden":[],"hidden":[],"source_value_changed":[]}`},
+			wantJSON: `{"summary":{"total_incoming":1,"created":1,"hidden":0,"unhidden":0,"source_value_changed":0,"unchanged":0,"filled":0},
+				"created":["a"],"unhidden":[],"hidden":[],"source_value_changed":[],"filled":[]}`},
 		{name: "flat body form", method: "PUT", path: en + "fresh", auth: "{rw}",
 			body:       map[string]string{"a": "A", "b": "B"},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 2, created: []string{"a", "b"}}),
@@ -208,6 +214,10 @@ func TestAPISync(t *testing.T) {
 		{name: "partial unhides a key it sends", setup: abcHiddenC, method: "PUT", path: en + "ui", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"c": "C"}, "partial": true},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unhidden: []string{"c"}}), flatIs("en", "ui", abcEN))},
+		{name: "a target-language sync reports the empty rows it fills", setup: abc, method: "PUT", path: nb + "ui", auth: "{rw}",
+			body:       map[string]string{"a": "A-nb-new", "b": "B-nb"},
+			wantStatus: 200, check: then(syncReport(syncWant{total: 2, filled: []string{"b"}, unchanged: 1}),
+				flatIs("nb", "ui", map[string]string{"a": "A-nb", "b": "B-nb"}))},
 		{name: "dynamic key prefixes protect keys from hiding", setup: func(t *testing.T, s *server) {
 			s.sync(t, "en", "ui", map[string]string{"a": "A", "b": "B", "dyn.x": "X", "dyn.y": "Y", "plural_one": "One"})
 		}, method: "PUT", path: en + "ui", auth: "{rw}",
@@ -246,7 +256,7 @@ func TestAPISync(t *testing.T) {
 			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unchanged: 1}), flatIs("en", "ui", abcEN), staleIs("ui", "lang=nb"))},
 		{name: "a target-language sync unhides a key it sends", setup: abcHiddenC, method: "PUT", path: nb + "ui", auth: "{rw}",
 			body:       map[string]string{"c": "C-nb"},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unhidden: []string{"c"}}), flatIs("en", "ui", abcEN))},
+			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unhidden: []string{"c"}, filled: []string{"c"}}), flatIs("en", "ui", abcEN))},
 		{name: "first push in a target language creates the namespace", method: "PUT", path: nb + "fresh", auth: "{rw}",
 			body:       map[string]string{"x": "X-nb"},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 1, created: []string{"x"}}),

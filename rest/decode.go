@@ -22,24 +22,35 @@ func newEncoder(w io.Writer) *json.Encoder {
 	return enc
 }
 
-// readBody reads the whole body under the cap; a larger one stores nothing and answers 413.
-func readBody(c *gin.Context) ([]byte, error) {
-	if c.Request.ContentLength > MaxBody {
-		return nil, tools.Errorf(tools.CodeTooLarge, "body is over %d bytes; send partial chunks", MaxBody)
+// readLimited reads the whole body under the cap. JSON is UTF-8: the decoder would quietly
+// turn bad bytes into U+FFFD and store that, so invalid UTF-8 is refused.
+func readLimited(c *gin.Context) ([]byte, error) {
+	n := c.Request.ContentLength
+	if n < 0 || n > MaxBody {
+		n = 512
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBody))
+	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	_, err := buf.ReadFrom(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, tools.Errorf(tools.CodeTooLarge, "body is over %d bytes; send partial chunks", MaxBody)
+		return nil, errTooLarge(c)
 	}
 	if err != nil {
-		return nil, tools.Errorf(tools.CodeInvalid, "reading body: %v", err)
+		return nil, err
 	}
-	// JSON is UTF-8; the decoder would quietly turn bad bytes into U+FFFD and store that.
-	if !utf8.Valid(body) {
+	if !utf8.Valid(buf.Bytes()) {
 		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid UTF-8")
 	}
-	return body, nil
+	return buf.Bytes(), nil
+}
+
+// errTooLarge answers a body over the cap; only a sync can be split into partial chunks.
+func errTooLarge(c *gin.Context) error {
+	hint := ""
+	if strings.HasPrefix(c.FullPath(), "/api/sync/") {
+		hint = "; send it as partial chunks (partial: true) and finish with one full sync"
+	}
+	return tools.Errorf(tools.CodeTooLarge, "body is over %d bytes%s", MaxBody, hint)
 }
 
 // decodeObject decodes body as one JSON object into a generic map; numbers stay exact.
@@ -111,13 +122,9 @@ func jsonKind(v any) string {
 	return "an object"
 }
 
-// readObject reads the body under the cap and decodes it as one JSON object.
+// readObject decodes the request body as one JSON object.
 func readObject(c *gin.Context) (map[string]any, error) {
-	body, err := readBody(c)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(body)
+	return decodeObject(body(c))
 }
 
 // decodeFlat reads a body that must be a flat (or nested) map of strings.
@@ -210,11 +217,7 @@ func decodeSync(c *gin.Context, in *tools.SyncIn) error {
 
 // decodeStrict decodes body into v, refusing unknown fields so typos are reported.
 func decodeStrict(c *gin.Context, v any) error {
-	body, err := readBody(c)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	dec := json.NewDecoder(bytes.NewReader(body(c)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return tools.Errorf(tools.CodeInvalid, "body: %s", strings.TrimPrefix(err.Error(), "json: "))

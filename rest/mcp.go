@@ -48,7 +48,8 @@ func (s *server) newMCPHandler() (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		v, _ := r.Context().Value(mcpVariantKey{}).(mcpVariant)
 		return servers[v]
-	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.opts.Logger})
+	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: s.opts.Logger,
+		MaxRequestBodyBytes: MaxBody})
 	return h, nil
 }
 
@@ -106,19 +107,6 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 		if err := resolved.Validate(m); err != nil {
 			return toolError(tools.Errorf(tools.CodeInvalid, "arguments: %v", err)), nil
 		}
-		if !t.ReadOnly {
-			project := tools.ProjectScope(ctx)
-			if project == "" {
-				project, _ = m["project_id"].(string)
-			}
-			// Only a caller allowed to write counts against the project's budget.
-			if err := s.cat.AuthorizeWrite(ctx, project); err != nil {
-				return toolError(err), nil
-			}
-			if ok, wait := s.writes.allow(project); !ok {
-				return toolError(tools.Errorf(tools.CodeRateLimited, "too many writes for this project; retry in %d s", int(wait.Seconds())+1)), nil
-			}
-		}
 		result, err := t.Call(ctx, args)
 		if err != nil {
 			if tools.ErrorCode(err) == tools.CodeInternal {
@@ -137,10 +125,17 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 }
 
 // toolError is a domain error as MCP wants it: a result with isError, whose text is the
-// spec's error shape so that agents can read the code.
+// spec's error shape so that agents can read the code; rate limits add retry_after seconds.
 func toolError(err error) *mcp.CallToolResult {
-	body, _ := marshalNoEscape(errorBody{Error: tools.ErrorCode(err), Message: tools.ErrorMessage(err)})
+	body, _ := marshalNoEscape(toolErrorBody{Error: tools.ErrorCode(err), Message: tools.ErrorMessage(err),
+		RetryAfter: tools.RetryAfterSeconds(err)})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
+}
+
+type toolErrorBody struct {
+	Error      string `json:"error"`
+	Message    string `json:"message,omitempty"`
+	RetryAfter int    `json:"retry_after,omitempty"`
 }
 
 func marshalNoEscape(v any) ([]byte, error) {
@@ -158,50 +153,42 @@ func mcpMethodNotAllowed(c *gin.Context) {
 	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: "MCP here is stateless: POST one JSON-RPC message"})
 }
 
-// serveMCP checks who may use which endpoint, picks the tool set, and hands the request to
-// the go-sdk handler with the headers it insists on.
-func (s *server) serveMCP(workspace bool) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		ctx := c.Request.Context()
-		p := tools.PrincipalFrom(ctx)
-		if workspace {
-			if p.Kind != tools.KindWorkspace {
-				writeError(c, &tools.Error{Code: tools.CodeUnauthorized, Message: "this endpoint takes workspace tokens (pat_ws_) only"})
-				return
-			}
-		} else {
-			pid := c.Param("project_id")
-			if err := s.cat.AuthorizeProject(ctx, pid); err != nil {
-				writeError(c, err)
-				return
-			}
-			ctx = tools.WithProjectScope(ctx, pid)
-		}
-		_, header := c.Request.Header[http.CanonicalHeaderKey("X-Service-Read-Only")]
-		v := mcpVariant{workspace: workspace, readOnly: p.ReadOnly || header}
-		ctx = context.WithValue(ctx, mcpVariantKey{}, v)
-
-		body, err := readBody(c)
-		if err != nil {
-			writeError(c, err)
-			return
-		}
-		if code, msg := checkJSONRPC(body); code != 0 {
-			c.AbortWithStatusJSON(http.StatusBadRequest, gin.H{"jsonrpc": "2.0", "id": nil, "error": gin.H{"code": code, "message": msg}})
-			return
-		}
-		r := c.Request.WithContext(ctx)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		// Spec clients send Accept: application/json only; the handler insists on both.
-		if !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-			r.Header.Set("Accept", "application/json, text/event-stream")
-		}
-		r.Header.Set("Content-Type", "application/json")
-		rec := &mcpRecorder{header: http.Header{}, status: http.StatusOK}
-		s.mcp.ServeHTTP(rec, r)
-		rec.flush(c, body)
+// openMCP authorizes the endpoint before the body is read: the workspace endpoint takes
+// workspace tokens only, the project endpoint any token of its project.
+func (s *server) openMCP(c *gin.Context) {
+	ctx, err := s.cat.OpenMCP(c.Request.Context(), c.Param("project_id"))
+	if err != nil {
+		writeError(c, err)
+		return
 	}
+	c.Request = c.Request.WithContext(ctx)
+	c.Next()
+}
+
+// serveMCP picks the tool set and hands the request to the go-sdk handler with the headers
+// it insists on.
+func (s *server) serveMCP(c *gin.Context) {
+	ctx := c.Request.Context()
+	p := tools.PrincipalFrom(ctx)
+	_, header := c.Request.Header[http.CanonicalHeaderKey("X-Service-Read-Only")]
+	v := mcpVariant{workspace: c.Param("project_id") == "", readOnly: p.ReadOnly || header}
+	ctx = context.WithValue(ctx, mcpVariantKey{}, v)
+	body := body(c)
+	if code, msg := checkJSONRPC(body); code != 0 {
+		c.AbortWithStatusJSON(http.StatusBadRequest, gin.H{"jsonrpc": "2.0", "id": nil, "error": gin.H{"code": code, "message": msg}})
+		return
+	}
+	r := c.Request.WithContext(ctx)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	// Spec clients send Accept: application/json only; the handler insists on both.
+	if !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		r.Header.Set("Accept", "application/json, text/event-stream")
+	}
+	r.Header.Set("Content-Type", "application/json")
+	rec := &mcpRecorder{header: http.Header{}, status: http.StatusOK}
+	s.mcp.ServeHTTP(rec, r)
+	rec.flush(c, body)
 }
 
 // mcpRecorder holds the go-sdk handler's answer so that its plain-text refusals (an unknown

@@ -3,13 +3,13 @@ package rest_test
 import (
 	"testing"
 
-	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/tools"
 )
 
 // TestMCPWriteLimit: MCP write tools share the project's write budget, and a caller that
 // may not write to the project never spends it.
 func TestMCPWriteLimit(t *testing.T) {
-	forEachDialectWith(t, &rest.Options{WritesPerMinute: 3}, func(t *testing.T, s *server) {
+	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 3}}, func(t *testing.T, s *server) {
 		rival := s.mcpConnect(t, "/api/mcp", bearerAuth(s.otherWSToken), mcpOpts{})
 		for i := 0; i < 5; i++ {
 			mcpErr(t, rival, "add_key", map[string]any{"project_id": s.proj.ID, "namespace_key": "ui",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
@@ -24,6 +25,8 @@ var statusOf = map[string]int{
 	tools.CodeInvalid:            http.StatusBadRequest,
 	tools.CodeTooLarge:           http.StatusRequestEntityTooLarge,
 	tools.CodeRateLimited:        http.StatusTooManyRequests,
+	tools.CodeTimeout:            http.StatusServiceUnavailable,
+	tools.CodeUnavailable:        http.StatusServiceUnavailable,
 	tools.CodeInternal:           http.StatusInternalServerError,
 }
 
@@ -33,12 +36,11 @@ type errorBody struct {
 	Message string `json:"message,omitempty"`
 }
 
-// writeError answers err in the spec's error shape and aborts the chain.
+// writeError answers err in the spec's error shape and aborts the chain. Rate limits and
+// overload carry Retry-After. Messages are not HTML-escaped: they quote keys and values.
 func writeError(c *gin.Context, err error) {
 	if errors.Is(err, context.DeadlineExceeded) {
-		c.AbortWithStatusJSON(http.StatusServiceUnavailable, errorBody{Error: "timeout",
-			Message: "the request ran past its time budget and stored nothing; send large syncs as partial chunks"})
-		return
+		err = tools.Errorf(tools.CodeTimeout, "the request ran past its time budget and stored nothing")
 	}
 	code := tools.ErrorCode(err)
 	status, ok := statusOf[code]
@@ -48,11 +50,19 @@ func writeError(c *gin.Context, err error) {
 	if code == tools.CodeInternal {
 		slog.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
 	}
+	retryAfterHeader(c, err)
+	c.Abort()
 	if code == tools.CodeNotConfigured {
-		c.AbortWithStatusJSON(status, gin.H{"ok": false, "error": code, "message": tools.ErrorMessage(err)})
+		writeJSON(c, status, notConfiguredBody{OK: false, Error: code, Message: tools.ErrorMessage(err)})
 		return
 	}
-	c.AbortWithStatusJSON(status, errorBody{Error: code, Message: tools.ErrorMessage(err)})
+	writeJSON(c, status, errorBody{Error: code, Message: tools.ErrorMessage(err)})
+}
+
+type notConfiguredBody struct {
+	OK      bool   `json:"ok"`
+	Error   string `json:"error"`
+	Message string `json:"message,omitempty"`
 }
 
 // writeJSON answers v with status, without HTML escaping: values carry markup.
@@ -62,5 +72,12 @@ func writeJSON(c *gin.Context, status int, v any) {
 	enc := newEncoder(c.Writer)
 	if err := enc.Encode(v); err != nil {
 		slog.ErrorContext(c.Request.Context(), "encoding response", "err", err)
+	}
+}
+
+// retryAfterHeader tells a refused caller when to come back.
+func retryAfterHeader(c *gin.Context, err error) {
+	if secs := tools.RetryAfterSeconds(err); secs > 0 {
+		c.Header("Retry-After", strconv.Itoa(secs))
 	}
 }

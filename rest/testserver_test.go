@@ -57,7 +57,7 @@ type server struct {
 
 // newServer opens a fresh database of dialect, builds the router with opts (nil for the
 // defaults) and creates the fixtures.
-func newServer(t *testing.T, dialect string, opts *rest.Options) *server {
+func newServer(t *testing.T, dialect string, opts *tools.Options) *server {
 	t.Helper()
 	s := serve(t, dialect, storagetest.MustOpenDB(t, dialect), opts)
 	s.fixtures(t)
@@ -65,13 +65,10 @@ func newServer(t *testing.T, dialect string, opts *rest.Options) *server {
 }
 
 // serve is the router over db, without fixtures.
-func serve(t *testing.T, dialect string, db *storage.DB, opts *rest.Options) *server {
+func serve(t *testing.T, dialect string, db *storage.DB, opts *tools.Options) *server {
 	t.Helper()
-	cat := tools.NewCatalog(db, nil)
+	cat := tools.NewCatalog(db, opts)
 	o := rest.Options{}
-	if opts != nil {
-		o = *opts
-	}
 	o.Health = db.Ping
 	o.Logger = slog.New(slog.DiscardHandler)
 	hs := httptest.NewServer(rest.New(cat, &o))
@@ -154,8 +151,8 @@ func forEachDialect(t *testing.T, fn func(t *testing.T, s *server)) {
 	forEachDialectWith(t, nil, fn)
 }
 
-// forEachDialectWith is forEachDialect with router options.
-func forEachDialectWith(t *testing.T, opts *rest.Options, fn func(t *testing.T, s *server)) {
+// forEachDialectWith is forEachDialect with catalogue options (limits, clock, budgets).
+func forEachDialectWith(t *testing.T, opts *tools.Options, fn func(t *testing.T, s *server)) {
 	t.Helper()
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -405,11 +402,13 @@ type syncOut struct {
 		Unhidden           int `json:"unhidden"`
 		SourceValueChanged int `json:"source_value_changed"`
 		Unchanged          int `json:"unchanged"`
+		Filled             int `json:"filled"`
 	} `json:"summary"`
 	Created            []string `json:"created"`
 	Unhidden           []string `json:"unhidden"`
 	Hidden             []string `json:"hidden"`
 	SourceValueChanged []string `json:"source_value_changed"`
+	Filled             []string `json:"filled"`
 }
 
 // overwriteOut is the 200 body of endpoint 4.

@@ -209,9 +209,10 @@ func (db *DB) closePools() error {
 	return err
 }
 
-// Update runs fn in one write transaction and bumps projectID's revision in it.
+// Update runs fn in one write transaction. On PostgreSQL writes to projectID take turns.
+// The caches of every project fn touched (Tx.Touch) are dropped after the transaction ends.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
-	var rev int64
+	t := &tx{db: db}
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
 		if db.postgres && projectID != "" {
 			// Writes to one project take turns, as SQLite's single writer makes them:
@@ -221,27 +222,12 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) er
 				return fmt.Errorf("locking project %s: %w", projectID, err)
 			}
 		}
-		if err := fn(&tx{db: db, tx: btx}); err != nil {
-			return err
-		}
-		if projectID == "" {
-			return nil
-		}
-		// Bumping the shared counter last keeps its row lock short; on PostgreSQL the lock
-		// also orders commits by revision, so the watcher never skips one.
-		if err := btx.NewUpdate().Model((*revisionRow)(nil)).Set("value = value + 1").Where("id = 1").
-			Returning("value").Scan(ctx, &rev); err != nil {
-			return fmt.Errorf("bumping revision: %w", err)
-		}
-		if _, err := btx.NewUpdate().Model((*projectRow)(nil)).Set("revision = ?", rev).
-			Where("id = ?", projectID).Exec(ctx); err != nil {
-			return fmt.Errorf("bumping project revision: %w", err)
-		}
-		return nil
+		t.tx = btx
+		return fn(t)
 	})
-	if projectID != "" {
+	for id, rev := range t.touched {
 		// Also on error: a failed commit may have left nothing, but dropping is always safe.
-		db.cache.invalidate(projectID)
+		db.cache.invalidate(id)
 		if err == nil {
 			db.mu.Lock()
 			if rev > db.lastRev {

@@ -21,7 +21,9 @@ func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (Wo
 		return Workspace{}, Errorf(CodeInvalid, "workspace name must be 1 to 200 characters")
 	}
 	w := Workspace{ID: newID(), Name: name, PublicToken: newSecret("pub_")}
-	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.CreateWorkspace(ctx, w) }); err != nil {
+	if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.CreateWorkspace(ctx, w)
+	}}); err != nil {
 		return Workspace{}, err
 	}
 	return w, nil
@@ -43,12 +45,12 @@ func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (User, error)
 		return User{}, Errorf(CodeInvalid, "%q is not an email address", in.Email)
 	}
 	u := User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email}
-	err := c.store.Update(ctx, "", func(tx Tx) error {
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
-			return err
+			return nil, err
 		}
-		return tx.CreateUser(ctx, u)
-	})
+		return nil, tx.CreateUser(ctx, u)
+	}})
 	if ErrorCode(err) == CodeConflict {
 		return User{}, Errorf(CodeConflict, "a user with email %s already exists in this workspace", email)
 	}
@@ -103,17 +105,17 @@ func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (Projec
 		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
 	}
 	var out Project
-	err := c.store.Update(ctx, p.ID, func(tx Tx) error {
+	err := c.write(ctx, write{admin: true, project: p.ID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
-			return err
+			return nil, err
 		}
 		if err := tx.CreateProject(ctx, p); err != nil {
-			return err
+			return nil, err
 		}
 		var err error
 		out, err = tx.Project(ctx, p.ID)
-		return err
-	})
+		return []Change{{Kind: ChangeProjectCreated}}, err
+	}})
 	return out, err
 }
 
@@ -139,14 +141,14 @@ func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, 
 	if err != nil {
 		return APIKey{}, err
 	}
-	err = c.store.Update(ctx, in.ProjectID, func(tx Tx) error {
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 		p, err := tx.Project(ctx, in.ProjectID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
+		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
 			ProjectID: p.ID, ReadOnly: in.ReadOnly})
-	})
+	}})
 	if err != nil {
 		return APIKey{}, err
 	}
@@ -183,24 +185,24 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 	if err != nil {
 		return PersonalToken{}, err
 	}
-	err = c.store.Update(ctx, in.ProjectID, func(tx Tx) error {
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 		u, err := tx.User(ctx, in.UserID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ws := in.WorkspaceID
 		if in.ProjectID != "" {
 			p, err := tx.Project(ctx, in.ProjectID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			ws = p.WorkspaceID
 		}
 		if u.WorkspaceID != ws {
-			return Errorf(CodeInvalid, "user %s is not a member of that workspace", u.ID)
+			return nil, Errorf(CodeInvalid, "user %s is not a member of that workspace", u.ID)
 		}
-		return tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID})
-	})
+		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID})
+	}})
 	if err != nil {
 		return PersonalToken{}, err
 	}

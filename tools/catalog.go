@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,18 @@ type Options struct {
 	// again. Default one second, the time a change may take to reach a running server.
 	AuthCacheTTL time.Duration
 	Now          func() time.Time
+	// Limiter spends the write budgets; nil means a MemoryLimiter on Now, right for one
+	// process. Several servers on one database share a database-backed one.
+	Limiter Limiter
+	// OnRefused is told the budget name of every refused write (for metrics).
+	OnRefused func(budget string)
+	// Limits override the per-minute budgets (tests use small ones); zero keeps the spec's.
+	Limits Limits
+	// WriteTimeout is the time budget of one write (the spec's 25 seconds by default).
+	WriteTimeout time.Duration
+	// Hooks run inside every write's transaction after the built-in ones (cache refresh,
+	// checkup scheduling).
+	Hooks []WriteHook
 }
 
 // Catalog is every operation of the service. Each method authorizes the principal in its
@@ -30,6 +41,9 @@ type Catalog struct {
 
 	authMu sync.RWMutex
 	auth   map[string]cachedPrincipal
+
+	limiter Limiter
+	hooks   []WriteHook
 }
 
 type cachedPrincipal struct {
@@ -52,6 +66,14 @@ func NewCatalog(store Store, opts *Options) *Catalog {
 	if c.opts.Now == nil {
 		c.opts.Now = time.Now
 	}
+	if c.opts.WriteTimeout <= 0 {
+		c.opts.WriteTimeout = DefaultWriteTimeout
+	}
+	c.limiter = c.opts.Limiter
+	if c.limiter == nil {
+		c.limiter = NewMemoryLimiter(c.opts.Now, 0)
+	}
+	c.hooks = append([]WriteHook{touchHook, c.checkupHook}, c.opts.Hooks...)
 	return c
 }
 
@@ -60,110 +82,3 @@ func (c *Catalog) BaseURL() string { return c.opts.BaseURL }
 
 // Store returns the store under the catalogue, for background workers and health checks.
 func (c *Catalog) Store() Store { return c.store }
-
-// loadProject loads a project and checks that the principal may use it: a token of another
-// project or workspace is unauthorized, exactly as a wrong token is.
-func (c *Catalog) loadProject(ctx context.Context, tx Tx, projectID string) (Project, error) {
-	p := PrincipalFrom(ctx)
-	if err := authorizeProjectID(p, projectID); err != nil {
-		return Project{}, err
-	}
-	proj, err := tx.Project(ctx, projectID)
-	if err != nil {
-		if IsNotFound(err) {
-			return Project{}, Errorf(CodeNotFound, "project %s not found", projectID)
-		}
-		return Project{}, err
-	}
-	if err := authorizeProject(p, proj); err != nil {
-		return Project{}, err
-	}
-	return proj, nil
-}
-
-// authorizeProjectID rejects what can be rejected without the database.
-func authorizeProjectID(p Principal, projectID string) error {
-	switch p.Kind {
-	case KindSystem, KindAnonymous, KindWorkspace:
-		return nil
-	case KindAPIKey, KindPersonal:
-		if p.ProjectID == projectID {
-			return nil
-		}
-	}
-	return &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
-}
-
-func authorizeProject(p Principal, proj Project) error {
-	switch p.Kind {
-	case KindSystem, KindAnonymous:
-		return nil
-	case KindWorkspace:
-		if p.WorkspaceID == proj.WorkspaceID && proj.Active {
-			return nil
-		}
-	case KindAPIKey, KindPersonal:
-		if p.ProjectID == proj.ID {
-			return nil
-		}
-	}
-	return &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
-}
-
-// requireWrite refuses read-only keys on writes.
-func requireWrite(ctx context.Context) error {
-	p := PrincipalFrom(ctx)
-	switch {
-	case p.Kind == KindAnonymous:
-		return &Error{Code: CodeUnauthorized, Message: "a token is required"}
-	case p.ReadOnly:
-		return &Error{Code: CodeReadOnlyKey, Message: "this API key is read-only"}
-	}
-	return nil
-}
-
-// requireToken refuses anonymous callers on token-authenticated operations.
-func requireToken(ctx context.Context) error {
-	if PrincipalFrom(ctx).Kind == KindAnonymous {
-		return &Error{Code: CodeUnauthorized, Message: "a token is required"}
-	}
-	return nil
-}
-
-func requireSystem(ctx context.Context) error {
-	if PrincipalFrom(ctx).Kind != KindSystem {
-		return &Error{Code: CodeUnauthorized, Message: "admin operation"}
-	}
-	return nil
-}
-
-// AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
-// for a token of another project or workspace, CodeNotFound for an unknown project.
-func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error {
-	if err := requireToken(ctx); err != nil {
-		return err
-	}
-	if err := authorizeProjectID(PrincipalFrom(ctx), projectID); err != nil {
-		return err
-	}
-	_, err := c.projectCached(ctx, projectID)
-	return err
-}
-
-// AuthorizeWrite is AuthorizeProject for a write: a read-only key gets CodeReadOnlyKey.
-func (c *Catalog) AuthorizeWrite(ctx context.Context, projectID string) error {
-	return c.begin(ctx, projectID, true)
-}
-
-// begin authorizes a project operation before anything else is looked at, so a token of
-// another project learns nothing from validation errors: unauthorized comes first, then
-// read_only_key for a write.
-func (c *Catalog) begin(ctx context.Context, projectID string, write bool) error {
-	if err := c.AuthorizeProject(ctx, projectID); err != nil {
-		return err
-	}
-	if write {
-		return requireWrite(ctx)
-	}
-	return nil
-}

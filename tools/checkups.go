@@ -15,10 +15,14 @@ const JobCheckup = "checkup"
 // is checked once.
 const CheckupDelay = 10 * time.Second
 
-// afterWrite schedules what a write sets off, in the write's own transaction so that it
-// survives a crash: for now the project's checkup.
-func (c *Catalog) afterWrite(ctx context.Context, tx Tx, projectID string) error {
-	return tx.EnqueueJob(ctx, Job{Kind: JobCheckup, ProjectID: projectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
+// checkupHook schedules the project's checkup in the write's own transaction, so that it
+// survives a crash; a burst of writes coalesces into one pending job.
+func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
+	if ev.ProjectID == "" || !ev.Has(ChangeKeyCreated, ChangeKeyHidden, ChangeKeyUnhidden, ChangeValueCreated,
+		ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged, ChangeLanguageEnabled, ChangeGlossaryAdded) {
+		return nil
+	}
+	return tx.EnqueueJob(ctx, Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
 }
 
 // CheckupReportOut is a checkup report with its findings.
@@ -79,7 +83,7 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 				continue
 			}
 			in.Keys[i].Translations[r.Row.Language] = checkup.Translation{Value: r.Row.Value,
-				Stale: r.Row.Stale(r.SourceVersion, true), DoNotTranslate: r.Row.DoNotTranslate}
+				Stale: isStale(r.Row.Language, proj.SourceLanguage, r.Row.SourceVersion, r.SourceVersion, true), DoNotTranslate: r.Row.DoNotTranslate}
 		}
 		return nil
 	})
@@ -99,7 +103,9 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}
 	r := CheckupReport{ID: newID(), ProjectID: projectID, Status: "completed", Trigger: trigger, CreatedAt: created,
 		CompletedAt: &done, Summary: sj, Findings: fj}
-	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.SaveCheckup(ctx, r) }); err != nil {
+	if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.SaveCheckup(ctx, r)
+	}}); err != nil {
 		return out, err
 	}
 	return reportOut(r, summary, findings), nil

@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. The first five are the spec's; the rest are ours. rest maps each to one HTTP
@@ -20,6 +21,8 @@ const (
 	CodeRateLimited        = "rate_limited"
 	CodeForbidden          = "forbidden"
 	CodeUnprocessable      = "unprocessable"
+	CodeTimeout            = "timeout"
+	CodeUnavailable        = "unavailable"
 	CodeInternal           = "internal"
 )
 
@@ -27,6 +30,8 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// RetryAfter is set on CodeRateLimited and CodeUnavailable: when a retry may succeed.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -62,3 +67,13 @@ func ErrorMessage(err error) string {
 
 // IsNotFound reports whether err carries CodeNotFound.
 func IsNotFound(err error) bool { return ErrorCode(err) == CodeNotFound }
+
+// RetryAfterSeconds is err's RetryAfter rounded up to whole seconds (at least 1), or 0 when
+// err carries none. REST's Retry-After header and MCP's retry_after both use it.
+func RetryAfterSeconds(err error) int {
+	var e *Error
+	if !errors.As(err, &e) || e.RetryAfter <= 0 {
+		return 0
+	}
+	return int((e.RetryAfter + time.Second - 1) / time.Second)
+}

@@ -135,14 +135,6 @@ type TranslationState struct {
 	UpdatedAt      time.Time
 }
 
-// Stale reports whether the row was made against an older source value than the key's.
-func (t *TranslationState) Stale(keyVersion int64, includeNull bool) bool {
-	if t.SourceVersion == nil {
-		return includeNull && keyVersion > 0
-	}
-	return *t.SourceVersion < keyVersion
-}
-
 // NewKey is a key to insert; its translations follow with WriteTranslations.
 type NewKey struct {
 	NamespaceID   int64
@@ -151,27 +143,27 @@ type NewKey struct {
 }
 
 // TranslationWrite is the whole new state of one translation row. ID 0 inserts a row.
-// Change names the kind of change for the history (created, value, status, flag, refresh).
+// Change is the kind of change the history records; Key names the key for hooks.
 type TranslationWrite struct {
 	ID             int64
 	KeyID          int64
+	Key            string
 	Language       string
 	Value          string
 	Status         string
 	DoNotTranslate bool
 	LanguageLocked bool
 	SourceVersion  *int64
-	Change         string
+	Change         ChangeKind
 }
 
-// Store is the database. Update and View run fn in one transaction; Update bumps the
-// revision of projectID (when not empty) in the same transaction so that every cache of the
-// project, in this process or another, drops what the change made old.
+// Store is the database. Update and View run fn in one transaction; Update serializes
+// writes to projectID (when not empty) so that concurrent writes to one project take turns.
 type Store interface {
 	Update(ctx context.Context, projectID string, fn func(Tx) error) error
 	View(ctx context.Context, fn func(Tx) error) error
 	// Cached returns the bytes cached under (projectID, name), building them with build on a
-	// miss. The entry lives until the project's revision moves.
+	// miss. The entry lives until the project's revision moves (Tx.Touch).
 	Cached(ctx context.Context, projectID, name string, build func(ctx context.Context) ([]byte, error)) (*File, error)
 }
 
@@ -183,44 +175,99 @@ type File struct {
 	Stored time.Time
 }
 
-// Tx is one transaction. Methods return *Error with CodeNotFound for missing rows and
-// CodeConflict for unique violations, never (nil, nil).
+// Tx is one transaction, grouped by aggregate. Every method returns *Error with
+// CodeNotFound for a missing row and CodeConflict for a unique violation, never (nil, nil).
 type Tx interface {
-	CatalogTx
+	AuthTx
+	WorkspaceTx
+	ProjectTx
+	KeyTx
+	TranslationTx
+	CommentTx
+	TerminologyTx
+	CheckupTx
 	JobTx
+}
 
+// AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.
+type AuthTx interface {
+	// TokenKey is the secret that keys token hashes; the first migration makes it.
 	TokenKey(ctx context.Context) ([]byte, error)
+	CreateToken(ctx context.Context, t TokenRecord) error
+	TokenByHash(ctx context.Context, hash string) (TokenRecord, error)
+}
 
+// WorkspaceTx holds workspaces and their users. Errors: CodeNotFound, CodeConflict for a
+// second user with the same email in a workspace.
+type WorkspaceTx interface {
 	HasWorkspaces(ctx context.Context) (bool, error)
 	CreateWorkspace(ctx context.Context, w Workspace) error
 	Workspace(ctx context.Context, id string) (Workspace, error)
 	CreateUser(ctx context.Context, u User) error
 	User(ctx context.Context, id string) (User, error)
-	CreateToken(ctx context.Context, t TokenRecord) error
-	TokenByHash(ctx context.Context, hash string) (TokenRecord, error)
+}
 
+// ProjectTx holds projects, their languages and namespaces. Errors: CodeNotFound for an
+// unknown project or namespace, CodeConflict for a namespace that exists.
+type ProjectTx interface {
 	CreateProject(ctx context.Context, p Project) error
 	Project(ctx context.Context, id string) (Project, error)
 	Projects(ctx context.Context, workspaceID string) ([]Project, error)
 	SetLanguage(ctx context.Context, projectID string, l Language) error
-
+	// Touch moves the project's revision: every cache of it, in any process, is dropped
+	// once the transaction commits.
+	Touch(ctx context.Context, projectID string) error
 	Namespace(ctx context.Context, projectID, key string) (Namespace, error)
 	CreateNamespace(ctx context.Context, projectID, key string) (Namespace, error)
+	// LanguageCounts counts, for every enabled language of the project (source first), the
+	// visible keys with a source value and that language's rows of them by source version.
+	LanguageCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
+}
 
+// KeyTx holds keys. Errors: CodeNotFound for an unknown key, CodeConflict for a key that
+// exists in its namespace.
+type KeyTx interface {
 	// Keys returns every key of the namespace, hidden ones too, ordered by key, with the
 	// source row and the row in language.
 	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string) ([]KeyState, error)
+	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
 	InsertKeys(ctx context.Context, keys []NewKey) ([]int64, error)
 	SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error
 	// SourceChanged bumps the source version of the keys and clears their language locks.
 	SourceChanged(ctx context.Context, keyIDs []int64) error
+}
+
+// TranslationTx holds translation rows and their history. Errors: CodeNotFound.
+type TranslationTx interface {
 	// WriteTranslations inserts or updates rows and records each change in the history,
 	// attributed to the principal in ctx.
 	WriteTranslations(ctx context.Context, writes []TranslationWrite) error
-	// LanguageStats counts, for every enabled language of the project (source first), the
-	// visible keys with a source value, how many have a value in the language and how
-	// many of those are stale.
-	LanguageStats(ctx context.Context, p Project) ([]LanguageStats, error)
+	KeyTranslations(ctx context.Context, keyID int64) ([]TranslationState, error)
+	// ProjectTranslations returns the rows of visible keys in language ("" for all),
+	// ordered by namespace, key and language.
+	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
+	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+}
+
+// CommentTx holds comments on rows.
+type CommentTx interface {
+	Comments(ctx context.Context, keyID int64) ([]Comment, error)
+	AddComment(ctx context.Context, keyID int64, c Comment) (Comment, error)
+}
+
+// TerminologyTx holds glossary pairs, do-not-translate terms and substitution rules.
+type TerminologyTx interface {
+	Glossary(ctx context.Context, projectID string) ([]GlossaryPair, error)
+	AddGlossary(ctx context.Context, projectID string, g GlossaryPair) (GlossaryPair, error)
+	DoNotTranslateTerms(ctx context.Context, projectID string) ([]string, error)
+	Substitutions(ctx context.Context, projectID string) ([]SubstitutionRule, error)
+}
+
+// CheckupTx holds checkup reports. Errors: CodeNotFound for an unknown report.
+type CheckupTx interface {
+	SaveCheckup(ctx context.Context, r CheckupReport) error
+	// Checkup returns the report id, or with an empty id the newest completed one.
+	Checkup(ctx context.Context, projectID, id string) (CheckupReport, error)
 }
 
 // KeyRecord is one key without its translations.
@@ -309,23 +356,4 @@ type JobTx interface {
 	// FinishJob marks a job done, or with a non-nil failure schedules it again at retryAt
 	// (a zero retryAt gives up on it).
 	FinishJob(ctx context.Context, id int64, failure error, retryAt time.Time) error
-}
-
-// CatalogTx is the part of a transaction that the MCP tools use beyond the core.
-type CatalogTx interface {
-	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
-	KeyTranslations(ctx context.Context, keyID int64) ([]TranslationState, error)
-	Comments(ctx context.Context, keyID int64) ([]Comment, error)
-	AddComment(ctx context.Context, keyID int64, c Comment) (Comment, error)
-	// ProjectTranslations returns the rows of visible keys in language ("" for all),
-	// ordered by namespace, key and language.
-	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
-	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
-	Glossary(ctx context.Context, projectID string) ([]GlossaryPair, error)
-	AddGlossary(ctx context.Context, projectID string, g GlossaryPair) (GlossaryPair, error)
-	DoNotTranslateTerms(ctx context.Context, projectID string) ([]string, error)
-	Substitutions(ctx context.Context, projectID string) ([]SubstitutionRule, error)
-	SaveCheckup(ctx context.Context, r CheckupReport) error
-	// Checkup returns the report id, or with an empty id the newest completed one.
-	Checkup(ctx context.Context, projectID, id string) (CheckupReport, error)
 }

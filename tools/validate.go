@@ -38,6 +38,24 @@ func checkKey(k string) error {
 	return nil
 }
 
+// checkText is the rule of short text fields (names, titles, comments, terms): trimmed, 1 to
+// max bytes of valid UTF-8 without control characters other than newlines and tabs.
+// It returns the trimmed text.
+func checkText(field, s string, max int) (string, error) {
+	t := strings.TrimSpace(s)
+	bad := t == "" || len(t) > max || !utf8.ValidString(t)
+	for _, r := range t {
+		if bad || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f {
+			bad = true
+			break
+		}
+	}
+	if bad {
+		return "", Errorf(CodeInvalid, "%s must be 1 to %d bytes of text", field, max)
+	}
+	return t, nil
+}
+
 // checkValue applies the storage bounds and the executable-value backstop.
 func checkValue(key, v string) error {
 	switch {

@@ -3,151 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"html"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
 )
-
-// ProjectSummary is a project as list_projects shows it.
-type ProjectSummary struct {
-	ID               string   `json:"id"`
-	Title            string   `json:"title"`
-	SourceLanguage   string   `json:"source_language"`
-	EnabledLanguages []string `json:"enabled_languages"`
-	Namespaces       []string `json:"namespaces"`
-}
-
-// ListProjectsIn takes an optional project_id to narrow the list to one project.
-type ListProjectsIn struct {
-	ProjectID string `json:"project_id,omitempty" jsonschema:"optional: return only this project"`
-}
-
-// ListProjectsOut lists projects.
-type ListProjectsOut struct {
-	Projects []ProjectSummary `json:"projects"`
-}
-
-// ListProjects lists the projects the caller can reach: every active project of a workspace
-// token's workspace, or the one project of a project token or endpoint.
-func (c *Catalog) ListProjects(ctx context.Context, in ListProjectsIn) (ListProjectsOut, error) {
-	out := ListProjectsOut{Projects: []ProjectSummary{}}
-	if err := requireToken(ctx); err != nil {
-		return out, err
-	}
-	p := PrincipalFrom(ctx)
-	only := ProjectScope(ctx)
-	if only == "" && p.Kind != KindWorkspace {
-		only = p.ProjectID
-	}
-	if in.ProjectID != "" {
-		if only != "" && in.ProjectID != only {
-			return out, &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
-		}
-		only = in.ProjectID
-	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		var projects []Project
-		if only != "" {
-			proj, err := c.loadProject(ctx, tx, only)
-			if err != nil {
-				return err
-			}
-			projects = []Project{proj}
-		} else {
-			var err error
-			if projects, err = tx.Projects(ctx, p.WorkspaceID); err != nil {
-				return err
-			}
-		}
-		for _, proj := range projects {
-			out.Projects = append(out.Projects, ProjectSummary{ID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
-				EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces})
-		}
-		return nil
-	})
-	return out, err
-}
-
-// ProjectStatusIn names the project.
-type ProjectStatusIn struct {
-	ProjectArg
-}
-
-// ProjectStatusOut is get_project_status's answer.
-type ProjectStatusOut struct {
-	ProjectID        string          `json:"project_id"`
-	Title            string          `json:"title"`
-	SourceLanguage   string          `json:"source_language"`
-	EnabledLanguages []string        `json:"enabled_languages"`
-	Namespaces       []string        `json:"namespaces"`
-	Languages        []LanguageStats `json:"languages"`
-}
-
-// GetProjectStatus reports how far each enabled language is translated.
-func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (ProjectStatusOut, error) {
-	var out ProjectStatusOut
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
-	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
-		stats, err := tx.LanguageStats(ctx, proj)
-		if err != nil {
-			return err
-		}
-		out = ProjectStatusOut{ProjectID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
-			EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces, Languages: stats}
-		return nil
-	})
-	return out, err
-}
-
-// EmbedSnippetIn names the project.
-type EmbedSnippetIn struct {
-	ProjectArg
-}
-
-// EmbedSnippetOut is the script tag to paste into a site's HTML head.
-type EmbedSnippetOut struct {
-	Snippet     string `json:"snippet"`
-	ScriptURL   string `json:"script_url"`
-	PublicToken string `json:"public_token"`
-}
-
-// Text is the tag itself, ready to paste.
-func (o EmbedSnippetOut) Text() string { return o.Snippet + "\n" }
-
-// GetEmbedSnippet builds the Embed script tag from the base URL and the workspace's public
-// token: the script resolves the site's host to the project itself.
-func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (EmbedSnippetOut, error) {
-	var out EmbedSnippetOut
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
-	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
-		w, err := tx.Workspace(ctx, proj.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		base := strings.TrimRight(c.opts.BaseURL, "/")
-		if base == "" {
-			base = "http://127.0.0.1:8080"
-		}
-		out.ScriptURL = base + "/embed.js"
-		out.PublicToken = w.PublicToken
-		out.Snippet = `<script src="` + html.EscapeString(out.ScriptURL) + `" data-lokal-token="` + html.EscapeString(w.PublicToken) + `" defer></script>`
-		return nil
-	})
-	return out, err
-}
 
 // GetTranslationsIn selects a language, a format and optionally one namespace.
 type GetTranslationsIn struct {
@@ -256,13 +115,6 @@ func renderNamespaces(language string, byNamespace map[string][]formats.Entry) (
 	return encodeJSON(doc, true)
 }
 
-// KeyRef names one key of a namespace.
-type KeyRef struct {
-	ProjectArg
-	NamespaceKey   string `json:"namespace_key" jsonschema:"the namespace, e.g. common"`
-	TranslationKey string `json:"translation_key" jsonschema:"the dot-separated key, e.g. checkout.pay_button"`
-}
-
 // RowState is one language's row as the tools report it.
 type RowState struct {
 	Language       string `json:"language"`
@@ -319,7 +171,7 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 		seen := map[string]bool{}
 		for _, r := range rows {
 			seen[r.Language] = true
-			v := viewOf(r, key.SourceVersion, r.Language == proj.SourceLanguage)
+			v := viewOf(r, key.SourceVersion, proj.SourceLanguage)
 			v.Comments = commentsIn(comments, r.Language)
 			out.Translations = append(out.Translations, v)
 		}
@@ -335,8 +187,8 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 	return out, err
 }
 
-func viewOf(r TranslationState, keyVersion int64, isSource bool) TranslationView {
-	return TranslationView{RowState: rowState(r), Stale: !isSource && r.Stale(keyVersion, true), SourceVersion: r.SourceVersion,
+func viewOf(r TranslationState, keyVersion int64, sourceLanguage string) TranslationView {
+	return TranslationView{RowState: rowState(r), Stale: isStale(r.Language, sourceLanguage, r.SourceVersion, keyVersion, true), SourceVersion: r.SourceVersion,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z07:00"), Comments: []Comment{}}
 }
 
@@ -348,26 +200,6 @@ func commentsIn(all []Comment, lang string) []Comment {
 		}
 	}
 	return out
-}
-
-// loadKey resolves a KeyRef for a read or a write.
-func (c *Catalog) loadKey(ctx context.Context, tx Tx, in KeyRef) (Project, Namespace, KeyRecord, error) {
-	proj, err := c.loadProject(ctx, tx, in.ProjectID)
-	if err != nil {
-		return Project{}, Namespace{}, KeyRecord{}, err
-	}
-	if in.NamespaceKey == "" || in.TranslationKey == "" {
-		return Project{}, Namespace{}, KeyRecord{}, Errorf(CodeInvalid, "namespace_key and translation_key are required")
-	}
-	ns, err := tx.Namespace(ctx, proj.ID, in.NamespaceKey)
-	if err != nil {
-		return Project{}, Namespace{}, KeyRecord{}, err
-	}
-	key, err := tx.KeyByName(ctx, ns, in.TranslationKey)
-	if err != nil {
-		return Project{}, Namespace{}, KeyRecord{}, err
-	}
-	return proj, ns, key, nil
 }
 
 // SearchIn filters translation rows.
@@ -393,9 +225,6 @@ type SearchOut struct {
 	Rows       []SearchRow `json:"rows"`
 	NextOffset *int        `json:"next_offset"`
 }
-
-// SearchPage is how many rows search_translations returns at most.
-const SearchPage = 50
 
 // SearchTranslations pages through translation rows of visible keys in a stable order.
 func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOut, error) {
@@ -426,64 +255,12 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 		}
 		for _, r := range rows {
 			out.Rows = append(out.Rows, SearchRow{NamespaceKey: r.Namespace, TranslationKey: r.Key, RowState: rowState(r.Row),
-				Stale: r.Row.Language != proj.SourceLanguage && r.Row.Stale(r.SourceVersion, true)})
+				Stale: isStale(r.Row.Language, proj.SourceLanguage, r.Row.SourceVersion, r.SourceVersion, true)})
 		}
 		return nil
 	})
 	return out, err
 }
 
-// TerminologyIn optionally narrows terminology to one locale.
-type TerminologyIn struct {
-	ProjectArg
-	Locale string `json:"locale,omitempty" jsonschema:"language code; rules marked all are always included"`
-}
-
-// TerminologyOut lists the project's fixed terms and rules.
-type TerminologyOut struct {
-	Glossary       []GlossaryPair     `json:"glossary"`
-	DoNotTranslate []string           `json:"do_not_translate"`
-	Substitutions  []SubstitutionRule `json:"substitutions"`
-}
-
-// ListTerminology lists glossary pairs, do-not-translate terms and substitution rules.
-func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (TerminologyOut, error) {
-	out := TerminologyOut{Glossary: []GlossaryPair{}, DoNotTranslate: []string{}, Substitutions: []SubstitutionRule{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
-	}
-	keep := func(locale string) bool {
-		return in.Locale == "" || locale == "all" || strings.EqualFold(locale, in.Locale)
-	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
-		gl, err := tx.Glossary(ctx, proj.ID)
-		if err != nil {
-			return err
-		}
-		for _, g := range gl {
-			if keep(g.Locale) {
-				out.Glossary = append(out.Glossary, g)
-			}
-		}
-		terms, err := tx.DoNotTranslateTerms(ctx, proj.ID)
-		if err != nil {
-			return err
-		}
-		out.DoNotTranslate = append(out.DoNotTranslate, terms...)
-		subs, err := tx.Substitutions(ctx, proj.ID)
-		if err != nil {
-			return err
-		}
-		for _, s := range subs {
-			if keep(s.Locale) {
-				out.Substitutions = append(out.Substitutions, s)
-			}
-		}
-		return nil
-	})
-	return out, err
-}
+// SearchPage is how many rows search_translations returns at most.
+const SearchPage = 50

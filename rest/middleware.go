@@ -1,0 +1,163 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/tools"
+	"golang.org/x/sync/semaphore"
+)
+
+func (s *server) logRequests(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	// Paths and statuses only: headers and queries may carry tokens.
+	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
+		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
+		slog.Int("status", c.Writer.Status()), slog.Int("bytes", c.Writer.Size()),
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", c.ClientIP()))
+}
+
+func (s *server) recover(c *gin.Context) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.opts.Logger.Error("panic serving request", "path", c.Request.URL.Path, "panic", v)
+			if !c.Writer.Written() {
+				writeError(c, tools.Errorf(tools.CodeInternal, "internal error"))
+			}
+			c.Abort()
+		}
+	}()
+	c.Next()
+}
+
+// Header values set on every response, built once (the keys are already canonical).
+var (
+	corsOrigin   = []string{"*"}
+	corsExpose   = []string{"ETag, Retry-After, Mcp-Session-Id"}
+	noCache      = []string{"no-cache"}
+	varyEncoding = []string{"Accept-Encoding"}
+	jsonType     = []string{"application/json; charset=utf-8"}
+	gzipEncoding = []string{"gzip"}
+)
+
+// cors opens the API to browsers: tokens travel in headers, never in cookies, so any
+// origin may call it.
+func cors(c *gin.Context) {
+	h := c.Writer.Header()
+	h["Access-Control-Allow-Origin"] = corsOrigin
+	h["Access-Control-Expose-Headers"] = corsExpose
+	if c.Request.Method == http.MethodOptions {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id")
+		h.Set("Access-Control-Max-Age", "86400")
+		c.AbortWithStatus(http.StatusNoContent)
+		return
+	}
+	c.Next()
+}
+
+func noRoute(c *gin.Context) {
+	writeError(c, tools.Errorf(tools.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+}
+
+func noMethod(c *gin.Context) {
+	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: c.Request.Method + " is not allowed here"})
+}
+
+// authenticate puts the caller's principal in the request context, or answers 401.
+func (s *server) authenticate(c *gin.Context) {
+	token := tools.ParseAuthorization(c.GetHeader("Authorization"))
+	p, err := s.cat.Authenticate(c.Request.Context(), token)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Request = c.Request.WithContext(tools.WithPrincipal(c.Request.Context(), p))
+	c.Next()
+}
+
+// requireWriter refuses a caller who may not write to the project before its body is read:
+// a foreign token or a read-only key must not make the server read and hold 5 MB. The
+// operation authorizes again (from the cache) as every operation does.
+func (s *server) requireWriter(c *gin.Context) {
+	if err := s.cat.AuthorizeWrite(c.Request.Context(), c.Param("project_id")); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Next()
+}
+
+// bodyBudget bounds the bytes of request bodies in flight.
+type bodyBudget struct {
+	sem  *semaphore.Weighted
+	size int64
+}
+
+func newBodyBudget(n int64) *bodyBudget {
+	return &bodyBudget{sem: semaphore.NewWeighted(n), size: n}
+}
+
+// acquire reserves room for a body of declared length (MaxBody when unknown) until the
+// request's context ends or wait passes; release gives it back.
+func (b *bodyBudget) acquire(ctx context.Context, declared int64, wait time.Duration) (release func(), err error) {
+	n := declared
+	if n < 0 || n > MaxBody {
+		n = MaxBody
+	}
+	n = max(n, 1)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if err := b.sem.Acquire(ctx, n); err != nil {
+		return nil, &tools.Error{Code: tools.CodeUnavailable, RetryAfter: 5 * time.Second,
+			Message: "the server is busy with other large requests; retry shortly"}
+	}
+	return func() { b.sem.Release(n) }, nil
+}
+
+// readBody is the middleware of routes with a body: it reserves room for the body among
+// the bodies in flight, reads it whole under the size cap and the body time budget, and
+// holds the room until the request is done, since the decoded body lives that long. A
+// larger body stores nothing and answers 413.
+func (s *server) readBody(c *gin.Context) {
+	if c.Request.ContentLength > MaxBody {
+		writeError(c, errTooLarge(c))
+		return
+	}
+	release, err := s.bodies.acquire(c.Request.Context(), c.Request.ContentLength, s.opts.BodyTimeout)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	defer release()
+	rc := http.NewResponseController(c.Writer)
+	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) // httptest recorders cannot; servers can
+	body, err := readLimited(c)
+	_ = rc.SetReadDeadline(time.Time{})
+	var netErr interface{ Timeout() bool }
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		err = tools.Errorf(tools.CodeTimeout, "the request body did not arrive within %s", s.opts.BodyTimeout)
+	}
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Set(bodyKey, body)
+	c.Next()
+}
+
+const bodyKey = "lokal.body"
+
+// body is the request body readBody read.
+func body(c *gin.Context) []byte {
+	b, _ := c.Get(bodyKey)
+	bs, _ := b.([]byte)
+	return bs
+}

@@ -1,0 +1,157 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// The handlers of the build-time endpoints (spec 1-5 and 7): decode, call the catalogue,
+// encode.
+
+func ref(c *gin.Context) tools.NamespaceRef {
+	return tools.NamespaceRef{ProjectID: c.Param("project_id"), Language: c.Param("language"), Namespace: c.Param("namespace")}
+}
+
+// readNamespace serves spec endpoint 1 from the cache: ETag and 304, gzip when accepted.
+func (s *server) readNamespace(c *gin.Context) {
+	f, err := s.cat.ReadNamespace(c.Request.Context(), ref(c))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	serveFile(c, f)
+}
+
+func serveFile(c *gin.Context, f *tools.File) {
+	h := c.Writer.Header()
+	h["Etag"] = []string{f.ETag}
+	h["Cache-Control"] = noCache
+	h["Vary"] = varyEncoding
+	if etagMatches(c.GetHeader("If-None-Match"), f.ETag) {
+		c.AbortWithStatus(http.StatusNotModified)
+		return
+	}
+	h["Content-Type"] = jsonType
+	body := f.Body
+	if acceptsGzip(c.GetHeader("Accept-Encoding")) {
+		h["Content-Encoding"] = gzipEncoding
+		body = f.Gzip
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	c.Status(http.StatusOK)
+	if c.Request.Method != http.MethodHead {
+		c.Writer.Write(body)
+	}
+}
+
+// etagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimSpace(part)
+		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				q, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+		return q > 0
+	}
+	return false
+}
+
+func (s *server) reportMissing(c *gin.Context) {
+	m, err := decodeMissing(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if _, err := s.cat.ReportMissing(c.Request.Context(), tools.ReportMissingIn{NamespaceRef: ref(c), Translations: m}); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Status(http.StatusCreated)
+}
+
+func (s *server) sync(c *gin.Context) {
+	in := tools.SyncIn{NamespaceRef: ref(c)}
+	if err := decodeSync(c, &in); err != nil {
+		writeError(c, err)
+		return
+	}
+	out, err := s.cat.Sync(c.Request.Context(), in)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}
+
+func (s *server) overwrite(c *gin.Context) {
+	m, err := decodeFlat(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out, err := s.cat.Overwrite(c.Request.Context(), tools.OverwriteIn{NamespaceRef: ref(c), Translations: m})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}
+
+func (s *server) stale(c *gin.Context) {
+	in := tools.StaleIn{ProjectID: c.Param("project_id"), Namespace: c.Param("namespace"), Language: c.Query("lang"), IncludeNull: true}
+	if v, ok := c.GetQuery("include_null"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			writeError(c, tools.Errorf(tools.CodeInvalid, "include_null must be true or false"))
+			return
+		}
+		in.IncludeNull = b
+	}
+	out, err := s.cat.ListStale(c.Request.Context(), in)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}
+
+func (s *server) registerPageStrings(c *gin.Context) {
+	var body struct {
+		SourceStrings []string `json:"source_strings"`
+	}
+	if err := decodeStrict(c, &body); err != nil {
+		writeError(c, err)
+		return
+	}
+	out, err := s.cat.RegisterPageStrings(c.Request.Context(), tools.PageStringsIn{ProjectID: c.Param("project_id"),
+		Namespace: c.Param("namespace"), SourceStrings: body.SourceStrings})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}

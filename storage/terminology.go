@@ -1,0 +1,49 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+func (t *tx) Glossary(ctx context.Context, projectID string) ([]tools.GlossaryPair, error) {
+	var rows []glossaryRow
+	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).Order("id").Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.GlossaryPair, len(rows))
+	for i, r := range rows {
+		out[i] = tools.GlossaryPair{ID: r.ID, SourceTerm: r.SourceTerm, TargetTerm: r.TargetTerm, Locale: r.Locale}
+	}
+	return out, nil
+}
+
+func (t *tx) AddGlossary(ctx context.Context, projectID string, g tools.GlossaryPair) (tools.GlossaryPair, error) {
+	r := &glossaryRow{ProjectID: projectID, SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale,
+		Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+	if _, err := t.tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
+		return tools.GlossaryPair{}, mapError(err)
+	}
+	g.ID = r.ID
+	return g, nil
+}
+
+func (t *tx) DoNotTranslateTerms(ctx context.Context, projectID string) ([]string, error) {
+	var terms []string
+	if err := t.tx.NewSelect().Model((*dntTermRow)(nil)).Column("term").Where("project_id = ?", projectID).Order("id").Scan(ctx, &terms); err != nil {
+		return nil, mapError(err)
+	}
+	return terms, nil
+}
+
+func (t *tx) Substitutions(ctx context.Context, projectID string) ([]tools.SubstitutionRule, error) {
+	var rows []substitutionRow
+	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).Order("id").Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.SubstitutionRule, len(rows))
+	for i, r := range rows {
+		out[i] = tools.SubstitutionRule{ID: r.ID, Locale: r.Locale, Pattern: r.Pattern, Replacement: r.Replacement}
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWrite) error {
+	ts := now()
+	actor := tools.PrincipalFrom(ctx).Actor()
+	var inserts []translationRow
+	var hist []historyRow
+	flush := func() error {
+		if len(inserts) > 0 {
+			if t.db.postgres {
+				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
+					return err
+				}
+			} else if _, err := t.tx.NewInsert().Model(&inserts).Returning("id").Exec(ctx); err != nil {
+				return mapError(err)
+			}
+			for i := range inserts {
+				r := &inserts[i]
+				hist = append(hist, historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(tools.ChangeValueCreated),
+					Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked,
+					SourceVersion: r.SourceVersion, Actor: actor, CreatedAt: ts})
+			}
+			inserts = inserts[:0]
+		}
+		if len(hist) > 0 {
+			if t.db.postgres {
+				if err := t.insertHistoryPostgres(ctx, hist); err != nil {
+					return err
+				}
+			} else if _, err := t.tx.NewInsert().Model(&hist).Exec(ctx); err != nil {
+				return mapError(err)
+			}
+			hist = hist[:0]
+		}
+		return nil
+	}
+	for _, w := range writes {
+		if w.Status == "" || w.Change == "" {
+			// The catalogue owns the status rule and names every change; a write without
+			// them is a bug there, not something to guess here.
+			return fmt.Errorf("writing translation of key %d: status and change are required", w.KeyID)
+		}
+		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
+			DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, SourceVersion: w.SourceVersion,
+			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts}
+		if w.ID == 0 {
+			inserts = append(inserts, row)
+		} else {
+			if _, err := t.tx.NewUpdate().Model(&row).
+				Column("value", "status", "do_not_translate", "language_locked", "source_version", "updated_by", "updated_at").
+				WherePK().Exec(ctx); err != nil {
+				return mapError(err)
+			}
+			change := string(w.Change)
+			hist = append(hist, historyRow{TranslationID: w.ID, KeyID: w.KeyID, Language: w.Language, Change: change,
+				Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked,
+				SourceVersion: w.SourceVersion, Actor: actor, CreatedAt: ts})
+		}
+		if len(inserts) >= t.batch() || len(hist) >= t.batch() {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+func stateOf(r translationRow) tools.TranslationState {
+	return tools.TranslationState{ID: r.ID, Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
+		LanguageLocked: r.LanguageLocked, SourceVersion: r.SourceVersion, UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
+}
+
+func (t *tx) KeyTranslations(ctx context.Context, keyID int64) ([]tools.TranslationState, error) {
+	var rows []translationRow
+	if err := t.tx.NewSelect().Model(&rows).Where("key_id = ?", keyID).Order("language").Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.TranslationState, len(rows))
+	for i, r := range rows {
+		out[i] = stateOf(r)
+	}
+	return out, nil
+}
+
+type projectTranslationRow struct {
+	Namespace     string `bun:"namespace"`
+	Key           string `bun:"key"`
+	KeyID         int64  `bun:"key_id"`
+	SourceVersion int64  `bun:"key_version"`
+	translationRow
+}
+
+func (t *tx) projectTranslations(ctx context.Context, f tools.SearchFilter) ([]tools.ProjectTranslation, error) {
+	q := t.tx.NewSelect().TableExpr("translations AS t").
+		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
+		Join("JOIN translation_keys AS k ON k.id = t.key_id").
+		Join("JOIN namespaces AS n ON n.id = k.namespace_id").
+		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden")
+	if f.Language != "" {
+		q = q.Where("t.language = ?", f.Language)
+	}
+	if f.Status != "" {
+		q = q.Where("t.status = ?", f.Status)
+	}
+	if f.KeyContains != "" {
+		q = q.Where(t.db.lower()+`(k.key) LIKE ? ESCAPE '\'`, likePattern(f.KeyContains))
+	}
+	if f.ValueContains != "" {
+		q = q.Where(t.db.lower()+`(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
+	}
+	q = q.OrderExpr("n.key, k.key, t.language, t.id")
+	if f.Limit > 0 {
+		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	}
+	var rows []projectTranslationRow
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.ProjectTranslation, len(rows))
+	for i, r := range rows {
+		out[i] = tools.ProjectTranslation{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.SourceVersion, Row: stateOf(r.translationRow)}
+	}
+	return out, nil
+}
+
+// likePattern matches s anywhere, case-insensitively, with LIKE's wildcards escaped.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.ToLower(s)) + "%"
+}
+
+func (t *tx) ProjectTranslations(ctx context.Context, projectID, language string) ([]tools.ProjectTranslation, error) {
+	return t.projectTranslations(ctx, tools.SearchFilter{ProjectID: projectID, Language: language})
+}
+
+func (t *tx) Search(ctx context.Context, f tools.SearchFilter) ([]tools.ProjectTranslation, error) {
+	return t.projectTranslations(ctx, f)
+}

@@ -1,0 +1,38 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+func (t *tx) HasWorkspaces(ctx context.Context) (bool, error) {
+	ok, err := t.tx.NewSelect().Model((*workspaceRow)(nil)).Exists(ctx)
+	return ok, mapError(err)
+}
+
+func (t *tx) CreateWorkspace(ctx context.Context, w tools.Workspace) error {
+	_, err := t.tx.NewInsert().Model(&workspaceRow{ID: w.ID, Name: w.Name, PublicToken: w.PublicToken, CreatedAt: now()}).Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) Workspace(ctx context.Context, id string) (tools.Workspace, error) {
+	var r workspaceRow
+	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
+		return tools.Workspace{}, notFound(err, "workspace %s", id)
+	}
+	return tools.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}, nil
+}
+
+func (t *tx) CreateUser(ctx context.Context, u tools.User) error {
+	_, err := t.tx.NewInsert().Model(&userRow{ID: u.ID, WorkspaceID: u.WorkspaceID, Email: u.Email, CreatedAt: now()}).Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) User(ctx context.Context, id string) (tools.User, error) {
+	var r userRow
+	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
+		return tools.User{}, notFound(err, "user %s", id)
+	}
+	return tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}, nil
+}

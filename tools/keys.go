@@ -1,0 +1,151 @@
+package tools
+
+import "context"
+
+// KeyRef names one key of a namespace.
+type KeyRef struct {
+	ProjectArg
+	NamespaceKey   string `json:"namespace_key" jsonschema:"the namespace, e.g. common"`
+	TranslationKey string `json:"translation_key" jsonschema:"the dot-separated key, e.g. checkout.pay_button"`
+}
+
+// openNamespace checks the language (when given) and returns the namespace of proj; create
+// makes a missing namespace instead of answering not_found.
+func openNamespace(ctx context.Context, tx Tx, proj Project, language, name string, create bool) (Namespace, error) {
+	if language != "" {
+		if err := proj.requireLanguage(language); err != nil {
+			return Namespace{}, err
+		}
+	}
+	if !create {
+		return findNamespace(ctx, tx, proj, name)
+	}
+	if err := checkNamespace(name); err != nil {
+		return Namespace{}, err
+	}
+	ns, err := tx.Namespace(ctx, proj.ID, name)
+	if IsNotFound(err) {
+		return tx.CreateNamespace(ctx, proj.ID, name)
+	}
+	return ns, err
+}
+
+// findNamespace looks a namespace up by a name a caller sent: a name no namespace can have
+// is not found without asking the database.
+func findNamespace(ctx context.Context, tx Tx, proj Project, name string) (Namespace, error) {
+	if checkNamespace(name) != nil {
+		return Namespace{}, errNoNamespace(name)
+	}
+	ns, err := tx.Namespace(ctx, proj.ID, name)
+	if IsNotFound(err) {
+		return Namespace{}, errNoNamespace(name)
+	}
+	return ns, err
+}
+
+// findKey resolves a KeyRef in proj.
+func findKey(ctx context.Context, tx Tx, proj Project, in KeyRef) (Namespace, KeyRecord, error) {
+	if in.NamespaceKey == "" || in.TranslationKey == "" {
+		return Namespace{}, KeyRecord{}, Errorf(CodeInvalid, "namespace_key and translation_key are required")
+	}
+	ns, err := findNamespace(ctx, tx, proj, in.NamespaceKey)
+	if err != nil {
+		return Namespace{}, KeyRecord{}, err
+	}
+	if checkKey(in.TranslationKey) != nil {
+		return Namespace{}, KeyRecord{}, Errorf(CodeNotFound, "key %q not found", truncate(in.TranslationKey, 40))
+	}
+	key, err := tx.KeyByName(ctx, ns, in.TranslationKey)
+	return ns, key, err
+}
+
+// loadKey resolves a KeyRef for a read.
+func (c *Catalog) loadKey(ctx context.Context, tx Tx, in KeyRef) (Project, Namespace, KeyRecord, error) {
+	proj, err := c.loadProject(ctx, tx, in.ProjectID)
+	if err != nil {
+		return Project{}, Namespace{}, KeyRecord{}, err
+	}
+	ns, key, err := findKey(ctx, tx, proj, in)
+	return proj, ns, key, err
+}
+
+func versionPtr(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+// createKeys inserts keys with their values in language: in the source language the value
+// is the source (version 1); in a target language it is that language's translation and the
+// key has no source yet.
+func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language string, keys []string, values map[string]string) ([]Change, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	isSource := language == proj.SourceLanguage
+	var version int64
+	if isSource {
+		version = 1
+	}
+	newKeys := make([]NewKey, len(keys))
+	for i, k := range keys {
+		newKeys[i] = NewKey{NamespaceID: ns.ID, Key: k, SourceVersion: version}
+	}
+	ids, err := tx.InsertKeys(ctx, newKeys)
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]Change, 0, 2*len(keys))
+	writes := make([]TranslationWrite, 0, len(keys))
+	for i, k := range keys {
+		changes = append(changes, Change{Kind: ChangeKeyCreated, Namespace: ns.Key, Key: k, KeyID: ids[i], Language: language})
+		v := values[k]
+		if v == "" && !isSource {
+			continue
+		}
+		writes = append(writes, TranslationWrite{KeyID: ids[i], Key: k, Language: language, Value: v, Status: StatusApproved,
+			SourceVersion: versionPtr(version), Change: ChangeValueCreated})
+	}
+	if err := tx.WriteTranslations(ctx, writes); err != nil {
+		return nil, err
+	}
+	return append(changes, rowChanges(ns.Key, writes)...), nil
+}
+
+// AddKeyIn is add_key's input.
+type AddKeyIn struct {
+	KeyRef
+	SourceValue string `json:"source_value" jsonschema:"the text in the source language"`
+}
+
+// KeyOut names a key that was written.
+type KeyOut struct {
+	NamespaceKey   string `json:"namespace_key"`
+	TranslationKey string `json:"translation_key"`
+}
+
+// AddKey creates one key with its source value; an existing key is a conflict.
+func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
+	out := KeyOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey}
+	return out, c.write(ctx, write{op: "add_key", project: in.ProjectID,
+		validate: func() error {
+			if err := checkKey(in.TranslationKey); err != nil {
+				return err
+			}
+			return checkValue(in.TranslationKey, in.SourceValue)
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := tx.KeyByName(ctx, ns, in.TranslationKey); err == nil {
+				return nil, Errorf(CodeConflict, "key %q already exists in namespace %q", in.TranslationKey, in.NamespaceKey)
+			} else if !IsNotFound(err) {
+				return nil, err
+			}
+			return createKeys(ctx, tx, proj, ns, proj.SourceLanguage, []string{in.TranslationKey},
+				map[string]string{in.TranslationKey: in.SourceValue})
+		}})
+}

@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Limiter is the one rate-limit port: REST, MCP and the public endpoints all spend budgets
+// through it. Take records one event in bucket, or refuses it when n events already fell
+// inside the last window, and says how long until one leaves it. A database-backed
+// implementation shares budgets between every server on the database; MemoryLimiter is
+// right for a single process.
+type Limiter interface {
+	Take(ctx context.Context, bucket string, n int, window time.Duration) (ok bool, wait time.Duration, err error)
+}
+
+// Budget is one named allowance: at most N events per Window in a bucket per key.
+type Budget struct {
+	Name   string // what is limited, for the error message ("writes")
+	Bucket string // the bucket prefix; the key (project id, client IP) is appended
+	N      int
+	Window time.Duration
+}
+
+// Budgets of the token-authenticated API.
+var (
+	// WriteBudget is the spec's 300 writes a minute per project, whatever door they use.
+	WriteBudget = Budget{Name: "writes", Bucket: "writes:", N: 300, Window: time.Minute}
+	// PageStringsBudget is endpoint 7's 60 calls a minute per project.
+	PageStringsBudget = Budget{Name: "page string registrations", Bucket: "pagestrings:", N: 60, Window: time.Minute}
+	// RetranslateBudget is endpoint 6's 60 calls a minute per project.
+	RetranslateBudget = Budget{Name: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute}
+)
+
+// Limits override budgets' per-window counts; zero fields keep the defaults.
+type Limits struct {
+	Writes      int
+	PageStrings int
+	Retranslate int
+}
+
+// budget applies the configured override to b.
+func (c *Catalog) budget(b Budget) Budget {
+	n := map[string]int{WriteBudget.Bucket: c.opts.Limits.Writes, PageStringsBudget.Bucket: c.opts.Limits.PageStrings,
+		RetranslateBudget.Bucket: c.opts.Limits.Retranslate}[b.Bucket]
+	if n > 0 {
+		b.N = n
+	}
+	return b
+}
+
+// take spends one event of b for key, answering CodeRateLimited with RetryAfter when spent.
+func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
+	b = c.budget(b)
+	ok, wait, err := c.limiter.Take(ctx, b.Bucket+key, b.N, b.Window)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return nil
+	}
+	if c.opts.OnRefused != nil {
+		c.opts.OnRefused(b.Name)
+	}
+	e := &Error{Code: CodeRateLimited, RetryAfter: wait}
+	e.Message = "too many " + b.Name + " for this project; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
+	return e
+}
+
+// MemoryLimiter is a sliding-window Limiter in this process's memory: it keeps the times of
+// the last n events per bucket, so the (n+1)th inside the window is refused. Its memory is
+// bounded: past MaxBuckets buckets, those whose newest event left the window are dropped,
+// and if none has, the oldest half is.
+type MemoryLimiter struct {
+	now        func() time.Time
+	maxBuckets int
+	mu         sync.Mutex
+	buckets    map[string]*ring
+}
+
+type ring struct {
+	times  []time.Time // the last n event times, oldest at next once full
+	next   int
+	window time.Duration
+}
+
+// NewMemoryLimiter returns a MemoryLimiter on clock now (time.Now when nil) holding at most
+// maxBuckets buckets (100,000 when <= 0).
+func NewMemoryLimiter(now func() time.Time, maxBuckets int) *MemoryLimiter {
+	if now == nil {
+		now = time.Now
+	}
+	if maxBuckets <= 0 {
+		maxBuckets = 100000
+	}
+	return &MemoryLimiter{now: now, maxBuckets: maxBuckets, buckets: map[string]*ring{}}
+}
+
+// Take implements Limiter.
+func (l *MemoryLimiter) Take(_ context.Context, bucket string, n int, window time.Duration) (bool, time.Duration, error) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.buckets[bucket]
+	if r == nil {
+		if len(l.buckets) >= l.maxBuckets {
+			l.prune(now)
+		}
+		r = &ring{times: make([]time.Time, 0, min(n, 16)), window: window}
+		l.buckets[bucket] = r
+	}
+	if len(r.times) < n {
+		r.times = append(r.times, now)
+		return true, 0, nil
+	}
+	oldest := r.times[r.next]
+	if wait := oldest.Add(window).Sub(now); wait > 0 {
+		return false, wait, nil
+	}
+	r.times[r.next] = now
+	r.next = (r.next + 1) % n
+	return true, 0, nil
+}
+
+// Len is how many buckets are held, for tests of the memory bound.
+func (l *MemoryLimiter) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buckets)
+}
+
+func (l *MemoryLimiter) prune(now time.Time) {
+	for k, r := range l.buckets {
+		if now.Sub(r.newest()) >= r.window {
+			delete(l.buckets, k)
+		}
+	}
+	if len(l.buckets) < l.maxBuckets {
+		return
+	}
+	// Every bucket is live (a flood of distinct keys): drop the half that was quiet longest.
+	cut := now
+	for _, r := range l.buckets {
+		if t := r.newest(); t.Before(cut) {
+			cut = t
+		}
+	}
+	mid := cut.Add(now.Sub(cut) / 2)
+	for k, r := range l.buckets {
+		if !r.newest().After(mid) {
+			delete(l.buckets, k)
+		}
+	}
+}
+
+func (r *ring) newest() time.Time {
+	return r.times[(r.next+len(r.times)-1)%len(r.times)]
+}

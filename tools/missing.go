@@ -1,0 +1,92 @@
+package tools
+
+import "context"
+
+// ReportMissingIn is the body of spec endpoint 2: keys the runtime met with their source
+// values.
+type ReportMissingIn struct {
+	NamespaceRef
+	Translations map[string]string `json:"translations"`
+}
+
+// ReportMissingOut counts what was added.
+type ReportMissingOut struct {
+	Created []string `json:"created"`
+}
+
+// ReportMissing adds the keys the namespace lacks with their source values and touches
+// nothing that exists (spec endpoint 2). The namespace must exist.
+func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (ReportMissingOut, error) {
+	out := ReportMissingOut{Created: []string{}}
+	return out, c.write(ctx, write{op: "missing", project: in.ProjectID,
+		validate: func() error { return checkEntries(in.Translations) },
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
+			if err != nil {
+				return nil, err
+			}
+			var changes []Change
+			out.Created, _, changes, err = addMissingKeys(ctx, tx, proj, ns, in.Translations)
+			return changes, err
+		}})
+}
+
+// RegisterIn is register_source_strings' input.
+type RegisterIn struct {
+	ProjectArg
+	NamespaceKey string            `json:"namespace_key" jsonschema:"namespace to register into; created if new"`
+	Strings      map[string]string `json:"strings" jsonschema:"map of key to source text"`
+}
+
+// RegisterOut lists the keys created and the ones that existed already.
+type RegisterOut struct {
+	Created []string `json:"created"`
+	Skipped []string `json:"skipped"`
+}
+
+// RegisterSourceStrings creates the keys the namespace lacks with their source text.
+func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (RegisterOut, error) {
+	out := RegisterOut{Created: []string{}, Skipped: []string{}}
+	return out, c.write(ctx, write{op: "register_source_strings", project: in.ProjectID,
+		validate: func() error {
+			if len(in.Strings) == 0 {
+				return Errorf(CodeInvalid, "strings must name at least one key")
+			}
+			return checkEntries(in.Strings)
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)
+			if err != nil {
+				return nil, err
+			}
+			var changes []Change
+			out.Created, out.Skipped, changes, err = addMissingKeys(ctx, tx, proj, ns, in.Strings)
+			return changes, err
+		}})
+}
+
+// addMissingKeys creates, with their source values, the keys of values that ns lacks.
+// Existing keys are not touched. Endpoints 2 and 7 and register_source_strings share it.
+func addMissingKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, values map[string]string) (created, existing []string, changes []Change, err error) {
+	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	have := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		have[k.Key] = true
+	}
+	created, existing = []string{}, []string{}
+	for _, k := range sortedKeys(values) {
+		if have[k] {
+			existing = append(existing, k)
+		} else {
+			created = append(created, k)
+		}
+	}
+	changes, err = createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return created, existing, changes, nil
+}

@@ -1,0 +1,120 @@
+package tools
+
+import "context"
+
+// OverwriteIn is the body of spec endpoint 4.
+type OverwriteIn struct {
+	NamespaceRef
+	Translations map[string]string `json:"translations"`
+}
+
+// OverwriteSummary counts what an overwrite did.
+type OverwriteSummary struct {
+	TotalIncoming int `json:"total_incoming"`
+	Updated       int `json:"updated"`
+	Refreshed     int `json:"refreshed"`
+	Unchanged     int `json:"unchanged"`
+	NotFound      int `json:"not_found"`
+}
+
+// OverwriteOut is the 200 body of spec endpoint 4.
+type OverwriteOut struct {
+	Summary   OverwriteSummary `json:"summary"`
+	Updated   []string         `json:"updated"`
+	Refreshed []string         `json:"refreshed"`
+	Unchanged []string         `json:"unchanged"`
+	NotFound  []string         `json:"not_found"`
+}
+
+// Overwrite force-sets values of existing keys in one language (spec endpoint 4). A value
+// sent unchanged while the source moved is stamped current (refreshed). Overwritten target
+// values are approved: they are the team's own files. Unknown keys are reported, never made.
+// A language_locked row keeps its value and is reported unchanged.
+func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, error) {
+	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
+	err := c.write(ctx, write{op: "overwrite", project: in.ProjectID,
+		validate: func() error { return checkEntries(in.Translations) },
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
+			if err != nil {
+				return nil, err
+			}
+			return overwriteNamespace(ctx, tx, proj, ns, in, &out)
+		}})
+	if err != nil {
+		return OverwriteOut{}, err
+	}
+	out.Summary = OverwriteSummary{TotalIncoming: len(in.Translations), Updated: len(out.Updated),
+		Refreshed: len(out.Refreshed), Unchanged: len(out.Unchanged), NotFound: len(out.NotFound)}
+	return out, nil
+}
+
+// overwriteNamespace applies an overwrite to ns and reports it in out.
+func overwriteNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in OverwriteIn, out *OverwriteOut) ([]Change, error) {
+	isSource := in.Language == proj.SourceLanguage
+	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
+	if err != nil {
+		return nil, err
+	}
+	existing := make(map[string]*KeyState, len(keys))
+	for i := range keys {
+		existing[keys[i].Key] = &keys[i]
+	}
+	var writes []TranslationWrite
+	var changedIDs []int64
+	for _, k := range sortedKeys(in.Translations) {
+		v := in.Translations[k]
+		ks := existing[k]
+		if ks == nil {
+			out.NotFound = append(out.NotFound, k)
+			continue
+		}
+		cur := ks.Value
+		if cur != nil && cur.LanguageLocked && cur.Value != v {
+			// A locked value must not be overwritten, not even by the team's files: it
+			// stays as it is until someone clears the lock.
+			out.Unchanged = append(out.Unchanged, k)
+			continue
+		}
+		if isSource {
+			if cur != nil && cur.Value == v {
+				out.Unchanged = append(out.Unchanged, k)
+				continue
+			}
+			next := ks.SourceVersion + 1
+			w := TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: StatusApproved, SourceVersion: &next, Change: ChangeValueCreated}
+			if cur != nil {
+				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
+			}
+			writes = append(writes, w)
+			changedIDs = append(changedIDs, ks.ID)
+			out.Updated = append(out.Updated, k)
+			continue
+		}
+		w := TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: StatusApproved,
+			SourceVersion: versionPtr(ks.SourceVersion), Change: ChangeValueUpdated}
+		switch {
+		case cur == nil:
+			w.Change = ChangeValueCreated
+			out.Updated = append(out.Updated, k)
+		case cur.Value != v:
+			w.ID, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.DoNotTranslate, cur.LanguageLocked
+			out.Updated = append(out.Updated, k)
+		case isStale(in.Language, proj.SourceLanguage, cur.SourceVersion, ks.SourceVersion, true):
+			w.ID, w.Status, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.Status, cur.DoNotTranslate, cur.LanguageLocked
+			w.Change = ChangeValueRefreshed
+			out.Refreshed = append(out.Refreshed, k)
+		default:
+			out.Unchanged = append(out.Unchanged, k)
+			continue
+		}
+		writes = append(writes, w)
+	}
+	if err := tx.SourceChanged(ctx, changedIDs); err != nil {
+		return nil, err
+	}
+	if err := tx.WriteTranslations(ctx, writes); err != nil {
+		return nil, err
+	}
+	return rowChanges(ns.Key, writes), nil
+}

@@ -1,0 +1,279 @@
+package tools
+
+import (
+	"context"
+	"html"
+	"strings"
+)
+
+// ProjectSummary is a project as list_projects shows it.
+type ProjectSummary struct {
+	ID               string   `json:"id"`
+	Title            string   `json:"title"`
+	SourceLanguage   string   `json:"source_language"`
+	EnabledLanguages []string `json:"enabled_languages"`
+	Namespaces       []string `json:"namespaces"`
+}
+
+// ListProjectsIn takes an optional project_id to narrow the list to one project.
+type ListProjectsIn struct {
+	ProjectID string `json:"project_id,omitempty" jsonschema:"optional: return only this project"`
+}
+
+// ListProjectsOut lists projects.
+type ListProjectsOut struct {
+	Projects []ProjectSummary `json:"projects"`
+}
+
+// ListProjects lists the projects the caller can reach: every active project of a workspace
+// token's workspace, or the one project of a project token or endpoint.
+func (c *Catalog) ListProjects(ctx context.Context, in ListProjectsIn) (ListProjectsOut, error) {
+	out := ListProjectsOut{Projects: []ProjectSummary{}}
+	if err := requireToken(ctx); err != nil {
+		return out, err
+	}
+	p := PrincipalFrom(ctx)
+	only := ProjectScope(ctx)
+	if only == "" && p.Kind != KindWorkspace {
+		only = p.ProjectID
+	}
+	if in.ProjectID != "" {
+		if only != "" && in.ProjectID != only {
+			return out, &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
+		}
+		only = in.ProjectID
+	}
+	err := c.store.View(ctx, func(tx Tx) error {
+		var projects []Project
+		if only != "" {
+			proj, err := c.loadProject(ctx, tx, only)
+			if err != nil {
+				return err
+			}
+			projects = []Project{proj}
+		} else {
+			var err error
+			if projects, err = tx.Projects(ctx, p.WorkspaceID); err != nil {
+				return err
+			}
+		}
+		for _, proj := range projects {
+			out.Projects = append(out.Projects, ProjectSummary{ID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
+				EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ProjectStatusIn names the project.
+type ProjectStatusIn struct {
+	ProjectArg
+}
+
+// ProjectStatusOut is get_project_status's answer.
+type ProjectStatusOut struct {
+	ProjectID        string          `json:"project_id"`
+	Title            string          `json:"title"`
+	SourceLanguage   string          `json:"source_language"`
+	EnabledLanguages []string        `json:"enabled_languages"`
+	Namespaces       []string        `json:"namespaces"`
+	Languages        []LanguageStats `json:"languages"`
+}
+
+// GetProjectStatus reports how far each enabled language is translated.
+func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (ProjectStatusOut, error) {
+	var out ProjectStatusOut
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	err := c.store.View(ctx, func(tx Tx) error {
+		proj, err := c.loadProject(ctx, tx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		counts, err := tx.LanguageCounts(ctx, proj)
+		if err != nil {
+			return err
+		}
+		stats := languageStats(proj.SourceLanguage, counts)
+		out = ProjectStatusOut{ProjectID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
+			EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces, Languages: stats}
+		return nil
+	})
+	return out, err
+}
+
+// LanguageStats is how far one language of a project is translated.
+type LanguageStats struct {
+	Language   string `json:"language"`
+	Total      int    `json:"total"`      // visible keys with a source value
+	Translated int    `json:"translated"` // of those, with a value in Language
+	Missing    int    `json:"missing"`
+	Drifted    int    `json:"source_drifted"` // translated against an older source value
+}
+
+// EnableLanguageIn names the language to turn on.
+type EnableLanguageIn struct {
+	ProjectArg
+	Language string `json:"language" jsonschema:"a supported language code, not the source language"`
+}
+
+// EnableLanguageOut reports the project's languages after the change.
+type EnableLanguageOut struct {
+	Language         string   `json:"language"`
+	AlreadyEnabled   bool     `json:"already_enabled"`
+	EnabledLanguages []string `json:"enabled_languages"`
+}
+
+// EnableLanguage turns a supported language on for the project.
+func (c *Catalog) EnableLanguage(ctx context.Context, in EnableLanguageIn) (EnableLanguageOut, error) {
+	var out EnableLanguageOut
+	var l LanguageInfo
+	err := c.write(ctx, write{op: "enable_language", project: in.ProjectID,
+		validate: func() error {
+			var ok bool
+			if l, ok = LookupLanguage(in.Language); !ok {
+				return Errorf(CodeInvalid, "language %q is not supported", in.Language)
+			}
+			out.Language = l.Code
+			return nil
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			if l.Code == proj.SourceLanguage {
+				return nil, Errorf(CodeInvalid, "%s is the project's source language", l.Code)
+			}
+			if proj.HasLanguage(l.Code) {
+				out.AlreadyEnabled = true
+				out.EnabledLanguages = proj.EnabledLanguages
+				return nil, nil
+			}
+			if err := tx.SetLanguage(ctx, proj.ID, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true}); err != nil {
+				return nil, err
+			}
+			out.EnabledLanguages = append(proj.EnabledLanguages, l.Code)
+			return []Change{{Kind: ChangeLanguageEnabled, Language: l.Code}}, nil
+		}})
+	return out, err
+}
+
+// EmbedSnippetIn names the project.
+type EmbedSnippetIn struct {
+	ProjectArg
+}
+
+// EmbedSnippetOut is the script tag to paste into a site's HTML head.
+type EmbedSnippetOut struct {
+	Snippet     string `json:"snippet"`
+	ScriptURL   string `json:"script_url"`
+	PublicToken string `json:"public_token"`
+}
+
+// Text is the tag itself, ready to paste.
+func (o EmbedSnippetOut) Text() string { return o.Snippet + "\n" }
+
+// GetEmbedSnippet builds the Embed script tag from the base URL and the workspace's public
+// token: the script resolves the site's host to the project itself.
+func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (EmbedSnippetOut, error) {
+	var out EmbedSnippetOut
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	err := c.store.View(ctx, func(tx Tx) error {
+		proj, err := c.loadProject(ctx, tx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		w, err := tx.Workspace(ctx, proj.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		base := strings.TrimRight(c.opts.BaseURL, "/")
+		if base == "" {
+			base = "http://127.0.0.1:8080"
+		}
+		out.ScriptURL = base + "/embed.js"
+		out.PublicToken = w.PublicToken
+		out.Snippet = `<script src="` + html.EscapeString(out.ScriptURL) + `" data-lokal-token="` + html.EscapeString(w.PublicToken) + `" defer></script>`
+		return nil
+	})
+	return out, err
+}
+
+// MeOut is the body of spec endpoint 9: the token's owner and its project, or for a
+// workspace token the workspace and every active project in it.
+type MeOut struct {
+	User      User       `json:"user"`
+	Project   *Project   `json:"project,omitempty"`
+	Workspace *Workspace `json:"workspace,omitempty"`
+	Projects  *[]Project `json:"projects,omitempty"` // set, possibly empty, for workspace tokens
+}
+
+// Me answers who owns the personal access token in ctx.
+func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
+	p := PrincipalFrom(ctx)
+	if p.Kind != KindPersonal && p.Kind != KindWorkspace {
+		return MeOut{}, &Error{Code: CodeUnauthorized, Message: "a personal access token is required"}
+	}
+	var out MeOut
+	err := c.store.View(ctx, func(tx Tx) error {
+		u, err := tx.User(ctx, p.UserID)
+		if err != nil {
+			return err
+		}
+		out.User = u
+		if p.Kind == KindPersonal {
+			proj, err := c.loadProject(ctx, tx, p.ProjectID)
+			if err != nil {
+				return err
+			}
+			out.Project = &proj
+			return nil
+		}
+		w, err := tx.Workspace(ctx, p.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		out.Workspace = &w
+		projects, err := tx.Projects(ctx, w.ID)
+		out.Projects = &projects
+		return err
+	})
+	return out, err
+}
+
+// LocizeLanguage is one entry of the i18next-locize-backend languages answer.
+type LocizeLanguage struct {
+	Name                string             `json:"name"`
+	NativeName          string             `json:"nativeName"`
+	IsReferenceLanguage bool               `json:"isReferenceLanguage"`
+	Translated          map[string]float64 `json:"translated"`
+}
+
+// LocizeLanguages answers GET /api/languages/{project_id} in the shape that
+// i18next-locize-backend reads. It needs no token, like public info.
+func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[string]LocizeLanguage, error) {
+	out := map[string]LocizeLanguage{}
+	err := c.store.View(ctx, func(tx Tx) error {
+		proj, err := tx.Project(ctx, projectID)
+		if err != nil {
+			return err
+		}
+		counts, err := tx.LanguageCounts(ctx, proj)
+		if err != nil {
+			return err
+		}
+		stats := languageStats(proj.SourceLanguage, counts)
+		for _, s := range stats {
+			name, native := languageName(s.Language)
+			ratio := 1.0
+			if s.Total > 0 {
+				ratio = float64(s.Translated) / float64(s.Total)
+			}
+			out[s.Language] = LocizeLanguage{Name: name, NativeName: native, IsReferenceLanguage: s.Language == proj.SourceLanguage,
+				Translated: map[string]float64{"latest": ratio}}
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"context"
+)
+
+// AddCommentIn is add_comment's input.
+type AddCommentIn struct {
+	RowRef
+	Body string `json:"body" jsonschema:"the comment text"`
+}
+
+// AddComment attaches a comment to one language's row of a key.
+func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (Comment, error) {
+	var out Comment
+	var body string
+	err := c.write(ctx, write{op: "add_comment", project: in.ProjectID,
+		validate: func() (err error) {
+			body, err = checkText("body", in.Body, MaxCommentBytes)
+			return err
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, key, _, err := loadRow(ctx, tx, proj, in.RowRef)
+			if err != nil {
+				return nil, err
+			}
+			if out, err = tx.AddComment(ctx, key.ID, Comment{Language: in.Language, Body: body}); err != nil {
+				return nil, err
+			}
+			return []Change{{Kind: ChangeCommentAdded, Namespace: ns.Key, Key: key.Key, KeyID: key.ID, Language: in.Language}}, nil
+		}})
+	return out, err
+}
+
+// FlagIn is flag_translation's input.
+type FlagIn struct {
+	RowRef
+	Flag  string `json:"flag" jsonschema:"do_not_translate or language_locked"`
+	Value bool   `json:"value" jsonschema:"true sets the flag, false clears it"`
+}
+
+// FlagTranslation sets or clears a flag on one language's row. Setting do_not_translate on
+// a language with no value yet stores the source text verbatim, which is what the flag means.
+func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error) {
+	var out RowOut
+	err := c.write(ctx, write{op: "flag_translation", project: in.ProjectID,
+		validate: func() error {
+			if in.Flag != FlagDoNotTranslate && in.Flag != FlagLanguageLocked {
+				return Errorf(CodeInvalid, "flag must be do_not_translate or language_locked")
+			}
+			return nil
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+			if err != nil {
+				return nil, err
+			}
+			var w TranslationWrite
+			switch {
+			case cur != nil:
+				w = TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: cur.Status,
+					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeFlagChanged}
+			case in.Flag == FlagDoNotTranslate && in.Value:
+				src, err := sourceValue(ctx, tx, proj, key)
+				if err != nil {
+					return nil, err
+				}
+				w = TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: src, Status: StatusNeedsReview,
+					SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
+			default:
+				return nil, Errorf(CodeNotFound, "%q has no %s translation to flag", in.TranslationKey, in.Language)
+			}
+			if in.Flag == FlagDoNotTranslate {
+				w.DoNotTranslate = in.Value
+			} else {
+				w.LanguageLocked = in.Value
+			}
+			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+			if cur != nil && cur.DoNotTranslate == w.DoNotTranslate && cur.LanguageLocked == w.LanguageLocked {
+				out.UpdatedBy = cur.UpdatedBy
+				return nil, nil
+			}
+			return writeRow(ctx, tx, ns, w)
+		}})
+	return out, err
+}
+
+// MaxCommentBytes bounds one comment.
+const MaxCommentBytes = 10000

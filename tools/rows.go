@@ -1,0 +1,115 @@
+package tools
+
+import "context"
+
+// RowRef names one language's row of a key.
+type RowRef struct {
+	KeyRef
+	Language string `json:"language" jsonschema:"language code of the row"`
+}
+
+// UpdateTranslationIn is update_translation's input.
+type UpdateTranslationIn struct {
+	RowRef
+	Value  string `json:"value" jsonschema:"the new text"`
+	Status string `json:"status,omitempty" jsonschema:"needs_review (default) or approved"`
+}
+
+// RowOut is a row after a write.
+type RowOut struct {
+	NamespaceKey   string `json:"namespace_key"`
+	TranslationKey string `json:"translation_key"`
+	RowState
+	UpdatedBy string `json:"updated_by"`
+}
+
+func rowOut(in RowRef, w TranslationWrite, actor string) RowOut {
+	return RowOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, UpdatedBy: actor,
+		RowState: RowState{Language: w.Language, Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked}}
+}
+
+// loadRow resolves a RowRef in proj: the language must be on, the key must exist. The row
+// is nil while the language has no value.
+func loadRow(ctx context.Context, tx Tx, proj Project, in RowRef) (Namespace, KeyRecord, *TranslationState, error) {
+	if err := proj.requireLanguage(in.Language); err != nil {
+		return Namespace{}, KeyRecord{}, nil, err
+	}
+	ns, key, err := findKey(ctx, tx, proj, in.KeyRef)
+	if err != nil {
+		return Namespace{}, KeyRecord{}, nil, err
+	}
+	rows, err := tx.KeyTranslations(ctx, key.ID)
+	if err != nil {
+		return Namespace{}, KeyRecord{}, nil, err
+	}
+	for i := range rows {
+		if rows[i].Language == in.Language {
+			return ns, key, &rows[i], nil
+		}
+	}
+	return ns, key, nil, nil
+}
+
+// UpdateTranslation sets one language's value of a key, attributed to the token's owner.
+// It lands as needs_review unless approved is asked for; a language-locked row is refused.
+// Changing the source language's value makes the key's translations stale.
+func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn) (RowOut, error) {
+	var out RowOut
+	err := c.write(ctx, write{op: "update_translation", project: in.ProjectID,
+		validate: func() error {
+			var err error
+			if in.Status, err = statusOrDefault(in.Status); err != nil {
+				return err
+			}
+			return checkValue(in.TranslationKey, in.Value)
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+			if err != nil {
+				return nil, err
+			}
+			if cur != nil && cur.LanguageLocked {
+				return nil, Errorf(CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
+			}
+			w := TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
+				SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
+			if cur != nil {
+				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
+				if cur.Value == in.Value {
+					w.Change = ChangeStatusChanged
+				}
+			}
+			if in.Language == proj.SourceLanguage && (cur == nil || cur.Value != in.Value) {
+				next := key.SourceVersion + 1
+				w.SourceVersion = &next
+				if err := tx.SourceChanged(ctx, []int64{key.ID}); err != nil {
+					return nil, err
+				}
+			}
+			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+			return writeRow(ctx, tx, ns, w)
+		}})
+	return out, err
+}
+
+// sourceValue is the key's value in the source language.
+func sourceValue(ctx context.Context, tx Tx, proj Project, key KeyRecord) (string, error) {
+	rows, err := tx.KeyTranslations(ctx, key.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range rows {
+		if r.Language == proj.SourceLanguage {
+			return r.Value, nil
+		}
+	}
+	return "", Errorf(CodeNotFound, "%q has no source value to keep verbatim", key.Key)
+}
+
+// writeRow stores one row and reports it.
+func writeRow(ctx context.Context, tx Tx, ns Namespace, w TranslationWrite) ([]Change, error) {
+	if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
+		return nil, err
+	}
+	return rowChanges(ns.Key, []TranslationWrite{w}), nil
+}

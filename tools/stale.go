@@ -1,0 +1,98 @@
+package tools
+
+import "context"
+
+// StaleIn asks for the stale translations of a namespace (spec endpoint 5).
+type StaleIn struct {
+	ProjectID   string `json:"project_id"`
+	Namespace   string `json:"namespace_key"`
+	Language    string `json:"lang"`
+	IncludeNull bool   `json:"include_null"`
+}
+
+// StaleOut is the 200 body of spec endpoint 5.
+type StaleOut struct {
+	Lang      string   `json:"lang"`
+	StaleKeys []string `json:"stale_keys"`
+}
+
+// ListStale lists visible keys whose translation in Language was made against an older
+// source value; rows with no recorded source version count when IncludeNull is set.
+func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
+	out := StaleOut{Lang: in.Language, StaleKeys: []string{}}
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	if in.Language == "" {
+		return out, Errorf(CodeInvalid, "query parameter lang is required")
+	}
+	err := c.store.View(ctx, func(tx Tx) error {
+		proj, err := c.loadProject(ctx, tx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		if err := proj.requireLanguage(in.Language); err != nil {
+			return err
+		}
+		ns, err := tx.Namespace(ctx, proj.ID, in.Namespace)
+		if err != nil {
+			return err
+		}
+		if in.Language == proj.SourceLanguage {
+			return nil
+		}
+		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if !k.Hidden && k.Value != nil && isStale(in.Language, proj.SourceLanguage, k.Value.SourceVersion, k.SourceVersion, in.IncludeNull) {
+				out.StaleKeys = append(out.StaleKeys, k.Key)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// isStale is the staleness rule: a translation is stale when it was made against an older
+// source value than the key's. A row with no recorded source version counts when
+// includeNull is set and the key has a source. The source language is never stale.
+func isStale(language, sourceLanguage string, rowVersion *int64, keyVersion int64, includeNull bool) bool {
+	if language == sourceLanguage {
+		return false
+	}
+	if rowVersion == nil {
+		return includeNull && keyVersion > 0
+	}
+	return *rowVersion < keyVersion
+}
+
+// LanguageCounts are the stored facts about one language that LanguageStats derives from:
+// visible keys with a source value, and that language's non-empty rows of them by the
+// source version they were made against.
+type LanguageCounts struct {
+	Language    string
+	Total       int // visible keys with a source value
+	Current     int // rows made against the key's current source version
+	Behind      int // rows made against an older source version
+	NullVersion int // rows with no recorded source version
+}
+
+// languageStats applies the staleness rule to counts.
+func languageStats(sourceLanguage string, counts []LanguageCounts) []LanguageStats {
+	out := make([]LanguageStats, 0, len(counts))
+	for _, n := range counts {
+		s := LanguageStats{Language: n.Language, Total: n.Total, Translated: n.Current + n.Behind + n.NullVersion}
+		behind := int64(0)
+		if isStale(n.Language, sourceLanguage, &behind, 1, true) {
+			s.Drifted += n.Behind
+		}
+		if isStale(n.Language, sourceLanguage, nil, 1, true) {
+			s.Drifted += n.NullVersion
+		}
+		s.Missing = max(0, s.Total-s.Translated)
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package tools
+
+import "context"
+
+// SetStatusIn is set_translation_status' input.
+type SetStatusIn struct {
+	RowRef
+	Status string `json:"status" jsonschema:"approved or needs_review"`
+}
+
+// SetTranslationStatus moves a row between needs_review and approved; the text is unchanged.
+func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (RowOut, error) {
+	var out RowOut
+	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
+		validate: func() error { return checkStatus(in.Status) },
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+			if err != nil {
+				return nil, err
+			}
+			if cur == nil {
+				return nil, Errorf(CodeNotFound, "%q has no %s translation", in.TranslationKey, in.Language)
+			}
+			w := TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: in.Status,
+				DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeStatusChanged}
+			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+			if cur.Status == in.Status {
+				out.UpdatedBy = cur.UpdatedBy
+				return nil, nil
+			}
+			return writeRow(ctx, tx, ns, w)
+		}})
+	return out, err
+}
+
+// checkStatus accepts the two statuses a translation can have.
+func checkStatus(s string) error {
+	if s != StatusApproved && s != StatusNeedsReview {
+		return Errorf(CodeInvalid, "status must be needs_review or approved")
+	}
+	return nil
+}
+
+// statusOrDefault is the status rule of writes: a write that names no status lands as
+// needs_review; only approved is asked for explicitly.
+func statusOrDefault(s string) (string, error) {
+	if s == "" {
+		return StatusNeedsReview, nil
+	}
+	return s, checkStatus(s)
+}

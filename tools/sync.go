@@ -1,0 +1,161 @@
+package tools
+
+import (
+	"context"
+	"strings"
+)
+
+// SyncIn is the body of spec endpoint 3.
+type SyncIn struct {
+	NamespaceRef
+	Translations         map[string]string `json:"translations"`
+	DynamicKeyPrefixes   []string          `json:"dynamic_key_prefixes"`
+	PreserveSourceValues *bool             `json:"preserve_source_values"`
+	Partial              bool              `json:"partial"`
+}
+
+// SyncSummary counts what a sync did.
+type SyncSummary struct {
+	TotalIncoming      int `json:"total_incoming"`
+	Created            int `json:"created"`
+	Hidden             int `json:"hidden"`
+	Unhidden           int `json:"unhidden"`
+	SourceValueChanged int `json:"source_value_changed"`
+	Unchanged          int `json:"unchanged"`
+	// Filled counts existing keys whose empty row in a target language took the sent value.
+	Filled int `json:"filled"`
+}
+
+// SyncOut is the 200 body of spec endpoint 3.
+type SyncOut struct {
+	Summary            SyncSummary `json:"summary"`
+	Created            []string    `json:"created"`
+	Unhidden           []string    `json:"unhidden"`
+	Hidden             []string    `json:"hidden"`
+	SourceValueChanged []string    `json:"source_value_changed"`
+	Filled             []string    `json:"filled"`
+}
+
+// Sync declares the full key set of a namespace (spec endpoint 3). Keys sent are created or
+// unhidden; in the source language, keys not sent are hidden unless the sync is partial or
+// they match a dynamic prefix; nothing is deleted. With preserve_source_values false a
+// changed source value is overwritten, which makes its translations stale and clears their
+// language locks. In a target language the values become that language's translations of
+// the keys that have none yet, and nothing is hidden.
+func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
+	out := SyncOut{Created: []string{}, Unhidden: []string{}, Hidden: []string{}, SourceValueChanged: []string{}, Filled: []string{}}
+	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
+	err := c.write(ctx, write{op: "sync", project: in.ProjectID,
+		validate: func() error { return checkEntries(in.Translations) },
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, true)
+			if err != nil {
+				return nil, err
+			}
+			return syncNamespace(ctx, tx, proj, ns, in, preserve, &out)
+		}})
+	if err != nil {
+		return SyncOut{}, err
+	}
+	out.Summary.TotalIncoming = len(in.Translations)
+	out.Summary.Created = len(out.Created)
+	out.Summary.Hidden = len(out.Hidden)
+	out.Summary.Unhidden = len(out.Unhidden)
+	out.Summary.SourceValueChanged = len(out.SourceValueChanged)
+	out.Summary.Filled = len(out.Filled)
+	return out, nil
+}
+
+// syncNamespace applies a sync to ns and reports it in out.
+func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in SyncIn, preserve bool, out *SyncOut) ([]Change, error) {
+	isSource := in.Language == proj.SourceLanguage
+	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
+	if err != nil {
+		return nil, err
+	}
+	existing := make(map[string]*KeyState, len(keys))
+	for i := range keys {
+		existing[keys[i].Key] = &keys[i]
+	}
+	var unhide, hide, changedIDs []int64
+	var writes []TranslationWrite
+	var changes []Change
+	for _, k := range sortedKeys(in.Translations) {
+		v := in.Translations[k]
+		ks := existing[k]
+		if ks == nil {
+			out.Created = append(out.Created, k)
+			continue
+		}
+		touched := false
+		if ks.Hidden {
+			unhide = append(unhide, ks.ID)
+			out.Unhidden = append(out.Unhidden, k)
+			changes = append(changes, Change{Kind: ChangeKeyUnhidden, Namespace: ns.Key, Key: k, KeyID: ks.ID})
+			touched = true
+		}
+		switch {
+		case isSource && (ks.Source == nil || (!preserve && ks.Source.Value != v)):
+			// A key first made in a target language gets its source from the first
+			// source sync; otherwise only preserve_source_values=false overwrites.
+			next := ks.SourceVersion + 1
+			w := TranslationWrite{KeyID: ks.ID, Key: k, Language: proj.SourceLanguage, Value: v, Status: StatusApproved,
+				SourceVersion: &next, Change: ChangeValueCreated}
+			if ks.Source != nil {
+				w.ID, w.DoNotTranslate, w.Change = ks.Source.ID, ks.Source.DoNotTranslate, ChangeValueUpdated
+			}
+			writes = append(writes, w)
+			changedIDs = append(changedIDs, ks.ID)
+			out.SourceValueChanged = append(out.SourceValueChanged, k)
+			touched = true
+		case !isSource && ks.Value == nil && v != "":
+			writes = append(writes, TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v,
+				Status: StatusApproved, SourceVersion: versionPtr(ks.SourceVersion), Change: ChangeValueCreated})
+			out.Filled = append(out.Filled, k)
+			touched = true
+		}
+		if !touched {
+			out.Summary.Unchanged++
+		}
+	}
+	if isSource && !in.Partial {
+		for i := range keys {
+			k := &keys[i]
+			if k.Hidden || hasKey(in.Translations, k.Key) || hasPrefix(k.Key, in.DynamicKeyPrefixes) {
+				continue
+			}
+			hide = append(hide, k.ID)
+			out.Hidden = append(out.Hidden, k.Key)
+			changes = append(changes, Change{Kind: ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
+		}
+	}
+	created, err := createKeys(ctx, tx, proj, ns, in.Language, out.Created, in.Translations)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.SetHidden(ctx, unhide, false); err != nil {
+		return nil, err
+	}
+	if err := tx.SetHidden(ctx, hide, true); err != nil {
+		return nil, err
+	}
+	if err := tx.SourceChanged(ctx, changedIDs); err != nil {
+		return nil, err
+	}
+	if err := tx.WriteTranslations(ctx, writes); err != nil {
+		return nil, err
+	}
+	changes = append(changes, created...)
+	return append(changes, rowChanges(ns.Key, writes)...), nil
+}
+
+func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+
+func hasPrefix(k string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if p != "" && strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
