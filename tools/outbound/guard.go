@@ -13,7 +13,7 @@ import (
 var special = ssrf.New(ssrf.WithAnyPort())
 
 // Guard decides which addresses outbound calls may reach. It is immutable and safe for
-// concurrent use; the zero value allows no private network.
+// concurrent use; the zero value (and a nil *Guard) allows no private network.
 type Guard struct {
 	allow []netip.Prefix
 }
@@ -101,6 +101,9 @@ func (g *Guard) CheckAddr(ip netip.Addr) error {
 	}
 	// ::ffff:127.0.0.1 is 127.0.0.1 on the wire; a zone only picks the interface.
 	ip = ip.WithZone("").Unmap()
+	if g == nil {
+		g = &Guard{}
+	}
 	for _, p := range g.allow {
 		if p.Contains(ip) {
 			return nil
