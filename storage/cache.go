@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -20,6 +21,8 @@ type cache struct {
 	mu       sync.RWMutex
 	projects map[string]*projectFiles
 	group    singleflight.Group
+
+	hits, misses atomic.Uint64 // for the metrics: answers without and with a build
 }
 
 type projectFiles struct {
@@ -71,8 +74,10 @@ func (c *cache) invalidate(projectID string) {
 // Cached implements tools.Store.
 func (db *DB) Cached(ctx context.Context, projectID, name string, build func(context.Context) ([]byte, error)) (*tools.File, error) {
 	if f, _ := db.cache.get(projectID, name); f != nil {
+		db.cache.hits.Add(1)
 		return f, nil
 	}
+	db.cache.misses.Add(1)
 	v, err, _ := db.cache.group.Do(projectID+"\x00"+name, func() (any, error) {
 		f, gen := db.cache.get(projectID, name)
 		if f != nil {

@@ -1,0 +1,67 @@
+package storage_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// PendingJobs counts jobs waiting to run, not those claimed or finished.
+func TestPendingJobs(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		db := storagetest.MustOpenDB(t, dialect)
+		p := project(t, tools.NewCatalog(db, nil))
+		ctx := sys(t)
+		t0 := time.Now()
+		want := func(n int) {
+			t.Helper()
+			got, err := db.PendingJobs(ctx)
+			if err != nil || got != n {
+				t.Fatalf("PendingJobs = %d, %v; want %d", got, err, n)
+			}
+		}
+		want(0)
+		for _, kind := range []string{"a", "b", "c"} {
+			if err := db.Update(ctx, "", func(tx tools.Tx) error {
+				return tx.EnqueueJob(ctx, tools.Job{Kind: kind, ProjectID: p.ID, RunAt: t0.Add(time.Hour)}, false)
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want(3) // not yet due still counts: it is waiting
+		var j tools.Job
+		if err := db.Update(ctx, "", func(tx tools.Tx) error {
+			var err error
+			j, err = tx.ClaimJob(ctx, t0.Add(2*time.Hour), time.Minute)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		want(2)
+		if err := db.Update(ctx, "", func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
+			t.Fatal(err)
+		}
+		want(2)
+	})
+}
+
+// CacheStats counts a built answer as a miss and a served one as a hit.
+func TestCacheStats(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		db := storagetest.MustOpenDB(t, dialect)
+		build := func(context.Context) ([]byte, error) { return []byte(`{"k":"v"}`), nil }
+		for i := 0; i < 3; i++ {
+			if _, err := db.Cached(t.Context(), "p1", "en/common", build); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if hits, misses := db.CacheStats(); hits != 2 || misses != 1 {
+			t.Fatalf("CacheStats = %d hits, %d misses; want 2, 1", hits, misses)
+		}
+	})
+}
