@@ -26,6 +26,8 @@ type Options struct {
 	// once (default 4 × MaxBody): past it a request waits for room, and answers 503 with
 	// Retry-After if none frees up in time. It bounds the memory big writes take.
 	BodyBytesInFlight int64
+	// Metrics, when set, records every request by route, status and latency.
+	Metrics *Metrics
 }
 
 type server struct {
@@ -71,6 +73,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		panic(err)
 	}
 	r.Use(s.logRequests, s.recover, cors)
+	if s.opts.Metrics != nil {
+		r.Use(s.opts.Metrics.Middleware())
+	}
 	r.NoRoute(noRoute)
 	r.NoMethod(noMethod)
 
