@@ -65,8 +65,25 @@ const maxDestination = 256
 // markdownDestination decodes the start of a destination at s[i:] the way CommonMark does,
 // and stops at the first character that can be part of no scheme, colon or media type.
 func markdownDestination(s string, i int) string {
-	out := make([]byte, 0, 32)
-	kept := 0
+	// Most destinations are plain ASCII: return them without a copy.
+	start, kept := i, 0
+	for ; i < len(s) && kept < maxDestination; i++ {
+		c := s[i]
+		if c == '&' || c == '\\' || c >= utf8.RuneSelf {
+			break
+		}
+		if c < 0x20 {
+			continue
+		}
+		if !destinationByte(c) {
+			return s[start:i]
+		}
+		kept++
+	}
+	if i >= len(s) || kept >= maxDestination {
+		return s[start:i]
+	}
+	out := append(make([]byte, 0, i-start+32), s[start:i]...)
 	for i < len(s) && kept < maxDestination {
 		c, n := s[i], 1
 		var decoded string
