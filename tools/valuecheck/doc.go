@@ -36,7 +36,13 @@
 //     surrounding context (SVG, MathML, noscript), which is how mutation XSS
 //     slips past checks that trust one tokenization;
 //   - an unfinished tag at the end would do any of the above once the page
-//     closes it with ">", "\">" or "'>".
+//     closes it with ">", "\">" or "'>";
+//   - a Markdown link or image ("[x](url)", "![](url)"), reference definition
+//     ("[r]: url") or autolink ("<url>") points at such a script URL. The
+//     destination is decoded as Markdown does (backslash escapes, entities, an
+//     optional "<...>") and read with the same URL normalization. Every "](",
+//     "]:" and "<" counts wherever it stands, even in a code span, because
+//     renderers disagree on what is a link.
 //
 // A value holding a backslash is checked again after JavaScript-style and
 // CSS-style unescaping, because a template may put it into a script or

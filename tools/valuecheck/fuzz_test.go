@@ -13,6 +13,14 @@ func FuzzCheck(f *testing.F) {
 	for _, tc := range harmless {
 		f.Add(tc.value)
 	}
+	for _, tc := range markdownEvasions {
+		f.Add(tc.value)
+	}
+	for _, tc := range markdownHarmless {
+		f.Add(tc.value)
+	}
+	// Markdown survives HTML escaping, so escaped text also has its brackets encoded.
+	escape := strings.NewReplacer("[", "&#91;", "]", "&#93;")
 	const handler = `<img src=x onerror=alert(1)>`
 	f.Fuzz(func(t *testing.T, s string) {
 		err := Check(s)
@@ -33,11 +41,19 @@ func FuzzCheck(f *testing.F) {
 		if Check("javascript:"+s) == nil {
 			t.Fatalf("Check(%q) = nil, want a refusal", "javascript:"+s)
 		}
+		// Whatever follows a Markdown link's opening, a script URL in it is refused, and
+		// so is a reference definition after any value.
+		if Check("[x](javascript:"+s+")") == nil {
+			t.Fatalf("Check(%q) = nil, want a refusal", "[x](javascript:"+s+")")
+		}
+		if Check(s+"\n\n[r]: javascript:alert(1)") == nil {
+			t.Fatalf("Check(%q + reference definition) = nil, want a refusal", s)
+		}
 		// Fully escaped text can never run, so refusing it would be a false
 		// positive. Backslashes are removed first: a template could decode
 		// \x3c into markup.
 		if strings.IndexByte(s, '\\') < 0 {
-			if err := Check("x " + html.EscapeString(s)); err != nil {
+			if err := Check("x " + escape.Replace(html.EscapeString(s))); err != nil {
 				t.Fatalf("Check(escaped %q) = %v, want nil", s, err)
 			}
 		}

@@ -52,7 +52,14 @@ func checkValue(v string) *Refusal {
 	if d := urlDangerAtStart(decoded); d != "" {
 		return refuse("value starts with a %s URL", d)
 	}
-	return checkMarkup(v, true)
+	if r := checkMarkup(v, true); r != nil {
+		return r
+	}
+	// Values are Markdown too where a page renders them so.
+	if d, kind := markdownDanger(v); d != "" {
+		return refuse("value has a Markdown %s to a %s URL", kind, d)
+	}
+	return nil
 }
 
 // checkMarkup tokenizes s and checks every token. When tail is set and s ends

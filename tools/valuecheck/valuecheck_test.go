@@ -269,6 +269,14 @@ func largeValues() map[string]string {
 		"style comments":  `<p style="` + fill("/*") + `">`,
 		"many attributes": "<p " + fill("a ") + ">",
 		"colons":          fill("a:"),
+		"markdown links":  fill("[a](https://x.test/p) "),
+		"bracket parens":  fill("]("),
+		"bracket spaces":  fill("] \n"),
+		"destination":     "[a](" + fill("a"),
+		"destination tab": "[a](<a" + fill("\t"),
+		"angle letters":   fill("<a"),
+		"angle entities":  fill("<&#1"),
+		"reference defs":  fill("[r]: &colon;"),
 	}
 }
 
