@@ -17,12 +17,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/tools"
 )
 
 // hostileLimits lift the write budgets: the hundreds of hostile writes must reach the
 // code behind the limiter, not a 429.
-var hostileLimits = &rest.Options{WritesPerMinute: 1 << 30, PageStringsPerMinute: 1 << 30}
+var hostileLimits = &tools.Options{Limits: tools.Limits{Writes: 1 << 30, PageStrings: 1 << 30}}
 
 // hostileRoute is one route of the router with valid defaults for its path parameters.
 type hostileRoute struct {

@@ -38,7 +38,7 @@ func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITran
 		if !proj.HasLanguage(in.TargetLang) || in.TargetLang == proj.SourceLanguage {
 			return Errorf(CodeNotFound, "target_lang %q is not an enabled target language of this project", in.TargetLang)
 		}
-		if _, err := tx.Namespace(ctx, proj.ID, in.NamespaceKey); err != nil {
+		if _, err := findNamespace(ctx, tx, proj, in.NamespaceKey); err != nil {
 			return err
 		}
 		// Projects get an AI provider, and this server an AI client, with the AI issue;

@@ -140,6 +140,9 @@ func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupRe
 		if err != nil {
 			return err
 		}
+		if in.ReportID != "" && !validID(in.ReportID) {
+			return Errorf(CodeNotFound, "checkup report %q not found", truncate(in.ReportID, 40))
+		}
 		r, err = tx.Checkup(ctx, proj.ID, in.ReportID)
 		if IsNotFound(err) && in.ReportID == "" {
 			return Errorf(CodeNotFound, "no completed checkup report yet; one runs shortly after the next write, or with `lokal checkup --project %s`", proj.ID)

@@ -254,6 +254,9 @@ type LocizeLanguage struct {
 // i18next-locize-backend reads. It needs no token, like public info.
 func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[string]LocizeLanguage, error) {
 	out := map[string]LocizeLanguage{}
+	if !validID(projectID) {
+		return nil, Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+	}
 	err := c.store.View(ctx, func(tx Tx) error {
 		proj, err := tx.Project(ctx, projectID)
 		if err != nil {

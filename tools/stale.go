@@ -34,7 +34,7 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 		if err := proj.requireLanguage(in.Language); err != nil {
 			return err
 		}
-		ns, err := tx.Namespace(ctx, proj.ID, in.Namespace)
+		ns, err := findNamespace(ctx, tx, proj, in.Namespace)
 		if err != nil {
 			return err
 		}

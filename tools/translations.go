@@ -235,8 +235,15 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 	if in.Offset < 0 {
 		return out, Errorf(CodeInvalid, "offset must not be negative")
 	}
-	if in.Status != "" && in.Status != StatusApproved && in.Status != StatusNeedsReview {
-		return out, Errorf(CodeInvalid, "status must be needs_review or approved")
+	if in.Status != "" {
+		if err := checkStatus(in.Status); err != nil {
+			return out, err
+		}
+	}
+	for _, f := range []struct{ name, value string }{{"key_contains", in.KeyContains}, {"value_contains", in.ValueContains}, {"language", in.Language}} {
+		if err := checkFilter(f.name, f.value); err != nil {
+			return out, err
+		}
 	}
 	err := c.store.View(ctx, func(tx Tx) error {
 		proj, err := c.loadProject(ctx, tx, in.ProjectID)

@@ -56,6 +56,21 @@ func checkText(field, s string, max int) (string, error) {
 	return t, nil
 }
 
+// MaxFilterBytes bounds a search filter (SQLite refuses LIKE patterns past 50,000 bytes).
+const MaxFilterBytes = 1000
+
+// checkFilter is the rule of search filters: optional, but when given, text a stored row
+// could contain.
+func checkFilter(field, s string) error {
+	if s == "" {
+		return nil
+	}
+	if len(s) > MaxFilterBytes || !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+		return Errorf(CodeInvalid, "%s must be at most %d bytes of text", field, MaxFilterBytes)
+	}
+	return nil
+}
+
 // checkValue applies the storage bounds and the executable-value backstop.
 func checkValue(key, v string) error {
 	switch {
