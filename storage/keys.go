@@ -83,26 +83,13 @@ func KeyHash(key string) string {
 }
 
 func (t *tx) InsertKeys(ctx context.Context, keys []tools.NewKey) ([]int64, error) {
-	ids := make([]int64, 0, len(keys))
-	ts := now()
-	if t.db.postgres && len(keys) > 0 {
-		return t.insertKeysPostgres(ctx, keys, ts)
+	if len(keys) == 0 {
+		return []int64{}, nil
 	}
-	for start := 0; start < len(keys); start += batch {
-		end := min(start+batch, len(keys))
-		rows := make([]keyRow, 0, end-start)
-		for _, k := range keys[start:end] {
-			rows = append(rows, keyRow{NamespaceID: k.NamespaceID, Key: k.Key, KeyHash: KeyHash(k.Key),
-				SourceVersion: k.SourceVersion, CreatedAt: ts, UpdatedAt: ts})
-		}
-		if _, err := t.tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
-			return nil, mapError(err)
-		}
-		for _, r := range rows {
-			ids = append(ids, r.ID)
-		}
+	if t.db.postgres {
+		return t.insertKeysPostgres(ctx, keys, now())
 	}
-	return ids, nil
+	return t.insertKeysSQLite(ctx, keys, now())
 }
 
 func (t *tx) SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error {

@@ -19,8 +19,8 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
 					return err
 				}
-			} else if _, err := t.tx.NewInsert().Model(&inserts).Returning("id").Exec(ctx); err != nil {
-				return mapError(err)
+			} else if err := t.insertTranslationsSQLite(ctx, inserts, ts); err != nil {
+				return err
 			}
 			for i := range inserts {
 				r := &inserts[i]
@@ -35,8 +35,8 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 				if err := t.insertHistoryPostgres(ctx, hist); err != nil {
 					return err
 				}
-			} else if _, err := t.tx.NewInsert().Model(&hist).Exec(ctx); err != nil {
-				return mapError(err)
+			} else if err := t.insertHistorySQLite(ctx, hist); err != nil {
+				return err
 			}
 			hist = hist[:0]
 		}

@@ -157,3 +157,39 @@ func BenchmarkAuthenticate(b *testing.B) {
 		}
 	})
 }
+
+// worstCaseEntries is the most keys a 5 MB body can carry: tiny keys with one-letter
+// values (about 380,000).
+func worstCaseEntries() map[string]string {
+	m := map[string]string{}
+	for size, i := 2, 0; size < 5_200_000; i++ {
+		k := fmt.Sprintf("k%d", i)
+		m[k] = "v"
+		size += len(k) + 7
+	}
+	return m
+}
+
+// BenchmarkCatalogSyncWorstCase is Catalog.Sync of the worst-case 5 MB body into a fresh
+// namespace: it must finish well inside the 25-second write budget.
+func BenchmarkCatalogSyncWorstCase(b *testing.B) {
+	for _, dialect := range storagetest.Dialects {
+		b.Run(dialect, func(b *testing.B) {
+			cat, project, ctx := benchCatalog(b, dialect)
+			entries := worstCaseEntries()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
+					ProjectID: project, Language: "en", Namespace: fmt.Sprintf("worst_%d", i)}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Summary.Created != len(entries) {
+					b.Fatalf("created %d keys, want %d", out.Summary.Created, len(entries))
+				}
+			}
+			b.ReportMetric(float64(len(entries))*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}
