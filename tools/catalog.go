@@ -30,6 +30,8 @@ type Catalog struct {
 
 	authMu sync.RWMutex
 	auth   map[string]cachedPrincipal
+
+	uses tokenUses // last_used_at writes (tokens.go)
 }
 
 type cachedPrincipal struct {

@@ -109,6 +109,7 @@ type TokenRecord struct {
 	WorkspaceID string
 	ProjectID   string
 	ReadOnly    bool
+	Prefix      string // the token's first characters, for lists; not a secret
 	CreatedAt   time.Time
 }
 
@@ -188,6 +189,7 @@ type File struct {
 type Tx interface {
 	CatalogTx
 	JobTx
+	AdminTx
 
 	TokenKey(ctx context.Context) ([]byte, error)
 
