@@ -54,6 +54,15 @@ func (c *command) allFlags() []flagDef {
 	return out
 }
 
+func (c *command) takes(flag string) bool {
+	for _, d := range c.allFlags() {
+		if d.name == flag {
+			return true
+		}
+	}
+	return false
+}
+
 func req(name, arg, usage string) flagDef {
 	return flagDef{name: name, arg: arg, usage: usage, required: true}
 }

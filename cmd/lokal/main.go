@@ -34,6 +34,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if help || len(words) == 0 {
 		return printHelp(stdout, words)
 	}
+	if cmd != nil {
+		// An unknown flag does not take a value, so its value shows up as a word: name
+		// the flag, not a command made of that word.
+		for _, f := range flags {
+			if !cmd.takes(f.name) {
+				return fmt.Errorf("unknown flag --%s for lokal %s (see lokal help %s)", f.name, cmd.name, cmd.name)
+			}
+		}
+	}
 	if cmd == nil || (len(rest) > 0 && cmd.name != "help") {
 		return unknownCommand(words)
 	}
@@ -111,9 +120,6 @@ func runHelp(_ context.Context, c *call) (any, string, error) {
 // printHelp prints the usage of the command named by words, of a group of commands, or of
 // lokal itself.
 func printHelp(w io.Writer, words []string) error {
-	if len(words) > 0 && words[0] == "help" {
-		words = words[1:]
-	}
 	if len(words) == 0 {
 		_, err := io.WriteString(w, globalUsage())
 		return err
