@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -32,7 +35,13 @@ type Options struct {
 	// project; changes reach this process's caches within it. Default 250ms.
 	PollInterval time.Duration
 	Logger       *slog.Logger
+	// MustExist refuses to create a SQLite file that is not there yet (ErrNoDatabase): a
+	// mistyped path or working directory must not yield a fresh empty database.
+	MustExist bool
 }
+
+// ErrNoDatabase is returned by Open with MustExist when the SQLite file does not exist.
+var ErrNoDatabase = errors.New("no database")
 
 // DB is the store: bun over SQLite or PostgreSQL, plus the translation cache.
 type DB struct {
@@ -77,6 +86,9 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		if path == "" {
 			return nil, fmt.Errorf("opening %q: empty SQLite path", dsn)
 		}
+		if err := checkSQLitePath(path, opts.MustExist); err != nil {
+			return nil, err
+		}
 		w, err := openSQLite(path, true)
 		if err != nil {
 			return nil, err
@@ -104,6 +116,34 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	}
 	go db.watch(opts.PollInterval)
 	return db, nil
+}
+
+// checkSQLitePath turns what SQLite would report obscurely ("out of memory (14)" for a
+// missing directory, "no such table" for a private in-memory database per connection) into
+// plain errors.
+func checkSQLitePath(path string, mustExist bool) error {
+	if path == ":memory:" || strings.HasPrefix(path, "file::memory:") || strings.Contains(path, "mode=memory") {
+		return fmt.Errorf("opening SQLite: an in-memory database is not supported (every connection would get its own empty database); give a file path such as sqlite:lokal.db")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("opening SQLite %s: %w", path, err)
+	}
+	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("opening SQLite %s: the directory %s does not exist", abs, dir)
+		}
+		return fmt.Errorf("opening SQLite %s: %w", abs, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("opening SQLite %s: %s is not a directory", abs, dir)
+	}
+	if mustExist {
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w at %s", ErrNoDatabase, abs)
+		}
+	}
+	return nil
 }
 
 var registerSQLiteFunctions sync.Once

@@ -16,6 +16,7 @@ func migrations() *migrate.Migrations {
 	m := migrate.NewMigrations()
 	registerCore(m)
 	registerCheckupsJobs(m)
+	registerTokensHosts(m)
 	registerRateEvents(m)
 	return m
 }

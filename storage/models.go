@@ -180,6 +180,19 @@ type tokenRow struct {
 	ReadOnly      bool       `bun:"read_only,notnull"`
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
 	RevokedAt     *time.Time `bun:"revoked_at"`
+	// Prefix is the token's first characters, shown in lists so that an operator can tell
+	// which key to revoke; too short to guess the rest from.
+	Prefix     string     `bun:"prefix,notnull,default:''"`
+	LastUsedAt *time.Time `bun:"last_used_at"`
+}
+
+// projectHostRow binds a site's host name to the project that translates it: a host
+// belongs to at most one project.
+type projectHostRow struct {
+	bun.BaseModel `bun:"table:project_hosts"`
+	Host          string    `bun:"host,pk"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
 }
 
 // checkupRow is a stored QA report; findings and summary are JSON documents.

@@ -147,7 +147,7 @@ func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, 
 			return nil, err
 		}
 		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
-			ProjectID: p.ID, ReadOnly: in.ReadOnly})
+			ProjectID: p.ID, ReadOnly: in.ReadOnly, Prefix: tokenPrefix(key)})
 	}})
 	if err != nil {
 		return APIKey{}, err
@@ -201,7 +201,8 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 		if u.WorkspaceID != ws {
 			return nil, Errorf(CodeInvalid, "user %s is not a member of that workspace", u.ID)
 		}
-		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID})
+		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID,
+			Prefix: tokenPrefix(token)})
 	}})
 	if err != nil {
 		return PersonalToken{}, err

@@ -111,6 +111,7 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, er
 	if subtle.ConstantTimeCompare([]byte(rec.Hash), []byte(hash)) != 1 {
 		return Principal{}, unauthorized
 	}
+	c.noteTokenUse(rec.ID)
 	p := Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
 		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly}
 	c.authMu.Lock()

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
 // Options configure a Catalog; nil means the defaults.
@@ -25,6 +27,9 @@ type Options struct {
 	Limits Limits
 	// WriteTimeout is the time budget of one write (the spec's 25 seconds by default).
 	WriteTimeout time.Duration
+	// Outbound guards every call to an address a user typed in (webhooks, redeploy, a
+	// workspace's AI provider); nil refuses every private and loopback network.
+	Outbound *outbound.Guard
 	// Hooks run inside every write's transaction after the built-in ones (cache refresh,
 	// checkup scheduling).
 	Hooks []WriteHook
@@ -44,6 +49,7 @@ type Catalog struct {
 
 	limiter Limiter
 	hooks   []WriteHook
+	uses    tokenUses // last_used_at writes (tokens.go)
 }
 
 type cachedPrincipal struct {

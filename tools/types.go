@@ -109,6 +109,7 @@ type TokenRecord struct {
 	WorkspaceID string
 	ProjectID   string
 	ReadOnly    bool
+	Prefix      string // the token's first characters, for lists; not a secret
 	CreatedAt   time.Time
 }
 
@@ -187,6 +188,7 @@ type Tx interface {
 	TerminologyTx
 	CheckupTx
 	JobTx
+	AdminTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 )
 
@@ -137,9 +138,22 @@ var projectFields = []string{"id", "title", "source_language", "enabled_language
 func eachDialect(t *testing.T, fn func(t *testing.T, dsn string)) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			fn(t, storagetest.DSN(t, dialect))
+			fn(t, freshDSN(t, dialect))
 		})
 	}
+}
+
+// freshDSN is the DSN of a fresh, migrated database of dialect: only serve creates a
+// database, so the admin commands need one that exists.
+func freshDSN(t *testing.T, dialect string) string {
+	t.Helper()
+	dsn := storagetest.DSN(t, dialect)
+	db, err := storage.Open(t.Context(), dsn, nil)
+	if err != nil {
+		t.Fatalf("creating the %s database: %v", dialect, err)
+	}
+	db.Close()
+	return dsn
 }
 
 // fixture is what the admin commands made.
@@ -270,7 +284,7 @@ func TestCLIFlagOrder(t *testing.T) {
 // TestCLIText checks that without --json the commands print readable text naming what
 // they made.
 func TestCLIText(t *testing.T) {
-	dsn := storagetest.DSN(t, "sqlite")
+	dsn := freshDSN(t, "sqlite")
 	f := makeFixture(t, dsn)
 	tests := []struct {
 		name     string
@@ -642,8 +656,8 @@ func TestServe(t *testing.T) {
 }
 
 // TestServeEnv starts `lokal serve` with its address and database from LOKAL_LISTEN and
-// LOKAL_DATABASE, and checks an admin command finds the default database, sqlite:lokal.db,
-// in the working directory.
+// LOKAL_DATABASE, and checks that an admin command looks for the default database,
+// sqlite:lokal.db, in the working directory without creating it there.
 func TestServeEnv(t *testing.T) {
 	dsn := storagetest.DSN(t, "sqlite")
 	addr := freeAddr(t)
@@ -659,10 +673,15 @@ func TestServeEnv(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(lokalBin, "workspace", "create", "--name", "Here", "--json")
 	cmd.Dir, cmd.Env = dir, cleanEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("workspace create with the default database: %v: %s", err, out)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("workspace create without a database exited 0: %s", out)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "lokal.db")); err != nil {
-		t.Errorf("the default database sqlite:lokal.db was not made in the working directory: %v", err)
+	want := "lokal: no database at " + filepath.Join(dir, "lokal.db") + " (run `lokal serve` there first, or pass --database / LOKAL_DATABASE)\n"
+	if string(out) != want {
+		t.Errorf("workspace create without a database printed %q, want %q", out, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lokal.db")); !os.IsNotExist(err) {
+		t.Errorf("an admin command created lokal.db in the working directory (%v)", err)
 	}
 }

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/outbound"
+	"github.com/lokal-dev/lokal/workflows"
+)
+
+func serveCommand() *command {
+	return &command{name: "serve", args: "[flags]", synopsis: "run the HTTP and MCP server",
+		about: "Creates the database and a first workspace when there is none. Also read from the\n" +
+			"environment: LOKAL_LOG_FORMAT=text for text logs instead of JSON, GOGC.",
+		flags: []flagDef{
+			{name: "listen", arg: "ADDR", usage: "address to serve on", env: "LOKAL_LISTEN", def: "127.0.0.1:8080"},
+			databaseFlag,
+			{name: "base-url", arg: "URL", usage: "public address of the service, for links; http://ADDR when empty", env: "LOKAL_BASE_URL"},
+			{name: "metrics-listen", arg: "ADDR", usage: "serve Prometheus metrics on this separate address (off when empty)", env: "LOKAL_METRICS_LISTEN"},
+			{name: "trusted-proxies", kind: listFlag, arg: "CIDR,...", usage: "take client IPs from X-Forwarded-For only on connections from these networks", env: "LOKAL_TRUSTED_PROXIES"},
+			{name: "allow-private-nets", kind: listFlag, arg: "CIDR,...", usage: "private networks that webhooks, redeploy and AI providers may call", env: "LOKAL_ALLOW_PRIVATE_NETS"},
+			{name: "max-conns-per-ip", kind: intFlag, arg: "N", usage: "open connections per client IP, 0 for no cap (trusted proxies are exempt)", env: "LOKAL_MAX_CONNS_PER_IP", def: "64"},
+		},
+		run: func(ctx context.Context, c *call) (any, string, error) {
+			cfg, err := parseServeConfig(c.in)
+			if err != nil {
+				return nil, "", err
+			}
+			return nil, "", serve(ctx, cfg, c)
+		}}
+}
+
+// serveConfig is `lokal serve`'s parsed and checked configuration.
+type serveConfig struct {
+	listen           string
+	database         string
+	baseURL          string
+	metricsListen    string         // "" when metrics are off
+	trustedProxies   []netip.Prefix // X-Forwarded-For is believed only from these
+	allowPrivateNets []netip.Prefix // private networks outbound calls may reach
+	maxConnsPerIP    int            // 0: no cap
+}
+
+func parseServeConfig(in *input) (serveConfig, error) {
+	cfg := serveConfig{listen: in.str("listen"), database: in.str("database"),
+		baseURL: strings.TrimRight(in.str("base-url"), "/"), metricsListen: in.str("metrics-listen"),
+		maxConnsPerIP: in.integer("max-conns-per-ip")}
+	if cfg.baseURL == "" {
+		cfg.baseURL = "http://" + cfg.listen
+	}
+	for _, a := range []struct{ flag, addr string }{{"listen", cfg.listen}, {"metrics-listen", cfg.metricsListen}} {
+		if a.addr == "" && a.flag == "metrics-listen" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(a.addr); err != nil {
+			return cfg, fmt.Errorf("--%s %q is not HOST:PORT", a.flag, a.addr)
+		}
+	}
+	if cfg.metricsListen != "" && cfg.metricsListen == cfg.listen {
+		return cfg, errors.New("--metrics-listen must differ from --listen: metrics are served apart from the API")
+	}
+	if cfg.maxConnsPerIP < 0 {
+		return cfg, errors.New("--max-conns-per-ip must be 0 (no cap) or more")
+	}
+	var err error
+	if cfg.trustedProxies, err = parsePrefixes("trusted-proxies", in.list("trusted-proxies")); err != nil {
+		return cfg, err
+	}
+	if cfg.allowPrivateNets, err = parsePrefixes("allow-private-nets", in.list("allow-private-nets")); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// parsePrefixes reads networks in CIDR form; a bare address is a network of one.
+func parsePrefixes(flag string, items []string) ([]netip.Prefix, error) {
+	out := []netip.Prefix{}
+	for _, s := range items {
+		if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %q is neither a network in CIDR form (such as 10.0.0.0/8) nor an IP address", flag, s)
+		}
+		if p.Masked() != p {
+			return nil, fmt.Errorf("--%s: %s has bits set past its /%d; did you mean %s?", flag, s, p.Bits(), p.Masked())
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func serve(ctx context.Context, cfg serveConfig, c *call) error {
+	// Listen before anything is created: on a busy port the first start must not print a
+	// token for a server that never runs.
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	defer ln.Close()
+	var metricsLn net.Listener
+	if cfg.metricsListen != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.metricsListen); err != nil {
+			return fmt.Errorf("listening for metrics: %w", err)
+		}
+		defer metricsLn.Close()
+	}
+
+	logs := newLogBuffer(c.stderr, 200*time.Millisecond)
+	defer logs.Close()
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	if os.Getenv("LOKAL_LOG_FORMAT") == "text" {
+		logger = slog.New(slog.NewTextHandler(logs, nil))
+	}
+	if os.Getenv("GOGC") == "" {
+		// The heap is mostly cached files that live long; collecting less often buys
+		// about a tenth of the read path's CPU for a little memory.
+		debug.SetGCPercent(400)
+	}
+	slog.SetDefault(logger)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	db, err := storage.Open(ctx, cfg.database, &storage.Options{Logger: logger})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var metrics *rest.Metrics
+	if metricsLn != nil {
+		metrics = rest.NewMetrics()
+		metrics.AddCounterFunc("cache_hits_total", "Reads answered from the translation cache.", func() float64 { h, _ := db.CacheStats(); return float64(h) })
+		metrics.AddCounterFunc("cache_misses_total", "Reads that built a cache entry.", func() float64 { _, m := db.CacheStats(); return float64(m) })
+		metrics.AddGaugeFunc("jobs_pending", "Background jobs waiting to run.", func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			n, err := db.PendingJobs(ctx)
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		})
+	}
+	cat := tools.NewCatalog(db, &tools.Options{BaseURL: cfg.baseURL, Logger: logger,
+		// Budgets live in PostgreSQL when several servers share it, in memory on SQLite.
+		Limiter: db.Limiter(nil), OnRefused: metrics.WriteRefused,
+		// Webhooks, redeploy and workspace AI providers call out through this guard.
+		Outbound: outbound.NewGuard(cfg.allowPrivateNets)})
+	boot, err := cat.BootstrapIfEmpty(tools.WithPrincipal(ctx, tools.System))
+	if err != nil {
+		return fmt.Errorf("creating the first workspace: %w", err)
+	}
+	if boot != nil {
+		fmt.Fprintf(c.stdout, "Created a first workspace on this empty database (shown once, keep the token):\n"+
+			"  workspace:       %s (%s)\n  public token:    %s\n  user:            %s (%s)\n  workspace token: %s\n",
+			boot.Workspace.ID, boot.Workspace.Name, boot.Workspace.PublicToken, boot.User.ID, boot.User.Email, boot.Token)
+	}
+
+	restOpts := &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics}
+	for _, p := range cfg.trustedProxies {
+		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
+	}
+	handler := rest.New(cat, restOpts)
+	worker := workflows.New(cat, &workflows.Options{Logger: logger})
+	workerCtx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan struct{})
+	go func() { defer close(workerDone); worker.Run(workerCtx) }()
+	defer func() { stopWorker(); <-workerDone }()
+
+	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, ErrorLog: errorLog}
+	logger.Info("serving", "addr", ln.Addr().String(), "database", db.Dialect(), "base_url", cfg.baseURL,
+		"max_conns_per_ip", cfg.maxConnsPerIP)
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(limitConnsPerIP(ln, cfg.maxConnsPerIP, cfg.trustedProxies)) }()
+	var metricsSrv *http.Server
+	if metricsLn != nil {
+		metricsSrv = &http.Server{Handler: metrics.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: errorLog}
+		logger.Info("serving metrics", "addr", metricsLn.Addr().String())
+		go func() { errc <- metricsSrv.Serve(metricsLn) }()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// SIGTERM: stop accepting, let in-flight requests finish, exit 0.
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if metricsSrv != nil {
+		metricsSrv.Shutdown(shutdownCtx) //nolint:errcheck // the API's shutdown error is the one to report
+	}
+	return srv.Shutdown(shutdownCtx)
+}

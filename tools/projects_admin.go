@@ -1,0 +1,423 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/idna"
+)
+
+// AdminTx is the part of a transaction that the operator's commands use: project settings,
+// site hosts and the key and token lists. Methods return CodeNotFound for missing rows and
+// CodeConflict for a host bound twice.
+type AdminTx interface {
+	// UpdateProject stores the project's title, integration type and Settings; languages
+	// are written with SetLanguage.
+	UpdateProject(ctx context.Context, p Project) error
+	// ProjectHosts returns the hosts bound to the project, sorted.
+	ProjectHosts(ctx context.Context, projectID string) ([]string, error)
+	// HostProject returns the id of the project the host is bound to.
+	HostProject(ctx context.Context, host string) (string, error)
+	// SetProjectHosts binds exactly hosts to the project.
+	SetProjectHosts(ctx context.Context, projectID string, hosts []string) error
+
+	// Tokens returns the tokens matching f, oldest first.
+	Tokens(ctx context.Context, f TokenFilter) ([]TokenInfo, error)
+	Token(ctx context.Context, id string) (TokenInfo, error)
+	RevokeToken(ctx context.Context, id string, at time.Time) error
+	TouchToken(ctx context.Context, id string, at time.Time) error
+}
+
+// Embed modes (capabilities.mode): the Embed script swaps page text, or only pings.
+const (
+	EmbedModeSwap = "swap"
+	EmbedModeOff  = "off"
+)
+
+// SettableIntegrationTypes are the integration types an operator may set: api for projects
+// made by the CLI, REST or MCP, embed for those made by the resolve handshake.
+var SettableIntegrationTypes = []string{"api", "embed"}
+
+// ProjectView is the spec's Project object with the settings the operator manages.
+type ProjectView struct {
+	Project
+	Settings ProjectSettingsView `json:"settings"`
+}
+
+// ProjectSettingsView is the "settings" member of `project show`.
+type ProjectSettingsView struct {
+	AllowedOrigins   []string          `json:"allowed_origins"`
+	Hosts            []string          `json:"hosts"`
+	ShowSwitcher     bool              `json:"show_switcher"`
+	KeepSiteUpToDate bool              `json:"keep_site_up_to_date"`
+	Capabilities     EmbedCapabilities `json:"capabilities"`
+}
+
+// EmbedCapabilities tell the Embed script what to do on a page.
+type EmbedCapabilities struct {
+	Mode       string `json:"mode"`
+	JITHarvest bool   `json:"jit_harvest"`
+	AutoApply  bool   `json:"auto_apply"`
+}
+
+// WorkspaceProjects returns the active projects of a workspace, oldest first. Admin only.
+func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]Project, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var out []Project
+	err := c.store.View(ctx, func(tx Tx) error {
+		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Projects(ctx, workspaceID)
+		return err
+	})
+	if out == nil {
+		out = []Project{}
+	}
+	return out, err
+}
+
+// ShowProject returns a project with its settings. Admin only.
+func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectView, error) {
+	if err := requireSystem(ctx); err != nil {
+		return ProjectView{}, err
+	}
+	var out ProjectView
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = projectView(ctx, tx, projectID)
+		return err
+	})
+	return out, err
+}
+
+func projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, error) {
+	p, err := tx.Project(ctx, projectID)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	hosts, err := tx.ProjectHosts(ctx, projectID)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	s := p.Settings
+	origins := s.AllowedOrigins
+	if origins == nil {
+		origins = []string{}
+	}
+	if hosts == nil {
+		hosts = []string{}
+	}
+	return ProjectView{Project: p, Settings: ProjectSettingsView{AllowedOrigins: origins, Hosts: hosts,
+		ShowSwitcher: s.ShowSwitcher, KeepSiteUpToDate: s.KeepSiteCurrent,
+		Capabilities: EmbedCapabilities{Mode: s.EmbedMode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}}}, nil
+}
+
+// SetProjectIn changes a project: nil fields stay as they are, and an empty list clears.
+type SetProjectIn struct {
+	Title            *string
+	Languages        *[]string // the enabled target languages; the source language is always on
+	Editable         *[]string // subset of the enabled languages and the source
+	AutoTranslate    *[]string // subset of the enabled languages and the source
+	IntegrationType  *string
+	AllowedOrigins   *[]string
+	Hosts            *[]string
+	ShowSwitcher     *bool
+	KeepSiteUpToDate *bool
+	Mode             *string
+	JITHarvest       *bool
+	AutoApply        *bool
+}
+
+// SetProject changes what in names and returns the project as ShowProject does. A host
+// bound to another project is a conflict. Admin only.
+func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
+	if err := requireSystem(ctx); err != nil {
+		return ProjectView{}, err
+	}
+	var title, integration, mode string
+	if in.Title != nil {
+		title = strings.TrimSpace(*in.Title)
+		if title == "" || len(title) > 200 {
+			return ProjectView{}, Errorf(CodeInvalid, "project title must be 1 to 200 characters")
+		}
+	}
+	if in.IntegrationType != nil {
+		integration = *in.IntegrationType
+		if !contains(SettableIntegrationTypes, integration) {
+			return ProjectView{}, Errorf(CodeInvalid, "integration type must be one of %s", strings.Join(SettableIntegrationTypes, ", "))
+		}
+	}
+	if in.Mode != nil {
+		mode = *in.Mode
+		if mode != EmbedModeSwap && mode != EmbedModeOff {
+			return ProjectView{}, Errorf(CodeInvalid, "mode must be %s or %s", EmbedModeSwap, EmbedModeOff)
+		}
+	}
+	langs, err := normalizeLanguages("language", in.Languages)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	editable, err := normalizeLanguages("editable language", in.Editable)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	auto, err := normalizeLanguages("auto-translate language", in.AutoTranslate)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	var origins, hosts []string
+	if in.AllowedOrigins != nil {
+		origins = []string{}
+		for _, o := range *in.AllowedOrigins {
+			n, err := NormalizeOrigin(o)
+			if err != nil {
+				return ProjectView{}, err
+			}
+			if !contains(origins, n) {
+				origins = append(origins, n)
+			}
+		}
+	}
+	if in.Hosts != nil {
+		hosts = []string{}
+		for _, h := range *in.Hosts {
+			n, err := NormalizeHost(h)
+			if err != nil {
+				return ProjectView{}, err
+			}
+			if !contains(hosts, n) {
+				hosts = append(hosts, n)
+			}
+		}
+	}
+
+	var out ProjectView
+	err = c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		p, err := tx.Project(ctx, projectID)
+		if err != nil {
+			return nil, err
+		}
+		if in.Title != nil {
+			p.Title = title
+		}
+		if in.IntegrationType != nil {
+			p.IntegrationType = integration
+		}
+		s := &p.Settings
+		if origins != nil {
+			s.AllowedOrigins = origins
+		}
+		setBool(&s.ShowSwitcher, in.ShowSwitcher)
+		setBool(&s.KeepSiteCurrent, in.KeepSiteUpToDate)
+		setBool(&s.JITHarvest, in.JITHarvest)
+		setBool(&s.AutoApply, in.AutoApply)
+		if in.Mode != nil {
+			s.EmbedMode = mode
+		}
+		if err := tx.UpdateProject(ctx, p); err != nil {
+			return nil, err
+		}
+		changed, err := languageChanges(p, langs, editable, auto)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range changed {
+			if err := tx.SetLanguage(ctx, p.ID, l); err != nil {
+				return nil, err
+			}
+		}
+		if hosts != nil {
+			for _, h := range hosts {
+				owner, err := tx.HostProject(ctx, h)
+				if err != nil && !IsNotFound(err) {
+					return nil, err
+				}
+				if err == nil && owner != p.ID {
+					return nil, Errorf(CodeConflict, "host %s is bound to another project (%s)", h, owner)
+				}
+			}
+			if err := tx.SetProjectHosts(ctx, p.ID, hosts); err != nil {
+				return nil, err
+			}
+		}
+		out, err = projectView(ctx, tx, p.ID)
+		return []Change{{Kind: ChangeProjectSettings}}, err
+	}})
+	return out, err
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// normalizeLanguages checks that every code is supported and returns the canonical codes
+// without duplicates; nil stays nil (not given).
+func normalizeLanguages(what string, codes *[]string) ([]string, error) {
+	if codes == nil {
+		return nil, nil
+	}
+	out := []string{}
+	for _, code := range *codes {
+		l, ok := LookupLanguage(strings.TrimSpace(code))
+		if !ok {
+			return nil, Errorf(CodeInvalid, "%s %q is not supported", what, code)
+		}
+		if !contains(out, l.Code) {
+			out = append(out, l.Code)
+		}
+	}
+	return out, nil
+}
+
+// languageChanges applies new enabled, editable and auto-translate lists (nil: unchanged)
+// to the project's language rows and returns the rows to write. Rows are never deleted: a
+// language taken off is disabled, and loses its editable and auto-translate flags so that
+// both lists stay within the enabled languages; a language turned on starts editable and
+// auto-translated, as in CreateProject.
+func languageChanges(p Project, enabled, editable, auto []string) ([]Language, error) {
+	rows := map[string]*Language{}
+	var order []string
+	for _, l := range p.Languages {
+		rows[l.Code] = &l
+		order = append(order, l.Code)
+	}
+	touched := map[string]bool{}
+	if enabled != nil {
+		for _, code := range enabled {
+			if code == p.SourceLanguage {
+				continue
+			}
+			l, ok := rows[code]
+			if !ok {
+				l = &Language{Code: code}
+				rows[code] = l
+				order = append(order, code)
+			}
+			if !l.Enabled {
+				*l = Language{Code: code, Enabled: true, Editable: true, AutoTranslate: true}
+				touched[code] = true
+			}
+		}
+		for _, code := range order {
+			if l := rows[code]; l.Enabled && !contains(enabled, code) {
+				*l = Language{Code: code}
+				touched[code] = true
+			}
+		}
+	}
+	on := []string{p.SourceLanguage}
+	for _, code := range order {
+		if rows[code].Enabled {
+			on = append(on, code)
+		}
+	}
+	for _, list := range []struct {
+		what  string
+		codes []string
+		flag  func(*Language) *bool
+	}{
+		{"editable", editable, func(l *Language) *bool { return &l.Editable }},
+		{"auto-translate", auto, func(l *Language) *bool { return &l.AutoTranslate }},
+	} {
+		if list.codes == nil {
+			continue
+		}
+		for _, code := range list.codes {
+			if !contains(on, code) {
+				return nil, Errorf(CodeInvalid, "%s language %s is not enabled (enabled: %s)", list.what, code, strings.Join(on, ", "))
+			}
+		}
+		for _, code := range order {
+			l := rows[code]
+			if !l.Enabled {
+				continue
+			}
+			if want := contains(list.codes, code); *list.flag(l) != want {
+				*list.flag(l) = want
+				touched[code] = true
+			}
+		}
+	}
+	var out []Language
+	for _, code := range order {
+		if touched[code] {
+			out = append(out, *rows[code])
+		}
+	}
+	return out, nil
+}
+
+var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.VerifyDNSLength(true))
+
+// NormalizeHost returns the ASCII, lower-case form of a host name ("Bücher.Example." gives
+// "xn--bcher-kva.example"), or CodeInvalid for anything else: an address, a port, a scheme.
+func NormalizeHost(s string) (string, error) {
+	h := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), ".")
+	if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
+		return "", Errorf(CodeInvalid, "%q is an IP address, not a host name", s)
+	}
+	if h == "" || strings.ContainsAny(h, "/:@?#[]*\\ ") {
+		return "", Errorf(CodeInvalid, "%q is not a host name (give the name only, such as www.example.com)", s)
+	}
+	a, err := hostProfile.ToASCII(h)
+	if err != nil {
+		return "", Errorf(CodeInvalid, "%q is not a host name", s)
+	}
+	return a, nil
+}
+
+// NormalizeOrigin returns the canonical form of an allowed origin, scheme://host[:port]
+// where host may start with "*." (one or more labels), or CodeInvalid.
+func NormalizeOrigin(s string) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", Errorf(CodeInvalid, "allowed origin %q: %s (want scheme://host[:port], such as https://*.example.com)", s, why)
+	}
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Opaque != "" || u.Host == "" {
+		return bad("not an origin")
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return bad("the scheme must be http or https")
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return bad("an origin has no user, path, query or fragment")
+	}
+	host, port := u.Hostname(), u.Port()
+	if strings.HasSuffix(u.Host, ":") {
+		return bad("empty port")
+	}
+	if port != "" {
+		num, err := strconv.Atoi(port)
+		if err != nil || num < 1 || num > 65535 {
+			return bad("the port must be 1 to 65535")
+		}
+		port = ":" + strconv.Itoa(num)
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Is6() {
+			return scheme + "://[" + a.String() + "]" + port, nil
+		}
+		return scheme + "://" + a.String() + port, nil
+	}
+	wild := ""
+	if rest, ok := strings.CutPrefix(host, "*."); ok {
+		wild, host = "*.", rest
+	}
+	h, err := NormalizeHost(host)
+	if err != nil {
+		return bad("not a host name")
+	}
+	return fmt.Sprintf("%s://%s%s%s", scheme, wild, h, port), nil
+}

@@ -1,0 +1,220 @@
+package tools
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// TokenInfo is a stored API key or personal access token as the operator sees it: never
+// the token, only its non-secret prefix.
+type TokenInfo struct {
+	ID          string
+	Kind        string
+	Prefix      string
+	UserID      string
+	WorkspaceID string
+	ProjectID   string
+	ReadOnly    bool
+	CreatedAt   time.Time
+	LastUsedAt  *time.Time
+	RevokedAt   *time.Time
+}
+
+// TokenFilter selects tokens: the keys of a project (Kinds api_key) or the personal
+// tokens of a user. Empty fields match everything.
+type TokenFilter struct {
+	Kinds     []string
+	ProjectID string
+	UserID    string
+}
+
+// tokenPrefixLen is how much of the random part of a token its prefix keeps: 24 of 192 bits
+// tell keys apart in a list and leave 168 to guess.
+const tokenPrefixLen = 6
+
+// tokenPrefix is the shown part of a new token: its kind prefix and a few characters.
+func tokenPrefix(token string) string {
+	for _, p := range []string{PrefixWorkspace, PrefixPersonal, PrefixAPIKey} {
+		if len(token) >= len(p)+tokenPrefixLen && token[:len(p)] == p {
+			return token[:len(p)+tokenPrefixLen]
+		}
+	}
+	return ""
+}
+
+// KeyListing is one project API key in `key list`.
+type KeyListing struct {
+	ID         string     `json:"id"`
+	Prefix     string     `json:"prefix"`
+	ReadOnly   bool       `json:"read_only"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+}
+
+// TokenListing is one personal access token in `token list`; ProjectID is null for a
+// workspace token.
+type TokenListing struct {
+	ID          string     `json:"id"`
+	Prefix      string     `json:"prefix"`
+	Scope       string     `json:"scope"` // "project" or "workspace"
+	ProjectID   *string    `json:"project_id"`
+	WorkspaceID string     `json:"workspace_id"`
+	CreatedAt   time.Time  `json:"created_at"`
+	LastUsedAt  *time.Time `json:"last_used_at"`
+	RevokedAt   *time.Time `json:"revoked_at"`
+}
+
+// Revoked is the answer of a revocation.
+type Revoked struct {
+	ID        string    `json:"id"`
+	RevokedAt time.Time `json:"revoked_at"`
+}
+
+// ListKeys returns the API keys of a project, revoked ones too, oldest first. Admin only.
+func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var recs []TokenInfo
+	err := c.store.View(ctx, func(tx Tx) error {
+		if _, err := tx.Project(ctx, projectID); err != nil {
+			return err
+		}
+		var err error
+		recs, err = tx.Tokens(ctx, TokenFilter{Kinds: []string{KindAPIKey}, ProjectID: projectID})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KeyListing, len(recs))
+	for i, r := range recs {
+		out[i] = KeyListing{ID: r.ID, Prefix: r.Prefix, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt.UTC(),
+			LastUsedAt: utc(r.LastUsedAt), RevokedAt: utc(r.RevokedAt)}
+	}
+	return out, nil
+}
+
+// ListTokens returns the personal access tokens of a user, revoked ones too, oldest first.
+// Admin only.
+func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var recs []TokenInfo
+	err := c.store.View(ctx, func(tx Tx) error {
+		if _, err := tx.User(ctx, userID); err != nil {
+			return err
+		}
+		var err error
+		recs, err = tx.Tokens(ctx, TokenFilter{Kinds: []string{KindPersonal, KindWorkspace}, UserID: userID})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TokenListing, len(recs))
+	for i, r := range recs {
+		t := TokenListing{ID: r.ID, Prefix: r.Prefix, Scope: "workspace", WorkspaceID: r.WorkspaceID,
+			CreatedAt: r.CreatedAt.UTC(), LastUsedAt: utc(r.LastUsedAt), RevokedAt: utc(r.RevokedAt)}
+		if r.Kind == KindPersonal {
+			t.Scope, t.ProjectID = "project", &r.ProjectID
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// RevokeKey revokes a project API key. Revoking twice answers the first revocation's time.
+// Every server stops taking the key within its auth cache TTL (one second). Admin only.
+func (c *Catalog) RevokeKey(ctx context.Context, id string) (Revoked, error) {
+	return c.revoke(ctx, id, "key", KindAPIKey)
+}
+
+// RevokeToken revokes a personal access token, as RevokeKey does a key. Admin only.
+func (c *Catalog) RevokeToken(ctx context.Context, id string) (Revoked, error) {
+	return c.revoke(ctx, id, "token", KindPersonal, KindWorkspace)
+}
+
+func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) (Revoked, error) {
+	if err := requireSystem(ctx); err != nil {
+		return Revoked{}, err
+	}
+	var out Revoked
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		rec, err := tx.Token(ctx, id)
+		if err != nil || !contains(kinds, rec.Kind) {
+			if err == nil || IsNotFound(err) {
+				return nil, Errorf(CodeNotFound, "%s %s not found", what, id)
+			}
+			return nil, err
+		}
+		if rec.RevokedAt != nil {
+			out = Revoked{ID: id, RevokedAt: rec.RevokedAt.UTC()}
+			return nil, nil
+		}
+		at := c.opts.Now().UTC().Truncate(time.Microsecond)
+		if err := tx.RevokeToken(ctx, id, at); err != nil {
+			return nil, err
+		}
+		out = Revoked{ID: id, RevokedAt: at}
+		return nil, nil
+	}})
+	if err != nil {
+		return Revoked{}, err
+	}
+	// This process stops at once; other processes when their cache entry expires.
+	c.authMu.Lock()
+	for tok, cp := range c.auth {
+		if cp.p.TokenID == id {
+			delete(c.auth, tok)
+		}
+	}
+	c.authMu.Unlock()
+	return out, nil
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// tokenUseInterval is how stale a token's last_used_at may get: one write a minute per token
+// and process, whatever the request rate.
+const tokenUseInterval = time.Minute
+
+// tokenUses remembers when this process last wrote each token's last_used_at.
+type tokenUses struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// noteTokenUse records that a token was used, at most once a minute per token, in the
+// background: it is called on an auth cache miss and must not hold up the request.
+func (c *Catalog) noteTokenUse(id string) {
+	now := c.opts.Now()
+	c.uses.mu.Lock()
+	if c.uses.last == nil {
+		c.uses.last = map[string]time.Time{}
+	}
+	if t, ok := c.uses.last[id]; ok && now.Sub(t) < tokenUseInterval {
+		c.uses.mu.Unlock()
+		return
+	}
+	c.uses.last[id] = now
+	c.uses.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(WithPrincipal(context.Background(), System), 10*time.Second)
+		defer cancel()
+		if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+			return nil, tx.TouchToken(ctx, id, now.UTC())
+		}}); err != nil {
+			c.opts.Logger.Debug("recording a token's last use", "token_id", id, "err", err)
+		}
+	}()
+}
