@@ -3,7 +3,7 @@ GO ?= go
 LISTEN ?= 127.0.0.1:8080
 DATABASE ?= sqlite:lokal.db
 
-.PHONY: run build test race vet bench fmt
+.PHONY: run build test race vet bench evals fmt
 
 run:
 	$(GO) run ./cmd/lokal serve --listen $(LISTEN) --database $(DATABASE)
@@ -23,6 +23,13 @@ vet:
 
 bench:
 	bash .ci/bench
+
+# AI evals: recorded model answers replayed through the real ai pipeline; the table of
+# placeholder integrity, terminology adherence, refusals and repairs prints at the end.
+# With LOKAL_EVAL_BASE_URL, LOKAL_EVAL_MODEL and LOKAL_EVAL_API_KEY, `go test ./evals -update`
+# records fresh answers from a live model.
+evals:
+	cd evals && $(GO) test -count=1 -run TestEvals
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -1,0 +1,364 @@
+package evals
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/ai/aitest"
+)
+
+var update = flag.Bool("update", false, "record fresh answers from the live model (LOKAL_EVAL_*) and rewrite want.json")
+
+type rules struct {
+	SourceLanguage string    `json:"source_language"`
+	TargetLanguage string    `json:"target_language"`
+	Glossary       []ai.Term `json:"glossary,omitempty"`
+	DoNotTranslate []string  `json:"do_not_translate,omitempty"`
+	Substitutions  []ai.Sub  `json:"substitutions,omitempty"`
+	Instructions   string    `json:"instructions,omitempty"`
+	Scripted       bool      `json:"scripted,omitempty"`
+	Broken         bool      `json:"broken,omitempty"`
+}
+
+type outcome struct {
+	Value  *string `json:"value,omitempty"`
+	Failed bool    `json:"failed,omitempty"`
+}
+
+type evalCase struct {
+	name    string
+	path    string
+	archive *txtar.Archive
+	rules   rules
+	source  map[string]string
+	answers []string
+	want    map[string]outcome
+}
+
+func loadCase(t *testing.T, path string) *evalCase {
+	t.Helper()
+	a, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	c := &evalCase{name: strings.TrimSuffix(filepath.Base(path), ".txtar"), path: path, archive: a}
+	answers := map[int]string{}
+	for _, f := range a.Files {
+		switch {
+		case f.Name == "rules.json":
+			mustJSON(t, path, f.Data, &c.rules)
+		case f.Name == "source.json":
+			mustJSON(t, path, f.Data, &c.source)
+		case f.Name == "want.json":
+			mustJSON(t, path, f.Data, &c.want)
+		case strings.HasPrefix(f.Name, "answer."):
+			var n int
+			if _, err := fmt.Sscanf(f.Name, "answer.%d", &n); err != nil || n < 1 {
+				t.Fatalf("%s: bad file name %q", path, f.Name)
+			}
+			answers[n] = strings.TrimSuffix(string(f.Data), "\n")
+		default:
+			t.Fatalf("%s: unknown file %q", path, f.Name)
+		}
+	}
+	for n := 1; n <= len(answers); n++ {
+		a, ok := answers[n]
+		if !ok {
+			t.Fatalf("%s: answer.%d missing", path, n)
+		}
+		c.answers = append(c.answers, a)
+	}
+	return c
+}
+
+func mustJSON(t *testing.T, path string, data []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// replay serves the recorded answers in order.
+func replay(t *testing.T, answers []string) *aitest.Server {
+	return aitest.New(t, func(c aitest.Call) aitest.Reply {
+		if c.N > len(answers) {
+			return aitest.Reply{Status: http.StatusTeapot, Body: `{"error":{"message":"no recorded answer left"}}`}
+		}
+		return aitest.Reply{Content: answers[c.N-1], PromptTokens: 100, CompletionTokens: 50}
+	})
+}
+
+// recorder forwards calls to the live model and keeps each answer's content.
+type recorder struct {
+	mu      sync.Mutex
+	answers []string
+}
+
+func (r *recorder) server(t *testing.T, base, key string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		out, err := http.NewRequestWithContext(req.Context(), http.MethodPost, strings.TrimRight(base, "/")+"/chat/completions", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		out.Header.Set("Content-Type", "application/json")
+		if key != "" {
+			out.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		var parsed struct {
+			Choices []struct {
+				Message struct{ Content string } `json:"message"`
+			} `json:"choices"`
+		}
+		if resp.StatusCode == http.StatusOK && json.Unmarshal(data, &parsed) == nil && len(parsed.Choices) > 0 {
+			r.mu.Lock()
+			r.answers = append(r.answers, parsed.Choices[0].Message.Content)
+			r.mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(resp.StatusCode)
+		w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+type totals struct {
+	cases, strings, stored, intact        int
+	glossaryChecked, glossaryKept         int
+	dntChecked, dntKept                   int
+	refused, repaired, brokenCases, calls int
+}
+
+func TestEvals(t *testing.T) {
+	paths, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no cases in testdata: %v", err)
+	}
+	live := *update && os.Getenv("LOKAL_EVAL_BASE_URL") != ""
+	if *update && !live {
+		t.Log("-update without LOKAL_EVAL_BASE_URL: replaying recorded answers and rewriting want.json only")
+	}
+	var tot totals
+	var rows []string
+	for _, path := range paths {
+		c := loadCase(t, path)
+		row := fmt.Sprintf("%-40s", c.name)
+		if !t.Run(c.name, func(t *testing.T) { row = runCase(t, c, live, &tot) }) {
+			row += " FAILED"
+		}
+		rows = append(rows, row)
+	}
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%d/%d (%.0f%%)", a, b, 100*float64(a)/float64(b))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-40s %s\n", "case", "stored/failed/repaired/calls")
+	for _, r := range rows {
+		b.WriteString(r + "\n")
+	}
+	fmt.Fprintf(&b, "\ncases                          %d (%d with broken answers)\n", tot.cases, tot.brokenCases)
+	fmt.Fprintf(&b, "strings                        %d in %d model calls\n", tot.strings, tot.calls)
+	fmt.Fprintf(&b, "placeholder integrity (stored) %s\n", pct(tot.intact, tot.stored))
+	fmt.Fprintf(&b, "glossary adherence (stored)    %s\n", pct(tot.glossaryKept, tot.glossaryChecked))
+	fmt.Fprintf(&b, "do-not-translate adherence     %s\n", pct(tot.dntKept, tot.dntChecked))
+	fmt.Fprintf(&b, "refusals (strings not stored)  %d\n", tot.refused)
+	fmt.Fprintf(&b, "retries that repaired          %d\n", tot.repaired)
+	// Printed, not logged: `cd evals && go test` shows it without -v.
+	fmt.Print(b.String())
+	if tot.intact != tot.stored || tot.glossaryKept != tot.glossaryChecked || tot.dntKept != tot.dntChecked {
+		t.Errorf("stored values not all intact: integrity %d/%d, glossary %d/%d, DNT %d/%d",
+			tot.intact, tot.stored, tot.glossaryKept, tot.glossaryChecked, tot.dntKept, tot.dntChecked)
+	}
+	if len(paths) < 60 {
+		t.Errorf("%d cases, want at least 60", len(paths))
+	}
+}
+
+func runCase(t *testing.T, c *evalCase, live bool, tot *totals) string {
+	record := live && !c.rules.Scripted
+	var base string
+	var rec *recorder
+	if record {
+		rec = &recorder{}
+		base = rec.server(t, os.Getenv("LOKAL_EVAL_BASE_URL"), os.Getenv("LOKAL_EVAL_API_KEY"))
+	} else {
+		base = replay(t, c.answers).URL
+	}
+	model := "replay"
+	if record {
+		model = os.Getenv("LOKAL_EVAL_MODEL")
+	}
+	p, err := ai.NewProvider(ai.Config{BaseURL: base, Model: model, MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Translate(t.Context(), ai.Request{
+		SourceLang: c.rules.SourceLanguage, TargetLang: c.rules.TargetLanguage, Strings: c.source,
+		Glossary: c.rules.Glossary, DoNotTranslate: c.rules.DoNotTranslate,
+		Substitutions: c.rules.Substitutions, Instructions: c.rules.Instructions,
+	})
+	if err != nil {
+		t.Fatalf("translating: %v", err)
+	}
+	if !record && len(res.Calls) != len(c.answers) {
+		t.Errorf("made %d calls, the case has %d recorded answers", len(res.Calls), len(c.answers))
+	}
+
+	got := map[string]outcome{}
+	for id := range c.source {
+		if v, ok := res.Translated[id]; ok {
+			got[id] = outcome{Value: &v}
+		} else {
+			got[id] = outcome{Failed: true}
+		}
+	}
+	if *update {
+		rewrite(t, c, got, rec)
+	} else {
+		for id := range c.source {
+			w, g := c.want[id], got[id]
+			switch {
+			case w.Failed != g.Failed:
+				t.Errorf("%s: failed = %v, want %v (reason: %s)", id, g.Failed, w.Failed, res.Failed[id])
+			case w.Value != nil && (g.Value == nil || *g.Value != *w.Value):
+				t.Errorf("%s = %q, want %q", id, deref(g.Value), *w.Value)
+			case w.Value == nil && !w.Failed:
+				t.Errorf("%s: want.json has no outcome", id)
+			}
+		}
+	}
+
+	tot.cases++
+	tot.calls += len(res.Calls)
+	if c.rules.Broken {
+		tot.brokenCases++
+		invented := 0
+		for _, r := range res.Calls {
+			invented += r.InventedIDs
+		}
+		// A broken answer must show: refused, repaired, or ignored ids.
+		if len(res.Failed)+len(res.Repaired)+invented == 0 {
+			t.Errorf("a broken answer was neither refused nor repaired")
+		}
+	}
+	tot.strings += len(c.source)
+	tot.refused += len(res.Failed)
+	tot.repaired += len(res.Repaired)
+	for id, v := range res.Translated {
+		tot.stored++
+		src := c.source[id]
+		if intact(src, v, c.rules) {
+			tot.intact++
+		} else {
+			t.Errorf("%s: stored value %q is not intact against %q", id, v, src)
+		}
+		for _, g := range c.rules.Glossary {
+			if applies(g.Locale, c.rules.TargetLanguage) && containsFold(src, g.Source) {
+				tot.glossaryChecked++
+				if containsFold(v, g.Target) {
+					tot.glossaryKept++
+				}
+			}
+		}
+		for _, d := range c.rules.DoNotTranslate {
+			if strings.Contains(src, d) {
+				tot.dntChecked++
+				if strings.Count(v, d) >= strings.Count(src, d) {
+					tot.dntKept++
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%-40s %d/%d/%d/%d", c.name, len(res.Translated), len(res.Failed), len(res.Repaired), len(res.Calls))
+}
+
+// intact is the eval's own integrity check of a stored value: the same
+// placeholder and markup pieces as the source (plural blocks expanded to
+// the target language first), counted as multisets.
+func intact(src, v string, r rules) bool {
+	want := ai.Mask(src, ai.MaskOptions{PluralLang: r.TargetLanguage})
+	got := ai.Mask(v, ai.MaskOptions{})
+	a, b := pieces(want.Table), pieces(got.Table)
+	return slices.Equal(a, b)
+}
+
+func pieces(t ai.Table) []string {
+	out := make([]string, len(t))
+	for i, tok := range t {
+		out[i] = tok.Raw
+	}
+	slices.Sort(out)
+	return out
+}
+
+func applies(locale, lang string) bool {
+	locale = strings.ToLower(locale)
+	return locale == "" || locale == "all" || locale == strings.ToLower(lang) || strings.HasPrefix(strings.ToLower(lang), locale+"-")
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<failed>"
+	}
+	return *s
+}
+
+func rewrite(t *testing.T, c *evalCase, got map[string]outcome, rec *recorder) {
+	t.Helper()
+	var files []txtar.File
+	for _, f := range c.archive.Files {
+		if f.Name == "want.json" || rec != nil && strings.HasPrefix(f.Name, "answer.") {
+			continue
+		}
+		files = append(files, f)
+	}
+	if rec != nil {
+		for i, a := range rec.answers {
+			files = append(files, txtar.File{Name: fmt.Sprintf("answer.%d", i+1), Data: []byte(a + "\n")})
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(got); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, txtar.File{Name: "want.json", Data: b.Bytes()})
+	c.archive.Files = files
+	if err := os.WriteFile(c.path, txtar.Format(c.archive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
