@@ -75,6 +75,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	})
 
 	r.GET("/healthz", s.health)
+	r.GET("/api/openapi.json", openAPIHandler)
 	r.GET("/api/languages/:project_id", s.locizeLanguages)
 
 	auth := r.Group("/api", s.authenticate)
