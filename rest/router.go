@@ -80,6 +80,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	r.NoMethod(noMethod)
 
 	r.GET("/healthz", s.health)
+	r.GET("/api/openapi.json", openAPIHandler)
 	r.GET("/api/languages/:project_id", s.locizeLanguages)
 
 	api := r.Group("/api", s.authenticate)
