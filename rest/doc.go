@@ -7,6 +7,9 @@
 // the Authorization header into a [tools.Principal] in the request context; handlers decode
 // the body, call one catalogue operation and encode its result.
 //
+// router.go is the route table; middleware.go holds authentication, the body reader and
+// logging; namespaces.go, account.go, mcp.go and openapi.go hold the handlers by subject.
+//
 // # Errors
 //
 // Catalogue errors map to HTTP statuses in one table (statusOf) and answer the spec's
@@ -14,6 +17,8 @@
 //
 // # Limits
 //
-// Bodies are capped at 5 MB (413), writes at 300 a minute per project and page-string
-// registrations at 60 (429 with Retry-After), and a sync at 25 seconds.
+// Bodies, REST and MCP alike, are capped at 5 MiB (413), must arrive within a time budget,
+// and share a bound on bytes in flight (503 unavailable with Retry-After past it): that
+// bounds the memory big writes take. Write budgets and the write time budget are the
+// catalogue's, so that every transport applies the same ones.
 package rest

@@ -3,11 +3,15 @@
 //
 // # Transactions
 //
-// [DB.Update] and [DB.View] run a function over a [tools.Tx] in one transaction. Update also
-// bumps a database-wide revision counter and stores it on the project it names; every
-// process polls the counter and drops the cached files of projects whose revision moved, so
-// a change made by the admin CLI or another server instance reaches this one within one
-// poll interval.
+// [DB.Update] and [DB.View] run a function over a [tools.Tx] in one transaction. Tx.Touch
+// (called by the catalogue's cache hook on every write) bumps a database-wide revision
+// counter and stores it on the project; every process polls the counter and drops the
+// cached files of projects whose revision moved, so a change made by the admin CLI or
+// another server instance reaches this one within one poll interval.
+//
+// Files follow the aggregates of the tools.Tx port: tokens, workspaces, projects, keys,
+// translations, comments, terminology, checkups, jobs; bulk_sqlite.go and bulk_postgres.go
+// hold each dialect's fast inserts, limiter.go the rate budgets shared through PostgreSQL.
 //
 // # Dialects
 //

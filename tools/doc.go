@@ -7,6 +7,26 @@
 // once by [Catalog.Tools], which the rest package registers on the go-sdk server; the REST
 // handlers call the same methods directly.
 //
+// Files are named by subject: read.go (endpoint 1), sync.go, missing.go, overwrite.go,
+// stale.go, pagestrings.go, keys.go, rows.go (one row's value), status.go, review.go
+// (comments and flags), terminology.go, projects.go, translations.go (the read tools),
+// checkups.go, ai.go, and the admin operations in admin.go, projects_admin.go, tokens.go.
+//
+// # The write path
+//
+// Every write goes through Catalog.write (write.go): it authorizes, validates, spends the
+// write budget through the [Limiter] port, runs the operation in one transaction under the
+// write time budget, and hands the typed [Change]s it reports to every [WriteHook] inside
+// that transaction. Refreshing caches ([Tx] Touch) and scheduling checkups are the built-in
+// hooks; [Options].Hooks adds more (the webhook outbox, automatic translation) without
+// touching any operation.
+//
+// # Limits
+//
+// [Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
+// process, storage's database-backed one for several servers on PostgreSQL. A refusal is
+// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding.
+//
 // # Who is calling
 //
 // Transports authenticate and put a [Principal] in the context ([WithPrincipal]); every
@@ -15,9 +35,11 @@
 //
 // # Rules
 //
-// Sync semantics (created, hidden, unhidden, source_value_changed), staleness (a row made
-// against an older source version), statuses, flags and value safety (package valuecheck)
-// live here, with no HTTP or SQL in sight.
+// Sync semantics (created, hidden, unhidden, source_value_changed, filled), staleness
+// (isStale), the status default (statusOrDefault), text fields (checkText), flags and value
+// safety (checkValue over package valuecheck) live here, each in one function, with no HTTP
+// or SQL in sight. Package outbound is the guarded HTTP client for calls to addresses users
+// configure.
 //
 // # Errors
 //
