@@ -28,6 +28,7 @@ func wantRateLimited(t *testing.T, r *response) {
 // of write counts, the write past the cap answers 429 and stores nothing, reads go on, and
 // other projects keep their own budget.
 func TestAPIWriteLimit(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &rest.Options{WritesPerMinute: 5}, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"b": "B"}).wantStatus(t, http.StatusCreated)
@@ -67,7 +68,11 @@ func TestAPIWriteLimit(t *testing.T) {
 // TestAPIWriteLimitIsPerMinute checks the cap is per minute: once the project has made its
 // writes, no write is taken for the rest of the minute (watched here for three seconds, at
 // 60 a minute so that a limiter refilling continuously would let one through within one).
+//
+// lead: fake clock — with tools.Options.Now driving the limiter, step the clock instead:
+// refused at +59 s, taken again at +60 s.
 func TestAPIWriteLimitIsPerMinute(t *testing.T) {
+	t.Parallel()
 	const perMinute = 60
 	forEachDialectWith(t, &rest.Options{WritesPerMinute: perMinute}, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
@@ -80,13 +85,18 @@ func TestAPIWriteLimitIsPerMinute(t *testing.T) {
 			if r.status != http.StatusTooManyRequests {
 				t.Fatalf("write %d within the minute answered %d, want 429", n, r.status)
 			}
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(200 * time.Millisecond) // lead: fake clock
 		}
 	})
 }
 
 // TestAPIWriteLimitDefault checks the default cap: 300 writes a minute, the 301st refused.
+// Six hundred sequential requests and no concurrency: skipped by the race run (-short).
 func TestAPIWriteLimitDefault(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("600 sequential writes; the other limit tests cover the limiter under -race")
+	}
 	forEachDialect(t, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		for i := 1; i < 300; i++ {
@@ -102,23 +112,10 @@ func TestAPIWriteLimitDefault(t *testing.T) {
 	})
 }
 
-// TestAPIWriteLimitUnauthorized checks that requests refused with 401 for the project do
-// not use up its budget: another project's key must not be able to lock a project out.
-func TestAPIWriteLimitUnauthorized(t *testing.T) {
-	forEachDialectWith(t, &rest.Options{WritesPerMinute: 5}, func(t *testing.T, s *server) {
-		for i := 1; i <= 10; i++ {
-			if r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.otherRW), map[string]string{"x": "X"}); r.status != http.StatusUnauthorized {
-				t.Errorf("write %d with another project's key answered %d, want 401: %s", i, r.status, r.body)
-				break
-			}
-		}
-		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"a": "A"}).wantStatus(t, http.StatusOK)
-	})
-}
-
 // TestAPIPageStringsLimit caps endpoint 7 per project (the spec's 60 a minute, 5 here);
 // other writes keep their own budget.
 func TestAPIPageStringsLimit(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &rest.Options{PageStringsPerMinute: 5}, func(t *testing.T, s *server) {
 		for i := 0; i < 5; i++ {
 			s.call(t, "POST", s.pageStringsPath("page"), tokenAuth(s.rw), map[string]any{"source_strings": []string{fmt.Sprintf("String %d", i)}}).
@@ -136,6 +133,7 @@ func TestAPIPageStringsLimit(t *testing.T) {
 // TestAPISyncBudget runs a sync past its time budget (the spec's 25 seconds, a nanosecond
 // here): it answers an error in the error shape and stores nothing.
 func TestAPISyncBudget(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &rest.Options{SyncBudget: time.Nanosecond}, func(t *testing.T, s *server) {
 		// Seeded through the catalogue: no sync can finish on this server.
 		ref := tools.NamespaceRef{ProjectID: s.proj.ID, Language: "en", Namespace: "ui"}
@@ -151,17 +149,58 @@ func TestAPISyncBudget(t *testing.T) {
 	})
 }
 
-// TestAPIWriteLimitReadOnlyKey checks that writes refused to a read-only key (403) do not
-// use up the project's budget: a read-only key is safe to ship publicly (Authentication,
-// rule 7), so whoever holds it must not be able to lock the project's CI out of writing.
-func TestAPIWriteLimitReadOnlyKey(t *testing.T) {
-	forEachDialectWith(t, &rest.Options{WritesPerMinute: 5}, func(t *testing.T, s *server) {
-		for i := 1; i <= 10; i++ {
-			if r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.ro), map[string]string{"x": "X"}); r.status != http.StatusForbidden {
-				t.Errorf("write %d with the read-only key answered %d, want 403: %s", i, r.status, r.body)
-				break
-			}
+// TestWriteLimitRefusedWritesAreFree: a write refused for its caller (401, 403, or an MCP
+// tool error) spends none of the project's budget, whichever door it came through: another
+// project's key must not lock a project out, nor may a read-only key, which is safe to ship
+// publicly (Authentication, rule 7).
+func TestWriteLimitRefusedWritesAreFree(t *testing.T) {
+	t.Parallel()
+	const budget = 3
+	forEachDialectWith(t, &rest.Options{WritesPerMinute: budget}, func(t *testing.T, s *server) {
+		refused := []struct {
+			name  string
+			write func(t *testing.T)
+		}{
+			{"another project's key", func(t *testing.T) {
+				s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.otherRW), map[string]string{"x": "X"}).wantStatus(t, http.StatusUnauthorized)
+			}},
+			{"the read-only key", func(t *testing.T) {
+				s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.ro), map[string]string{"x": "X"}).wantStatus(t, http.StatusForbidden)
+			}},
+			{"another workspace over MCP", func(t *testing.T) {
+				rival := s.mcpConnect(t, "/api/mcp", bearerAuth(s.otherWSToken), mcpOpts{})
+				mcpErr(t, rival, "add_key", map[string]any{"project_id": s.proj.ID, "namespace_key": "ui",
+					"translation_key": "x", "source_value": "X"}, "unauthorized")
+			}},
 		}
-		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"a": "A"}).wantStatus(t, http.StatusOK)
+		for _, r := range refused {
+			t.Run(r.name, func(t *testing.T) {
+				for range 2 * budget {
+					r.write(t)
+				}
+			})
+		}
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"b": "B"}).wantStatus(t, http.StatusCreated)
+		s.overwrite(t, "nb", "ui", map[string]string{"a": "A-nb"})
+		s.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B"})
+	})
+}
+
+// TestWriteLimitSharedByRESTAndMCP: REST and MCP writes spend one budget per project, and
+// past it each door refuses in its own way (429 with Retry-After; the rate_limited tool
+// error) and stores nothing.
+func TestWriteLimitSharedByRESTAndMCP(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, &rest.Options{WritesPerMinute: 4}, func(t *testing.T, s *server) {
+		m := s.mcpProject(t, tokenAuth(s.rw))
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		mcpOK[map[string]any](t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "b", "source_value": "B"})
+		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"c": "C"}).wantStatus(t, http.StatusCreated)
+		mcpOK[map[string]any](t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "d", "source_value": "D"})
+
+		mcpErr(t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "e", "source_value": "E"}, "rate_limited")
+		wantRateLimited(t, s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"f": "F"}))
+		s.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C", "d": "D"})
 	})
 }
