@@ -353,9 +353,13 @@ func TestAPISyncLifecycle(t *testing.T) {
 	})
 }
 
-// TestAPISyncLarge syncs 10,000 new keys in one request, then the same set again.
+// TestAPISyncLarge syncs 10,000 new keys in one request, then the same set again. One
+// request at a time, and CPU-bound: skipped by the race run (-short).
 func TestAPISyncLarge(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("10,000 keys, one request at a time; run without -short")
+	}
 	forEachDialect(t, func(t *testing.T, s *server) {
 		const n = 10000
 		values := make(map[string]string, n)

@@ -531,8 +531,16 @@ type scenario struct {
 }
 
 // runScenarios runs each scenario on a fresh server of each dialect, all in parallel.
+//
+// The race run (-race -short) skips the tables: a scenario sends one request at a time to
+// a server of its own, so the detector could only catch what the other tests catch, which
+// start the same server and its watcher and run the same handlers, some concurrently
+// (api_concurrency_test.go, api_instances_test.go). `go test` without -short runs them.
 func runScenarios(t *testing.T, scenarios []scenario) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("scenario table: one request at a time; run without -short")
+	}
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()

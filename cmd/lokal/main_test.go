@@ -133,10 +133,12 @@ func str(t *testing.T, obj map[string]any, k string) string {
 var projectFields = []string{"id", "title", "source_language", "enabled_languages", "editable_languages",
 	"namespaces", "deploy_configured", "integration_type", "auto_translate_languages"}
 
-// eachDialect runs fn with the DSN of a fresh database of each dialect.
+// eachDialect runs fn with the DSN of a fresh migrated database of each dialect, as
+// parallel subtests.
 func eachDialect(t *testing.T, fn func(t *testing.T, dsn string)) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
 			fn(t, storagetest.DSN(t, dialect))
 		})
 	}
@@ -160,6 +162,7 @@ func makeFixture(t *testing.T, dsn string) fixture {
 // TestCLIJSON checks every admin command's --json output: one object with the documented
 // fields and values.
 func TestCLIJSON(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		ws := jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Acme", "--json", "--database", dsn)
 		if ws["name"] != "Acme" {
@@ -239,6 +242,7 @@ func sortedStrings(t *testing.T, v any) []string {
 // TestCLIFlagOrder runs the commands with flags before, between and after the words, in
 // both the --flag value and --flag=value forms, and with the database from LOKAL_DATABASE.
 func TestCLIFlagOrder(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		wsFields := []string{"id", "name", "public_token"}
 		var wsID string
@@ -270,6 +274,7 @@ func TestCLIFlagOrder(t *testing.T) {
 // TestCLIText checks that without --json the commands print readable text naming what
 // they made.
 func TestCLIText(t *testing.T) {
+	t.Parallel()
 	dsn := storagetest.DSN(t, "sqlite")
 	f := makeFixture(t, dsn)
 	tests := []struct {
@@ -292,6 +297,7 @@ func TestCLIText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := lokal(t, nil, tt.args...)
 			if r.code != 0 {
 				t.Fatalf("exited %d: %s", r.code, r.stderr)
@@ -311,6 +317,7 @@ func TestCLIText(t *testing.T) {
 // TestCLIFailures checks that a failing command exits non-zero with exactly one line on
 // stderr and nothing on stdout.
 func TestCLIFailures(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		f := makeFixture(t, dsn)
 		otherWS := str(t, jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Other", "--json", "--database", dsn), "id")
@@ -343,6 +350,7 @@ func TestCLIFailures(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
 				r := lokal(t, nil, tt.args...)
 				if r.code == 0 {
 					t.Errorf("exited 0, want non-zero; stdout %q", r.stdout)
@@ -524,8 +532,12 @@ var workspaceTokenRE = regexp.MustCompile(`pat_ws_[0-9A-Za-z]+`)
 // bootstrap workspace token printed once, /healthz, a project and key made by the CLI while it runs, and SIGTERM finishing an
 // in-flight request before exiting 0.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) { testServe(t, storagetest.EmptyDSN(t, dialect)) })
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			testServe(t, storagetest.EmptyDSN(t, dialect))
+		})
 	}
 }
 
@@ -649,6 +661,7 @@ func testServe(t *testing.T, dsn string) {
 // LOKAL_DATABASE, and checks an admin command finds the default database, sqlite:lokal.db,
 // in the working directory.
 func TestServeEnv(t *testing.T) {
+	t.Parallel()
 	dsn := storagetest.EmptyDSN(t, "sqlite")
 	addr := freeAddr(t)
 	srv := startServeWith(t, addr, []string{"LOKAL_LISTEN=" + addr, "LOKAL_DATABASE=" + dsn}, "serve")
