@@ -9,6 +9,7 @@ import (
 // TestAPIAuth covers the spec's Authentication rules 1 to 5 on endpoints 1, 2, 3, 4, 5, 7
 // and 9: the header forms, the token kinds and their scopes, and the error bodies.
 func TestAPIAuth(t *testing.T) {
+	t.Parallel()
 	const (
 		read      = "/api/{project}/latest/en/common"
 		stale     = "/api/stale/{project}/latest/common?lang=nb"
@@ -121,6 +122,7 @@ func TestAPIAuth(t *testing.T) {
 // write leaves its value where endpoint 1 serves it, and that a read-only key that was
 // refused stored nothing (rule 2).
 func TestAPIAuthWriteKinds(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		seed(t, s)
 		for i, auth := range []string{tokenAuth(s.rw), bearerAuth(s.pat), bearerAuth(s.wsToken), s.rw} {

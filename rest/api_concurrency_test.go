@@ -11,6 +11,7 @@ import (
 // reporting the same missing key or CI jobs pushing the same namespace do: every request
 // succeeds, and each key is created once.
 func TestAPIConcurrentWrites(t *testing.T) {
+	t.Parallel()
 	const clients = 16
 	// together sends each client's request at once and returns the answers.
 	together := func(t *testing.T, s *server, req func(i int) request) []*response {

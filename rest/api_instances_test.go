@@ -7,26 +7,21 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
-	"github.com/lokal-dev/lokal/tools"
 )
 
 // TestAPIInstances runs two server instances on one database, each with its own store and
 // cache (production settings), the way several processes run behind a load balancer: what
 // one writes, the other serves within a second.
 func TestAPIInstances(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			dsn := storagetest.DSN(t, dialect)
-			open := func() *storage.DB {
-				db, err := storage.Open(t.Context(), dsn, nil)
-				if err != nil {
-					t.Fatalf("opening %s: %v", dialect, err)
-				}
-				t.Cleanup(func() { db.Close() })
-				return db
-			}
+			t.Parallel()
+			dsn, f := storagetest.FixtureDSN(t, dialect)
+			// Production settings: the default poll interval.
+			open := func() *storage.DB { return storagetest.MustOpen(t, dsn, &storage.Options{}) }
 			a := serve(t, dialect, open(), nil)
-			a.fixtures(t)
+			a.useFixture(f)
 			b := a.peer(t, open())
 
 			abc(t, a)
@@ -49,12 +44,9 @@ func TestAPIInstances(t *testing.T) {
 			})
 			wantKeys(t, "stale on the other instance", b.stale(t, "ui", "lang=nb"), []string{"a"})
 
-			key, err := a.cat.CreateAPIKey(sys(t), tools.CreateAPIKeyIn{ProjectID: a.proj.ID})
-			if err != nil {
-				t.Fatal(err)
-			}
+			key := a.key(t, a.proj.ID, false)
 			eventually(t, "the other instance to take a key made by the first", func() bool {
-				return b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(key.Key), nil).status == http.StatusOK
+				return b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(key), nil).status == http.StatusOK
 			})
 		})
 	}

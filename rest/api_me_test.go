@@ -72,6 +72,7 @@ func checkProject(t *testing.T, raw json.RawMessage, p tools.Project, namespaces
 
 // TestAPIMe covers endpoint 9 for project and workspace tokens.
 func TestAPIMe(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		seed(t, s)
 		s.sync(t, "en", "app", map[string]string{"a": "A"})
@@ -182,6 +183,7 @@ func orMissing(raw json.RawMessage) string {
 // TestAPILanguages covers GET /api/languages/{project_id}: no token, the shape
 // i18next-locize-backend reads, and translated.latest moving as values arrive.
 func TestAPILanguages(t *testing.T) {
+	t.Parallel()
 	type lang struct {
 		Name                string             `json:"name"`
 		NativeName          string             `json:"nativeName"`

@@ -10,6 +10,7 @@ import (
 // TestAPIMissing covers endpoint 2: keys added with their source values, nothing existing
 // touched, and the refusals storing nothing.
 func TestAPIMissing(t *testing.T) {
+	t.Parallel()
 	const en = "/api/missing/{project}/latest/en/"
 	abcEN := map[string]string{"a": "A", "b": "B", "c": "C"}
 	abNB := map[string]string{"a": "A-nb"}

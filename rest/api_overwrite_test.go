@@ -57,6 +57,7 @@ func abcStale(t *testing.T, s *server) {
 // TestAPIOverwrite covers endpoint 4: updated, refreshed, unchanged and not_found, nothing
 // created, staleness, and the refusals.
 func TestAPIOverwrite(t *testing.T) {
+	t.Parallel()
 	const nb, en = "/api/overwrite/{project}/latest/nb/", "/api/overwrite/{project}/latest/en/"
 	abcEN := map[string]string{"a": "A", "b": "B", "c": "C"}
 	scenarios := []scenario{

@@ -7,6 +7,7 @@ import (
 // TestAPIPageStrings covers endpoint 7: source rows with the key equal to the value, made
 // for new strings only, in a namespace created on first use.
 func TestAPIPageStrings(t *testing.T) {
+	t.Parallel()
 	const page = "/api/{project}/sync_page_strings/"
 	// existing gives namespace "page" a string whose stored value differs from its key, a
 	// hidden one, and a Norwegian value.
@@ -55,6 +56,7 @@ func TestAPIPageStrings(t *testing.T) {
 
 // TestAPIPageStringsAgain registers strings twice: the second call creates only the new one.
 func TestAPIPageStringsAgain(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		for _, c := range []struct {
 			strings []string

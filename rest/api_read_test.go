@@ -11,6 +11,7 @@ import (
 
 // TestAPIRead covers endpoint 1: the flat map, hidden keys, target languages, and 404s.
 func TestAPIRead(t *testing.T) {
+	t.Parallel()
 	const read = "/api/{project}/latest/"
 	isJSON := func(t *testing.T, _ *server, r *response) {
 		t.Helper()
@@ -70,6 +71,7 @@ func TestAPIRead(t *testing.T) {
 
 // TestAPIReadETag covers the ETag, If-None-Match (strong, weak, lists, *) and 304.
 func TestAPIReadETag(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		seed(t, s)
 		path := s.readPath("en", "common")
@@ -144,6 +146,7 @@ func TestAPIReadETag(t *testing.T) {
 
 // TestAPIReadGzip covers gzip when the client accepts it, and identity otherwise.
 func TestAPIReadGzip(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		values := map[string]string{}
 		for i := 0; i < 200; i++ {

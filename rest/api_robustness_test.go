@@ -9,6 +9,7 @@ import (
 // TestAPIRobustness sends hostile bodies to every endpoint that takes translations: each
 // answers a 4xx in the error shape and leaves the namespace as it was.
 func TestAPIRobustness(t *testing.T) {
+	t.Parallel()
 	deep := func(open, leaf, close string, n int) string {
 		return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
 	}

@@ -29,6 +29,7 @@ func staleB(t *testing.T, s *server) {
 
 // TestAPIStale covers endpoint 5: lang, include_null, and the 400 and 404 answers.
 func TestAPIStale(t *testing.T) {
+	t.Parallel()
 	const ui = "/api/stale/{project}/latest/ui"
 	scenarios := []scenario{
 		{name: "nothing stale", setup: abc, method: "GET", path: ui + "?lang=nb", auth: "{rw}",
@@ -79,6 +80,7 @@ func staleKeys(lang string, keys ...string) func(t *testing.T, s *server, r *res
 // TestAPIStaleClosing follows stale translations until the list is empty: a new value
 // closes one, the unchanged value sent again closes the other (refreshed).
 func TestAPIStaleClosing(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		staleB(t, s)
 		wantKeys(t, "stale", s.stale(t, "ui", "lang=nb"), []string{"b", "k"})

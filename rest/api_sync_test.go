@@ -161,6 +161,7 @@ func bigBody() []byte {
 // TestAPISync covers endpoint 3 request by request: the States table for keys and source
 // values, the options, the body forms, and the refusals.
 func TestAPISync(t *testing.T) {
+	t.Parallel()
 	const en, nb = "/api/sync/{project}/latest/en/", "/api/sync/{project}/latest/nb/"
 	abcEN := map[string]string{"a": "A", "b": "B", "c": "C"}
 	scenarios := []scenario{
@@ -310,6 +311,7 @@ func TestAPISync(t *testing.T) {
 // unhide, chunked partial pushes finished by a full sync, a changed source that makes
 // translations stale and clears the language locks.
 func TestAPISyncLifecycle(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		syncWant{total: 3, created: []string{"a", "b", "c"}}.check(t, s.sync(t, "en", "flow", map[string]string{"a": "A", "b": "B", "c": "C"}))
 		s.overwrite(t, "nb", "flow", map[string]string{"a": "A-nb", "b": "B-nb", "c": "C-nb"})
@@ -361,8 +363,13 @@ func TestAPISyncLifecycle(t *testing.T) {
 	})
 }
 
-// TestAPISyncLarge syncs 10,000 new keys in one request, then the same set again.
+// TestAPISyncLarge syncs 10,000 new keys in one request, then the same set again. One
+// request at a time, and CPU-bound: skipped by the race run (-short).
 func TestAPISyncLarge(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("10,000 keys, one request at a time; run without -short")
+	}
 	forEachDialect(t, func(t *testing.T, s *server) {
 		const n = 10000
 		values := make(map[string]string, n)

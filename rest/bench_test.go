@@ -11,7 +11,6 @@ package rest_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -74,8 +73,8 @@ func benchBody(tb testing.TB, n int) []byte {
 	return buf.Bytes()
 }
 
-// benchServer is the API handler over a fresh database of one dialect, with one project
-// (source language en) and a read/write API key. Request logs are formatted as in
+// benchServer is the API handler over a fresh database of one dialect holding storagetest's
+// fixture: its project (source language en) and read/write API key. Request logs are formatted as in
 // production and thrown away.
 type benchServer struct {
 	handler http.Handler
@@ -85,24 +84,11 @@ type benchServer struct {
 
 func benchNewServer(tb testing.TB, dialect string) *benchServer {
 	tb.Helper()
-	db := storagetest.MustOpenDB(tb, dialect)
+	db, f := storagetest.MustOpenFixture(tb, dialect)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	cat := tools.NewCatalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
-	ctx := tools.WithPrincipal(context.Background(), tools.System)
-	ws, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "bench"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	k, err := cat.CreateAPIKey(ctx, tools.CreateAPIKeyIn{ProjectID: p.ID})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping})
-	return &benchServer{handler: h, project: p.ID, auth: "Token token=" + k.Key}
+	return &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
 }
 
 // sync PUTs body to endpoint 3 for namespace ns and checks that every key was created.
@@ -297,6 +283,7 @@ func BenchmarkSync50k(b *testing.B) { benchSync(b, 50000) }
 // TestBenchBodySize keeps the generated 50,000-key body under the 5 MB cap and the values
 // in the 40 to 80 byte range the benchmarks claim.
 func TestBenchBodySize(t *testing.T) {
+	t.Parallel()
 	if body := benchBody(t, 50000); len(body) >= rest.MaxBody {
 		t.Fatalf("50,000-key body is %d bytes, over the %d cap", len(body), rest.MaxBody)
 	}

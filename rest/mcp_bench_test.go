@@ -9,7 +9,6 @@ package rest_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,7 +28,7 @@ import (
 const mcpBenchKeys = 1000
 
 // mcpBenchServer is the API over a fresh database of one dialect behind a real HTTP
-// server, with one project (en source, nb on) and a read/write key.
+// server, holding storagetest's fixture: its project (en source, nb on) and read/write key.
 type mcpBenchServer struct {
 	url     string
 	client  *http.Client
@@ -39,27 +38,14 @@ type mcpBenchServer struct {
 
 func mcpBenchNew(b *testing.B, dialect string) *mcpBenchServer {
 	b.Helper()
-	db := storagetest.MustOpenDB(b, dialect)
+	db, f := storagetest.MustOpenFixture(b, dialect)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	cat := tools.NewCatalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
-	ctx := tools.WithPrincipal(context.Background(), tools.System)
-	ws, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en", Languages: []string{"nb"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := cat.CreateAPIKey(ctx, tools.CreateAPIKeyIn{ProjectID: p.ID})
-	if err != nil {
-		b.Fatal(err)
-	}
 	hs := httptest.NewServer(rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping}))
 	b.Cleanup(hs.Close)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	b.Cleanup(client.CloseIdleConnections)
-	return &mcpBenchServer{url: hs.URL, client: client, project: p.ID, auth: "Token token=" + k.Key}
+	return &mcpBenchServer{url: hs.URL, client: client, project: f.Project.ID, auth: "Token token=" + f.RW}
 }
 
 // sync declares n generated keys in namespace ns through endpoint 3.

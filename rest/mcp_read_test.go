@@ -18,6 +18,7 @@ import (
 // TestMCPListProjects: the workspace endpoint lists every project of the token's workspace
 // and nothing of another; a project endpoint lists its one project.
 func TestMCPListProjects(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		path    string // placeholders of expand
@@ -78,6 +79,7 @@ func TestMCPListProjects(t *testing.T) {
 // TestMCPGetProjectStatus follows the per-language counts as strings are added, translated
 // and their source changed.
 func TestMCPGetProjectStatus(t *testing.T) {
+	t.Parallel()
 	type counts struct{ translated, missing, drifted int }
 	steps := []struct {
 		name  string
@@ -173,6 +175,7 @@ func TestMCPGetProjectStatus(t *testing.T) {
 
 // TestMCPGetEmbedSnippet: one script tag carrying the workspace's public token.
 func TestMCPGetEmbedSnippet(t *testing.T) {
+	t.Parallel()
 	type snippet struct {
 		Snippet     string `json:"snippet"`
 		PublicToken string `json:"public_token"`
@@ -249,6 +252,7 @@ func mcpReadSeed(t *testing.T, s *server) {
 // TestMCPGetTranslations renders one language in each format, for one namespace and for
 // the whole project, and parses every file back.
 func TestMCPGetTranslations(t *testing.T) {
+	t.Parallel()
 	commonNB := map[string]string{"greeting": "Hei %{name}!", "nav.home": "Hjem", "quote": `Si "hei"`}
 	commonEN := map[string]string{"greeting": "Hello %{name}!", "nav.home": "Home", "quote": `Say "hi"`, "untranslated": "Untranslated"}
 	prefixed := func(ns string, m map[string]string) map[string]string {
@@ -439,6 +443,7 @@ func mcpFlattenYAML(t *testing.T, prefix string, v any, out map[string]string) {
 // TestMCPGetTranslation returns one key's values, statuses, flags and comments across
 // languages.
 func TestMCPGetTranslation(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		mcpReadSeed(t, s)
 		w := s.mcpProject(t, bearerAuth(s.pat))
@@ -538,6 +543,7 @@ func TestMCPGetTranslation(t *testing.T) {
 // TestMCPSearchTranslations filters rows and pages through them: every page at most 50
 // rows, next_offset continues with no gap or repeat, null on the last page.
 func TestMCPSearchTranslations(t *testing.T) {
+	t.Parallel()
 	type row struct{ ns, key, lang, value, status string }
 	var model []row
 	en, nb, sv := map[string]string{}, map[string]string{}, map[string]string{}
@@ -674,6 +680,7 @@ func mcpDiff(a, b []string) []string {
 
 // TestMCPListTerminology: glossary pairs for a locale always include those for all.
 func TestMCPListTerminology(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args map[string]any
@@ -724,6 +731,7 @@ func TestMCPListTerminology(t *testing.T) {
 // TestMCPGetCheckupReport: not_found before the first report; then the newest report with
 // the findings seeded; report_id selects an older one.
 func TestMCPGetCheckupReport(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		m := s.mcpProject(t, tokenAuth(s.ro))
 		mcpErr(t, m, "get_checkup_report", nil, "not_found")
@@ -859,6 +867,7 @@ func TestMCPGetCheckupReport(t *testing.T) {
 
 // TestMCPGetTranslationsHidden: hidden keys are not in the files.
 func TestMCPGetTranslationsHidden(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		s.sync(t, "en", "legacy", map[string]string{"old": "Old", "kept": "Kept"})
 		s.overwrite(t, "nb", "legacy", map[string]string{"old": "Gammel", "kept": "Beholdt"})

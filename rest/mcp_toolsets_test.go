@@ -34,6 +34,7 @@ var mcpSpecArgs = map[string][2][]string{
 // spec's arguments, project_id required on the workspace endpoint (for every tool acting on
 // a project) and absent on the project endpoint.
 func TestMCPToolSets(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		workspace bool              // the workspace endpoint, else the main project's
@@ -115,6 +116,7 @@ func TestMCPToolSets(t *testing.T) {
 // TestMCPReadOnlyRefusesWrites calls write tools on the read-only variants anyway: the call
 // fails (a tool error or a JSON-RPC error: the tool is not offered) and nothing changes.
 func TestMCPReadOnlyRefusesWrites(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		workspace bool
@@ -183,6 +185,7 @@ func TestMCPReadOnlyRefusesWrites(t *testing.T) {
 // TestMCPEndpointAuth checks who may open which endpoint, with plain POSTs of tools/list
 // (the HTTP status) and with the go-sdk client (Connect fails).
 func TestMCPEndpointAuth(t *testing.T) {
+	t.Parallel()
 	unknown := uuid.NewString()
 	cases := []struct {
 		name       string
@@ -248,6 +251,7 @@ func TestMCPEndpointAuth(t *testing.T) {
 // project_id of another workspace's project: each answers unauthorized and nothing of that
 // project changes.
 func TestMCPWorkspaceIsolation(t *testing.T) {
+	t.Parallel()
 	key := map[string]any{"namespace_key": "common", "translation_key": "greeting"}
 	row := func(extra map[string]any) map[string]any {
 		m := map[string]any{"language": "nb"}

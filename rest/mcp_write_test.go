@@ -23,6 +23,7 @@ type mcpEnabled struct {
 
 // TestMCPEnableLanguage: a supported language, never the source; enabling twice is fine.
 func TestMCPEnableLanguage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name        string
 		workspace   bool
@@ -92,6 +93,7 @@ func TestMCPEnableLanguage(t *testing.T) {
 
 // TestMCPRegisterSourceStrings creates missing keys only, and the namespace if new.
 func TestMCPRegisterSourceStrings(t *testing.T) {
+	t.Parallel()
 	type out struct {
 		Created []string `json:"created"`
 		Skipped []string `json:"skipped"`
@@ -159,6 +161,7 @@ func TestMCPRegisterSourceStrings(t *testing.T) {
 // token's owner, visible at once on endpoint 1; locked rows and executable values refused
 // with nothing changed.
 func TestMCPUpdateTranslation(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		conn       string // pat, rw, ws (workspace endpoint), ws-project (workspace token, project endpoint)
@@ -294,6 +297,7 @@ func TestMCPUpdateTranslation(t *testing.T) {
 // TestMCPSetTranslationStatus moves a row between needs_review and approved; its text
 // stays.
 func TestMCPSetTranslationStatus(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		key, lang  string
@@ -340,6 +344,7 @@ func TestMCPSetTranslationStatus(t *testing.T) {
 
 // TestMCPAddKey creates one key with its source value and fails on an existing one.
 func TestMCPAddKey(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		ns, key string
@@ -393,6 +398,7 @@ func TestMCPAddKey(t *testing.T) {
 
 // TestMCPAddComment attaches comments to a language's row, attributed to the token's owner.
 func TestMCPAddComment(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		conn      string
@@ -448,6 +454,7 @@ func TestMCPAddComment(t *testing.T) {
 
 // TestMCPFlagTranslation sets and clears both flags.
 func TestMCPFlagTranslation(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		key, lang  string
@@ -506,6 +513,7 @@ func TestMCPFlagTranslation(t *testing.T) {
 
 // TestMCPAddGlossaryTerm adds terms for all locales by default, or one.
 func TestMCPAddGlossaryTerm(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		args       map[string]any
@@ -548,6 +556,7 @@ func TestMCPAddGlossaryTerm(t *testing.T) {
 // TestMCPAITranslateKeys: registered, but without an AI provider it answers not_configured
 // and writes nothing; more than 10 keys is invalid.
 func TestMCPAITranslateKeys(t *testing.T) {
+	t.Parallel()
 	eleven := make([]string, 11)
 	for i := range eleven {
 		eleven[i] = fmt.Sprintf("k%d", i)

@@ -25,7 +25,10 @@ import (
 	"github.com/lokal-dev/lokal/tools"
 )
 
-// server is the API over a fresh database of one dialect, with fixtures:
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+// server is the API over a fresh database of one dialect holding storagetest's Fixture
+// (the field names below are the fixture's, shortened):
 //
 //   - workspace ws with user u, project proj (source en; nb and sv on) and project sibling;
 //   - on proj: read/write key rw, read-only key ro, the user's project token pat;
@@ -55,12 +58,13 @@ type server struct {
 	otherWSToken string
 }
 
-// newServer opens a fresh database of dialect, builds the router with opts (nil for the
-// defaults) and creates the fixtures.
+// newServer opens a fresh database of dialect with the fixture and builds the router over a
+// catalogue with opts (nil for the defaults).
 func newServer(t *testing.T, dialect string, opts *tools.Options) *server {
 	t.Helper()
-	s := serve(t, dialect, storagetest.MustOpenDB(t, dialect), opts)
-	s.fixtures(t)
+	db, f := storagetest.MustOpenFixture(t, dialect)
+	s := serve(t, dialect, db, opts)
+	s.useFixture(f)
 	return s
 }
 
@@ -89,47 +93,15 @@ func (s *server) peer(t *testing.T, db *storage.DB) *server {
 	return &cp
 }
 
-func (s *server) fixtures(t *testing.T) {
-	t.Helper()
-	ctx := sys(t)
-	var err error
-	must := func(what string) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("creating %s: %v", what, err)
-		}
-	}
-	s.ws, err = s.cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "Acme"})
-	must("workspace")
-	s.user, err = s.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: s.ws.ID, Email: "dev@acme.test"})
-	must("user")
-	s.proj, err = s.cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: s.ws.ID, Title: "Web app", SourceLanguage: "en", Languages: []string{"nb", "sv"}})
-	must("project")
-	s.sibling, err = s.cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: s.ws.ID, Title: "Docs", SourceLanguage: "en", Languages: []string{"de"}})
-	must("sibling project")
-	s.rw = s.key(t, s.proj.ID, false)
-	s.ro = s.key(t, s.proj.ID, true)
-	var tok tools.PersonalToken
-	tok, err = s.cat.CreateToken(ctx, tools.CreateTokenIn{UserID: s.user.ID, ProjectID: s.proj.ID})
-	must("project token")
-	s.pat = tok.Token
-	tok, err = s.cat.CreateToken(ctx, tools.CreateTokenIn{UserID: s.user.ID, WorkspaceID: s.ws.ID})
-	must("workspace token")
-	s.wsToken = tok.Token
-
-	s.otherWS, err = s.cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "Rival"})
-	must("other workspace")
-	otherUser, err := s.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: s.otherWS.ID, Email: "dev@rival.test"})
-	must("other user")
-	s.other, err = s.cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: s.otherWS.ID, Title: "Rival app", SourceLanguage: "en", Languages: []string{"nb"}})
-	must("other project")
-	s.otherRW = s.key(t, s.other.ID, false)
-	s.otherRO = s.key(t, s.other.ID, true)
-	tok, err = s.cat.CreateToken(ctx, tools.CreateTokenIn{UserID: otherUser.ID, WorkspaceID: s.otherWS.ID})
-	must("other workspace token")
-	s.otherWSToken = tok.Token
+// useFixture names the fixture's rows on s.
+func (s *server) useFixture(f storagetest.Fixture) {
+	s.ws, s.user, s.proj, s.sibling = f.Workspace, f.User, f.Project, f.Sibling
+	s.rw, s.ro, s.pat, s.wsToken = f.RW, f.RO, f.PAT, f.WSToken
+	s.otherWS, s.other = f.OtherWorkspace, f.Other
+	s.otherRW, s.otherRO, s.otherWSToken = f.OtherRW, f.OtherRO, f.OtherWSToken
 }
 
+// key makes another API key on a project.
 func (s *server) key(t *testing.T, projectID string, readOnly bool) string {
 	t.Helper()
 	k, err := s.cat.CreateAPIKey(sys(t), tools.CreateAPIKeyIn{ProjectID: projectID, ReadOnly: readOnly})
@@ -144,8 +116,9 @@ func sys(t *testing.T) context.Context {
 	return tools.WithPrincipal(t.Context(), tools.System)
 }
 
-// forEachDialect runs fn on a fresh server of each dialect, as subtests "sqlite" and
-// "postgres" (the PostgreSQL one skips without LOKAL_TEST_POSTGRES, and fails under CI=true).
+// forEachDialect runs fn on a fresh server of each dialect, as parallel subtests "sqlite"
+// and "postgres" (the PostgreSQL one skips without LOKAL_TEST_POSTGRES, and fails under
+// CI=true). Subtests that fn runs on its server stay in order.
 func forEachDialect(t *testing.T, fn func(t *testing.T, s *server)) {
 	t.Helper()
 	forEachDialectWith(t, nil, fn)
@@ -156,6 +129,7 @@ func forEachDialectWith(t *testing.T, opts *tools.Options, fn func(t *testing.T,
 	t.Helper()
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
 			fn(t, newServer(t, dialect, opts))
 		})
 	}
@@ -555,16 +529,26 @@ type scenario struct {
 	check      func(t *testing.T, s *server, r *response)
 }
 
-// runScenarios runs each scenario on a fresh server of each dialect.
+// runScenarios runs each scenario on a fresh server of each dialect, all in parallel.
+//
+// The race run (-race -short) skips the tables: a scenario sends one request at a time to
+// a server of its own, so the detector could only catch what the other tests catch, which
+// start the same server and its watcher and run the same handlers, some concurrently
+// (api_concurrency_test.go, api_instances_test.go). `go test` without -short runs them.
 func runScenarios(t *testing.T, scenarios []scenario) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("scenario table: one request at a time; run without -short")
+	}
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
 			if dialect == "postgres" && os.Getenv(storagetest.EnvPostgres) == "" {
 				storagetest.DSN(t, dialect) // skips (or fails under CI=true) once, not per scenario
 			}
 			for _, sc := range scenarios {
 				t.Run(sc.name, func(t *testing.T) {
+					t.Parallel()
 					sc.run(t, newServer(t, dialect, nil))
 				})
 			}

@@ -18,6 +18,7 @@ func migrations() *migrate.Migrations {
 	registerCheckupsJobs(m)
 	registerTokensHosts(m)
 	registerRateEvents(m)
+	registerHistoryKinds(m)
 	return m
 }
 

@@ -12,9 +12,8 @@ import (
 // PendingJobs counts jobs waiting to run, not those claimed or finished.
 func TestPendingJobs(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		t.Parallel()
-		db := storagetest.MustOpenDB(t, dialect)
-		p := project(t, tools.NewCatalog(db, nil))
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		p := f.Project
 		ctx := sys(t)
 		t0 := time.Now()
 		want := func(n int) {
@@ -52,7 +51,6 @@ func TestPendingJobs(t *testing.T) {
 // CacheStats counts a built answer as a miss and a served one as a hit.
 func TestCacheStats(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		t.Parallel()
 		db := storagetest.MustOpenDB(t, dialect)
 		build := func(context.Context) ([]byte, error) { return []byte(`{"k":"v"}`), nil }
 		for i := 0; i < 3; i++ {

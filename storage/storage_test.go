@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,43 +13,31 @@ import (
 	"github.com/lokal-dev/lokal/tools"
 )
 
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
 func sys(t *testing.T) context.Context { return tools.WithPrincipal(t.Context(), tools.System) }
 
-// project creates a workspace and a project (en; nb) through the catalogue.
-func project(t *testing.T, cat *tools.Catalog) tools.Project {
-	t.Helper()
-	w, err := cat.CreateWorkspace(sys(t), tools.CreateWorkspaceIn{Name: "W"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := cat.CreateProject(sys(t), tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
+// forEachDialect runs fn as parallel subtests, one per dialect.
 func forEachDialect(t *testing.T, fn func(t *testing.T, dialect string)) {
 	for _, d := range storagetest.Dialects {
-		t.Run(d, func(t *testing.T) { fn(t, d) })
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			fn(t, d)
+		})
 	}
 }
 
 // Another process on the same database (the admin CLI, a second server) changes a
 // namespace; this one's cache must serve the change within a poll interval.
 func TestCacheFollowsOtherProcesses(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		dsn := storagetest.DSN(t, dialect)
+		dsn, f := storagetest.FixtureDSN(t, dialect)
 		open := func() *tools.Catalog {
-			db, err := storage.Open(t.Context(), dsn, &storage.Options{PollInterval: 100 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return tools.NewCatalog(db, nil)
+			return tools.NewCatalog(storagetest.MustOpen(t, dsn, &storage.Options{PollInterval: 100 * time.Millisecond}), nil)
 		}
 		server, other := open(), open()
-		p := project(t, other)
+		p := f.Project
 		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
 		if _, err := other.Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "one"}}); err != nil {
 			t.Fatal(err)
@@ -82,10 +71,10 @@ func TestCacheFollowsOtherProcesses(t *testing.T) {
 }
 
 func TestErrorsMapToCodes(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		db := storagetest.MustOpenDB(t, dialect)
-		cat := tools.NewCatalog(db, nil)
-		p := project(t, cat)
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		p := f.Project
 		tests := []struct {
 			name string
 			fn   func(tx tools.Tx) error
@@ -118,10 +107,10 @@ func TestErrorsMapToCodes(t *testing.T) {
 
 // Jobs are durable: a job whose worker died is claimed again once its lease runs out.
 func TestJobsLeaseAndRetry(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		db := storagetest.MustOpenDB(t, dialect)
-		cat := tools.NewCatalog(db, nil)
-		p := project(t, cat)
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		p := f.Project
 		ctx := sys(t)
 		t0 := time.Now()
 		update := func(fn func(tools.Tx) error) error { return db.Update(ctx, "", fn) }
@@ -181,19 +170,21 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 // A sync of source values that changes one clears that key's language locks and records
 // the flag change in the history.
 func TestSourceChangeClearsLocks(t *testing.T) {
+	t.Parallel()
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		db := storagetest.MustOpenDB(t, dialect)
-		cat := tools.NewCatalog(db, nil)
-		p := project(t, cat)
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
+		p := f.Project
 		ctx := sys(t)
 		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
 		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"k": "Hello"}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"}, Language: "nb"}, Value: "Hei"}); err != nil {
+		row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"}, Language: "nb"}
+		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Hei"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"}, Language: "nb"}, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
 			t.Fatal(err)
 		}
 		no := false
@@ -204,14 +195,41 @@ func TestSourceChangeClearsLocks(t *testing.T) {
 		if fmt.Sprint(out.SourceValueChanged) != "[k]" {
 			t.Fatalf("source_value_changed = %v", out.SourceValueChanged)
 		}
-		got, err := cat.GetTranslation(ctx, tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "app", TranslationKey: "k"})
+		got, err := cat.GetTranslation(ctx, row.KeyRef)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, tr := range got.Translations {
-			if tr.Language == "nb" && (tr.LanguageLocked || !tr.Stale) {
-				t.Fatalf("nb row after source change: locked=%v stale=%v, want unlocked and stale", tr.LanguageLocked, tr.Stale)
+		i := slices.IndexFunc(got.Translations, func(tr tools.TranslationView) bool { return tr.Language == "nb" })
+		if i < 0 {
+			t.Fatalf("no nb row after the source change: %+v", got.Translations)
+		}
+		if nb := got.Translations[i]; nb.LanguageLocked || !nb.Stale || nb.Value != "Hei" {
+			t.Fatalf("nb row after the source change: %q locked=%v stale=%v, want \"Hei\" unlocked and stale", nb.Value, nb.LanguageLocked, nb.Stale)
+		}
+
+		// The history of the nb row, oldest first: its creation, the lock, and the lock
+		// cleared by the source change, each with the value it had.
+		rows, err := storagetest.SQL(t, dsn).QueryContext(ctx,
+			`SELECT change, value, language_locked FROM translation_history WHERE language = 'nb' ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var history []string
+		for rows.Next() {
+			var change, value string
+			var locked bool
+			if err := rows.Scan(&change, &value, &locked); err != nil {
+				t.Fatal(err)
 			}
+			history = append(history, fmt.Sprintf("%s %s locked=%v", change, value, locked))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"value_created Hei locked=false", "flag_changed Hei locked=true", "flag_changed Hei locked=false"}
+		if !slices.Equal(history, want) {
+			t.Errorf("history of the nb row:\n got %q\nwant %q", history, want)
 		}
 	})
 }

@@ -104,3 +104,17 @@ func TestHostBoundOnce(t *testing.T) {
 		})
 	}
 }
+
+// project makes a workspace and a project with nb on, through the catalogue.
+func project(t *testing.T, cat *tools.Catalog) tools.Project {
+	t.Helper()
+	w, err := cat.CreateWorkspace(sys(t), tools.CreateWorkspaceIn{Name: "W"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cat.CreateProject(sys(t), tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

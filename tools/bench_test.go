@@ -47,30 +47,18 @@ func benchEntries(n int) map[string]string {
 	return m
 }
 
-// benchCatalog opens a fresh database of dialect with one project (source en) and returns
-// the catalogue, the project id and a context carrying a read/write API key's principal.
+// benchCatalog opens a fresh database of dialect holding storagetest's fixture and returns
+// the catalogue, the fixture project's id (source en) and a context carrying its read/write
+// API key's principal.
 func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, context.Context) {
 	tb.Helper()
-	db := storagetest.MustOpenDB(tb, dialect)
+	db, f := storagetest.MustOpenFixture(tb, dialect)
 	cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	sys := tools.WithPrincipal(context.Background(), tools.System)
-	ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
+	principal, err := cat.Authenticate(context.Background(), f.RW)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := cat.CreateProject(sys, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	k, err := cat.CreateAPIKey(sys, tools.CreateAPIKeyIn{ProjectID: p.ID})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	principal, err := cat.Authenticate(context.Background(), k.Key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cat, p.ID, tools.WithPrincipal(context.Background(), principal)
+	return cat, f.Project.ID, tools.WithPrincipal(context.Background(), principal)
 }
 
 func benchCatalogSync(b *testing.B, n int) {
@@ -130,22 +118,9 @@ func BenchmarkCatalogReadNamespace(b *testing.B) {
 // BenchmarkAuthenticate is the token check every request makes (keyed hash, then the
 // principal cache), in parallel.
 func BenchmarkAuthenticate(b *testing.B) {
-	db := storagetest.MustOpenDB(b, "sqlite")
+	db, f := storagetest.MustOpenFixture(b, "sqlite")
 	cat := tools.NewCatalog(db, nil)
-	sys := tools.WithPrincipal(context.Background(), tools.System)
-	ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := cat.CreateProject(sys, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Bench", SourceLanguage: "en"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := cat.CreateAPIKey(sys, tools.CreateAPIKeyIn{ProjectID: p.ID})
-	if err != nil {
-		b.Fatal(err)
-	}
-	header := "Token token=" + k.Key
+	header := "Token token=" + f.RW
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {

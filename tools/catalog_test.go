@@ -11,18 +11,14 @@ import (
 // TestLockedRowsAreNeverOverwritten: a language_locked value survives every write path
 // until the lock is cleared.
 func TestLockedRowsAreNeverOverwritten(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			cat := tools.NewCatalog(storagetest.MustOpenDB(t, dialect), nil)
+			t.Parallel()
+			db, f := storagetest.MustOpenFixture(t, dialect)
+			cat := tools.NewCatalog(db, nil)
 			ctx := tools.WithPrincipal(t.Context(), tools.System)
-			w, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "W"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := f.Project
 			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}
 			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"terms": "Terms"}}); err != nil {
 				t.Fatal(err)
@@ -63,6 +59,8 @@ func TestLockedRowsAreNeverOverwritten(t *testing.T) {
 		})
 	}
 }
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
 
 func value(t *testing.T, cat *tools.Catalog, row tools.RowRef) string {
 	t.Helper()

@@ -16,20 +16,15 @@ type clock struct{ t time.Time }
 func (c *clock) now() time.Time { return c.t }
 
 func TestCheckupJobAfterWrites(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			db := storagetest.MustOpenDB(t, dialect)
+			t.Parallel()
+			db, f := storagetest.MustOpenFixture(t, dialect)
 			clk := &clock{t: time.Now()}
 			cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
 			ctx := tools.WithPrincipal(t.Context(), tools.System)
-			w, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "W"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: w.ID, Title: "P", SourceLanguage: "en", Languages: []string{"nb"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := f.Project
 			ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
 			for _, tr := range []map[string]string{{"hi": "Hello %{name}"}, {"hi": "Hello %{name}", "bye": "Goodbye"}} {
 				if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: tr}); err != nil {
@@ -58,12 +53,15 @@ func TestCheckupJobAfterWrites(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Trigger != "job" || r.Summary.ByKind["missing_translation"] != 2 {
-				t.Fatalf("report %s trigger %q summary %+v, want 2 missing translations from the job", r.ID, r.Trigger, r.Summary)
+			// Both keys of the two syncs, missing in each target language (nb and sv).
+			if r.Trigger != "job" || r.Summary.ByKind["missing_translation"] != 4 || r.Summary.ByLanguage["nb"] != 2 || r.Summary.ByLanguage["sv"] != 2 {
+				t.Fatalf("report %s trigger %q summary %+v, want 2 missing translations in nb and 2 in sv from the job", r.ID, r.Trigger, r.Summary)
 			}
 		})
 	}
 }
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
 
 // claimOnly leases the due job as a worker would and then "dies" without finishing it.
 func claimOnly(t *testing.T, cat *tools.Catalog, now time.Time) {

@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := storagetest.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -134,11 +134,13 @@ func str(t *testing.T, obj map[string]any, k string) string {
 var projectFields = []string{"id", "title", "source_language", "enabled_languages", "editable_languages",
 	"namespaces", "deploy_configured", "integration_type", "auto_translate_languages"}
 
-// eachDialect runs fn with the DSN of a fresh database of each dialect.
+// eachDialect runs fn with the DSN of a fresh migrated database of each dialect, as
+// parallel subtests.
 func eachDialect(t *testing.T, fn func(t *testing.T, dsn string)) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			fn(t, freshDSN(t, dialect))
+			t.Parallel()
+			fn(t, storagetest.DSN(t, dialect))
 		})
 	}
 }
@@ -174,6 +176,7 @@ func makeFixture(t *testing.T, dsn string) fixture {
 // TestCLIJSON checks every admin command's --json output: one object with the documented
 // fields and values.
 func TestCLIJSON(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		ws := jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Acme", "--json", "--database", dsn)
 		if ws["name"] != "Acme" {
@@ -253,6 +256,7 @@ func sortedStrings(t *testing.T, v any) []string {
 // TestCLIFlagOrder runs the commands with flags before, between and after the words, in
 // both the --flag value and --flag=value forms, and with the database from LOKAL_DATABASE.
 func TestCLIFlagOrder(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		wsFields := []string{"id", "name", "public_token"}
 		var wsID string
@@ -284,7 +288,8 @@ func TestCLIFlagOrder(t *testing.T) {
 // TestCLIText checks that without --json the commands print readable text naming what
 // they made.
 func TestCLIText(t *testing.T) {
-	dsn := freshDSN(t, "sqlite")
+	t.Parallel()
+	dsn := storagetest.DSN(t, "sqlite")
 	f := makeFixture(t, dsn)
 	tests := []struct {
 		name     string
@@ -306,6 +311,7 @@ func TestCLIText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := lokal(t, nil, tt.args...)
 			if r.code != 0 {
 				t.Fatalf("exited %d: %s", r.code, r.stderr)
@@ -325,6 +331,7 @@ func TestCLIText(t *testing.T) {
 // TestCLIFailures checks that a failing command exits non-zero with exactly one line on
 // stderr and nothing on stdout.
 func TestCLIFailures(t *testing.T) {
+	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		f := makeFixture(t, dsn)
 		otherWS := str(t, jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Other", "--json", "--database", dsn), "id")
@@ -357,6 +364,7 @@ func TestCLIFailures(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
 				r := lokal(t, nil, tt.args...)
 				if r.code == 0 {
 					t.Errorf("exited 0, want non-zero; stdout %q", r.stdout)
@@ -534,132 +542,141 @@ func truncate(s string, n int) string {
 
 var workspaceTokenRE = regexp.MustCompile(`pat_ws_[0-9A-Za-z]+`)
 
-// TestServe runs `lokal serve` on an empty database: the bootstrap workspace token printed
-// once, /healthz, a project and key made by the CLI while it runs, and SIGTERM finishing an
+// TestServe runs `lokal serve` on an empty database (no schema yet): the migrations, the
+// bootstrap workspace token printed once, /healthz, a project and key made by the CLI while it runs, and SIGTERM finishing an
 // in-flight request before exiting 0.
 func TestServe(t *testing.T) {
-	eachDialect(t, func(t *testing.T, dsn string) {
-		srv := startServe(t, dsn)
-
-		// The bootstrap token: printed once, on stdout.
-		var token string
-		poll(t, 5*time.Second, "the bootstrap workspace token on stdout", func() bool {
-			token = workspaceTokenRE.FindString(srv.stdout.String())
-			return token != ""
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			testServe(t, storagetest.EmptyDSN(t, dialect))
 		})
-		if n := strings.Count(srv.stdout.String(), token); n != 1 {
-			t.Errorf("the workspace token is printed %d times, want once:\n%s", n, srv.stdout)
-		}
-		status, body := srv.do(t, "GET", "/api/me", "Bearer "+token, "")
-		if status != http.StatusOK {
-			t.Fatalf("/api/me with the bootstrap token: %d %s", status, body)
-		}
-		var me struct {
-			User      struct{ ID, Email string } `json:"user"`
-			Workspace struct{ ID string }        `json:"workspace"`
-			Projects  *[]json.RawMessage         `json:"projects"`
-		}
-		if err := json.Unmarshal(body, &me); err != nil || me.Workspace.ID == "" || me.User.ID == "" {
-			t.Fatalf("/api/me with the bootstrap token: %s", body)
-		}
-		if me.Projects == nil {
-			t.Errorf("/api/me of a workspace with no project has no projects array: %s", body)
-		}
+	}
+}
 
-		// The CLI makes a project and a key on the same database while the server runs.
-		proj := jsonObject(t, projectFields, "project", "create", "--workspace", me.Workspace.ID, "--title", "Live", "--source", "en", "--languages", "nb", "--json", "--database", dsn)
-		projectID := str(t, proj, "id")
-		key := str(t, jsonObject(t, []string{"key", "read_only"}, "key", "create", "--project", projectID, "--json", "--database", dsn), "key")
-		poll(t, 2*time.Second, "the server to take the key made by the CLI", func() bool {
-			status, _ := srv.do(t, "PUT", "/api/sync/"+projectID+"/latest/en/common", "Token token="+key, `{"translations":{"hello":"Hello"}}`)
-			return status == http.StatusOK
-		})
-		status, body = srv.do(t, "GET", "/api/"+projectID+"/latest/en/common", "Token token="+key, "")
-		if status != http.StatusOK || !sameJSON(body, `{"hello":"Hello"}`) {
-			t.Errorf("reading back: %d %s", status, body)
-		}
-		poll(t, 2*time.Second, "/api/me to list the project made by the CLI", func() bool {
-			status, body := srv.do(t, "GET", "/api/me", "Bearer "+token, "")
-			return status == http.StatusOK && strings.Contains(string(body), projectID)
-		})
-		userID := str(t, jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", me.Workspace.ID, "--email", "live@acme.test", "--json", "--database", dsn), "id")
-		pat := str(t, jsonObject(t, []string{"token"}, "token", "create", "--user", userID, "--project", projectID, "--json", "--database", dsn), "token")
-		poll(t, 2*time.Second, "the server to take the personal token made by the CLI", func() bool {
-			status, body := srv.do(t, "GET", "/api/me", "Bearer "+pat, "")
-			return status == http.StatusOK && strings.Contains(string(body), `"email":"live@acme.test"`) && strings.Contains(string(body), projectID)
-		})
+func testServe(t *testing.T, dsn string) {
+	srv := startServe(t, dsn)
 
-		// SIGTERM while a request is in flight: it is answered, then the process exits 0.
-		conn, err := net.Dial("tcp", srv.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(30 * time.Second))
-		payload := `{"translations":{"hello":"Hello","bye":"Bye"},"partial":true}`
-		fmt.Fprintf(conn, "PUT /api/sync/%s/latest/en/common HTTP/1.1\r\nHost: %s\r\nAuthorization: Token token=%s\r\n"+
-			"Content-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", projectID, srv.addr, key, len(payload))
-		br := bufio.NewReader(conn)
-		// The server asks for the body once the handler reads it: the request is in flight.
-		line, err := br.ReadString('\n')
-		if err != nil || !strings.Contains(line, "100") {
-			t.Fatalf("want 100 Continue, got %q (%v)", line, err)
-		}
-		if blank, _ := br.ReadString('\n'); blank != "\r\n" {
-			t.Fatalf("want the end of the 100 Continue, got %q", blank)
-		}
-		if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, 10*time.Second, "the server to stop accepting connections", func() bool {
-			c, err := net.DialTimeout("tcp", srv.addr, time.Second)
-			if err != nil {
-				return true
-			}
-			c.Close()
-			return false
-		})
-		io.WriteString(conn, payload)
-		res, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatalf("reading the in-flight answer: %v", err)
-		}
-		data, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK || !strings.Contains(string(data), `"created":["bye"]`) {
-			t.Errorf("in-flight sync answered %d: %s", res.StatusCode, data)
-		}
-		if code := srv.wait(t); code != 0 {
-			t.Errorf("exit code %d after SIGTERM, want 0", code)
-		}
-
-		// Logs carry no token.
-		for _, secret := range []string{token, key, pat} {
-			if strings.Contains(srv.stderr.String(), secret) {
-				t.Errorf("the server log shows a token")
-			}
-		}
-
-		// A second start on the same database creates nothing and prints no token.
-		again := startServe(t, dsn)
-		status, body = again.do(t, "GET", "/api/"+projectID+"/latest/en/common", "Token token="+key, "")
-		if status != http.StatusOK || !sameJSON(body, `{"bye":"Bye","hello":"Hello"}`) {
-			t.Errorf("after a restart: %d %s", status, body)
-		}
-		if code := again.stop(t); code != 0 {
-			t.Errorf("exit code %d after SIGTERM, want 0", code)
-		}
-		if out := again.stdout.String(); strings.Contains(out, "pat_ws_") {
-			t.Errorf("a second start printed a workspace token again:\n%s", out)
-		}
+	// The bootstrap token: printed once, on stdout.
+	var token string
+	poll(t, 5*time.Second, "the bootstrap workspace token on stdout", func() bool {
+		token = workspaceTokenRE.FindString(srv.stdout.String())
+		return token != ""
 	})
+	if n := strings.Count(srv.stdout.String(), token); n != 1 {
+		t.Errorf("the workspace token is printed %d times, want once:\n%s", n, srv.stdout)
+	}
+	status, body := srv.do(t, "GET", "/api/me", "Bearer "+token, "")
+	if status != http.StatusOK {
+		t.Fatalf("/api/me with the bootstrap token: %d %s", status, body)
+	}
+	var me struct {
+		User      struct{ ID, Email string } `json:"user"`
+		Workspace struct{ ID string }        `json:"workspace"`
+		Projects  *[]json.RawMessage         `json:"projects"`
+	}
+	if err := json.Unmarshal(body, &me); err != nil || me.Workspace.ID == "" || me.User.ID == "" {
+		t.Fatalf("/api/me with the bootstrap token: %s", body)
+	}
+	if me.Projects == nil {
+		t.Errorf("/api/me of a workspace with no project has no projects array: %s", body)
+	}
+
+	// The CLI makes a project and a key on the same database while the server runs.
+	proj := jsonObject(t, projectFields, "project", "create", "--workspace", me.Workspace.ID, "--title", "Live", "--source", "en", "--languages", "nb", "--json", "--database", dsn)
+	projectID := str(t, proj, "id")
+	key := str(t, jsonObject(t, []string{"key", "read_only"}, "key", "create", "--project", projectID, "--json", "--database", dsn), "key")
+	poll(t, 2*time.Second, "the server to take the key made by the CLI", func() bool {
+		status, _ := srv.do(t, "PUT", "/api/sync/"+projectID+"/latest/en/common", "Token token="+key, `{"translations":{"hello":"Hello"}}`)
+		return status == http.StatusOK
+	})
+	status, body = srv.do(t, "GET", "/api/"+projectID+"/latest/en/common", "Token token="+key, "")
+	if status != http.StatusOK || !sameJSON(body, `{"hello":"Hello"}`) {
+		t.Errorf("reading back: %d %s", status, body)
+	}
+	poll(t, 2*time.Second, "/api/me to list the project made by the CLI", func() bool {
+		status, body := srv.do(t, "GET", "/api/me", "Bearer "+token, "")
+		return status == http.StatusOK && strings.Contains(string(body), projectID)
+	})
+	userID := str(t, jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", me.Workspace.ID, "--email", "live@acme.test", "--json", "--database", dsn), "id")
+	pat := str(t, jsonObject(t, []string{"token"}, "token", "create", "--user", userID, "--project", projectID, "--json", "--database", dsn), "token")
+	poll(t, 2*time.Second, "the server to take the personal token made by the CLI", func() bool {
+		status, body := srv.do(t, "GET", "/api/me", "Bearer "+pat, "")
+		return status == http.StatusOK && strings.Contains(string(body), `"email":"live@acme.test"`) && strings.Contains(string(body), projectID)
+	})
+
+	// SIGTERM while a request is in flight: it is answered, then the process exits 0.
+	conn, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	payload := `{"translations":{"hello":"Hello","bye":"Bye"},"partial":true}`
+	fmt.Fprintf(conn, "PUT /api/sync/%s/latest/en/common HTTP/1.1\r\nHost: %s\r\nAuthorization: Token token=%s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", projectID, srv.addr, key, len(payload))
+	br := bufio.NewReader(conn)
+	// The server asks for the body once the handler reads it: the request is in flight.
+	line, err := br.ReadString('\n')
+	if err != nil || !strings.Contains(line, "100") {
+		t.Fatalf("want 100 Continue, got %q (%v)", line, err)
+	}
+	if blank, _ := br.ReadString('\n'); blank != "\r\n" {
+		t.Fatalf("want the end of the 100 Continue, got %q", blank)
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, 10*time.Second, "the server to stop accepting connections", func() bool {
+		c, err := net.DialTimeout("tcp", srv.addr, time.Second)
+		if err != nil {
+			return true
+		}
+		c.Close()
+		return false
+	})
+	io.WriteString(conn, payload)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("reading the in-flight answer: %v", err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(data), `"created":["bye"]`) {
+		t.Errorf("in-flight sync answered %d: %s", res.StatusCode, data)
+	}
+	if code := srv.wait(t); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+
+	// Logs carry no token.
+	for _, secret := range []string{token, key, pat} {
+		if strings.Contains(srv.stderr.String(), secret) {
+			t.Errorf("the server log shows a token")
+		}
+	}
+
+	// A second start on the same database creates nothing and prints no token.
+	again := startServe(t, dsn)
+	status, body = again.do(t, "GET", "/api/"+projectID+"/latest/en/common", "Token token="+key, "")
+	if status != http.StatusOK || !sameJSON(body, `{"bye":"Bye","hello":"Hello"}`) {
+		t.Errorf("after a restart: %d %s", status, body)
+	}
+	if code := again.stop(t); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+	if out := again.stdout.String(); strings.Contains(out, "pat_ws_") {
+		t.Errorf("a second start printed a workspace token again:\n%s", out)
+	}
 }
 
 // TestServeEnv starts `lokal serve` with its address and database from LOKAL_LISTEN and
 // LOKAL_DATABASE, and checks that an admin command looks for the default database,
 // sqlite:lokal.db, in the working directory without creating it there.
 func TestServeEnv(t *testing.T) {
-	dsn := storagetest.DSN(t, "sqlite")
+	t.Parallel()
+	dsn := storagetest.EmptyDSN(t, "sqlite")
 	addr := freeAddr(t)
 	srv := startServeWith(t, addr, []string{"LOKAL_LISTEN=" + addr, "LOKAL_DATABASE=" + dsn}, "serve")
 	poll(t, 5*time.Second, "the bootstrap token", func() bool { return workspaceTokenRE.FindString(srv.stdout.String()) != "" })

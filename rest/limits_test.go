@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -28,6 +29,7 @@ func wantRateLimited(t *testing.T, r *response) {
 // of write counts, the write past the cap answers 429 and stores nothing, reads go on, and
 // other projects keep their own budget.
 func TestAPIWriteLimit(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 5}}, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"b": "B"}).wantStatus(t, http.StatusCreated)
@@ -68,28 +70,31 @@ func TestAPIWriteLimit(t *testing.T) {
 // once the project has made its writes, none is taken until the oldest leaves the minute,
 // and Retry-After says when that is.
 func TestAPIWriteLimitIsPerMinute(t *testing.T) {
+	t.Parallel()
 	const perMinute = 60
-	clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: perMinute}, Now: clock.now}, func(t *testing.T, s *server) {
-		clock.set(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
-		s.sync(t, "en", "ui", map[string]string{"a": "A"})
-		clock.advance(10 * time.Second)
-		for i := 1; i < perMinute; i++ {
-			s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
-		}
-		for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
-			clock.advance(step)
-			r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"})
-			wantRateLimited(t, r)
-		}
-		// 59 s after the first write: it leaves the window in one second.
-		if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
-			t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
-		}
-		clock.advance(time.Second)
-		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
-		wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
-	})
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+			s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Writes: perMinute}, Now: clock.now})
+			s.sync(t, "en", "ui", map[string]string{"a": "A"})
+			clock.advance(10 * time.Second)
+			for i := 1; i < perMinute; i++ {
+				s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
+			}
+			for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
+				clock.advance(step)
+				wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
+			}
+			// 59 s after the first write: it leaves the window in one second.
+			if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
+				t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
+			}
+			clock.advance(time.Second)
+			s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
+			wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
+		})
+	}
 }
 
 // fakeClock is a settable clock for the limiter.
@@ -99,11 +104,15 @@ type fakeClock struct {
 }
 
 func (c *fakeClock) now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) set(t time.Time)         { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 func (c *fakeClock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // TestAPIWriteLimitDefault checks the default cap: 300 writes a minute, the 301st refused.
+// Six hundred sequential requests and no concurrency: skipped by the race run (-short).
 func TestAPIWriteLimitDefault(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("600 sequential writes; the other limit tests cover the limiter under -race")
+	}
 	forEachDialect(t, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		for i := 1; i < 300; i++ {
@@ -119,23 +128,10 @@ func TestAPIWriteLimitDefault(t *testing.T) {
 	})
 }
 
-// TestAPIWriteLimitUnauthorized checks that requests refused with 401 for the project do
-// not use up its budget: another project's key must not be able to lock a project out.
-func TestAPIWriteLimitUnauthorized(t *testing.T) {
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 5}}, func(t *testing.T, s *server) {
-		for i := 1; i <= 10; i++ {
-			if r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.otherRW), map[string]string{"x": "X"}); r.status != http.StatusUnauthorized {
-				t.Errorf("write %d with another project's key answered %d, want 401: %s", i, r.status, r.body)
-				break
-			}
-		}
-		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"a": "A"}).wantStatus(t, http.StatusOK)
-	})
-}
-
 // TestAPIPageStringsLimit caps endpoint 7 per project (the spec's 60 a minute, 5 here);
 // other writes keep their own budget.
 func TestAPIPageStringsLimit(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{PageStrings: 5}}, func(t *testing.T, s *server) {
 		for i := 0; i < 5; i++ {
 			s.call(t, "POST", s.pageStringsPath("page"), tokenAuth(s.rw), map[string]any{"source_strings": []string{fmt.Sprintf("String %d", i)}}).
@@ -153,6 +149,7 @@ func TestAPIPageStringsLimit(t *testing.T) {
 // TestAPISyncBudget runs a sync past its time budget (the spec's 25 seconds, a nanosecond
 // here): it answers an error in the error shape and stores nothing.
 func TestAPISyncBudget(t *testing.T) {
+	t.Parallel()
 	forEachDialectWith(t, &tools.Options{WriteTimeout: time.Nanosecond}, func(t *testing.T, s *server) {
 		// Seeded through a catalogue of its own: no write can finish on this server.
 		ref := tools.NamespaceRef{ProjectID: s.proj.ID, Language: "en", Namespace: "ui"}
@@ -169,17 +166,58 @@ func TestAPISyncBudget(t *testing.T) {
 	})
 }
 
-// TestAPIWriteLimitReadOnlyKey checks that writes refused to a read-only key (403) do not
-// use up the project's budget: a read-only key is safe to ship publicly (Authentication,
-// rule 7), so whoever holds it must not be able to lock the project's CI out of writing.
-func TestAPIWriteLimitReadOnlyKey(t *testing.T) {
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 5}}, func(t *testing.T, s *server) {
-		for i := 1; i <= 10; i++ {
-			if r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.ro), map[string]string{"x": "X"}); r.status != http.StatusForbidden {
-				t.Errorf("write %d with the read-only key answered %d, want 403: %s", i, r.status, r.body)
-				break
-			}
+// TestWriteLimitRefusedWritesAreFree: a write refused for its caller (401, 403, or an MCP
+// tool error) spends none of the project's budget, whichever door it came through: another
+// project's key must not lock a project out, nor may a read-only key, which is safe to ship
+// publicly (Authentication, rule 7).
+func TestWriteLimitRefusedWritesAreFree(t *testing.T) {
+	t.Parallel()
+	const budget = 3
+	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: budget}}, func(t *testing.T, s *server) {
+		refused := []struct {
+			name  string
+			write func(t *testing.T)
+		}{
+			{"another project's key", func(t *testing.T) {
+				s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.otherRW), map[string]string{"x": "X"}).wantStatus(t, http.StatusUnauthorized)
+			}},
+			{"the read-only key", func(t *testing.T) {
+				s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.ro), map[string]string{"x": "X"}).wantStatus(t, http.StatusForbidden)
+			}},
+			{"another workspace over MCP", func(t *testing.T) {
+				rival := s.mcpConnect(t, "/api/mcp", bearerAuth(s.otherWSToken), mcpOpts{})
+				mcpErr(t, rival, "add_key", map[string]any{"project_id": s.proj.ID, "namespace_key": "ui",
+					"translation_key": "x", "source_value": "X"}, "unauthorized")
+			}},
 		}
-		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"a": "A"}).wantStatus(t, http.StatusOK)
+		for _, r := range refused {
+			t.Run(r.name, func(t *testing.T) {
+				for range 2 * budget {
+					r.write(t)
+				}
+			})
+		}
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"b": "B"}).wantStatus(t, http.StatusCreated)
+		s.overwrite(t, "nb", "ui", map[string]string{"a": "A-nb"})
+		s.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B"})
+	})
+}
+
+// TestWriteLimitSharedByRESTAndMCP: REST and MCP writes spend one budget per project, and
+// past it each door refuses in its own way (429 with Retry-After; the rate_limited tool
+// error) and stores nothing.
+func TestWriteLimitSharedByRESTAndMCP(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 4}}, func(t *testing.T, s *server) {
+		m := s.mcpProject(t, tokenAuth(s.rw))
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		mcpOK[map[string]any](t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "b", "source_value": "B"})
+		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"c": "C"}).wantStatus(t, http.StatusCreated)
+		mcpOK[map[string]any](t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "d", "source_value": "D"})
+
+		mcpErr(t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "e", "source_value": "E"}, "rate_limited")
+		wantRateLimited(t, s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"f": "F"}))
+		s.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C", "d": "D"})
 	})
 }
