@@ -68,11 +68,29 @@ func newServer(t *testing.T, dialect string, opts *tools.Options) *server {
 	return s
 }
 
+// newServerWith is newServer with router options too (body budgets and timeouts); nil
+// router options are the defaults.
+func newServerWith(t *testing.T, dialect string, opts *tools.Options, routerOpts *rest.Options) *server {
+	t.Helper()
+	s := serveWith(t, dialect, storagetest.MustOpenDB(t, dialect), opts, routerOpts)
+	s.fixtures(t)
+	return s
+}
+
 // serve is the router over db, without fixtures.
 func serve(t *testing.T, dialect string, db *storage.DB, opts *tools.Options) *server {
 	t.Helper()
+	return serveWith(t, dialect, db, opts, nil)
+}
+
+// serveWith is serve with router options; their Health and Logger are the harness's.
+func serveWith(t *testing.T, dialect string, db *storage.DB, opts *tools.Options, routerOpts *rest.Options) *server {
+	t.Helper()
 	cat := tools.NewCatalog(db, opts)
 	o := rest.Options{}
+	if routerOpts != nil {
+		o = *routerOpts
+	}
 	o.Health = db.Ping
 	o.Logger = slog.New(slog.DiscardHandler)
 	hs := httptest.NewServer(rest.New(cat, &o))
@@ -131,6 +149,16 @@ func forEachDialectWith(t *testing.T, opts *tools.Options, fn func(t *testing.T,
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			fn(t, newServer(t, dialect, opts))
+		})
+	}
+}
+
+// forEachDialectRouter is forEachDialect with router options (body budgets, timeouts).
+func forEachDialectRouter(t *testing.T, routerOpts *rest.Options, fn func(t *testing.T, s *server)) {
+	t.Helper()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			fn(t, newServerWith(t, dialect, nil, routerOpts))
 		})
 	}
 }
