@@ -23,7 +23,7 @@ type Options struct {
 	// trickling bytes cannot hold a request open.
 	BodyTimeout time.Duration
 	// BodyBytesInFlight bounds the bytes of request bodies being read and processed at
-	// once (default 4 × MaxBody): past it a request waits for room, and answers 503 with
+	// once (default 3 × MaxBody): past it a request waits for room, and answers 503 with
 	// Retry-After if none frees up in time. It bounds the memory big writes take.
 	BodyBytesInFlight int64
 	// Metrics, when set, records every request by route, status and latency.
@@ -55,7 +55,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		s.opts.BodyTimeout = 20 * time.Second
 	}
 	if s.opts.BodyBytesInFlight <= 0 {
-		s.opts.BodyBytesInFlight = 4 * MaxBody
+		s.opts.BodyBytesInFlight = 3 * MaxBody
 	}
 	s.bodies = newBodyBudget(s.opts.BodyBytesInFlight)
 	var err error

@@ -74,7 +74,11 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	db := &DB{cache: newCache(), log: opts.Logger, own: map[int64]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		connector := pgdriver.NewConnector(pgdriver.WithDSN(dsn))
+		// The driver's own 10-second read timeout would cut off a big write, or one waiting
+		// its turn on the project's lock, before the 25-second write budget: contexts bound
+		// every statement instead, and these only catch a dead connection.
+		connector := pgdriver.NewConnector(pgdriver.WithDSN(dsn),
+			pgdriver.WithReadTimeout(2*time.Minute), pgdriver.WithWriteTimeout(2*time.Minute))
 		sqldb := sql.OpenDB(connector)
 		sqldb.SetMaxOpenConns(4 * runtime.GOMAXPROCS(0))
 		sqldb.SetMaxIdleConns(4 * runtime.GOMAXPROCS(0))

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"net"
 	"time"
 )
 
@@ -147,7 +148,7 @@ func writeError(ctx context.Context, err error, budget time.Duration) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded:
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded || isNetTimeout(err):
 		return Errorf(CodeTimeout, "the write ran past its %s budget and stored nothing; send large syncs as partial chunks", budget)
 	case errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled:
 		return Errorf(CodeUnavailable, "the request was cancelled and stored nothing")
@@ -171,4 +172,10 @@ func rowChanges(ns string, writes []TranslationWrite) []Change {
 		out[i] = Change{Kind: w.Change, Namespace: ns, Key: w.Key, KeyID: w.KeyID, Language: w.Language, Status: w.Status}
 	}
 	return out
+}
+
+// isNetTimeout reports a database connection that timed out: the write did not commit.
+func isNetTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
