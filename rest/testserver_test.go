@@ -62,18 +62,16 @@ type server struct {
 // catalogue with opts (nil for the defaults).
 func newServer(t *testing.T, dialect string, opts *tools.Options) *server {
 	t.Helper()
-	db, f := storagetest.MustOpenFixture(t, dialect)
-	s := serve(t, dialect, db, opts)
-	s.useFixture(f)
-	return s
+	return newServerWith(t, dialect, opts, nil)
 }
 
 // newServerWith is newServer with router options too (body budgets and timeouts); nil
 // router options are the defaults.
 func newServerWith(t *testing.T, dialect string, opts *tools.Options, routerOpts *rest.Options) *server {
 	t.Helper()
-	s := serveWith(t, dialect, storagetest.MustOpenDB(t, dialect), opts, routerOpts)
-	s.fixtures(t)
+	db, f := storagetest.MustOpenFixture(t, dialect)
+	s := serveWith(t, dialect, db, opts, routerOpts)
+	s.useFixture(f)
 	return s
 }
 
