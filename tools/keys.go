@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"slices"
+)
 
 // KeyRef names one key of a namespace.
 type KeyRef struct {
@@ -107,6 +111,9 @@ func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language
 		writes = append(writes, TranslationWrite{KeyID: ids[i], Key: k, Language: language, Value: v, Status: StatusApproved,
 			SourceVersion: versionPtr(version), Change: ChangeValueCreated})
 	}
+	// In key id order the rows append to the (key_id, ...) indexes of translations and
+	// history instead of splitting their pages all over: a third off a worst-case body.
+	slices.SortFunc(writes, func(a, b TranslationWrite) int { return cmp.Compare(a.KeyID, b.KeyID) })
 	if err := tx.WriteTranslations(ctx, writes); err != nil {
 		return nil, err
 	}
