@@ -233,6 +233,14 @@ func (db *DB) Dialect() string {
 	return "sqlite"
 }
 
+// ChunkWrites reports that every write of this store queues for one writer, whatever its
+// project (SQLite): the catalogue splits a write that creates many keys into chunk
+// transactions so that other projects' writes get turns in between. On PostgreSQL writes to
+// different projects do not wait for each other.
+func (db *DB) ChunkWrites() bool { return !db.postgres }
+
+var _ tools.ChunkedStore = (*DB)(nil)
+
 // Close stops the watcher and closes the pools.
 func (db *DB) Close() error {
 	select {
