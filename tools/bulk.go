@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -48,6 +49,14 @@ const (
 	// no slower than one transaction.
 	defaultBulkBatch = 1000
 	defaultBulkSlice = 500 * time.Millisecond
+	// bulkMinSlice is the least a chunk runs when others wait: a big write under a stream
+	// of small ones still gets most of the writer (with 100 ms, the commits made the
+	// worst-case body miss its budget).
+	bulkMinSlice = 250 * time.Millisecond
+	// bulkProjectAfter is the share of keys staged after which a write whose pace will
+	// not finish within its budget gives up: the answer is the same timeout, with less to
+	// remove and the writer back sooner.
+	bulkProjectAfter = 5 // a fifth
 	// unstageTimeout bounds the removal of staged rows, which runs after the request's own
 	// budget may have run out.
 	unstageTimeout = time.Minute
@@ -254,6 +263,8 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))
 	waiting := c.store.(ChunkedStore).WritersWaiting
+	stagingBegan := time.Now()
+	deadline, hasDeadline := ctx.Deadline()
 	for start, n := 0, 0; start < len(fresh); n++ {
 		var ids []int64
 		var keys []string
@@ -284,7 +295,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 					}
 				}
 				keys, i = append(keys, part...), i+len(part)
-				if time.Since(began) >= slice || waiting() {
+				if ran := time.Since(began); ran >= slice || (ran >= min(slice, bulkMinSlice) && waiting()) {
 					break
 				}
 			}
@@ -302,6 +313,13 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		st.chunks = append(st.chunks, ids)
 		if c.bulk.afterChunk != nil {
 			c.bulk.afterChunk(ctx, n)
+		}
+		if left := len(fresh) - start; hasDeadline && left > 0 && start*bulkProjectAfter >= len(fresh) {
+			pace := time.Since(stagingBegan) / time.Duration(start)
+			if time.Now().Add(pace * time.Duration(left)).After(deadline) {
+				c.unstage(ctx, project, st)
+				return nil, fmt.Errorf("staging %d keys at %s a key: %w", len(fresh), pace, context.DeadlineExceeded)
+			}
 		}
 	}
 	return st, nil
@@ -329,30 +347,37 @@ func (st *staged) done() error {
 	return nil
 }
 
-// unstage removes what the chunks of st committed, newest chunk first, one transaction
-// each, even when ctx is done. It moves the project's revision too: a reader with a cold
-// cache may have cached the staged keys. A failure is logged; the caller returns the error
-// that made the write fail.
+// unstage removes what the chunks of st committed, newest first, in transactions of a
+// batch of keys each (a chunk's deletes in one would hold the writer for seconds), even
+// when ctx is done. It moves the project's revision too: a reader with a cold cache may
+// have cached the staged keys. A failure is logged; the caller returns the error that made
+// the write fail.
 func (c *Catalog) unstage(ctx context.Context, project string, st *staged) {
-	if len(st.chunks) == 0 {
+	var ids []int64
+	for _, chunk := range st.chunks {
+		ids = append(ids, chunk...)
+	}
+	if len(ids) == 0 {
 		return
 	}
+	_, batch, _ := c.bulkLimits()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unstageTimeout)
 	defer cancel()
-	for i := len(st.chunks) - 1; i >= 0; i-- {
+	for end := len(ids); end > 0; end -= batch {
+		start := max(0, end-batch)
 		err := c.store.Update(ctx, project, func(tx Tx) error {
 			stx, ok := tx.(StagingTx)
 			if !ok {
 				return errors.New("the store's transaction cannot remove staged keys")
 			}
 			var nsID int64
-			if i == 0 && st.createdNS {
+			if start == 0 && st.createdNS {
 				nsID = st.nsID
 			}
-			if err := stx.RemoveStagedKeys(ctx, nsID, st.chunks[i]); err != nil {
+			if err := stx.RemoveStagedKeys(ctx, nsID, ids[start:end]); err != nil {
 				return err
 			}
-			if i == 0 {
+			if start == 0 {
 				return tx.Touch(ctx, project)
 			}
 			return nil
