@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -49,6 +50,8 @@ type DB struct {
 	postgres bool
 	cache    *cache
 	log      *slog.Logger
+
+	waiting atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
 
 	mu      sync.Mutex
 	lastRev int64
@@ -237,6 +240,17 @@ func (db *DB) Dialect() string {
 	return "sqlite"
 }
 
+// ChunkWrites reports that every write of this store queues for one writer, whatever its
+// project (SQLite): the catalogue splits a write that creates many keys into chunk
+// transactions so that other projects' writes get turns in between. On PostgreSQL writes to
+// different projects do not wait for each other.
+func (db *DB) ChunkWrites() bool { return !db.postgres }
+
+// WritersWaiting reports whether a write of this process waits for the writer.
+func (db *DB) WritersWaiting() bool { return db.waiting.Load() > 0 }
+
+var _ tools.ChunkedStore = (*DB)(nil)
+
 // Close stops the watcher and closes the pools.
 func (db *DB) Close() error {
 	select {
@@ -260,7 +274,11 @@ func (db *DB) closePools() error {
 // The caches of every project fn touched (Tx.Touch) are dropped after the transaction ends.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
 	t := &tx{db: db}
+	db.waiting.Add(1)
+	waiting := true
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
+		waiting = false
+		db.waiting.Add(-1)
 		if db.postgres && projectID != "" {
 			// Writes to one project take turns, as SQLite's single writer makes them:
 			// two clients reporting the same new key at once must both succeed, not
@@ -272,6 +290,9 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) er
 		t.tx = btx
 		return fn(t)
 	})
+	if waiting {
+		db.waiting.Add(-1)
+	}
 	for id, rev := range t.touched {
 		// Also on error: a failed commit may have left nothing, but dropping is always safe.
 		db.cache.invalidate(id)

@@ -49,7 +49,8 @@ type Catalog struct {
 
 	limiter Limiter
 	hooks   []WriteHook
-	uses    tokenUses // last_used_at writes (tokens.go)
+	uses    tokenUses  // last_used_at writes (tokens.go)
+	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
 }
 
 type cachedPrincipal struct {

@@ -15,10 +15,13 @@ type ReportMissingOut struct {
 }
 
 // ReportMissing adds the keys the namespace lacks with their source values and touches
-// nothing that exists (spec endpoint 2). The namespace must exist.
+// nothing that exists (spec endpoint 2). The namespace must exist. Thousands of new keys
+// are committed in chunks first on SQLite (see Sync): until the call ends, a reader whose
+// cache is cold may see some of them.
 func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (ReportMissingOut, error) {
 	out := ReportMissingOut{Created: []string{}}
 	return out, c.write(ctx, write{op: "missing", project: in.ProjectID,
+		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
@@ -44,10 +47,12 @@ type RegisterOut struct {
 	Skipped []string `json:"skipped"`
 }
 
-// RegisterSourceStrings creates the keys the namespace lacks with their source text.
+// RegisterSourceStrings creates the keys the namespace lacks with their source text. Thousands
+// of new keys are committed in chunks first on SQLite (see Sync).
 func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (RegisterOut, error) {
 	out := RegisterOut{Created: []string{}, Skipped: []string{}}
 	return out, c.write(ctx, write{op: "register_source_strings", project: in.ProjectID,
+		bulk: &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: in.Strings},
 		validate: func() error {
 			if len(in.Strings) == 0 {
 				return Errorf(CodeInvalid, "strings must name at least one key")
@@ -68,7 +73,7 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 // addMissingKeys creates, with their source values, the keys of values that ns lacks.
 // Existing keys are not touched. Endpoints 2 and 7 and register_source_strings share it.
 func addMissingKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, values map[string]string) (created, existing []string, changes []Change, err error) {
-	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, proj.SourceLanguage)
+	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, proj.SourceLanguage)
 	if err != nil {
 		return nil, nil, nil, err
 	}

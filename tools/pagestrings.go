@@ -21,11 +21,13 @@ type PageStringsOut struct {
 
 // RegisterPageStrings creates a source row, key equal to value, for every string new to the
 // namespace, creating the namespace on first use (spec endpoint 7). Existing rows, blank
-// strings and repeats are skipped.
+// strings and repeats are skipped. Thousands of new strings are committed in chunks first on
+// SQLite (see Sync).
 func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (PageStringsOut, error) {
 	var out PageStringsOut
 	values := map[string]string{}
 	err := c.write(ctx, write{op: "sync_page_strings", project: in.ProjectID, budgets: []Budget{PageStringsBudget},
+		bulk: &bulkCreate{namespace: in.Namespace, create: true, source: true, values: values},
 		validate: func() error {
 			switch {
 			case in.SourceStrings == nil:

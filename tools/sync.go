@@ -42,10 +42,15 @@ type SyncOut struct {
 // changed source value is overwritten, which makes its translations stale and clears their
 // language locks. In a target language the values become that language's translations of
 // the keys that have none yet, and nothing is hidden.
+//
+// On SQLite a sync that creates thousands of keys commits them in chunks before the sync
+// itself, so other projects' writes are not held up: until it finishes, a reader whose
+// cache is cold may see some of the new keys. A sync that fails takes them out again.
 func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	out := SyncOut{Created: []string{}, Unhidden: []string{}, Hidden: []string{}, SourceValueChanged: []string{}, Filled: []string{}}
 	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
 	err := c.write(ctx, write{op: "sync", project: in.ProjectID,
+		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, true)
@@ -69,7 +74,7 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 // syncNamespace applies a sync to ns and reports it in out.
 func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in SyncIn, preserve bool, out *SyncOut) ([]Change, error) {
 	isSource := in.Language == proj.SourceLanguage
-	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
+	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, in.Language)
 	if err != nil {
 		return nil, err
 	}

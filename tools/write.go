@@ -85,13 +85,18 @@ type write struct {
 	// apply makes the changes in tx and reports them; proj is the loaded project (zero for
 	// admin writes).
 	apply func(ctx context.Context, tx Tx, proj Project) ([]Change, error)
+	// bulk, when set, names the keys apply creates: on a store with one writer for every
+	// project, many new keys are staged in chunk transactions first (bulk.go).
+	bulk *bulkCreate
 }
 
 // write is the one write path of the catalogue: it authorizes (401, then 403 read_only_key),
 // validates, spends the write budget through the limiter (429 with RetryAfter), runs apply
 // in one transaction under the write time budget, and hands the changes to every hook in the
 // same transaction. Past the budget the transaction is rolled back and the answer is
-// CodeTimeout: nothing is stored.
+// CodeTimeout: nothing is stored. On a store with one writer for every project, writes to
+// one project take turns in this process for their whole duration, and a write that creates
+// many keys stages them in chunks before its transaction (bulk.go).
 func (c *Catalog) write(ctx context.Context, w write) error {
 	if w.admin {
 		if err := requireSystem(ctx); err != nil {
@@ -119,7 +124,28 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		ctx, cancel = context.WithTimeout(ctx, c.opts.WriteTimeout)
 		defer cancel()
 	}
+	var st *staged
+	if w.project != "" && c.chunking() {
+		unlock, err := c.bulk.lock(ctx, w.project)
+		if err != nil {
+			return writeError(ctx, err, c.opts.WriteTimeout)
+		}
+		defer unlock()
+		if w.bulk != nil {
+			if st, err = c.stage(ctx, w.project, w.bulk); err != nil {
+				return writeError(ctx, err, c.opts.WriteTimeout)
+			}
+			if st != nil {
+				ctx = withStaged(ctx, st)
+			}
+		}
+	}
 	err := c.store.Update(ctx, w.project, func(tx Tx) error {
+		if st != nil {
+			if err := st.check(ctx, tx, w.project); err != nil {
+				return err
+			}
+		}
 		var proj Project
 		if !w.admin {
 			var err error
@@ -128,6 +154,9 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			}
 		}
 		changes, err := w.apply(ctx, tx, proj)
+		if err == nil && st != nil {
+			err = st.done()
+		}
 		if err != nil || len(changes) == 0 {
 			return err
 		}
@@ -139,6 +168,9 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		}
 		return nil
 	})
+	if err != nil && st != nil {
+		c.unstage(ctx, w.project, st)
+	}
 	return writeError(ctx, err, c.opts.WriteTimeout)
 }
 

@@ -1,0 +1,395 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Chunked writes. On SQLite every write of every project queues for one writer connection,
+// so one write that creates the keys of a 5 MB body would hold all the others for its whole
+// duration. There, a write that creates more than defaultBulkThreshold new keys first
+// inserts them in chunk transactions (no hooks, no Touch: caches keep serving the old
+// state), letting other projects' writes take the writer in between, and then runs its
+// operation in the main transaction as usual, which reports the staged keys as created and
+// runs the hooks once with every change. If anything fails after chunks committed, the
+// staged rows are removed again: the write applies completely or leaves nothing behind.
+// Writes to one project in this process take turns for the whole of a write (bulkWrites.lock),
+// so no other write of the project sees or touches the staged keys.
+
+// ChunkedStore is implemented by a Store whose writes queue for one writer whatever their
+// project; ChunkWrites true asks for chunked writes, and then the store's Tx implements
+// StagingTx.
+type ChunkedStore interface {
+	ChunkWrites() bool
+	// WritersWaiting reports whether another write waits for the writer: a chunk ends
+	// early then.
+	WritersWaiting() bool
+}
+
+// StagingTx is what a chunked write needs of a transaction beyond Tx.
+type StagingTx interface {
+	// ProjectRevision is the revision Touch last stamped on the project.
+	ProjectRevision(ctx context.Context, projectID string) (int64, error)
+	// RemoveStagedKeys is the rollback of a chunked write: it deletes the keys the chunks
+	// inserted with their rows and history, and the namespace namespaceID (when not zero)
+	// once it has no key left. Nothing else is touched.
+	RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []int64) error
+}
+
+const (
+	defaultBulkThreshold = 2000 // more new keys than this are written in chunks
+	// A chunk transaction inserts batches of defaultBulkBatch keys (about 50 ms of the
+	// writer) until another write waits for the writer or it has run defaultBulkSlice. So a
+	// waiting write of this process waits about one batch; one of another process (which
+	// this one cannot see) at most a slice. Each commit costs a WAL append and at times a
+	// checkpoint: commits every 100 ms made the worst-case body 15-25% slower, every 0.5 s
+	// no slower than one transaction.
+	defaultBulkBatch = 1000
+	defaultBulkSlice = 500 * time.Millisecond
+	// bulkMinSlice is the least a chunk runs when others wait: a big write under a stream
+	// of small ones still gets most of the writer (with 100 ms, the commits made the
+	// worst-case body miss its budget).
+	bulkMinSlice = 250 * time.Millisecond
+	// bulkProjectAfter is the share of keys staged after which a write whose pace will
+	// not finish within its budget gives up: the answer is the same timeout, with less to
+	// remove and the writer back sooner.
+	bulkProjectAfter = 5 // a fifth
+	// unstageTimeout bounds the removal of staged rows, which runs after the request's own
+	// budget may have run out.
+	unstageTimeout = time.Minute
+)
+
+// bulkCreate describes the keys a write will create, so that Catalog.write can stage them
+// in chunks before the write's own transaction.
+type bulkCreate struct {
+	namespace string
+	create    bool              // the operation makes the namespace when it is missing
+	source    bool              // values are in the project's source language
+	language  string            // otherwise, the language of values
+	requires  string            // a language the operation checks is enabled first ("" none)
+	values    map[string]string // key to value; the keys the namespace lacks are created
+}
+
+// bulkWrites is a Catalog's state for chunked writes.
+type bulkWrites struct {
+	set              bool // tests set the fields below; otherwise the defaults apply
+	threshold, batch int
+	slice            time.Duration
+	// afterChunk, when set (tests), is called after each chunk committed.
+	afterChunk func(ctx context.Context, chunk int)
+
+	mu    sync.Mutex
+	locks map[string]*projectLock
+}
+
+type projectLock struct {
+	ch   chan struct{} // holds one token while a write of the project runs
+	refs int
+}
+
+// lock makes writes to project in this process take turns, waiting at most as long as ctx.
+func (b *bulkWrites) lock(ctx context.Context, project string) (func(), error) {
+	b.mu.Lock()
+	if b.locks == nil {
+		b.locks = map[string]*projectLock{}
+	}
+	l := b.locks[project]
+	if l == nil {
+		l = &projectLock{ch: make(chan struct{}, 1)}
+		b.locks[project] = l
+	}
+	l.refs++
+	b.mu.Unlock()
+	release := func() {
+		b.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(b.locks, project)
+		}
+		b.mu.Unlock()
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+// staged is what the chunks of a write committed, handed to the main transaction through
+// its context.
+type staged struct {
+	nsID      int64
+	createdNS bool   // the first chunk made the namespace
+	language  string // the language Keys was read in
+	revision  int64  // the project's revision when snapshot was read
+	snapshot  []KeyState
+	ids       map[string]int64 // staged key name to id
+	byID      map[int64]bool
+	chunks    [][]int64 // key ids per committed chunk
+
+	// Set in the main transaction.
+	current bool // no other write touched the project since snapshot
+	used    int  // staged keys the operation reported as created
+}
+
+type stagedKey struct{}
+
+func stagedIn(ctx context.Context, nsID int64) *staged {
+	st, _ := ctx.Value(stagedKey{}).(*staged)
+	if st == nil || st.nsID != nsID {
+		return nil
+	}
+	return st
+}
+
+// namespaceKeys is tx.Keys as the namespace was before the write's staged chunks: the
+// operations of a chunked write read their namespace through it.
+func namespaceKeys(ctx context.Context, tx Tx, ns Namespace, sourceLanguage, language string) ([]KeyState, error) {
+	st := stagedIn(ctx, ns.ID)
+	if st == nil {
+		return tx.Keys(ctx, ns, sourceLanguage, language)
+	}
+	if st.current && st.language == language {
+		// Reading the staged keys back would hold the writer for seconds.
+		return st.snapshot, nil
+	}
+	keys, err := tx.Keys(ctx, ns, sourceLanguage, language)
+	if err != nil {
+		return nil, err
+	}
+	out := keys[:0]
+	for _, k := range keys {
+		if !st.byID[k.ID] {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// stagedID returns the id of key when a chunk of the write already created it.
+func stagedID(ctx context.Context, nsID int64, key string) (int64, bool) {
+	st := stagedIn(ctx, nsID)
+	if st == nil {
+		return 0, false
+	}
+	id, ok := st.ids[key]
+	if ok {
+		st.used++
+	}
+	return id, ok
+}
+
+func (c *Catalog) chunking() bool {
+	cs, ok := c.store.(ChunkedStore)
+	return ok && cs.ChunkWrites()
+}
+
+func (c *Catalog) bulkLimits() (threshold, batch int, slice time.Duration) {
+	if c.bulk.set {
+		return c.bulk.threshold, c.bulk.batch, c.bulk.slice
+	}
+	return defaultBulkThreshold, defaultBulkBatch, defaultBulkSlice
+}
+
+// stage inserts the keys b creates in chunk transactions when they are more than the
+// threshold. It returns nil when the write is not worth chunking or its checks will fail
+// in the main transaction anyway. On error the committed chunks are already removed.
+func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*staged, error) {
+	threshold, batch, slice := c.bulkLimits()
+	if len(b.values) <= threshold {
+		return nil, nil
+	}
+	st := &staged{}
+	var proj Project
+	var ns Namespace
+	skip := errors.New("not chunked")
+	err := c.store.View(ctx, func(tx Tx) error {
+		stx, ok := tx.(StagingTx)
+		if !ok {
+			return skip
+		}
+		var err error
+		if proj, err = c.loadProject(ctx, tx, project); err != nil {
+			return skip
+		}
+		st.language = b.language
+		if b.source {
+			st.language = proj.SourceLanguage
+		}
+		if st.language == "" || proj.requireLanguage(st.language) != nil || (b.requires != "" && proj.requireLanguage(b.requires) != nil) ||
+			checkNamespace(b.namespace) != nil {
+			return skip
+		}
+		if st.revision, err = stx.ProjectRevision(ctx, project); err != nil {
+			return err
+		}
+		ns, err = tx.Namespace(ctx, proj.ID, b.namespace)
+		switch {
+		case IsNotFound(err) && b.create:
+			return nil
+		case err != nil:
+			return skip
+		}
+		st.nsID = ns.ID
+		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language)
+		return err
+	})
+	switch {
+	case errors.Is(err, skip):
+		return nil, nil
+	case err != nil:
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, nil // the main transaction meets it again and answers it
+	}
+	have := make(map[string]bool, len(st.snapshot))
+	for _, k := range st.snapshot {
+		have[k.Key] = true
+	}
+	var fresh []string
+	for _, k := range sortedKeys(b.values) {
+		if !have[k] {
+			fresh = append(fresh, k)
+		}
+	}
+	if len(fresh) <= threshold {
+		return nil, nil
+	}
+	st.ids = make(map[string]int64, len(fresh))
+	st.byID = make(map[int64]bool, len(fresh))
+	waiting := c.store.(ChunkedStore).WritersWaiting
+	stagingBegan := time.Now()
+	deadline, hasDeadline := ctx.Deadline()
+	for start, n := 0, 0; start < len(fresh); n++ {
+		var ids []int64
+		var keys []string
+		createdNS := false
+		err := c.store.Update(ctx, project, func(tx Tx) error {
+			ids, keys, createdNS = nil, nil, false
+			if st.nsID == 0 {
+				var err error
+				ns, err = tx.Namespace(ctx, proj.ID, b.namespace)
+				if IsNotFound(err) {
+					ns, err = tx.CreateNamespace(ctx, proj.ID, b.namespace)
+					createdNS = true
+				}
+				if err != nil {
+					return err
+				}
+			}
+			began := time.Now()
+			for i := start; i < len(fresh); {
+				part := fresh[i:min(i+batch, len(fresh))]
+				changes, err := createKeys(ctx, tx, proj, ns, st.language, part, b.values)
+				if err != nil {
+					return err
+				}
+				for _, ch := range changes {
+					if ch.Kind == ChangeKeyCreated {
+						ids = append(ids, ch.KeyID)
+					}
+				}
+				keys, i = append(keys, part...), i+len(part)
+				if ran := time.Since(began); ran >= slice || (ran >= min(slice, bulkMinSlice) && waiting()) {
+					break
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			c.unstage(ctx, project, st)
+			return nil, err
+		}
+		start += len(keys)
+		st.nsID, st.createdNS = ns.ID, st.createdNS || createdNS
+		for i, id := range ids {
+			st.ids[keys[i]], st.byID[id] = id, true
+		}
+		st.chunks = append(st.chunks, ids)
+		if c.bulk.afterChunk != nil {
+			c.bulk.afterChunk(ctx, n)
+		}
+		if left := len(fresh) - start; hasDeadline && left > 0 && start*bulkProjectAfter >= len(fresh) {
+			pace := time.Since(stagingBegan) / time.Duration(start)
+			if time.Now().Add(pace * time.Duration(left)).After(deadline) {
+				c.unstage(ctx, project, st)
+				return nil, fmt.Errorf("staging %d keys at %s a key: %w", len(fresh), pace, context.DeadlineExceeded)
+			}
+		}
+	}
+	return st, nil
+}
+
+// check runs first in the main transaction of a chunked write: the snapshot of the
+// namespace stands for it only when no other write touched the project since it was read.
+func (st *staged) check(ctx context.Context, tx Tx, project string) error {
+	st.used = 0
+	stx, ok := tx.(StagingTx)
+	if !ok {
+		return errors.New("checking staged keys: the store's transaction cannot stage")
+	}
+	rev, err := stx.ProjectRevision(ctx, project)
+	st.current = err == nil && rev == st.revision
+	return err
+}
+
+// done runs after the operation in the main transaction: every staged key must have been
+// reported as created, or the write would leave keys nobody was told about.
+func (st *staged) done() error {
+	if st.used != len(st.ids) {
+		return errors.New("chunked write: the operation did not take every staged key")
+	}
+	return nil
+}
+
+// unstage removes what the chunks of st committed, newest first, in transactions of a
+// batch of keys each (a chunk's deletes in one would hold the writer for seconds), even
+// when ctx is done. It moves the project's revision too: a reader with a cold cache may
+// have cached the staged keys. A failure is logged; the caller returns the error that made
+// the write fail.
+func (c *Catalog) unstage(ctx context.Context, project string, st *staged) {
+	var ids []int64
+	for _, chunk := range st.chunks {
+		ids = append(ids, chunk...)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	_, batch, _ := c.bulkLimits()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unstageTimeout)
+	defer cancel()
+	for end := len(ids); end > 0; end -= batch {
+		start := max(0, end-batch)
+		err := c.store.Update(ctx, project, func(tx Tx) error {
+			stx, ok := tx.(StagingTx)
+			if !ok {
+				return errors.New("the store's transaction cannot remove staged keys")
+			}
+			var nsID int64
+			if start == 0 && st.createdNS {
+				nsID = st.nsID
+			}
+			if err := stx.RemoveStagedKeys(ctx, nsID, ids[start:end]); err != nil {
+				return err
+			}
+			if start == 0 {
+				return tx.Touch(ctx, project)
+			}
+			return nil
+		})
+		if err != nil {
+			c.opts.Logger.Error("removing the staged keys of a failed chunked write", "project", project, "err", err)
+			return
+		}
+	}
+}
+
+// withStaged hands st to the main transaction's operation.
+func withStaged(ctx context.Context, st *staged) context.Context {
+	return context.WithValue(ctx, stagedKey{}, st)
+}
