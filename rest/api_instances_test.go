@@ -1,12 +1,14 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
 )
 
 // TestAPIInstances runs two server instances on one database, each with its own store and
@@ -63,4 +65,31 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// TestAPIInstancesShareTheWriteBudget runs two servers on one PostgreSQL database with the
+// database-backed limiter, as `lokal serve` wires it: a project's writes through either
+// count against one budget, so two instances behind a balancer give 5 writes, not 10, and
+// REST and MCP doors on different instances share it too.
+func TestAPIInstancesShareTheWriteBudget(t *testing.T) {
+	t.Parallel()
+	dsn, f := storagetest.FixtureDSN(t, "postgres")
+	instance := func() *server {
+		db := storagetest.MustOpen(t, dsn, &storage.Options{})
+		s := serve(t, "postgres", db, &tools.Options{Limits: tools.Limits{Writes: 5}, Limiter: db.Limiter(nil)})
+		s.useFixture(f)
+		return s
+	}
+	a, b := instance(), instance()
+	for i, s := range []*server{a, b, a, b} {
+		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{fmt.Sprint("k", i): "V"}, "partial": true}).
+			wantStatus(t, http.StatusOK)
+	}
+	m := b.mcpProject(t, tokenAuth(b.rw))
+	if res := m.call(t, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "mcp", "source_value": "M"}); res.IsError {
+		t.Fatalf("fifth write refused: %s", mcpText(res))
+	}
+	wantRateLimited(t, a.call(t, "PUT", a.syncPath("en", "ui"), tokenAuth(a.rw), map[string]string{"x": "X"}))
+	wantRateLimited(t, b.call(t, "PUT", b.syncPath("en", "ui"), tokenAuth(b.rw), map[string]string{"x": "X"}))
+	mcpErr(t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "y", "source_value": "Y"}, "rate_limited")
 }
