@@ -30,11 +30,7 @@ func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITran
 	if len(in.TranslationKeys) == 0 || len(in.TranslationKeys) > MaxAIKeys {
 		return out, Errorf(CodeInvalid, "translation_keys must list 1 to %d keys", MaxAIKeys)
 	}
-	return out, c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	return out, c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		if !proj.HasLanguage(in.TargetLang) || in.TargetLang == proj.SourceLanguage {
 			return Errorf(CodeNotFound, "target_lang %q is not an enabled target language of this project", in.TargetLang)
 		}

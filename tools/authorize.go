@@ -178,3 +178,15 @@ type cachedProject struct {
 // validID reports whether id can be the id of a record: ids are UUIDs, and anything else
 // is unknown without asking the database.
 func validID(id string) bool { return uuid.Validate(id) == nil }
+
+// read runs fn in one read transaction with the project loaded and authorized: the read
+// side's one path, as write is the write side's.
+func (c *Catalog) read(ctx context.Context, projectID string, fn func(tx Tx, proj Project) error) error {
+	return c.store.View(ctx, func(tx Tx) error {
+		proj, err := c.loadProject(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		return fn(tx, proj)
+	})
+}

@@ -45,11 +45,7 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 		return out, err
 	}
 	var in checkup.Input
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, projectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
 		rows, err := tx.ProjectTranslations(ctx, proj.ID, "")
 		if err != nil {
 			return err
@@ -135,14 +131,11 @@ func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupRe
 		return out, err
 	}
 	var r CheckupReport
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		if in.ReportID != "" && !validID(in.ReportID) {
 			return Errorf(CodeNotFound, "checkup report %q not found", truncate(in.ReportID, 40))
 		}
+		var err error
 		r, err = tx.Checkup(ctx, proj.ID, in.ReportID)
 		if IsNotFound(err) && in.ReportID == "" {
 			return Errorf(CodeNotFound, "no completed checkup report yet; one runs shortly after the next write, or with `lokal checkup --project %s`", proj.ID)

@@ -87,11 +87,7 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		counts, err := tx.LanguageCounts(ctx, proj)
 		if err != nil {
 			return err
@@ -179,11 +175,7 @@ func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (Embed
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		w, err := tx.Workspace(ctx, proj.WorkspaceID)
 		if err != nil {
 			return err

@@ -26,11 +26,7 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 	if in.Language == "" {
 		return out, Errorf(CodeInvalid, "query parameter lang is required")
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		if err := proj.requireLanguage(in.Language); err != nil {
 			return err
 		}

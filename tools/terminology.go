@@ -86,11 +86,7 @@ func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (Termin
 	keep := func(locale string) bool {
 		return in.Locale == "" || locale == "all" || strings.EqualFold(locale, in.Locale)
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		gl, err := tx.Glossary(ctx, proj.ID)
 		if err != nil {
 			return err

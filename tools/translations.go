@@ -45,17 +45,14 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	}
 	var rows []ProjectTranslation
 	var sources map[int64]string
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		if err := proj.requireLanguage(in.Language); err != nil {
 			return err
 		}
 		if in.NamespaceKey != "" && !contains(proj.Namespaces, in.NamespaceKey) {
 			return errNoNamespace(in.NamespaceKey)
 		}
+		var err error
 		if rows, err = tx.ProjectTranslations(ctx, proj.ID, in.Language); err != nil {
 			return err
 		}
@@ -245,11 +242,7 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 			return out, err
 		}
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		proj, err := c.loadProject(ctx, tx, in.ProjectID)
-		if err != nil {
-			return err
-		}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		rows, err := tx.Search(ctx, SearchFilter{ProjectID: proj.ID, KeyContains: in.KeyContains, ValueContains: in.ValueContains,
 			Language: in.Language, Status: in.Status, Offset: in.Offset, Limit: SearchPage + 1})
 		if err != nil {
