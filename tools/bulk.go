@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 )
@@ -53,10 +52,6 @@ const (
 	// of small ones still gets most of the writer (with 100 ms, the commits made the
 	// worst-case body miss its budget).
 	bulkMinSlice = 250 * time.Millisecond
-	// bulkProjectAfter is the share of keys staged after which a write whose pace will
-	// not finish within its budget gives up: the answer is the same timeout, with less to
-	// remove and the writer back sooner.
-	bulkProjectAfter = 5 // a fifth
 	// unstageTimeout bounds the removal of staged rows, which runs after the request's own
 	// budget may have run out.
 	unstageTimeout = time.Minute
@@ -263,8 +258,6 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))
 	waiting := c.store.(ChunkedStore).WritersWaiting
-	stagingBegan := time.Now()
-	deadline, hasDeadline := ctx.Deadline()
 	for start, n := 0, 0; start < len(fresh); n++ {
 		var ids []int64
 		var keys []string
@@ -313,13 +306,6 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		st.chunks = append(st.chunks, ids)
 		if c.bulk.afterChunk != nil {
 			c.bulk.afterChunk(ctx, n)
-		}
-		if left := len(fresh) - start; hasDeadline && left > 0 && start*bulkProjectAfter >= len(fresh) {
-			pace := time.Since(stagingBegan) / time.Duration(start)
-			if time.Now().Add(pace * time.Duration(left)).After(deadline) {
-				c.unstage(ctx, project, st)
-				return nil, fmt.Errorf("staging %d keys at %s a key: %w", len(fresh), pace, context.DeadlineExceeded)
-			}
 		}
 	}
 	return st, nil
