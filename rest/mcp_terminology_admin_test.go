@@ -9,17 +9,26 @@ import (
 
 // TestMCPSeesOperatorTerminology: what the operator adds (lokal term add, substitution add,
 // through the admin operations) is what list_terminology answers, in MCP's own shape; the
-// admin operations refuse any principal but the system.
+// admin operations refuse any principal but the system; a new do-not-translate term schedules
+// a checkup.
 func TestMCPSeesOperatorTerminology(t *testing.T) {
 	t.Parallel()
 	forEachDialect(t, func(t *testing.T, s *server) {
 		ctx := sys(t)
-		if _, err := s.cat.AddGlossaryPair(ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID},
-			SourceTerm: "Sign in", TargetTerm: "Logg inn", Locale: "nb"}); err != nil {
-			t.Fatalf("adding a glossary pair: %v", err)
+		// Checkups read do-not-translate terms, so a new one schedules the project's checkup.
+		before, err := s.db.PendingJobs(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if _, err := s.cat.AddDoNotTranslate(ctx, s.proj.ID, "lokal"); err != nil {
 			t.Fatalf("adding a do-not-translate term: %v", err)
+		}
+		if after, err := s.db.PendingJobs(ctx); err != nil || after != before+1 {
+			t.Errorf("pending jobs %d (%v) after a do-not-translate term, want %d: a checkup", after, err, before+1)
+		}
+		if _, err := s.cat.AddGlossaryPair(ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID},
+			SourceTerm: "Sign in", TargetTerm: "Logg inn", Locale: "nb"}); err != nil {
+			t.Fatalf("adding a glossary pair: %v", err)
 		}
 		if _, err := s.cat.AddSubstitution(ctx, s.proj.ID, "...", "…", ""); err != nil {
 			t.Fatalf("adding a substitution: %v", err)
