@@ -47,3 +47,21 @@ func (t *tx) Substitutions(ctx context.Context, projectID string) ([]tools.Subst
 	}
 	return out, nil
 }
+
+func (t *tx) AddDoNotTranslate(ctx context.Context, projectID, term string) error {
+	r := &dntTermRow{ProjectID: projectID, Term: term, Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+	if _, err := t.tx.NewInsert().Model(r).Exec(ctx); err != nil {
+		return mapError(err)
+	}
+	return nil
+}
+
+func (t *tx) AddSubstitution(ctx context.Context, projectID string, s tools.SubstitutionRule) (tools.SubstitutionRule, error) {
+	r := &substitutionRow{ProjectID: projectID, Locale: s.Locale, Pattern: s.Pattern, Replacement: s.Replacement,
+		Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+	if _, err := t.tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
+		return tools.SubstitutionRule{}, mapError(err)
+	}
+	s.ID = r.ID
+	return s, nil
+}

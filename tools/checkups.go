@@ -19,7 +19,7 @@ const CheckupDelay = 10 * time.Second
 // survives a crash; a burst of writes coalesces into one pending job.
 func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 	if ev.ProjectID == "" || !ev.Has(ChangeKeyCreated, ChangeKeyHidden, ChangeKeyUnhidden, ChangeValueCreated,
-		ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged, ChangeLanguageEnabled, ChangeGlossaryAdded) {
+		ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged, ChangeLanguageEnabled, ChangeGlossaryAdded, ChangeTermAdded) {
 		return nil
 	}
 	return tx.EnqueueJob(ctx, Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 )
 
 // GlossaryIn is add_glossary_term's input.
@@ -18,38 +19,164 @@ const MaxTermBytes = 500
 
 // AddGlossaryTerm adds a fixed translation of a term for one locale or all.
 func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (GlossaryPair, error) {
-	var out GlossaryPair
-	var g GlossaryPair
+	var out, g GlossaryPair
 	err := c.write(ctx, write{op: "add_glossary_term", project: in.ProjectID,
-		validate: func() error {
-			var err error
-			if g.Locale, err = checkLocale(in.Locale); err != nil {
-				return err
-			}
-			if g.SourceTerm, err = checkText("source_term", in.SourceTerm, MaxTermBytes); err != nil {
-				return err
-			}
-			if g.TargetTerm, err = checkText("target_term", in.TargetTerm, MaxTermBytes); err != nil {
-				return err
-			}
-			return checkValue(g.SourceTerm, g.TargetTerm)
+		validate: func() (err error) {
+			g, err = checkGlossaryPair(in)
+			return err
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
-			existing, err := tx.Glossary(ctx, proj.ID)
+		apply: func(ctx context.Context, tx Tx, proj Project) (ch []Change, err error) {
+			out, ch, err = addGlossaryPair(ctx, tx, proj.ID, g)
+			return ch, err
+		}})
+	return out, err
+}
+
+// AddGlossaryPair is AddGlossaryTerm for the operator (lokal term add): the same rules,
+// through an admin write that spends no budget.
+func (c *Catalog) AddGlossaryPair(ctx context.Context, in GlossaryIn) (GlossaryPair, error) {
+	var out, g GlossaryPair
+	err := c.write(ctx, write{op: "add_glossary_term", admin: true, project: in.ProjectID,
+		validate: func() (err error) {
+			g, err = checkGlossaryPair(in)
+			return err
+		},
+		apply: func(ctx context.Context, tx Tx, _ Project) (ch []Change, err error) {
+			proj, err := c.loadProject(ctx, tx, in.ProjectID)
+			if err != nil {
+				return nil, err
+			}
+			out, ch, err = addGlossaryPair(ctx, tx, proj.ID, g)
+			return ch, err
+		}})
+	return out, err
+}
+
+// checkGlossaryPair is the one rule of a glossary pair, whoever adds it.
+func checkGlossaryPair(in GlossaryIn) (GlossaryPair, error) {
+	var g GlossaryPair
+	var err error
+	if g.Locale, err = checkLocale(in.Locale); err != nil {
+		return g, err
+	}
+	if g.SourceTerm, err = checkText("source_term", in.SourceTerm, MaxTermBytes); err != nil {
+		return g, err
+	}
+	if g.TargetTerm, err = checkText("target_term", in.TargetTerm, MaxTermBytes); err != nil {
+		return g, err
+	}
+	return g, checkValue(g.SourceTerm, g.TargetTerm)
+}
+
+// addGlossaryPair stores g unless the project has the same pair for the same locale.
+func addGlossaryPair(ctx context.Context, tx Tx, projectID string, g GlossaryPair) (GlossaryPair, []Change, error) {
+	existing, err := tx.Glossary(ctx, projectID)
+	if err != nil {
+		return g, nil, err
+	}
+	for _, e := range existing {
+		if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm && e.Locale == g.Locale {
+			return g, nil, Errorf(CodeConflict, "the glossary already has %q → %q for %s", g.SourceTerm, g.TargetTerm, g.Locale)
+		}
+	}
+	if g, err = tx.AddGlossary(ctx, projectID, g); err != nil {
+		return g, nil, err
+	}
+	return g, []Change{{Kind: ChangeGlossaryAdded, Language: g.Locale}}, nil
+}
+
+// AddDoNotTranslate adds a term that translations keep as it is, in every locale.
+func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string) (string, error) {
+	var t string
+	err := c.write(ctx, write{op: "add_do_not_translate", admin: true, project: projectID,
+		validate: func() (err error) {
+			t, err = checkText("term", term, MaxTermBytes)
+			return err
+		},
+		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+			proj, err := c.loadProject(ctx, tx, projectID)
+			if err != nil {
+				return nil, err
+			}
+			existing, err := tx.DoNotTranslateTerms(ctx, proj.ID)
 			if err != nil {
 				return nil, err
 			}
 			for _, e := range existing {
-				if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm && e.Locale == g.Locale {
-					return nil, Errorf(CodeConflict, "the glossary already has %q → %q for %s", g.SourceTerm, g.TargetTerm, g.Locale)
+				if e == t {
+					return nil, Errorf(CodeConflict, "%q is already a do-not-translate term", t)
 				}
 			}
-			if out, err = tx.AddGlossary(ctx, proj.ID, g); err != nil {
+			if err := tx.AddDoNotTranslate(ctx, proj.ID, t); err != nil {
 				return nil, err
 			}
-			return []Change{{Kind: ChangeGlossaryAdded, Language: g.Locale}}, nil
+			return []Change{{Kind: ChangeTermAdded}}, nil
 		}})
-	return out, err
+	return t, err
+}
+
+// AddSubstitution adds a rule that replaces from with to in translations into locale ("all"
+// when empty) after a model answered. to may be empty, so that a rule can delete text
+// (a stray character a model keeps adding); from may not. Both are kept exactly, spaces
+// too: typography rules are often about spaces (a no-break space before "!" in French).
+// A locale has at most one rule per from, since two would depend on the order they ran in.
+func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (SubstitutionRule, error) {
+	var r SubstitutionRule
+	err := c.write(ctx, write{op: "add_substitution", admin: true, project: projectID,
+		validate: func() (err error) {
+			if r.Locale, err = checkLocale(locale); err != nil {
+				return err
+			}
+			if r.Pattern, err = checkRuleText("from", from, false); err != nil {
+				return err
+			}
+			if r.Replacement, err = checkRuleText("to", to, true); err != nil {
+				return err
+			}
+			return checkValue(r.Pattern, r.Replacement)
+		},
+		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+			proj, err := c.loadProject(ctx, tx, projectID)
+			if err != nil {
+				return nil, err
+			}
+			existing, err := tx.Substitutions(ctx, proj.ID)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range existing {
+				if e.Pattern == r.Pattern && e.Locale == r.Locale {
+					if e.Replacement == r.Replacement {
+						return nil, Errorf(CodeConflict, "the rule %q → %q for %s exists already", r.Pattern, r.Replacement, r.Locale)
+					}
+					return nil, Errorf(CodeConflict, "%q is already replaced with %q for %s", r.Pattern, e.Replacement, r.Locale)
+				}
+			}
+			if r, err = tx.AddSubstitution(ctx, proj.ID, r); err != nil {
+				return nil, err
+			}
+			return []Change{{Kind: ChangeSubstitution, Language: r.Locale}}, nil
+		}})
+	return r, err
+}
+
+// checkRuleText is checkText without trimming; empty is allowed when mayBeEmpty.
+func checkRuleText(field, s string, mayBeEmpty bool) (string, error) {
+	bad := (s == "" && !mayBeEmpty) || len(s) > MaxTermBytes || !utf8.ValidString(s)
+	for _, r := range s {
+		if bad || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f {
+			bad = true
+			break
+		}
+	}
+	if bad {
+		least := 1
+		if mayBeEmpty {
+			least = 0
+		}
+		return "", Errorf(CodeInvalid, "%s must be %d to %d bytes of text", field, least, MaxTermBytes)
+	}
+	return s, nil
 }
 
 // checkLocale accepts a supported language code or "all" (the default when empty).

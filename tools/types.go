@@ -262,7 +262,9 @@ type TerminologyTx interface {
 	Glossary(ctx context.Context, projectID string) ([]GlossaryPair, error)
 	AddGlossary(ctx context.Context, projectID string, g GlossaryPair) (GlossaryPair, error)
 	DoNotTranslateTerms(ctx context.Context, projectID string) ([]string, error)
+	AddDoNotTranslate(ctx context.Context, projectID, term string) error
 	Substitutions(ctx context.Context, projectID string) ([]SubstitutionRule, error)
+	AddSubstitution(ctx context.Context, projectID string, r SubstitutionRule) (SubstitutionRule, error)
 }
 
 // CheckupTx holds checkup reports. Errors: CodeNotFound for an unknown report.

@@ -205,6 +205,7 @@ func init() {
 				}
 				return r, text, nil
 			}},
+		termAddCommand(), termListCommand(), substitutionAddCommand(),
 		{name: "backup", args: "--to FILE", synopsis: "copy a SQLite database while servers run",
 			about: "Writes a consistent copy of the SQLite database to FILE (SQLite's VACUUM INTO) while\n" +
 				"servers keep reading and writing. FILE must not exist. For PostgreSQL use pg_dump.",
