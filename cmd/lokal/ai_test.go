@@ -8,7 +8,6 @@ package main_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -19,9 +18,9 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/secrets"
-	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 const aiKey = "sk-test-Zq8sV1e7-never-shown"
@@ -89,16 +88,7 @@ func sqlitePathOf(dsn string) string {
 // rawRow reads one row as strings, every column, straight from the database.
 func rawRow(t *testing.T, dsn, query string, args ...any) map[string]string {
 	t.Helper()
-	var db *sql.DB
-	if strings.HasPrefix(dsn, "sqlite:") {
-		var err error
-		if db, err = sql.Open("sqlite", "file:"+sqlitePathOf(dsn)+"?mode=ro"); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		db = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-	}
-	defer db.Close()
+	db := storagetest.SQL(t, dsn)
 	rows, err := db.QueryContext(t.Context(), query, args...)
 	if err != nil {
 		t.Fatalf("reading back: %v", err)
