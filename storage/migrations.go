@@ -19,6 +19,7 @@ func migrations() *migrate.Migrations {
 	registerTokensHosts(m)
 	registerRateEvents(m)
 	registerHistoryKinds(m)
+	registerAISettings(m)
 	return m
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/outbound"
+	"github.com/lokal-dev/lokal/tools/secrets"
 )
 
 // Options configure a Catalog; nil means the defaults.
@@ -30,6 +31,11 @@ type Options struct {
 	// Outbound guards every call to an address a user typed in (webhooks, redeploy, a
 	// workspace's AI provider); nil refuses every private and loopback network.
 	Outbound *outbound.Guard
+	// Secrets seals the provider keys stored in the database; nil refuses to store one.
+	Secrets *secrets.Box
+	// AIDefault is the operator's own AI provider, used when a workspace has none; its
+	// base URL is the operator's and is not checked by Outbound.
+	AIDefault AIProvider
 	// Hooks run inside every write's transaction after the built-in ones (cache refresh,
 	// checkup scheduling).
 	Hooks []WriteHook

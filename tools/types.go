@@ -189,6 +189,7 @@ type Tx interface {
 	CheckupTx
 	JobTx
 	AdminTx
+	AITx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

@@ -211,9 +211,12 @@ func init() {
 				"servers keep reading and writing. FILE must not exist. For PostgreSQL use pg_dump.",
 			flags: []flagDef{req("to", "FILE", "the new file to write")}, database: true, json: true,
 			run: runBackup},
+	}
+	commands = append(commands, aiCommands()...)
+	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},
 		{name: "help", args: "[COMMAND]", synopsis: "show the usage of lokal or of one command", run: runHelp},
-	}
+	}...)
 }
 
 func projectSetCommand() *command {

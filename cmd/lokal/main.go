@@ -62,7 +62,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer db.Close()
 		c.db = db
-		c.cat = tools.NewCatalog(db, &tools.Options{Logger: quiet})
+		opts, err := catalogOptions(in, in.str("database"))
+		if err != nil {
+			return err
+		}
+		opts.Logger = quiet
+		c.cat = tools.NewCatalog(db, opts)
 		ctx = tools.WithPrincipal(ctx, tools.System)
 	}
 	out, text, err := cmd.run(ctx, c)

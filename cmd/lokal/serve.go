@@ -111,6 +111,12 @@ func parsePrefixes(flag string, items []string) ([]netip.Prefix, error) {
 const defaultMemoryLimit = 640 << 20
 
 func serve(ctx context.Context, cfg serveConfig, c *call) error {
+	// The secret key and the operator's AI provider come from the environment; a bad key
+	// stops the start before anything listens.
+	opts, err := catalogOptions(c.in, cfg.database)
+	if err != nil {
+		return err
+	}
 	// Listen before anything is created: on a busy port the first start must not print a
 	// token for a server that never runs.
 	ln, err := net.Listen("tcp", cfg.listen)
@@ -167,11 +173,12 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 			return float64(n)
 		})
 	}
-	cat := tools.NewCatalog(db, &tools.Options{BaseURL: cfg.baseURL, Logger: logger,
-		// Budgets live in PostgreSQL when several servers share it, in memory on SQLite.
-		Limiter: db.Limiter(nil), OnRefused: metrics.WriteRefused,
-		// Webhooks, redeploy and workspace AI providers call out through this guard.
-		Outbound: outbound.NewGuard(cfg.allowPrivateNets)})
+	opts.BaseURL, opts.Logger = cfg.baseURL, logger
+	// Budgets live in PostgreSQL when several servers share it, in memory on SQLite.
+	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.WriteRefused
+	// Webhooks, redeploy and workspace AI providers call out through this guard.
+	opts.Outbound = outbound.NewGuard(cfg.allowPrivateNets)
+	cat := tools.NewCatalog(db, opts)
 	boot, err := cat.BootstrapIfEmpty(tools.WithPrincipal(ctx, tools.System))
 	if err != nil {
 		return fmt.Errorf("creating the first workspace: %w", err)
