@@ -7,15 +7,12 @@ package main_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
@@ -27,29 +24,14 @@ const aiKey = "sk-test-Zq8sV1e7-never-shown"
 
 var aiShowFields = []string{"configured", "source", "base_url", "model", "instructions"}
 
-// lokalStdin runs the binary with stdin and env added to a clean environment.
+// lokalStdin runs the binary with stdin, and fails the test if the API key was printed.
 func lokalStdin(t *testing.T, env []string, stdin string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, lokalBin, args...)
-	cmd.Env = append(cleanEnv(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatalf("running lokal %s: %v", strings.Join(args, " "), err)
-		}
-		code = ee.ExitCode()
+	r := lokalIn(t, env, stdin, args...)
+	if strings.Contains(r.stdout+r.stderr, aiKey) {
+		t.Errorf("lokal %s printed the API key: stdout %q stderr %q", strings.Join(args, " "), r.stdout, r.stderr)
 	}
-	if strings.Contains(stdout.String()+stderr.String(), aiKey) {
-		t.Errorf("lokal %s printed the API key: stdout %q stderr %q", strings.Join(args, " "), stdout.String(), stderr.String())
-	}
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	return r
 }
 
 // aiJSON runs a command that must succeed and returns its one JSON object.

@@ -60,10 +60,17 @@ type result struct {
 // LOKAL_ variables of the caller) and waits for it; a minute is a guard, not an assertion.
 func lokal(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return lokalIn(t, env, "", args...)
+}
+
+// lokalIn is lokal with stdin.
+func lokalIn(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, lokalBin, args...)
 	cmd.Env = append(cleanEnv(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
