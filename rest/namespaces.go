@@ -155,3 +155,18 @@ func (s *server) registerPageStrings(c *gin.Context) {
 	}
 	writeJSON(c, http.StatusOK, out)
 }
+
+// retranslate serves spec endpoint 6: a JSON array of at most 10 keys.
+func (s *server) retranslate(c *gin.Context) {
+	var keys []string
+	if err := decodeStrict(c, &keys); err != nil {
+		writeError(c, err)
+		return
+	}
+	out, err := s.cat.Retranslate(c.Request.Context(), tools.RetranslateIn{NamespaceRef: ref(c), Keys: keys})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}

@@ -89,6 +89,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	api.PUT("/sync/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.sync)
 	api.PUT("/overwrite/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.overwrite)
 	api.GET("/stale/:project_id/latest/:namespace", s.stale)
+	api.POST("/retranslate/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.retranslate)
 	api.POST("/:project_id/sync_page_strings/:namespace", s.requireWriter, s.readBody, s.registerPageStrings)
 	api.GET("/me", s.me)
 	api.POST("/mcp", s.openMCP, s.readBody, s.serveMCP)

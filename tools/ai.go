@@ -1,6 +1,14 @@
 package tools
 
-import "context"
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"sync"
+
+	"github.com/lokal-dev/lokal/ai"
+)
 
 // AITranslateIn is ai_translate_keys' input.
 type AITranslateIn struct {
@@ -15,33 +23,260 @@ type AITranslateOut struct {
 	Lang                 string            `json:"lang"`
 	Translated           map[string]string `json:"translated"`
 	SkippedApproved      []string          `json:"skipped_approved"`
+	SkippedLocked        []string          `json:"skipped_locked"`
 	SkippedMissingSource []string          `json:"skipped_missing_source"`
 	Failed               []string          `json:"failed"`
 }
 
-// AITranslateKeys translates keys with the project's AI. Until the project has an AI
-// provider configured it answers not_configured; it never invents a translation.
-func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
-	out := AITranslateOut{Lang: in.TargetLang, Translated: map[string]string{}, SkippedApproved: []string{},
-		SkippedMissingSource: []string{}, Failed: []string{}}
-	if err := c.begin(ctx, in.ProjectID, true); err != nil {
-		return out, err
-	}
-	if len(in.TranslationKeys) == 0 || len(in.TranslationKeys) > MaxAIKeys {
-		return out, Errorf(CodeInvalid, "translation_keys must list 1 to %d keys", MaxAIKeys)
-	}
-	return out, c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
-		if !proj.HasLanguage(in.TargetLang) || in.TargetLang == proj.SourceLanguage {
-			return Errorf(CodeNotFound, "target_lang %q is not an enabled target language of this project", in.TargetLang)
-		}
-		if _, err := findNamespace(ctx, tx, proj, in.NamespaceKey); err != nil {
-			return err
-		}
-		// Projects get an AI provider, and this server an AI client, with the AI issue;
-		// until then there is nothing to translate with, and nothing is invented.
-		return Errorf(CodeNotConfigured, "this project has no AI provider configured")
-	})
-}
-
 // MaxAIKeys bounds one AI translation call.
 const MaxAIKeys = 10
+
+// AITranslateKeys translates keys into target_lang with the project's AI and stores the
+// results as needs_review drafts. Approved and language-locked translations are never
+// overwritten; keys without a source value are skipped.
+func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
+	o, err := c.aiTranslate(ctx, aiJob{op: "ai_translate_keys", project: in.ProjectID, namespace: in.NamespaceKey,
+		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: CodeInvalid})
+	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
+		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed}, err
+}
+
+// RetranslateIn is spec endpoint 6: keys of one namespace to translate again into Language.
+type RetranslateIn struct {
+	NamespaceRef
+	Keys []string `json:"keys"`
+}
+
+// RetranslateOut is endpoint 6's 200 body. skipped_locked lists language-locked rows, which
+// no path overwrites.
+type RetranslateOut struct {
+	Lang                 string            `json:"lang"`
+	Retranslated         map[string]string `json:"retranslated"`
+	SkippedMissingSource []string          `json:"skipped_missing_source"`
+	SkippedLocked        []string          `json:"skipped_locked"`
+	Failed               []string          `json:"failed"`
+}
+
+// Retranslate regenerates the listed keys' translations in one language with the project's
+// AI (spec endpoint 6), approved ones included; language-locked rows are kept. At most 10
+// keys (422) and 60 calls a minute per project (429).
+func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (RetranslateOut, error) {
+	o, err := c.aiTranslate(ctx, aiJob{op: "retranslate", project: in.ProjectID, namespace: in.Namespace,
+		language: in.Language, keys: in.Keys, tooMany: CodeUnprocessable, budgets: []Budget{RetranslateBudget}})
+	return RetranslateOut{Lang: in.Language, Retranslated: o.translated, SkippedMissingSource: o.skippedMissingSource,
+		SkippedLocked: o.skippedLocked, Failed: o.failed}, err
+}
+
+// aiJob is one AI translation request, whichever door it came through.
+type aiJob struct {
+	op, project, namespace, language string
+	keys                             []string
+	keepApproved                     bool     // ai_translate_keys never overwrites approved rows
+	tooMany                          string   // the error code for more than MaxAIKeys keys
+	budgets                          []Budget // spent before the model is called
+}
+
+type aiOutcome struct {
+	translated                                                   map[string]string
+	skippedApproved, skippedLocked, skippedMissingSource, failed []string
+}
+
+// aiTranslate is the one AI translation operation: it reads the keys and the rules, calls
+// the model outside any transaction (calls take seconds; the writer must not wait), and
+// stores what passed the placeholder contract through the write path, as needs_review
+// drafts attributed to ai:<model> and stamped with the source version they were made
+// from. A key whose source changed meanwhile is reported failed, not stored.
+func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
+	o := aiOutcome{translated: map[string]string{}, skippedApproved: []string{}, skippedLocked: []string{},
+		skippedMissingSource: []string{}, failed: []string{}}
+	if err := c.begin(ctx, j.project, true); err != nil {
+		return o, err
+	}
+	if len(j.keys) == 0 || len(j.keys) > MaxAIKeys {
+		return o, Errorf(j.tooMany, "list 1 to %d keys", MaxAIKeys)
+	}
+	var (
+		r        resolvedAI
+		req      ai.Request
+		versions = map[string]int64{}
+	)
+	err := c.read(ctx, j.project, func(tx Tx, proj Project) error {
+		if j.language == proj.SourceLanguage || !proj.HasLanguage(j.language) {
+			return Errorf(CodeNotFound, "%q is not an enabled target language of this project", j.language)
+		}
+		ns, err := findNamespace(ctx, tx, proj, j.namespace)
+		if err != nil {
+			return err
+		}
+		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language)
+		if err != nil {
+			return err
+		}
+		byKey := make(map[string]*KeyState, len(states))
+		for i := range states {
+			byKey[states[i].Key] = &states[i]
+		}
+		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{}}
+		for _, k := range j.keys {
+			ks := byKey[k]
+			switch {
+			case ks == nil || ks.Hidden || ks.Source == nil || ks.Source.Value == "":
+				o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
+			case ks.Value != nil && ks.Value.LanguageLocked:
+				o.skippedLocked = appendOnce(o.skippedLocked, k)
+			case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
+				o.skippedApproved = appendOnce(o.skippedApproved, k)
+			default:
+				req.Strings[k] = ks.Source.Value
+				versions[k] = ks.SourceVersion
+			}
+		}
+		if err := c.aiRules(ctx, tx, proj, j.language, &req); err != nil {
+			return err
+		}
+		r, err = c.resolveAI(ctx, tx, j.project)
+		return err
+	})
+	if err != nil {
+		return o, err
+	}
+	cfg, err := c.openAI(r)
+	if err != nil {
+		return o, err
+	}
+	for _, b := range j.budgets {
+		if err := c.take(ctx, b, j.project); err != nil {
+			return o, err
+		}
+	}
+	if len(req.Strings) == 0 {
+		return o, nil
+	}
+	req.Instructions = cfg.Instructions
+	p, err := c.providers.get(cfg.Config)
+	if err != nil {
+		return o, err
+	}
+	res, callErr := p.Translate(ctx, req)
+	var pe *ai.Error
+	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
+		return o, Errorf(CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
+	}
+	for _, k := range sortedKeys(res.Failed) {
+		o.failed = append(o.failed, k)
+	}
+	if len(res.Translated) == 0 {
+		return o, nil
+	}
+	agent := PrincipalFrom(ctx)
+	agent.Agent = "ai:" + cfg.Config.Model
+	err = c.write(WithPrincipal(ctx, agent), write{op: j.op, project: j.project,
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			ns, err := findNamespace(ctx, tx, proj, j.namespace)
+			if err != nil {
+				return nil, err
+			}
+			states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language)
+			if err != nil {
+				return nil, err
+			}
+			byKey := make(map[string]*KeyState, len(states))
+			for i := range states {
+				byKey[states[i].Key] = &states[i]
+			}
+			var writes []TranslationWrite
+			for _, k := range sortedKeys(res.Translated) {
+				ks := byKey[k]
+				switch {
+				case ks == nil || ks.Source == nil || ks.SourceVersion != versions[k]:
+					o.failed = append(o.failed, k) // the source moved while the model worked
+					continue
+				case ks.Value != nil && ks.Value.LanguageLocked:
+					o.skippedLocked = appendOnce(o.skippedLocked, k)
+					continue
+				case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
+					o.skippedApproved = appendOnce(o.skippedApproved, k)
+					continue
+				}
+				v := ks.SourceVersion
+				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: res.Translated[k],
+					Status: StatusNeedsReview, SourceVersion: &v, Change: ChangeValueCreated}
+				if ks.Value != nil {
+					w.ID, w.DoNotTranslate, w.Change = ks.Value.ID, ks.Value.DoNotTranslate, ChangeValueUpdated
+				}
+				writes = append(writes, w)
+				o.translated[k] = w.Value
+			}
+			if err := tx.WriteTranslations(ctx, writes); err != nil {
+				return nil, err
+			}
+			return rowChanges(ns.Key, writes), nil
+		}})
+	if err != nil {
+		return aiOutcome{translated: map[string]string{}, skippedApproved: o.skippedApproved, skippedLocked: o.skippedLocked,
+			skippedMissingSource: o.skippedMissingSource, failed: o.failed}, err
+	}
+	return o, nil
+}
+
+// aiRules puts the terminology that applies to language into req: glossary pairs and
+// substitutions of that locale or all, and every do-not-translate term.
+func (c *Catalog) aiRules(ctx context.Context, tx Tx, proj Project, language string, req *ai.Request) error {
+	gl, err := tx.Glossary(ctx, proj.ID)
+	if err != nil {
+		return err
+	}
+	for _, g := range gl {
+		if g.Locale == "all" || g.Locale == language {
+			req.Glossary = append(req.Glossary, ai.Term{Source: g.SourceTerm, Target: g.TargetTerm, Locale: g.Locale})
+		}
+	}
+	if req.DoNotTranslate, err = tx.DoNotTranslateTerms(ctx, proj.ID); err != nil {
+		return err
+	}
+	subs, err := tx.Substitutions(ctx, proj.ID)
+	if err != nil {
+		return err
+	}
+	for _, s := range subs {
+		if s.Locale == "all" || s.Locale == language {
+			req.Substitutions = append(req.Substitutions, ai.Sub{From: s.Pattern, To: s.Replacement, Locale: s.Locale})
+		}
+	}
+	return nil
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// aiProviders keeps one client per provider configuration, so that the concurrency bound
+// of a provider holds across requests.
+type aiProviders struct {
+	mu sync.Mutex
+	m  map[string]*ai.Provider
+}
+
+func (a *aiProviders) get(cfg ai.Config) (*ai.Provider, error) {
+	sum := sha256.Sum256([]byte(cfg.BaseURL + "\x00" + cfg.Model + "\x00" + cfg.APIKey))
+	id := hex.EncodeToString(sum[:])
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if p := a.m[id]; p != nil {
+		return p, nil
+	}
+	p, err := ai.NewProvider(cfg)
+	if err != nil {
+		return nil, Errorf(CodeNotConfigured, "the AI provider configuration is not usable: %v", err)
+	}
+	if a.m == nil {
+		a.m = map[string]*ai.Provider{}
+	}
+	a.m[id] = p
+	return p, nil
+}

@@ -44,6 +44,8 @@ type Options struct {
 // Catalog is every operation of the service. Each method authorizes the principal in its
 // context, applies the rules and talks to the Store; the transports only decode and encode.
 type Catalog struct {
+	providers aiProviders
+
 	store Store
 	opts  Options
 

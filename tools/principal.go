@@ -27,11 +27,16 @@ type Principal struct {
 	WorkspaceID string
 	ProjectID   string // empty for workspace tokens and the system
 	ReadOnly    bool
+	// Agent, when set, is who the history credits instead of the token's owner: AI
+	// translations are attributed to ai:<model>.
+	Agent string
 }
 
 // Actor is what the history records as the author of a change: the token's owner.
 func (p Principal) Actor() string {
 	switch {
+	case p.Agent != "":
+		return p.Agent
 	case p.UserID != "":
 		return "user:" + p.UserID
 	case p.Kind == KindAPIKey:
