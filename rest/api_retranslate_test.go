@@ -67,9 +67,12 @@ func TestRetranslate(t *testing.T) {
 			if calls := model.Calls(); len(calls) != 1 || calls[0].TargetLanguage != "nb" || calls[0].Model != "test-model" {
 				t.Errorf("model calls %+v, want one batch into nb", calls)
 			}
-			for _, masked := range model.Calls()[0].Strings {
+			for id, masked := range model.Calls()[0].Strings {
 				if strings.Contains(masked, "%{name}") || strings.Contains(masked, "<b>") {
 					t.Errorf("the model saw a raw placeholder or tag: %q", masked)
+				}
+				if id == "hello" || id == "bold" || id == "plain" {
+					t.Errorf("the model saw a key name as an id: %q", id)
 				}
 			}
 			m := s.mcpProject(t, tokenAuth(s.rw))

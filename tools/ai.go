@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/lokal-dev/lokal/ai"
@@ -99,6 +101,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		r        resolvedAI
 		req      ai.Request
 		versions = map[string]int64{}
+		keyOf    = map[string]string{} // the model sees opaque ids, never key names
 	)
 	err := c.read(ctx, j.project, func(tx Tx, proj Project) error {
 		if j.language == proj.SourceLanguage || !proj.HasLanguage(j.language) {
@@ -127,7 +130,12 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
 				o.skippedApproved = appendOnce(o.skippedApproved, k)
 			default:
-				req.Strings[k] = ks.Source.Value
+				if _, dup := versions[k]; dup {
+					continue
+				}
+				id := strconv.Itoa(len(keyOf) + 1)
+				keyOf[id] = k
+				req.Strings[id] = ks.Source.Value
 				versions[k] = ks.SourceVersion
 			}
 		}
@@ -162,10 +170,15 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
 		return o, Errorf(CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
 	}
-	for _, k := range sortedKeys(res.Failed) {
-		o.failed = append(o.failed, k)
+	translated := make(map[string]string, len(res.Translated))
+	for id, v := range res.Translated {
+		translated[keyOf[id]] = v
 	}
-	if len(res.Translated) == 0 {
+	for id := range res.Failed {
+		o.failed = append(o.failed, keyOf[id])
+	}
+	sort.Strings(o.failed)
+	if len(translated) == 0 {
 		return o, nil
 	}
 	agent := PrincipalFrom(ctx)
@@ -185,7 +198,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 				byKey[states[i].Key] = &states[i]
 			}
 			var writes []TranslationWrite
-			for _, k := range sortedKeys(res.Translated) {
+			for _, k := range sortedKeys(translated) {
 				ks := byKey[k]
 				switch {
 				case ks == nil || ks.Source == nil || ks.SourceVersion != versions[k]:
@@ -199,7 +212,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 					continue
 				}
 				v := ks.SourceVersion
-				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: res.Translated[k],
+				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: translated[k],
 					Status: StatusNeedsReview, SourceVersion: &v, Change: ChangeValueCreated}
 				if ks.Value != nil {
 					w.ID, w.DoNotTranslate, w.Change = ks.Value.ID, ks.Value.DoNotTranslate, ChangeValueUpdated
