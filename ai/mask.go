@@ -546,20 +546,22 @@ func percentAt(s string, i int) int {
 		if name == "" || k >= len(s) || s[k] != closer {
 			return 0
 		}
-		if end := printfSpec(s, k+1, false); end > 0 {
+		if end := PrintfSpec(s, k+1, false); end > 0 {
 			return end - i
 		}
 		return 0
 	}
-	if end := printfSpec(s, j, true); end > 0 {
+	if end := PrintfSpec(s, j, true); end > 0 {
 		return end - i
 	}
 	return 0
 }
 
-// printfSpec parses [argnum$][flags][width][.precision][length]conversion
-// at j and returns the index after the conversion, or 0.
-func printfSpec(s string, j int, argNum bool) int {
+// PrintfSpec parses [argnum$][flags][width][.precision][length]conversion
+// at j (just after a '%') and returns the index after the conversion, or 0.
+// It is the one printf grammar of lokal: the checkup's placeholder scanner
+// uses it too, so QA and masking agree on what a printf placeholder is.
+func PrintfSpec(s string, j int, argNum bool) int {
 	if argNum {
 		if k := digitsAt(s, j); k > j && k < len(s) && s[k] == '$' {
 			j = k + 1

@@ -115,10 +115,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		if err != nil {
 			return err
 		}
-		byKey := make(map[string]*KeyState, len(states))
-		for i := range states {
-			byKey[states[i].Key] = &states[i]
-		}
+		byKey := indexKeys(states)
 		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{}}
 		for _, k := range j.keys {
 			ks := byKey[k]
@@ -193,10 +190,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			if err != nil {
 				return nil, err
 			}
-			byKey := make(map[string]*KeyState, len(states))
-			for i := range states {
-				byKey[states[i].Key] = &states[i]
-			}
+			byKey := indexKeys(states)
 			var writes []TranslationWrite
 			for _, k := range sortedKeys(translated) {
 				ks := byKey[k]
@@ -226,10 +220,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			return rowChanges(ns.Key, writes), nil
 		}})
 	if err != nil {
-		return aiOutcome{translated: map[string]string{}, skippedApproved: o.skippedApproved, skippedLocked: o.skippedLocked,
-			skippedMissingSource: o.skippedMissingSource, failed: o.failed}, err
+		o.translated = map[string]string{} // rolled back: nothing was stored
 	}
-	return o, nil
+	return o, err
 }
 
 // aiRules puts the terminology that applies to language into req: glossary pairs and

@@ -175,3 +175,12 @@ func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 				map[string]string{in.TranslationKey: in.SourceValue})
 		}})
 }
+
+// indexKeys maps key names to their states.
+func indexKeys(keys []KeyState) map[string]*KeyState {
+	m := make(map[string]*KeyState, len(keys))
+	for i := range keys {
+		m[keys[i].Key] = &keys[i]
+	}
+	return m
+}

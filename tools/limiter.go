@@ -43,8 +43,15 @@ type Limits struct {
 
 // budget applies the configured override to b.
 func (c *Catalog) budget(b Budget) Budget {
-	n := map[string]int{WriteBudget.Bucket: c.opts.Limits.Writes, PageStringsBudget.Bucket: c.opts.Limits.PageStrings,
-		RetranslateBudget.Bucket: c.opts.Limits.Retranslate}[b.Bucket]
+	var n int
+	switch b.Bucket {
+	case WriteBudget.Bucket:
+		n = c.opts.Limits.Writes
+	case PageStringsBudget.Bucket:
+		n = c.opts.Limits.PageStrings
+	case RetranslateBudget.Bucket:
+		n = c.opts.Limits.Retranslate
+	}
 	if n > 0 {
 		b.N = n
 	}

@@ -56,10 +56,7 @@ func overwriteNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, 
 	if err != nil {
 		return nil, err
 	}
-	existing := make(map[string]*KeyState, len(keys))
-	for i := range keys {
-		existing[keys[i].Key] = &keys[i]
-	}
+	existing := indexKeys(keys)
 	var writes []TranslationWrite
 	var changedIDs []int64
 	for _, k := range sortedKeys(in.Translations) {

@@ -78,10 +78,7 @@ func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in Sy
 	if err != nil {
 		return nil, err
 	}
-	existing := make(map[string]*KeyState, len(keys))
-	for i := range keys {
-		existing[keys[i].Key] = &keys[i]
-	}
+	existing := indexKeys(keys)
 	var unhide, hide, changedIDs []int64
 	var writes []TranslationWrite
 	var changes []Change

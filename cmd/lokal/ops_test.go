@@ -46,8 +46,6 @@ func fails(t *testing.T, env []string, args ...string) string {
 	return line
 }
 
-var settingsFields = []string{"allowed_origins", "hosts", "show_switcher", "keep_site_up_to_date", "capabilities"}
-
 // TestCLIProjectSettings covers project list, show and set: each flag, that only the flags
 // given change anything, clearing lists, and the validation of every kind of value.
 func TestCLIProjectSettings(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lokal-dev/lokal/ai"
 )
 
 // Lookahead limits. Every speculative parse looks at most this far before
@@ -13,8 +15,6 @@ import (
 const (
 	maxNameLen  = 128 // bytes in a placeholder name
 	maxInnerLen = 256 // bytes between "{{" and "}}"
-	maxDigits   = 9   // digits in a printf argument index, width or precision
-	maxFlags    = 5   // printf flag characters
 	maxICUDepth = 32  // nested plural/select blocks before we stop descending
 )
 
@@ -122,68 +122,15 @@ func (p *phScanner) percent(i int) (int, string) {
 		if name == "" || k >= len(s) || s[k] != ')' {
 			return 0, ""
 		}
-		if end := printfSpec(s, k+1, false); end > 0 {
+		if end := ai.PrintfSpec(s, k+1, false); end > 0 {
 			return end - i, s[i:end]
 		}
 		return 0, ""
 	}
-	if end := printfSpec(s, j, true); end > 0 {
+	if end := ai.PrintfSpec(s, j, true); end > 0 {
 		return end - i, s[i:end]
 	}
 	return 0, ""
-}
-
-// printfSpec parses [argnum$][flags][width][.precision][length]conversion
-// starting at j and returns the index after the conversion, or 0.
-func printfSpec(s string, j int, allowArgNum bool) int {
-	if allowArgNum {
-		if k := digits(s, j); k > j && k < len(s) && s[k] == '$' {
-			j = k + 1
-		}
-	}
-	// No space flag: "50% off" must not become "% o".
-	for n := 0; j < len(s) && n < maxFlags && strings.IndexByte("-+#0'", s[j]) >= 0; n++ {
-		j++
-	}
-	if j < len(s) && s[j] == '*' {
-		j++
-	} else if k := digits(s, j); k < 0 {
-		return 0
-	} else {
-		j = k
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		if j < len(s) && s[j] == '*' {
-			j++
-		} else if k := digits(s, j); k < 0 {
-			return 0
-		} else {
-			j = k
-		}
-	}
-	for _, l := range []string{"hh", "ll", "h", "l", "L", "q", "j", "z", "t"} {
-		if strings.HasPrefix(s[j:], l) {
-			j += len(l)
-			break
-		}
-	}
-	if j < len(s) && strings.IndexByte("diouxXeEfFgGcsp@", s[j]) >= 0 {
-		return j + 1
-	}
-	return 0
-}
-
-// digits skips up to maxDigits ASCII digits from j; -1 if there are more.
-func digits(s string, j int) int {
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		if k-j >= maxDigits {
-			return -1
-		}
-		k++
-	}
-	return k
 }
 
 // brace parses a placeholder at s[i] == '{' and returns how many bytes it
