@@ -223,4 +223,6 @@ type jobRow struct {
 	LastError     string     `bun:"last_error,notnull"`
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
 	UpdatedAt     time.Time  `bun:"updated_at,notnull"`
+	Items         string     `bun:"items,notnull,default:'[]'"` // JSON array: the keys of a translation batch
+	ItemCount     int        `bun:"item_count,notnull,default:0"`
 }

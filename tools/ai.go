@@ -74,6 +74,8 @@ type aiJob struct {
 	op, project, namespace, language string
 	keys                             []string
 	keepApproved                     bool     // ai_translate_keys never overwrites approved rows
+	onlyMissing                      bool     // automatic translation fills empty rows only
+	memory                           bool     // reuse approved translations of the same source text
 	tooMany                          string   // the error code for more than MaxAIKeys keys
 	budgets                          []Budget // spent before the model is called
 }
@@ -81,16 +83,23 @@ type aiJob struct {
 type aiOutcome struct {
 	translated                                                   map[string]string
 	skippedApproved, skippedLocked, skippedMissingSource, failed []string
+	skippedExisting                                              []string          // onlyMissing: the row has a value now
+	moved                                                        []string          // in failed too: the source changed meanwhile
+	reasons                                                      map[string]string // why a key failed
+	fromMemory                                                   int
+	keyIDs                                                       map[string]int64
+	transient                                                    error // a provider error that waiting may cure
 }
 
 // aiTranslate is the one AI translation operation: it reads the keys and the rules, calls
 // the model outside any transaction (calls take seconds; the writer must not wait), and
 // stores what passed the placeholder contract through the write path, as needs_review
 // drafts attributed to ai:<model> and stamped with the source version they were made
-// from. A key whose source changed meanwhile is reported failed, not stored.
+// from. A key whose source changed meanwhile is reported failed, not stored. Every model
+// call is written to the usage ledger.
 func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	o := aiOutcome{translated: map[string]string{}, skippedApproved: []string{}, skippedLocked: []string{},
-		skippedMissingSource: []string{}, failed: []string{}}
+		skippedMissingSource: []string{}, failed: []string{}, reasons: map[string]string{}, keyIDs: map[string]int64{}}
 	if err := c.begin(ctx, j.project, true); err != nil {
 		return o, err
 	}
@@ -102,6 +111,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		req      ai.Request
 		versions = map[string]int64{}
 		keyOf    = map[string]string{} // the model sees opaque ids, never key names
+		remember = map[string]string{} // key to a translation memory match
 	)
 	err := c.read(ctx, j.project, func(tx Tx, proj Project) error {
 		if j.language == proj.SourceLanguage || !proj.HasLanguage(j.language) {
@@ -119,21 +129,31 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{}}
 		for _, k := range j.keys {
 			ks := byKey[k]
-			switch {
-			case ks == nil || ks.Hidden || ks.Source == nil || ks.Source.Value == "":
-				o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
-			case ks.Value != nil && ks.Value.LanguageLocked:
-				o.skippedLocked = appendOnce(o.skippedLocked, k)
-			case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
-				o.skippedApproved = appendOnce(o.skippedApproved, k)
-			default:
-				if _, dup := versions[k]; dup {
-					continue
+			if ks != nil {
+				o.keyIDs[k] = ks.ID
+			}
+			if _, dup := versions[k]; dup || o.skip(j, k, ks) {
+				continue
+			}
+			id := strconv.Itoa(len(keyOf) + 1)
+			keyOf[id] = k
+			req.Strings[id] = ks.Source.Value
+			versions[k] = ks.SourceVersion
+		}
+		if j.memory && len(req.Strings) > 0 {
+			texts := make([]string, 0, len(req.Strings))
+			for _, t := range req.Strings {
+				texts = append(texts, t)
+			}
+			matches, err := tx.MemoryMatches(ctx, proj.ID, proj.SourceLanguage, j.language, texts)
+			if err != nil {
+				return err
+			}
+			for id, text := range req.Strings {
+				if v, ok := matches[text]; ok {
+					remember[keyOf[id]] = v
+					delete(req.Strings, id)
 				}
-				id := strconv.Itoa(len(keyOf) + 1)
-				keyOf[id] = k
-				req.Strings[id] = ks.Source.Value
-				versions[k] = ks.SourceVersion
 			}
 		}
 		if err := c.aiRules(ctx, tx, proj, j.language, &req); err != nil {
@@ -154,6 +174,16 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			return o, err
 		}
 	}
+	if len(remember) > 0 {
+		// Translation memory: an approved translation of the same source text, no call.
+		stored, err := c.aiStore(ctx, j, "memory", remember, versions, &o)
+		if err != nil {
+			return o, err
+		}
+		o.fromMemory = stored
+		c.ledger(ctx, []UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
+			Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}})
+	}
 	if len(req.Strings) == 0 {
 		return o, nil
 	}
@@ -163,25 +193,59 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		return o, err
 	}
 	res, callErr := p.Translate(ctx, req)
-	var pe *ai.Error
-	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
-		return o, Errorf(CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
-	}
 	translated := make(map[string]string, len(res.Translated))
 	for id, v := range res.Translated {
 		translated[keyOf[id]] = v
 	}
-	for id := range res.Failed {
+	for id, why := range res.Failed {
 		o.failed = append(o.failed, keyOf[id])
+		o.reasons[keyOf[id]] = why
 	}
 	sort.Strings(o.failed)
-	if len(translated) == 0 {
-		return o, nil
+	stored := 0
+	if len(translated) > 0 {
+		stored, err = c.aiStore(ctx, j, "ai:"+cfg.Config.Model, translated, versions, &o)
 	}
-	agent := PrincipalFrom(ctx)
-	agent.Agent = "ai:" + cfg.Config.Model
-	err = c.write(WithPrincipal(ctx, agent), write{op: j.op, project: j.project,
+	c.recordUsage(ctx, cfg, j, res.Calls, stored, len(o.failed))
+	o.transient = transientAIError(callErr)
+	var pe *ai.Error
+	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
+		return o, Errorf(CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
+	}
+	return o, err
+}
+
+// skip decides whether key k, in state ks, is left alone, and says why in o.
+func (o *aiOutcome) skip(j aiJob, k string, ks *KeyState) bool {
+	switch {
+	case ks == nil || ks.Hidden || ks.Source == nil || ks.Source.Value == "":
+		o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
+	case ks.Value != nil && ks.Value.LanguageLocked:
+		o.skippedLocked = appendOnce(o.skippedLocked, k)
+	case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
+		o.skippedApproved = appendOnce(o.skippedApproved, k)
+	case j.onlyMissing && ks.Value != nil && ks.Value.Value != "":
+		o.skippedExisting = appendOnce(o.skippedExisting, k)
+	default:
+		return false
+	}
+	return true
+}
+
+// aiStore writes values (key to text) as needs_review drafts credited to agent, unless a
+// key's source moved on from versions[key] or its row may no longer be written; it reports
+// how many it stored. A rolled-back write stores none of them.
+func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map[string]string, versions map[string]int64, o *aiOutcome) (int, error) {
+	p := PrincipalFrom(ctx)
+	p.Agent = agent
+	var (
+		stored map[string]string
+		moved  []string
+		after  aiOutcome // skips found in the transaction
+	)
+	err := c.write(WithPrincipal(ctx, p), write{op: j.op, project: j.project,
 		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			stored, moved, after = map[string]string{}, nil, aiOutcome{}
 			ns, err := findNamespace(ctx, tx, proj, j.namespace)
 			if err != nil {
 				return nil, err
@@ -192,27 +256,23 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			}
 			byKey := indexKeys(states)
 			var writes []TranslationWrite
-			for _, k := range sortedKeys(translated) {
+			for _, k := range sortedKeys(values) {
 				ks := byKey[k]
-				switch {
-				case ks == nil || ks.Source == nil || ks.SourceVersion != versions[k]:
-					o.failed = append(o.failed, k) // the source moved while the model worked
+				if ks == nil || ks.Source == nil || ks.SourceVersion != versions[k] {
+					moved = append(moved, k) // the source moved while the model worked
 					continue
-				case ks.Value != nil && ks.Value.LanguageLocked:
-					o.skippedLocked = appendOnce(o.skippedLocked, k)
-					continue
-				case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
-					o.skippedApproved = appendOnce(o.skippedApproved, k)
+				}
+				if after.skip(j, k, ks) {
 					continue
 				}
 				v := ks.SourceVersion
-				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: translated[k],
+				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: values[k],
 					Status: StatusNeedsReview, SourceVersion: &v, Change: ChangeValueCreated}
 				if ks.Value != nil {
 					w.ID, w.DoNotTranslate, w.Change = ks.Value.ID, ks.Value.DoNotTranslate, ChangeValueUpdated
 				}
 				writes = append(writes, w)
-				o.translated[k] = w.Value
+				stored[k] = w.Value
 			}
 			if err := tx.WriteTranslations(ctx, writes); err != nil {
 				return nil, err
@@ -220,9 +280,29 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			return rowChanges(ns.Key, writes), nil
 		}})
 	if err != nil {
-		o.translated = map[string]string{} // rolled back: nothing was stored
+		return 0, err
 	}
-	return o, err
+	for k, v := range stored {
+		o.translated[k] = v
+	}
+	for _, k := range moved {
+		o.failed, o.moved = append(o.failed, k), append(o.moved, k)
+		o.reasons[k] = "the source text changed during translation"
+	}
+	for _, k := range after.skippedMissingSource {
+		o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
+	}
+	for _, k := range after.skippedLocked {
+		o.skippedLocked = appendOnce(o.skippedLocked, k)
+	}
+	for _, k := range after.skippedApproved {
+		o.skippedApproved = appendOnce(o.skippedApproved, k)
+	}
+	for _, k := range after.skippedExisting {
+		o.skippedExisting = appendOnce(o.skippedExisting, k)
+	}
+	sort.Strings(o.failed)
+	return len(stored), nil
 }
 
 // aiRules puts the terminology that applies to language into req: glossary pairs and

@@ -264,7 +264,7 @@ func (c *Catalog) openAI(r resolvedAI) (ResolvedAI, error) {
 		return ResolvedAI{}, Errorf(CodeNotConfigured, "this project has no AI provider configured (lokal ai set)")
 	}
 	out := ResolvedAI{Source: r.source, WorkspaceID: r.workspaceID, Instructions: r.instructions,
-		Config: ai.Config{BaseURL: r.baseURL, Model: r.model, APIKey: r.plainKey}}
+		Config: ai.Config{BaseURL: r.baseURL, Model: r.model, APIKey: r.plainKey, Concurrency: c.opts.AIConcurrency}}
 	if r.source == AISourceWorkspace {
 		if r.keyEnc != "" {
 			key, err := c.opts.Secrets.Open(r.keyEnc, workspaceKeyPurpose(r.workspaceID))

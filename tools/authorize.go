@@ -86,6 +86,16 @@ func requireSystem(ctx context.Context) error {
 	return nil
 }
 
+// requirePersonal admits personal access tokens (a project's or a workspace's) and the
+// system: operations on an owner's business (spend, redeploy) are not for API keys.
+func requirePersonal(ctx context.Context) error {
+	switch PrincipalFrom(ctx).Kind {
+	case KindPersonal, KindWorkspace, KindSystem:
+		return nil
+	}
+	return &Error{Code: CodePATRequired, Message: "this needs a personal access token, not a project API key"}
+}
+
 // AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
 // for a token of another project or workspace, CodeNotFound for an unknown project.
 func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error {

@@ -39,6 +39,8 @@ type Options struct {
 	// Hooks run inside every write's transaction after the built-in ones (cache refresh,
 	// checkup scheduling).
 	Hooks []WriteHook
+	// AIConcurrency bounds the model calls in flight per AI provider; 0 means 4.
+	AIConcurrency int
 }
 
 // Catalog is every operation of the service. Each method authorizes the principal in its
@@ -88,7 +90,7 @@ func NewCatalog(store Store, opts *Options) *Catalog {
 	if c.limiter == nil {
 		c.limiter = NewMemoryLimiter(c.opts.Now, 0)
 	}
-	c.hooks = append([]WriteHook{touchHook, c.checkupHook}, c.opts.Hooks...)
+	c.hooks = append([]WriteHook{touchHook, c.checkupHook, c.autoTranslateHook}, c.opts.Hooks...)
 	return c
 }
 

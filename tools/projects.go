@@ -4,6 +4,7 @@ import (
 	"context"
 	"html"
 	"strings"
+	"time"
 )
 
 // ProjectSummary is a project as list_projects shows it.
@@ -79,6 +80,10 @@ type ProjectStatusOut struct {
 	EnabledLanguages []string        `json:"enabled_languages"`
 	Namespaces       []string        `json:"namespaces"`
 	Languages        []LanguageStats `json:"languages"`
+	// AutoTranslation: strings queued for the model and strings it failed; a language is
+	// done when its missing count is 0.
+	AutoTranslation AutoTranslationStatus `json:"auto_translation"`
+	Usage           UsageOut              `json:"ai_usage"`
 }
 
 // GetProjectStatus reports how far each enabled language is translated.
@@ -95,7 +100,11 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 		stats := languageStats(proj.SourceLanguage, counts)
 		out = ProjectStatusOut{ProjectID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
 			EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces, Languages: stats}
-		return nil
+		if out.AutoTranslation, err = c.autoTranslationStatus(ctx, tx, proj, stats); err != nil {
+			return err
+		}
+		out.Usage, err = usageOf(ctx, tx, proj.ID, time.Time{})
+		return err
 	})
 	return out, err
 }
@@ -107,6 +116,8 @@ type LanguageStats struct {
 	Translated int    `json:"translated"` // of those, with a value in Language
 	Missing    int    `json:"missing"`
 	Drifted    int    `json:"source_drifted"` // translated against an older source value
+	Queued     int    `json:"queued"`         // waiting for automatic translation
+	AIFailed   int    `json:"ai_failed"`      // automatic translation gave up; still missing
 }
 
 // EnableLanguageIn names the language to turn on.

@@ -190,6 +190,8 @@ type Tx interface {
 	JobTx
 	AdminTx
 	AITx
+	UsageTx
+	AutoTranslateTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.
@@ -349,6 +351,11 @@ type Job struct {
 	Payload   string
 	Attempts  int
 	RunAt     time.Time
+	// Items are what a batch job works through (the keys of a translation batch); jobs of
+	// one kind, project and payload take in new items until they hold a batch's worth.
+	Items     []string
+	ItemCount int
+	Status    string
 }
 
 // JobTx is the part of a transaction that background jobs use.
@@ -361,4 +368,13 @@ type JobTx interface {
 	// FinishJob marks a job done, or with a non-nil failure schedules it again at retryAt
 	// (a zero retryAt gives up on it).
 	FinishJob(ctx context.Context, id int64, failure error, retryAt time.Time) error
+	// EnqueueItems adds j.Items to the pending jobs of j's kind, project and payload, up to
+	// max items a job, and stores new jobs for the rest; an item already pending there is
+	// not added twice.
+	EnqueueItems(ctx context.Context, j Job, max int) error
+	// RenewJobs extends the lease of running jobs, so that a long job of a live worker is
+	// not taken for one whose worker died.
+	RenewJobs(ctx context.Context, ids []int64, until time.Time) error
+	// QueuedJobs lists a project's pending and running jobs of kind, without their items.
+	QueuedJobs(ctx context.Context, projectID, kind string) ([]Job, error)
 }

@@ -3,8 +3,11 @@
 // # Jobs
 //
 // A job is a row written in the same transaction as the change that causes it, so a crash
-// can lose neither. A [Worker] claims due jobs one at a time with a lease; a job whose
-// worker died is claimed again once its lease runs out, and a failed job is retried with
-// quadratic backoff up to a limit. Today the jobs are the checkup that follows writes; the
-// AI translation, webhook and redeploy issues add their kinds here.
+// can lose neither. A [Worker] runs several jobs at once, each claimed with a short lease
+// that the worker renews while the job runs; the jobs of a process that died are claimed
+// again once their leases run out (30 seconds by default), and a failed job is retried
+// with quadratic backoff up to a limit, after which its kind may record what was given up.
+//
+// The kinds: the checkup that follows writes, and automatic translation (a batch of at
+// most ten keys of one namespace into one language, queued by the catalogue's write hook).
 package workflows

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -14,27 +15,41 @@ type Options struct {
 	Logger *slog.Logger
 	// Poll is how often an idle worker looks for due jobs. Default one second.
 	Poll time.Duration
-	// Lease is how long a claimed job is the worker's; past it, a job whose worker died is
-	// claimed again. Default five minutes.
+	// Lease is how long a claimed job is the worker's before another may take it; a live
+	// worker renews the leases of its jobs every third of it, so a long model call keeps
+	// its job while the jobs of a killed process are due again within one lease. Default
+	// 30 seconds.
 	Lease time.Duration
-	// MaxAttempts before a job is marked failed. Default 5.
+	// MaxAttempts before a job is given up. Default 5.
 	MaxAttempts int
+	// Concurrency is how many jobs run at once. Default 8: each AI provider bounds its own
+	// calls (4 by default), so several projects' providers can be busy together.
+	Concurrency int
 	Now         func() time.Time
 }
 
 // Handler runs one job; an error retries it with backoff.
 type Handler func(ctx context.Context, j tools.Job) error
 
+// kind is how a worker runs one job kind: the handler, and what to do when it gives up.
+type kind struct {
+	run    Handler
+	giveUp func(ctx context.Context, j tools.Job, cause error) error
+}
+
 // Worker runs durable jobs from the store.
 type Worker struct {
-	store    tools.Store
-	opts     Options
-	handlers map[string]Handler
+	store tools.Store
+	opts  Options
+	kinds map[string]kind
+
+	mu   sync.Mutex
+	held map[int64]bool // jobs this worker runs now, whose leases it renews
 }
 
 // New returns a worker with the catalogue's job handlers.
 func New(cat *tools.Catalog, opts *Options) *Worker {
-	w := &Worker{store: cat.Store(), handlers: map[string]Handler{}}
+	w := &Worker{store: cat.Store(), kinds: map[string]kind{}, held: map[int64]bool{}}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -45,23 +60,37 @@ func New(cat *tools.Catalog, opts *Options) *Worker {
 		w.opts.Poll = time.Second
 	}
 	if w.opts.Lease <= 0 {
-		w.opts.Lease = 5 * time.Minute
+		w.opts.Lease = 30 * time.Second
 	}
 	if w.opts.MaxAttempts <= 0 {
 		w.opts.MaxAttempts = 5
 	}
+	if w.opts.Concurrency <= 0 {
+		w.opts.Concurrency = 8
+	}
 	if w.opts.Now == nil {
 		w.opts.Now = time.Now
 	}
-	w.handlers[tools.JobCheckup] = func(ctx context.Context, j tools.Job) error {
+	w.kinds[tools.JobCheckup] = kind{run: func(ctx context.Context, j tools.Job) error {
 		_, err := cat.RunCheckup(ctx, j.ProjectID, "job")
 		return err
-	}
+	}}
+	w.kinds[tools.JobTranslate] = kind{run: cat.RunTranslateJob, giveUp: cat.TranslateJobGaveUp}
 	return w
 }
 
-// Run works until ctx ends.
+// Run works until ctx ends, running up to Concurrency jobs at once; a job cut short by
+// the end is left leased and is claimed again after its lease, by this process or another.
 func (w *Worker) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Go(func() { w.renew(ctx) })
+	for range w.opts.Concurrency {
+		wg.Go(func() { w.loop(ctx) })
+	}
+	wg.Wait()
+}
+
+func (w *Worker) loop(ctx context.Context) {
 	t := time.NewTicker(w.opts.Poll)
 	defer t.Stop()
 	for {
@@ -83,6 +112,33 @@ func (w *Worker) Run(ctx context.Context) {
 	}
 }
 
+// renew extends the leases of the jobs this worker holds, every third of a lease.
+func (w *Worker) renew(ctx context.Context) {
+	t := time.NewTicker(w.opts.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.mu.Lock()
+		ids := make([]int64, 0, len(w.held))
+		for id := range w.held {
+			ids = append(ids, id)
+		}
+		w.mu.Unlock()
+		if len(ids) == 0 {
+			continue
+		}
+		until := w.opts.Now().Add(w.opts.Lease)
+		err := w.store.Update(ctx, "", func(tx tools.Tx) error { return tx.RenewJobs(ctx, ids, until) })
+		if err != nil && ctx.Err() == nil {
+			w.opts.Logger.Warn("renewing job leases", "jobs", len(ids), "err", err)
+		}
+	}
+}
+
 // RunOnce claims one due job and runs it; it reports whether there was one.
 func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 	ctx = tools.WithPrincipal(ctx, tools.System)
@@ -98,13 +154,29 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("claiming job: %w", err)
 	}
+	w.mu.Lock()
+	w.held[job.ID] = true
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		delete(w.held, job.ID)
+		w.mu.Unlock()
+	}()
 	runErr := w.run(ctx, job)
-	var retryAt time.Time
-	if runErr != nil && job.Attempts < w.opts.MaxAttempts {
-		retryAt = w.opts.Now().Add(time.Duration(job.Attempts*job.Attempts) * 10 * time.Second)
+	if ctx.Err() != nil {
+		// Stopped mid-job: leave it leased; it is due again when the lease ends.
+		return true, ctx.Err()
 	}
+	var retryAt time.Time
 	if runErr != nil {
 		w.opts.Logger.Warn("job failed", "kind", job.Kind, "id", job.ID, "attempt", job.Attempts, "err", runErr)
+		if job.Attempts < w.opts.MaxAttempts {
+			retryAt = w.opts.Now().Add(time.Duration(job.Attempts*job.Attempts) * 10 * time.Second)
+		} else if k := w.kinds[job.Kind]; k.giveUp != nil {
+			if err := k.giveUp(ctx, job, runErr); err != nil {
+				w.opts.Logger.Warn("giving up job", "kind", job.Kind, "id", job.ID, "err", err)
+			}
+		}
 	}
 	if err := w.store.Update(ctx, "", func(tx tools.Tx) error { return tx.FinishJob(ctx, job.ID, runErr, retryAt) }); err != nil {
 		return true, fmt.Errorf("finishing job %d: %w", job.ID, err)
@@ -113,7 +185,7 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 }
 
 func (w *Worker) run(ctx context.Context, j tools.Job) (err error) {
-	h, ok := w.handlers[j.Kind]
+	k, ok := w.kinds[j.Kind]
 	if !ok {
 		return fmt.Errorf("no handler for job kind %q", j.Kind)
 	}
@@ -122,5 +194,5 @@ func (w *Worker) run(ctx context.Context, j tools.Job) (err error) {
 			err = fmt.Errorf("job panicked: %v", v)
 		}
 	}()
-	return h(ctx, j)
+	return k.run(ctx, j)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Call is one request the server received.
@@ -36,7 +37,8 @@ type Reply struct {
 	Body             string      // a raw body instead of a completion envelope
 	PromptTokens     int
 	CompletionTokens int
-	Hang             bool // never answer; wait until the client gives up
+	Hang             bool          // never answer; wait until the client gives up
+	Delay            time.Duration // answer after this long (a model's latency, for benchmarks)
 }
 
 // Responder decides the reply to a call.
@@ -70,6 +72,15 @@ func New(tb testing.TB, r Responder) *Server {
 		s.calls = append(s.calls, c)
 		s.mu.Unlock()
 		rep := r(c)
+		if rep.Delay > 0 {
+			select {
+			case <-time.After(rep.Delay):
+			case <-req.Context().Done():
+				return
+			case <-s.done:
+				return
+			}
+		}
 		if rep.Hang {
 			select {
 			case <-req.Context().Done():

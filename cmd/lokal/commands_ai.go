@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/outbound"
@@ -42,7 +43,36 @@ func aiCommands() []*command {
 				v, err := c.cat.ShowAI(ctx, c.in.str("project"))
 				return v, aiViewText(v), err
 			}},
+		{name: "usage", args: "--project P [--since RFC3339]", synopsis: "show a project's AI usage: calls, tokens, strings",
+			about: "Sums every model call of the project (retranslate, ai_translate_keys, automatic translation):\n" +
+				"calls, prompt and completion tokens, strings stored and failed, per model; strings reused\n" +
+				"from translation memory cost no call and are counted apart.",
+			flags: []flagDef{req("project", "ID", "project id"), opt("since", "TIME", "only usage at or after this RFC 3339 time")},
+			database: true, json: true, run: runUsage},
 	}
+}
+
+func runUsage(ctx context.Context, c *call) (any, string, error) {
+	in := tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: c.in.str("project")}}
+	if v := c.in.str("since"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return nil, "", fmt.Errorf("--since %q is not an RFC 3339 time, such as 2026-11-01T00:00:00Z", v)
+		}
+		in.Since = t
+	}
+	u, err := c.cat.Usage(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d model calls, %d prompt and %d completion tokens; %d strings translated, %d failed, %d from translation memory",
+		u.Calls, u.PromptTokens, u.CompletionTokens, u.StringsTranslated, u.StringsFailed, u.StringsFromMemory)
+	for _, m := range u.ByModel {
+		fmt.Fprintf(&b, "\n  %s: %d calls, %d + %d tokens, %d translated, %d failed", m.Model, m.Calls, m.PromptTokens,
+			m.CompletionTokens, m.StringsTranslated, m.StringsFailed)
+	}
+	return u, b.String(), nil
 }
 
 func runAISet(ctx context.Context, c *call) (any, string, error) {

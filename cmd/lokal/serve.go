@@ -34,6 +34,9 @@ func serveCommand() *command {
 			{name: "metrics-listen", arg: "ADDR", usage: "serve Prometheus metrics on this separate address (off when empty)", env: "LOKAL_METRICS_LISTEN"},
 			{name: "trusted-proxies", kind: listFlag, arg: "CIDR,...", usage: "take client IPs from X-Forwarded-For only on connections from these networks", env: "LOKAL_TRUSTED_PROXIES"},
 			{name: "allow-private-nets", kind: listFlag, arg: "CIDR,...", usage: "private networks that webhooks, redeploy and AI providers may call", env: "LOKAL_ALLOW_PRIVATE_NETS"},
+			{name: "ai-concurrency", kind: intFlag, arg: "N", usage: "model calls in flight per AI provider", env: "LOKAL_AI_CONCURRENCY", def: "4"},
+			{name: "workers", kind: intFlag, arg: "N", usage: "background jobs (automatic translation batches, checkups) run at once", env: "LOKAL_WORKERS", def: "8"},
+			{name: "job-lease", arg: "DURATION", usage: "how long a background job stays claimed without a renewal; a killed server's jobs resume after it", env: "LOKAL_JOB_LEASE", def: "30s"},
 			{name: "max-conns-per-ip", kind: intFlag, arg: "N", usage: "open connections per client IP, 0 for no cap (trusted proxies are exempt)", env: "LOKAL_MAX_CONNS_PER_IP", def: "64"},
 		},
 		run: func(ctx context.Context, c *call) (any, string, error) {
@@ -54,12 +57,26 @@ type serveConfig struct {
 	trustedProxies   []netip.Prefix // X-Forwarded-For is believed only from these
 	allowPrivateNets []netip.Prefix // private networks outbound calls may reach
 	maxConnsPerIP    int            // 0: no cap
+	aiConcurrency    int            // model calls in flight per provider
+	workers          int            // background jobs at once
+	jobLease         time.Duration
 }
 
 func parseServeConfig(in *input) (serveConfig, error) {
 	cfg := serveConfig{listen: in.str("listen"), database: in.str("database"),
 		baseURL: strings.TrimRight(in.str("base-url"), "/"), metricsListen: in.str("metrics-listen"),
-		maxConnsPerIP: in.integer("max-conns-per-ip")}
+		maxConnsPerIP: in.integer("max-conns-per-ip"), aiConcurrency: in.integer("ai-concurrency"), workers: in.integer("workers")}
+	lease, err := time.ParseDuration(in.str("job-lease"))
+	if err != nil || lease < time.Second || lease > 10*time.Minute {
+		return cfg, fmt.Errorf("--job-lease %q: give a duration from 1s to 10m, such as 30s", in.str("job-lease"))
+	}
+	cfg.jobLease = lease
+	if cfg.aiConcurrency < 1 || cfg.aiConcurrency > 256 {
+		return cfg, errors.New("--ai-concurrency must be from 1 to 256")
+	}
+	if cfg.workers < 1 || cfg.workers > 256 {
+		return cfg, errors.New("--workers must be from 1 to 256")
+	}
 	if cfg.baseURL == "" {
 		cfg.baseURL = "http://" + cfg.listen
 	}
@@ -77,7 +94,6 @@ func parseServeConfig(in *input) (serveConfig, error) {
 	if cfg.maxConnsPerIP < 0 {
 		return cfg, errors.New("--max-conns-per-ip must be 0 (no cap) or more")
 	}
-	var err error
 	if cfg.trustedProxies, err = parsePrefixes("trusted-proxies", in.list("trusted-proxies")); err != nil {
 		return cfg, err
 	}
@@ -173,7 +189,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 			return float64(n)
 		})
 	}
-	opts.BaseURL, opts.Logger = cfg.baseURL, logger
+	opts.BaseURL, opts.Logger, opts.AIConcurrency = cfg.baseURL, logger, cfg.aiConcurrency
 	// Budgets live in PostgreSQL when several servers share it, in memory on SQLite.
 	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.WriteRefused
 	// Webhooks, redeploy and workspace AI providers call out through this guard.
@@ -194,7 +210,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
 	}
 	handler := rest.New(cat, restOpts)
-	worker := workflows.New(cat, &workflows.Options{Logger: logger})
+	worker := workflows.New(cat, &workflows.Options{Logger: logger, Lease: cfg.jobLease, Concurrency: cfg.workers})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
 	go func() { defer close(workerDone); worker.Run(workerCtx) }()

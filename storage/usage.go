@@ -1,0 +1,138 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/uptrace/bun"
+)
+
+// usageRow is one entry of the AI ledger: a model call, the result of one translation run,
+// or strings taken from translation memory.
+type usageRow struct {
+	bun.BaseModel    `bun:"table:ai_usage"`
+	ID               int64     `bun:"id,pk,autoincrement"`
+	ProjectID        string    `bun:"project_id,notnull,type:varchar(36)"`
+	WorkspaceID      string    `bun:"workspace_id,notnull,type:varchar(36)"`
+	Kind             string    `bun:"kind,notnull"`
+	Op               string    `bun:"op,notnull"`
+	Model            string    `bun:"model,notnull"`
+	Language         string    `bun:"language,notnull"`
+	PromptTokens     int64     `bun:"prompt_tokens,notnull"`
+	CompletionTokens int64     `bun:"completion_tokens,notnull"`
+	Strings          int       `bun:"strings,notnull"`
+	Translated       int       `bun:"translated,notnull"`
+	Failed           int       `bun:"failed,notnull"`
+	Outcome          string    `bun:"outcome,notnull"`
+	LatencyMS        int64     `bun:"latency_ms,notnull"`
+	CreatedAt        time.Time `bun:"created_at,notnull"`
+}
+
+// aiFailureRow is a string that automatic translation gave up on in one language.
+type aiFailureRow struct {
+	bun.BaseModel `bun:"table:ai_failures"`
+	KeyID         int64     `bun:"key_id,pk"`
+	Language      string    `bun:"language,pk"`
+	ProjectID     string    `bun:"project_id,notnull,type:varchar(36)"`
+	Reason        string    `bun:"reason,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+func (t *tx) RecordUsage(ctx context.Context, recs []tools.UsageRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	rows := make([]usageRow, len(recs))
+	for i, r := range recs {
+		rows[i] = usageRow{ProjectID: r.ProjectID, WorkspaceID: r.WorkspaceID, Kind: r.Kind, Op: r.Op, Model: r.Model,
+			Language: r.Language, PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, Strings: r.Strings,
+			Translated: r.Translated, Failed: r.Failed, Outcome: r.Outcome, LatencyMS: r.Latency.Milliseconds(), CreatedAt: r.At.UTC()}
+	}
+	_, err := t.tx.NewInsert().Model(&rows).Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) UsageTotals(ctx context.Context, projectID string, since time.Time) ([]tools.UsageTotal, error) {
+	var out []tools.UsageTotal
+	err := t.tx.NewSelect().Model((*usageRow)(nil)).
+		ColumnExpr("model, kind, COUNT(*) AS entries").
+		ColumnExpr("COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens, COALESCE(SUM(completion_tokens), 0) AS completion_tokens").
+		ColumnExpr("COALESCE(SUM(strings), 0) AS strings, COALESCE(SUM(translated), 0) AS translated, COALESCE(SUM(failed), 0) AS failed").
+		ColumnExpr("COALESCE(SUM(latency_ms), 0) AS latency_ms").
+		Where("project_id = ?", projectID).Where("created_at >= ?", since.UTC()).
+		Group("model", "kind").Order("model", "kind").Scan(ctx, &out)
+	return out, mapError(err)
+}
+
+func (t *tx) RecordAIFailures(ctx context.Context, projectID, language string, failures map[int64]string) error {
+	if len(failures) == 0 {
+		return nil
+	}
+	rows := make([]aiFailureRow, 0, len(failures))
+	for id, reason := range failures {
+		rows = append(rows, aiFailureRow{KeyID: id, Language: language, ProjectID: projectID, Reason: reason, CreatedAt: now()})
+	}
+	_, err := t.tx.NewInsert().Model(&rows).On("CONFLICT (key_id, language) DO UPDATE").
+		Set("reason = EXCLUDED.reason").Set("created_at = EXCLUDED.created_at").Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) ClearAIFailures(ctx context.Context, language string, keyIDs []int64) error {
+	if len(keyIDs) == 0 {
+		return nil
+	}
+	_, err := t.tx.NewDelete().Model((*aiFailureRow)(nil)).Where("language = ?", language).
+		Where("key_id IN (?)", bun.In(keyIDs)).Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) AIFailureCounts(ctx context.Context, projectID string) (map[string]int, error) {
+	var rows []struct {
+		Language string `bun:"language"`
+		N        int    `bun:"n"`
+	}
+	// A failure no longer counts once the string has a value, however it got one.
+	err := t.tx.NewRaw(`SELECT f.language AS language, COUNT(*) AS n FROM ai_failures AS f
+JOIN translation_keys AS k ON k.id = f.key_id
+WHERE f.project_id = ? AND NOT k.hidden
+  AND NOT EXISTS (SELECT 1 FROM translations AS t WHERE t.key_id = f.key_id AND t.language = f.language AND t.value <> '')
+GROUP BY f.language`, projectID).Scan(ctx, &rows)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.Language] = r.N
+	}
+	return out, nil
+}
+
+func (t *tx) MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error) {
+	if len(texts) == 0 {
+		return map[string]string{}, nil
+	}
+	var rows []struct {
+		Source string `bun:"source"`
+		Target string `bun:"target"`
+	}
+	// Only an approved translation made against its key's current source text: a stale
+	// approval was for other words.
+	err := t.tx.NewRaw(`SELECT s.value AS source, tr.value AS target FROM translations AS s
+JOIN translation_keys AS k ON k.id = s.key_id
+JOIN namespaces AS n ON n.id = k.namespace_id
+JOIN translations AS tr ON tr.key_id = s.key_id AND tr.language = ?
+WHERE n.project_id = ? AND s.language = ? AND s.value IN (?) AND NOT k.hidden
+  AND tr.status = ? AND tr.value <> '' AND tr.source_version = k.source_version
+ORDER BY tr.id DESC`, targetLang, projectID, sourceLang, bun.In(texts), tools.StatusApproved).Scan(ctx, &rows)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out := map[string]string{}
+	for _, r := range rows {
+		if _, ok := out[r.Source]; !ok {
+			out[r.Source] = r.Target
+		}
+	}
+	return out, nil
+}

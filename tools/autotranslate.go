@@ -1,0 +1,268 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/lokal-dev/lokal/ai"
+)
+
+// JobTranslate is the job kind of automatic translation: a batch of at most MaxAIKeys keys
+// of one namespace into one language.
+const JobTranslate = "translate"
+
+// OpAutoTranslate names automatic translation's writes for hooks and the usage ledger.
+const OpAutoTranslate = "auto_translate"
+
+// AutoTranslateDelay lets the keys of a burst of small writes (an assistant adding keys one
+// by one) gather into full batches before the first is claimed.
+const AutoTranslateDelay = 2 * time.Second
+
+// AutoTranslateTx holds what automatic translation keeps beside the jobs.
+type AutoTranslateTx interface {
+	// RecordAIFailures remembers the keys (id to reason) automatic translation gave up on.
+	RecordAIFailures(ctx context.Context, projectID, language string, failures map[int64]string) error
+	// ClearAIFailures forgets failures of keys that got a translation.
+	ClearAIFailures(ctx context.Context, language string, keyIDs []int64) error
+	// AIFailureCounts counts, per language, visible keys that failed and have no value yet.
+	AIFailureCounts(ctx context.Context, projectID string) (map[string]int, error)
+	// MemoryMatches maps each source text that has an approved, current translation into
+	// targetLang somewhere in the project to that translation.
+	MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error)
+}
+
+// translateBatch is a translate job's payload; the job's items are the keys.
+type translateBatch struct {
+	Language  string `json:"language"`
+	Namespace string `json:"namespace"`
+}
+
+// autoTranslateTargets says which languages the keys a write of op creates are translated
+// into: an assistant's new strings into every enabled language, a build's (sync, missing,
+// overwrite) and a website's (page strings, harvest) into the auto-translate languages.
+func autoTranslateTargets(op string, proj Project) []string {
+	var from []string
+	switch op {
+	case "register_source_strings", "add_key":
+		from = proj.EnabledLanguages
+	case "sync", "missing", "overwrite", "sync_page_strings", "harvest":
+		for _, l := range proj.AutoTranslateLanguages {
+			if proj.HasLanguage(l) {
+				from = append(from, l)
+			}
+		}
+	}
+	var out []string
+	for _, l := range from {
+		if l != proj.SourceLanguage && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// autoTranslateHook queues the translation of the keys a write created, in the write's own
+// transaction: a committed key always has its jobs, a rolled-back one never. Nothing is
+// queued while the project has no AI provider.
+func (c *Catalog) autoTranslateHook(ctx context.Context, tx Tx, ev WriteEvent) error {
+	if ev.ProjectID == "" || !ev.Has(ChangeKeyCreated) {
+		return nil
+	}
+	proj, err := tx.Project(ctx, ev.ProjectID)
+	if err != nil {
+		return err
+	}
+	langs := autoTranslateTargets(ev.Op, proj)
+	if len(langs) == 0 {
+		return nil
+	}
+	r, err := c.resolveAI(ctx, tx, ev.ProjectID)
+	if err != nil || !r.configured {
+		return err
+	}
+	byNS := map[string][]string{}
+	var namespaces []string
+	for _, ch := range ev.Changes {
+		if ch.Kind != ChangeKeyCreated {
+			continue
+		}
+		if _, ok := byNS[ch.Namespace]; !ok {
+			namespaces = append(namespaces, ch.Namespace)
+		}
+		byNS[ch.Namespace] = append(byNS[ch.Namespace], ch.Key)
+	}
+	slices.Sort(namespaces) // one lock order for the pending jobs of every writer
+	runAt := c.opts.Now().Add(AutoTranslateDelay)
+	for _, ns := range namespaces {
+		for _, l := range langs {
+			if err := c.enqueueTranslation(ctx, tx, ev.ProjectID, ns, l, byNS[ns], runAt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *Catalog) enqueueTranslation(ctx context.Context, tx Tx, projectID, ns, lang string, keys []string, runAt time.Time) error {
+	payload, err := json.Marshal(translateBatch{Language: lang, Namespace: ns})
+	if err != nil {
+		return err
+	}
+	return tx.EnqueueItems(ctx, Job{Kind: JobTranslate, ProjectID: projectID, Payload: string(payload), Items: keys, RunAt: runAt}, MaxAIKeys)
+}
+
+// RunTranslateJob translates one batch of automatic translation. Only empty rows are filled
+// (a value written meanwhile, approved or not, is kept); a source text that already has an
+// approved translation in the project is reused without a model call; a result whose
+// source changed during the call is not stored, and its key is queued again. Strings the
+// model got wrong twice are recorded as failed; a provider that is down or rate limiting
+// returns an error, so that the worker runs the job again later.
+func (c *Catalog) RunTranslateJob(ctx context.Context, j Job) error {
+	var b translateBatch
+	if err := json.Unmarshal([]byte(j.Payload), &b); err != nil {
+		return Errorf(CodeInvalid, "translate job %d has an unreadable payload: %v", j.ID, err)
+	}
+	if len(j.Items) == 0 {
+		return nil
+	}
+	o, err := c.aiTranslate(ctx, aiJob{op: OpAutoTranslate, project: j.ProjectID, namespace: b.Namespace, language: b.Language,
+		keys: j.Items, keepApproved: true, onlyMissing: true, memory: true, tooMany: CodeInvalid})
+	switch {
+	case IsNotFound(err):
+		return nil // the project, namespace or language is gone: nothing left to translate
+	case ErrorCode(err) == CodeNotConfigured:
+		return c.translateFailed(ctx, j, b, err.Error())
+	case err != nil:
+		return err
+	}
+	if o.transient != nil {
+		// Keep what was stored; the rest is tried again when the provider is back.
+		return errors.Join(o.transient, c.requeueMoved(ctx, j, b, o))
+	}
+	return c.settleTranslation(ctx, j, b, o)
+}
+
+// TranslateJobGaveUp records every key of a batch the worker stopped retrying as failed.
+func (c *Catalog) TranslateJobGaveUp(ctx context.Context, j Job, cause error) error {
+	var b translateBatch
+	if err := json.Unmarshal([]byte(j.Payload), &b); err != nil {
+		return nil
+	}
+	return c.translateFailed(ctx, j, b, cause.Error())
+}
+
+func (c *Catalog) translateFailed(ctx context.Context, j Job, b translateBatch, reason string) error {
+	o := aiOutcome{failed: j.Items, reasons: map[string]string{}}
+	for _, k := range j.Items {
+		o.reasons[k] = reason
+	}
+	return c.settleTranslation(ctx, j, b, o)
+}
+
+// settleTranslation records the batch's failures, forgets earlier failures of keys now
+// translated, and queues again keys whose source moved during the call.
+func (c *Catalog) settleTranslation(ctx context.Context, j Job, b translateBatch, o aiOutcome) error {
+	return c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		proj, err := tx.Project(ctx, j.ProjectID)
+		if err != nil {
+			return nil, ignoreNotFound(err)
+		}
+		ns, err := findNamespace(ctx, tx, proj, b.Namespace)
+		if err != nil {
+			return nil, ignoreNotFound(err)
+		}
+		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, b.Language)
+		if err != nil {
+			return nil, err
+		}
+		byKey := indexKeys(states)
+		failures := map[int64]string{}
+		for _, k := range o.failed {
+			if ks := byKey[k]; ks != nil && !slices.Contains(o.moved, k) {
+				failures[ks.ID] = o.reasons[k]
+			}
+		}
+		var done []int64
+		for k := range o.translated {
+			if ks := byKey[k]; ks != nil {
+				done = append(done, ks.ID)
+			}
+		}
+		if err := tx.RecordAIFailures(ctx, j.ProjectID, b.Language, failures); err != nil {
+			return nil, err
+		}
+		if err := tx.ClearAIFailures(ctx, b.Language, done); err != nil {
+			return nil, err
+		}
+		return nil, c.enqueueTranslation(ctx, tx, j.ProjectID, b.Namespace, b.Language, o.moved, c.opts.Now())
+	}})
+}
+
+func (c *Catalog) requeueMoved(ctx context.Context, j Job, b translateBatch, o aiOutcome) error {
+	if len(o.moved) == 0 {
+		return nil
+	}
+	return c.settleTranslation(ctx, j, b, aiOutcome{moved: o.moved})
+}
+
+func ignoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// transientAIError picks, from a provider's errors, one that waiting may cure.
+func transientAIError(err error) error {
+	var pe *ai.Error
+	if errors.As(err, &pe) {
+		switch pe.Kind {
+		case ai.ErrRateLimited, ai.ErrServer, ai.ErrNetwork:
+			return pe
+		}
+	}
+	return nil
+}
+
+// AutoTranslationStatus is how far automatic translation of a project has got.
+type AutoTranslationStatus struct {
+	Configured bool     `json:"configured"` // the project has an AI provider
+	Languages  []string `json:"languages"`  // where sync, missing and page strings are translated to
+	Queued     int      `json:"queued"`     // strings waiting or being translated
+	Failed     int      `json:"failed"`     // strings it gave up on that still have no value
+}
+
+// autoTranslationStatus fills the queue figures of out from the jobs and failures.
+func (c *Catalog) autoTranslationStatus(ctx context.Context, tx Tx, proj Project, stats []LanguageStats) (AutoTranslationStatus, error) {
+	st := AutoTranslationStatus{Languages: autoTranslateTargets("sync", proj)}
+	r, err := c.resolveAI(ctx, tx, proj.ID)
+	if err != nil {
+		return st, err
+	}
+	st.Configured = r.configured
+	jobs, err := tx.QueuedJobs(ctx, proj.ID, JobTranslate)
+	if err != nil {
+		return st, err
+	}
+	queued := map[string]int{}
+	for _, j := range jobs {
+		var b translateBatch
+		if json.Unmarshal([]byte(j.Payload), &b) == nil {
+			queued[b.Language] += j.ItemCount
+		}
+	}
+	failed, err := tx.AIFailureCounts(ctx, proj.ID)
+	if err != nil {
+		return st, err
+	}
+	for i := range stats {
+		stats[i].Queued, stats[i].AIFailed = queued[stats[i].Language], failed[stats[i].Language]
+		st.Queued += stats[i].Queued
+		st.Failed += stats[i].AIFailed
+	}
+	return st, nil
+}

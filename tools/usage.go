@@ -1,0 +1,183 @@
+package tools
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/lokal-dev/lokal/ai"
+)
+
+// Usage ledger kinds: a model call, the outcome of one translation run (strings stored and
+// failed), and strings reused from translation memory without a call.
+const (
+	UsageCall   = "call"
+	UsageResult = "result"
+	UsageMemory = "memory"
+)
+
+// MemoryModel is the model name the ledger gives translation memory.
+const MemoryModel = "translation-memory"
+
+// UsageRecord is one ledger entry.
+type UsageRecord struct {
+	ProjectID, WorkspaceID, Kind, Op, Model, Language, Outcome string
+	PromptTokens, CompletionTokens                             int64
+	Strings, Translated, Failed                                int
+	Latency                                                    time.Duration
+	At                                                         time.Time
+}
+
+// UsageTotal sums the ledger of one model and kind.
+type UsageTotal struct {
+	Model            string `bun:"model"`
+	Kind             string `bun:"kind"`
+	Entries          int    `bun:"entries"`
+	PromptTokens     int64  `bun:"prompt_tokens"`
+	CompletionTokens int64  `bun:"completion_tokens"`
+	Strings          int    `bun:"strings"`
+	Translated       int    `bun:"translated"`
+	Failed           int    `bun:"failed"`
+	LatencyMS        int64  `bun:"latency_ms"`
+}
+
+// UsageTx is the AI usage ledger.
+type UsageTx interface {
+	RecordUsage(ctx context.Context, recs []UsageRecord) error
+	// UsageTotals sums a project's ledger since a time, per model and kind.
+	UsageTotals(ctx context.Context, projectID string, since time.Time) ([]UsageTotal, error)
+}
+
+// UsageIn asks for a project's AI usage since a time (zero: all of it).
+type UsageIn struct {
+	ProjectArg
+	Since time.Time `json:"since,omitzero"`
+}
+
+// ModelUsage is one model's share of a project's usage.
+type ModelUsage struct {
+	Model             string `json:"model"`
+	Calls             int    `json:"calls"`
+	PromptTokens      int64  `json:"prompt_tokens"`
+	CompletionTokens  int64  `json:"completion_tokens"`
+	StringsTranslated int    `json:"strings_translated"`
+	StringsFailed     int    `json:"strings_failed"`
+	LatencyMSAvg      int64  `json:"latency_ms_avg"`
+}
+
+// UsageOut is a project's AI spend: model calls and their tokens, strings stored and
+// failed, and strings reused from translation memory at no cost.
+type UsageOut struct {
+	ProjectID         string       `json:"project_id"`
+	Since             *time.Time   `json:"since"`
+	Calls             int          `json:"calls"`
+	PromptTokens      int64        `json:"prompt_tokens"`
+	CompletionTokens  int64        `json:"completion_tokens"`
+	StringsTranslated int          `json:"strings_translated"`
+	StringsFailed     int          `json:"strings_failed"`
+	StringsFromMemory int          `json:"strings_from_memory"`
+	ByModel           []ModelUsage `json:"by_model"`
+}
+
+// Usage sums a project's AI usage. Personal access tokens and the admin CLI only: spend is
+// the owner's business, not a build's (a project API key gets pat_required).
+func (c *Catalog) Usage(ctx context.Context, in UsageIn) (UsageOut, error) {
+	var out UsageOut
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	if err := requirePersonal(ctx); err != nil {
+		return out, err
+	}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+		var err error
+		out, err = usageOf(ctx, tx, proj.ID, in.Since)
+		return err
+	})
+	return out, err
+}
+
+func usageOf(ctx context.Context, tx Tx, projectID string, since time.Time) (UsageOut, error) {
+	out := UsageOut{ProjectID: projectID, ByModel: []ModelUsage{}}
+	if !since.IsZero() {
+		s := since.UTC()
+		out.Since = &s
+	}
+	totals, err := tx.UsageTotals(ctx, projectID, since)
+	if err != nil {
+		return out, err
+	}
+	models := map[string]*ModelUsage{}
+	var latency = map[string]int64{}
+	for _, t := range totals {
+		if t.Kind == UsageMemory {
+			out.StringsFromMemory += t.Translated
+			continue
+		}
+		m := models[t.Model]
+		if m == nil {
+			m = &ModelUsage{Model: t.Model}
+			models[t.Model] = m
+		}
+		switch t.Kind {
+		case UsageCall:
+			m.Calls += t.Entries
+			m.PromptTokens += t.PromptTokens
+			m.CompletionTokens += t.CompletionTokens
+			latency[t.Model] += t.LatencyMS
+		case UsageResult:
+			m.StringsTranslated += t.Translated
+			m.StringsFailed += t.Failed
+		}
+	}
+	for _, m := range models {
+		if m.Calls > 0 {
+			m.LatencyMSAvg = latency[m.Model] / int64(m.Calls)
+		}
+		out.Calls += m.Calls
+		out.PromptTokens += m.PromptTokens
+		out.CompletionTokens += m.CompletionTokens
+		out.StringsTranslated += m.StringsTranslated
+		out.StringsFailed += m.StringsFailed
+		out.ByModel = append(out.ByModel, *m)
+	}
+	sort.Slice(out.ByModel, func(i, j int) bool { return out.ByModel[i].Model < out.ByModel[j].Model })
+	return out, nil
+}
+
+// recordUsage writes every model call of one translation run and its outcome to the
+// ledger. It runs whatever became of the request: the spend happened.
+func (c *Catalog) recordUsage(ctx context.Context, r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) {
+	at := c.opts.Now().UTC()
+	base := UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: j.op, Model: r.Config.Model, Language: j.language, At: at}
+	recs := make([]UsageRecord, 0, len(calls)+1)
+	for _, call := range calls {
+		rec := base
+		rec.Kind, rec.Outcome, rec.Strings, rec.Latency = UsageCall, call.Outcome, call.Strings, call.Latency
+		rec.PromptTokens, rec.CompletionTokens = int64(call.PromptTokens), int64(call.CompletionTokens)
+		if call.Model != "" {
+			rec.Model = call.Model
+		}
+		recs = append(recs, rec)
+	}
+	if translated+failed > 0 {
+		rec := base
+		rec.Kind, rec.Strings, rec.Translated, rec.Failed = UsageResult, translated+failed, translated, failed
+		recs = append(recs, rec)
+	}
+	c.ledger(ctx, recs)
+}
+
+// ledger stores usage records as the system, even when the request that spent them is gone.
+func (c *Catalog) ledger(ctx context.Context, recs []UsageRecord) {
+	if len(recs) == 0 {
+		return
+	}
+	ctx = WithPrincipal(context.WithoutCancel(ctx), System)
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.RecordUsage(ctx, recs)
+	}})
+	if err != nil {
+		c.opts.Logger.Error("recording AI usage", "project", recs[0].ProjectID, "entries", len(recs), "err", err)
+	}
+}

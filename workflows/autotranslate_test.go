@@ -1,0 +1,463 @@
+package workflows_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/ai/aitest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/workflows"
+)
+
+// autoEnv is a project (en source, nb and sv enabled) with a model double, a catalogue and
+// a worker on one fake clock.
+type autoEnv struct {
+	cat    *tools.Catalog
+	worker *workflows.Worker
+	clk    *clock
+	model  *aitest.Server
+	f      storagetest.Fixture
+	ctx    context.Context
+}
+
+func newAutoEnv(t *testing.T, dialect string, r aitest.Responder, wopts *workflows.Options) *autoEnv {
+	t.Helper()
+	db, f := storagetest.MustOpenFixture(t, dialect)
+	e := &autoEnv{f: f, clk: &clock{t: time.Now()}, ctx: tools.WithPrincipal(t.Context(), tools.System)}
+	opts := &tools.Options{Now: e.clk.now}
+	if r != nil {
+		e.model = aitest.New(t, r)
+		opts.AIDefault = tools.AIProvider{BaseURL: e.model.URL, Model: "test-model"}
+	}
+	e.cat = tools.NewCatalog(db, opts)
+	wo := workflows.Options{Now: e.clk.now, Lease: time.Minute}
+	if wopts != nil {
+		wo = *wopts
+		wo.Now = e.clk.now
+	}
+	e.worker = workflows.New(e.cat, &wo)
+	return e
+}
+
+// drain moves the clock past the batching delay and runs every due job; it returns how
+// many ran.
+func (e *autoEnv) drain(t *testing.T) int {
+	t.Helper()
+	e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+	for n := 0; ; n++ {
+		ran, err := e.worker.RunOnce(e.ctx)
+		if err != nil {
+			t.Fatalf("running a job: %v", err)
+		}
+		if !ran {
+			return n
+		}
+		if n > 1000 {
+			t.Fatal("jobs keep coming")
+		}
+	}
+}
+
+func (e *autoEnv) register(t *testing.T, ns string, strs map[string]string) {
+	t.Helper()
+	if _, err := e.cat.RegisterSourceStrings(e.ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID},
+		NamespaceKey: ns, Strings: strs}); err != nil {
+		t.Fatalf("register_source_strings: %v", err)
+	}
+}
+
+func (e *autoEnv) status(t *testing.T) tools.ProjectStatusOut {
+	t.Helper()
+	st, err := e.cat.GetProjectStatus(e.ctx, tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID}})
+	if err != nil {
+		t.Fatalf("get_project_status: %v", err)
+	}
+	return st
+}
+
+func langStats(t *testing.T, st tools.ProjectStatusOut, lang string) tools.LanguageStats {
+	t.Helper()
+	for _, l := range st.Languages {
+		if l.Language == lang {
+			return l
+		}
+	}
+	t.Fatalf("no %s in the status %+v", lang, st.Languages)
+	return tools.LanguageStats{}
+}
+
+// row returns the key's row in lang (zero when none).
+func (e *autoEnv) row(t *testing.T, ns, key, lang string) tools.TranslationView {
+	t.Helper()
+	out, err := e.cat.GetTranslation(e.ctx, tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID}, NamespaceKey: ns, TranslationKey: key})
+	if err != nil {
+		t.Fatalf("get_translation %s/%s: %v", ns, key, err)
+	}
+	for _, r := range out.Translations {
+		if r.Language == lang {
+			return r
+		}
+	}
+	return tools.TranslationView{}
+}
+
+// byLang answers each string with "<LANG> <masked source>".
+var byLang = func(c aitest.Call) aitest.Reply {
+	out := map[string]string{}
+	for id, s := range c.Strings {
+		out[id] = strings.ToUpper(c.TargetLanguage) + " " + s
+	}
+	return aitest.Reply{Content: aitest.Content(out), PromptTokens: 100, CompletionTokens: 10 * len(c.Strings)}
+}
+
+func keys(prefix string, n int) map[string]string {
+	m := map[string]string{}
+	for i := range n {
+		m[fmt.Sprintf("%s.%02d", prefix, i)] = fmt.Sprintf("Text number %d for %%{name}", i)
+	}
+	return m
+}
+
+func callSizes(s *aitest.Server, lang string) []int {
+	var out []int
+	for _, c := range s.Calls() {
+		if c.TargetLanguage == lang {
+			out = append(out, len(c.Strings))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestAutoTranslateAssistantStringsIntoEveryLanguage(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			// Builds translate into nb only; an assistant's strings go everywhere.
+			nb := []string{"nb"}
+			if _, err := e.cat.SetProject(e.ctx, e.f.Project.ID, tools.SetProjectIn{AutoTranslate: &nb}); err != nil {
+				t.Fatal(err)
+			}
+			e.register(t, "app", keys("app", 25))
+			st := e.status(t)
+			if q := langStats(t, st, "sv").Queued; q != 25 || st.AutoTranslation.Queued != 50 || !st.AutoTranslation.Configured {
+				t.Fatalf("before the worker ran: sv queued %d, all %d, configured %v; want 25, 50, true", q, st.AutoTranslation.Queued, st.AutoTranslation.Configured)
+			}
+			e.drain(t)
+			for _, lang := range []string{"nb", "sv"} {
+				if got := callSizes(e.model, lang); !slices.Equal(got, []int{5, 10, 10}) {
+					t.Errorf("%s: model calls of %v strings, want batches of at most 10: [5 10 10]", lang, got)
+				}
+				l := langStats(t, e.status(t), lang)
+				if l.Missing != 0 || l.Translated != 25 || l.Queued != 0 || l.AIFailed != 0 {
+					t.Errorf("%s after the jobs: %+v, want 25 translated, nothing missing or queued", lang, l)
+				}
+			}
+			r := e.row(t, "app", "app.07", "sv")
+			if r.Value != "SV Text number 7 for %{name}" || r.Status != tools.StatusNeedsReview || r.UpdatedBy != "ai:test-model" || r.Stale {
+				t.Errorf("sv row %+v, want a needs_review draft by ai:test-model with the placeholder intact", r)
+			}
+
+			// A sync's new keys go into the auto-translate languages only.
+			before := len(e.model.Calls())
+			ref := tools.NamespaceRef{ProjectID: e.f.Project.ID, Language: "en", Namespace: "web"}
+			if _, err := e.cat.Sync(e.ctx, tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "Home", "b": "Cart"}}); err != nil {
+				t.Fatal(err)
+			}
+			e.drain(t)
+			calls := e.model.Calls()[before:]
+			if len(calls) != 1 || calls[0].TargetLanguage != "nb" || len(calls[0].Strings) != 2 {
+				t.Fatalf("after a sync the model got %d calls (%+v), want one of 2 strings into nb", len(calls), calls)
+			}
+			if v := e.row(t, "web", "a", "sv").Value; v != "" {
+				t.Errorf("sv is not an auto-translate language but got %q", v)
+			}
+			st = e.status(t)
+			if sv := langStats(t, st, "sv"); sv.Missing != 2 || sv.Queued != 0 {
+				t.Errorf("sv after the sync: %+v, want 2 missing and none queued", sv)
+			}
+			u := st.Usage
+			if u.Calls != 7 || u.PromptTokens != 700 || u.CompletionTokens != 520 || u.StringsTranslated != 52 || u.StringsFailed != 0 {
+				t.Errorf("usage %+v, want 7 calls, 700+520 tokens, 52 strings translated", u)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateCoalescesKeysAddedOneByOne(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			for i := range 12 {
+				in := tools.AddKeyIn{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID}, NamespaceKey: "app",
+					TranslationKey: fmt.Sprintf("k%d", i)}, SourceValue: fmt.Sprintf("Button %d", i)}
+				if _, err := e.cat.AddKey(e.ctx, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := e.drain(t); n < 4 {
+				t.Fatalf("%d jobs ran, want at least the 4 batches", n)
+			}
+			for _, lang := range []string{"nb", "sv"} {
+				if got := callSizes(e.model, lang); !slices.Equal(got, []int{2, 10}) {
+					t.Errorf("%s: calls of %v strings, want 12 single adds gathered into [2 10]", lang, got)
+				}
+			}
+		})
+	}
+}
+
+func TestAutoTranslateReusesTranslationMemory(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", map[string]string{"old.save": "Save", "old.open": "Open"})
+			e.drain(t)
+			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
+			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
+				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: tools.StatusApproved}); err != nil {
+				t.Fatal(err)
+			}
+			before := len(e.model.Calls())
+			// "Save" has an approved nb translation; "Open" only a draft; sv has no approval.
+			e.register(t, "dialog", map[string]string{"save": "Save", "open": "Open"})
+			e.drain(t)
+			for _, c := range e.model.Calls()[before:] {
+				if c.TargetLanguage == "nb" && len(c.Strings) != 1 {
+					t.Errorf("nb call with %v: want only Open sent, Save comes from memory", c.Strings)
+				}
+			}
+			if r := e.row(t, "dialog", "save", "nb"); r.Value != "Lagre" || r.UpdatedBy != "memory" || r.Status != tools.StatusNeedsReview {
+				t.Errorf("dialog/save nb %+v, want the approved Lagre reused as a needs_review draft by memory", r)
+			}
+			if r := e.row(t, "dialog", "open", "nb"); r.Value != "NB Open" || r.UpdatedBy != "ai:test-model" {
+				t.Errorf("dialog/open nb %+v, want a model draft", r)
+			}
+			if v := e.row(t, "dialog", "save", "sv").Value; v != "SV Save" {
+				t.Errorf("dialog/save sv %q, want the model's (no approved sv translation to reuse)", v)
+			}
+			if u := e.status(t).Usage; u.StringsFromMemory != 1 {
+				t.Errorf("usage %+v, want 1 string from memory", u)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateNeverStoresOverNewerWork(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			var (
+				e    *autoEnv
+				once sync.Once
+			)
+			ref := tools.NamespaceRef{ProjectID: "", Language: "en", Namespace: "app"}
+			preserve := false
+			// While the model works on the first nb batch, the build changes the source text.
+			e = newAutoEnv(t, dialect, func(c aitest.Call) aitest.Reply {
+				if c.TargetLanguage == "nb" {
+					once.Do(func() {
+						if _, err := e.cat.Sync(e.ctx, tools.SyncIn{NamespaceRef: ref, PreserveSourceValues: &preserve,
+							Translations: map[string]string{"title": "Welcome back", "manual": "Manual"}}); err != nil {
+							t.Errorf("sync during the call: %v", err)
+						}
+					})
+				}
+				return byLang(c)
+			}, nil)
+			ref.ProjectID = e.f.Project.ID
+			if _, err := e.cat.Sync(e.ctx, tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"title": "Welcome", "manual": "Manual"}}); err != nil {
+				t.Fatal(err)
+			}
+			// A translator fills sv of one key before the worker gets to it.
+			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
+			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
+				NamespaceKey: "app", TranslationKey: "manual"}, Language: "sv"}, Value: "Handbok"}); err != nil {
+				t.Fatal(err)
+			}
+			e.drain(t)
+			if r := e.row(t, "app", "title", "nb"); r.Value != "NB Welcome back" || r.Stale {
+				t.Errorf("nb title %+v: the answer for the old source must not be stored; the new source must be translated", r)
+			}
+			if r := e.row(t, "app", "manual", "sv"); r.Value != "Handbok" || r.UpdatedBy == "ai:test-model" {
+				t.Errorf("sv manual %+v: the translator's value must stay", r)
+			}
+			if l := langStats(t, e.status(t), "nb"); l.Missing != 0 || l.Queued != 0 || l.AIFailed != 0 {
+				t.Errorf("nb %+v, want done", l)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateCountsFailures(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			// The model drops the placeholder token of every string, on the retry too.
+			e := newAutoEnv(t, dialect, aitest.Echo(func(_, masked string) string { return "no tokens here" }), nil)
+			e.register(t, "app", map[string]string{"greet": "Hello %{name}"})
+			e.drain(t)
+			st := e.status(t)
+			nb := langStats(t, st, "nb")
+			if nb.Missing != 1 || nb.AIFailed != 1 || nb.Queued != 0 || st.AutoTranslation.Failed != 2 {
+				t.Fatalf("nb %+v, auto %+v: want 1 missing, 1 failed, nothing queued (2 failed over nb and sv)", nb, st.AutoTranslation)
+			}
+			if v := e.row(t, "app", "greet", "nb").Value; v != "" {
+				t.Fatalf("a broken answer was stored: %q", v)
+			}
+			if st.Usage.StringsFailed != 2 || st.Usage.Calls != 4 {
+				t.Errorf("usage %+v, want 2 strings failed over 4 calls (a retry each)", st.Usage)
+			}
+			// A translator fixes it: it no longer counts as failed.
+			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
+			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
+				NamespaceKey: "app", TranslationKey: "greet"}, Language: "nb"}, Value: "Hei %{name}"}); err != nil {
+				t.Fatal(err)
+			}
+			if nb := langStats(t, e.status(t), "nb"); nb.AIFailed != 0 || nb.Missing != 0 {
+				t.Errorf("nb after the fix %+v, want 0 failed, 0 missing", nb)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateWaitsOutAProviderThatIsDown(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			var (
+				mu   sync.Mutex
+				down = true
+			)
+			// A Retry-After longer than the provider waits: the call fails at once, as rate limited.
+			e := newAutoEnv(t, dialect, func(c aitest.Call) aitest.Reply {
+				mu.Lock()
+				defer mu.Unlock()
+				if down {
+					return aitest.Reply{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
+				}
+				return byLang(c)
+			}, &workflows.Options{Lease: time.Minute, MaxAttempts: 3})
+			e.register(t, "app", map[string]string{"a": "Alpha", "b": "Beta"})
+			e.drain(t)
+			st := e.status(t)
+			if nb := langStats(t, st, "nb"); nb.Queued != 2 || nb.AIFailed != 0 {
+				t.Fatalf("nb while the provider is down %+v: want 2 still queued, none failed", nb)
+			}
+			mu.Lock()
+			down = false
+			mu.Unlock()
+			e.clk.t = e.clk.t.Add(time.Minute) // past the first retry's backoff
+			e.drain(t)
+			if nb := langStats(t, e.status(t), "nb"); nb.Missing != 0 || nb.Queued != 0 {
+				t.Fatalf("nb once the provider is back %+v: want all translated", nb)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateGivesUpAndCounts(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, aitest.Fixed(aitest.Reply{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}),
+				&workflows.Options{Lease: time.Minute, MaxAttempts: 2})
+			e.register(t, "app", map[string]string{"a": "Alpha"})
+			for range 3 {
+				e.drain(t)
+				e.clk.t = e.clk.t.Add(time.Hour)
+			}
+			if nb := langStats(t, e.status(t), "nb"); nb.Queued != 0 || nb.AIFailed != 1 || nb.Missing != 1 {
+				t.Fatalf("nb after the worker gave up %+v: want 0 queued, 1 failed, 1 missing", nb)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateNeedsAProvider(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, nil, nil)
+			e.register(t, "app", map[string]string{"a": "Alpha"})
+			st := e.status(t)
+			if st.AutoTranslation.Configured || st.AutoTranslation.Queued != 0 {
+				t.Fatalf("without a provider: %+v, want not configured and nothing queued", st.AutoTranslation)
+			}
+		})
+	}
+}
+
+func TestAutoTranslateJobOfADeadWorker(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", map[string]string{"a": "Alpha"})
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			claimOnly(t, e.cat, e.clk.now()) // one batch (nb or sv) is held by a worker that died
+			e.drain(t)
+			if n := len(e.model.Calls()); n != 1 {
+				t.Fatalf("%d calls while the dead worker's lease runs, want the other language's 1", n)
+			}
+			e.clk.t = e.clk.t.Add(2 * time.Minute)
+			e.drain(t)
+			calls := e.model.Calls()
+			if len(calls) != 2 || calls[0].TargetLanguage == calls[1].TargetLanguage {
+				t.Fatalf("calls %+v, want one per language: the dead worker's batch run once", calls)
+			}
+		})
+	}
+}
+
+func TestRenewedLeaseKeepsAJob(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", map[string]string{"a": "Alpha"})
+			at := e.clk.now().Add(tools.AutoTranslateDelay + time.Second)
+			var held tools.Job
+			store := e.cat.Store()
+			if err := store.Update(e.ctx, "", func(tx tools.Tx) (err error) {
+				held, err = tx.ClaimJob(e.ctx, at, time.Minute)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Update(e.ctx, "", func(tx tools.Tx) error {
+				return tx.RenewJobs(e.ctx, []int64{held.ID}, at.Add(5*time.Minute))
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var next tools.Job
+			err := store.Update(e.ctx, "", func(tx tools.Tx) (err error) {
+				next, err = tx.ClaimJob(e.ctx, at.Add(2*time.Minute), time.Minute)
+				return err
+			})
+			if err != nil || next.ID == held.ID {
+				t.Fatalf("after renewal, claim at +2m got job %d (err %v); the renewed job %d must stay held", next.ID, err, held.ID)
+			}
+		})
+	}
+}
