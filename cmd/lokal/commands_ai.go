@@ -47,7 +47,7 @@ func aiCommands() []*command {
 			about: "Sums every model call of the project (retranslate, ai_translate_keys, automatic translation):\n" +
 				"calls, prompt and completion tokens, strings stored and failed, per model; strings reused\n" +
 				"from translation memory cost no call and are counted apart.",
-			flags: []flagDef{req("project", "ID", "project id"), opt("since", "TIME", "only usage at or after this RFC 3339 time")},
+			flags:    []flagDef{req("project", "ID", "project id"), opt("since", "TIME", "only usage at or after this RFC 3339 time")},
 			database: true, json: true, run: runUsage},
 	}
 }
