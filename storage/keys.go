@@ -36,8 +36,16 @@ type keyStateRow struct {
 	TUpdated *time.Time `bun:"t_updated"`
 }
 
-func (t *tx) Keys(ctx context.Context, ns tools.Namespace, sourceLanguage, language string) ([]tools.KeyState, error) {
+func (t *tx) Keys(ctx context.Context, ns tools.Namespace, sourceLanguage, language string, only ...string) ([]tools.KeyState, error) {
 	var rows []keyStateRow
+	filter, args := "", []any{sourceLanguage, language, ns.ID}
+	if len(only) > 0 {
+		hashes := make([]string, len(only))
+		for i, k := range only {
+			hashes[i] = KeyHash(k)
+		}
+		filter, args = " AND k.key_hash IN (?)", append(args, bun.In(hashes))
+	}
 	err := t.tx.NewRaw(`SELECT k.id, k.key, k.hidden, k.source_version,
   s.id AS s_id, s.value AS s_value, s.status AS s_status, s.do_not_translate AS s_dnt, s.language_locked AS s_locked,
   s.source_version AS s_version, s.updated_by AS s_by, s.updated_at AS s_updated,
@@ -46,7 +54,7 @@ func (t *tx) Keys(ctx context.Context, ns tools.Namespace, sourceLanguage, langu
 FROM translation_keys AS k
 LEFT JOIN translations AS s ON s.key_id = k.id AND s.language = ?
 LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
-WHERE k.namespace_id = ?`, sourceLanguage, language, ns.ID).Scan(ctx, &rows)
+WHERE k.namespace_id = ?`+filter, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}

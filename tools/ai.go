@@ -121,7 +121,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		if err != nil {
 			return err
 		}
-		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language)
+		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language, j.keys...)
 		if err != nil {
 			return err
 		}
@@ -250,13 +250,14 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 			if err != nil {
 				return nil, err
 			}
-			states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language)
+			names := sortedKeys(values)
+			states, err := tx.Keys(ctx, ns, proj.SourceLanguage, j.language, names...)
 			if err != nil {
 				return nil, err
 			}
 			byKey := indexKeys(states)
 			var writes []TranslationWrite
-			for _, k := range sortedKeys(values) {
+			for _, k := range names {
 				ks := byKey[k]
 				if ks == nil || ks.Source == nil || ks.SourceVersion != versions[k] {
 					moved = append(moved, k) // the source moved while the model worked

@@ -175,7 +175,7 @@ func (c *Catalog) settleTranslation(ctx context.Context, j Job, b translateBatch
 		if err != nil {
 			return nil, ignoreNotFound(err)
 		}
-		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, b.Language)
+		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, b.Language, j.Items...)
 		if err != nil {
 			return nil, err
 		}

@@ -232,9 +232,9 @@ type ProjectTx interface {
 // KeyTx holds keys. Errors: CodeNotFound for an unknown key, CodeConflict for a key that
 // exists in its namespace.
 type KeyTx interface {
-	// Keys returns every key of the namespace, hidden ones too, ordered by key, with the
-	// source row and the row in language.
-	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string) ([]KeyState, error)
+	// Keys returns every key of the namespace (only the keys named in only, when given),
+	// hidden ones too, ordered by key, with the source row and the row in language.
+	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
 	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
 	InsertKeys(ctx context.Context, keys []NewKey) ([]int64, error)
 	SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error
