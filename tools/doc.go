@@ -10,16 +10,26 @@
 // Files are named by subject: read.go (endpoint 1), sync.go, missing.go, overwrite.go,
 // stale.go, pagestrings.go, keys.go, rows.go (one row's value), status.go, review.go
 // (comments and flags), terminology.go, projects.go, translations.go (the read tools),
-// checkups.go, ai.go, and the admin operations in admin.go, projects_admin.go, tokens.go.
+// checkups.go, ai.go (AI translation on request), ai_config.go (where a project's provider
+// comes from), autotranslate.go (automatic translation of new keys), usage.go (the AI usage
+// ledger), and the admin operations in admin.go, projects_admin.go, tokens.go.
 //
 // # The write path
 //
 // Every write goes through Catalog.write (write.go): it authorizes, validates, spends the
 // write budget through the [Limiter] port, runs the operation in one transaction under the
 // write time budget, and hands the typed [Change]s it reports to every [WriteHook] inside
-// that transaction. Refreshing caches ([Tx] Touch) and scheduling checkups are the built-in
-// hooks; [Options].Hooks adds more (the webhook outbox, automatic translation) without
-// touching any operation.
+// that transaction. Refreshing caches ([Tx] Touch), scheduling checkups and queueing the
+// automatic translation of new keys are the built-in hooks; [Options].Hooks adds more
+// without touching any operation.
+//
+// # AI translation
+//
+// aiTranslate is the one AI operation behind endpoint 6, ai_translate_keys and the
+// automatic translation jobs: read the keys and rules, call the model outside any
+// transaction (package ai masks placeholders and verifies answers), store what passed through
+// the write path as needs_review drafts credited to ai:<model>, unless the source moved
+// meanwhile, and write every call to the usage ledger.
 //
 // # Limits
 //
