@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
@@ -124,6 +125,9 @@ func TestRetranslateRefusals(t *testing.T) {
 			s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"hello"}).wantStatus(t, http.StatusOK)
 			s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"bold"}).wantStatus(t, http.StatusOK)
 			wantRateLimited(t, s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"plain"}))
+			// ai_translate_keys spends the same budget of AI calls.
+			mcpErr(t, s.mcpProject(t, tokenAuth(s.rw)), "ai_translate_keys", map[string]any{"namespace_key": "ui",
+				"translation_keys": []string{"plain"}, "target_lang": "nb"}, "rate_limited")
 
 			bare := newServer(t, dialect, nil)
 			bare.sync(t, "en", "ui", map[string]string{"hello": "Hello"})
@@ -195,6 +199,36 @@ func TestMCPAITranslateKeysWithAProvider(t *testing.T) {
 			}
 			wantKeys(t, "skipped_approved", out.SkippedApproved, []string{"plain"})
 			s.wantFlat(t, "nb", "ui", map[string]string{"hello": "NB Hello, %{name}!", "plain": "Handlekurv"})
+		})
+	}
+}
+
+// TestRetranslateWithAHungModel: a model that never answers costs the caller the AI call
+// budget, not the HTTP server's write timeout: 200 with every key failed, nothing stored,
+// and the time spent in the usage ledger.
+func TestRetranslateWithAHungModel(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			model := aitest.New(t, aitest.Fixed(aitest.Reply{Hang: true}))
+			s := newServer(t, dialect, &tools.Options{AICallBudget: 300 * time.Millisecond,
+				AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "test-model"}})
+			s.sync(t, "en", "ui", map[string]string{"hello": "Hello, %{name}!", "plain": "Cart"})
+			r := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"hello", "plain"}).wantStatus(t, http.StatusOK)
+			var out retranslateOut
+			if err := json.Unmarshal(r.body, &out); err != nil {
+				t.Fatal(err)
+			}
+			wantKeys(t, "failed", out.Failed, []string{"hello", "plain"})
+			if len(out.Retranslated) != 0 {
+				t.Errorf("retranslated %v from a model that never answered", out.Retranslated)
+			}
+			s.wantFlat(t, "nb", "ui", map[string]string{})
+			u, err := s.cat.Usage(tools.WithPrincipal(t.Context(), tools.System), tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID}})
+			if err != nil || u.Calls != 1 || u.StringsFailed != 2 || u.ByModel[0].Calls != 1 {
+				t.Errorf("usage %+v (err %v), want the one timed-out call and 2 failed strings", u, err)
+			}
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/lokal-dev/lokal/ai"
 )
@@ -33,12 +34,17 @@ type AITranslateOut struct {
 // MaxAIKeys bounds one AI translation call.
 const MaxAIKeys = 10
 
+// DefaultAICallBudget is how long a request waits for the model: under the HTTP server's
+// two-minute write timeout, with room for the store.
+const DefaultAICallBudget = 50 * time.Second
+
 // AITranslateKeys translates keys into target_lang with the project's AI and stores the
-// results as needs_review drafts. Approved and language-locked translations are never
+// results as needs_review drafts; it spends endpoint 6's budget of AI calls (60 a minute). Approved and language-locked translations are never
 // overwritten; keys without a source value are skipped.
 func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
 	o, err := c.aiTranslate(ctx, aiJob{op: "ai_translate_keys", project: in.ProjectID, namespace: in.NamespaceKey,
-		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: CodeInvalid})
+		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: CodeInvalid, waiting: true,
+		budgets: []Budget{RetranslateBudget}})
 	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
 		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed}, err
 }
@@ -64,7 +70,7 @@ type RetranslateOut struct {
 // keys (422) and 60 calls a minute per project (429).
 func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (RetranslateOut, error) {
 	o, err := c.aiTranslate(ctx, aiJob{op: "retranslate", project: in.ProjectID, namespace: in.Namespace,
-		language: in.Language, keys: in.Keys, tooMany: CodeUnprocessable, budgets: []Budget{RetranslateBudget}})
+		language: in.Language, keys: in.Keys, tooMany: CodeUnprocessable, budgets: []Budget{RetranslateBudget}, waiting: true})
 	return RetranslateOut{Lang: in.Language, Retranslated: o.translated, SkippedMissingSource: o.skippedMissingSource,
 		SkippedLocked: o.skippedLocked, Failed: o.failed}, err
 }
@@ -78,6 +84,7 @@ type aiJob struct {
 	memory                           bool     // reuse approved translations of the same source text
 	tooMany                          string   // the error code for more than MaxAIKeys keys
 	budgets                          []Budget // spent before the model is called
+	waiting                          bool     // a caller waits for the answer: the model gets Options.AICallBudget
 }
 
 type aiOutcome struct {
@@ -192,7 +199,15 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	if err != nil {
 		return o, err
 	}
-	res, callErr := p.Translate(ctx, req)
+	callCtx := ctx
+	if j.waiting {
+		// A hung or slow model must not outlast the caller's patience (or the HTTP server's
+		// write timeout): what is not back by then is reported failed.
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, c.opts.AICallBudget)
+		defer cancel()
+	}
+	res, callErr := p.Translate(callCtx, req)
 	translated := make(map[string]string, len(res.Translated))
 	for id, v := range res.Translated {
 		translated[keyOf[id]] = v

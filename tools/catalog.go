@@ -41,6 +41,9 @@ type Options struct {
 	Hooks []WriteHook
 	// AIConcurrency bounds the model calls in flight per AI provider; 0 means 4.
 	AIConcurrency int
+	// AICallBudget bounds the model calls of a request that waits for them (endpoint 6,
+	// ai_translate_keys); background jobs are bounded per call only. 0 means DefaultAICallBudget.
+	AICallBudget time.Duration
 }
 
 // Catalog is every operation of the service. Each method authorizes the principal in its
@@ -85,6 +88,9 @@ func NewCatalog(store Store, opts *Options) *Catalog {
 	}
 	if c.opts.WriteTimeout <= 0 {
 		c.opts.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.opts.AICallBudget <= 0 {
+		c.opts.AICallBudget = DefaultAICallBudget
 	}
 	c.limiter = c.opts.Limiter
 	if c.limiter == nil {

@@ -30,7 +30,8 @@ var (
 	WriteBudget = Budget{Name: "writes", Bucket: "writes:", N: 300, Window: time.Minute}
 	// PageStringsBudget is endpoint 7's 60 calls a minute per project.
 	PageStringsBudget = Budget{Name: "page string registrations", Bucket: "pagestrings:", N: 60, Window: time.Minute}
-	// RetranslateBudget is endpoint 6's 60 calls a minute per project.
+	// RetranslateBudget is the 60 AI calls a minute per project that endpoint 6 and
+	// ai_translate_keys share (automatic translation is paced by its workers instead).
 	RetranslateBudget = Budget{Name: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute}
 )
 
