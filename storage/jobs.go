@@ -197,3 +197,13 @@ func truncateErr(err error) string {
 	}
 	return s
 }
+
+func (t *tx) PruneJobs(ctx context.Context, before time.Time) (int, error) {
+	res, err := t.tx.NewDelete().Model((*jobRow)(nil)).Where("status IN (?)", bun.In([]string{jobDone, jobFailed})).
+		Where("updated_at < ?", before.UTC()).Exec(ctx)
+	if err != nil {
+		return 0, mapError(err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}

@@ -377,4 +377,6 @@ type JobTx interface {
 	RenewJobs(ctx context.Context, ids []int64, until time.Time) error
 	// QueuedJobs lists a project's pending and running jobs of kind, without their items.
 	QueuedJobs(ctx context.Context, projectID, kind string) ([]Job, error)
+	// PruneJobs deletes jobs that ended (done or given up) before a time, and says how many.
+	PruneJobs(ctx context.Context, before time.Time) (int, error)
 }

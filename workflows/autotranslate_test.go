@@ -461,3 +461,35 @@ func TestRenewedLeaseKeepsAJob(t *testing.T) {
 		})
 	}
 }
+
+func TestEndedJobsArePruned(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", map[string]string{"a": "Alpha"})
+			e.register(t, "app", map[string]string{"b": "Beta"}) // queued after the first ran
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			claimOnly(t, e.cat, e.clk.now()) // stays running: never pruned
+			e.drain(t)
+			if n, err := e.worker.Prune(e.ctx); err != nil || n != 0 {
+				t.Fatalf("pruned %d (err %v) right after the jobs ended, want 0", n, err)
+			}
+			e.clk.t = e.clk.t.Add(8 * 24 * time.Hour)
+			n, err := e.worker.Prune(e.ctx)
+			if err != nil || n < 1 {
+				t.Fatalf("pruned %d (err %v) a week later, want the ended jobs", n, err)
+			}
+			var left int
+			err = e.cat.Store().View(e.ctx, func(tx tools.Tx) error {
+				jobs, err := tx.QueuedJobs(e.ctx, e.f.Project.ID, tools.JobTranslate)
+				left = len(jobs)
+				return err
+			})
+			if err != nil || left != 1 {
+				t.Errorf("%d queued or running translate jobs left (err %v), want the one still leased", left, err)
+			}
+		})
+	}
+}

@@ -22,6 +22,9 @@ type Options struct {
 	Lease time.Duration
 	// MaxAttempts before a job is given up. Default 5.
 	MaxAttempts int
+	// KeepEnded is how long jobs that ended stay in the table (for inspection) before the
+	// worker deletes them. Default seven days.
+	KeepEnded time.Duration
 	// Concurrency is how many jobs run at once. Default 8: each AI provider bounds its own
 	// calls (4 by default), so several projects' providers can be busy together.
 	Concurrency int
@@ -65,6 +68,9 @@ func New(cat *tools.Catalog, opts *Options) *Worker {
 	if w.opts.MaxAttempts <= 0 {
 		w.opts.MaxAttempts = 5
 	}
+	if w.opts.KeepEnded <= 0 {
+		w.opts.KeepEnded = 7 * 24 * time.Hour
+	}
 	if w.opts.Concurrency <= 0 {
 		w.opts.Concurrency = 8
 	}
@@ -84,6 +90,7 @@ func New(cat *tools.Catalog, opts *Options) *Worker {
 func (w *Worker) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() { w.renew(ctx) })
+	wg.Go(func() { w.prune(ctx) })
 	for range w.opts.Concurrency {
 		wg.Go(func() { w.loop(ctx) })
 	}
@@ -137,6 +144,33 @@ func (w *Worker) renew(ctx context.Context) {
 			w.opts.Logger.Warn("renewing job leases", "jobs", len(ids), "err", err)
 		}
 	}
+}
+
+// prune deletes ended jobs past KeepEnded, at start and then hourly: automatic translation
+// leaves a row per batch, which must not pile up for ever.
+func (w *Worker) prune(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if _, err := w.Prune(ctx); err != nil && ctx.Err() == nil {
+			w.opts.Logger.Warn("pruning ended jobs", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Prune deletes the jobs that ended more than KeepEnded ago and says how many.
+func (w *Worker) Prune(ctx context.Context) (int, error) {
+	var n int
+	err := w.store.Update(ctx, "", func(tx tools.Tx) (err error) {
+		n, err = tx.PruneJobs(ctx, w.opts.Now().Add(-w.opts.KeepEnded))
+		return err
+	})
+	return n, err
 }
 
 // RunOnce claims one due job and runs it; it reports whether there was one.
