@@ -493,3 +493,37 @@ func TestEndedJobsArePruned(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkerRunsBatchesConcurrently runs the worker as serve does (several loops and the
+// lease renewal) until every batch is translated; under -race it checks the worker's own
+// concurrency.
+func TestWorkerRunsBatchesConcurrently(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, &workflows.Options{Poll: 10 * time.Millisecond, Lease: 300 * time.Millisecond, Concurrency: 4})
+			e.register(t, "app", keys("app", 40))
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second) // due; the clock stands still from here
+			ctx, stop := context.WithCancel(e.ctx)
+			var wg sync.WaitGroup
+			wg.Go(func() { e.worker.Run(ctx) })
+			deadline := time.Now().Add(30 * time.Second) // a guard, not a measurement
+			for {
+				st := e.status(t)
+				if st.AutoTranslation.Queued == 0 && langStats(t, st, "nb").Missing == 0 && langStats(t, st, "sv").Missing == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("not done: %+v", st.Languages)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			stop()
+			wg.Wait()
+			if n := len(e.model.Calls()); n != 8 {
+				t.Errorf("%d model calls, want 8 batches of 10", n)
+			}
+		})
+	}
+}
