@@ -79,6 +79,7 @@ type ProjectStatusOut struct {
 	EnabledLanguages []string        `json:"enabled_languages"`
 	Namespaces       []string        `json:"namespaces"`
 	Languages        []LanguageStats `json:"languages"`
+	Embed            EmbedStatus     `json:"embed"`
 }
 
 // GetProjectStatus reports how far each enabled language is translated.
@@ -95,7 +96,8 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 		stats := languageStats(proj.SourceLanguage, counts)
 		out = ProjectStatusOut{ProjectID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
 			EnabledLanguages: proj.EnabledLanguages, Namespaces: proj.Namespaces, Languages: stats}
-		return nil
+		out.Embed, err = c.embedStatus(ctx, tx, proj.ID)
+		return err
 	})
 	return out, err
 }
