@@ -44,6 +44,9 @@ type Options struct {
 	Limits map[string]int
 	// BodyTimeout bounds the time to read a request body (default 20 s).
 	BodyTimeout time.Duration
+	// HarvestFloor is the least time a harvest takes to answer (default 100 ms), so that
+	// storing, refusing and ignoring strings are not told apart by timing.
+	HarvestFloor time.Duration
 }
 
 // PublicInfoMaxAge is how long browsers and proxies may keep public info (spec: five
@@ -76,6 +79,9 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	}
 	if h.opts.BodyTimeout <= 0 {
 		h.opts.BodyTimeout = 20 * time.Second
+	}
+	if h.opts.HarvestFloor <= 0 {
+		h.opts.HarvestFloor = 100 * time.Millisecond
 	}
 	h.limits = map[string]int{}
 	for r, n := range DefaultLimits {
@@ -195,32 +201,37 @@ func (h *handler) resolve(c *gin.Context) {
 	writeJSON(c, http.StatusOK, out)
 }
 
-// harvestTimeout bounds the work of one harvest after its answer has gone.
+// harvestTimeout bounds the work of one harvest.
 const harvestTimeout = 10 * time.Second
 
-// harvest answers 204 before looking at anything but the body's size, then does the work:
-// the status and the time to the answer are the same whatever the outcome. The connection
-// is held until the work is done, so a client's next request on it sees the strings stored.
+// harvest always answers 204 with no body, and no sooner than HarvestFloor after the body
+// arrived: whether the strings were stored, refused or ignored, the answer looks and takes
+// the same. The work is done before the answer, so the strings are there once it comes.
 func (h *handler) harvest(c *gin.Context) {
 	b, err := h.readBody(c, maxHarvestBody)
+	start := time.Now()
+	if err == nil {
+		var body struct {
+			Strings []string `json:"strings"`
+		}
+		if json.Unmarshal(b, &body) == nil && len(body.Strings) > 0 {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), harvestTimeout)
+			in := tools.HarvestIn{ProjectID: c.Param("project_id"), Origin: c.GetHeader("Origin"), Strings: body.Strings}
+			if err := h.cat.Harvest(ctx, in); err != nil {
+				h.opts.Logger.Warn("harvest", "project", in.ProjectID, "err", err)
+			}
+			cancel()
+		}
+	}
+	if wait := h.opts.HarvestFloor - time.Since(start); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-c.Request.Context().Done():
+			t.Stop()
+		}
+	}
 	c.Status(http.StatusNoContent)
-	c.Writer.WriteHeaderNow()
-	c.Writer.Flush()
-	if err != nil {
-		return
-	}
-	var body struct {
-		Strings []string `json:"strings"`
-	}
-	if json.Unmarshal(b, &body) != nil || len(body.Strings) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), harvestTimeout)
-	defer cancel()
-	in := tools.HarvestIn{ProjectID: c.Param("project_id"), Origin: c.GetHeader("Origin"), Strings: body.Strings}
-	if err := h.cat.Harvest(ctx, in); err != nil {
-		h.opts.Logger.Warn("harvest", "project", in.ProjectID, "err", err)
-	}
 }
 
 func (h *handler) dictionary(c *gin.Context) {

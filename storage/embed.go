@@ -119,7 +119,7 @@ func (t *tx) PrunePings(ctx context.Context, before time.Time) (int, error) {
 
 func (t *tx) AddDemand(ctx context.Context, projectID, language string, day time.Time, n int64) error {
 	_, err := t.tx.NewInsert().Model(&demandRow{ProjectID: projectID, Language: language, Day: day.UTC(), Reads: n}).
-		On("CONFLICT (project_id, language, day) DO UPDATE").Set("reads = embed_demand.reads + EXCLUDED.reads").Exec(ctx)
+		On("CONFLICT (project_id, language, day) DO UPDATE").Set("reads = ?TableAlias.reads + EXCLUDED.reads").Exec(ctx)
 	return mapError(err)
 }
 

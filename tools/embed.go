@@ -306,6 +306,10 @@ func newEmbedProject(workspaceID, host, pageLang string, languages []string) Pro
 	src := "en"
 	if l, ok := LookupLanguage(strings.TrimSpace(pageLang)); ok {
 		src = l.Code
+	} else if b, _, _ := strings.Cut(strings.TrimSpace(pageLang), "-"); b != "" {
+		if l, ok := LookupLanguage(b); ok {
+			src = l.Code
+		}
 	}
 	p := Project{ID: newID(), WorkspaceID: workspaceID, Title: host, SourceLanguage: src, IntegrationType: "embed",
 		Settings: ProjectSettings{AllowedOrigins: []string{"https://" + host, "http://" + host}, ShowSwitcher: true,
@@ -313,6 +317,11 @@ func newEmbedProject(workspaceID, host, pageLang string, languages []string) Pro
 	seen := map[string]bool{src: true}
 	for _, code := range languages {
 		l, ok := LookupLanguage(strings.TrimSpace(code))
+		if !ok {
+			// A regional tag we do not list (de-DE) seeds its base language.
+			b, _, _ := strings.Cut(strings.TrimSpace(code), "-")
+			l, ok = LookupLanguage(b)
+		}
 		if !ok || seen[l.Code] || len(p.Languages) >= maxSeedLanguages {
 			continue
 		}
