@@ -92,7 +92,6 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	}
 	return func(r *gin.Engine) {
 		r.GET("/embed.js", h.serveScript)
-		r.HEAD("/embed.js", h.serveScript)
 		r.POST("/api/embed/resolve", cors, h.limit(RouteResolve), h.resolve)
 		r.POST("/api/embed/:project_id/harvest", cors, h.limit(RouteHarvest), h.harvest)
 		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(RouteDictionary), h.dictionary)
