@@ -326,7 +326,7 @@ func TestChanges(t *testing.T) {
 			{"/api/" + id + "/changes/de/page", 400},
 			{path + "yesterday", 400},
 			{path + future, 400},
-			{path + time.Now().Add(-8 * 24 * time.Hour).UTC().Format(time.RFC3339), 400},
+			{path + time.Now().Add(-8*24*time.Hour).UTC().Format(time.RFC3339), 400},
 			{"/api/" + id + "/changes/sv/page?since=" + start.Format(time.RFC3339), 404},
 			{"/api/" + id + "/changes/de/other?since=" + start.Format(time.RFC3339), 404},
 			{"/api/00000000-0000-0000-0000-000000000000/changes/de/page?since=" + start.Format(time.RFC3339), 404},

@@ -186,7 +186,7 @@ func (e *env) page(t *testing.T, projectID, lang, ns string) map[string]string {
 func (e *env) translate(t *testing.T, projectID, key, lang, value, status string) {
 	t.Helper()
 	_, err := e.cat.UpdateTranslation(sys(t), tools.UpdateTranslationIn{RowRef: tools.RowRef{
-		KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: projectID}, NamespaceKey: "page", TranslationKey: key},
+		KeyRef:   tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: projectID}, NamespaceKey: "page", TranslationKey: key},
 		Language: lang}, Value: value, Status: status})
 	if err != nil {
 		t.Fatalf("translating %q: %v", key, err)
