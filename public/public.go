@@ -44,7 +44,7 @@ type Options struct {
 	Limits map[string]int
 	// BodyTimeout bounds the time to read a request body (default 20 s).
 	BodyTimeout time.Duration
-	// HarvestFloor is the least time a harvest takes to answer (default 100 ms), so that
+	// HarvestFloor is the least time a harvest takes to answer (default 250 ms), so that
 	// storing, refusing and ignoring strings are not told apart by timing.
 	HarvestFloor time.Duration
 }
@@ -81,7 +81,7 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 		h.opts.BodyTimeout = 20 * time.Second
 	}
 	if h.opts.HarvestFloor <= 0 {
-		h.opts.HarvestFloor = 100 * time.Millisecond
+		h.opts.HarvestFloor = 250 * time.Millisecond
 	}
 	h.limits = map[string]int{}
 	for r, n := range DefaultLimits {
