@@ -97,11 +97,7 @@
     return Object.prototype.hasOwnProperty.call(dict, n) ? dict[n] : null;
   }
   function skipped(el) {
-    for (; el && el.nodeType === 1; el = el.parentNode) {
-      if (el.isContentEditable) return true;
-      if (el.matches && el.matches(SKIP)) return true;
-    }
-    return false;
+    return !el || el.nodeType !== 1 || el.isContentEditable || !!el.closest(SKIP);
   }
 
   // swapText sets a text node to the translation of its authored text, keeping the
@@ -115,8 +111,8 @@
     }
     var tr = lookup(orig), want = orig;
     if (tr !== null) {
-      var m = /^(\s*)[\s\S]*?(\s*)$/.exec(orig);
-      want = m[1] + tr + m[2];
+      var t = orig.trim();
+      want = t === orig ? tr : orig.slice(0, orig.indexOf(t)) + tr + orig.slice(orig.indexOf(t) + t.length);
     } else {
       miss(orig);
     }
@@ -141,14 +137,7 @@
     }
   }
 
-  var filter = {
-    acceptNode: function (n) {
-      if (n.nodeType === 3) return n.nodeValue.trim() ? 1 : 3; // FILTER_ACCEPT : FILTER_SKIP
-      if (n.isContentEditable || n.matches(SKIP)) return 2; // FILTER_REJECT: the whole subtree
-      swapAttrs(n);
-      return 3;
-    }
-  };
+  var ATTR_SEL = '[placeholder],[title],[alt],[aria-label],input[value]';
 
   // swapTree swaps every text node and attribute under root in one pass.
   function swapTree(root) {
@@ -157,11 +146,19 @@
       return;
     }
     if (root.nodeType !== 1 || skipped(root)) return;
-    swapAttrs(root);
-    var w = D.createTreeWalker(root, 5, filter); // SHOW_ELEMENT | SHOW_TEXT
-    var n, texts = [];
+    var w = D.createTreeWalker(root, 4), n, i, texts = []; // SHOW_TEXT
     while ((n = w.nextNode())) texts.push(n);
-    for (var i = 0; i < texts.length; i++) swapText(texts[i]);
+    var skip = new Map(); // parent element -> skipped, so each parent is asked once
+    for (i = 0; i < texts.length; i++) {
+      n = texts[i];
+      if (!n.nodeValue.trim()) continue;
+      var p = n.parentNode, sk = skip.get(p);
+      if (sk === undefined) skip.set(p, sk = skipped(p));
+      if (!sk) swapText(n);
+    }
+    var els = root.querySelectorAll(ATTR_SEL);
+    if (root.matches(ATTR_SEL)) swapAttrs(root);
+    for (i = 0; i < els.length; i++) if (!skipped(els[i])) swapAttrs(els[i]);
   }
 
   // onMutations swaps what the page added or changed; the observer sees its own changes
