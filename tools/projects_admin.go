@@ -47,7 +47,9 @@ var SettableIntegrationTypes = []string{"api", "embed"}
 type ProjectView struct {
 	Project
 	Settings ProjectSettingsView `json:"settings"`
-	Embed    EmbedStatus         `json:"embed"`
+	// Embed is shown in the readable output only: the JSON shape is the operator
+	// contract's (the Project object plus settings); get_project_status carries it as JSON.
+	Embed EmbedStatus `json:"-"`
 }
 
 // ProjectSettingsView is the "settings" member of `project show`.
