@@ -469,7 +469,7 @@ func TestBrowserServiceUnavailable(t *testing.T) {
 	real := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		resp, err := http.Get(e.url + r.URL.Path)
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer resp.Body.Close()
