@@ -18,9 +18,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/pb33f/libopenapi"
@@ -33,7 +35,7 @@ func openAPIRouter(t *testing.T, dialect string) (*tools.Catalog, *gin.Engine) {
 	t.Helper()
 	db := storagetest.MustOpenDB(t, dialect)
 	cat := tools.NewCatalog(db, nil)
-	h := New(cat, &Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping})
+	h := New(cat, &Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping, Public: public.Mount(cat, nil)})
 	engine, ok := h.(*gin.Engine)
 	if !ok {
 		t.Fatalf("New returned %T, want *gin.Engine", h)
@@ -304,6 +306,18 @@ func TestOpenAPIMatchesAnswers(t *testing.T) {
 				{name: "mcp parse error", method: "POST", path: "/api/" + p + "/mcp", token: f.pat, body: `{`, want: 400, invalidRequest: true},
 				{name: "mcp workspace with a key", method: "POST", path: "/api/mcp", token: f.rw,
 					body: `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`, want: 401},
+				{name: "embed resolve unknown token", method: "POST", path: "/api/embed/resolve", body: `{"token": "pub_nope", "host": "www.example.com"}`, want: 404},
+				{name: "embed harvest", method: "POST", path: "/api/embed/" + p + "/harvest", body: `{"strings": ["Sign in"]}`, want: 204},
+				{name: "embed dictionary", method: "GET", path: "/api/" + p + "/dictionary/nb/common", want: 200},
+				{name: "embed dictionary priors", method: "GET", path: "/api/" + p + "/dictionary/nb/common?src=0", want: 200},
+				{name: "embed dictionary bad src", method: "GET", path: "/api/" + p + "/dictionary/nb/common?src=2", want: 400, invalidRequest: true},
+				{name: "embed dictionary origin", method: "GET", path: "/api/" + p + "/dictionary/nb/common", headers: map[string]string{"Origin": "https://evil.example"}, want: 403},
+				{name: "embed changes", method: "GET", path: "/api/" + p + "/changes/nb/common?since=" + time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), want: 200},
+				{name: "embed changes no since", method: "GET", path: "/api/" + p + "/changes/nb/common", want: 400, invalidRequest: true},
+				{name: "embed ping", method: "POST", path: "/api/" + p + "/install_ping", want: 204},
+				{name: "embed public info", method: "GET", path: "/api/" + p + "/public_info", want: 200},
+				{name: "embed public info unknown", method: "GET", path: "/api/00000000-0000-0000-0000-000000000000/public_info", want: 404},
+				{name: "embed script", method: "GET", path: "/embed.js", want: 200},
 				{name: "mcp get", method: "GET", path: "/api/mcp", want: 405},
 				{name: "mcp delete", method: "DELETE", path: "/api/" + p + "/mcp", want: 405},
 			} {

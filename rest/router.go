@@ -28,6 +28,9 @@ type Options struct {
 	BodyBytesInFlight int64
 	// Metrics, when set, records every request by route, status and latency.
 	Metrics *Metrics
+	// Public, when set, adds the Embed's public routes (package public's Mount) behind the
+	// same logging, recovery, metrics and client-address rules.
+	Public func(*gin.Engine)
 }
 
 type server struct {
@@ -82,6 +85,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	r.GET("/healthz", s.health)
 	r.GET("/api/openapi.json", openAPIHandler)
 	r.GET("/api/languages/:project_id", s.locizeLanguages)
+	if s.opts.Public != nil {
+		s.opts.Public(r)
+	}
 
 	api := r.Group("/api", s.authenticate)
 	api.GET("/:project_id/latest/:language/:namespace", s.readNamespace)

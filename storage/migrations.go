@@ -21,6 +21,7 @@ func migrations() *migrate.Migrations {
 	registerHistoryKinds(m)
 	registerAISettings(m)
 	registerAutoTranslate(m)
+	registerEmbed(m)
 	return m
 }
 

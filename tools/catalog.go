@@ -64,6 +64,7 @@ type Catalog struct {
 	hooks   []WriteHook
 	uses    tokenUses  // last_used_at writes (tokens.go)
 	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
+	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
 }
 
 type cachedPrincipal struct {

@@ -84,6 +84,7 @@ type ProjectStatusOut struct {
 	// done when its missing count is 0.
 	AutoTranslation AutoTranslationStatus `json:"auto_translation"`
 	Usage           UsageOut              `json:"ai_usage"`
+	Embed           EmbedStatus           `json:"embed"`
 }
 
 // GetProjectStatus reports how far each enabled language is translated.
@@ -103,7 +104,10 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 		if out.AutoTranslation, err = c.autoTranslationStatus(ctx, tx, proj, stats); err != nil {
 			return err
 		}
-		out.Usage, err = usageOf(ctx, tx, proj.ID, time.Time{})
+		if out.Usage, err = usageOf(ctx, tx, proj.ID, time.Time{}); err != nil {
+			return err
+		}
+		out.Embed, err = c.embedStatus(ctx, tx, proj.ID)
 		return err
 	})
 	return out, err

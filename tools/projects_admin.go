@@ -47,6 +47,9 @@ var SettableIntegrationTypes = []string{"api", "embed"}
 type ProjectView struct {
 	Project
 	Settings ProjectSettingsView `json:"settings"`
+	// Embed is shown in the readable output only: the JSON shape is the operator
+	// contract's (the Project object plus settings); get_project_status carries it as JSON.
+	Embed EmbedStatus `json:"-"`
 }
 
 // ProjectSettingsView is the "settings" member of `project show`.
@@ -93,7 +96,10 @@ func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectVie
 	var out ProjectView
 	err := c.store.View(ctx, func(tx Tx) error {
 		var err error
-		out, err = projectView(ctx, tx, projectID)
+		if out, err = projectView(ctx, tx, projectID); err != nil {
+			return err
+		}
+		out.Embed, err = c.embedStatus(ctx, tx, projectID)
 		return err
 	})
 	return out, err
@@ -249,7 +255,10 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 				return nil, err
 			}
 		}
-		out, err = projectView(ctx, tx, p.ID)
+		if out, err = projectView(ctx, tx, p.ID); err != nil {
+			return nil, err
+		}
+		out.Embed, err = c.embedStatus(ctx, tx, p.ID)
 		return []Change{{Kind: ChangeProjectSettings}}, err
 	}})
 	return out, err

@@ -192,6 +192,7 @@ type Tx interface {
 	AITx
 	UsageTx
 	AutoTranslateTx
+	EmbedTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

@@ -213,6 +213,7 @@ func init() {
 			run: runBackup},
 	}
 	commands = append(commands, aiCommands()...)
+	commands = append(commands, embedCommands()...)
 	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},
 		{name: "help", args: "[COMMAND]", synopsis: "show the usage of lokal or of one command", run: runHelp},
@@ -269,7 +270,7 @@ func projectViewText(v tools.ProjectView) string {
 		"mode: %s\njit harvest: %t\nauto apply: %t",
 		none(v.EditableLanguages), none(v.AutoTranslateLanguages), v.IntegrationType, none(s.AllowedOrigins),
 		none(s.Hosts), s.ShowSwitcher, s.KeepSiteUpToDate, s.Capabilities.Mode, s.Capabilities.JITHarvest,
-		s.Capabilities.AutoApply)
+		s.Capabilities.AutoApply) + embedStatusText(v.Embed)
 }
 
 // shown is a token prefix as lists print it; tokens made before prefixes were kept have none.

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
@@ -209,12 +210,19 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	for _, p := range cfg.trustedProxies {
 		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
 	}
+	restOpts.Public = public.Mount(cat, &public.Options{Logger: logger})
 	handler := rest.New(cat, restOpts)
 	worker := workflows.New(cat, &workflows.Options{Logger: logger, Lease: cfg.jobLease, Concurrency: cfg.workers})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
 	go func() { defer close(workerDone); worker.Run(workerCtx) }()
 	defer func() { stopWorker(); <-workerDone }()
+	// Visitor demand is stored and old install pings removed every few seconds, and once
+	// more on the way out.
+	embedCtx, stopEmbed := context.WithCancel(context.Background())
+	embedDone := make(chan struct{})
+	go func() { defer close(embedDone); cat.RunEmbedMaintenance(embedCtx, 10*time.Second) }()
+	defer func() { stopEmbed(); <-embedDone }()
 
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,

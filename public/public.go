@@ -1,0 +1,385 @@
+package public
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// Routes named in limit buckets and Options.Limits.
+const (
+	RouteResolve    = "resolve"
+	RouteHarvest    = "harvest"
+	RouteDictionary = "dictionary"
+	RouteChanges    = "changes"
+	RoutePing       = "install_ping"
+	RoutePublicInfo = "public_info"
+)
+
+// DefaultLimits are the spec's calls per minute per client address.
+var DefaultLimits = map[string]int{
+	RouteResolve:    30,
+	RouteHarvest:    60,
+	RouteDictionary: 240,
+	RouteChanges:    120,
+	RoutePing:       60,
+	RoutePublicInfo: 120,
+}
+
+// Options configure the public routes; nil means the defaults.
+type Options struct {
+	Logger *slog.Logger
+	// Limits override DefaultLimits per route (benchmarks and tests); a missing or zero
+	// entry keeps the default, a negative one turns the route's limit off.
+	Limits map[string]int
+	// BodyTimeout bounds the time to read a request body (default 20 s).
+	BodyTimeout time.Duration
+	// HarvestFloor is the least time a harvest takes to answer (default 250 ms), so that
+	// storing, refusing and ignoring strings are not told apart by timing.
+	HarvestFloor time.Duration
+}
+
+// PublicInfoMaxAge is how long browsers and proxies may keep public info (spec: five
+// minutes).
+const PublicInfoMaxAge = 5 * time.Minute
+
+// Largest bodies taken: a resolve is a few names; a harvest is at most 50 strings of 5,000
+// characters, up to 4 bytes each, with room for JSON escapes.
+const (
+	maxResolveBody = 16 << 10
+	maxHarvestBody = 2 << 20
+)
+
+type handler struct {
+	cat    *tools.Catalog
+	opts   Options
+	limits map[string]int
+	script *script
+}
+
+// Mount returns the function that adds the public routes to a router: pass it as
+// rest.Options.Public.
+func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
+	h := &handler{cat: cat, script: loadScript()}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.Logger == nil {
+		h.opts.Logger = slog.Default()
+	}
+	if h.opts.BodyTimeout <= 0 {
+		h.opts.BodyTimeout = 20 * time.Second
+	}
+	if h.opts.HarvestFloor <= 0 {
+		h.opts.HarvestFloor = 250 * time.Millisecond
+	}
+	h.limits = map[string]int{}
+	for r, n := range DefaultLimits {
+		h.limits[r] = n
+		if m := h.opts.Limits[r]; m != 0 {
+			h.limits[r] = m
+		}
+	}
+	return func(r *gin.Engine) {
+		r.GET("/embed.js", h.serveScript)
+		r.POST("/api/embed/resolve", cors, h.limit(RouteResolve), h.resolve)
+		r.POST("/api/embed/:project_id/harvest", cors, h.limit(RouteHarvest), h.harvest)
+		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(RouteDictionary), h.dictionary)
+		r.GET("/api/:project_id/changes/:language/:namespace", cors, h.limit(RouteChanges), h.changes)
+		r.POST("/api/:project_id/install_ping", cors, h.limit(RoutePing), h.ping)
+		r.GET("/api/:project_id/public_info", cors, h.limit(RoutePublicInfo), h.publicInfo)
+		for _, path := range []string{"/api/embed/resolve", "/api/embed/:project_id/harvest",
+			"/api/:project_id/dictionary/:language/:namespace", "/api/:project_id/changes/:language/:namespace",
+			"/api/:project_id/install_ping", "/api/:project_id/public_info"} {
+			r.OPTIONS(path, cors)
+		}
+	}
+}
+
+// cors opens the public routes to every origin: they take no token and no cookie, and
+// the project's allowed origins are checked by the operations where the spec says.
+// Preflights are answered here (a router in front may answer them first, the same way).
+func cors(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+	if c.Request.Method == http.MethodOptions {
+		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Content-Type, If-None-Match")
+		h.Set("Access-Control-Max-Age", "86400")
+		c.AbortWithStatus(http.StatusNoContent)
+		return
+	}
+	c.Next()
+}
+
+// clientKey is the address a client is limited by: the IPv4 address, or an IPv6
+// address's /64, since one subscriber holds a whole /64.
+func clientKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
+}
+
+// limit spends one call of route from the client's per-minute budget.
+func (h *handler) limit(route string) gin.HandlerFunc {
+	n := h.limits[route]
+	return func(c *gin.Context) {
+		if n < 0 {
+			c.Next()
+			return
+		}
+		bucket := "ip:" + clientKey(c.ClientIP()) + ":" + route
+		ok, wait, err := h.cat.Limiter().Take(c.Request.Context(), bucket, n, time.Minute)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		if !ok {
+			e := &tools.Error{Code: tools.CodeRateLimited, RetryAfter: wait}
+			e.Message = "too many calls of " + route + " from this address; retry in " + strconv.Itoa(tools.RetryAfterSeconds(e)) + " s"
+			writeError(c, e)
+			return
+		}
+		c.Next()
+	}
+}
+
+// readBody reads a body of at most limit bytes under the body time budget.
+func (h *handler) readBody(c *gin.Context, limit int64) ([]byte, error) {
+	if c.Request.ContentLength > limit {
+		return nil, tools.Errorf(tools.CodeTooLarge, "body over %d bytes", limit)
+	}
+	rc := http.NewResponseController(c.Writer)
+	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	defer rc.SetReadDeadline(time.Time{})
+	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, tools.Errorf(tools.CodeTooLarge, "body over %d bytes", limit)
+	case err != nil:
+		return nil, tools.Errorf(tools.CodeInvalid, "reading the body: %v", err)
+	}
+	return b, nil
+}
+
+func (h *handler) resolve(c *gin.Context) {
+	b, err := h.readBody(c, maxResolveBody)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	var in tools.ResolveIn
+	if err := json.Unmarshal(b, &in); err != nil {
+		writeError(c, tools.Errorf(tools.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
+		return
+	}
+	out, err := h.cat.Resolve(c.Request.Context(), in)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, out)
+}
+
+// harvestTimeout bounds the work of one harvest.
+const harvestTimeout = 10 * time.Second
+
+// harvest always answers 204 with no body, and no sooner than HarvestFloor after the body
+// arrived: whether the strings were stored, refused or ignored, the answer looks and takes
+// the same. The work is done before the answer, so the strings are there once it comes.
+func (h *handler) harvest(c *gin.Context) {
+	b, err := h.readBody(c, maxHarvestBody)
+	start := time.Now()
+	if err == nil {
+		var body struct {
+			Strings []string `json:"strings"`
+		}
+		if json.Unmarshal(b, &body) == nil && len(body.Strings) > 0 {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), harvestTimeout)
+			in := tools.HarvestIn{ProjectID: c.Param("project_id"), Origin: c.GetHeader("Origin"), Strings: body.Strings}
+			if err := h.cat.Harvest(ctx, in); err != nil {
+				h.opts.Logger.Warn("harvest", "project", in.ProjectID, "err", err)
+			}
+			cancel()
+		}
+	}
+	if wait := h.opts.HarvestFloor - time.Since(start); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-c.Request.Context().Done():
+			t.Stop()
+		}
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h *handler) dictionary(c *gin.Context) {
+	in := tools.DictionaryIn{ProjectID: c.Param("project_id"), Language: c.Param("language"),
+		Namespace: c.Param("namespace"), Origin: c.GetHeader("Origin")}
+	if src, ok := c.GetQuery("src"); ok {
+		if src != "0" {
+			writeError(c, tools.Errorf(tools.CodeInvalid, "src takes only the value 0 (prior-to-current entries only)"))
+			return
+		}
+		in.PriorsOnly = true
+	}
+	d, err := h.cat.ReadDictionary(c.Request.Context(), in)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	serveBytes(c, d.File.Body, d.File.Gzip, d.ETag, "no-cache", "application/json; charset=utf-8")
+}
+
+func (h *handler) changes(c *gin.Context) {
+	out, err := h.cat.Changes(c.Request.Context(), tools.ChangesIn{ProjectID: c.Param("project_id"), Language: c.Param("language"),
+		Namespace: c.Param("namespace"), Origin: c.GetHeader("Origin"), Since: c.Query("since")})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	writeJSON(c, http.StatusOK, out)
+}
+
+func (h *handler) ping(c *gin.Context) {
+	if err := h.cat.InstallPing(c.Request.Context(), c.Param("project_id")); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h *handler) publicInfo(c *gin.Context) {
+	f, err := h.cat.PublicInfo(c.Request.Context(), c.Param("project_id"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	serveBytes(c, f.Body, f.Gzip, f.ETag, "public, max-age="+strconv.Itoa(int(PublicInfoMaxAge/time.Second)), "application/json; charset=utf-8")
+}
+
+// serveBytes answers pre-serialized bytes: 304 when If-None-Match matches, the gzip form
+// when the client takes it.
+func serveBytes(c *gin.Context, body, gz []byte, etag, cacheControl, contentType string) {
+	h := c.Writer.Header()
+	h["Etag"] = []string{etag}
+	h["Cache-Control"] = []string{cacheControl}
+	h["Vary"] = varyEncoding
+	if etagMatches(c.GetHeader("If-None-Match"), etag) {
+		c.AbortWithStatus(http.StatusNotModified)
+		return
+	}
+	h["Content-Type"] = []string{contentType}
+	if gz != nil && acceptsGzip(c.GetHeader("Accept-Encoding")) {
+		h["Content-Encoding"] = gzipEncoding
+		body = gz
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	c.Status(http.StatusOK)
+	if c.Request.Method != http.MethodHead {
+		c.Writer.Write(body)
+	}
+}
+
+var (
+	varyEncoding = []string{"Accept-Encoding"}
+	gzipEncoding = []string{"gzip"}
+)
+
+// etagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimSpace(part)
+		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				q, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+		return q > 0
+	}
+	return false
+}
+
+// statusOf maps the catalogue's error codes to the public endpoints' statuses.
+var statusOf = map[string]int{
+	tools.CodeNotFound:      http.StatusNotFound,
+	tools.CodeForbidden:     http.StatusForbidden,
+	tools.CodeHostLimit:     http.StatusPaymentRequired,
+	tools.CodeUnprocessable: http.StatusUnprocessableEntity,
+	tools.CodeInvalid:       http.StatusBadRequest,
+	tools.CodeTooLarge:      http.StatusRequestEntityTooLarge,
+	tools.CodeRateLimited:   http.StatusTooManyRequests,
+	tools.CodeTimeout:       http.StatusServiceUnavailable,
+	tools.CodeUnavailable:   http.StatusServiceUnavailable,
+	tools.CodeConflict:      http.StatusConflict,
+}
+
+type errorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message,omitempty"`
+}
+
+// writeError answers err in the spec's error shape; limits and the switch carry
+// Retry-After. Internal errors are logged and answered without their insides.
+func writeError(c *gin.Context, err error) {
+	code := tools.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+		slog.ErrorContext(c.Request.Context(), "public request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
+	}
+	if secs := tools.RetryAfterSeconds(err); secs > 0 {
+		c.Header("Retry-After", strconv.Itoa(secs))
+	}
+	c.Abort()
+	writeJSON(c, status, errorBody{Error: code, Message: tools.ErrorMessage(err)})
+}
+
+func writeJSON(c *gin.Context, status int, v any) {
+	c.Status(status)
+	c.Header("Content-Type", "application/json; charset=utf-8")
+	enc := json.NewEncoder(c.Writer)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		slog.ErrorContext(c.Request.Context(), "encoding response", "err", err)
+	}
+}

@@ -1,0 +1,281 @@
+package tools
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DictionaryIn asks for the swap dictionary of one namespace and language (spec endpoint
+// 14). Origin is the browser's Origin header ("" when none); PriorsOnly is src=0.
+type DictionaryIn struct {
+	ProjectID  string
+	Language   string
+	Namespace  string
+	Origin     string
+	PriorsOnly bool
+}
+
+// Dictionary is a pre-serialized dictionary: the cached bytes and an ETag that differs
+// between the full map and the priors-only one even when their bytes are equal.
+type Dictionary struct {
+	File     *File
+	ETag     string
+	Language string // the language served, after regional fallback
+}
+
+// ReadDictionary returns the swap dictionary (spec endpoint 14): a flat map from text a
+// page may show to the text it should say. Source-to-current entries map a key's source
+// value to the language's current value; prior-to-current entries, only while the
+// project keeps sites up to date between deploys, map every earlier value of the
+// language's row (from the history) to the current one. PriorsOnly returns the latter only.
+// "Current" is the newest value, or with auto_apply off the newest approved one. A regional
+// tag falls back to its base language. The bytes are cached until a write to the project,
+// and the read counts as visitor demand for the language. CodeNotFound for an unknown
+// project, namespace or language (or while the workspace's Embed is off), CodeForbidden
+// for an origin the project does not allow.
+func (c *Catalog) ReadDictionary(ctx context.Context, in DictionaryIn) (Dictionary, error) {
+	p, err := c.publicProject(ctx, in.ProjectID)
+	if err != nil {
+		return Dictionary{}, err
+	}
+	if err := p.checkOrigin(in.Origin); err != nil {
+		return Dictionary{}, err
+	}
+	lang, err := publicLanguage(&p, in.Language)
+	if err != nil {
+		return Dictionary{}, err
+	}
+	if checkNamespace(in.Namespace) != nil {
+		return Dictionary{}, errNoNamespace(in.Namespace)
+	}
+	name, suffix := "dict\x00"+in.Namespace+"\x00"+lang, ""
+	if in.PriorsOnly {
+		name, suffix = name+"\x00src0", "-p"
+	}
+	f, err := c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
+		var body []byte
+		err := c.store.View(ctx, func(tx Tx) error {
+			m, err := buildDictionary(ctx, tx, in.ProjectID, in.Namespace, lang, in.PriorsOnly)
+			if err != nil {
+				return err
+			}
+			body, err = marshalFlat(m)
+			return err
+		})
+		return body, err
+	})
+	if err != nil {
+		return Dictionary{}, err
+	}
+	c.countDemand(in.ProjectID, lang)
+	etag := f.ETag
+	if suffix != "" {
+		etag = strings.TrimSuffix(etag, `"`) + suffix + `"`
+	}
+	return Dictionary{File: f, ETag: etag, Language: lang}, nil
+}
+
+// keyValues is one key's current value in a language and its earlier values.
+type keyValues struct {
+	key     string
+	source  string
+	current string
+	priors  []string
+	changed time.Time // the newest history entry
+}
+
+// namespaceValues reads, for every visible key with a source value, the current value in
+// language under the auto-apply rule and the earlier values from the history.
+func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, language string) ([]keyValues, error) {
+	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, language)
+	if err != nil {
+		return nil, err
+	}
+	hist, err := tx.NamespaceHistory(ctx, ns, language)
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[int64][]HistoryValue{}
+	for _, h := range hist {
+		byKey[h.KeyID] = append(byKey[h.KeyID], h)
+	}
+	autoApply := proj.Settings.AutoApply || language == proj.SourceLanguage
+	out := make([]keyValues, 0, len(keys))
+	for _, k := range keys {
+		if k.Hidden || k.Source == nil || k.Source.Value == "" {
+			continue
+		}
+		kv := keyValues{key: k.Key, source: k.Source.Value}
+		if v := k.Value; v != nil && v.Value != "" && (autoApply || v.Status == StatusApproved) {
+			kv.current = v.Value
+		}
+		hs := byKey[k.ID]
+		if kv.current == "" {
+			// A draft newer than the last approved value is not served yet: the approved
+			// one stays current.
+			for i := len(hs) - 1; i >= 0; i-- {
+				if hs[i].Status == StatusApproved && hs[i].Value != "" {
+					kv.current = hs[i].Value
+					break
+				}
+			}
+		}
+		seen := map[string]bool{kv.current: true, "": true}
+		for _, h := range hs {
+			if !seen[h.Value] {
+				seen[h.Value] = true
+				kv.priors = append(kv.priors, h.Value)
+			}
+			if h.At.After(kv.changed) {
+				kv.changed = h.At
+			}
+		}
+		if k.Value != nil && k.Value.UpdatedAt.After(kv.changed) {
+			kv.changed = k.Value.UpdatedAt
+		}
+		out = append(out, kv)
+	}
+	return out, nil
+}
+
+func buildDictionary(ctx context.Context, tx Tx, projectID, namespace, language string, priorsOnly bool) (map[string]string, error) {
+	m := map[string]string{}
+	proj, err := tx.Project(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := tx.Namespace(ctx, projectID, namespace)
+	if err != nil {
+		return nil, errNoNamespace(namespace)
+	}
+	values, err := namespaceValues(ctx, tx, proj, ns, language)
+	if err != nil {
+		return nil, err
+	}
+	// Source entries first, so that a prior value that is also some key's source text
+	// never hides that key's translation.
+	if !priorsOnly && language != proj.SourceLanguage {
+		for _, kv := range values {
+			if kv.current != "" && kv.source != kv.current {
+				if _, dup := m[kv.source]; !dup {
+					m[kv.source] = kv.current
+				}
+			}
+		}
+	}
+	if proj.Settings.KeepSiteCurrent {
+		for _, kv := range values {
+			if kv.current == "" {
+				continue
+			}
+			for _, prior := range kv.priors {
+				if _, dup := m[prior]; !dup && (language == proj.SourceLanguage || prior != kv.source) {
+					m[prior] = kv.current
+				}
+			}
+		}
+	}
+	return m, nil
+}
+
+// ChangesIn asks for the changes of one namespace and language after Since (spec
+// endpoint 15); Since is the raw query value.
+type ChangesIn struct {
+	ProjectID string
+	Language  string
+	Namespace string
+	Origin    string
+	Since     string
+}
+
+// ChangeEntry is one changed key: its current value and the values it had before.
+type ChangeEntry struct {
+	Key     string   `json:"key"`
+	Current string   `json:"current"`
+	Priors  []string `json:"priors"`
+}
+
+// ChangesOut is endpoint 15's answer.
+type ChangesOut struct {
+	Since      time.Time     `json:"since"`
+	ServerTime time.Time     `json:"server_time"`
+	Changes    []ChangeEntry `json:"changes"`
+	Truncated  bool          `json:"truncated"`
+}
+
+// MaxChanges bounds one answer of the changes feed; ChangesWindow is how far back it reads.
+const (
+	MaxChanges    = 500
+	ChangesWindow = 7 * 24 * time.Hour
+)
+
+// Changes lists the keys whose value in the language changed after since (spec endpoint
+// 15), newest first, at most MaxChanges. CodeInvalid when since is missing, unparsable, in
+// the future or more than seven days back; otherwise as ReadDictionary.
+func (c *Catalog) Changes(ctx context.Context, in ChangesIn) (ChangesOut, error) {
+	now := c.opts.Now().UTC()
+	var out ChangesOut
+	if in.Since == "" {
+		return out, Errorf(CodeInvalid, "since is required (an ISO 8601 date-time, at most seven days back)")
+	}
+	since, err := time.Parse(time.RFC3339Nano, in.Since)
+	if err != nil {
+		return out, Errorf(CodeInvalid, "since %q is not an ISO 8601 date-time such as 2026-01-02T15:04:05Z", truncate(in.Since, 60))
+	}
+	switch {
+	case since.After(now):
+		return out, Errorf(CodeInvalid, "since is in the future (server time %s)", now.Format(time.RFC3339))
+	case since.Before(now.Add(-ChangesWindow)):
+		return out, Errorf(CodeInvalid, "since is more than seven days back (server time %s)", now.Format(time.RFC3339))
+	}
+	p, err := c.publicProject(ctx, in.ProjectID)
+	if err != nil {
+		return out, err
+	}
+	if err := p.checkOrigin(in.Origin); err != nil {
+		return out, err
+	}
+	lang, err := publicLanguage(&p, in.Language)
+	if err != nil {
+		return out, err
+	}
+	if checkNamespace(in.Namespace) != nil {
+		return out, errNoNamespace(in.Namespace)
+	}
+	out = ChangesOut{Since: since.UTC(), ServerTime: now, Changes: []ChangeEntry{}}
+	err = c.store.View(ctx, func(tx Tx) error {
+		proj, err := tx.Project(ctx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		ns, err := tx.Namespace(ctx, in.ProjectID, in.Namespace)
+		if err != nil {
+			return errNoNamespace(in.Namespace)
+		}
+		values, err := namespaceValues(ctx, tx, proj, ns, lang)
+		if err != nil {
+			return err
+		}
+		var changed []keyValues
+		for _, kv := range values {
+			if kv.changed.After(since) && kv.current != "" {
+				changed = append(changed, kv)
+			}
+		}
+		sort.SliceStable(changed, func(i, j int) bool { return changed[i].changed.After(changed[j].changed) })
+		if len(changed) > MaxChanges {
+			changed, out.Truncated = changed[:MaxChanges], true
+		}
+		for _, kv := range changed {
+			priors := kv.priors
+			if priors == nil {
+				priors = []string{}
+			}
+			out.Changes = append(out.Changes, ChangeEntry{Key: kv.key, Current: kv.current, Priors: priors})
+		}
+		return nil
+	})
+	return out, err
+}

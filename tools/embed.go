@@ -1,0 +1,514 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The Embed's public operations (spec endpoints 12, 16 and 17, and the state the others
+// share): they take no token. A project is reached by id; the workspace's emergency switch
+// and, for browser calls, the project's allowed origins guard it.
+
+// EmbedNamespace is the namespace the Embed script harvests into and reads by default.
+const EmbedNamespace = "page"
+
+// PingRetention is how long an install ping is kept.
+const PingRetention = 7 * 24 * time.Hour
+
+// DemandWindow is how far back get_project_status and `project show` sum visitor demand;
+// older counts are removed.
+const DemandWindow = 30 * 24 * time.Hour
+
+// embedState is the Catalog's memory for the public endpoints: parsed project states
+// keyed by the cached file they came from, and visitor demand not yet stored.
+type embedState struct {
+	parsed sync.Map // project id -> *parsedEmbed
+	demand sync.Map // project id + "\x00" + language -> *atomic.Int64
+}
+
+type parsedEmbed struct {
+	file *File
+	p    embedProject
+}
+
+// embedProject is what the public endpoints need of a project, cached per revision: the
+// emergency switch of its workspace travels with it, since switching touches every project
+// of the workspace.
+type embedProject struct {
+	ID              string            `json:"id"`
+	WorkspaceID     string            `json:"workspace_id"`
+	Active          bool              `json:"active"`
+	Off             bool              `json:"off"`
+	IntegrationType string            `json:"integration_type"`
+	SourceLanguage  string            `json:"source_language"`
+	Enabled         []string          `json:"enabled_languages"`
+	Origins         []string          `json:"allowed_origins"`
+	ShowSwitcher    bool              `json:"show_switcher"`
+	Capabilities    EmbedCapabilities `json:"capabilities"`
+}
+
+func (p *embedProject) has(code string) bool {
+	return code == p.SourceLanguage || contains(p.Enabled, code)
+}
+
+// publicProject returns the project's public state, or CodeNotFound for an unknown or
+// inactive project and for every project of a workspace whose Embed is switched off.
+func (c *Catalog) publicProject(ctx context.Context, projectID string) (embedProject, error) {
+	notFound := Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+	if !validID(projectID) {
+		return embedProject{}, notFound
+	}
+	f, err := c.store.Cached(ctx, projectID, "embed", func(ctx context.Context) ([]byte, error) {
+		var body []byte
+		err := c.store.View(ctx, func(tx Tx) error {
+			p, err := tx.Project(ctx, projectID)
+			if err != nil {
+				return err
+			}
+			we, err := tx.WorkspaceEmbed(ctx, p.WorkspaceID)
+			if err != nil {
+				return err
+			}
+			s := p.Settings
+			mode := s.EmbedMode
+			if mode == "" {
+				mode = EmbedModeSwap
+			}
+			body, err = json.Marshal(embedProject{ID: p.ID, WorkspaceID: p.WorkspaceID, Active: p.Active, Off: we.Off,
+				IntegrationType: p.IntegrationType, SourceLanguage: p.SourceLanguage, Enabled: p.EnabledLanguages,
+				Origins: s.AllowedOrigins, ShowSwitcher: s.ShowSwitcher,
+				Capabilities: EmbedCapabilities{Mode: mode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}})
+			return err
+		})
+		return body, err
+	})
+	if err != nil {
+		if IsNotFound(err) {
+			return embedProject{}, notFound
+		}
+		return embedProject{}, err
+	}
+	var p embedProject
+	if v, ok := c.embed.parsed.Load(projectID); ok && v.(*parsedEmbed).file == f {
+		p = v.(*parsedEmbed).p
+	} else {
+		if err := json.Unmarshal(f.Body, &p); err != nil {
+			return embedProject{}, err
+		}
+		c.embed.parsed.Store(projectID, &parsedEmbed{file: f, p: p})
+	}
+	if !p.Active || p.Off {
+		return embedProject{}, notFound
+	}
+	return p, nil
+}
+
+// publicLanguage resolves a requested language against the project: an enabled code as
+// is, a regional tag of an enabled base language to that base (en-GB to en).
+func publicLanguage(p *embedProject, requested string) (string, error) {
+	code := requested
+	if l, ok := LookupLanguage(requested); ok {
+		code = l.Code
+	}
+	if p.has(code) {
+		return code, nil
+	}
+	if base, _, ok := strings.Cut(code, "-"); ok {
+		if l, ok := LookupLanguage(base); ok && p.has(l.Code) {
+			return l.Code, nil
+		}
+	}
+	return "", Errorf(CodeNotFound, "language %q is not on for this project", truncate(requested, 40))
+}
+
+// OriginAllowed reports whether a browser call from origin may use a project allowing
+// allowed. No Origin header is no cross-site browser call and passes. An entry without a
+// port matches any port of its scheme and host; "*." matches one or more labels.
+func OriginAllowed(allowed []string, origin string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	for _, a := range allowed {
+		e, err := url.Parse(a)
+		if err != nil || strings.ToLower(e.Scheme) != scheme {
+			continue
+		}
+		if ep := e.Port(); ep != "" && ep != defaultPort(scheme, port) {
+			continue
+		}
+		eh := strings.ToLower(e.Hostname())
+		if base, ok := strings.CutPrefix(eh, "*."); ok {
+			if strings.HasSuffix(host, "."+base) && len(host) > len(base)+1 {
+				return true
+			}
+			continue
+		}
+		if eh == host || "["+eh+"]" == host {
+			return true
+		}
+	}
+	return false
+}
+
+func defaultPort(scheme, port string) string {
+	if port != "" {
+		return port
+	}
+	if scheme == "https" {
+		return "443"
+	}
+	return "80"
+}
+
+func (p *embedProject) checkOrigin(origin string) error {
+	if !OriginAllowed(p.Origins, origin) {
+		return Errorf(CodeForbidden, "origin %s is not allowed by this project", truncate(origin, 100))
+	}
+	return nil
+}
+
+// ResolveIn is the body of spec endpoint 12.
+type ResolveIn struct {
+	Token     string   `json:"token"`
+	Host      string   `json:"host"`
+	PageLang  string   `json:"page_lang"`
+	Languages []string `json:"languages"`
+}
+
+// ResolveOut answers endpoint 12.
+type ResolveOut struct {
+	ProjectID string `json:"project_id"`
+}
+
+// CodeHostLimit is resolve's answer when the workspace's host limit is reached (402).
+const CodeHostLimit = "host_limit"
+
+// maxSeedLanguages bounds the languages a first resolve enables.
+const maxSeedLanguages = 20
+
+// Resolve answers the project for a site's host (spec endpoint 12): a host bound to a
+// project of the token's workspace answers it; an unbound host matching the workspace's
+// authorized hosts gets a new embed project, with page_lang as source and languages on,
+// unless the host limit is reached. CodeNotFound for an unknown token, CodeUnavailable
+// while the workspace's Embed is off, CodeUnprocessable for a bad host, CodeHostLimit,
+// and CodeForbidden for a host that is not authorized.
+func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error) {
+	var out ResolveOut
+	if in.Token == "" || len(in.Token) > 200 {
+		return out, Errorf(CodeNotFound, "unknown public token")
+	}
+	var ws Workspace
+	var we WorkspaceEmbed
+	var bound string
+	var host string
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		if ws, err = tx.WorkspaceByPublicToken(ctx, in.Token); err != nil {
+			if IsNotFound(err) {
+				return Errorf(CodeNotFound, "unknown public token")
+			}
+			return err
+		}
+		if we, err = tx.WorkspaceEmbed(ctx, ws.ID); err != nil {
+			return err
+		}
+		if we.Off {
+			return &Error{Code: CodeUnavailable, Message: "the Embed is switched off for this workspace", RetryAfter: time.Minute}
+		}
+		if host, err = NormalizeHost(in.Host); err != nil {
+			return Errorf(CodeUnprocessable, "%s", ErrorMessage(err))
+		}
+		bound, err = c.boundProject(ctx, tx, ws.ID, host)
+		return err
+	})
+	if err != nil || bound != "" {
+		out.ProjectID = bound
+		return out, err
+	}
+	if !HostAuthorized(we.AuthorizedHosts, host) {
+		return out, Errorf(CodeForbidden, "host %s is not authorized for this account", host)
+	}
+	p := newEmbedProject(ws.ID, host, in.PageLang, in.Languages)
+	sys := WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"})
+	err = c.write(sys, write{op: "resolve", admin: true, project: p.ID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		// Checked again in the transaction: another resolve may have bound the host.
+		if id, err := c.boundProject(ctx, tx, ws.ID, host); err != nil || id != "" {
+			out.ProjectID = id
+			return nil, err
+		}
+		we, err := tx.WorkspaceEmbed(ctx, ws.ID)
+		if err != nil {
+			return nil, err
+		}
+		if we.HostLimit > 0 {
+			n, err := tx.WorkspaceHosts(ctx, ws.ID)
+			if err != nil {
+				return nil, err
+			}
+			if n >= we.HostLimit {
+				return nil, Errorf(CodeHostLimit, "the plan's host limit (%d) is reached", we.HostLimit)
+			}
+		}
+		if err := tx.CreateProject(ctx, p); err != nil {
+			return nil, err
+		}
+		if err := tx.SetProjectHosts(ctx, p.ID, []string{host}); err != nil {
+			return nil, err
+		}
+		out.ProjectID = p.ID
+		return []Change{{Kind: ChangeProjectCreated}}, nil
+	}})
+	if ErrorCode(err) == CodeConflict {
+		// A concurrent resolve bound the host first: answer its project.
+		err = c.store.View(ctx, func(tx Tx) error {
+			out.ProjectID, err = c.boundProject(ctx, tx, ws.ID, host)
+			return err
+		})
+	}
+	return out, err
+}
+
+// boundProject returns the active project the host is bound to ("" when none), or
+// CodeForbidden when it belongs to another workspace.
+func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host string) (string, error) {
+	id, err := tx.HostProject(ctx, host)
+	if IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	p, err := tx.Project(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if p.WorkspaceID != workspaceID || !p.Active {
+		return "", Errorf(CodeForbidden, "host %s is not authorized for this account", host)
+	}
+	return id, nil
+}
+
+// newEmbedProject is the project a first resolve makes for host: the page's language as
+// source (English when it names none we support), the visitor's languages on, the host's
+// http and https origins allowed, swapping and harvesting on; AI drafts are shown only
+// after review (auto_apply off) until the owner says otherwise.
+func newEmbedProject(workspaceID, host, pageLang string, languages []string) Project {
+	src := "en"
+	if l, ok := LookupLanguage(strings.TrimSpace(pageLang)); ok {
+		src = l.Code
+	} else if b, _, _ := strings.Cut(strings.TrimSpace(pageLang), "-"); b != "" {
+		if l, ok := LookupLanguage(b); ok {
+			src = l.Code
+		}
+	}
+	p := Project{ID: newID(), WorkspaceID: workspaceID, Title: host, SourceLanguage: src, IntegrationType: "embed",
+		Settings: ProjectSettings{AllowedOrigins: []string{"https://" + host, "http://" + host}, ShowSwitcher: true,
+			EmbedMode: EmbedModeSwap, JITHarvest: true}}
+	seen := map[string]bool{src: true}
+	for _, code := range languages {
+		l, ok := LookupLanguage(strings.TrimSpace(code))
+		if !ok {
+			// A regional tag we do not list (de-DE) seeds its base language.
+			b, _, _ := strings.Cut(strings.TrimSpace(code), "-")
+			l, ok = LookupLanguage(b)
+		}
+		if !ok || seen[l.Code] || len(p.Languages) >= maxSeedLanguages {
+			continue
+		}
+		seen[l.Code] = true
+		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
+	}
+	return p
+}
+
+// HostAuthorized reports whether host matches a workspace's authorized hosts: a name
+// exactly, or "*.name" for one or more labels under it.
+func HostAuthorized(patterns []string, host string) bool {
+	for _, p := range patterns {
+		if base, ok := strings.CutPrefix(p, "*."); ok {
+			if strings.HasSuffix(host, "."+base) {
+				return true
+			}
+		} else if p == host {
+			return true
+		}
+	}
+	return false
+}
+
+// PublicInfo is the spec's public shape of a project (endpoint 17), with each enabled
+// language's own name for the switcher.
+type PublicInfo struct {
+	SourceLanguage   string            `json:"source_language"`
+	EnabledLanguages []string          `json:"enabled_languages"`
+	ShowSwitcher     bool              `json:"show_switcher"`
+	Capabilities     EmbedCapabilities `json:"capabilities"`
+	LanguageNames    map[string]string `json:"language_names"`
+}
+
+// PublicInfo returns the pre-serialized public shape of a project (spec endpoint 17), or
+// CodeNotFound. The bytes are cached until the project changes.
+func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*File, error) {
+	p, err := c.publicProject(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return c.store.Cached(ctx, projectID, "public_info", func(context.Context) ([]byte, error) {
+		info := PublicInfo{SourceLanguage: p.SourceLanguage, EnabledLanguages: p.Enabled, ShowSwitcher: p.ShowSwitcher,
+			Capabilities: p.Capabilities, LanguageNames: map[string]string{}}
+		for _, code := range p.Enabled {
+			_, native := languageName(code)
+			info.LanguageNames[code] = native
+		}
+		b, err := encodeJSON(info, false)
+		return []byte(strings.TrimRight(string(b), "\n")), err
+	})
+}
+
+// InstallPing notes that the Embed script runs on a site of the project (spec endpoint
+// 16): only the time is kept, for seven days. CodeNotFound for an unknown project.
+func (c *Catalog) InstallPing(ctx context.Context, projectID string) error {
+	if _, err := c.publicProject(ctx, projectID); err != nil {
+		return err
+	}
+	at := c.opts.Now()
+	return c.write(WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"}), write{op: "install_ping", admin: true, project: projectID,
+		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+			return nil, tx.RecordPing(ctx, projectID, at)
+		}})
+}
+
+// EmbedStatus is what get_project_status and `project show` tell of the Embed: whether the
+// script pinged within the last seven days and when last, and the dictionary reads per
+// language over the last thirty days (visitor demand).
+type EmbedStatus struct {
+	ScriptLive    bool             `json:"script_live"`
+	LastPingAt    *time.Time       `json:"last_ping_at"`
+	VisitorDemand map[string]int64 `json:"visitor_demand"`
+}
+
+// embedStatus reads the project's Embed status in tx; demand not yet stored is added.
+func (c *Catalog) embedStatus(ctx context.Context, tx Tx, projectID string) (EmbedStatus, error) {
+	now := c.opts.Now()
+	out := EmbedStatus{VisitorDemand: map[string]int64{}}
+	last, err := tx.LastPing(ctx, projectID)
+	if err != nil {
+		return out, err
+	}
+	if !last.IsZero() && now.Sub(last) < PingRetention {
+		out.ScriptLive, out.LastPingAt = true, &last
+	}
+	d, err := tx.Demand(ctx, projectID, day(now.Add(-DemandWindow)))
+	if err != nil {
+		return out, err
+	}
+	for lang, n := range d {
+		out.VisitorDemand[lang] = n
+	}
+	c.embed.demand.Range(func(k, v any) bool {
+		if id, lang, _ := strings.Cut(k.(string), "\x00"); id == projectID {
+			if n := v.(*atomic.Int64).Load(); n > 0 {
+				out.VisitorDemand[lang] += n
+			}
+		}
+		return true
+	})
+	return out, nil
+}
+
+// countDemand notes one dictionary read of language for the project, in memory; the
+// maintenance job stores the counts.
+func (c *Catalog) countDemand(projectID, language string) {
+	k := projectID + "\x00" + language
+	v, ok := c.embed.demand.Load(k)
+	if !ok {
+		v, _ = c.embed.demand.LoadOrStore(k, new(atomic.Int64))
+	}
+	v.(*atomic.Int64).Add(1)
+}
+
+func day(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// EmbedMaintenance stores the visitor demand counted since its last run and removes install
+// pings older than seven days and demand older than thirty. Admin only; `lokal serve`
+// runs it every few seconds (RunEmbedMaintenance).
+func (c *Catalog) EmbedMaintenance(ctx context.Context) error {
+	if err := requireSystem(ctx); err != nil {
+		return err
+	}
+	now := c.opts.Now()
+	type count struct {
+		project, lang string
+		n             int64
+	}
+	var counts []count
+	c.embed.demand.Range(func(k, v any) bool {
+		if n := v.(*atomic.Int64).Swap(0); n > 0 {
+			id, lang, _ := strings.Cut(k.(string), "\x00")
+			counts = append(counts, count{id, lang, n})
+		} else {
+			c.embed.demand.Delete(k) // idle: keeps the map to the languages read lately
+		}
+		return true
+	})
+	err := c.write(ctx, write{op: "embed_maintenance", admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		for _, ct := range counts {
+			if err := tx.AddDemand(ctx, ct.project, ct.lang, day(now), ct.n); err != nil && !IsNotFound(err) {
+				return nil, err
+			}
+		}
+		if _, err := tx.PrunePings(ctx, now.Add(-PingRetention)); err != nil {
+			return nil, err
+		}
+		_, err := tx.PruneDemand(ctx, day(now.Add(-DemandWindow)))
+		return nil, err
+	}})
+	if err != nil {
+		// Put the counts back for the next run rather than lose them.
+		for _, ct := range counts {
+			v, _ := c.embed.demand.LoadOrStore(ct.project+"\x00"+ct.lang, new(atomic.Int64))
+			v.(*atomic.Int64).Add(ct.n)
+		}
+	}
+	return err
+}
+
+// RunEmbedMaintenance runs EmbedMaintenance every interval until ctx ends, and once more
+// then so that counted demand is not lost on shutdown.
+func (c *Catalog) RunEmbedMaintenance(ctx context.Context, interval time.Duration) {
+	sys := WithPrincipal(context.WithoutCancel(ctx), System)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := c.EmbedMaintenance(sys); err != nil {
+				c.opts.Logger.Warn("embed maintenance", "err", err)
+			}
+			return
+		case <-t.C:
+			if err := c.EmbedMaintenance(sys); err != nil {
+				c.opts.Logger.Warn("embed maintenance", "err", err)
+			}
+		}
+	}
+}
+
+// Limiter is the catalogue's rate limiter, for the public endpoints' per-IP budgets.
+func (c *Catalog) Limiter() Limiter { return c.limiter }
+
+// Now is the catalogue's clock.
+func (c *Catalog) Now() time.Time { return c.opts.Now() }

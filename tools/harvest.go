@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds of spec endpoint 13: strings per call and characters per string.
+const (
+	MaxHarvestStrings = 50
+	MinHarvestChars   = 2
+	MaxHarvestChars   = 5000
+)
+
+// HarvestBudget bounds the harvest calls one project takes in from every visitor
+// together, so that a crowd of addresses cannot fill a project with text.
+var HarvestBudget = Budget{Name: "harvests", Bucket: "harvest:", N: 600, Window: time.Minute}
+
+// HarvestIn is the body of spec endpoint 13 with the browser's Origin header.
+type HarvestIn struct {
+	ProjectID string
+	Origin    string
+	Strings   []string
+}
+
+// Harvest stores page text the Embed script could not translate as source rows (key equal
+// to value) in the project's page namespace, through the write path as operation
+// "harvest", so that automatic translation picks them up (spec endpoint 13). It is silent
+// by design: a project that is unknown, not an embed project, switched off or called from
+// an origin it does not allow, a call over the bounds, and strings that fail the checks
+// (2 to 5,000 characters with a letter in them, the value check) store nothing and report
+// nothing. The error is for the server's log only.
+func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
+	p, err := c.publicProject(ctx, in.ProjectID)
+	if err != nil || p.IntegrationType != "embed" || p.checkOrigin(in.Origin) != nil || len(in.Strings) > MaxHarvestStrings {
+		if IsNotFound(err) || ErrorCode(err) == CodeForbidden {
+			err = nil
+		}
+		return err
+	}
+	values := map[string]string{}
+	for _, s := range in.Strings {
+		if s = harvestable(s); s != "" {
+			values[s] = s
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	if err := c.take(ctx, HarvestBudget, in.ProjectID); err != nil {
+		return nil // over the project's budget: dropped, as the script will send it again
+	}
+	sys := WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"})
+	return c.write(sys, write{op: "harvest", project: in.ProjectID, apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		ns, err := openNamespace(ctx, tx, proj, "", EmbedNamespace, true)
+		if err != nil {
+			return nil, err
+		}
+		_, _, changes, err := addMissingKeys(ctx, tx, proj, ns, values)
+		return changes, err
+	}})
+}
+
+// harvestable returns s trimmed when it may become a page string, else "".
+func harvestable(s string) string {
+	s = strings.TrimSpace(s)
+	n := utf8.RuneCountInString(s)
+	if n < MinHarvestChars || n > MaxHarvestChars || !strings.ContainsFunc(s, unicode.IsLetter) {
+		return ""
+	}
+	if checkKey(s) != nil || checkValue(s, s) != nil {
+		return ""
+	}
+	return s
+}

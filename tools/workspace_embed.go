@@ -1,0 +1,133 @@
+package tools
+
+import (
+	"context"
+	"strings"
+)
+
+// WorkspaceView is a workspace with its Embed settings, as `lokal workspace set` prints it.
+// HostLimit is null when unlimited; Embed is "on" or "off" (the emergency switch).
+type WorkspaceView struct {
+	Workspace
+	AuthorizedHosts []string `json:"authorized_hosts"`
+	HostLimit       *int     `json:"host_limit"`
+	Embed           string   `json:"embed"`
+}
+
+// SetWorkspaceIn changes a workspace's Embed settings; nil fields stay as they are. A host
+// limit of 0 means unlimited.
+type SetWorkspaceIn struct {
+	AuthorizedHosts *[]string
+	HostLimit       *int
+	Embed           *bool
+}
+
+// SetWorkspace changes a workspace's Embed settings and returns them. Turning the Embed
+// off or on reaches every project of the workspace at once: their public state is cached
+// per project revision, so each is touched. Admin only.
+func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWorkspaceIn) (WorkspaceView, error) {
+	if err := requireSystem(ctx); err != nil {
+		return WorkspaceView{}, err
+	}
+	var hosts []string
+	if in.AuthorizedHosts != nil {
+		hosts = []string{}
+		for _, h := range *in.AuthorizedHosts {
+			n, err := normalizeHostPattern(h)
+			if err != nil {
+				return WorkspaceView{}, err
+			}
+			if !contains(hosts, n) {
+				hosts = append(hosts, n)
+			}
+		}
+	}
+	if in.HostLimit != nil && *in.HostLimit < 0 {
+		return WorkspaceView{}, Errorf(CodeInvalid, "host limit must be 0 (unlimited) or more")
+	}
+	var out WorkspaceView
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		w, err := tx.Workspace(ctx, workspaceID)
+		if err != nil {
+			return nil, err
+		}
+		e, err := tx.WorkspaceEmbed(ctx, workspaceID)
+		if err != nil {
+			return nil, err
+		}
+		switched := in.Embed != nil && *in.Embed == e.Off
+		if hosts != nil {
+			e.AuthorizedHosts = hosts
+		}
+		if in.HostLimit != nil {
+			e.HostLimit = *in.HostLimit
+		}
+		if in.Embed != nil {
+			e.Off = !*in.Embed
+		}
+		if err := tx.SetWorkspaceEmbed(ctx, workspaceID, e); err != nil {
+			return nil, err
+		}
+		if switched {
+			projects, err := tx.Projects(ctx, workspaceID)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range projects {
+				if err := tx.Touch(ctx, p.ID); err != nil {
+					return nil, err
+				}
+			}
+		}
+		out = workspaceView(w, e)
+		return nil, nil
+	}})
+	return out, err
+}
+
+// ShowWorkspace returns a workspace with its Embed settings. Admin only.
+func (c *Catalog) ShowWorkspace(ctx context.Context, workspaceID string) (WorkspaceView, error) {
+	if err := requireSystem(ctx); err != nil {
+		return WorkspaceView{}, err
+	}
+	var out WorkspaceView
+	err := c.store.View(ctx, func(tx Tx) error {
+		w, err := tx.Workspace(ctx, workspaceID)
+		if err != nil {
+			return err
+		}
+		e, err := tx.WorkspaceEmbed(ctx, workspaceID)
+		out = workspaceView(w, e)
+		return err
+	})
+	return out, err
+}
+
+func workspaceView(w Workspace, e WorkspaceEmbed) WorkspaceView {
+	v := WorkspaceView{Workspace: w, AuthorizedHosts: e.AuthorizedHosts, Embed: "on"}
+	if v.AuthorizedHosts == nil {
+		v.AuthorizedHosts = []string{}
+	}
+	if e.HostLimit > 0 {
+		n := e.HostLimit
+		v.HostLimit = &n
+	}
+	if e.Off {
+		v.Embed = "off"
+	}
+	return v
+}
+
+// normalizeHostPattern accepts a host name or "*." and a host name.
+func normalizeHostPattern(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	wild := ""
+	if rest, ok := strings.CutPrefix(s, "*."); ok {
+		wild, s = "*.", rest
+	}
+	h, err := NormalizeHost(s)
+	if err != nil {
+		return "", Errorf(CodeInvalid, "authorized host %q: give a host name such as example.com or *.example.com", wild+s)
+	}
+	return wild + h, nil
+}
