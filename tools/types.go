@@ -190,6 +190,8 @@ type Tx interface {
 	JobTx
 	AdminTx
 	AITx
+	WebhookTx
+	DeployTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

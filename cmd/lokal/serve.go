@@ -34,6 +34,7 @@ func serveCommand() *command {
 			{name: "metrics-listen", arg: "ADDR", usage: "serve Prometheus metrics on this separate address (off when empty)", env: "LOKAL_METRICS_LISTEN"},
 			{name: "trusted-proxies", kind: listFlag, arg: "CIDR,...", usage: "take client IPs from X-Forwarded-For only on connections from these networks", env: "LOKAL_TRUSTED_PROXIES"},
 			{name: "allow-private-nets", kind: listFlag, arg: "CIDR,...", usage: "private networks that webhooks, redeploy and AI providers may call", env: "LOKAL_ALLOW_PRIVATE_NETS"},
+			{name: "webhook-backoff", kind: listFlag, arg: "D,D,D", usage: "waits before the retries of a failed webhook delivery (one retry per wait)", env: "LOKAL_WEBHOOK_BACKOFF", def: "5s,30s,2m"},
 			{name: "max-conns-per-ip", kind: intFlag, arg: "N", usage: "open connections per client IP, 0 for no cap (trusted proxies are exempt)", env: "LOKAL_MAX_CONNS_PER_IP", def: "64"},
 		},
 		run: func(ctx context.Context, c *call) (any, string, error) {
@@ -54,6 +55,7 @@ type serveConfig struct {
 	trustedProxies   []netip.Prefix // X-Forwarded-For is believed only from these
 	allowPrivateNets []netip.Prefix // private networks outbound calls may reach
 	maxConnsPerIP    int            // 0: no cap
+	webhookBackoff   []time.Duration
 }
 
 func parseServeConfig(in *input) (serveConfig, error) {
@@ -82,6 +84,9 @@ func parseServeConfig(in *input) (serveConfig, error) {
 		return cfg, err
 	}
 	if cfg.allowPrivateNets, err = parsePrefixes("allow-private-nets", in.list("allow-private-nets")); err != nil {
+		return cfg, err
+	}
+	if cfg.webhookBackoff, err = parseBackoff(in.list("webhook-backoff")); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
@@ -199,6 +204,11 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	workerDone := make(chan struct{})
 	go func() { defer close(workerDone); worker.Run(workerCtx) }()
 	defer func() { stopWorker(); <-workerDone }()
+	deliverer := workflows.NewDeliverer(cat, &workflows.DeliveryOptions{Logger: logger, Guard: opts.Outbound,
+		Backoff: cfg.webhookBackoff})
+	deliveriesDone := make(chan struct{})
+	go func() { defer close(deliveriesDone); deliverer.Run(workerCtx) }()
+	defer func() { stopWorker(); <-deliveriesDone }()
 
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
@@ -226,4 +236,23 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		metricsSrv.Shutdown(shutdownCtx) //nolint:errcheck // the API's shutdown error is the one to report
 	}
 	return srv.Shutdown(shutdownCtx)
+}
+
+// parseBackoff reads --webhook-backoff: one Go duration per retry, above 0 and at most 24h.
+func parseBackoff(items []string) ([]time.Duration, error) {
+	if len(items) == 0 {
+		return nil, errors.New("--webhook-backoff needs at least one wait, such as 5s,30s,2m")
+	}
+	if len(items) > 10 {
+		return nil, errors.New("--webhook-backoff takes at most 10 waits")
+	}
+	out := make([]time.Duration, 0, len(items))
+	for _, it := range items {
+		d, err := time.ParseDuration(it)
+		if err != nil || d <= 0 || d > 24*time.Hour {
+			return nil, fmt.Errorf("--webhook-backoff: %q is not a wait above 0 and at most 24h (such as 30s or 2m)", it)
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
