@@ -186,8 +186,12 @@ func (d *Deliverer) Wait() { d.wg.Wait() }
 func (d *Deliverer) Drain(ctx context.Context) error {
 	for {
 		n, err := d.Pump(ctx)
+		d.mu.Lock()
+		busy := len(d.inFlight)
+		d.mu.Unlock()
 		d.Wait()
-		if err != nil || n == 0 {
+		// Deliveries that were in flight may have freed slots for ones not yet claimed.
+		if err != nil || (n == 0 && busy == 0) {
 			return err
 		}
 	}

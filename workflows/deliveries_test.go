@@ -390,3 +390,12 @@ func countRows(t *testing.T, e *env, table string) int {
 	}
 	return n
 }
+
+func mustBox(t *testing.T) *secrets.Box {
+	t.Helper()
+	box, err := secrets.New(make([]byte, secrets.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
