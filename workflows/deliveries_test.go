@@ -100,7 +100,9 @@ type env struct {
 	cat *tools.Catalog
 	clk *clock
 	p   tools.Project
-	ctx context.Context
+	// sibling is another project of the workspace, without webhooks.
+	sibling string
+	ctx     context.Context
 }
 
 func newEnv(t *testing.T, dialect string, allow string, hooks ...tools.WriteHook) *env {
@@ -119,7 +121,7 @@ func newEnv(t *testing.T, dialect string, allow string, hooks ...tools.WriteHook
 	}
 	clk := &clock{t: time.Date(2026, 3, 2, 17, 0, 0, 0, time.UTC)}
 	cat := tools.NewCatalog(db, &tools.Options{Now: clk.now, Secrets: box, Outbound: outbound.NewGuard(nets), Hooks: hooks})
-	return &env{dsn: dsn, cat: cat, clk: clk, p: f.Project, ctx: tools.WithPrincipal(t.Context(), tools.System)}
+	return &env{dsn: dsn, sibling: f.Sibling.ID, cat: cat, clk: clk, p: f.Project, ctx: tools.WithPrincipal(t.Context(), tools.System)}
 }
 
 func (e *env) deliverer(o workflows.DeliveryOptions) *workflows.Deliverer {
