@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -153,66 +154,119 @@ func (r AttemptResult) Delivered() bool {
 	return r.Err == nil && r.HTTPStatus >= 200 && r.HTTPStatus < 300
 }
 
-// RecordAttempt stores one attempt of d and applies the rules: delivered on a 2xx; else
-// retried after the policy's next wait, or failed once the retries are spent. The webhook
-// keeps the outcome as its last; one failing every attempt for DisableAfter is disabled.
-// System only.
+// AttemptRecord is one finished attempt of a delivery, to record.
+type AttemptRecord struct {
+	Delivery Delivery
+	Result   AttemptResult
+}
+
+// RecordAttempt records one attempt; see RecordAttempts.
 func (c *Catalog) RecordAttempt(ctx context.Context, d Delivery, r AttemptResult, p DeliveryPolicy) (Delivery, error) {
-	if err := requireSystem(ctx); err != nil {
+	out, _, err := c.RecordAttempts(ctx, []AttemptRecord{{Delivery: d, Result: r}}, p)
+	if err != nil {
 		return Delivery{}, err
 	}
-	at := r.At.UTC()
-	d.Attempts++
-	a := DeliveryAttempt{DeliveryID: d.ID, WebhookID: d.WebhookID, Attempt: d.Attempts, At: at, HTTPStatus: r.HTTPStatus, Duration: r.Duration}
-	o := WebhookOutcome{At: at, Status: DeliveryDelivered}
-	if r.HTTPStatus != 0 {
-		s := r.HTTPStatus
-		o.HTTPStatus = &s
+	return out[0], nil
+}
+
+// RecordAttempts stores attempts in one transaction and applies the rules to each: delivered
+// on a 2xx; else retried after the policy's next wait, or failed once the retries are spent.
+// Each webhook keeps its newest outcome as its last; one failing every attempt for
+// DisableAfter is disabled and its pending deliveries end. It returns the deliveries' new
+// states and the webhooks it disabled. System only.
+func (c *Catalog) RecordAttempts(ctx context.Context, recs []AttemptRecord, p DeliveryPolicy) ([]Delivery, []string, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, nil, err
 	}
-	d.HTTPStatus = r.HTTPStatus
-	if r.Delivered() {
-		d.State, d.LastError, d.DeliveredAt = DeliveryDelivered, "", &at
-	} else {
-		a.Error = attemptError(r)
-		o.Status, o.Error, d.LastError = DeliveryFailed, a.Error, a.Error
-		if d.Attempts <= len(p.Backoff) {
-			d.State, d.NextAt = DeliveryPending, at.Add(p.Backoff[d.Attempts-1])
-		} else {
-			d.State = DeliveryFailed
+	var disabled []string
+	out := make([]Delivery, len(recs))
+	attempts := make([]DeliveryAttempt, len(recs))
+	outcomes := make([]WebhookOutcome, len(recs))
+	for i, rec := range recs {
+		d, r := rec.Delivery, rec.Result
+		at := r.At.UTC()
+		d.Attempts++
+		a := DeliveryAttempt{DeliveryID: d.ID, WebhookID: d.WebhookID, Attempt: d.Attempts, At: at, HTTPStatus: r.HTTPStatus, Duration: r.Duration}
+		o := WebhookOutcome{At: at, Status: DeliveryDelivered}
+		if r.HTTPStatus != 0 {
+			s := r.HTTPStatus
+			o.HTTPStatus = &s
 		}
+		d.HTTPStatus = r.HTTPStatus
+		if r.Delivered() {
+			d.State, d.LastError, d.DeliveredAt = DeliveryDelivered, "", &at
+		} else {
+			a.Error = attemptError(r)
+			o.Status, o.Error, d.LastError = DeliveryFailed, a.Error, a.Error
+			if d.Attempts <= len(p.Backoff) {
+				d.State, d.NextAt = DeliveryPending, at.Add(p.Backoff[d.Attempts-1])
+			} else {
+				d.State = DeliveryFailed
+			}
+		}
+		out[i], attempts[i], outcomes[i] = d, a, o
 	}
 	err := c.store.Update(ctx, "", func(tx Tx) error {
-		if err := tx.FinishDelivery(ctx, d, a); err != nil {
-			return err
-		}
-		h, err := tx.Webhook(ctx, d.WebhookID)
-		if IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		var since *time.Time
-		if o.Status == DeliveryFailed {
-			since = h.FailingSince
-			if since == nil {
-				since = &at
-			}
-		}
-		if err := tx.SetWebhookOutcome(ctx, h.ID, o, since); err != nil {
-			return err
-		}
-		if since != nil && h.Enabled && p.DisableAfter > 0 && at.Sub(*since) >= p.DisableAfter {
-			reason := fmt.Sprintf("disabled automatically: every delivery attempt failed since %s (%s)",
-				since.Format(time.RFC3339), o.Error)
-			if err := tx.FailPendingDeliveries(ctx, h.ID, "the webhook was disabled after failing since "+since.Format(time.RFC3339)); err != nil {
+		var order []string
+		byHook := map[string][]int{}
+		for i := range out {
+			if err := tx.FinishDelivery(ctx, out[i], attempts[i]); err != nil {
 				return err
 			}
-			return tx.SetWebhookEnabled(ctx, h.ID, false, at, reason)
+			id := out[i].WebhookID
+			if _, ok := byHook[id]; !ok {
+				order = append(order, id)
+			}
+			byHook[id] = append(byHook[id], i)
+		}
+		disabled = nil
+		for _, id := range order {
+			off, err := c.applyOutcomes(ctx, tx, id, byHook[id], outcomes, p)
+			if err != nil {
+				return err
+			}
+			if off {
+				disabled = append(disabled, id)
+			}
 		}
 		return nil
 	})
-	return d, err
+	return out, disabled, err
+}
+
+// applyOutcomes keeps a webhook's newest outcome and its failure streak, and disables it
+// when the streak is DisableAfter long (it reports whether it did).
+func (c *Catalog) applyOutcomes(ctx context.Context, tx Tx, id string, idx []int, outcomes []WebhookOutcome, p DeliveryPolicy) (bool, error) {
+	h, err := tx.Webhook(ctx, id)
+	if IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return outcomes[idx[a]].At.Before(outcomes[idx[b]].At) })
+	since := h.FailingSince
+	for _, i := range idx {
+		if outcomes[i].Status == DeliveryDelivered {
+			since = nil
+		} else if since == nil {
+			at := outcomes[i].At
+			since = &at
+		}
+	}
+	last := outcomes[idx[len(idx)-1]]
+	if err := tx.SetWebhookOutcome(ctx, h.ID, last, since); err != nil {
+		return false, err
+	}
+	if since != nil && h.Enabled && p.DisableAfter > 0 && last.At.Sub(*since) >= p.DisableAfter {
+		reason := fmt.Sprintf("disabled automatically: every delivery attempt failed since %s (%s)",
+			since.Format(time.RFC3339), last.Error)
+		if err := tx.FailPendingDeliveries(ctx, h.ID, "the webhook was disabled after failing since "+since.Format(time.RFC3339)); err != nil {
+			return false, err
+		}
+		return true, tx.SetWebhookEnabled(ctx, h.ID, false, last.At, reason)
+	}
+	return false, nil
 }
 
 // attemptError says why an attempt did not count, for the Connect page.

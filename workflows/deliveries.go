@@ -38,6 +38,9 @@ type DeliveryOptions struct {
 	// so a slow receiver holds at most that many of the MaxInFlight (default 32).
 	PerEndpoint int
 	MaxInFlight int
+	// Batch is how many deliveries of one webhook are claimed at once (default 64): fewer,
+	// larger transactions. Their leases are renewed while they wait.
+	Batch int
 	// Poll is how often an idle deliverer looks for due deliveries (default 1 s).
 	Poll time.Duration
 	Now  func() time.Time
@@ -53,18 +56,32 @@ type Deliverer struct {
 	client *http.Client
 	token  string // this process's lease holder name
 
-	wake chan struct{}
-	wg   sync.WaitGroup
+	wake  chan struct{}
+	wg    sync.WaitGroup // one per delivery held, until its attempt is recorded
+	slots chan struct{}  // MaxInFlight POSTs at once
 
-	mu       sync.Mutex
-	perHook  map[string]int
-	inFlight map[int64]bool
-	start    int // rotates the first webhook served, so none waits behind the others
+	mu    sync.Mutex
+	hooks map[string]*hookQueue
+	held  map[int64]bool // claimed and not yet recorded: their leases are renewed
+	start int            // rotates the first webhook served, so none waits behind the others
+
+	rmu      sync.Mutex
+	records  []tools.AttemptRecord
+	flushing bool
+}
+
+// hookQueue is what this process holds of one webhook: claimed deliveries waiting for one
+// of its (at most PerEndpoint) workers.
+type hookQueue struct {
+	w       tools.ClaimedWebhook
+	queue   []tools.Delivery
+	held    int // queued, in flight, or waiting to be recorded
+	workers int
 }
 
 // NewDeliverer returns a deliverer over the catalogue's store.
 func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
-	d := &Deliverer{cat: cat, wake: make(chan struct{}, 1), perHook: map[string]int{}, inFlight: map[int64]bool{}}
+	d := &Deliverer{cat: cat, wake: make(chan struct{}, 1), hooks: map[string]*hookQueue{}, held: map[int64]bool{}}
 	if opts != nil {
 		d.opts = *opts
 	}
@@ -93,9 +110,13 @@ func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
 	if o.Poll <= 0 {
 		o.Poll = time.Second
 	}
+	if o.Batch <= 0 {
+		o.Batch = 64
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	d.slots = make(chan struct{}, o.MaxInFlight)
 	// No redirect is followed: a 3xx is a failed attempt, never a second destination.
 	d.client = o.Guard.Client(outbound.ClientOptions{Timeout: o.Timeout})
 	b := make([]byte, 8)
@@ -156,8 +177,12 @@ func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 	for i := range ids {
 		id := ids[(first+i)%len(ids)]
 		d.mu.Lock()
-		n := min(d.opts.PerEndpoint-d.perHook[id], d.opts.MaxInFlight-len(d.inFlight))
+		held := 0
+		if q := d.hooks[id]; q != nil {
+			held = q.held
+		}
 		d.mu.Unlock()
+		n := d.opts.Batch - held
 		if n <= 0 {
 			continue
 		}
@@ -165,15 +190,28 @@ func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 		if err != nil {
 			return started, fmt.Errorf("claiming deliveries of webhook %s: %w", id, err)
 		}
-		for _, dl := range w.Deliveries {
-			d.mu.Lock()
-			d.perHook[id]++
-			d.inFlight[dl.ID] = true
-			d.mu.Unlock()
-			d.wg.Add(1)
-			started++
-			go d.deliver(ctx, w, dl)
+		if len(w.Deliveries) == 0 {
+			continue
 		}
+		started += len(w.Deliveries)
+		d.wg.Add(len(w.Deliveries))
+		d.mu.Lock()
+		q := d.hooks[id]
+		if q == nil {
+			q = &hookQueue{}
+			d.hooks[id] = q
+		}
+		q.w = w // the newest URL and secret
+		q.queue = append(q.queue, w.Deliveries...)
+		q.held += len(w.Deliveries)
+		for _, dl := range w.Deliveries {
+			d.held[dl.ID] = true
+		}
+		for q.workers < d.opts.PerEndpoint && q.workers < len(q.queue) {
+			q.workers++
+			go d.work(ctx, id, q)
+		}
+		d.mu.Unlock()
 	}
 	return started, nil
 }
@@ -187,7 +225,7 @@ func (d *Deliverer) Drain(ctx context.Context) error {
 	for {
 		n, err := d.Pump(ctx)
 		d.mu.Lock()
-		busy := len(d.inFlight)
+		busy := len(d.held)
 		d.mu.Unlock()
 		d.Wait()
 		// Deliveries that were in flight may have freed slots for ones not yet claimed.
@@ -200,8 +238,8 @@ func (d *Deliverer) Drain(ctx context.Context) error {
 // Renew extends the leases of the deliveries in flight.
 func (d *Deliverer) Renew(ctx context.Context) error {
 	d.mu.Lock()
-	ids := make([]int64, 0, len(d.inFlight))
-	for id := range d.inFlight {
+	ids := make([]int64, 0, len(d.held))
+	for id := range d.held {
 		ids = append(ids, id)
 	}
 	d.mu.Unlock()
@@ -211,28 +249,98 @@ func (d *Deliverer) Renew(ctx context.Context) error {
 	return d.cat.RenewDeliveries(tools.WithPrincipal(ctx, tools.System), d.token, ids, d.opts.Now().Add(d.opts.Lease))
 }
 
-func (d *Deliverer) deliver(ctx context.Context, w tools.ClaimedWebhook, dl tools.Delivery) {
-	defer func() {
+// work posts the queued deliveries of one webhook, one at a time, until none is left.
+func (d *Deliverer) work(ctx context.Context, id string, q *hookQueue) {
+	for {
 		d.mu.Lock()
-		d.perHook[w.ID]--
-		delete(d.inFlight, dl.ID)
+		if len(q.queue) == 0 || ctx.Err() != nil {
+			q.workers--
+			// Shutting down: what is still queued is let go; its leases run out and it is
+			// posted again.
+			for _, dl := range q.queue {
+				d.release(q, dl)
+			}
+			q.queue = nil
+			d.mu.Unlock()
+			return
+		}
+		dl := q.queue[0]
+		q.queue = q.queue[1:]
+		w := q.w
 		d.mu.Unlock()
-		d.wg.Done()
+
+		var res tools.AttemptResult
+		select {
+		case d.slots <- struct{}{}:
+			res = d.post(ctx, w, dl)
+			<-d.slots
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			// The attempt was cut short by us, not by the receiver: not recorded.
+			d.mu.Lock()
+			d.release(q, dl)
+			d.mu.Unlock()
+			continue
+		}
+		d.record(ctx, tools.AttemptRecord{Delivery: dl, Result: res})
+	}
+}
+
+// release forgets a held delivery; d.mu is held.
+func (d *Deliverer) release(q *hookQueue, dl tools.Delivery) {
+	q.held--
+	delete(d.held, dl.ID)
+	d.wg.Done()
+}
+
+// record stores an attempt. Attempts finishing together are stored in one transaction: the
+// first worker to arrive writes what has gathered until nothing is left.
+func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
+	d.rmu.Lock()
+	d.records = append(d.records, rec)
+	if d.flushing {
+		d.rmu.Unlock()
+		return
+	}
+	d.flushing = true
+	for {
+		batch := d.records
+		d.records = nil
+		d.rmu.Unlock()
+		recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		_, disabled, err := d.cat.RecordAttempts(recCtx, batch, tools.DeliveryPolicy{Backoff: d.opts.Backoff, DisableAfter: d.opts.DisableAfter})
+		if err != nil {
+			// Not recorded: the lease runs out and the deliveries are posted again.
+			d.opts.Logger.Warn("recording webhook attempts", "attempts", len(batch), "err", err)
+		}
+		cancel()
+		d.mu.Lock()
+		for _, id := range disabled {
+			// Its pending deliveries were ended: what is queued here is not posted.
+			if hq := d.hooks[id]; hq != nil {
+				for _, dl := range hq.queue {
+					d.release(hq, dl)
+				}
+				hq.queue = nil
+			}
+		}
+		for _, r := range batch {
+			if hq := d.hooks[r.Delivery.WebhookID]; hq != nil {
+				d.release(hq, r.Delivery)
+			}
+		}
+		d.mu.Unlock()
 		select {
 		case d.wake <- struct{}{}:
 		default:
 		}
-	}()
-	res := d.post(ctx, w, dl)
-	if ctx.Err() != nil {
-		// Shutting down: the attempt was cut short by us, not by the receiver. The lease
-		// runs out and the delivery is posted again.
-		return
-	}
-	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if _, err := d.cat.RecordAttempt(recCtx, dl, res, tools.DeliveryPolicy{Backoff: d.opts.Backoff, DisableAfter: d.opts.DisableAfter}); err != nil {
-		d.opts.Logger.Warn("recording a webhook attempt", "webhook", w.ID, "event", dl.EventID, "err", err)
+		d.rmu.Lock()
+		if len(d.records) == 0 {
+			d.flushing = false
+			d.rmu.Unlock()
+			return
+		}
 	}
 }
 
