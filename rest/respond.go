@@ -19,6 +19,7 @@ var statusOf = map[string]int{
 	tools.CodeForbidden:          http.StatusForbidden,
 	tools.CodeInvalidTranslation: http.StatusUnprocessableEntity,
 	tools.CodeNotConfigured:      http.StatusUnprocessableEntity,
+	tools.CodeDispatchFailed:     http.StatusBadGateway,
 	tools.CodeUnprocessable:      http.StatusUnprocessableEntity,
 	tools.CodeNotFound:           http.StatusNotFound,
 	tools.CodeConflict:           http.StatusConflict,
@@ -52,7 +53,7 @@ func writeError(c *gin.Context, err error) {
 	}
 	retryAfterHeader(c, err)
 	c.Abort()
-	if code == tools.CodeNotConfigured {
+	if code == tools.CodeNotConfigured || code == tools.CodeDispatchFailed {
 		writeJSON(c, status, notConfiguredBody{OK: false, Error: code, Message: tools.ErrorMessage(err)})
 		return
 	}

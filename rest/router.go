@@ -99,6 +99,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	api.POST("/:project_id/sync_page_strings/:namespace", s.requireWriter, s.readBody, s.registerPageStrings)
 	api.GET("/me", s.me)
 	api.GET("/:project_id/usage", s.usage)
+	api.POST("/:project_id/redeploy", s.redeploy)
 	api.POST("/mcp", s.openMCP, s.readBody, s.serveMCP)
 	api.POST("/:project_id/mcp", s.openMCP, s.readBody, s.serveMCP)
 	for _, path := range []string{"/api/mcp", "/api/:project_id/mcp"} {

@@ -22,6 +22,7 @@ func migrations() *migrate.Migrations {
 	registerAISettings(m)
 	registerAutoTranslate(m)
 	registerEmbed(m)
+	registerWebhooksRedeploy(m)
 	return m
 }
 

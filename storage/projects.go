@@ -80,7 +80,7 @@ func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]tools.Proje
 	for _, r := range rows {
 		p := tools.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Title: r.Title, SourceLanguage: r.SourceLanguage,
 			IntegrationType: r.IntegrationType, Active: r.Active, CreatedAt: r.CreatedAt,
-			DeployConfigured:       r.DeployProvider != "" && r.DeployRepo != "" && r.DeployWorkflow != "",
+			DeployConfigured:       r.DeployProvider != "",
 			EnabledLanguages:       []string{r.SourceLanguage},
 			EditableLanguages:      []string{r.SourceLanguage},
 			AutoTranslateLanguages: []string{},

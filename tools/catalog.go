@@ -31,6 +31,11 @@ type Options struct {
 	// Outbound guards every call to an address a user typed in (webhooks, redeploy, a
 	// workspace's AI provider); nil refuses every private and loopback network.
 	Outbound *outbound.Guard
+	// Resolver looks up the hosts of URLs when they are configured (nil: the system's);
+	// tests give a stub so that private answers are checked without a connection.
+	Resolver outbound.Resolver
+	// DispatchTimeout bounds one redeploy dispatch (default 15 s).
+	DispatchTimeout time.Duration
 	// Secrets seals the provider keys stored in the database; nil refuses to store one.
 	Secrets *secrets.Box
 	// AIDefault is the operator's own AI provider, used when a workspace has none; its
@@ -97,7 +102,7 @@ func NewCatalog(store Store, opts *Options) *Catalog {
 	if c.limiter == nil {
 		c.limiter = NewMemoryLimiter(c.opts.Now, 0)
 	}
-	c.hooks = append([]WriteHook{touchHook, c.checkupHook, c.autoTranslateHook}, c.opts.Hooks...)
+	c.hooks = append([]WriteHook{touchHook, c.checkupHook, c.autoTranslateHook, c.webhookHook}, c.opts.Hooks...)
 	return c
 }
 

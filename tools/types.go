@@ -193,6 +193,8 @@ type Tx interface {
 	UsageTx
 	AutoTranslateTx
 	EmbedTx
+	WebhookTx
+	DeployTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

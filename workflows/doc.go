@@ -10,4 +10,14 @@
 //
 // The kinds: the checkup that follows writes, and automatic translation (a batch of at
 // most ten keys of one namespace into one language, queued by the catalogue's write hook).
+//
+// # Webhook deliveries
+//
+// A [Deliverer] posts the events that writes leave in the webhook outbox (one row per
+// write, in the write's transaction). It fans each row out into one delivery per event and
+// webhook, claims a webhook's due deliveries in batches under a 30-second lease renewed
+// while they are held, posts them through the outbound guard with at most PerEndpoint in
+// flight per webhook, and records every attempt; the rules (backoff, what counts as
+// delivered, disabling a webhook failing for days) are the catalogue's. Delivery is at
+// least once: a delivery is settled only after its answer is recorded.
 package workflows

@@ -38,6 +38,7 @@ func serveCommand() *command {
 			{name: "ai-concurrency", kind: intFlag, arg: "N", usage: "model calls in flight per AI provider", env: "LOKAL_AI_CONCURRENCY", def: "4"},
 			{name: "workers", kind: intFlag, arg: "N", usage: "background jobs (automatic translation batches, checkups) run at once", env: "LOKAL_WORKERS", def: "8"},
 			{name: "job-lease", arg: "DURATION", usage: "how long a background job stays claimed without a renewal; a killed server's jobs resume after it", env: "LOKAL_JOB_LEASE", def: "30s"},
+			{name: "webhook-backoff", kind: listFlag, arg: "D,D,D", usage: "waits before the retries of a failed webhook delivery (one retry per wait)", env: "LOKAL_WEBHOOK_BACKOFF", def: "5s,30s,2m"},
 			{name: "max-conns-per-ip", kind: intFlag, arg: "N", usage: "open connections per client IP, 0 for no cap (trusted proxies are exempt)", env: "LOKAL_MAX_CONNS_PER_IP", def: "64"},
 		},
 		run: func(ctx context.Context, c *call) (any, string, error) {
@@ -61,6 +62,7 @@ type serveConfig struct {
 	aiConcurrency    int            // model calls in flight per provider
 	workers          int            // background jobs at once
 	jobLease         time.Duration
+	webhookBackoff   []time.Duration
 }
 
 func parseServeConfig(in *input) (serveConfig, error) {
@@ -99,6 +101,9 @@ func parseServeConfig(in *input) (serveConfig, error) {
 		return cfg, err
 	}
 	if cfg.allowPrivateNets, err = parsePrefixes("allow-private-nets", in.list("allow-private-nets")); err != nil {
+		return cfg, err
+	}
+	if cfg.webhookBackoff, err = parseBackoff(in.list("webhook-backoff")); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
@@ -223,6 +228,11 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	embedDone := make(chan struct{})
 	go func() { defer close(embedDone); cat.RunEmbedMaintenance(embedCtx, 10*time.Second) }()
 	defer func() { stopEmbed(); <-embedDone }()
+	deliverer := workflows.NewDeliverer(cat, &workflows.DeliveryOptions{Logger: logger, Guard: opts.Outbound,
+		Backoff: cfg.webhookBackoff})
+	deliveriesDone := make(chan struct{})
+	go func() { defer close(deliveriesDone); deliverer.Run(workerCtx) }()
+	defer func() { stopWorker(); <-deliveriesDone }()
 
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
@@ -250,4 +260,23 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		metricsSrv.Shutdown(shutdownCtx) //nolint:errcheck // the API's shutdown error is the one to report
 	}
 	return srv.Shutdown(shutdownCtx)
+}
+
+// parseBackoff reads --webhook-backoff: one Go duration per retry, above 0 and at most 24h.
+func parseBackoff(items []string) ([]time.Duration, error) {
+	if len(items) == 0 {
+		return nil, errors.New("--webhook-backoff needs at least one wait, such as 5s,30s,2m")
+	}
+	if len(items) > 10 {
+		return nil, errors.New("--webhook-backoff takes at most 10 waits")
+	}
+	out := make([]time.Duration, 0, len(items))
+	for _, it := range items {
+		d, err := time.ParseDuration(it)
+		if err != nil || d <= 0 || d > 24*time.Hour {
+			return nil, fmt.Errorf("--webhook-backoff: %q is not a wait above 0 and at most 24h (such as 30s or 2m)", it)
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }

@@ -1,0 +1,424 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/lokal-dev/lokal/tools/outbound"
+)
+
+// Redeploy providers.
+const (
+	DeployGitHub = "github"
+	DeployHook   = "hook"
+)
+
+// Redeploy attempt outcomes.
+const (
+	RedeployDispatched    = "dispatched"
+	RedeployNotConfigured = "not_configured"
+	RedeployRefused       = "refused"
+	RedeployError         = "error"
+)
+
+// CodeDispatchFailed is the 502 of endpoint 8: the provider refused the dispatch or did
+// not answer in time.
+const CodeDispatchFailed = "dispatch_failed"
+
+// DefaultGitHubAPI is GitHub's API; GitHub Enterprise gives its own.
+const DefaultGitHubAPI = "https://api.github.com"
+
+// DefaultDispatchTimeout bounds one dispatch call.
+const DefaultDispatchTimeout = 15 * time.Second
+
+// RedeployBudget is endpoint 8's rate limit: a dispatch starts a CI run, so 6 a minute per
+// project is plenty for people and stops a loop from queueing hundreds of builds.
+var RedeployBudget = Budget{Name: "redeploys", Bucket: "redeploy:", N: 6, Window: time.Minute}
+
+const maxDeployToken = 1024
+
+// DeployConfig is a project's redeploy settings as stored: the token only sealed.
+type DeployConfig struct {
+	Provider string
+	Repo     string // owner/name (github)
+	Workflow string // file name or id (github)
+	Ref      string // branch or tag (github)
+	Inputs   map[string]string
+	APIURL   string // github
+	URL      string // hook
+	TokenEnc string
+}
+
+// RedeployAttempt is one call of endpoint 8, whatever its outcome.
+type RedeployAttempt struct {
+	ID         string    `json:"id"`
+	ProjectID  string    `json:"-"`
+	At         time.Time `json:"at"`
+	By         string    `json:"by"`
+	Outcome    string    `json:"outcome"`
+	HTTPStatus *int      `json:"http_status"`
+	Message    string    `json:"message"`
+}
+
+// DeployTx holds the redeploy settings and attempts. Errors: CodeNotFound for an unknown
+// project.
+type DeployTx interface {
+	DeployConfig(ctx context.Context, projectID string) (DeployConfig, error)
+	SetDeployConfig(ctx context.Context, projectID string, c DeployConfig) error
+	AddRedeployAttempt(ctx context.Context, a RedeployAttempt) error
+	RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error)
+}
+
+// RedeployView is what `redeploy show` prints: never the token.
+type RedeployView struct {
+	Provider string            `json:"provider"`
+	Repo     string            `json:"repo"`
+	Workflow string            `json:"workflow"`
+	Ref      string            `json:"ref"`
+	Inputs   map[string]string `json:"inputs"`
+	APIURL   string            `json:"api_url"`
+	URL      string            `json:"url"`
+	TokenSet bool              `json:"token_set"`
+}
+
+// RedeployIn is `redeploy set`. Token nil keeps the stored one.
+type RedeployIn struct {
+	ProjectID string
+	Provider  string
+	Repo      string
+	Workflow  string
+	Ref       string
+	Inputs    map[string]string
+	APIURL    string
+	URL       string
+	Token     *string
+}
+
+// RedeployOut is endpoint 8's 200.
+type RedeployOut struct {
+	OK           bool      `json:"ok"`
+	DispatchedAt time.Time `json:"dispatched_at"`
+}
+
+func (d DeployConfig) view() RedeployView {
+	v := RedeployView{Provider: d.Provider, Repo: d.Repo, Workflow: d.Workflow, Ref: d.Ref, Inputs: d.Inputs,
+		APIURL: d.APIURL, URL: d.URL, TokenSet: d.TokenEnc != ""}
+	if v.Inputs == nil {
+		v.Inputs = map[string]string{}
+	}
+	return v
+}
+
+var (
+	repoPattern     = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$`)
+	workflowPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,200}$`)
+	inputKeyPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,99}$`)
+)
+
+// SetRedeploy configures a project's redeploy: a GitHub workflow_dispatch (repo, workflow,
+// ref, inputs, API URL, token) or a deploy hook URL. URLs pass the outbound guard now and
+// again on every dispatch; the token is sealed before it reaches the database.
+func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView, error) {
+	if err := c.authorizeConnect(ctx, in.ProjectID); err != nil {
+		return RedeployView{}, err
+	}
+	cfg := DeployConfig{Provider: in.Provider}
+	var sealed string
+	switch in.Provider {
+	case DeployGitHub:
+		if in.URL != "" {
+			return RedeployView{}, Errorf(CodeInvalid, "--url is for the hook provider; GitHub takes --repo, --workflow and --ref")
+		}
+		cfg.Repo, cfg.Workflow, cfg.Ref = strings.TrimSpace(in.Repo), strings.TrimSpace(in.Workflow), strings.TrimSpace(in.Ref)
+		if !repoPattern.MatchString(cfg.Repo) || strings.Contains(cfg.Repo, "..") {
+			return RedeployView{}, Errorf(CodeInvalid, "repo %q must be OWNER/NAME", truncate(cfg.Repo, 200))
+		}
+		if !workflowPattern.MatchString(cfg.Workflow) || strings.Contains(cfg.Workflow, "..") {
+			return RedeployView{}, Errorf(CodeInvalid, "workflow %q must be a workflow file name (deploy.yml) or id", truncate(cfg.Workflow, 200))
+		}
+		if cfg.Ref == "" || len(cfg.Ref) > 250 || strings.ContainsFunc(cfg.Ref, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return RedeployView{}, Errorf(CodeInvalid, "ref %q must be a branch or tag name", truncate(cfg.Ref, 200))
+		}
+		if len(in.Inputs) > 25 {
+			return RedeployView{}, Errorf(CodeInvalid, "a workflow takes at most 25 inputs")
+		}
+		for k, v := range in.Inputs {
+			if !inputKeyPattern.MatchString(k) || len(v) > 1000 {
+				return RedeployView{}, Errorf(CodeInvalid, "input %q: names are letters, digits, _ and -, values at most 1000 characters", truncate(k, 100))
+			}
+		}
+		cfg.Inputs = in.Inputs
+		api := strings.TrimRight(strings.TrimSpace(in.APIURL), "/")
+		if api == "" {
+			api = DefaultGitHubAPI
+		}
+		var err error
+		if cfg.APIURL, err = c.checkCallURL(ctx, "GitHub API URL", api); err != nil {
+			return RedeployView{}, err
+		}
+	case DeployHook:
+		if in.Repo != "" || in.Workflow != "" || in.Ref != "" || len(in.Inputs) > 0 || in.APIURL != "" || in.Token != nil {
+			return RedeployView{}, Errorf(CodeInvalid, "the hook provider takes --url only")
+		}
+		var err error
+		if cfg.URL, err = c.checkCallURL(ctx, "deploy hook URL", in.URL); err != nil {
+			return RedeployView{}, err
+		}
+	default:
+		return RedeployView{}, Errorf(CodeInvalid, "provider %q must be github or hook", truncate(in.Provider, 40))
+	}
+	if in.Token != nil {
+		tok := strings.TrimSpace(*in.Token)
+		if tok == "" || len(tok) > maxDeployToken || strings.ContainsFunc(tok, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return RedeployView{}, Errorf(CodeInvalid, "the token must be 1 to %d characters without spaces", maxDeployToken)
+		}
+		var err error
+		if sealed, err = c.opts.Secrets.Seal(tok, deployTokenPurpose(in.ProjectID)); err != nil {
+			return RedeployView{}, fmt.Errorf("storing the deploy token: %w", err)
+		}
+	}
+	var out RedeployView
+	err := c.write(ctx, write{op: "redeploy_set", project: in.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		cur, err := tx.DeployConfig(ctx, in.ProjectID)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case in.Token != nil:
+			cfg.TokenEnc = sealed
+		case cfg.Provider == DeployGitHub && cur.Provider == DeployGitHub:
+			cfg.TokenEnc = cur.TokenEnc
+		}
+		if cfg.Provider == DeployGitHub && cfg.TokenEnc == "" {
+			return nil, Errorf(CodeInvalid, "GitHub needs a token: pipe it in with --token-stdin")
+		}
+		out = cfg.view()
+		// The project's deploy_configured changes: the touch drops cached copies.
+		return []Change{{Kind: ChangeProjectSettings}}, tx.SetDeployConfig(ctx, in.ProjectID, cfg)
+	}})
+	return out, err
+}
+
+// ShowRedeploy returns a project's redeploy settings, never the token.
+func (c *Catalog) ShowRedeploy(ctx context.Context, projectID string) (RedeployView, error) {
+	if err := c.authorizeConnect(ctx, projectID); err != nil {
+		return RedeployView{}, err
+	}
+	var out RedeployView
+	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+		cfg, err := tx.DeployConfig(ctx, projectID)
+		out = cfg.view()
+		return err
+	})
+	return out, err
+}
+
+// RedeployAttempts lists a project's newest attempts (limit 1 to 1000, default 50).
+func (c *Catalog) RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error) {
+	if limit == 0 {
+		limit = 50
+	}
+	if limit < 1 || limit > 1000 {
+		return nil, Errorf(CodeInvalid, "limit must be 1 to 1000")
+	}
+	if err := c.authorizeConnect(ctx, projectID); err != nil {
+		return nil, err
+	}
+	out := []RedeployAttempt{}
+	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+		as, err := tx.RedeployAttempts(ctx, projectID, limit)
+		out = append(out, as...)
+		return err
+	})
+	return out, err
+}
+
+// Redeploy is endpoint 8: personal access tokens only; it refreshes the project's cache
+// (its revision moves, so every server drops what it cached), then dispatches the
+// configured workflow. Every attempt past authorization and the rate limit is recorded.
+// Answers: CodeNotConfigured when nothing is configured or the provider refuses the token
+// or does not know the repository or workflow (401, 403, 404); CodeDispatchFailed when it
+// refuses otherwise or does not answer in time.
+func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, error) {
+	if err := c.authorizeConnect(ctx, projectID); err != nil {
+		return RedeployOut{}, err
+	}
+	if PrincipalFrom(ctx).Kind != KindSystem {
+		if err := c.take(ctx, RedeployBudget, projectID); err != nil {
+			return RedeployOut{}, err
+		}
+	}
+	var cfg DeployConfig
+	err := c.write(ctx, write{op: "redeploy", project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		var err error
+		if cfg, err = tx.DeployConfig(ctx, projectID); err != nil {
+			return nil, err
+		}
+		return nil, tx.Touch(ctx, projectID)
+	}})
+	if err != nil {
+		return RedeployOut{}, err
+	}
+	at := c.opts.Now().UTC()
+	status, dispatchErr := c.dispatch(ctx, projectID, cfg)
+	a := RedeployAttempt{ID: newID(), ProjectID: projectID, At: at, By: PrincipalFrom(ctx).Actor(), Outcome: RedeployDispatched}
+	if status != 0 {
+		a.HTTPStatus = &status
+	}
+	if dispatchErr != nil {
+		a.Message = ErrorMessage(dispatchErr)
+		switch ErrorCode(dispatchErr) {
+		case CodeNotConfigured:
+			a.Outcome = RedeployNotConfigured
+		case CodeDispatchFailed:
+			a.Outcome = RedeployRefused
+			if status == 0 {
+				a.Outcome = RedeployError
+			}
+		default:
+			a.Outcome = RedeployError
+		}
+	}
+	// Recorded after the call, with a context of its own: a caller that went away must not
+	// lose the record of a dispatch that happened.
+	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := c.store.Update(recCtx, "", func(tx Tx) error { return tx.AddRedeployAttempt(recCtx, a) }); err != nil {
+		c.opts.Logger.Error("recording a redeploy attempt", "project", projectID, "outcome", a.Outcome, "err", err)
+	}
+	if dispatchErr != nil {
+		return RedeployOut{}, dispatchErr
+	}
+	return RedeployOut{OK: true, DispatchedAt: at}, nil
+}
+
+// dispatch makes the provider's call and reports its HTTP status (0 when none answered).
+func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConfig) (int, error) {
+	var req *http.Request
+	var err error
+	switch cfg.Provider {
+	case DeployGitHub:
+		var token string
+		if token, err = c.opts.Secrets.Open(cfg.TokenEnc, deployTokenPurpose(projectID)); err != nil {
+			c.opts.Logger.Error("opening a deploy token", "project", projectID, "err", err)
+			return 0, Errorf(CodeNotConfigured, "the stored GitHub token cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
+		}
+		inputs := cfg.Inputs
+		if inputs == nil {
+			inputs = map[string]string{}
+		}
+		body, _ := json.Marshal(struct {
+			Ref    string            `json:"ref"`
+			Inputs map[string]string `json:"inputs"`
+		}{cfg.Ref, inputs})
+		owner, name, _ := strings.Cut(cfg.Repo, "/")
+		u := cfg.APIURL + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(name) + "/actions/workflows/" +
+			url.PathEscape(cfg.Workflow) + "/dispatches"
+		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body)); err != nil {
+			return 0, Errorf(CodeNotConfigured, "the GitHub API URL cannot be used: %v", err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Accept", "application/vnd.github+json")
+		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+		req.Header.Set("Content-Type", "application/json")
+	case DeployHook:
+		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, http.NoBody); err != nil {
+			return 0, Errorf(CodeNotConfigured, "the deploy hook URL cannot be used: %v", err)
+		}
+	default:
+		return 0, Errorf(CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
+	}
+	req.Header.Set("User-Agent", "lokal-redeploy")
+	timeout := c.opts.DispatchTimeout
+	if timeout <= 0 {
+		timeout = DefaultDispatchTimeout
+	}
+	resp, err := c.dispatchClient(timeout).Do(req)
+	if err != nil {
+		var b *outbound.BlockedError
+		switch {
+		case errors.As(err, &b):
+			return 0, Errorf(CodeDispatchFailed, "the dispatch was refused by lokal's outbound guard: %v", b)
+		case isNetTimeout(err) || errors.Is(err, context.DeadlineExceeded):
+			return 0, Errorf(CodeDispatchFailed, "the provider did not answer within %s", timeout)
+		}
+		return 0, Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+	st := resp.StatusCode
+	switch {
+	case st >= 200 && st < 300:
+		return st, nil
+	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusNotFound:
+		what := "the token is refused or the repository or workflow is unknown"
+		if cfg.Provider == DeployHook {
+			what = "the deploy hook URL is refused or unknown"
+		}
+		return st, Errorf(CodeNotConfigured, "the provider answered %d: %s%s", st, what, providerMessage(snippet))
+	default:
+		return st, Errorf(CodeDispatchFailed, "the provider refused the dispatch with %d%s", st, providerMessage(snippet))
+	}
+}
+
+// dispatchClient is the outbound client of dispatches: no redirect is followed, so a
+// provider cannot bounce the token or the call anywhere.
+func (c *Catalog) dispatchClient(timeout time.Duration) *http.Client {
+	return c.guard().Client(outbound.ClientOptions{Timeout: timeout})
+}
+
+// providerMessage quotes GitHub's JSON "message", which says what was wrong.
+func providerMessage(body []byte) string {
+	var m struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Message == "" {
+		return ""
+	}
+	return ": " + truncate(strings.Join(strings.Fields(m.Message), " "), 200)
+}
+
+// redactURLError drops the URL from a transport error: a deploy hook URL is a secret.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func deployTokenPurpose(projectID string) string { return "project:" + projectID + ":deploy_token" }
+
+// ParseDeployInputs reads workflow inputs written NAME=VALUE.
+func ParseDeployInputs(items []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, it := range items {
+		k, v, ok := strings.Cut(it, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, Errorf(CodeInvalid, "input %q must be NAME=VALUE", truncate(it, 100))
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
+// SortedInputs lists inputs as NAME=VALUE sorted by name, for text output.
+func SortedInputs(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,458 @@
+package tools
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools/outbound"
+)
+
+// Webhook event kinds (the spec's Events).
+const (
+	EventCreated  = "translation.created"
+	EventUpdated  = "translation.updated"
+	EventApproved = "translation.approved"
+)
+
+// EventKinds are every event kind, the default subscription of a new webhook.
+var EventKinds = []string{EventCreated, EventUpdated, EventApproved}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookSecretPrefix starts every webhook secret, as Standard Webhooks writes them.
+const WebhookSecretPrefix = "whsec_"
+
+const maxWebhookURL = 2000
+
+// Webhook is one endpoint of a project as stored: the secret only sealed.
+type Webhook struct {
+	ID             string
+	ProjectID      string
+	URL            string
+	Events         []string
+	SecretEnc      string
+	Enabled        bool
+	CreatedAt      time.Time
+	DisabledAt     *time.Time
+	DisabledReason string
+	// FailingSince is the first failed attempt after the last delivered one; nil while
+	// the endpoint answers.
+	FailingSince *time.Time
+	Last         *WebhookOutcome
+}
+
+// WebhookOutcome is the last attempt of a webhook, as the Connect page shows it.
+type WebhookOutcome struct {
+	At         time.Time `json:"at"`
+	Status     string    `json:"status"` // delivered or failed
+	HTTPStatus *int      `json:"http_status"`
+	Error      string    `json:"error"`
+}
+
+// WebhookEvent is one event of a write: its id is the webhook-id of every delivery of it.
+type WebhookEvent struct {
+	ID     string `json:"id"`
+	Kind   string `json:"event"`
+	Key    string `json:"key"`
+	Locale string `json:"locale"`
+}
+
+// WebhookBatch is the outbox row of one write: its events and the webhooks subscribed
+// when it committed. The deliverer turns it into one delivery per event and webhook.
+type WebhookBatch struct {
+	ID           int64
+	ProjectID    string
+	ProjectTitle string
+	WebhookIDs   []string
+	Events       []WebhookEvent
+	CreatedAt    time.Time
+}
+
+// Delivery is one event on its way to one webhook.
+type Delivery struct {
+	ID           int64
+	EventID      string
+	WebhookID    string
+	ProjectID    string
+	Event        string
+	Key          string
+	Locale       string
+	ProjectTitle string
+	CreatedAt    time.Time
+	State        string
+	Attempts     int
+	NextAt       time.Time
+	HTTPStatus   int // of the last attempt; 0 when none answered
+	LastError    string
+	DeliveredAt  *time.Time
+}
+
+// DeliveryAttempt is one POST of a delivery.
+type DeliveryAttempt struct {
+	DeliveryID int64
+	WebhookID  string
+	Attempt    int
+	At         time.Time
+	HTTPStatus int // 0 when nothing answered
+	Error      string
+	Duration   time.Duration
+}
+
+// WebhookTargets is what the write hook needs of a project: its title for the body, its
+// source language, and its enabled webhooks.
+type WebhookTargets struct {
+	Title          string
+	SourceLanguage string
+	Hooks          []Webhook
+}
+
+// WebhookTx holds webhooks, the outbox and deliveries. Errors: CodeNotFound for an unknown
+// webhook.
+type WebhookTx interface {
+	CreateWebhook(ctx context.Context, w Webhook) error
+	Webhook(ctx context.Context, id string) (Webhook, error)
+	ProjectWebhooks(ctx context.Context, projectID string) ([]Webhook, error)
+	SetWebhookEnabled(ctx context.Context, id string, enabled bool, at time.Time, reason string) error
+	// SetWebhookOutcome records the last attempt and when the endpoint started failing.
+	SetWebhookOutcome(ctx context.Context, id string, o WebhookOutcome, failingSince *time.Time) error
+	WebhookTargets(ctx context.Context, projectID string) (WebhookTargets, error)
+
+	AddWebhookBatch(ctx context.Context, b WebhookBatch) error
+	// TakeWebhookBatches removes and returns up to limit outbox rows, oldest first.
+	TakeWebhookBatches(ctx context.Context, limit int) ([]WebhookBatch, error)
+	AddDeliveries(ctx context.Context, ds []Delivery) error
+	// DueWebhooks lists enabled webhooks with a pending delivery due at now and unleased.
+	DueWebhooks(ctx context.Context, now time.Time) ([]string, error)
+	// ClaimDeliveries leases up to n due deliveries of the webhook to token until until.
+	ClaimDeliveries(ctx context.Context, webhookID string, now, until time.Time, token string, n int) ([]Delivery, error)
+	// RenewDeliveries extends the leases token holds on ids.
+	RenewDeliveries(ctx context.Context, token string, ids []int64, until time.Time) error
+	// FinishDelivery stores the attempt and the delivery's new state, and releases the lease.
+	FinishDelivery(ctx context.Context, d Delivery, a DeliveryAttempt) error
+	// FailPendingDeliveries ends the pending deliveries of a webhook (it was disabled).
+	FailPendingDeliveries(ctx context.Context, webhookID, reason string) error
+	WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
+}
+
+// WebhookView is a webhook as `webhook list` prints it: never the secret.
+type WebhookView struct {
+	ID             string          `json:"id"`
+	URL            string          `json:"url"`
+	Events         []string        `json:"events"`
+	Enabled        bool            `json:"enabled"`
+	LastOutcome    *WebhookOutcome `json:"last_outcome"`
+	DisabledAt     *time.Time      `json:"disabled_at,omitempty"`
+	DisabledReason string          `json:"disabled_reason,omitempty"`
+}
+
+// WebhookCreated is what `webhook add` prints: the secret, this once.
+type WebhookCreated struct {
+	ID     string   `json:"id"`
+	URL    string   `json:"url"`
+	Events []string `json:"events"`
+	Secret string   `json:"secret"`
+}
+
+// DeliveryView is one delivery as `webhook deliveries` prints it.
+type DeliveryView struct {
+	EventID     string     `json:"event_id"`
+	Event       string     `json:"event"`
+	Key         string     `json:"key"`
+	Locale      string     `json:"locale"`
+	Attempts    int        `json:"attempts"`
+	State       string     `json:"state"`
+	HTTPStatus  *int       `json:"http_status"`
+	LastError   string     `json:"last_error"`
+	CreatedAt   time.Time  `json:"created_at"`
+	DeliveredAt *time.Time `json:"delivered_at"`
+}
+
+func (w Webhook) view() WebhookView {
+	return WebhookView{ID: w.ID, URL: w.URL, Events: w.Events, Enabled: w.Enabled, LastOutcome: w.Last,
+		DisabledAt: w.DisabledAt, DisabledReason: w.DisabledReason}
+}
+
+// authorizeConnect lets the Connect settings be used by the operator and by personal
+// access tokens of the project; a project API key answers pat_required.
+func (c *Catalog) authorizeConnect(ctx context.Context, projectID string) error {
+	if PrincipalFrom(ctx).Kind == KindSystem {
+		return nil
+	}
+	if err := c.AuthorizeProject(ctx, projectID); err != nil {
+		return err
+	}
+	if PrincipalFrom(ctx).Kind == KindAPIKey {
+		return &Error{Code: CodePATRequired, Message: "this operation takes a personal access token, not a project API key"}
+	}
+	return nil
+}
+
+// AddWebhook adds an endpoint to a project. The URL must pass the outbound guard now (it is
+// checked again on every delivery); events nil or empty subscribes to every kind. The
+// secret is returned this once and stored sealed.
+func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, events []string) (WebhookCreated, error) {
+	if err := c.authorizeConnect(ctx, projectID); err != nil {
+		return WebhookCreated{}, err
+	}
+	u, err := c.checkCallURL(ctx, "webhook URL", rawURL)
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	if events, err = checkEventKinds(events); err != nil {
+		return WebhookCreated{}, err
+	}
+	raw := make([]byte, 24)
+	if _, err := rand.Read(raw); err != nil {
+		return WebhookCreated{}, err
+	}
+	secret := WebhookSecretPrefix + base64.StdEncoding.EncodeToString(raw)
+	id := newID()
+	sealed, err := c.opts.Secrets.Seal(secret, webhookSecretPurpose(id))
+	if err != nil {
+		return WebhookCreated{}, fmt.Errorf("storing the webhook secret: %w", err)
+	}
+	err = c.write(ctx, write{op: "webhook_add", project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return []Change{{Kind: ChangeProjectSettings}}, tx.CreateWebhook(ctx, Webhook{ID: id, ProjectID: projectID, URL: u,
+			Events: events, SecretEnc: sealed, Enabled: true, CreatedAt: c.opts.Now().UTC()})
+	}})
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	return WebhookCreated{ID: id, URL: u, Events: events, Secret: secret}, nil
+}
+
+// ListWebhooks returns a project's webhooks with their last outcome, oldest first.
+func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]WebhookView, error) {
+	if err := c.authorizeConnect(ctx, projectID); err != nil {
+		return nil, err
+	}
+	out := []WebhookView{}
+	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+		hooks, err := tx.ProjectWebhooks(ctx, projectID)
+		for _, h := range hooks {
+			out = append(out, h.view())
+		}
+		return err
+	})
+	return out, err
+}
+
+// SetWebhookEnabled turns a webhook off or on again. Turning it off ends its pending
+// deliveries as failed; turning it on clears the failure streak that disabled it.
+func (c *Catalog) SetWebhookEnabled(ctx context.Context, id string, enabled bool) (WebhookView, error) {
+	h, err := c.webhookOf(ctx, id)
+	if err != nil {
+		return WebhookView{}, err
+	}
+	var out WebhookView
+	err = c.write(ctx, write{op: "webhook_state", project: h.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		reason := ""
+		if !enabled {
+			reason = "disabled by " + PrincipalFrom(ctx).Actor()
+			if err := tx.FailPendingDeliveries(ctx, id, "the webhook was disabled"); err != nil {
+				return nil, err
+			}
+		}
+		if err := tx.SetWebhookEnabled(ctx, id, enabled, c.opts.Now().UTC(), reason); err != nil {
+			return nil, err
+		}
+		cur, err := tx.Webhook(ctx, id)
+		out = cur.view()
+		return []Change{{Kind: ChangeProjectSettings}}, err
+	}})
+	return out, err
+}
+
+// WebhookDeliveries lists a webhook's newest deliveries (limit 1 to 1000, default 50).
+func (c *Catalog) WebhookDeliveries(ctx context.Context, id string, limit int) ([]DeliveryView, error) {
+	if limit == 0 {
+		limit = 50
+	}
+	if limit < 1 || limit > 1000 {
+		return nil, Errorf(CodeInvalid, "limit must be 1 to 1000")
+	}
+	h, err := c.webhookOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := []DeliveryView{}
+	err = c.read(ctx, h.ProjectID, func(tx Tx, _ Project) error {
+		ds, err := tx.WebhookDeliveries(ctx, id, limit)
+		for _, d := range ds {
+			v := DeliveryView{EventID: d.EventID, Event: d.Event, Key: d.Key, Locale: d.Locale, Attempts: d.Attempts,
+				State: d.State, LastError: d.LastError, CreatedAt: d.CreatedAt, DeliveredAt: d.DeliveredAt}
+			if d.HTTPStatus != 0 {
+				s := d.HTTPStatus
+				v.HTTPStatus = &s
+			}
+			out = append(out, v)
+		}
+		return err
+	})
+	return out, err
+}
+
+// webhookOf loads a webhook by id and authorizes its project; an id that is not a UUID is
+// unknown without asking the database.
+func (c *Catalog) webhookOf(ctx context.Context, id string) (Webhook, error) {
+	if !validID(id) {
+		return Webhook{}, Errorf(CodeNotFound, "webhook %q not found", truncate(id, 40))
+	}
+	if err := requireToken(ctx); err != nil {
+		return Webhook{}, err
+	}
+	var h Webhook
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		h, err = tx.Webhook(ctx, id)
+		return err
+	})
+	if IsNotFound(err) {
+		return Webhook{}, Errorf(CodeNotFound, "webhook %s not found", id)
+	}
+	if err != nil {
+		return Webhook{}, err
+	}
+	if err := c.authorizeConnect(ctx, h.ProjectID); err != nil {
+		// A token of another project learns nothing about the webhook.
+		if ErrorCode(err) == CodeUnauthorized {
+			return Webhook{}, Errorf(CodeNotFound, "webhook %s not found", id)
+		}
+		return Webhook{}, err
+	}
+	return h, nil
+}
+
+func webhookSecretPurpose(id string) string { return "webhook:" + id + ":secret" }
+
+// checkEventKinds returns the sorted, deduplicated kinds, or every kind for none.
+func checkEventKinds(events []string) ([]string, error) {
+	var out []string
+	for _, e := range events {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if !slices.Contains(EventKinds, e) {
+			return nil, Errorf(CodeInvalid, "unknown event %q: events are %s", truncate(e, 60), strings.Join(EventKinds, ", "))
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return slices.Clone(EventKinds), nil
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// checkCallURL refuses a URL lokal may not call: not http(s), too long, a fragment, or an
+// address of a network the operator did not allow. It returns the URL trimmed.
+func (c *Catalog) checkCallURL(ctx context.Context, what, raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", Errorf(CodeInvalid, "%s %q must be an http or https URL", what, truncate(raw, 200))
+	}
+	if len(raw) > maxWebhookURL {
+		return "", Errorf(CodeInvalid, "%s is longer than %d characters", what, maxWebhookURL)
+	}
+	if u.Fragment != "" {
+		return "", Errorf(CodeInvalid, "%s %s must not have a fragment", what, raw)
+	}
+	if err := c.guard().CheckURL(ctx, raw, c.opts.Resolver); err != nil {
+		var b *outbound.BlockedError
+		if errors.As(err, &b) {
+			return "", Errorf(CodeInvalid, "%s %s is refused: %v; lokal does not call private, loopback, link-local or metadata addresses (the operator may allow a network with --allow-private-nets or LOKAL_ALLOW_PRIVATE_NETS)", what, raw, b)
+		}
+		return "", Errorf(CodeInvalid, "%s %s: %v", what, raw, err)
+	}
+	return raw, nil
+}
+
+// webhookEvents maps a write's changes to events. A value created or changed in any
+// language (the source included) is translation.created or translation.updated; a row
+// approved without a text change is translation.approved, and so is a translation (not a
+// source value, which is approved by definition) stored as approved with its new text.
+// Refreshed rows (text unchanged, stamped current), flags and moves back to needs_review
+// emit nothing.
+func webhookEvents(ev WriteEvent, source string) []WebhookEvent {
+	var out []WebhookEvent
+	for _, ch := range ev.Changes {
+		switch ch.Kind {
+		case ChangeValueCreated, ChangeValueUpdated:
+			kind := EventCreated
+			if ch.Kind == ChangeValueUpdated {
+				kind = EventUpdated
+			}
+			out = append(out, WebhookEvent{Kind: kind, Key: ch.Key, Locale: ch.Language})
+			if ch.Status == StatusApproved && ch.Language != source {
+				out = append(out, WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
+			}
+		case ChangeStatusChanged:
+			if ch.Status == StatusApproved {
+				out = append(out, WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
+			}
+		}
+	}
+	return out
+}
+
+// webhookHook writes a write's events to the outbox in the write's transaction: a
+// committed change always has its events, a rolled-back one never does. One row per write
+// keeps the write fast; the deliverer fans it out into deliveries.
+func (c *Catalog) webhookHook(ctx context.Context, tx Tx, ev WriteEvent) error {
+	if ev.ProjectID == "" || !ev.Has(ChangeValueCreated, ChangeValueUpdated, ChangeStatusChanged) {
+		return nil
+	}
+	t, err := tx.WebhookTargets(ctx, ev.ProjectID)
+	if err != nil || len(t.Hooks) == 0 {
+		return err
+	}
+	wanted := map[string]bool{}
+	var ids []string
+	for _, h := range t.Hooks {
+		ids = append(ids, h.ID)
+		for _, e := range h.Events {
+			wanted[e] = true
+		}
+	}
+	var events []WebhookEvent
+	prefix := eventIDPrefix()
+	for _, e := range webhookEvents(ev, t.SourceLanguage) {
+		if wanted[e.Kind] {
+			e.ID = prefix + strconv.Itoa(len(events))
+			events = append(events, e)
+		}
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	return tx.AddWebhookBatch(ctx, WebhookBatch{ProjectID: ev.ProjectID, ProjectTitle: t.Title, WebhookIDs: ids,
+		Events: events, CreatedAt: c.opts.Now().UTC()})
+}
+
+// eventIDPrefix is random per write; an event's id adds its index: unique without a
+// random read per event.
+func eventIDPrefix() string {
+	b := make([]byte, 10)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	return "msg_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b)) + "_"
+}
