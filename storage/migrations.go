@@ -20,6 +20,7 @@ func migrations() *migrate.Migrations {
 	registerRateEvents(m)
 	registerHistoryKinds(m)
 	registerAISettings(m)
+	registerEditor(m)
 	return m
 }
 

@@ -190,6 +190,7 @@ type Tx interface {
 	JobTx
 	AdminTx
 	AITx
+	EditorTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.
