@@ -213,6 +213,7 @@ func init() {
 			run: runBackup},
 	}
 	commands = append(commands, aiCommands()...)
+	commands = append(commands, userCommands()...)
 	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},
 		{name: "help", args: "[COMMAND]", synopsis: "show the usage of lokal or of one command", run: runHelp},

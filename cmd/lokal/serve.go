@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/rest/app"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/outbound"
@@ -194,6 +195,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
 	}
 	handler := rest.New(cat, restOpts)
+	// The editor and Connect page at /app/, outside the token API's route table.
+	handler = app.Mount(handler, app.New(cat, &app.Options{Logger: logger, SecureCookies: strings.HasPrefix(cfg.baseURL, "https://"),
+		ClientIP: app.ClientIPFrom(cfg.trustedProxies)}))
 	worker := workflows.New(cat, &workflows.Options{Logger: logger})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
