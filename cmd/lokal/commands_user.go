@@ -13,7 +13,7 @@ func userCommands() []*command {
 		{name: "user passwd", args: "--user U --password-stdin", synopsis: "set a user's password for the editor at /app/",
 			about: "Reads the password from stdin (one line; the line break is not part of it), never from the\n" +
 				"command line. Stores an argon2id hash and signs the user out of every browser.",
-			flags: []flagDef{req("user", "ID", "user id"), boolean("password-stdin", "read the password from stdin (required)")},
+			flags:    []flagDef{req("user", "ID", "user id"), boolean("password-stdin", "read the password from stdin (required)")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				if !c.in.boolean("password-stdin") {
