@@ -236,6 +236,10 @@ func statusFor(err error) int {
 // fail answers an error: JSON in the API's error shape for scripts, a page for people. A
 // token of another workspace is told the project does not exist.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if sessionFrom(r.Context()).UserID != "" && tools.ErrorCode(err) == tools.CodeUnauthorized {
+		// Signed in, but the project is another workspace's: to this user it does not exist.
+		err = tools.Errorf(tools.CodeNotFound, "project not found")
+	}
 	code, msg := tools.ErrorCode(err), tools.ErrorMessage(err)
 	status := statusFor(err)
 	if status == http.StatusInternalServerError {
