@@ -52,7 +52,9 @@ func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 	return e
 }
 
-func (e *env) sys(t *testing.T) context.Context { return tools.WithPrincipal(t.Context(), tools.System) }
+func (e *env) sys(t *testing.T) context.Context {
+	return tools.WithPrincipal(t.Context(), tools.System)
+}
 
 // forEachDialect runs fn on a fresh env of each dialect as parallel subtests.
 func forEachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
