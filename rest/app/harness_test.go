@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -211,3 +212,5 @@ func (e *env) row(t *testing.T, ns, key, lang string) tools.TranslationView {
 	}
 	return tools.TranslationView{}
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

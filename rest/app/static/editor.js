@@ -9,7 +9,9 @@ const rowOf = (el) => el?.closest?.('article.row') ?? null;
 const rows = () => [...document.querySelectorAll('#rows article.row')];
 const textarea = (row) => row.querySelector('textarea[name="value"]');
 const formOf = (row) => row.querySelector('form.target');
-const baseOf = (row) => formOf(row).action.replace(/\/save$/, '');
+// getAttribute: the buttons named "action" shadow form.action.
+const actionOf = (form) => form.getAttribute('action');
+const baseOf = (row) => actionOf(formOf(row)).replace(/\/save$/, '');
 
 function announce(msg) {
   if (live) live.textContent = msg;
@@ -56,11 +58,15 @@ async function check(row) {
   });
   if (!res.ok) return;
   const out = await res.json();
-  const ul = row.querySelector('.qa');
+  const ul = row.querySelector('ul.qa');
   ul.replaceChildren();
   if (out.refused) ul.append(el('li', out.refused, { class: 'finding refused', 'data-kind': 'refused' }));
   for (const f of out.findings) ul.append(el('li', f.message, { class: 'finding', 'data-kind': f.kind }));
-  row.classList.toggle('has-qa', out.findings.length > 0 || !!out.refused);
+  const n = out.findings.length + (out.refused ? 1 : 0);
+  row.classList.toggle('has-qa', n > 0);
+  let badge = row.querySelector('.badge.qa');
+  if (n > 0 && !badge) row.querySelector('.badges').append(badge = el('span', '', { class: 'badge qa' }));
+  if (badge) n > 0 ? (badge.textContent = `${n} QA`) : badge.remove();
 }
 
 document.addEventListener('input', (e) => {
@@ -116,7 +122,7 @@ async function save(row, action, next) {
   fd.set('action', action);
   let res;
   try {
-    res = await fetch(form.action, { method: 'POST', body: new URLSearchParams(fd), headers: { 'X-Lokal-Fragment': '1', 'X-CSRF-Token': csrf } });
+    res = await fetch(actionOf(form), { method: 'POST', body: new URLSearchParams(fd), headers: { 'X-Lokal-Fragment': '1', 'X-CSRF-Token': csrf } });
   } catch (err) {
     showError(row, 'Not saved: the server did not answer (' + err.message + ')');
     return;
