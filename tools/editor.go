@@ -240,26 +240,24 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			}
 			return nil
 		}
-		// QA: walk the language's rows in chunks until a page of rows with findings.
-		f.Limit = 500
+		// QA: walk the language's rows in chunks, one analysis per chunk, until a page of
+		// rows with findings.
+		f.Limit = 1000
 		for {
 			rows, err := tx.ReviewRows(ctx, f)
 			if err != nil {
 				return err
 			}
+			flagged := c.qaRows(proj, t, in.Language, rows)
 			for _, r := range rows {
-				if r.Value == nil || r.Value.Value == "" {
-					continue
-				}
-				it := c.reviewItem(proj, t, in.Language, r)
-				if len(it.Findings) == 0 {
+				if !flagged[r.KeyID] {
 					continue
 				}
 				if len(out.Rows) == limit {
 					out.Next = out.Rows[limit-1].KeyID
 					return nil
 				}
-				out.Rows = append(out.Rows, it)
+				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
 			}
 			if len(rows) < f.Limit {
 				return nil
@@ -268,6 +266,33 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		}
 	})
 	return out, err
+}
+
+// qaRows runs the checkup's analysis once over rows and returns the keys with QA findings.
+func (c *Catalog) qaRows(proj Project, t terms, language string, rows []ReviewRow) map[int64]bool {
+	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt}
+	for _, g := range t.glossary {
+		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
+	}
+	ids := map[string]int64{}
+	for _, r := range rows {
+		if r.Value == nil || r.Value.Value == "" {
+			continue
+		}
+		// Keys are unique per namespace; the analysis names findings by both.
+		id := r.Namespace + "\x00" + r.Key
+		ids[id] = r.KeyID
+		in.Keys = append(in.Keys, checkup.Key{Namespace: r.Namespace, Key: r.Key, Source: r.Source.Value,
+			Translations: map[string]checkup.Translation{language: {Value: r.Value.Value, DoNotTranslate: r.Value.DoNotTranslate}}})
+	}
+	found, _ := checkup.Analyze(in)
+	out := map[int64]bool{}
+	for _, f := range found {
+		if contains(qaKinds, f.Kind) {
+			out[ids[f.Namespace+"\x00"+f.Key]] = true
+		}
+	}
+	return out
 }
 
 // EditorProjects returns the active projects of the signed-in user's workspace.
