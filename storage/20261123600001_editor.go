@@ -29,6 +29,8 @@ func migrateEditor(ctx context.Context, db *bun.DB) error {
 		}{
 			{(*sessionRow)(nil), "sessions_user", []string{"user_id"}},
 			{(*userRow)(nil), "users_email", []string{"email"}},
+			// The review queue pages through a project's keys by id.
+			{(*keyRow)(nil), "keys_namespace_id", []string{"namespace_id", "id"}},
 		} {
 			if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
 				return fmt.Errorf("creating index %s: %w", ix.name, err)

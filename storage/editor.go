@@ -111,15 +111,22 @@ type reviewRow struct {
 // keeps the strings of one screen together) from f.AfterKeyID, so a page is found without
 // sorting the whole project.
 func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.ReviewRow, error) {
-	q := t.tx.NewSelect().TableExpr("translation_keys AS k").
+	// The project's key ids lie between lo and hi; walking translation_keys by id in that
+	// range (CROSS JOIN keeps SQLite's planner from starting at the namespaces and sorting
+	// every row of the project) stops as soon as a page is found.
+	lo, hi, err := t.keyRange(ctx, f.ProjectID)
+	if err != nil || hi == 0 {
+		return []tools.ReviewRow{}, err
+	}
+	q := t.tx.NewSelect().TableExpr("translation_keys AS k CROSS JOIN namespaces AS n CROSS JOIN translations AS s").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("s.id AS s_id, s.value AS s_value, s.status AS s_status, s.updated_by AS s_updated_by, s.updated_at AS s_updated_at").
 		ColumnExpr("t.id AS t_id, t.value AS t_value, t.status AS t_status, t.do_not_translate AS t_dnt, t.language_locked AS t_locked").
 		ColumnExpr("t.source_version AS t_source_version, t.updated_by AS t_updated_by, t.updated_at AS t_updated_at").
 		ColumnExpr("(SELECT COUNT(*) FROM comments AS c WHERE c.key_id = k.id AND c.language = ?) AS comments", f.Language).
-		Join("JOIN namespaces AS n ON n.id = k.namespace_id").
-		Join("JOIN translations AS s ON s.key_id = k.id AND s.language = ?", f.SourceLanguage).
 		Join("LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?", f.Language).
+		Where("k.id BETWEEN ? AND ?", lo, hi).
+		Where("n.id = k.namespace_id").Where("s.key_id = k.id").Where("s.language = ?", f.SourceLanguage).
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").Where("s.value <> ''")
 	if f.AfterKeyID > 0 {
 		q = q.Where("k.id > ?", f.AfterKeyID)
@@ -169,6 +176,29 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 		}
 	}
 	return out, nil
+}
+
+// keyRange is the smallest and largest key id of a project (0, 0 without keys), each found
+// in the (namespace_id, id) index.
+func (t *tx) keyRange(ctx context.Context, projectID string) (lo, hi int64, err error) {
+	var nss []int64
+	if err := t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").Where("project_id = ?", projectID).Scan(ctx, &nss); err != nil {
+		return 0, 0, mapError(err)
+	}
+	for _, ns := range nss {
+		var mn, mx *int64
+		if err := t.tx.NewRaw("SELECT (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id LIMIT 1), (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id DESC LIMIT 1)", ns, ns).
+			Scan(ctx, &mn, &mx); err != nil {
+			return 0, 0, mapError(err)
+		}
+		if mn != nil && (lo == 0 || *mn < lo) {
+			lo = *mn
+		}
+		if mx != nil && *mx > hi {
+			hi = *mx
+		}
+	}
+	return lo, hi, nil
 }
 
 func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]tools.HistoryEntry, error) {
