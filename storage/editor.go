@@ -114,9 +114,12 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 	// The project's key ids lie between lo and hi; walking translation_keys by id in that
 	// range (CROSS JOIN keeps SQLite's planner from starting at the namespaces and sorting
 	// every row of the project) stops as soon as a page is found.
-	lo, hi, err := t.keyRange(ctx, f.ProjectID)
-	if err != nil || hi == 0 {
-		return []tools.ReviewRow{}, err
+	lo, hi := int64(0), int64(0)
+	if len(f.KeyIDs) == 0 {
+		var err error
+		if lo, hi, err = t.keyRange(ctx, f.ProjectID); err != nil || hi == 0 {
+			return []tools.ReviewRow{}, err
+		}
 	}
 	q := t.tx.NewSelect().TableExpr("translation_keys AS k CROSS JOIN namespaces AS n CROSS JOIN translations AS s").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
@@ -125,9 +128,12 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 		ColumnExpr("t.source_version AS t_source_version, t.updated_by AS t_updated_by, t.updated_at AS t_updated_at").
 		ColumnExpr("(SELECT COUNT(*) FROM comments AS c WHERE c.key_id = k.id AND c.language = ?) AS comments", f.Language).
 		Join("LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?", f.Language).
-		Where("k.id BETWEEN ? AND ?", lo, hi).
 		Where("n.id = k.namespace_id").Where("s.key_id = k.id").Where("s.language = ?", f.SourceLanguage).
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").Where("s.value <> ''")
+	if hi > 0 {
+		// Rows named by id are looked up by id; a page walks the project's range.
+		q = q.Where("k.id BETWEEN ? AND ?", lo, hi)
+	}
 	if f.AfterKeyID > 0 {
 		q = q.Where("k.id > ?", f.AfterKeyID)
 	}

@@ -373,6 +373,8 @@ type RowDetail struct {
 	Item     ReviewItem
 	History  []HistoryEntry
 	Comments []Comment
+	// Users names the users of the history and the comments: user:<id> to their email.
+	Users map[string]string
 }
 
 // RowDetails returns a row of the queue with its history and comments.
@@ -410,6 +412,23 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		}
 		out.Comments = commentsIn(all, in.Language)
 		slices.Reverse(out.Comments)
+		out.Users = map[string]string{}
+		actors := []string{out.Item.UpdatedBy}
+		for _, h := range out.History {
+			actors = append(actors, h.Actor)
+		}
+		for _, cm := range out.Comments {
+			actors = append(actors, cm.Author)
+		}
+		for _, a := range actors {
+			id, ok := strings.CutPrefix(a, "user:")
+			if _, seen := out.Users[a]; !ok || seen || !validID(id) {
+				continue
+			}
+			if u, err := tx.User(ctx, id); err == nil && u.WorkspaceID == proj.WorkspaceID {
+				out.Users[a] = u.Email
+			}
+		}
 		return nil
 	})
 	return out, err

@@ -34,21 +34,6 @@ type benchEnv struct {
 	cat     *tools.Catalog
 }
 
-// version is the row's version as the queue shows it.
-func (e *benchEnv) version(b *testing.B, key string) string {
-	page, err := e.cat.ReviewQueue(tools.WithPrincipal(b.Context(), tools.System), tools.ReviewIn{ProjectID: e.project, Language: "nb", Text: key})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, r := range page.Rows {
-		if r.Key == key {
-			return r.Version
-		}
-	}
-	b.Fatalf("no row %s", key)
-	return ""
-}
-
 func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 	b.Helper()
 	dsn, f := storagetest.FixtureDSN(b, dialect)
@@ -88,6 +73,12 @@ func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 		if _, err := sqlDB.Exec(`UPDATE translations SET status = 'needs_review', updated_by = 'ai:bench-model' WHERE language = 'nb' AND key_id IN
 			(SELECT id FROM translation_keys WHERE key IN (` + strings.Join(quoted, ",") + `))`); err != nil {
 			b.Fatalf("marking drafts: %v", err)
+		}
+	}
+	if dialect == "postgres" {
+		// As autovacuum does shortly after a big write: the planner needs the new row counts.
+		if _, err := sqlDB.Exec("ANALYZE"); err != nil {
+			b.Fatal(err)
 		}
 	}
 	if err := cat.SetPassword(ctx, f.User.ID, password); err != nil {
@@ -149,6 +140,19 @@ func BenchmarkEditorApproveNext(b *testing.B) {
 			e := newBenchEnv(b, dialect)
 			path := "/app/p/" + e.project + "/review/nb/save"
 			versions := map[string]string{}
+			sys := tools.WithPrincipal(b.Context(), tools.System)
+			for after := int64(0); ; {
+				page, err := e.cat.ReviewQueue(sys, tools.ReviewIn{ProjectID: e.project, Language: "nb", Filter: tools.FilterAIDrafts, After: after, Limit: 200})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range page.Rows {
+					versions[r.Key] = r.Version
+				}
+				if after = page.Next; after == 0 {
+					break
+				}
+			}
 			i := 0
 			b.ResetTimer()
 			for b.Loop() {
@@ -158,12 +162,7 @@ func BenchmarkEditorApproveNext(b *testing.B) {
 					action = "save"
 				}
 				i++
-				v, ok := versions[k]
-				if !ok {
-					b.StopTimer()
-					v = e.version(b, k)
-					b.StartTimer()
-				}
+				v := versions[k]
 				form := url.Values{"csrf": {e.csrf}, "ns": {"common"}, "key": {k}, "value": {e.values[k]}, "version": {v}, "action": {action}}
 				req := httptest.NewRequestWithContext(b.Context(), http.MethodPost, path, strings.NewReader(form.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

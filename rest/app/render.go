@@ -16,6 +16,12 @@ func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"highlight":   highlight,
 		"actor":       actorLabel,
+		"who": func(users map[string]string, a string) string {
+			if e, ok := users[a]; ok {
+				return e
+			}
+			return actorLabel(a)
+		},
 		"filterLabel": filterLabel,
 		"filters":     func() []string { return tools.ReviewFilters },
 		"join":        strings.Join,

@@ -158,7 +158,7 @@ func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 	base := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF,
 		"Editable": page.Editable, "Back": safeBack(q.Get("back"), in)}
 	row := rowDataOf(base, d.Item)
-	row["History"], row["Comments"] = d.History, d.Comments
+	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
 	if isFragment(r) {
 		h.renderFragment(w, r, "review", "detail", row)
 		return
