@@ -14,8 +14,8 @@ var pageNames = []string{"signin", "error", "projects", "project", "review", "ro
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
-		"highlight":   highlight,
-		"actor":       actorLabel,
+		"highlight": highlight,
+		"actor":     actorLabel,
 		"who": func(users map[string]string, a string) string {
 			if e, ok := users[a]; ok {
 				return e
