@@ -59,6 +59,7 @@ type Catalog struct {
 	hooks   []WriteHook
 	uses    tokenUses  // last_used_at writes (tokens.go)
 	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
+	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
 }
 
 type cachedPrincipal struct {

@@ -248,7 +248,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			if err != nil {
 				return err
 			}
-			flagged := c.qaRows(proj, t, in.Language, rows)
+			flagged := c.flaggedRows(proj, t, in.Language, rows)
 			for _, r := range rows {
 				if !flagged[r.KeyID] {
 					continue
