@@ -23,6 +23,7 @@ func migrations() *migrate.Migrations {
 	registerAutoTranslate(m)
 	registerEmbed(m)
 	registerWebhooksRedeploy(m)
+	registerEditor(m)
 	return m
 }
 

@@ -33,7 +33,7 @@ func (c *Catalog) loadProject(ctx context.Context, tx Tx, projectID string) (Pro
 // authorizeProjectID rejects what can be rejected without the database.
 func authorizeProjectID(p Principal, projectID string) error {
 	switch p.Kind {
-	case KindSystem, KindAnonymous, KindWorkspace:
+	case KindSystem, KindAnonymous, KindWorkspace, KindSession:
 		return nil
 	case KindAPIKey, KindPersonal:
 		if p.ProjectID == projectID {
@@ -47,7 +47,7 @@ func authorizeProject(p Principal, proj Project) error {
 	switch p.Kind {
 	case KindSystem, KindAnonymous:
 		return nil
-	case KindWorkspace:
+	case KindWorkspace, KindSession:
 		if p.WorkspaceID == proj.WorkspaceID && proj.Active {
 			return nil
 		}

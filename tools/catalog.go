@@ -70,6 +70,7 @@ type Catalog struct {
 	uses    tokenUses  // last_used_at writes (tokens.go)
 	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
 	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
+	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
 }
 
 type cachedPrincipal struct {

@@ -63,33 +63,47 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 			}
 			return checkValue(in.TranslationKey, in.Value)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
-			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
-			if err != nil {
-				return nil, err
-			}
-			if cur != nil && cur.LanguageLocked {
-				return nil, Errorf(CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
-			}
-			w := TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
-				SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
-			if cur != nil {
-				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
-				if cur.Value == in.Value {
-					w.Change = ChangeStatusChanged
-				}
-			}
-			if in.Language == proj.SourceLanguage && (cur == nil || cur.Value != in.Value) {
-				next := key.SourceVersion + 1
-				w.SourceVersion = &next
-				if err := tx.SourceChanged(ctx, []int64{key.ID}); err != nil {
-					return nil, err
-				}
-			}
-			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
-			return writeRow(ctx, tx, ns, w)
+		apply: func(ctx context.Context, tx Tx, proj Project) (ch []Change, err error) {
+			out, ch, err = applyUpdate(ctx, tx, proj, in, nil)
+			return ch, err
 		}})
 	return out, err
+}
+
+// applyUpdate is update_translation's change of one row, for every operation that sets a
+// value: check, when not nil, sees the current row (nil while missing) first and may refuse.
+func applyUpdate(ctx context.Context, tx Tx, proj Project, in UpdateTranslationIn, check func(cur *TranslationState) error) (RowOut, []Change, error) {
+	var out RowOut
+	ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+	if err != nil {
+		return out, nil, err
+	}
+	if check != nil {
+		if err := check(cur); err != nil {
+			return out, nil, err
+		}
+	}
+	if cur != nil && cur.LanguageLocked {
+		return out, nil, Errorf(CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
+	}
+	w := TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
+		SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
+	if cur != nil {
+		w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
+		if cur.Value == in.Value {
+			w.Change = ChangeStatusChanged
+		}
+	}
+	if in.Language == proj.SourceLanguage && (cur == nil || cur.Value != in.Value) {
+		next := key.SourceVersion + 1
+		w.SourceVersion = &next
+		if err := tx.SourceChanged(ctx, []int64{key.ID}); err != nil {
+			return out, nil, err
+		}
+	}
+	out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+	ch, err := writeRow(ctx, tx, ns, w)
+	return out, ch, err
 }
 
 // sourceValue is the key's value in the source language.

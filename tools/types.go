@@ -195,6 +195,7 @@ type Tx interface {
 	EmbedTx
 	WebhookTx
 	DeployTx
+	EditorTx
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/rest/app"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/outbound"
@@ -217,6 +218,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	}
 	restOpts.Public = public.Mount(cat, &public.Options{Logger: logger})
 	handler := rest.New(cat, restOpts)
+	// The editor and Connect page at /app/, outside the token API's route table.
+	handler = app.Mount(handler, app.New(cat, &app.Options{Logger: logger, SecureCookies: strings.HasPrefix(cfg.baseURL, "https://"),
+		ClientIP: app.ClientIPFrom(cfg.trustedProxies)}))
 	worker := workflows.New(cat, &workflows.Options{Logger: logger, Lease: cfg.jobLease, Concurrency: cfg.workers})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})

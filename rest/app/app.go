@@ -1,0 +1,409 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configure the application; nil means the defaults.
+type Options struct {
+	Logger *slog.Logger
+	// SecureCookies sets Secure on cookies even when a request did not arrive over TLS
+	// (behind a proxy that ends TLS): lokal serve sets it for an https base URL.
+	SecureCookies bool
+	// ClientIP returns the address that sign-in attempts are counted by; default the
+	// connection's.
+	ClientIP func(*http.Request) string
+	// Sections are further parts of the Connect page, in order.
+	Sections []Section
+}
+
+// Cookie names.
+const (
+	sessionCookie = "lokal_session"
+	signinCookie  = "lokal_signin"
+)
+
+type handler struct {
+	cat   *tools.Catalog
+	opts  Options
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+}
+
+// New returns the application; its routes all start with /app/.
+func New(cat *tools.Catalog, opts *Options) http.Handler {
+	h := &handler{cat: cat, mux: http.NewServeMux()}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.Logger == nil {
+		h.opts.Logger = slog.Default()
+	}
+	if h.opts.ClientIP == nil {
+		h.opts.ClientIP = func(r *http.Request) string {
+			host, _, err := net.SplitHostPort(r.RemoteAddr)
+			if err != nil {
+				return r.RemoteAddr
+			}
+			return host
+		}
+	}
+	h.pages = parsePages()
+	static, _ := fs.Sub(staticFS, "static")
+	fileServer := http.StripPrefix("/app/static/", http.FileServerFS(static))
+	m := h.mux
+	m.Handle("GET /app/static/", cacheStatic(fileServer))
+	m.HandleFunc("GET /app/{$}", h.signedIn(h.projects))
+	m.HandleFunc("GET /app/signin", h.signinForm)
+	m.HandleFunc("POST /app/signin", h.signin)
+	m.HandleFunc("POST /app/signout", h.signedIn(h.signout))
+	m.HandleFunc("GET /app/p/{project}/{$}", h.signedIn(h.project))
+	m.HandleFunc("GET /app/p/{project}/review/{lang}", h.signedIn(h.review))
+	m.HandleFunc("GET /app/p/{project}/review/{lang}/rows", h.signedIn(h.rows))
+	m.HandleFunc("GET /app/p/{project}/review/{lang}/revision", h.signedIn(h.revision))
+	m.HandleFunc("GET /app/p/{project}/review/{lang}/row", h.signedIn(h.rowDetail))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/save", h.signedIn(h.save))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/approve", h.signedIn(h.approve))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/comment", h.signedIn(h.comment))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/flag", h.signedIn(h.flag))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/translate", h.signedIn(h.translate))
+	m.HandleFunc("POST /app/p/{project}/review/{lang}/check", h.signedIn(h.check))
+	m.HandleFunc("GET /app/p/{project}/connect", h.signedIn(h.connect))
+	m.HandleFunc("POST /app/p/{project}/connect/keys", h.signedIn(h.createKey))
+	m.HandleFunc("POST /app/p/{project}/connect/keys/revoke", h.signedIn(h.revokeKey))
+	m.HandleFunc("POST /app/p/{project}/connect/tokens", h.signedIn(h.createToken))
+	m.HandleFunc("POST /app/p/{project}/connect/tokens/revoke", h.signedIn(h.revokeToken))
+	m.HandleFunc("POST /app/p/{project}/connect/ai", h.signedIn(h.setAI))
+	m.HandleFunc("POST /app/p/{project}/connect/ai/workspace", h.signedIn(h.setWorkspaceAI))
+	m.HandleFunc("POST /app/p/{project}/connect/embed", h.signedIn(h.setEmbed))
+	for _, s := range h.opts.Sections {
+		s.Routes(m, h.signedIn)
+	}
+	m.HandleFunc("/app/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, tools.Errorf(tools.CodeNotFound, "no such page"))
+	})
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "cross-site request refused"))
+	}))
+	return secureHeaders(cop.Handler(m))
+}
+
+// Mount serves the application at /app/ and everything else with api: /app/ stays out of
+// the API's route table and its OpenAPI description, which are the token API's.
+func Mount(api, app http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/app" {
+			http.Redirect(w, r, "/app/", http.StatusMovedPermanently)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/app/") {
+			app.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// secureHeaders keep the pages from being framed or running scripts from anywhere else.
+func secureHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func cacheStatic(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// session is the signed-in request's context.
+type session struct {
+	tools.Session
+	user tools.User
+}
+
+type sessionKey struct{}
+
+func sessionFrom(ctx context.Context) session {
+	s, _ := ctx.Value(sessionKey{}).(session)
+	return s
+}
+
+// signedIn opens the request's session or sends the browser to sign in; on POST it also
+// checks the CSRF token.
+func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie(sessionCookie)
+		var ctx context.Context
+		var s tools.Session
+		if err == nil {
+			ctx, s, err = h.cat.OpenSession(r.Context(), c.Value)
+		}
+		if err != nil {
+			if tools.ErrorCode(err) != tools.CodeUnauthorized && err != http.ErrNoCookie {
+				h.fail(w, r, err)
+				return
+			}
+			if r.Method == http.MethodGet && !wantsJSON(r) && !isFragment(r) {
+				http.Redirect(w, r, "/app/signin?next="+urlEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			h.fail(w, r, tools.Errorf(tools.CodeUnauthorized, "not signed in"))
+			return
+		}
+		if r.Method == http.MethodPost {
+			tok := r.Header.Get("X-CSRF-Token")
+			if tok == "" {
+				r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+				tok = r.PostFormValue("csrf")
+			}
+			if !tools.CheckCSRF(s, tok) {
+				h.fail(w, r, tools.Errorf(tools.CodeForbidden, "the form's CSRF token is missing or wrong; reload the page"))
+				return
+			}
+		}
+		u, err := h.cat.EditorUser(ctx)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		next(w, r.WithContext(context.WithValue(ctx, sessionKey{}, session{Session: s, user: u})))
+	}
+}
+
+// maxForm bounds a form body: a translation value is at most tools.MaxValueBytes.
+const maxForm = 1 << 20
+
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json") || strings.HasPrefix(r.Header.Get("Content-Type"), "application/json")
+}
+
+func isFragment(r *http.Request) bool { return r.Header.Get("X-Lokal-Fragment") != "" }
+
+// statusOf maps catalogue error codes to HTTP statuses, as the API does.
+var statusOf = map[string]int{
+	tools.CodeUnauthorized:       http.StatusUnauthorized,
+	tools.CodeReadOnlyKey:        http.StatusForbidden,
+	tools.CodeForbidden:          http.StatusForbidden,
+	tools.CodeInvalidTranslation: http.StatusUnprocessableEntity,
+	tools.CodeNotConfigured:      http.StatusUnprocessableEntity,
+	tools.CodeUnprocessable:      http.StatusUnprocessableEntity,
+	tools.CodeNotFound:           http.StatusNotFound,
+	tools.CodeConflict:           http.StatusConflict,
+	tools.CodeInvalid:            http.StatusBadRequest,
+	tools.CodeTooLarge:           http.StatusRequestEntityTooLarge,
+	tools.CodeRateLimited:        http.StatusTooManyRequests,
+	tools.CodeTimeout:            http.StatusServiceUnavailable,
+	tools.CodeUnavailable:        http.StatusServiceUnavailable,
+}
+
+func statusFor(err error) int {
+	if s, ok := statusOf[tools.ErrorCode(err)]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// fail answers an error: JSON in the API's error shape for scripts, a page for people. A
+// token of another workspace is told the project does not exist.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if sessionFrom(r.Context()).UserID != "" && tools.ErrorCode(err) == tools.CodeUnauthorized {
+		// Signed in, but the project is another workspace's: to this user it does not exist.
+		err = tools.Errorf(tools.CodeNotFound, "project not found")
+	}
+	code, msg := tools.ErrorCode(err), tools.ErrorMessage(err)
+	status := statusFor(err)
+	if status == http.StatusInternalServerError {
+		h.opts.Logger.ErrorContext(r.Context(), "app request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		code, msg = tools.CodeInternal, "something went wrong; it was logged"
+	}
+	if tools.ErrorCode(err) == tools.CodeRateLimited {
+		w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
+	}
+	if wantsJSON(r) || isFragment(r) {
+		writeJSON(w, status, map[string]string{"error": code, "message": msg})
+		return
+	}
+	h.render(w, r, status, "error", map[string]any{"Status": status, "Code": code, "Message": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"error":"internal"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes()) //nolint:errcheck // the client left
+}
+
+// render writes a page, or the named fragment alone.
+func (h *handler) render(w http.ResponseWriter, r *http.Request, status int, page string, data map[string]any) {
+	t, ok := h.pages[page]
+	if !ok {
+		http.Error(w, "no template "+page, http.StatusInternalServerError)
+		return
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	s := sessionFrom(r.Context())
+	data["CSRF"] = s.CSRF
+	if s.UserID != "" {
+		data["User"] = s.user
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "page", data); err != nil {
+		h.opts.Logger.ErrorContext(r.Context(), "rendering a page", "page", page, "err", err)
+		http.Error(w, "rendering failed", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes()) //nolint:errcheck // the client left
+}
+
+// renderFragment writes one named template of page without the layout.
+func (h *handler) renderFragment(w http.ResponseWriter, r *http.Request, page, name string, data any) {
+	var buf bytes.Buffer
+	if err := h.pages[page].ExecuteTemplate(&buf, name, data); err != nil {
+		h.opts.Logger.ErrorContext(r.Context(), "rendering a fragment", "name", name, "err", err)
+		http.Error(w, "rendering failed", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes()) //nolint:errcheck // the client left
+}
+
+func (h *handler) cookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/app/", MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: h.opts.SecureCookies || r.TLS != nil})
+}
+
+func randomToken() string {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic("reading random bytes: " + err.Error())
+	}
+	return hex.EncodeToString(b)
+}
+
+func (h *handler) signinForm(w http.ResponseWriter, r *http.Request) {
+	tok := randomToken()
+	h.cookie(w, r, signinCookie, tok, 3600)
+	h.render(w, r, http.StatusOK, "signin", map[string]any{"SigninCSRF": tok, "Next": safeNext(r.URL.Query().Get("next"))})
+}
+
+func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	c, err := r.Cookie(signinCookie)
+	if err != nil || c.Value == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostFormValue("csrf"))) != 1 {
+		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "the sign-in form expired; reload it and try again"))
+		return
+	}
+	next := safeNext(r.PostFormValue("next"))
+	out, err := h.cat.SignIn(r.Context(), tools.SignInIn{Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), ClientIP: h.opts.ClientIP(r)})
+	if err != nil {
+		status := statusFor(err)
+		if status == http.StatusInternalServerError {
+			h.fail(w, r, err)
+			return
+		}
+		if tools.ErrorCode(err) == tools.CodeRateLimited {
+			w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
+		}
+		h.render(w, r, status, "signin", map[string]any{"SigninCSRF": c.Value, "Next": next, "Email": r.PostFormValue("email"), "Error": tools.ErrorMessage(err)})
+		return
+	}
+	h.cookie(w, r, sessionCookie, out.Token, int(tools.SessionLifetime.Seconds()))
+	h.cookie(w, r, signinCookie, "", -1)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (h *handler) signout(w http.ResponseWriter, r *http.Request) {
+	c, _ := r.Cookie(sessionCookie)
+	if err := h.cat.SignOut(r.Context(), c.Value); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.cookie(w, r, sessionCookie, "", -1)
+	http.Redirect(w, r, "/app/signin", http.StatusSeeOther)
+}
+
+// safeNext keeps redirects after sign-in inside the application.
+func safeNext(next string) string {
+	if strings.HasPrefix(next, "/app/") && !strings.HasPrefix(next, "/app//") && !strings.ContainsAny(next, "\\\r\n") {
+		return next
+	}
+	return "/app/"
+}
+
+// ClientIPFrom returns the client address of a request: the connection's, or when the
+// connection comes from a trusted proxy, the nearest address in X-Forwarded-For that is not
+// a trusted proxy.
+func ClientIPFrom(trusted []netip.Prefix) func(*http.Request) string {
+	isTrusted := func(a netip.Addr) bool {
+		for _, p := range trusted {
+			if p.Contains(a.Unmap()) {
+				return true
+			}
+		}
+		return false
+	}
+	return func(r *http.Request) string {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		addr, err := netip.ParseAddr(host)
+		if err != nil || !isTrusted(addr) {
+			return host
+		}
+		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+		for i := len(hops) - 1; i >= 0; i-- {
+			a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+			if err != nil {
+				return host
+			}
+			if !isTrusted(a) {
+				return a.Unmap().String()
+			}
+		}
+		return host
+	}
+}

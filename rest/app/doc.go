@@ -1,0 +1,23 @@
+// Package app is lokal's browser application at /app/: the translator's editor (sign-in,
+// projects, the review queue of one language) and the Connect page (API keys, personal
+// access tokens, AI and Embed settings).
+//
+// # How it is built
+//
+// Pages are rendered on the server with html/template and work as plain forms. One small
+// JavaScript module (static/editor.js, no build step, no library) adds what forms cannot:
+// keyboard shortcuts, QA while typing, saving without leaving the row, and picking up
+// changes made elsewhere without touching what the reviewer is typing. Everything is
+// embedded with go:embed; nothing is loaded from another origin.
+//
+// # Security
+//
+// Sessions live in the database (tools.SignIn); the cookie is HttpOnly, SameSite=Lax and
+// Secure when served over https. Every POST carries the session's CSRF token (a form field
+// or the X-CSRF-Token header) and passes net/http's CrossOriginProtection; the sign-in
+// form, made before there is a session, uses a double-submit cookie.
+//
+// Every operation is a catalogue operation ([tools.Catalog.ReviewQueue],
+// [tools.Catalog.SaveRow], [tools.Catalog.ConnectCreateKey], ...): handlers decode the
+// form, call one, and render.
+package app

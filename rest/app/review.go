@@ -1,0 +1,343 @@
+package app
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
+	ps, err := h.cat.EditorProjects(r.Context())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": ps})
+}
+
+func (h *handler) project(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("project")
+	st, err := h.cat.GetProjectStatus(r.Context(), tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ps, err := h.cat.EditorProjects(r.Context())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var proj tools.Project
+	for _, p := range ps {
+		if p.ID == id {
+			proj = p
+		}
+	}
+	editable := map[string]bool{}
+	for _, l := range proj.EditableLanguages {
+		editable[l] = true
+	}
+	var langs []tools.LanguageStats
+	for _, l := range st.Languages {
+		if l.Language != st.SourceLanguage {
+			langs = append(langs, l)
+		}
+	}
+	h.render(w, r, http.StatusOK, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable})
+}
+
+// queueIn reads the queue's filters from a query.
+func queueIn(r *http.Request, q url.Values) tools.ReviewIn {
+	after, _ := strconv.ParseInt(q.Get("after"), 10, 64)
+	return tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang"), Namespace: q.Get("ns"),
+		Filter: q.Get("filter"), Text: q.Get("q"), After: after}
+}
+
+func queueURL(r *http.Request, in tools.ReviewIn, after int64) string {
+	q := url.Values{}
+	for k, v := range map[string]string{"filter": in.Filter, "ns": in.Namespace, "q": in.Text} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if after > 0 {
+		q.Set("after", strconv.FormatInt(after, 10))
+	}
+	u := "/app/p/" + in.ProjectID + "/review/" + in.Language
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+func (h *handler) review(w http.ResponseWriter, r *http.Request) {
+	in := queueIn(r, r.URL.Query())
+	page, err := h.cat.ReviewQueue(r.Context(), in)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "review", map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID,
+		"Filter": in.Filter, "Namespace": in.Namespace, "Text": in.Text, "After": in.After, "Editable": page.Editable,
+		"Back": r.URL.RequestURI(), "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, 0),
+		"Flash": r.URL.Query().Get("done")})
+}
+
+// rows renders rows of the queue by key id, unfiltered: the live refresh asks for the rows
+// on screen whatever they show now.
+func (h *handler) rows(w http.ResponseWriter, r *http.Request) {
+	var ids []int64
+	for _, s := range strings.Split(r.URL.Query().Get("keys"), ",") {
+		if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 && len(ids) < tools.ReviewPageSize*4 {
+			ids = append(ids, id)
+		}
+	}
+	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang"), KeyIDs: ids, Limit: 200}
+	if len(ids) == 0 {
+		h.fail(w, r, tools.Errorf(tools.CodeInvalid, "keys must list key ids"))
+		return
+	}
+	page, err := h.cat.ReviewQueue(r.Context(), in)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	data := map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID, "Editable": page.Editable,
+		"CSRF": sessionFrom(r.Context()).CSRF, "Back": safeBack(r.URL.Query().Get("back"), in)}
+	var b strings.Builder
+	for _, it := range page.Rows {
+		if err := h.pages["review"].ExecuteTemplate(&b, "row", rowDataOf(data, it)); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	w.Header().Set("X-Lokal-Revision", strconv.FormatInt(page.Revision, 10))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(b.String())) //nolint:errcheck // the client left
+}
+
+func rowDataOf(page map[string]any, it tools.ReviewItem) map[string]any {
+	return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
+		"Editable": page["Editable"], "Back": page["Back"]}
+}
+
+// revision answers the project's revision, which moves on every write: the review page
+// polls it and fetches its rows again when it moves.
+func (h *handler) revision(w http.ResponseWriter, r *http.Request) {
+	page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang"), KeyIDs: []int64{-1}, Limit: 1})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int64{"revision": page.Revision})
+}
+
+func rowRef(r *http.Request, ns, key string) tools.RowRef {
+	return tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: r.PathValue("project")}, NamespaceKey: ns, TranslationKey: key},
+		Language: r.PathValue("lang")}
+}
+
+func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	ref := rowRef(r, q.Get("ns"), q.Get("key"))
+	d, err := h.cat.RowDetails(r.Context(), ref)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{d.Item.KeyID}, Limit: 1})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	in := tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}
+	base := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF,
+		"Editable": page.Editable, "Back": safeBack(q.Get("back"), in)}
+	row := rowDataOf(base, d.Item)
+	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
+	if isFragment(r) {
+		h.renderFragment(w, r, "review", "detail", row)
+		return
+	}
+	base["Row"] = row
+	h.render(w, r, http.StatusOK, "rowpage", base)
+}
+
+// safeBack is where a form returns to: a page of this queue, never elsewhere.
+func safeBack(back string, in tools.ReviewIn) string {
+	prefix := "/app/p/" + in.ProjectID + "/review/" + in.Language
+	if back == prefix || strings.HasPrefix(back, prefix+"?") || strings.HasPrefix(back, prefix+"/row?") {
+		return back
+	}
+	return prefix
+}
+
+// done returns a plain form to its page with a message; scripts get JSON instead.
+func (h *handler) done(w http.ResponseWriter, r *http.Request, back, msg, anchor string) {
+	u, _ := url.Parse(back)
+	q := u.Query()
+	q.Set("done", msg)
+	u.RawQuery = q.Encode()
+	u.Fragment = anchor
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+func (h *handler) save(w http.ResponseWriter, r *http.Request) {
+	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
+	status := tools.StatusNeedsReview
+	if r.PostFormValue("action") == "approve" {
+		status = tools.StatusApproved
+	}
+	value := strings.ReplaceAll(r.PostFormValue("value"), "\r\n", "\n")
+	it, err := h.cat.SaveRow(r.Context(), tools.SaveRowIn{RowRef: ref, Value: value, Status: status, Version: r.PostFormValue("version")})
+	back := safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language})
+	if err != nil {
+		if tools.ErrorCode(err) == tools.CodeConflict && (wantsJSON(r) || isFragment(r)) {
+			// The reviewer's text stays in their browser; they get the row as it is now.
+			cur, derr := h.cat.RowDetails(r.Context(), ref)
+			if derr == nil {
+				writeJSON(w, http.StatusConflict, map[string]any{"error": tools.CodeConflict, "message": tools.ErrorMessage(err),
+					"current": map[string]any{"value": cur.Item.Value, "status": cur.Item.Status, "version": cur.Item.Version, "updated_by": actorLabel(cur.Item.UpdatedBy)}})
+				return
+			}
+		}
+		h.fail(w, r, err)
+		return
+	}
+	if isFragment(r) {
+		page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{it.KeyID}, Limit: 1})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable, "Back": back}
+		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, it)
+		return
+	}
+	msg := "Saved " + it.Key
+	if status == tools.StatusApproved {
+		msg = "Approved " + it.Key
+	}
+	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
+}
+
+// selection reads the batch form's checked rows: namespace, key and version by tabs.
+func selection(r *http.Request) []tools.RowVersion {
+	var out []tools.RowVersion
+	for _, v := range r.PostForm["sel"] {
+		parts := strings.SplitN(v, "\t", 3)
+		if len(parts) == 3 {
+			out = append(out, tools.RowVersion{Namespace: parts[0], Key: parts[1], Version: parts[2]})
+		}
+	}
+	return out
+}
+
+func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
+	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang")}
+	out, err := h.cat.ApproveRows(r.Context(), tools.ApproveIn{ProjectID: in.ProjectID, Language: in.Language, Rows: selection(r)})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped})
+		return
+	}
+	msg := "Approved " + itoa(len(out.Approved)) + " rows"
+	if len(out.Conflicts) > 0 {
+		msg += "; " + itoa(len(out.Conflicts)) + " changed meanwhile and were left as they are: " + strings.Join(out.Conflicts, ", ")
+	}
+	if len(out.Skipped) > 0 {
+		msg += "; " + itoa(len(out.Skipped)) + " without a value or locked were skipped"
+	}
+	h.done(w, r, safeBack(r.PostFormValue("back"), in), msg, "")
+}
+
+func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
+	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang")}
+	ti := tools.TranslateRowsIn{ProjectID: in.ProjectID, Language: in.Language, All: r.PostFormValue("all") == "1", Keys: map[string][]string{}}
+	if !ti.All {
+		for _, s := range selection(r) {
+			ti.Keys[s.Namespace] = append(ti.Keys[s.Namespace], s.Key)
+		}
+	}
+	out, err := h.cat.TranslateRows(r.Context(), ti)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "skipped": out.Skipped, "more": out.More})
+		return
+	}
+	msg := "AI translated " + itoa(out.Translated) + " rows"
+	if len(out.Failed) > 0 {
+		msg += "; failed: " + strings.Join(out.Failed, ", ")
+	}
+	if out.Skipped > 0 {
+		msg += "; " + itoa(out.Skipped) + " approved, locked or without source were left"
+	}
+	if out.More {
+		msg += "; more rows are missing: press again for the next batch"
+	}
+	h.done(w, r, safeBack(r.PostFormValue("back"), in), msg, "")
+}
+
+func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
+	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
+	if _, err := h.cat.CommentRow(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		return
+	}
+	h.done(w, r, safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}), "Comment added", "")
+}
+
+func (h *handler) flag(w http.ResponseWriter, r *http.Request) {
+	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
+	name, val, _ := strings.Cut(r.PostFormValue("flag"), ":")
+	if _, err := h.cat.FlagRow(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		return
+	}
+	h.done(w, r, safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}), "Flag changed", "")
+}
+
+// check is the inline QA: the server's own checks on a value being typed.
+func (h *handler) check(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Namespace string `json:"namespace_key"`
+		Key       string `json:"translation_key"`
+		Value     string `json:"value"`
+	}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		if err := decodeJSON(w, r, &in); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	} else {
+		in.Namespace, in.Key, in.Value = r.PostFormValue("ns"), r.PostFormValue("key"), r.PostFormValue("value")
+	}
+	out, err := h.cat.CheckValue(r.Context(), tools.CheckIn{RowRef: rowRef(r, in.Namespace, in.Key), Value: in.Value})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,233 @@
+// lokal's review page: keyboard shortcuts, QA while typing, saving in place, conflicts, and
+// rows changed elsewhere picked up without touching what the reviewer is typing. Without
+// this script every form still works as a plain form.
+const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? '';
+const review = document.getElementById('review');
+const live = document.getElementById('live');
+
+const rowOf = (el) => el?.closest?.('article.row') ?? null;
+const rows = () => [...document.querySelectorAll('#rows article.row')];
+const textarea = (row) => row.querySelector('textarea[name="value"]');
+const formOf = (row) => row.querySelector('form.target');
+// getAttribute: the buttons named "action" shadow form.action.
+const actionOf = (form) => form.getAttribute('action');
+const baseOf = (row) => actionOf(formOf(row)).replace(/\/save$/, '');
+
+function announce(msg) {
+  if (live) live.textContent = msg;
+}
+
+function el(tag, text, attrs = {}) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+function parseRows(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return [...t.content.querySelectorAll('article.row')];
+}
+
+function focusRow(row) {
+  if (!row) return false;
+  const t = textarea(row);
+  (t ?? row).focus();
+  row.scrollIntoView({ block: 'nearest' });
+  return true;
+}
+
+function sibling(row, step) {
+  const all = rows();
+  const i = all.indexOf(row);
+  return i < 0 ? null : all[i + step] ?? null;
+}
+
+document.addEventListener('focusin', (e) => {
+  const r = rowOf(e.target);
+  for (const x of rows()) x.classList.toggle('focused', x === r);
+});
+
+// --- QA while typing: the server's own checks through /check ------------------------------
+async function check(row) {
+  const res = await fetch(baseOf(row) + '/check', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
+    body: JSON.stringify({ namespace_key: row.dataset.ns, translation_key: row.dataset.key, value: textarea(row).value }),
+  });
+  if (!res.ok) return;
+  const out = await res.json();
+  const ul = row.querySelector('ul.qa');
+  ul.replaceChildren();
+  if (out.refused) ul.append(el('li', out.refused, { class: 'finding refused', 'data-kind': 'refused' }));
+  for (const f of out.findings) ul.append(el('li', f.message, { class: 'finding', 'data-kind': f.kind }));
+  const n = out.findings.length + (out.refused ? 1 : 0);
+  row.classList.toggle('has-qa', n > 0);
+  let badge = row.querySelector('.badge.qa');
+  if (n > 0 && !badge) row.querySelector('.badges').append(badge = el('span', '', { class: 'badge qa' }));
+  if (badge) n > 0 ? (badge.textContent = `${n} QA`) : badge.remove();
+}
+
+document.addEventListener('input', (e) => {
+  if (e.target.name !== 'value') return;
+  const row = rowOf(e.target);
+  if (!row) return;
+  row.dataset.dirty = '1';
+  row.classList.add('dirty');
+  clearTimeout(row.qaTimer);
+  row.qaTimer = setTimeout(() => check(row), 200);
+});
+
+// --- saving in place ---------------------------------------------------------------------
+function replaceRow(row, fresh) {
+  row.replaceWith(fresh);
+  return fresh;
+}
+
+function showError(row, message) {
+  const box = row.querySelector('.conflict');
+  box.hidden = false;
+  box.replaceChildren(el('p', message));
+}
+
+function showConflict(row, body) {
+  const box = row.querySelector('.conflict');
+  const cur = body.current;
+  const keep = el('button', 'Save my text over theirs', { type: 'button' });
+  const take = el('button', 'Take their version', { type: 'button' });
+  box.hidden = false;
+  box.replaceChildren(el('p', body.message), el('p', `Their version (${cur.status || 'missing'}, by ${cur.updated_by}): ${cur.value}`), keep, take);
+  const adopt = () => {
+    formOf(row).elements.version.value = cur.version;
+    row.dataset.version = cur.version;
+    box.hidden = true;
+  };
+  keep.addEventListener('click', () => { adopt(); save(row, 'save', false); });
+  take.addEventListener('click', () => {
+    adopt();
+    textarea(row).value = cur.value;
+    delete row.dataset.dirty;
+    row.classList.remove('dirty');
+    textarea(row).focus();
+  });
+  keep.focus();
+  announce('Conflict: ' + body.message);
+}
+
+async function save(row, action, next) {
+  const form = formOf(row);
+  if (!form || textarea(row).readOnly) return;
+  const fd = new FormData(form);
+  fd.set('action', action);
+  let res;
+  try {
+    res = await fetch(actionOf(form), { method: 'POST', body: new URLSearchParams(fd), headers: { 'X-Lokal-Fragment': '1', 'X-CSRF-Token': csrf } });
+  } catch (err) {
+    showError(row, 'Not saved: the server did not answer (' + err.message + ')');
+    return;
+  }
+  if (res.ok) {
+    const [fresh] = parseRows(await res.text());
+    if (!fresh) return;
+    replaceRow(row, fresh);
+    announce((action === 'approve' ? 'Approved ' : 'Saved ') + fresh.dataset.key);
+    if (!next) { focusRow(fresh); return; }
+    if (!focusRow(sibling(fresh, 1))) {
+      const more = document.querySelector('.pager a[rel="next"]');
+      if (more) location.href = more.href;
+      else { focusRow(fresh); announce('Approved ' + fresh.dataset.key + '; that was the last row'); }
+    }
+    return;
+  }
+  const body = await res.json().catch(() => ({ message: res.statusText }));
+  if (res.status === 409 && body.current) showConflict(row, body);
+  else showError(row, 'Not saved: ' + (body.message || res.statusText));
+}
+
+document.addEventListener('submit', (e) => {
+  const form = e.target;
+  if (!form.classList.contains('target')) return;
+  e.preventDefault();
+  save(rowOf(form), e.submitter?.value || 'save', false);
+});
+
+// --- keyboard --------------------------------------------------------------------------------
+document.addEventListener('keydown', (e) => {
+  const row = rowOf(document.activeElement) ?? document.querySelector('#rows article.row.focused');
+  const mod = e.ctrlKey || e.metaKey;
+  if (mod && (e.key === 's' || e.key === 'S')) {
+    e.preventDefault();
+    if (row) save(row, 'save', false);
+  } else if (mod && e.key === 'Enter') {
+    e.preventDefault();
+    if (row) save(row, 'approve', true);
+  } else if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+    e.preventDefault();
+    const target = row ? sibling(row, e.key === 'ArrowDown' ? 1 : -1) : rows()[0];
+    focusRow(target);
+  }
+});
+
+// --- batch selection -----------------------------------------------------------------------
+document.getElementById('select-all')?.addEventListener('change', (e) => {
+  for (const c of document.querySelectorAll('input[name="sel"]')) c.checked = e.target.checked;
+});
+
+// --- history, comments and flags on demand --------------------------------------------------
+document.addEventListener('toggle', async (e) => {
+  const d = e.target;
+  if (!d.matches?.('details.more') || !d.open || d.dataset.loaded) return;
+  const back = encodeURIComponent(location.pathname + location.search);
+  const res = await fetch(d.dataset.src + '&back=' + back, { headers: { 'X-Lokal-Fragment': '1' } });
+  if (!res.ok) return;
+  d.querySelector('.detail').innerHTML = await res.text();
+  d.dataset.loaded = '1';
+}, true);
+
+// --- live: rows changed elsewhere ------------------------------------------------------------
+if (review) {
+  const base = `/app/p/${review.dataset.project}/review/${review.dataset.lang}`;
+  let revision = review.dataset.revision;
+  let busy = false;
+  const poll = async () => {
+    if (busy || document.hidden) return;
+    busy = true;
+    try {
+      const r = await fetch(base + '/revision', { headers: { Accept: 'application/json' } });
+      if (!r.ok) return;
+      const now = String((await r.json()).revision);
+      if (now === revision) return;
+      const ids = rows().map((x) => x.dataset.keyId);
+      if (ids.length === 0) { revision = now; return; }
+      const back = encodeURIComponent(location.pathname + location.search);
+      const res = await fetch(`${base}/rows?keys=${ids.join(',')}&back=${back}`, { headers: { 'X-Lokal-Fragment': '1' } });
+      if (!res.ok) return;
+      revision = res.headers.get('X-Lokal-Revision') ?? now;
+      let changed = 0;
+      for (const fresh of parseRows(await res.text())) {
+        const old = document.getElementById(fresh.id);
+        if (!old || old.dataset.version === fresh.dataset.version) continue;
+        changed++;
+        if (old.dataset.dirty) {
+          // The reviewer is typing here: keep their text; saving will show both versions.
+          const box = old.querySelector('.conflict');
+          box.hidden = false;
+          box.replaceChildren(el('p', 'This row was changed elsewhere while you were typing; saving will show both versions.'));
+          continue;
+        }
+        const hadFocus = old.contains(document.activeElement);
+        const wasOpen = old.querySelector('details.more')?.open;
+        old.replaceWith(fresh);
+        if (wasOpen) fresh.querySelector('details.more').open = true;
+        if (hadFocus) focusRow(fresh);
+      }
+      if (changed) announce(`${changed} row${changed > 1 ? 's' : ''} changed elsewhere and updated`);
+    } catch {
+      // The next poll tries again.
+    } finally {
+      busy = false;
+    }
+  };
+  setInterval(poll, Number(review.dataset.poll || 2000));
+}

@@ -1,0 +1,667 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/checkup"
+)
+
+// The translator's editor: the review queue of one language, a row's details, inline QA
+// and the writes a reviewer makes. Every write here is update_translation's,
+// set_translation_status', add_comment's or flag_translation's change, through the one
+// write path; what the editor adds is its reviewer's limits (only the project's editable
+// languages) and a version check so that two reviewers never overwrite each other.
+
+// Review filters, as the queue's filter menu names them.
+const (
+	FilterAll         = ""
+	FilterAIDrafts    = "ai"
+	FilterNeedsReview = "needs_review"
+	FilterApproved    = "approved"
+	FilterStale       = "stale"
+	FilterMissing     = "missing"
+	FilterQA          = "qa"
+	FilterComments    = "comments"
+)
+
+// ReviewFilters lists the filters in menu order.
+var ReviewFilters = []string{FilterAll, FilterAIDrafts, FilterNeedsReview, FilterApproved, FilterStale, FilterMissing, FilterQA, FilterComments}
+
+// ReviewPageSize is how many rows one page of the queue shows.
+const ReviewPageSize = 50
+
+// ReviewIn selects a page of the review queue.
+type ReviewIn struct {
+	ProjectID string
+	Language  string
+	Namespace string
+	Filter    string
+	Text      string
+	After     int64 // the Next of the previous page
+	Limit     int   // default ReviewPageSize
+	KeyIDs    []int64
+}
+
+// ReviewPage is one page of the queue. Next is 0 on the last page.
+type ReviewPage struct {
+	Project  Project
+	Language string
+	Editable bool
+	Rows     []ReviewItem
+	Next     int64
+	Revision int64
+}
+
+// ReviewItem is one row of the queue as the editor shows it.
+type ReviewItem struct {
+	Namespace      string            `json:"namespace"`
+	Key            string            `json:"key"`
+	KeyID          int64             `json:"key_id"`
+	Source         string            `json:"source"`
+	Value          string            `json:"value"`
+	Status         string            `json:"status"` // "" while missing
+	Missing        bool              `json:"missing"`
+	Stale          bool              `json:"stale"`
+	AIDraft        bool              `json:"ai_draft"`
+	DoNotTranslate bool              `json:"do_not_translate"`
+	LanguageLocked bool              `json:"language_locked"`
+	UpdatedBy      string            `json:"updated_by"`
+	UpdatedAt      string            `json:"updated_at"`
+	Comments       int               `json:"comments"`
+	Findings       []checkup.Finding `json:"findings"`
+	Glossary       []GlossaryPair    `json:"glossary"` // pairs whose source term is in the source text
+	Version        string            `json:"version"`
+}
+
+// rowVersion fingerprints what a reviewer saw of a row: any write to it since changes it.
+func rowVersion(r *TranslationState) string {
+	if r == nil {
+		return "new"
+	}
+	h := sha256.New()
+	sv := "-"
+	if r.SourceVersion != nil {
+		sv = strconv.FormatInt(*r.SourceVersion, 10)
+	}
+	for _, s := range []string{strconv.FormatInt(r.ID, 10), r.Value, r.Status, strconv.FormatBool(r.DoNotTranslate),
+		strconv.FormatBool(r.LanguageLocked), sv, r.UpdatedBy, strconv.FormatInt(r.UpdatedAt.UnixNano(), 10)} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:20]
+}
+
+// canEdit is the editor's rule: reviewers change only the project's editable languages.
+func canEdit(ctx context.Context, proj Project, language string) error {
+	if PrincipalFrom(ctx).Kind == KindSystem || contains(proj.EditableLanguages, language) {
+		return nil
+	}
+	return Errorf(CodeForbidden, "%s is not an editable language of this project", language)
+}
+
+// terms are a project's glossary and do-not-translate terms, loaded once per request.
+type terms struct {
+	glossary []GlossaryPair
+	dnt      []string
+}
+
+func loadTerms(ctx context.Context, tx Tx, projectID string) (terms, error) {
+	var t terms
+	var err error
+	if t.glossary, err = tx.Glossary(ctx, projectID); err != nil {
+		return t, err
+	}
+	t.dnt, err = tx.DoNotTranslateTerms(ctx, projectID)
+	return t, err
+}
+
+// qaKinds are the findings the editor calls QA problems: missing and stale rows have
+// filters of their own.
+var qaKinds = []string{checkup.KindPlaceholder, checkup.KindMarkup, checkup.KindGlossary, checkup.KindDoNotTranslate, checkup.KindIdentical}
+
+// checkRow runs the checkup's analysis on one value: the same checks as the project's
+// checkup report, so the editor and the report never disagree.
+func checkRow(proj Project, t terms, ns, key, language, source, value string, dnt bool) []checkup.Finding {
+	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt,
+		Keys: []checkup.Key{{Namespace: ns, Key: key, Source: source, Translations: map[string]checkup.Translation{language: {Value: value, DoNotTranslate: dnt}}}}}
+	for _, g := range t.glossary {
+		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
+	}
+	all, _ := checkup.Analyze(in)
+	out := []checkup.Finding{}
+	for _, f := range all {
+		if contains(qaKinds, f.Kind) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// glossaryHints are the pairs of language whose source term appears in source.
+func glossaryHints(t terms, language, source string) []GlossaryPair {
+	out := []GlossaryPair{}
+	lower := strings.ToLower(source)
+	for _, g := range t.glossary {
+		if (g.Locale == "all" || g.Locale == language) && g.SourceTerm != "" && strings.Contains(lower, strings.ToLower(g.SourceTerm)) {
+			out = append(out, g)
+		}
+	}
+	for _, d := range t.dnt {
+		if d != "" && strings.Contains(source, d) {
+			out = append(out, GlossaryPair{SourceTerm: d, TargetTerm: d, Locale: "dnt"})
+		}
+	}
+	return out
+}
+
+func (c *Catalog) reviewItem(proj Project, t terms, language string, r ReviewRow) ReviewItem {
+	it := ReviewItem{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, Source: r.Source.Value, Comments: r.Comments,
+		Version: rowVersion(r.Value), Findings: []checkup.Finding{}, Missing: r.Value == nil || r.Value.Value == ""}
+	if v := r.Value; v != nil {
+		it.Value, it.Status, it.DoNotTranslate, it.LanguageLocked, it.UpdatedBy = v.Value, v.Status, v.DoNotTranslate, v.LanguageLocked, v.UpdatedBy
+		it.UpdatedAt = v.UpdatedAt.UTC().Format("2006-01-02 15:04:05Z")
+		it.AIDraft = strings.HasPrefix(v.UpdatedBy, "ai:") && v.Status == StatusNeedsReview
+		it.Stale = v.Value != "" && isStale(language, proj.SourceLanguage, v.SourceVersion, r.SourceVersion, true)
+	}
+	if !it.Missing {
+		it.Findings = checkRow(proj, t, r.Namespace, r.Key, language, r.Source.Value, it.Value, it.DoNotTranslate)
+	}
+	it.Glossary = glossaryHints(t, language, r.Source.Value)
+	return it
+}
+
+// ReviewQueue returns a page of one language's rows of a project, filtered. The QA filter
+// runs the checks on the rows as they are now, never on a report that may be behind.
+func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, error) {
+	out := ReviewPage{Language: in.Language, Rows: []ReviewItem{}}
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	if !contains(ReviewFilters, in.Filter) {
+		return out, Errorf(CodeInvalid, "filter must be one of %s", strings.Join(ReviewFilters[1:], ", "))
+	}
+	if err := checkFilter("text", in.Text); err != nil {
+		return out, err
+	}
+	limit := in.Limit
+	if limit <= 0 || limit > 200 {
+		limit = ReviewPageSize
+	}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+		out.Project = proj
+		if err := proj.requireLanguage(in.Language); err != nil {
+			return err
+		}
+		if in.Language == proj.SourceLanguage {
+			return Errorf(CodeInvalid, "%s is the source language; review a target language", in.Language)
+		}
+		out.Editable = canEdit(ctx, proj, in.Language) == nil
+		if st, ok := tx.(StagingTx); ok {
+			var err error
+			if out.Revision, err = st.ProjectRevision(ctx, proj.ID); err != nil {
+				return err
+			}
+		}
+		t, err := loadTerms(ctx, tx, proj.ID)
+		if err != nil {
+			return err
+		}
+		f := ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, Namespace: in.Namespace,
+			Text: in.Text, AfterKeyID: in.After, KeyIDs: in.KeyIDs}
+		switch in.Filter {
+		case FilterAIDrafts:
+			f.AIDrafts = true
+		case FilterNeedsReview, FilterApproved:
+			f.Status = in.Filter
+		case FilterStale:
+			f.Stale = true
+		case FilterMissing:
+			f.Missing = true
+		case FilterComments:
+			f.HasComments = true
+		}
+		if in.Filter != FilterQA {
+			f.Limit = limit + 1
+			rows, err := tx.ReviewRows(ctx, f)
+			if err != nil {
+				return err
+			}
+			if len(rows) > limit {
+				rows = rows[:limit]
+				out.Next = rows[limit-1].KeyID
+			}
+			for _, r := range rows {
+				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
+			}
+			return nil
+		}
+		// QA: walk the language's rows in chunks, one analysis per chunk, until a page of
+		// rows with findings.
+		f.Limit = 1000
+		for {
+			rows, err := tx.ReviewRows(ctx, f)
+			if err != nil {
+				return err
+			}
+			flagged := c.flaggedRows(proj, t, in.Language, rows)
+			for _, r := range rows {
+				if !flagged[r.KeyID] {
+					continue
+				}
+				if len(out.Rows) == limit {
+					out.Next = out.Rows[limit-1].KeyID
+					return nil
+				}
+				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
+			}
+			if len(rows) < f.Limit {
+				return nil
+			}
+			f.AfterKeyID = rows[len(rows)-1].KeyID
+		}
+	})
+	return out, err
+}
+
+// qaRows runs the checkup's analysis once over rows and returns the keys with QA findings.
+func (c *Catalog) qaRows(proj Project, t terms, language string, rows []ReviewRow) map[int64]bool {
+	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt}
+	for _, g := range t.glossary {
+		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
+	}
+	ids := map[string]int64{}
+	for _, r := range rows {
+		if r.Value == nil || r.Value.Value == "" {
+			continue
+		}
+		// Keys are unique per namespace; the analysis names findings by both.
+		id := r.Namespace + "\x00" + r.Key
+		ids[id] = r.KeyID
+		in.Keys = append(in.Keys, checkup.Key{Namespace: r.Namespace, Key: r.Key, Source: r.Source.Value,
+			Translations: map[string]checkup.Translation{language: {Value: r.Value.Value, DoNotTranslate: r.Value.DoNotTranslate}}})
+	}
+	found, _ := checkup.Analyze(in)
+	out := map[int64]bool{}
+	for _, f := range found {
+		if contains(qaKinds, f.Kind) {
+			out[ids[f.Namespace+"\x00"+f.Key]] = true
+		}
+	}
+	return out
+}
+
+// EditorProjects returns the active projects of the signed-in user's workspace.
+func (c *Catalog) EditorProjects(ctx context.Context) ([]Project, error) {
+	p := PrincipalFrom(ctx)
+	if p.Kind != KindSession && p.Kind != KindWorkspace {
+		return nil, Errorf(CodeUnauthorized, "sign in first")
+	}
+	var out []Project
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.Projects(ctx, p.WorkspaceID)
+		return err
+	})
+	return out, err
+}
+
+// EditorUser is the signed-in user.
+func (c *Catalog) EditorUser(ctx context.Context) (User, error) {
+	p := PrincipalFrom(ctx)
+	if p.UserID == "" {
+		return User{}, Errorf(CodeUnauthorized, "sign in first")
+	}
+	var u User
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		u, err = tx.User(ctx, p.UserID)
+		return err
+	})
+	return u, err
+}
+
+// CheckIn is a value being typed into one row.
+type CheckIn struct {
+	RowRef
+	Value string `json:"value"`
+}
+
+// CheckOut is what the server would say of the value: the QA findings of the checkup and,
+// when the value would be refused on save, why.
+type CheckOut struct {
+	Findings []checkup.Finding `json:"findings"`
+	Refused  string            `json:"refused,omitempty"`
+}
+
+// CheckValue runs, on a value not yet saved, the checks a save and the checkup report run.
+func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) {
+	out := CheckOut{Findings: []checkup.Finding{}}
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+		_, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+		if err != nil {
+			return err
+		}
+		src, err := sourceValue(ctx, tx, proj, key)
+		if err != nil {
+			return err
+		}
+		t, err := loadTerms(ctx, tx, proj.ID)
+		if err != nil {
+			return err
+		}
+		if err := checkValue(in.TranslationKey, in.Value); err != nil {
+			out.Refused = err.Error()
+		}
+		if in.Value != "" {
+			out.Findings = checkRow(proj, t, in.NamespaceKey, in.TranslationKey, in.Language, src, in.Value, cur != nil && cur.DoNotTranslate)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RowDetail is one row's history and comments, newest first, with the current row.
+type RowDetail struct {
+	Item     ReviewItem
+	History  []HistoryEntry
+	Comments []Comment
+	// Users names the users of the history and the comments: user:<id> to their email.
+	Users map[string]string
+}
+
+// RowDetails returns a row of the queue with its history and comments.
+func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) {
+	var out RowDetail
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+		if in.Language == proj.SourceLanguage {
+			return Errorf(CodeInvalid, "%s is the source language", in.Language)
+		}
+		_, key, _, err := loadRow(ctx, tx, proj, in)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.ReviewRows(ctx, ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return Errorf(CodeNotFound, "%q has no source text to review", in.TranslationKey)
+		}
+		t, err := loadTerms(ctx, tx, proj.ID)
+		if err != nil {
+			return err
+		}
+		out.Item = c.reviewItem(proj, t, in.Language, rows[0])
+		if out.History, err = tx.RowHistory(ctx, key.ID, in.Language, 50); err != nil {
+			return err
+		}
+		all, err := tx.Comments(ctx, key.ID)
+		if err != nil {
+			return err
+		}
+		out.Comments = commentsIn(all, in.Language)
+		slices.Reverse(out.Comments)
+		out.Users = map[string]string{}
+		actors := []string{out.Item.UpdatedBy}
+		for _, h := range out.History {
+			actors = append(actors, h.Actor)
+		}
+		for _, cm := range out.Comments {
+			actors = append(actors, cm.Author)
+		}
+		for _, a := range actors {
+			id, ok := strings.CutPrefix(a, "user:")
+			if _, seen := out.Users[a]; !ok || seen || !validID(id) {
+				continue
+			}
+			if u, err := tx.User(ctx, id); err == nil && u.WorkspaceID == proj.WorkspaceID {
+				out.Users[a] = u.Email
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SaveRowIn is a reviewer's save: Version is the row's version the reviewer saw.
+type SaveRowIn struct {
+	RowRef
+	Value   string
+	Status  string // needs_review (default) or approved
+	Version string
+}
+
+// errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
+func errChanged(key string, cur *TranslationState) error {
+	who := "someone"
+	if cur != nil && cur.UpdatedBy != "" {
+		who = cur.UpdatedBy
+	}
+	return Errorf(CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)
+}
+
+// SaveRow is update_translation for a reviewer: refused (CodeConflict) when the row moved
+// since Version, refused (CodeForbidden) outside the editable languages. Saving what is
+// already stored changes nothing.
+func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
+	var out ReviewItem
+	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
+	err := c.write(ctx, write{op: "update_translation", project: in.ProjectID,
+		validate: func() error {
+			var err error
+			if up.Status, err = statusOrDefault(up.Status); err != nil {
+				return err
+			}
+			if in.Version == "" {
+				return Errorf(CodeInvalid, "version is required")
+			}
+			return checkValue(in.TranslationKey, in.Value)
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			if err := canEdit(ctx, proj, in.Language); err != nil {
+				return nil, err
+			}
+			if in.Language == proj.SourceLanguage {
+				return nil, Errorf(CodeInvalid, "the editor reviews translations; change source texts where they are written")
+			}
+			same := false
+			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *TranslationState) error {
+				if rowVersion(cur) != in.Version {
+					return errChanged(in.TranslationKey, cur)
+				}
+				same = cur != nil && cur.Value == up.Value && cur.Status == up.Status
+				if same {
+					return errUnchanged
+				}
+				return nil
+			})
+			if same {
+				return nil, nil
+			}
+			return changes, err
+		}})
+	if err != nil {
+		return out, err
+	}
+	d, err := c.RowDetails(ctx, in.RowRef)
+	return d.Item, err
+}
+
+// errUnchanged stops applyUpdate when a save would store what is stored.
+var errUnchanged = Errorf(CodeConflict, "unchanged")
+
+// RowVersion names a row and the version a reviewer saw of it.
+type RowVersion struct {
+	Namespace string
+	Key       string
+	Version   string
+}
+
+// ApproveIn approves rows of one language together.
+type ApproveIn struct {
+	ProjectID string
+	Language  string
+	Rows      []RowVersion
+}
+
+// ApproveOut says what became approved and what was left: rows written since the reviewer
+// saw them (conflicts) and rows without a value or locked (skipped).
+type ApproveOut struct {
+	Approved  []string
+	Conflicts []string
+	Skipped   []string
+}
+
+// MaxApproveRows bounds one batch approval.
+const MaxApproveRows = 500
+
+// ApproveRows is set_translation_status to approved for many rows in one write.
+func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
+	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}}
+	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
+		validate: func() error {
+			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
+				return Errorf(CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)
+			}
+			return nil
+		},
+		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+			if err := canEdit(ctx, proj, in.Language); err != nil {
+				return nil, err
+			}
+			var changes []Change
+			for _, r := range in.Rows {
+				ref := RowRef{KeyRef: KeyRef{ProjectArg: ProjectArg{ProjectID: proj.ID}, NamespaceKey: r.Namespace, TranslationKey: r.Key}, Language: in.Language}
+				ns, key, cur, err := loadRow(ctx, tx, proj, ref)
+				if IsNotFound(err) {
+					out.Skipped = append(out.Skipped, r.Key)
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				switch {
+				case rowVersion(cur) != r.Version:
+					out.Conflicts = append(out.Conflicts, r.Key)
+					continue
+				case cur == nil || cur.Value == "" || cur.LanguageLocked:
+					out.Skipped = append(out.Skipped, r.Key)
+					continue
+				case cur.Status == StatusApproved:
+					out.Approved = append(out.Approved, r.Key)
+					continue
+				}
+				w := TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: StatusApproved,
+					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeStatusChanged}
+				ch, err := writeRow(ctx, tx, ns, w)
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, ch...)
+				out.Approved = append(out.Approved, r.Key)
+			}
+			return changes, nil
+		}})
+	return out, err
+}
+
+// editable checks, in a read, that the principal may edit the row's language; the write
+// operations it guards check everything else themselves.
+func (c *Catalog) editable(ctx context.Context, projectID, language string) error {
+	if err := c.begin(ctx, projectID, true); err != nil {
+		return err
+	}
+	return c.read(ctx, projectID, func(_ Tx, proj Project) error { return canEdit(ctx, proj, language) })
+}
+
+// CommentRow is add_comment for a reviewer of an editable language.
+func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (Comment, error) {
+	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+		return Comment{}, err
+	}
+	return c.AddComment(ctx, in)
+}
+
+// FlagRow is flag_translation for a reviewer of an editable language.
+func (c *Catalog) FlagRow(ctx context.Context, in FlagIn) (RowOut, error) {
+	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+		return RowOut{}, err
+	}
+	return c.FlagTranslation(ctx, in)
+}
+
+// TranslateRowsIn asks the AI for rows of one language: Keys by namespace, or with All
+// the rows still missing (at most MaxTranslateRows of them per call).
+type TranslateRowsIn struct {
+	ProjectID string
+	Language  string
+	Keys      map[string][]string
+	All       bool
+}
+
+// TranslateRowsOut sums the ai_translate_keys calls made; More is true when rows are left.
+type TranslateRowsOut struct {
+	Translated int
+	Failed     []string
+	Skipped    int
+	More       bool
+}
+
+// MaxTranslateRows bounds the rows one "translate with AI" press sends (ten calls).
+const MaxTranslateRows = 100
+
+// TranslateRows runs ai_translate_keys in batches of at most MaxAIKeys keys of one
+// namespace: approved and locked rows are never overwritten there.
+func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (TranslateRowsOut, error) {
+	var out TranslateRowsOut
+	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+		return out, err
+	}
+	keys := in.Keys
+	if in.All {
+		keys = map[string][]string{}
+		page, err := c.ReviewQueue(ctx, ReviewIn{ProjectID: in.ProjectID, Language: in.Language, Filter: FilterMissing, Limit: MaxTranslateRows})
+		if err != nil {
+			return out, err
+		}
+		for _, r := range page.Rows {
+			keys[r.Namespace] = append(keys[r.Namespace], r.Key)
+		}
+		out.More = page.Next != 0
+	}
+	n := 0
+	for _, ks := range keys {
+		n += len(ks)
+	}
+	if n == 0 {
+		return out, Errorf(CodeInvalid, "no rows to translate")
+	}
+	if n > MaxTranslateRows {
+		return out, Errorf(CodeInvalid, "translate at most %d rows at a time", MaxTranslateRows)
+	}
+	for _, ns := range sortedKeys(keys) {
+		ks := keys[ns]
+		for i := 0; i < len(ks); i += MaxAIKeys {
+			batch := ks[i:min(i+MaxAIKeys, len(ks))]
+			r, err := c.AITranslateKeys(ctx, AITranslateIn{ProjectArg: ProjectArg{ProjectID: in.ProjectID}, NamespaceKey: ns, TranslationKeys: batch, TargetLang: in.Language})
+			if err != nil {
+				return out, err
+			}
+			out.Translated += len(r.Translated)
+			out.Failed = append(out.Failed, r.Failed...)
+			out.Skipped += len(r.SkippedApproved) + len(r.SkippedLocked) + len(r.SkippedMissingSource)
+		}
+	}
+	return out, nil
+}

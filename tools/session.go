@@ -1,0 +1,216 @@
+package tools
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// KindSession is a user signed in to the editor in a browser: it may do what the user's
+// workspace token may, and the editor's operations add the user's own limits (only the
+// project's editable languages).
+const KindSession = "session"
+
+// PrefixSession marks a session cookie's token.
+const PrefixSession = "ses_"
+
+// SessionLifetime is how long a sign-in lasts; signing out ends it sooner.
+const SessionLifetime = 7 * 24 * time.Hour
+
+// SignInBudget bounds password guesses: per client address and per email, so that neither
+// one address trying many accounts nor many addresses trying one account get far.
+var SignInBudget = Budget{Name: "sign-in attempts", Bucket: "signin:", N: 10, Window: time.Minute}
+
+// Password rules: long enough to matter, short enough that hashing stays cheap.
+const (
+	MinPasswordBytes = 10
+	MaxPasswordBytes = 1024
+)
+
+// argon2id parameters: RFC 9106's second recommended option (64 MiB, 3 passes) scaled to
+// 19 MiB and 2 passes as OWASP's password storage cheat sheet suggests for servers that
+// sign in often; one hash takes about 30 ms here.
+const (
+	argonTime    = 2
+	argonMemory  = 19 * 1024
+	argonThreads = 1
+	argonKeyLen  = 32
+)
+
+// hashPassword returns the PHC string form of an argon2id hash of password.
+func hashPassword(password string) string {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		panic("reading random bytes: " + err.Error())
+	}
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		b64.EncodeToString(salt), b64.EncodeToString(key))
+}
+
+// checkPassword reports whether password matches an encoded hash; a malformed hash never
+// matches.
+func checkPassword(encoded, password string) bool {
+	parts := strings.Split(encoded, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	var version int
+	var mem, iter uint32
+	var threads uint8
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &iter, &threads); err != nil || threads == 0 || iter == 0 || mem > 1<<20 {
+		return false
+	}
+	b64 := base64.RawStdEncoding
+	salt, err1 := b64.DecodeString(parts[4])
+	want, err2 := b64.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(password), salt, iter, mem, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// dummyHash is checked when no user has the email, so that a wrong email takes as long as
+// a wrong password and does not tell which accounts exist.
+var dummyHash = hashPassword("lokal: no such user")
+
+// SetPassword sets a user's password for the editor and signs the user out everywhere.
+// Admin only (lokal user passwd).
+func (c *Catalog) SetPassword(ctx context.Context, userID, password string) error {
+	if err := requireSystem(ctx); err != nil {
+		return err
+	}
+	password = strings.TrimRight(password, "\r\n")
+	if n := len(password); n < MinPasswordBytes || n > MaxPasswordBytes || !utf8.ValidString(password) {
+		return Errorf(CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
+	}
+	if !validID(userID) {
+		return Errorf(CodeNotFound, "user %q not found", truncate(userID, 40))
+	}
+	hash := hashPassword(password)
+	return c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.SetPassword(ctx, userID, hash)
+	}})
+}
+
+// SignInIn is what the sign-in form sends; ClientIP keys the rate limit.
+type SignInIn struct {
+	Email    string
+	Password string
+	ClientIP string
+}
+
+// SignedIn is a new session: Token goes into the cookie and is never stored.
+type SignedIn struct {
+	Token   string
+	Session Session
+	User    User
+}
+
+// SignIn checks an email and password and opens a session. Every failure is the same
+// CodeUnauthorized, whether the email is unknown or the password wrong; attempts are
+// limited per client address and per email (CodeRateLimited).
+func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
+	email := strings.TrimSpace(in.Email)
+	if email == "" || len(email) > 320 || in.Password == "" || len(in.Password) > MaxPasswordBytes {
+		return SignedIn{}, Errorf(CodeUnauthorized, "wrong email or password")
+	}
+	for _, key := range []string{"ip:" + in.ClientIP, "email:" + strings.ToLower(email)} {
+		if err := c.take(ctx, SignInBudget, key); err != nil {
+			if e, ok := err.(*Error); ok && e.Code == CodeRateLimited {
+				e.Message = "too many sign-in attempts; retry in " + fmt.Sprint(RetryAfterSeconds(e)) + " s"
+			}
+			return SignedIn{}, err
+		}
+	}
+	var creds []Credential
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		creds, err = tx.Credentials(ctx, email)
+		return err
+	}); err != nil {
+		return SignedIn{}, err
+	}
+	var user *User
+	for i := range creds {
+		if creds[i].PasswordHash != "" && checkPassword(creds[i].PasswordHash, in.Password) {
+			user = &creds[i].User
+			break
+		}
+	}
+	if user == nil {
+		if len(creds) == 0 {
+			checkPassword(dummyHash, in.Password)
+		}
+		return SignedIn{}, Errorf(CodeUnauthorized, "wrong email or password")
+	}
+	token := newSecret(PrefixSession)
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return SignedIn{}, err
+	}
+	now := c.opts.Now().UTC().Truncate(time.Microsecond)
+	s := Session{Hash: hash, UserID: user.ID, WorkspaceID: user.WorkspaceID, CSRF: newSecret(""), CreatedAt: now, ExpiresAt: now.Add(SessionLifetime)}
+	err = c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.CreateSession(ctx, s)
+	}})
+	if err != nil {
+		return SignedIn{}, err
+	}
+	return SignedIn{Token: token, Session: s, User: *user}, nil
+}
+
+// OpenSession finds the session of a cookie's token and returns ctx with the user's
+// principal. CodeUnauthorized for an unknown, ended or expired session.
+func (c *Catalog) OpenSession(ctx context.Context, token string) (context.Context, Session, error) {
+	if !strings.HasPrefix(token, PrefixSession) || len(token) > 100 {
+		return ctx, Session{}, Errorf(CodeUnauthorized, "not signed in")
+	}
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return ctx, Session{}, err
+	}
+	var s Session
+	err = c.store.View(ctx, func(tx Tx) error {
+		var err error
+		s, err = tx.SessionByHash(ctx, hash)
+		return err
+	})
+	if IsNotFound(err) || (err == nil && !c.opts.Now().Before(s.ExpiresAt)) {
+		return ctx, Session{}, Errorf(CodeUnauthorized, "not signed in")
+	}
+	if err != nil {
+		return ctx, Session{}, err
+	}
+	p := Principal{Kind: KindSession, TokenID: "session", UserID: s.UserID, WorkspaceID: s.WorkspaceID}
+	return WithPrincipal(ctx, p), s, nil
+}
+
+// SignOut ends the session of a cookie's token in the database, which every server reads
+// on every request: no copy of it is left anywhere to honour.
+func (c *Catalog) SignOut(ctx context.Context, token string) error {
+	hash, err := c.hashToken(ctx, token)
+	if err != nil {
+		return err
+	}
+	return c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return nil, tx.DeleteSession(ctx, hash)
+	}})
+}
+
+// CheckCSRF compares a form's token with its session's in constant time.
+func CheckCSRF(s Session, token string) bool {
+	return s.CSRF != "" && subtle.ConstantTimeCompare([]byte(s.CSRF), []byte(token)) == 1
+}
