@@ -99,11 +99,21 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-// waitFor polls a script until it is true, for at most five seconds.
+// waitFor polls a script until it is true, for at most eight seconds. A poll that a
+// navigation cuts off (a form submitted just before) is started again on the new page.
 func waitFor(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(8*time.Second))); err != nil {
-		t.Fatalf("waiting until %s (%s): %v", what, expr, err)
+	deadline := time.Now().Add(8 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		navigated := strings.Contains(err.Error(), "navigated or closed") || strings.Contains(err.Error(), "context was destroyed") ||
+			strings.Contains(err.Error(), "Cannot find context")
+		if !navigated || time.Now().After(deadline) {
+			t.Fatalf("waiting until %s (%s): %v", what, expr, err)
+		}
 	}
 }
 
