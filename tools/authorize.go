@@ -86,11 +86,12 @@ func requireSystem(ctx context.Context) error {
 	return nil
 }
 
-// requirePersonal admits personal access tokens (a project's or a workspace's) and the
-// system: operations on an owner's business (spend, redeploy) are not for API keys.
+// requirePersonal admits personal access tokens (a project's or a workspace's), a user
+// signed in to the Connect page (a session may do what the user's workspace token may) and
+// the system: operations on an owner's business (spend, redeploy) are not for API keys.
 func requirePersonal(ctx context.Context) error {
 	switch PrincipalFrom(ctx).Kind {
-	case KindPersonal, KindWorkspace, KindSystem:
+	case KindPersonal, KindWorkspace, KindSession, KindSystem:
 		return nil
 	}
 	return &Error{Code: CodePATRequired, Message: "this needs a personal access token, not a project API key"}

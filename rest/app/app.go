@@ -97,6 +97,10 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/connect/ai", h.signedIn(h.setAI))
 	m.HandleFunc("POST /app/p/{project}/connect/ai/workspace", h.signedIn(h.setWorkspaceAI))
 	m.HandleFunc("POST /app/p/{project}/connect/embed", h.signedIn(h.setEmbed))
+	m.HandleFunc("POST /app/p/{project}/connect/webhooks", h.signedIn(h.addWebhook))
+	m.HandleFunc("POST /app/p/{project}/connect/webhooks/state", h.signedIn(h.setWebhookState))
+	m.HandleFunc("POST /app/p/{project}/connect/redeploy", h.signedIn(h.setRedeploy))
+	m.HandleFunc("POST /app/p/{project}/connect/redeploy/dispatch", h.signedIn(h.dispatchRedeploy))
 	for _, s := range h.opts.Sections {
 		s.Routes(m, h.signedIn)
 	}
@@ -214,6 +218,8 @@ var statusOf = map[string]int{
 	tools.CodeUnauthorized:       http.StatusUnauthorized,
 	tools.CodeReadOnlyKey:        http.StatusForbidden,
 	tools.CodeForbidden:          http.StatusForbidden,
+	tools.CodePATRequired:        http.StatusForbidden,
+	tools.CodeDispatchFailed:     http.StatusBadGateway,
 	tools.CodeInvalidTranslation: http.StatusUnprocessableEntity,
 	tools.CodeNotConfigured:      http.StatusUnprocessableEntity,
 	tools.CodeUnprocessable:      http.StatusUnprocessableEntity,

@@ -272,8 +272,37 @@ func TestBrowserReview(t *testing.T) {
 	if p := eval[[]string](t, ctx, a11yProblems); len(p) > 0 {
 		t.Errorf("connect page: %v", p)
 	}
-	if missed := tabWalk(t, ctx, 60); len(missed) > 0 {
+	if missed := tabWalk(t, ctx, 120); len(missed) > 0 {
 		t.Errorf("Tab never reached on the connect page: %v", missed)
+	}
+
+	// A webhook added on the page gets an approval made afterwards; its outcome is shown.
+	recv := newReceiver(t, http.StatusNoContent)
+	do(t, ctx, "adding a webhook",
+		chromedp.SendKeys(chromedp.CSS(`#hook-url`), recv.URL+"/hooks"),
+		chromedp.Submit(chromedp.CSS(`#hook-url`)),
+		chromedp.WaitVisible(chromedp.CSS(`#secret-value`)))
+	if s := eval[string](t, ctx, `document.querySelector('#secret-value').value`); !strings.HasPrefix(s, tools.WebhookSecretPrefix) {
+		t.Errorf("the webhook secret shown is %q", s)
+	}
+	if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "checkout.title", "nb"), Value: "Handlekurven din", Status: tools.StatusApproved}); err != nil {
+		t.Fatal(err)
+	}
+	e.deliver(t)
+	if recv.posts.Load() == 0 {
+		t.Fatal("the receiver got no delivery")
+	}
+	do(t, ctx, "reopening Connect", chromedp.Navigate(base+"/app/p/"+e.f.Project.ID+"/connect#webhooks"), chromedp.WaitVisible(chromedp.CSS(`#webhooks tr.webhook`)))
+	if o := text(t, ctx, `#webhooks tr.webhook td.outcome`); !strings.Contains(o, "delivered, HTTP 204") {
+		t.Errorf("the webhook's last outcome says %q", o)
+	}
+	do(t, ctx, "opening the deliveries by keyboard", chromedp.Focus(chromedp.CSS(`details.deliveries summary`)), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`details.deliveries tr.delivery`)))
+	if d := text(t, ctx, `details.deliveries tr.delivery`); !strings.Contains(d, "translation.approved") || !strings.Contains(d, "checkout.title") || !strings.Contains(d, "delivered") || !strings.Contains(d, "204") {
+		t.Errorf("the delivery row says %q", d)
+	}
+	if p := eval[[]string](t, ctx, a11yProblems); len(p) > 0 {
+		t.Errorf("connect page with a webhook: %v", p)
 	}
 	shot(t, ctx, dir, "connect.png")
 

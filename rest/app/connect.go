@@ -9,8 +9,8 @@ import (
 	"github.com/lokal-dev/lokal/tools"
 )
 
-// Section is a further part of the Connect page, added by the feature that owns it
-// (webhooks, redeploy, AI usage) when its catalogue operations exist: Render returns the
+// Section is a further part of the Connect page, added by a feature outside this package
+// (webhooks, redeploy and AI usage are built in: connect_owner.go): Render returns the
 // section's HTML for a project, with csrf for its forms; Routes mounts its form handlers
 // under /app/p/{project}/connect/<Name>.
 type Section interface {
@@ -20,11 +20,17 @@ type Section interface {
 }
 
 func (h *handler) connect(w http.ResponseWriter, r *http.Request) {
-	h.connectPage(w, r, http.StatusOK, "", "", "")
+	h.connectPage(w, r, http.StatusOK, notice{})
 }
 
-// connectPage renders the Connect page, with a secret shown once or a message.
-func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int, flash, secretWhat, secret string) {
+// notice is what the Connect page says above its sections: a message, an error of the
+// form just sent, or a secret shown once.
+type notice struct {
+	Flash, Error, SecretWhat, Secret string
+}
+
+// connectPage renders the Connect page with a notice.
+func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
 	ctx, id := r.Context(), r.PathValue("project")
 	view, err := h.cat.ConnectProject(ctx, id)
 	if err != nil {
@@ -51,6 +57,11 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
+	owner, err := h.ownerSections(ctx, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	var extra []template.HTML
 	for _, s := range h.opts.Sections {
 		html, err := s.Render(ctx, id, sessionFrom(ctx).CSRF)
@@ -60,11 +71,13 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 		}
 		extra = append(extra, html)
 	}
-	if flash == "" {
-		flash = r.URL.Query().Get("done")
+	if n.Flash == "" && n.Error == "" {
+		n.Flash = r.URL.Query().Get("done")
 	}
 	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
-		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": flash, "SecretWhat": secretWhat, "Secret": secret})
+		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
+		"Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
+		"Form": r.PostForm})
 }
 
 func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, anchor string) {
@@ -82,7 +95,7 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 		what = "New read-only API key"
 	}
 	// Shown in this answer only: a reload does not show it again.
-	h.connectPage(w, r, http.StatusCreated, "", what, k.Key)
+	h.connectPage(w, r, http.StatusCreated, notice{SecretWhat: what, Secret: k.Key})
 }
 
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
@@ -99,7 +112,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.connectPage(w, r, http.StatusCreated, "", "New personal access token", t.Token)
+	h.connectPage(w, r, http.StatusCreated, notice{SecretWhat: "New personal access token", Secret: t.Token})
 }
 
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 // Package app is lokal's browser application at /app/: the translator's editor (sign-in,
 // projects, the review queue of one language) and the Connect page (API keys, personal
-// access tokens, AI and Embed settings).
+// access tokens, AI settings and usage, webhooks and their deliveries, redeploy and its
+// attempts, Embed settings).
 //
 // # How it is built
 //
@@ -18,6 +19,9 @@
 // form, made before there is a session, uses a double-submit cookie.
 //
 // Every operation is a catalogue operation ([tools.Catalog.ReviewQueue],
-// [tools.Catalog.SaveRow], [tools.Catalog.ConnectCreateKey], ...): handlers decode the
-// form, call one, and render.
+// [tools.Catalog.SaveRow], [tools.Catalog.ConnectCreateKey], [tools.Catalog.AddWebhook],
+// [tools.Catalog.Redeploy], ...): handlers decode the form, call one, and render. The
+// owner's operations (webhooks, redeploy, usage) run with the signed-in user as the
+// principal, so what they record credits the user. A refused form (a URL the outbound
+// guard refuses, a provider's refusal) is answered with the Connect page and the message.
 package app

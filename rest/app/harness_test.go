@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -18,6 +19,8 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/outbound"
+	"github.com/lokal-dev/lokal/tools/secrets"
 )
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
@@ -31,6 +34,33 @@ type env struct {
 	cat     *tools.Catalog
 	srv     *httptest.Server
 	f       storagetest.Fixture
+	opts    *tools.Options
+}
+
+// loopback is the network the tests' doubles (webhook receivers, deploy hooks) listen on:
+// the outbound guard refuses it unless allowed, as an operator would with
+// --allow-private-nets.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+
+// ownerOptions completes opts with what webhooks and redeploy need: a secret box to seal
+// their secrets and a guard that lets them call the tests' doubles on 127.0.0.1.
+func ownerOptions(t *testing.T, opts *tools.Options) *tools.Options {
+	t.Helper()
+	o := tools.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Secrets == nil {
+		box, err := secrets.New(make([]byte, secrets.KeySize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Secrets = box
+	}
+	if o.Outbound == nil {
+		o.Outbound = outbound.NewGuard(loopback)
+	}
+	return &o
 }
 
 const password = "correct horse battery"
@@ -39,12 +69,13 @@ func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
+	opts = ownerOptions(t, opts)
 	cat := tools.NewCatalog(db, opts)
 	quiet := slog.New(slog.DiscardHandler)
 	h := app.Mount(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping}), app.New(cat, &app.Options{Logger: quiet}))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	e := &env{dialect: dialect, dsn: dsn, db: db, cat: cat, srv: srv, f: f}
+	e := &env{dialect: dialect, dsn: dsn, db: db, cat: cat, srv: srv, f: f, opts: opts}
 	for _, u := range []string{f.User.ID, f.OtherUser.ID} {
 		if err := cat.SetPassword(e.sys(t), u, password); err != nil {
 			t.Fatalf("setting a password: %v", err)

@@ -27,6 +27,13 @@ func parsePages() map[string]*template.Template {
 		"join":        strings.Join,
 		"rowValue":    func(it tools.ReviewItem) string { return it.Namespace + "\t" + it.Key + "\t" + it.Version },
 		"deref":       func(p *string) string { return *p },
+		"intp": func(p *int) string {
+			if p == nil {
+				return ""
+			}
+			return itoa(*p)
+		},
+		"fv": func(v url.Values, k string) string { return v.Get(k) },
 		"rowData": func(page map[string]any, it tools.ReviewItem) map[string]any {
 			return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
 				"Editable": page["Editable"], "Back": page["Back"]}
