@@ -98,7 +98,7 @@ func redeployOptions(t *testing.T) *tools.Options {
 		t.Fatal(err)
 	}
 	return &tools.Options{Secrets: box, Outbound: outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}),
-		DispatchTimeout: 100 * time.Millisecond}
+		DispatchTimeout: 2 * time.Second} // long enough for a loaded race run; the hanging provider hits it
 }
 
 const ghToken = "ghp_s3cretTokenValue0123456789"

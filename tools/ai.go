@@ -93,9 +93,7 @@ type aiOutcome struct {
 	skippedExisting                                              []string          // onlyMissing: the row has a value now
 	moved                                                        []string          // in failed too: the source changed meanwhile
 	reasons                                                      map[string]string // why a key failed
-	fromMemory                                                   int
-	keyIDs                                                       map[string]int64
-	transient                                                    error // a provider error that waiting may cure
+	transient                                                    error             // a provider error that waiting may cure
 }
 
 // aiTranslate is the one AI translation operation: it reads the keys and the rules, calls
@@ -106,7 +104,7 @@ type aiOutcome struct {
 // call is written to the usage ledger.
 func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	o := aiOutcome{translated: map[string]string{}, skippedApproved: []string{}, skippedLocked: []string{},
-		skippedMissingSource: []string{}, failed: []string{}, reasons: map[string]string{}, keyIDs: map[string]int64{}}
+		skippedMissingSource: []string{}, failed: []string{}, reasons: map[string]string{}}
 	if err := c.begin(ctx, j.project, true); err != nil {
 		return o, err
 	}
@@ -136,9 +134,6 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{}}
 		for _, k := range j.keys {
 			ks := byKey[k]
-			if ks != nil {
-				o.keyIDs[k] = ks.ID
-			}
 			if _, dup := versions[k]; dup || o.skip(j, k, ks) {
 				continue
 			}
@@ -187,7 +182,6 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		if err != nil {
 			return o, err
 		}
-		o.fromMemory = stored
 		c.ledger(ctx, []UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
 			Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}})
 	}

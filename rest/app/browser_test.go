@@ -23,6 +23,12 @@ import (
 // chromium finds the browser, or skips (fails under CI=true) naming what to install.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// The race run (-short): a browser driving one page at a time adds nothing the
+		// detector can see, and under it the page is too slow for the walk's timings. The
+		// plain run drives the same test.
+		t.Skip("browser test: run by the plain (not -short) test run")
+	}
 	for _, name := range []string{os.Getenv("LOKAL_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
 		if name == "" {
 			continue
