@@ -139,9 +139,10 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 // cut off: half the budget into it, with half a budget of margin either way.
 func TestBodyBytesInFlight(t *testing.T) {
 	t.Parallel()
-	// Three seconds: room for the test to queue two requests behind the first, and half a
-	// budget of margin for the held body under a loaded race run (one second was not).
-	const budget = 3 * time.Second
+	// Six seconds: room for the test to queue two requests behind the first, and half a
+	// budget of margin for the held body under a loaded race run (one second was not, and
+	// three was not once the suite gained browser tests).
+	const budget = 6 * time.Second
 	forEachDialectRouter(t, &rest.Options{BodyTimeout: budget, BodyBytesInFlight: 1024}, func(t *testing.T, s *server) {
 		const size = 1000
 		auth := tokenAuth(s.rw)
