@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/cached"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -248,7 +248,7 @@ func (h *handler) dictionary(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	serveBytes(c, d.File.Body, d.File.Gzip, d.ETag, "no-cache", "application/json; charset=utf-8")
+	cached.Serve(c, d.File.Body, d.File.Gzip, d.ETag, cached.NoCache, cached.JSONType)
 }
 
 func (h *handler) changes(c *gin.Context) {
@@ -270,73 +270,16 @@ func (h *handler) ping(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
+// publicInfoCacheControl lets browsers keep public info as long as the server does.
+var publicInfoCacheControl = []string{"public, max-age=" + strconv.Itoa(int(PublicInfoMaxAge/time.Second))}
+
 func (h *handler) publicInfo(c *gin.Context) {
 	f, err := h.cat.PublicInfo(c.Request.Context(), c.Param("project_id"))
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	serveBytes(c, f.Body, f.Gzip, f.ETag, "public, max-age="+strconv.Itoa(int(PublicInfoMaxAge/time.Second)), "application/json; charset=utf-8")
-}
-
-// serveBytes answers pre-serialized bytes: 304 when If-None-Match matches, the gzip form
-// when the client takes it.
-func serveBytes(c *gin.Context, body, gz []byte, etag, cacheControl, contentType string) {
-	h := c.Writer.Header()
-	h["Etag"] = []string{etag}
-	h["Cache-Control"] = []string{cacheControl}
-	h["Vary"] = varyEncoding
-	if etagMatches(c.GetHeader("If-None-Match"), etag) {
-		c.AbortWithStatus(http.StatusNotModified)
-		return
-	}
-	h["Content-Type"] = []string{contentType}
-	if gz != nil && acceptsGzip(c.GetHeader("Accept-Encoding")) {
-		h["Content-Encoding"] = gzipEncoding
-		body = gz
-	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	c.Status(http.StatusOK)
-	if c.Request.Method != http.MethodHead {
-		c.Writer.Write(body)
-	}
-}
-
-var (
-	varyEncoding = []string{"Accept-Encoding"}
-	gzipEncoding = []string{"gzip"}
-)
-
-// etagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
-func etagMatches(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	for _, part := range strings.Split(header, ",") {
-		part = strings.TrimSpace(part)
-		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
-			return true
-		}
-	}
-	return false
-}
-
-// acceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			continue
-		}
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
-				q, _ = strconv.ParseFloat(v, 64)
-			}
-		}
-		return q > 0
-	}
-	return false
+	cached.Serve(c, f.Body, f.Gzip, f.ETag, publicInfoCacheControl, cached.JSONType)
 }
 
 // statusOf maps the catalogue's error codes to the public endpoints' statuses.

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/cached"
 )
 
 // embedJS is the Embed script: plain JavaScript kept in the repository, no build step.
@@ -36,11 +37,14 @@ func ScriptSizes() (plain, gzipped int) {
 	return len(s.body), len(s.gzip)
 }
 
-// scriptCacheControl: sites keep the script a day and revalidate it by ETag after that.
-const scriptCacheControl = "public, max-age=86400"
+// Sites keep the script a day and revalidate it by ETag after that.
+var (
+	scriptCacheControl = []string{"public, max-age=86400"}
+	scriptType         = []string{"text/javascript; charset=utf-8"}
+)
 
 func (h *handler) serveScript(c *gin.Context) {
 	c.Header("Access-Control-Allow-Origin", "*")
 	c.Header("X-Content-Type-Options", "nosniff")
-	serveBytes(c, h.script.body, h.script.gzip, h.script.etag, scriptCacheControl, "text/javascript; charset=utf-8")
+	cached.Serve(c, h.script.body, h.script.gzip, h.script.etag, scriptCacheControl, scriptType)
 }

@@ -40,12 +40,8 @@ func (s *server) recover(c *gin.Context) {
 
 // Header values set on every response, built once (the keys are already canonical).
 var (
-	corsOrigin   = []string{"*"}
-	corsExpose   = []string{"ETag, Retry-After, Mcp-Session-Id"}
-	noCache      = []string{"no-cache"}
-	varyEncoding = []string{"Accept-Encoding"}
-	jsonType     = []string{"application/json; charset=utf-8"}
-	gzipEncoding = []string{"gzip"}
+	corsOrigin = []string{"*"}
+	corsExpose = []string{"ETag, Retry-After, Mcp-Session-Id"}
 )
 
 // cors opens the API to browsers: tokens travel in headers, never in cookies, so any

@@ -3,9 +3,9 @@ package rest
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/cached"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -27,57 +27,7 @@ func (s *server) readNamespace(c *gin.Context) {
 }
 
 func serveFile(c *gin.Context, f *tools.File) {
-	h := c.Writer.Header()
-	h["Etag"] = []string{f.ETag}
-	h["Cache-Control"] = noCache
-	h["Vary"] = varyEncoding
-	if etagMatches(c.GetHeader("If-None-Match"), f.ETag) {
-		c.AbortWithStatus(http.StatusNotModified)
-		return
-	}
-	h["Content-Type"] = jsonType
-	body := f.Body
-	if acceptsGzip(c.GetHeader("Accept-Encoding")) {
-		h["Content-Encoding"] = gzipEncoding
-		body = f.Gzip
-	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	c.Status(http.StatusOK)
-	if c.Request.Method != http.MethodHead {
-		c.Writer.Write(body)
-	}
-}
-
-// etagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
-func etagMatches(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	for _, part := range strings.Split(header, ",") {
-		part = strings.TrimSpace(part)
-		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
-			return true
-		}
-	}
-	return false
-}
-
-// acceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			continue
-		}
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
-				q, _ = strconv.ParseFloat(v, 64)
-			}
-		}
-		return q > 0
-	}
-	return false
+	cached.Serve(c, f.Body, f.Gzip, f.ETag, cached.NoCache, cached.JSONType)
 }
 
 func (s *server) reportMissing(c *gin.Context) {

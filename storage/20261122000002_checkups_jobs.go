@@ -19,18 +19,12 @@ func migrateCheckupsJobs(ctx context.Context, db *bun.DB) error {
 		if _, err := tx.NewCreateTable().Model((*jobRow)(nil)).IfNotExists().Exec(ctx); err != nil {
 			return fmt.Errorf("creating jobs: %w", err)
 		}
-		for _, ix := range []struct {
-			model any
-			name  string
-			cols  []string
-		}{
+		if err := createIndexes(ctx, tx, []index{
 			{(*checkupRow)(nil), "checkups_project_created", []string{"project_id", "created_at"}},
 			{(*jobRow)(nil), "jobs_due", []string{"status", "run_at"}},
 			{(*jobRow)(nil), "jobs_kind_project", []string{"kind", "project_id", "status"}},
-		} {
-			if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
-				return fmt.Errorf("creating index %s: %w", ix.name, err)
-			}
+		}); err != nil {
+			return err
 		}
 		return nil
 	})

@@ -17,24 +17,15 @@ func migrateTokensHosts(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// The core migration creates tokens from today's model, so a new database already
 		// has these columns; only older ones get them here.
-		for _, col := range []struct{ name, def string }{
-			{"prefix", "VARCHAR NOT NULL DEFAULT ''"},
-			{"last_used_at", "TIMESTAMP"},
-		} {
-			def := col.def
-			if db.Dialect().Name() == dialect.PG && col.name == "last_used_at" {
-				def = "TIMESTAMPTZ"
-			}
-			has, err := hasColumn(ctx, tx, "tokens", col.name)
-			if err != nil {
-				return err
-			}
-			if has {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE tokens ADD COLUMN "+col.name+" "+def); err != nil {
-				return fmt.Errorf("adding tokens.%s: %w", col.name, err)
-			}
+		lastUsed := "TIMESTAMP"
+		if db.Dialect().Name() == dialect.PG {
+			lastUsed = "TIMESTAMPTZ"
+		}
+		if err := addColumns(ctx, tx, []column{
+			{"tokens", "prefix", "VARCHAR NOT NULL DEFAULT ''"},
+			{"tokens", "last_used_at", lastUsed},
+		}); err != nil {
+			return err
 		}
 		if _, err := tx.NewCreateTable().Model((*projectHostRow)(nil)).IfNotExists().
 			ForeignKey(`("project_id") REFERENCES "projects" ("id")`).Exec(ctx); err != nil {
@@ -50,6 +41,44 @@ func migrateTokensHosts(ctx context.Context, db *bun.DB) error {
 		}
 		return nil
 	})
+}
+
+// column is one column a migration adds: table, name and SQL definition.
+type column struct{ table, name, def string }
+
+// addColumns adds the columns a table lacks: a database that the model of a later
+// release created already has them.
+func addColumns(ctx context.Context, tx bun.Tx, cols []column) error {
+	for _, col := range cols {
+		has, err := hasColumn(ctx, tx, col.table, col.name)
+		if err != nil {
+			return err
+		}
+		if has {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+col.table+" ADD COLUMN "+col.name+" "+col.def); err != nil {
+			return fmt.Errorf("adding %s.%s: %w", col.table, col.name, err)
+		}
+	}
+	return nil
+}
+
+// index is one index a migration creates on a model's table.
+type index struct {
+	model any
+	name  string
+	cols  []string
+}
+
+// createIndexes creates the indexes that do not exist yet.
+func createIndexes(ctx context.Context, tx bun.Tx, ixs []index) error {
+	for _, ix := range ixs {
+		if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
+			return fmt.Errorf("creating index %s: %w", ix.name, err)
+		}
+	}
+	return nil
 }
 
 // hasColumn reports whether table has column, on either dialect.

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -14,23 +13,11 @@ func registerAISettings(m *migrate.Migrations) { m.MustRegister(migrateAISetting
 // and a project's instructions; a project's model reuses projects.ai_model.
 func migrateAISettings(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for _, col := range []struct{ table, name, def string }{
+		return addColumns(ctx, tx, []column{
 			{"workspaces", "ai_base_url", "VARCHAR NOT NULL DEFAULT ''"},
 			{"workspaces", "ai_model", "VARCHAR NOT NULL DEFAULT ''"},
 			{"workspaces", "ai_key_enc", "VARCHAR NOT NULL DEFAULT ''"},
 			{"projects", "ai_instructions", "TEXT NOT NULL DEFAULT ''"},
-		} {
-			has, err := hasColumn(ctx, tx, col.table, col.name)
-			if err != nil {
-				return err
-			}
-			if has {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE "+col.table+" ADD COLUMN "+col.name+" "+col.def); err != nil {
-				return fmt.Errorf("adding %s.%s: %w", col.table, col.name, err)
-			}
-		}
-		return nil
+		})
 	})
 }

@@ -14,19 +14,11 @@ func registerAutoTranslate(m *migrate.Migrations) { m.MustRegister(migrateAutoTr
 // adds the AI usage ledger and the strings automatic translation could not translate.
 func migrateAutoTranslate(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for _, col := range []struct{ table, name, def string }{
+		if err := addColumns(ctx, tx, []column{
 			{"jobs", "items", "TEXT NOT NULL DEFAULT '[]'"},
 			{"jobs", "item_count", "INTEGER NOT NULL DEFAULT 0"},
-		} {
-			has, err := hasColumn(ctx, tx, col.table, col.name)
-			if err != nil {
-				return err
-			}
-			if !has {
-				if _, err := tx.ExecContext(ctx, "ALTER TABLE "+col.table+" ADD COLUMN "+col.name+" "+col.def); err != nil {
-					return fmt.Errorf("adding %s.%s: %w", col.table, col.name, err)
-				}
-			}
+		}); err != nil {
+			return err
 		}
 		if _, err := tx.NewCreateTable().Model((*usageRow)(nil)).IfNotExists().Exec(ctx); err != nil {
 			return fmt.Errorf("creating ai_usage: %w", err)
@@ -34,17 +26,11 @@ func migrateAutoTranslate(ctx context.Context, db *bun.DB) error {
 		if _, err := tx.NewCreateTable().Model((*aiFailureRow)(nil)).IfNotExists().Exec(ctx); err != nil {
 			return fmt.Errorf("creating ai_failures: %w", err)
 		}
-		for _, ix := range []struct {
-			model any
-			name  string
-			cols  []string
-		}{
+		if err := createIndexes(ctx, tx, []index{
 			{(*usageRow)(nil), "ai_usage_project_created", []string{"project_id", "created_at"}},
 			{(*aiFailureRow)(nil), "ai_failures_project", []string{"project_id", "language"}},
-		} {
-			if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
-				return fmt.Errorf("creating index %s: %w", ix.name, err)
-			}
+		}); err != nil {
+			return err
 		}
 		return nil
 	})

@@ -15,21 +15,12 @@ func registerEmbed(m *migrate.Migrations) { m.MustRegister(migrateEmbed, noDown)
 // and day.
 func migrateEmbed(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for _, col := range []struct{ table, name, def string }{
+		if err := addColumns(ctx, tx, []column{
 			{"workspaces", "authorized_hosts", "TEXT NOT NULL DEFAULT ''"},
 			{"workspaces", "host_limit", "INTEGER NOT NULL DEFAULT 0"},
 			{"workspaces", "embed_off", "BOOLEAN NOT NULL DEFAULT FALSE"},
-		} {
-			has, err := hasColumn(ctx, tx, col.table, col.name)
-			if err != nil {
-				return err
-			}
-			if has {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE "+col.table+" ADD COLUMN "+col.name+" "+col.def); err != nil {
-				return fmt.Errorf("adding %s.%s: %w", col.table, col.name, err)
-			}
+		}); err != nil {
+			return err
 		}
 		for _, model := range []any{(*pingRow)(nil), (*demandRow)(nil)} {
 			if _, err := tx.NewCreateTable().Model(model).IfNotExists().

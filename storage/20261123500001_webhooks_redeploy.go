@@ -32,34 +32,20 @@ func migrateWebhooksRedeploy(ctx context.Context, db *bun.DB) error {
 				return fmt.Errorf("creating table for %T: %w", t.model, err)
 			}
 		}
-		for _, ix := range []struct {
-			model any
-			name  string
-			cols  []string
-		}{
+		if err := createIndexes(ctx, tx, []index{
 			{(*webhookRow)(nil), "webhooks_project", []string{"project_id"}},
 			// Claims look for a webhook's pending deliveries by due time.
 			{(*deliveryRow)(nil), "deliveries_due", []string{"state", "webhook_id", "next_at"}},
 			{(*deliveryRow)(nil), "deliveries_webhook", []string{"webhook_id", "id"}},
 			{(*deliveryAttemptRow)(nil), "delivery_attempts_delivery", []string{"delivery_id"}},
 			{(*redeployAttemptRow)(nil), "redeploy_attempts_project", []string{"project_id", "at"}},
-		} {
-			if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
-				return fmt.Errorf("creating index %s: %w", ix.name, err)
-			}
+		}); err != nil {
+			return err
 		}
-		for _, col := range []string{"deploy_inputs", "deploy_api_url", "deploy_url"} {
-			has, err := hasColumn(ctx, tx, "projects", col)
-			if err != nil {
-				return err
-			}
-			if has {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE projects ADD COLUMN "+col+" VARCHAR NOT NULL DEFAULT ''"); err != nil {
-				return fmt.Errorf("adding projects.%s: %w", col, err)
-			}
-		}
-		return nil
+		return addColumns(ctx, tx, []column{
+			{"projects", "deploy_inputs", "VARCHAR NOT NULL DEFAULT ''"},
+			{"projects", "deploy_api_url", "VARCHAR NOT NULL DEFAULT ''"},
+			{"projects", "deploy_url", "VARCHAR NOT NULL DEFAULT ''"},
+		})
 	})
 }

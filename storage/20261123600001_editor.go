@@ -22,19 +22,13 @@ func migrateEditor(ctx context.Context, db *bun.DB) error {
 			ForeignKey(`("user_id") REFERENCES "users" ("id")`).Exec(ctx); err != nil {
 			return fmt.Errorf("creating sessions: %w", err)
 		}
-		for _, ix := range []struct {
-			model any
-			name  string
-			cols  []string
-		}{
+		if err := createIndexes(ctx, tx, []index{
 			{(*sessionRow)(nil), "sessions_user", []string{"user_id"}},
 			{(*userRow)(nil), "users_email", []string{"email"}},
 			// The review queue pages through a project's keys by id.
 			{(*keyRow)(nil), "keys_namespace_id", []string{"namespace_id", "id"}},
-		} {
-			if _, err := tx.NewCreateIndex().Model(ix.model).Index(ix.name).Column(ix.cols...).IfNotExists().Exec(ctx); err != nil {
-				return fmt.Errorf("creating index %s: %w", ix.name, err)
-			}
+		}); err != nil {
+			return err
 		}
 		return nil
 	})

@@ -1,0 +1,72 @@
+package cached
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Header values shared by every answer, so the hot path allocates none.
+var (
+	NoCache      = []string{"no-cache"}
+	JSONType     = []string{"application/json; charset=utf-8"}
+	varyEncoding = []string{"Accept-Encoding"}
+	gzipEncoding = []string{"gzip"}
+)
+
+// Serve answers body (or gz, its gzip form, when not nil and accepted) with etag, or 304
+// when If-None-Match matches it.
+func Serve(c *gin.Context, body, gz []byte, etag string, cacheControl, contentType []string) {
+	h := c.Writer.Header()
+	h["Etag"] = []string{etag}
+	h["Cache-Control"] = cacheControl
+	h["Vary"] = varyEncoding
+	if ETagMatches(c.GetHeader("If-None-Match"), etag) {
+		c.AbortWithStatus(http.StatusNotModified)
+		return
+	}
+	h["Content-Type"] = contentType
+	if gz != nil && AcceptsGzip(c.GetHeader("Accept-Encoding")) {
+		h["Content-Encoding"] = gzipEncoding
+		body = gz
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	c.Status(http.StatusOK)
+	if c.Request.Method != http.MethodHead {
+		c.Writer.Write(body)
+	}
+}
+
+// ETagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
+func ETagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimSpace(part)
+		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// AcceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
+func AcceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				q, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+		return q > 0
+	}
+	return false
+}
