@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/rest/cached"
+	"github.com/lokal-dev/lokal/rest/httpstatus"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -282,20 +283,6 @@ func (h *handler) publicInfo(c *gin.Context) {
 	cached.Serve(c, f.Body, f.Gzip, f.ETag, publicInfoCacheControl, cached.JSONType)
 }
 
-// statusOf maps the catalogue's error codes to the public endpoints' statuses.
-var statusOf = map[string]int{
-	tools.CodeNotFound:      http.StatusNotFound,
-	tools.CodeForbidden:     http.StatusForbidden,
-	tools.CodeHostLimit:     http.StatusPaymentRequired,
-	tools.CodeUnprocessable: http.StatusUnprocessableEntity,
-	tools.CodeInvalid:       http.StatusBadRequest,
-	tools.CodeTooLarge:      http.StatusRequestEntityTooLarge,
-	tools.CodeRateLimited:   http.StatusTooManyRequests,
-	tools.CodeTimeout:       http.StatusServiceUnavailable,
-	tools.CodeUnavailable:   http.StatusServiceUnavailable,
-	tools.CodeConflict:      http.StatusConflict,
-}
-
 type errorBody struct {
 	Error   string `json:"error"`
 	Message string `json:"message,omitempty"`
@@ -305,9 +292,8 @@ type errorBody struct {
 // Retry-After. Internal errors are logged and answered without their insides.
 func writeError(c *gin.Context, err error) {
 	code := tools.ErrorCode(err)
-	status, ok := statusOf[code]
-	if !ok {
-		status = http.StatusInternalServerError
+	status := httpstatus.Of(err)
+	if status == http.StatusInternalServerError {
 		slog.ErrorContext(c.Request.Context(), "public request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
 	}
 	if secs := tools.RetryAfterSeconds(err); secs > 0 {

@@ -4,32 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/httpstatus"
 	"github.com/lokal-dev/lokal/tools"
 )
-
-// statusOf is the one map from catalogue error codes to HTTP statuses.
-var statusOf = map[string]int{
-	tools.CodeUnauthorized:       http.StatusUnauthorized,
-	tools.CodeReadOnlyKey:        http.StatusForbidden,
-	tools.CodePATRequired:        http.StatusForbidden,
-	tools.CodeForbidden:          http.StatusForbidden,
-	tools.CodeInvalidTranslation: http.StatusUnprocessableEntity,
-	tools.CodeNotConfigured:      http.StatusUnprocessableEntity,
-	tools.CodeDispatchFailed:     http.StatusBadGateway,
-	tools.CodeUnprocessable:      http.StatusUnprocessableEntity,
-	tools.CodeNotFound:           http.StatusNotFound,
-	tools.CodeConflict:           http.StatusConflict,
-	tools.CodeInvalid:            http.StatusBadRequest,
-	tools.CodeTooLarge:           http.StatusRequestEntityTooLarge,
-	tools.CodeRateLimited:        http.StatusTooManyRequests,
-	tools.CodeTimeout:            http.StatusServiceUnavailable,
-	tools.CodeUnavailable:        http.StatusServiceUnavailable,
-	tools.CodeInternal:           http.StatusInternalServerError,
-}
 
 // errorBody is the spec's error shape.
 type errorBody struct {
@@ -43,11 +23,7 @@ func writeError(c *gin.Context, err error) {
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = tools.Errorf(tools.CodeTimeout, "the request ran past its time budget and stored nothing")
 	}
-	code := tools.ErrorCode(err)
-	status, ok := statusOf[code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	code, status := tools.ErrorCode(err), httpstatus.Of(err)
 	if code == tools.CodeInternal {
 		slog.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/lokal-dev/lokal/rest/httpstatus"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -213,32 +214,6 @@ func wantsJSON(r *http.Request) bool {
 
 func isFragment(r *http.Request) bool { return r.Header.Get("X-Lokal-Fragment") != "" }
 
-// statusOf maps catalogue error codes to HTTP statuses, as the API does.
-var statusOf = map[string]int{
-	tools.CodeUnauthorized:       http.StatusUnauthorized,
-	tools.CodeReadOnlyKey:        http.StatusForbidden,
-	tools.CodeForbidden:          http.StatusForbidden,
-	tools.CodePATRequired:        http.StatusForbidden,
-	tools.CodeDispatchFailed:     http.StatusBadGateway,
-	tools.CodeInvalidTranslation: http.StatusUnprocessableEntity,
-	tools.CodeNotConfigured:      http.StatusUnprocessableEntity,
-	tools.CodeUnprocessable:      http.StatusUnprocessableEntity,
-	tools.CodeNotFound:           http.StatusNotFound,
-	tools.CodeConflict:           http.StatusConflict,
-	tools.CodeInvalid:            http.StatusBadRequest,
-	tools.CodeTooLarge:           http.StatusRequestEntityTooLarge,
-	tools.CodeRateLimited:        http.StatusTooManyRequests,
-	tools.CodeTimeout:            http.StatusServiceUnavailable,
-	tools.CodeUnavailable:        http.StatusServiceUnavailable,
-}
-
-func statusFor(err error) int {
-	if s, ok := statusOf[tools.ErrorCode(err)]; ok {
-		return s
-	}
-	return http.StatusInternalServerError
-}
-
 // fail answers an error: JSON in the API's error shape for scripts, a page for people. A
 // token of another workspace is told the project does not exist.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -247,7 +222,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		err = tools.Errorf(tools.CodeNotFound, "project not found")
 	}
 	code, msg := tools.ErrorCode(err), tools.ErrorMessage(err)
-	status := statusFor(err)
+	status := httpstatus.Of(err)
 	if status == http.StatusInternalServerError {
 		h.opts.Logger.ErrorContext(r.Context(), "app request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		code, msg = tools.CodeInternal, "something went wrong; it was logged"
@@ -345,7 +320,7 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
 	next := safeNext(r.PostFormValue("next"))
 	out, err := h.cat.SignIn(r.Context(), tools.SignInIn{Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), ClientIP: h.opts.ClientIP(r)})
 	if err != nil {
-		status := statusFor(err)
+		status := httpstatus.Of(err)
 		if status == http.StatusInternalServerError {
 			h.fail(w, r, err)
 			return
