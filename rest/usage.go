@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
@@ -10,16 +9,7 @@ import (
 
 // usage is a project's AI spend, for personal access tokens.
 func (s *server) usage(c *gin.Context) {
-	in := tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: c.Param("project_id")}}
-	if v := c.Query("since"); v != "" {
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			writeError(c, tools.Errorf(tools.CodeInvalid, "since must be an RFC 3339 time, such as 2026-11-01T00:00:00Z"))
-			return
-		}
-		in.Since = t
-	}
-	out, err := s.cat.Usage(c.Request.Context(), in)
+	out, err := s.cat.Usage(c.Request.Context(), tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: c.Param("project_id")}, Since: c.Query("since")})
 	if err != nil {
 		writeError(c, err)
 		return

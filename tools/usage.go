@@ -48,10 +48,10 @@ type UsageTx interface {
 	UsageTotals(ctx context.Context, projectID string, since time.Time) ([]UsageTotal, error)
 }
 
-// UsageIn asks for a project's AI usage since a time (zero: all of it).
+// UsageIn asks for a project's AI usage since an RFC 3339 time (empty: all of it).
 type UsageIn struct {
 	ProjectArg
-	Since time.Time `json:"since,omitzero"`
+	Since string `json:"since,omitempty"`
 }
 
 // ModelUsage is one model's share of a project's usage.
@@ -89,9 +89,16 @@ func (c *Catalog) Usage(ctx context.Context, in UsageIn) (UsageOut, error) {
 	if err := requirePersonal(ctx); err != nil {
 		return out, err
 	}
+	var since time.Time
+	if in.Since != "" {
+		var err error
+		if since, err = time.Parse(time.RFC3339, in.Since); err != nil {
+			return out, Errorf(CodeInvalid, "since must be an RFC 3339 time, such as 2026-11-01T00:00:00Z")
+		}
+	}
 	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		var err error
-		out, err = usageOf(ctx, tx, proj.ID, in.Since)
+		out, err = usageOf(ctx, tx, proj.ID, since)
 		return err
 	})
 	return out, err

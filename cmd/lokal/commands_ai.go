@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/outbound"
@@ -53,15 +52,7 @@ func aiCommands() []*command {
 }
 
 func runUsage(ctx context.Context, c *call) (any, string, error) {
-	in := tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: c.in.str("project")}}
-	if v := c.in.str("since"); v != "" {
-		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return nil, "", fmt.Errorf("--since %q is not an RFC 3339 time, such as 2026-11-01T00:00:00Z", v)
-		}
-		in.Since = t
-	}
-	u, err := c.cat.Usage(ctx, in)
+	u, err := c.cat.Usage(ctx, tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: c.in.str("project")}, Since: c.in.str("since")})
 	if err != nil {
 		return nil, "", err
 	}
