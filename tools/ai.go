@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -299,18 +300,10 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 		o.failed, o.moved = append(o.failed, k), append(o.moved, k)
 		o.reasons[k] = "the source text changed during translation"
 	}
-	for _, k := range after.skippedMissingSource {
-		o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
-	}
-	for _, k := range after.skippedLocked {
-		o.skippedLocked = appendOnce(o.skippedLocked, k)
-	}
-	for _, k := range after.skippedApproved {
-		o.skippedApproved = appendOnce(o.skippedApproved, k)
-	}
-	for _, k := range after.skippedExisting {
-		o.skippedExisting = appendOnce(o.skippedExisting, k)
-	}
+	o.skippedMissingSource = appendOnce(o.skippedMissingSource, after.skippedMissingSource...)
+	o.skippedLocked = appendOnce(o.skippedLocked, after.skippedLocked...)
+	o.skippedApproved = appendOnce(o.skippedApproved, after.skippedApproved...)
+	o.skippedExisting = appendOnce(o.skippedExisting, after.skippedExisting...)
 	sort.Strings(o.failed)
 	return len(stored), nil
 }
@@ -342,13 +335,14 @@ func (c *Catalog) aiRules(ctx context.Context, tx Tx, proj Project, language str
 	return nil
 }
 
-func appendOnce(list []string, s string) []string {
-	for _, v := range list {
-		if v == s {
-			return list
+// appendOnce appends the items list lacks.
+func appendOnce(list []string, items ...string) []string {
+	for _, s := range items {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
 		}
 	}
-	return append(list, s)
+	return list
 }
 
 // aiProviders keeps one client per provider configuration, so that the concurrency bound

@@ -108,6 +108,10 @@ func (e *autoEnv) row(t *testing.T, ns, key, lang string) tools.TranslationView 
 	return tools.TranslationView{}
 }
 
+// rateLimitedForAnHour is a 429 whose Retry-After is longer than the provider waits: the
+// call fails at once, as rate limited.
+var rateLimitedForAnHour = aitest.Reply{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
+
 // byLang answers each string with "<LANG> <masked source>".
 var byLang = func(c aitest.Call) aitest.Reply {
 	out := map[string]string{}
@@ -350,7 +354,7 @@ func TestAutoTranslateWaitsOutAProviderThatIsDown(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				if down {
-					return aitest.Reply{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}
+					return rateLimitedForAnHour
 				}
 				return byLang(c)
 			}, &workflows.Options{Lease: time.Minute, MaxAttempts: 3})
@@ -377,7 +381,7 @@ func TestAutoTranslateGivesUpAndCounts(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			e := newAutoEnv(t, dialect, aitest.Fixed(aitest.Reply{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"3600"}}}),
+			e := newAutoEnv(t, dialect, aitest.Fixed(rateLimitedForAnHour),
 				&workflows.Options{Lease: time.Minute, MaxAttempts: 2})
 			e.register(t, "app", map[string]string{"a": "Alpha"})
 			for range 3 {
