@@ -179,12 +179,13 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	}
 	if len(remember) > 0 {
 		// Translation memory: an approved translation of the same source text, no call.
-		stored, err := c.aiStore(ctx, j, "memory", remember, versions, &o)
-		if err != nil {
+		memory := func(stored, _ int) []UsageRecord {
+			return []UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
+				Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}}
+		}
+		if _, err := c.aiStore(ctx, j, "memory", remember, versions, &o, memory); err != nil {
 			return o, err
 		}
-		c.ledger(ctx, []UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
-			Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}})
 	}
 	if len(req.Strings) == 0 {
 		return o, nil
@@ -212,11 +213,18 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		o.reasons[keyOf[id]] = why
 	}
 	sort.Strings(o.failed)
-	stored := 0
-	if len(translated) > 0 {
-		stored, err = c.aiStore(ctx, j, "ai:"+cfg.Config.Model, translated, versions, &o)
+	// The ledger goes into the store's transaction, so that a stored batch always has its
+	// usage (a process killed between the two lost it); without one it is written alone.
+	modelFailed := len(o.failed)
+	usage := func(stored, moved int) []UsageRecord {
+		return c.usageRecords(cfg, j, res.Calls, stored, modelFailed+moved)
 	}
-	c.recordUsage(ctx, cfg, j, res.Calls, stored, len(o.failed))
+	if len(translated) > 0 {
+		_, err = c.aiStore(ctx, j, "ai:"+cfg.Config.Model, translated, versions, &o, usage)
+	}
+	if len(translated) == 0 || err != nil {
+		c.ledger(ctx, usage(0, 0))
+	}
 	o.transient = transientAIError(callErr)
 	var pe *ai.Error
 	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
@@ -244,8 +252,10 @@ func (o *aiOutcome) skip(j aiJob, k string, ks *KeyState) bool {
 
 // aiStore writes values (key to text) as needs_review drafts credited to agent, unless a
 // key's source moved on from versions[key] or its row may no longer be written; it reports
-// how many it stored. A rolled-back write stores none of them.
-func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map[string]string, versions map[string]int64, o *aiOutcome) (int, error) {
+// how many it stored. usage(stored, moved) gives the ledger entries written in the same
+// transaction. A rolled-back write stores none of them.
+func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map[string]string, versions map[string]int64, o *aiOutcome,
+	usage func(stored, moved int) []UsageRecord) (int, error) {
 	p := PrincipalFrom(ctx)
 	p.Agent = agent
 	var (
@@ -286,6 +296,9 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 				stored[k] = w.Value
 			}
 			if err := tx.WriteTranslations(ctx, writes); err != nil {
+				return nil, err
+			}
+			if err := tx.RecordUsage(ctx, usage(len(writes), len(moved))); err != nil {
 				return nil, err
 			}
 			return rowChanges(ns.Key, writes), nil

@@ -152,9 +152,9 @@ func usageOf(ctx context.Context, tx Tx, projectID string, since time.Time) (Usa
 	return out, nil
 }
 
-// recordUsage writes every model call of one translation run and its outcome to the
-// ledger. It runs whatever became of the request: the spend happened.
-func (c *Catalog) recordUsage(ctx context.Context, r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) {
+// usageRecords are the ledger entries of one translation run: every model call and the
+// run's outcome.
+func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) []UsageRecord {
 	at := c.opts.Now().UTC()
 	base := UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: j.op, Model: r.Config.Model, Language: j.language, At: at}
 	recs := make([]UsageRecord, 0, len(calls)+1)
@@ -172,7 +172,7 @@ func (c *Catalog) recordUsage(ctx context.Context, r ResolvedAI, j aiJob, calls 
 		rec.Kind, rec.Strings, rec.Translated, rec.Failed = UsageResult, translated+failed, translated, failed
 		recs = append(recs, rec)
 	}
-	c.ledger(ctx, recs)
+	return recs
 }
 
 // ledger stores usage records as the system, even when the request that spent them is gone.
