@@ -145,6 +145,18 @@ func testRecipes(t *testing.T, dir, migrated string) {
 			t.Errorf("the reported key's source value is %q, want %q", got, "Pay now")
 		}
 	})
+	t.Run("i18next-http-backend on a project whose namespace was never synced says 404", func(t *testing.T) {
+		empty := str(t, jsonObject(t, projectFields, "project", "create", "--workspace", f.workspace, "--title", "Empty", "--source", "en",
+			"--languages", "nb", "--json", "--database", migrated), "id")
+		key := str(t, jsonObject(t, []string{"key", "read_only"}, "key", "create", "--project", empty, "--json", "--database", migrated), "key")
+		r := runNode(t, dir, []string{"LOKAL_URL=http://" + srv.addr, "LOKAL_PROJECT=" + empty, "LOKAL_KEY=" + key}, "i18next-http-backend.mjs")
+		if r.code == 0 || !strings.Contains(r.stderr, "/api/missing/"+empty+"/latest/en/common answered 404") {
+			t.Errorf("exit %d, want non-zero with the report's 404 on stderr:\n%s", r.code, r.stderr)
+		}
+		if status, body := srv.do(t, "GET", "/api/"+empty+"/latest/en/common", "Token token="+key, ""); status != http.StatusNotFound {
+			t.Errorf("the namespace answers %d %s, want 404: a report does not create it", status, body)
+		}
+	})
 	t.Run("i18next-locize-backend loads with the key from lokal only", func(t *testing.T) {
 		r := runNode(t, dir, env("LOKAL_KEY="+ro), "i18next-locize-backend.mjs")
 		if r.code != 0 {
@@ -215,5 +227,24 @@ func TestRecipeGuardRefusesOtherHosts(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "loopback-only: refused GET https://api.lite.locize.app/private/") {
 		t.Errorf("the guard did not name the locize request:\n%s", out)
+	}
+}
+
+// TestReadmeShowsTheTestedRecipes: the README's recipes are the files TestRecipes runs,
+// byte for byte, so what a reader pastes is what passed.
+func TestReadmeShowsTheTestedRecipes(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"i18next-http-backend.mjs", "i18next-locize-backend.mjs", "mcp-sdk.mjs"} {
+		script, err := os.ReadFile(filepath.Join("..", "..", "clients", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(readme, []byte("```js\n"+string(script)+"```\n")) {
+			t.Errorf("README.md does not show clients/%s as it is", name)
+		}
 	}
 }
