@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -283,10 +284,12 @@ func TestMCPGetTranslations(t *testing.T) {
 			wantNS: map[string]map[string]string{"common": commonNB, "app": {"title": "Appen"}}},
 		{name: "yml, one namespace", args: map[string]any{"language": "nb", "format": "yml", "namespace_key": "common"}, format: "yml", want: commonNB},
 		{name: "yml, whole project", args: map[string]any{"language": "nb", "format": "yml"}, format: "yml", want: projectNB},
-		{name: "po, one namespace", args: map[string]any{"language": "nb", "format": "po", "namespace_key": "common"}, format: "po", want: commonNB,
-			wantIDs: map[string]string{"greeting": "Hello %{name}!", "nav.home": "Home", "quote": `Say "hi"`}},
-		{name: "po, whole project", args: map[string]any{"language": "nb", "format": "po"}, format: "po", want: projectNB,
-			wantIDs: map[string]string{"common.greeting": "Hello %{name}!", "common.nav.home": "Home", "common.quote": `Say "hi"`, "app.title": "App"}},
+		{name: "po, one namespace, untranslated keys included", args: map[string]any{"language": "nb", "format": "po", "namespace_key": "common"}, format: "po", want: withUntranslated(commonNB, "untranslated"),
+			wantIDs: map[string]string{"greeting": "Hello %{name}!", "nav.home": "Home", "quote": `Say "hi"`, "untranslated": "Untranslated"}},
+		{name: "po, whole project", args: map[string]any{"language": "nb", "format": "po"}, format: "po", want: withUntranslated(projectNB, "common.untranslated"),
+			wantIDs: map[string]string{"common.greeting": "Hello %{name}!", "common.nav.home": "Home", "common.quote": `Say "hi"`, "common.untranslated": "Untranslated", "app.title": "App"}},
+		{name: "po, a language with no values yet", args: map[string]any{"language": "sv", "format": "po", "namespace_key": "app"}, format: "po", want: map[string]string{"title": ""},
+			wantIDs: map[string]string{"title": "App"}},
 		{name: "strings, one namespace", args: map[string]any{"language": "nb", "format": "strings", "namespace_key": "common"}, format: "strings", want: commonNB},
 		{name: "strings, whole project", args: map[string]any{"language": "nb", "format": "strings"}, format: "strings", want: projectNB},
 		{name: "workspace endpoint, project_id", workspace: true, args: map[string]any{"project_id": "{project}", "language": "nb", "namespace_key": "common"}, format: "json", want: commonNB},
@@ -359,6 +362,16 @@ func TestMCPGetTranslations(t *testing.T) {
 			})
 		}
 	})
+}
+
+// withUntranslated is m with an empty value for each key: how a po file lists a key that has
+// no translation yet.
+func withUntranslated(m map[string]string, keys ...string) map[string]string {
+	out := maps.Clone(m)
+	for _, k := range keys {
+		out[k] = ""
+	}
+	return out
 }
 
 // mcpReadFile parses a rendered file with its ecosystem's parser and returns key → value
@@ -892,4 +905,67 @@ func TestMCPGetTranslationsHidden(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestMCPGetTranslationsPOStale: a po file flags "#, fuzzy" exactly the translations made
+// against an older source text, and lists an untranslated key with an empty msgstr.
+func TestMCPGetTranslationsPOStale(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, s *server) {
+		s.sync(t, "en", "site", map[string]string{"title": "Welcome", "cta": "Buy", "help": "Help"})
+		s.overwrite(t, "nb", "site", map[string]string{"title": "Velkommen", "cta": "Kjøp"})
+		s.sync(t, "en", "site", map[string]any{"translations": map[string]string{"title": "Welcome back", "cta": "Buy", "help": "Help"},
+			"preserve_source_values": false})
+		if got := s.stale(t, "site", "lang=nb"); !slices.Equal(got, []string{"title"}) {
+			t.Fatalf("stale keys %v, want [title]", got)
+		}
+		m := s.mcpProject(t, tokenAuth(s.ro))
+		f := mcpOK[mcpFile](t, m, "get_translations", map[string]any{"language": "nb", "format": "po", "namespace_key": "site"})
+		got, ids := mcpReadFile(t, "po", "nb", f.Content)
+		if want := map[string]string{"title": "Velkommen", "cta": "Kjøp", "help": ""}; !maps.Equal(got, want) || f.Count != len(want) {
+			t.Errorf("file %v (count %d), want %v:\n%s", got, f.Count, want, f.Content)
+		}
+		if want := map[string]string{"title": "Welcome back", "cta": "Buy", "help": "Help"}; !maps.Equal(ids, want) {
+			t.Errorf("msgids %v, want %v", ids, want)
+		}
+		if fuzzy := poFuzzy(t, f.Content); !slices.Equal(fuzzy, []string{"title"}) {
+			t.Errorf("fuzzy entries %v, want [title]:\n%s", fuzzy, f.Content)
+		}
+		// Confirming the translation makes it current, and the flag goes.
+		s.overwrite(t, "nb", "site", map[string]string{"title": "Velkommen tilbake"})
+		f = mcpOK[mcpFile](t, m, "get_translations", map[string]any{"language": "nb", "format": "po", "namespace_key": "site"})
+		if fuzzy := poFuzzy(t, f.Content); len(fuzzy) != 0 {
+			t.Errorf("fuzzy entries %v after the overwrite, want none:\n%s", fuzzy, f.Content)
+		}
+		// The source language is never stale.
+		f = mcpOK[mcpFile](t, m, "get_translations", map[string]any{"language": "en", "format": "po", "namespace_key": "site"})
+		if fuzzy := poFuzzy(t, f.Content); len(fuzzy) != 0 {
+			t.Errorf("fuzzy entries %v in the source language, want none", fuzzy)
+		}
+	})
+}
+
+// poFuzzy lists the msgctxt of the entries flagged "#, fuzzy" (gotext reads past flags).
+func poFuzzy(t *testing.T, content string) []string {
+	t.Helper()
+	var out []string
+	flagged := false
+	for line := range strings.Lines(content) {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "#, fuzzy":
+			flagged = true
+		case strings.HasPrefix(line, "msgctxt ") && flagged:
+			ctx, err := strconv.Unquote(strings.TrimPrefix(line, "msgctxt "))
+			if err != nil {
+				t.Fatalf("msgctxt line %q: %v", line, err)
+			}
+			out = append(out, ctx)
+			flagged = false
+		case strings.HasPrefix(line, "msgid "):
+			flagged = false
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -15,10 +15,12 @@ import (
 func (s *server) logRequests(c *gin.Context) {
 	start := time.Now()
 	c.Next()
+	// gin's Size is -1 until something is written: a 201 or 204 without a body sent 0 bytes.
+	size := max(c.Writer.Size(), 0)
 	// Paths and statuses only: headers and queries may carry tokens.
 	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
-		slog.Int("status", c.Writer.Status()), slog.Int("bytes", c.Writer.Size()),
+		slog.Int("status", c.Writer.Status()), slog.Int("bytes", size),
 		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", c.ClientIP()))
 }
 

@@ -97,7 +97,7 @@ func (c *Catalog) Tools() []Tool {
 		define("get_embed_snippet", "Embed snippet",
 			"Returns the one script tag to paste into the HTML head of a site to translate it with lokal.", true, c.GetEmbedSnippet),
 		define("get_translations", "Get translations",
-			"Returns one language of one namespace, or of the whole project, as json, yml (Rails i18n), po (gettext) or strings (Apple). Includes approved translations and AI drafts.", true, c.GetTranslations),
+			"Returns one language of one namespace, or of the whole project, as json, yml (Rails i18n), po (gettext) or strings (Apple). Includes approved translations and AI drafts; po lists every key, untranslated ones with an empty msgstr and stale ones flagged fuzzy.", true, c.GetTranslations),
 		define("get_translation", "Get one key",
 			"Returns one key's values, statuses, flags and comments across all languages.", true, c.GetTranslation),
 		define("search_translations", "Search translations",

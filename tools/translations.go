@@ -45,6 +45,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	}
 	var rows []ProjectTranslation
 	var sources map[int64]string
+	var po []formats.Entry
 	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
 		if err := proj.requireLanguage(in.Language); err != nil {
 			return err
@@ -53,11 +54,15 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 			return errNoNamespace(in.NamespaceKey)
 		}
 		var err error
+		if out.Format == "po" {
+			po, err = poEntries(ctx, tx, proj, in.Language, in.NamespaceKey)
+			return err
+		}
 		if rows, err = tx.ProjectTranslations(ctx, proj.ID, in.Language); err != nil {
 			return err
 		}
 		sources = map[int64]string{}
-		if out.Format == "po" || out.Format == "strings" {
+		if out.Format == "strings" {
 			src, err := tx.ProjectTranslations(ctx, proj.ID, proj.SourceLanguage)
 			if err != nil {
 				return err
@@ -84,6 +89,9 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		}
 		all = append(all, e)
 	}
+	if out.Format == "po" {
+		all = po
+	}
 	out.Count = len(all)
 	out.ContentType = formats.ContentType(out.Format)
 	var body []byte
@@ -96,6 +104,48 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		return out, Errorf(CodeInternal, "rendering %s: %v", out.Format, err)
 	}
 	out.Content = string(body)
+	return out, nil
+}
+
+// poEntries are the entries of a gettext catalog: every visible key of the namespace (all
+// of them when namespace is ""), translated or not, since a PO file is also the
+// translator's worklist: an untranslated key has an empty msgstr, and a translation made
+// against an older source text is flagged fuzzy. Only rows known to be behind count as
+// stale here (not rows with no recorded source version): msgfmt drops fuzzy entries, and
+// a translation of unknown age should not vanish from the compiled catalog.
+func poEntries(ctx context.Context, tx Tx, proj Project, language, namespace string) ([]formats.Entry, error) {
+	names := proj.Namespaces
+	if namespace != "" {
+		names = []string{namespace}
+	}
+	var out []formats.Entry
+	for _, name := range names {
+		ns, err := findNamespace(ctx, tx, proj, name)
+		if err != nil {
+			return nil, err
+		}
+		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, language)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if k.Hidden {
+				continue
+			}
+			e := formats.Entry{Key: k.Key}
+			if namespace == "" {
+				e.Key = name + "." + k.Key
+			}
+			if k.Source != nil {
+				e.Source = k.Source.Value
+			}
+			if k.Value != nil {
+				e.Value = k.Value.Value
+				e.Stale = e.Value != "" && isStale(language, proj.SourceLanguage, k.Value.SourceVersion, k.SourceVersion, false)
+			}
+			out = append(out, e)
+		}
+	}
 	return out, nil
 }
 

@@ -31,7 +31,9 @@
 // po: GNU gettext PO. A header entry carries Language, MIME-Version, Content-Type (UTF-8),
 // Content-Transfer-Encoding and X-Generator: lokal; then one entry per key, with msgctxt
 // the key, msgid the source text (or the key when the source is unknown) and msgstr the
-// translation; an empty translation is an untranslated entry. Strings use C escapes, and
+// translation; an empty translation is an untranslated entry (msgstr ""), and a stale one
+// (Entry.Stale: made against an older source text) is flagged "#, fuzzy", which msgfmt
+// leaves out of the compiled catalog unless asked to use fuzzy entries. Strings use C escapes, and
 // text with a line break before its end is wrapped gettext-style: "" and then one line per
 // "\n"-terminated segment. NUL and EOT cannot exist in a gettext catalog and are written
 // as U+FFFD.

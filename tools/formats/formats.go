@@ -14,6 +14,9 @@ type Entry struct {
 	Key    string // dot-separated key
 	Source string // source-language text ("" when unknown)
 	Value  string // translation in Language
+	// Stale: Value was made against an older source text. po marks such an entry fuzzy
+	// (gettext's "needs checking"); the other formats have no place for it.
+	Stale bool
 }
 
 // Formats lists the accepted format names in order: json, yml, po, strings.
@@ -84,6 +87,7 @@ func normalize(entries []Entry) ([]Entry, error) {
 			Key:    strings.ToValidUTF8(e.Key, "\uFFFD"),
 			Source: strings.ToValidUTF8(e.Source, "\uFFFD"),
 			Value:  strings.ToValidUTF8(e.Value, "\uFFFD"),
+			Stale:  e.Stale,
 		}
 		if out[i].Key == "" {
 			return nil, fmt.Errorf("formats: entry %d has an empty key", i)

@@ -164,6 +164,25 @@ func TestRender(t *testing.T) {
 			want:    poHeader("nb") + "\nmsgctxt \"k\"\nmsgid \"line\\n\"\nmsgstr \"linje\\n\"\n",
 		},
 		{
+			name: "po untranslated, stale and current entries", format: "po", language: "nb",
+			entries: []Entry{
+				{Key: "a.current", Source: "Home", Value: "Hjem"},
+				{Key: "b.untranslated", Source: "Cart", Value: ""},
+				{Key: "c.stale", Source: "Start", Value: "Hjem", Stale: true},
+				{Key: "d.stale.but.empty", Source: "Help", Value: "", Stale: true},
+			},
+			want: poHeader("nb") +
+				"\nmsgctxt \"a.current\"\nmsgid \"Home\"\nmsgstr \"Hjem\"\n" +
+				"\nmsgctxt \"b.untranslated\"\nmsgid \"Cart\"\nmsgstr \"\"\n" +
+				"\n#, fuzzy\nmsgctxt \"c.stale\"\nmsgid \"Start\"\nmsgstr \"Hjem\"\n" +
+				"\nmsgctxt \"d.stale.but.empty\"\nmsgid \"Help\"\nmsgstr \"\"\n",
+		},
+		{
+			name: "stale does not show in json", format: "json", language: "nb",
+			entries: []Entry{{Key: "k", Source: "Start", Value: "Hjem", Stale: true}},
+			want:    "{\n  \"k\": \"Hjem\"\n}\n",
+		},
+		{
 			name: "strings empty", format: "strings", language: "nb",
 			want: "/* Language: nb */\n",
 		},

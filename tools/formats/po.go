@@ -33,6 +33,11 @@ func renderPO(language string, entries []Entry) ([]byte, error) {
 			id = e.Key
 		}
 		b.WriteByte('\n')
+		if e.Stale && e.Value != "" {
+			// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: an outdated
+			// translation then shows the source text, as an untranslated one does.
+			b.WriteString("#, fuzzy\n")
+		}
 		writePOString(&b, "msgctxt", e.Key)
 		writePOString(&b, "msgid", id)
 		writePOString(&b, "msgstr", e.Value)

@@ -422,6 +422,65 @@ func TestPOWithMsgfmt(t *testing.T) {
 	}
 }
 
+// TestPOStatesWithMsgfmt: GNU msgfmt reads an untranslated entry (msgstr "") as
+// untranslated and a stale one ("#, fuzzy") as fuzzy, leaves both out of the compiled
+// catalog, and compiles the stale translation only with --use-fuzzy.
+func TestPOStatesWithMsgfmt(t *testing.T) {
+	msgfmt, err := exec.LookPath("msgfmt")
+	if err != nil {
+		t.Skip("msgfmt not installed")
+	}
+	out, err := Render("po", "nb", []Entry{
+		{Key: "current", Source: "Home", Value: "Hjem"},
+		{Key: "untranslated", Source: "Cart", Value: ""},
+		{Key: "stale", Source: "Start", Value: "Begynn", Stale: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "in.po")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want map[string]string // msgctxt → msgstr in the catalog
+	}{
+		{name: "default", want: map[string]string{"current": "Hjem"}},
+		{name: "--use-fuzzy", args: []string{"--use-fuzzy"}, want: map[string]string{"current": "Hjem", "stale": "Begynn"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mo := filepath.Join(dir, c.name+".mo")
+			cmd := exec.Command(msgfmt, append(append([]string{"--check", "--statistics", "-o", mo}, c.args...), src)...)
+			cmd.Env = append(os.Environ(), "LC_ALL=C")
+			msg, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("msgfmt: %v\n%s", err, msg)
+			}
+			if want := "1 translated message, 1 fuzzy translation, 1 untranslated message."; !strings.Contains(string(msg), want) {
+				t.Errorf("msgfmt --statistics says %q, want %q", strings.TrimSpace(string(msg)), want)
+			}
+			data, err := os.ReadFile(mo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat := gotext.NewMo()
+			cat.Parse(data)
+			got := map[string]string{}
+			for ctx, trs := range cat.GetDomain().GetCtxTranslations() {
+				for _, tr := range trs {
+					got[ctx] = tr.Trs[0]
+				}
+			}
+			if !maps.Equal(got, c.want) {
+				t.Errorf("catalog %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 // TestMsgfmtCheckFixture runs msgfmt's strictest mode on the golden fixture.
 func TestMsgfmtCheckFixture(t *testing.T) {
 	msgfmt, err := exec.LookPath("msgfmt")
