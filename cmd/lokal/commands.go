@@ -272,7 +272,7 @@ func projectViewText(v tools.ProjectView) string {
 		"mode: %s\njit harvest: %t\nauto apply: %t",
 		none(v.EditableLanguages), none(v.AutoTranslateLanguages), v.IntegrationType, none(s.AllowedOrigins),
 		none(s.Hosts), s.ShowSwitcher, s.KeepSiteUpToDate, s.Capabilities.Mode, s.Capabilities.JITHarvest,
-		s.Capabilities.AutoApply) + embedStatusText(v.Embed)
+		s.Capabilities.AutoApply) + embedStatusText(v.Embed) + contentsText(v)
 }
 
 // shown is a token prefix as lists print it; tokens made before prefixes were kept have none.

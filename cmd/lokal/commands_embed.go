@@ -91,3 +91,32 @@ func embedStatusText(e tools.EmbedStatus) string {
 	}
 	return "\nembed script: " + live + "\nvisitor demand (dictionary reads, 30 days): " + strings.Join(demand, ", ")
 }
+
+// contentsText is the part of `project show` that says what the project holds: keys and
+// translated rows per namespace, and the newest strings the Embed harvested.
+func contentsText(v tools.ProjectView) string {
+	var b strings.Builder
+	b.WriteString("\nnamespaces:")
+	if len(v.NamespaceCounts) == 0 {
+		b.WriteString(" none")
+	}
+	for _, n := range v.NamespaceCounts {
+		langs := make([]string, 0, len(v.EnabledLanguages))
+		for _, code := range v.EnabledLanguages {
+			langs = append(langs, fmt.Sprintf("%s %d", code, n.Translated[code]))
+		}
+		fmt.Fprintf(&b, "\n  %s: %d keys; translated: %s", n.Namespace, n.Keys, strings.Join(langs, ", "))
+	}
+	fmt.Fprintf(&b, "\nnewest page strings (%s namespace, harvested by the Embed):", tools.EmbedNamespace)
+	if len(v.NewestPageStrings) == 0 {
+		b.WriteString(" none yet")
+	}
+	for _, k := range v.NewestPageStrings {
+		text := strings.Join(strings.Fields(k.Key), " ")
+		if r := []rune(text); len(r) > 80 {
+			text = string(r[:79]) + "…"
+		}
+		fmt.Fprintf(&b, "\n  %s  %s", k.CreatedAt.Format(time.RFC3339), text)
+	}
+	return b.String()
+}
