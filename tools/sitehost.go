@@ -35,11 +35,11 @@ func siteHost(s string, dropPublicPort bool) (string, error) {
 	var host string
 	loopback := false
 	if a, err := netip.ParseAddr(name); err == nil {
-		if !a.IsLoopback() {
+		if !a.IsLoopback() || a.Is4In6() || a.Zone() != "" {
 			return "", Errorf(CodeInvalid, "%q is an IP address, not a host name (only loopback addresses are accepted, for local testing)", s)
 		}
-		loopback, host = true, a.Unmap().String()
-		if a.Is6() && !a.Is4In6() {
+		loopback, host = true, a.String()
+		if a.Is6() {
 			host = "[" + host + "]"
 		}
 	} else {
