@@ -231,6 +231,15 @@ func TestLoopbackSites(t *testing.T) {
 		if m := e.page(t, b, "en", "page"); len(m) != 0 {
 			t.Fatalf("a harvest from another port was stored: %v", m)
 		}
+		// A loopback host bound without a port serves every port (as bound before pages
+		// reported ports).
+		e.set(t, e.f.Sibling.ID, tools.SetProjectIn{Hosts: &[]string{"localhost"}})
+		if got := resolve("localhost:3000", 200); got != e.f.Sibling.ID {
+			t.Fatalf("localhost:3000 resolved to %s, want the project bound to localhost", got)
+		}
+		if got := resolve("localhost:8000", 200); got != local {
+			t.Fatalf("localhost:8000 resolved to %s, want its own project %s", got, local)
+		}
 		six := resolve("[::1]:8000", 200)
 		e.want(t, e.call(t, "GET", "/api/"+six+"/dictionary/nb/page", nil, map[string]string{"Origin": "http://[::1]:8000"}), 200)
 

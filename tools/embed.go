@@ -304,9 +304,16 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 }
 
 // boundProject returns the active project the host is bound to ("" when none), or
-// CodeForbidden when it belongs to another workspace.
+// CodeForbidden when it belongs to another workspace. A host with a port is also served
+// by a project bound to the host without one (boundForms).
 func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host string) (string, error) {
-	id, err := tx.HostProject(ctx, host)
+	var id string
+	var err error
+	for _, h := range boundForms(host) {
+		if id, err = tx.HostProject(ctx, h); !IsNotFound(err) {
+			break
+		}
+	}
 	if IsNotFound(err) {
 		return "", nil
 	}

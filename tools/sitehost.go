@@ -150,6 +150,16 @@ func HostAuthorized(patterns []string, host string) bool {
 	return false
 }
 
+// boundForms are the bound hosts that serve a page's host, in order: the host itself, then
+// for a host with a port the host without one (which, like an authorized host without a
+// port, takes every port).
+func boundForms(host string) []string {
+	if name, port := cutSitePort(host); port != "" {
+		return []string{host, name}
+	}
+	return []string{host}
+}
+
 // cutSitePort splits a canonical site host into its host and port ("" when none).
 func cutSitePort(h string) (string, string) {
 	if strings.HasPrefix(h, "[") {

@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSiteHosts(t *testing.T) {
 	t.Parallel()
@@ -101,6 +104,20 @@ func TestHostPatterns(t *testing.T) {
 	} {
 		if got := HostAuthorized(tt.patterns, tt.host); got != tt.want {
 			t.Errorf("HostAuthorized(%v, %q) = %v, want %v", tt.patterns, tt.host, got, tt.want)
+		}
+	}
+}
+
+func TestBoundForms(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"localhost:8000": "localhost:8000 localhost",
+		"[::1]:8000":     "[::1]:8000 [::1]",
+		"127.0.0.1":      "127.0.0.1",
+		"www.example":    "www.example",
+	} {
+		if got := strings.Join(boundForms(in), " "); got != want {
+			t.Errorf("boundForms(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
