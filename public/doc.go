@@ -16,7 +16,9 @@
 // an IPv6 client counted by its /64), answering 429 with Retry-After. The client address is
 // the socket's, or X-Forwarded-For's when the connection comes from a proxy the operator
 // trusts (the router's trusted proxies). The project's allowed origins guard harvest,
-// dictionary and changes; the workspace's emergency switch closes them all. The handlers
+// dictionary and changes; the workspace's emergency switch closes them all, and a project
+// the Embed is not set up for (no embed type, bound host or allowed origin) is not found
+// on any of them. The handlers
 // decode, call one catalogue operation and encode, as in package rest.
 //
 // [Mount] adds the routes to the router package rest builds (rest.Options.Public), so that

@@ -385,6 +385,9 @@ func openAPIFixtures(t *testing.T, cat *tools.Catalog) openAPIFixture {
 	must("user", err)
 	f.project, err = cat.CreateProject(ctx, tools.CreateProjectIn{WorkspaceID: ws.ID, Title: "Web app", SourceLanguage: "en", Languages: []string{"nb"}})
 	must("project", err)
+	// An allowed origin sets the Embed up for it, so that its public routes answer.
+	_, err = cat.SetProject(ctx, f.project.ID, tools.SetProjectIn{AllowedOrigins: &[]string{"https://www.example.com"}})
+	must("allowed origin", err)
 	for _, k := range []struct {
 		to       *string
 		readOnly bool

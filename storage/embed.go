@@ -147,3 +147,55 @@ func (t *tx) PruneDemand(ctx context.Context, before time.Time) (int, error) {
 	n, _ := res.RowsAffected()
 	return int(n), nil
 }
+
+func (t *tx) NamespaceCounts(ctx context.Context, projectID string) ([]tools.NamespaceCount, error) {
+	var keys []struct {
+		Namespace string `bun:"namespace"`
+		Keys      int    `bun:"keys"`
+	}
+	err := t.tx.NewRaw(`SELECT n.key AS namespace, COUNT(k.id) AS keys FROM namespaces AS n
+LEFT JOIN translation_keys AS k ON k.namespace_id = n.id AND NOT k.hidden AND k.source_version > 0
+WHERE n.project_id = ? GROUP BY n.key ORDER BY n.key`, projectID).Scan(ctx, &keys)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	var rows []struct {
+		Namespace string `bun:"namespace"`
+		Language  string `bun:"language"`
+		N         int    `bun:"n"`
+	}
+	err = t.tx.NewRaw(`SELECT n.key AS namespace, t.language AS language, COUNT(*) AS n FROM translations AS t
+JOIN translation_keys AS k ON k.id = t.key_id
+JOIN namespaces AS n ON n.id = k.namespace_id
+WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0 AND t.value <> ''
+GROUP BY n.key, t.language`, projectID).Scan(ctx, &rows)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.NamespaceCount, len(keys))
+	at := map[string]int{}
+	for i, k := range keys {
+		out[i] = tools.NamespaceCount{Namespace: k.Namespace, Keys: k.Keys, Translated: map[string]int{}}
+		at[k.Namespace] = i
+	}
+	for _, r := range rows {
+		if i, ok := at[r.Namespace]; ok {
+			out[i].Translated[r.Language] = r.N
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) NewestKeys(ctx context.Context, ns tools.Namespace, limit int) ([]tools.NewestKey, error) {
+	var rows []keyRow
+	err := t.tx.NewSelect().Model(&rows).Column("key", "created_at").Where("namespace_id = ?", ns.ID).Where("NOT hidden").
+		OrderExpr("id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.NewestKey, len(rows))
+	for i, r := range rows {
+		out[i] = tools.NewestKey{Key: r.Key, CreatedAt: r.CreatedAt.UTC()}
+	}
+	return out, nil
+}

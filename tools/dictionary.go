@@ -32,9 +32,10 @@ type Dictionary struct {
 // language's row (from the history) to the current one. PriorsOnly returns the latter only.
 // "Current" is the newest value, or with auto_apply off the newest approved one. A regional
 // tag falls back to its base language. The bytes are cached until a write to the project,
-// and the read counts as visitor demand for the language. CodeNotFound for an unknown
-// project, namespace or language (or while the workspace's Embed is off), CodeForbidden
-// for an origin the project does not allow.
+// and the read counts as visitor demand for the language. The page namespace reads as
+// empty until the first harvest creates it (embedNamespace). CodeNotFound for an unknown
+// project, namespace or language, a project the Embed is not set up for, or while the
+// workspace's Embed is off; CodeForbidden for an origin the project does not allow.
 func (c *Catalog) ReadDictionary(ctx context.Context, in DictionaryIn) (Dictionary, error) {
 	p, err := c.publicProject(ctx, in.ProjectID)
 	if err != nil {
@@ -140,15 +141,32 @@ func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, lan
 	return out, nil
 }
 
+// embedNamespace finds a namespace the Embed reads. The Embed's own namespace (page) is
+// there from a project's first visit on, empty (ok false) until the first harvest creates
+// it, so that a new site's first dictionary read succeeds and harvesting starts; any other
+// unknown namespace is CodeNotFound.
+func embedNamespace(ctx context.Context, tx Tx, projectID, name string) (ns Namespace, ok bool, err error) {
+	ns, err = tx.Namespace(ctx, projectID, name)
+	switch {
+	case err == nil:
+		return ns, true, nil
+	case !IsNotFound(err):
+		return ns, false, err
+	case name == EmbedNamespace:
+		return ns, false, nil
+	}
+	return ns, false, errNoNamespace(name)
+}
+
 func buildDictionary(ctx context.Context, tx Tx, projectID, namespace, language string, priorsOnly bool) (map[string]string, error) {
 	m := map[string]string{}
 	proj, err := tx.Project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	ns, err := tx.Namespace(ctx, projectID, namespace)
-	if err != nil {
-		return nil, errNoNamespace(namespace)
+	ns, ok, err := embedNamespace(ctx, tx, projectID, namespace)
+	if err != nil || !ok {
+		return m, err
 	}
 	values, err := namespaceValues(ctx, tx, proj, ns, language)
 	if err != nil {
@@ -250,9 +268,9 @@ func (c *Catalog) Changes(ctx context.Context, in ChangesIn) (ChangesOut, error)
 		if err != nil {
 			return err
 		}
-		ns, err := tx.Namespace(ctx, in.ProjectID, in.Namespace)
-		if err != nil {
-			return errNoNamespace(in.Namespace)
+		ns, ok, err := embedNamespace(ctx, tx, in.ProjectID, in.Namespace)
+		if err != nil || !ok {
+			return err
 		}
 		values, err := namespaceValues(ctx, tx, proj, ns, lang)
 		if err != nil {

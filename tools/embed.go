@@ -45,6 +45,7 @@ type embedProject struct {
 	Active          bool              `json:"active"`
 	Off             bool              `json:"off"`
 	IntegrationType string            `json:"integration_type"`
+	Bound           bool              `json:"bound"` // a host is bound to it
 	SourceLanguage  string            `json:"source_language"`
 	Enabled         []string          `json:"enabled_languages"`
 	Origins         []string          `json:"allowed_origins"`
@@ -57,11 +58,35 @@ func (p *embedProject) has(code string) bool {
 }
 
 // publicProject returns the project's public state, or CodeNotFound for an unknown or
-// inactive project and for every project of a workspace whose Embed is switched off.
+// inactive project, a project the Embed is not set up for, and every project of a
+// workspace whose Embed is switched off.
 func (c *Catalog) publicProject(ctx context.Context, projectID string) (embedProject, error) {
-	notFound := Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+	p, err := c.embedState(ctx, projectID)
+	if err != nil {
+		return embedProject{}, err
+	}
+	if !p.Active || p.Off || !p.servesEmbed() {
+		return embedProject{}, errNoProject(projectID)
+	}
+	return p, nil
+}
+
+// servesEmbed reports whether the Embed is set up for the project: made by resolve, or
+// given a host or an allowed origin. Other projects are read with a token only, so their
+// values are not served to anyone who knows the project id.
+func (p *embedProject) servesEmbed() bool {
+	return p.IntegrationType == "embed" || p.Bound || len(p.Origins) > 0
+}
+
+func errNoProject(projectID string) error {
+	return Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+}
+
+// embedState returns the project's public state, cached per project revision, whatever
+// its workspace's switch says; CodeNotFound for an unknown project.
+func (c *Catalog) embedState(ctx context.Context, projectID string) (embedProject, error) {
 	if !validID(projectID) {
-		return embedProject{}, notFound
+		return embedProject{}, errNoProject(projectID)
 	}
 	f, err := c.store.Cached(ctx, projectID, "embed", func(ctx context.Context) ([]byte, error) {
 		var body []byte
@@ -74,13 +99,17 @@ func (c *Catalog) publicProject(ctx context.Context, projectID string) (embedPro
 			if err != nil {
 				return err
 			}
+			hosts, err := tx.ProjectHosts(ctx, projectID)
+			if err != nil {
+				return err
+			}
 			s := p.Settings
 			mode := s.EmbedMode
 			if mode == "" {
 				mode = EmbedModeSwap
 			}
 			body, err = json.Marshal(embedProject{ID: p.ID, WorkspaceID: p.WorkspaceID, Active: p.Active, Off: we.Off,
-				IntegrationType: p.IntegrationType, SourceLanguage: p.SourceLanguage, Enabled: p.EnabledLanguages,
+				IntegrationType: p.IntegrationType, Bound: len(hosts) > 0, SourceLanguage: p.SourceLanguage, Enabled: p.EnabledLanguages,
 				Origins: s.AllowedOrigins, ShowSwitcher: s.ShowSwitcher,
 				Capabilities: EmbedCapabilities{Mode: mode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}})
 			return err
@@ -89,22 +118,18 @@ func (c *Catalog) publicProject(ctx context.Context, projectID string) (embedPro
 	})
 	if err != nil {
 		if IsNotFound(err) {
-			return embedProject{}, notFound
+			return embedProject{}, errNoProject(projectID)
 		}
 		return embedProject{}, err
 	}
-	var p embedProject
 	if v, ok := c.embed.parsed.Load(projectID); ok && v.(*parsedEmbed).file == f {
-		p = v.(*parsedEmbed).p
-	} else {
-		if err := json.Unmarshal(f.Body, &p); err != nil {
-			return embedProject{}, err
-		}
-		c.embed.parsed.Store(projectID, &parsedEmbed{file: f, p: p})
+		return v.(*parsedEmbed).p, nil
 	}
-	if !p.Active || p.Off {
-		return embedProject{}, notFound
+	var p embedProject
+	if err := json.Unmarshal(f.Body, &p); err != nil {
+		return embedProject{}, err
 	}
+	c.embed.parsed.Store(projectID, &parsedEmbed{file: f, p: p})
 	return p, nil
 }
 
@@ -225,7 +250,7 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 		if we.Off {
 			return &Error{Code: CodeUnavailable, Message: "the Embed is switched off for this workspace", RetryAfter: time.Minute}
 		}
-		if host, err = NormalizeHost(in.Host); err != nil {
+		if host, err = PageHost(in.Host); err != nil {
 			return Errorf(CodeUnprocessable, "%s", ErrorMessage(err))
 		}
 		bound, err = c.boundProject(ctx, tx, ws.ID, host)
@@ -279,9 +304,16 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 }
 
 // boundProject returns the active project the host is bound to ("" when none), or
-// CodeForbidden when it belongs to another workspace.
+// CodeForbidden when it belongs to another workspace. A host with a port is also served
+// by a project bound to the host without one (boundForms).
 func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host string) (string, error) {
-	id, err := tx.HostProject(ctx, host)
+	var id string
+	var err error
+	for _, h := range boundForms(host) {
+		if id, err = tx.HostProject(ctx, h); !IsNotFound(err) {
+			break
+		}
+	}
 	if IsNotFound(err) {
 		return "", nil
 	}
@@ -329,21 +361,6 @@ func newEmbedProject(workspaceID, host, pageLang string, languages []string) Pro
 		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
 	}
 	return p
-}
-
-// HostAuthorized reports whether host matches a workspace's authorized hosts: a name
-// exactly, or "*.name" for one or more labels under it.
-func HostAuthorized(patterns []string, host string) bool {
-	for _, p := range patterns {
-		if base, ok := strings.CutPrefix(p, "*."); ok {
-			if strings.HasSuffix(host, "."+base) {
-				return true
-			}
-		} else if p == host {
-			return true
-		}
-	}
-	return false
 }
 
 // PublicInfo is the spec's public shape of a project (endpoint 17), with each enabled

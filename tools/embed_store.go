@@ -28,6 +28,25 @@ type EmbedTx interface {
 	// Demand sums the reads per language on days from since.
 	Demand(ctx context.Context, projectID string, since time.Time) (map[string]int64, error)
 	PruneDemand(ctx context.Context, before time.Time) (int, error)
+	// NamespaceCounts counts, per namespace of the project (by name), the visible keys with
+	// a source value and, per language, those keys' rows that have a value.
+	NamespaceCounts(ctx context.Context, projectID string) ([]NamespaceCount, error)
+	// NewestKeys returns up to limit visible keys of the namespace, newest first.
+	NewestKeys(ctx context.Context, ns Namespace, limit int) ([]NewestKey, error)
+}
+
+// NamespaceCount is one namespace's size: its visible keys with a source value, and per
+// language how many of them have a value (the source language included).
+type NamespaceCount struct {
+	Namespace  string         `json:"namespace"`
+	Keys       int            `json:"keys"`
+	Translated map[string]int `json:"translated"`
+}
+
+// NewestKey is a key and when it arrived; a page string's key is its text.
+type NewestKey struct {
+	Key       string    `json:"key"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // WorkspaceEmbed is a workspace's Embed settings: the hosts whose first resolve makes a

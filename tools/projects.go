@@ -258,13 +258,20 @@ type LocizeLanguage struct {
 }
 
 // LocizeLanguages answers GET /api/languages/{project_id} in the shape that
-// i18next-locize-backend reads. It needs no token, like public info.
+// i18next-locize-backend reads. It needs no token, like public info: the backend sends
+// none on this call. A project the Embed serves follows the workspace's emergency switch
+// like the Embed's public routes (CodeNotFound while it is off); a project the Embed is
+// not set up for is an application's, which the switch does not concern.
 func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[string]LocizeLanguage, error) {
 	out := map[string]LocizeLanguage{}
-	if !validID(projectID) {
-		return nil, Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+	p, err := c.embedState(ctx, projectID)
+	if err != nil {
+		return nil, err
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
+	if !p.Active || p.Off && p.servesEmbed() {
+		return nil, errNoProject(projectID)
+	}
+	err = c.store.View(ctx, func(tx Tx) error {
 		proj, err := tx.Project(ctx, projectID)
 		if err != nil {
 			return err

@@ -50,7 +50,14 @@ type ProjectView struct {
 	// Embed is shown in the readable output only: the JSON shape is the operator
 	// contract's (the Project object plus settings); get_project_status carries it as JSON.
 	Embed EmbedStatus `json:"-"`
+	// NamespaceCounts sizes each namespace per enabled language; NewestPageStrings are the
+	// newest strings of the Embed's page namespace (what harvesting brought in), newest first.
+	NamespaceCounts   []NamespaceCount `json:"namespace_counts"`
+	NewestPageStrings []NewestKey      `json:"newest_page_strings"`
 }
+
+// NewestPageStringsShown is how many page strings `project show` lists.
+const NewestPageStringsShown = 10
 
 // ProjectSettingsView is the "settings" member of `project show`.
 type ProjectSettingsView struct {
@@ -122,9 +129,29 @@ func projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, err
 	if hosts == nil {
 		hosts = []string{}
 	}
-	return ProjectView{Project: p, Settings: ProjectSettingsView{AllowedOrigins: origins, Hosts: hosts,
+	v := ProjectView{Project: p, Settings: ProjectSettingsView{AllowedOrigins: origins, Hosts: hosts,
 		ShowSwitcher: s.ShowSwitcher, KeepSiteUpToDate: s.KeepSiteCurrent,
-		Capabilities: EmbedCapabilities{Mode: s.EmbedMode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}}}, nil
+		Capabilities: EmbedCapabilities{Mode: s.EmbedMode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}}}
+	if v.NamespaceCounts, err = tx.NamespaceCounts(ctx, projectID); err != nil {
+		return ProjectView{}, err
+	}
+	for i := range v.NamespaceCounts {
+		all := v.NamespaceCounts[i].Translated
+		on := make(map[string]int, len(p.EnabledLanguages))
+		for _, code := range p.EnabledLanguages {
+			on[code] = all[code]
+		}
+		v.NamespaceCounts[i].Translated = on
+	}
+	v.NewestPageStrings = []NewestKey{}
+	ns, err := tx.Namespace(ctx, projectID, EmbedNamespace)
+	if err == nil {
+		v.NewestPageStrings, err = tx.NewestKeys(ctx, ns, NewestPageStringsShown)
+	}
+	if err != nil && !IsNotFound(err) {
+		return ProjectView{}, err
+	}
+	return v, nil
 }
 
 // SetProjectIn changes a project: nil fields stay as they are, and an empty list clears.
@@ -196,7 +223,7 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 	if in.Hosts != nil {
 		hosts = []string{}
 		for _, h := range *in.Hosts {
-			n, err := NormalizeHost(h)
+			n, err := NormalizeSiteHost(h)
 			if err != nil {
 				return ProjectView{}, err
 			}

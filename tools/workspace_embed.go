@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"strings"
 )
 
 // WorkspaceView is a workspace with its Embed settings, as `lokal workspace set` prints it.
@@ -116,18 +115,4 @@ func workspaceView(w Workspace, e WorkspaceEmbed) WorkspaceView {
 		v.Embed = "off"
 	}
 	return v
-}
-
-// normalizeHostPattern accepts a host name or "*." and a host name.
-func normalizeHostPattern(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	wild := ""
-	if rest, ok := strings.CutPrefix(s, "*."); ok {
-		wild, s = "*.", rest
-	}
-	h, err := NormalizeHost(s)
-	if err != nil {
-		return "", Errorf(CodeInvalid, "authorized host %q: give a host name such as example.com or *.example.com", wild+s)
-	}
-	return wild + h, nil
 }

@@ -233,7 +233,7 @@ func projectSetCommand() *command {
 			list("auto-translate", "L1,L2", "languages AI translates into, among the enabled ones"),
 			opt("integration-type", "api|embed", "api for CLI, REST or MCP projects; embed for the Embed script"),
 			list("allowed-origins", "ORIGINS", "browser origins allowed on the public endpoints, scheme://host[:port], host may start with *."),
-			list("hosts", "HOSTS", "site host names bound to this project (a host belongs to one project)"),
+			list("hosts", "HOSTS", "site host names bound to this project (a host belongs to one project); localhost:PORT and loopback addresses for local testing"),
 			boolean("show-switcher", "the Embed script shows its language switcher"),
 			boolean("keep-site-up-to-date", "the Embed script keeps the site current between deploys"),
 			opt("mode", "swap|off", "swap: the Embed script swaps page text; off: it only pings"),
@@ -272,7 +272,7 @@ func projectViewText(v tools.ProjectView) string {
 		"mode: %s\njit harvest: %t\nauto apply: %t",
 		none(v.EditableLanguages), none(v.AutoTranslateLanguages), v.IntegrationType, none(s.AllowedOrigins),
 		none(s.Hosts), s.ShowSwitcher, s.KeepSiteUpToDate, s.Capabilities.Mode, s.Capabilities.JITHarvest,
-		s.Capabilities.AutoApply) + embedStatusText(v.Embed)
+		s.Capabilities.AutoApply) + embedStatusText(v.Embed) + contentsText(v)
 }
 
 // shown is a token prefix as lists print it; tokens made before prefixes were kept have none.

@@ -18,11 +18,12 @@ func embedCommands() []*command {
 		{name: "workspace set", args: "--workspace WS [--authorized-hosts H1,*.H2] [--host-limit N] [--embed=on|off]",
 			synopsis: "change a workspace's Embed settings",
 			about: "Authorized hosts are the site host names whose first Embed resolve makes a project (*.example.com " +
-				"matches names under example.com). --host-limit caps the hosts bound in the workspace (0: unlimited). " +
+				"matches names under example.com). For local testing, localhost and loopback addresses are accepted with " +
+				"or without a port (localhost:8000, 127.0.0.1, [::1]:8000); there each port is its own site. --host-limit caps the hosts bound in the workspace (0: unlimited). " +
 				"--embed=off is the emergency switch: resolve answers 503, harvest stores nothing and the other public " +
 				"endpoints answer 404 until it is on again; running servers see it within a second.",
 			flags: []flagDef{req("workspace", "ID", "workspace id"),
-				list("authorized-hosts", "HOSTS", "host names whose first resolve makes a project; *.name matches names under it"),
+				list("authorized-hosts", "HOSTS", "host names whose first resolve makes a project; *.name matches names under it; localhost:PORT and loopback addresses for local testing"),
 				opt("host-limit", "N", "most hosts the workspace may bind; 0 is unlimited"),
 				opt("embed", "on|off", "the Embed's emergency switch")},
 			database: true, json: true,
@@ -90,4 +91,33 @@ func embedStatusText(e tools.EmbedStatus) string {
 		demand = []string{"none"}
 	}
 	return "\nembed script: " + live + "\nvisitor demand (dictionary reads, 30 days): " + strings.Join(demand, ", ")
+}
+
+// contentsText is the part of `project show` that says what the project holds: keys and
+// translated rows per namespace, and the newest strings the Embed harvested.
+func contentsText(v tools.ProjectView) string {
+	var b strings.Builder
+	b.WriteString("\nnamespaces:")
+	if len(v.NamespaceCounts) == 0 {
+		b.WriteString(" none")
+	}
+	for _, n := range v.NamespaceCounts {
+		langs := make([]string, 0, len(v.EnabledLanguages))
+		for _, code := range v.EnabledLanguages {
+			langs = append(langs, fmt.Sprintf("%s %d", code, n.Translated[code]))
+		}
+		fmt.Fprintf(&b, "\n  %s: %d keys; translated: %s", n.Namespace, n.Keys, strings.Join(langs, ", "))
+	}
+	fmt.Fprintf(&b, "\nnewest page strings (%s namespace, harvested by the Embed):", tools.EmbedNamespace)
+	if len(v.NewestPageStrings) == 0 {
+		b.WriteString(" none yet")
+	}
+	for _, k := range v.NewestPageStrings {
+		text := strings.Join(strings.Fields(k.Key), " ")
+		if r := []rune(text); len(r) > 80 {
+			text = string(r[:79]) + "…"
+		}
+		fmt.Fprintf(&b, "\n  %s  %s", k.CreatedAt.Format(time.RFC3339), text)
+	}
+	return b.String()
 }

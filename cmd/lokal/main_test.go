@@ -141,6 +141,10 @@ func str(t *testing.T, obj map[string]any, k string) string {
 var projectFields = []string{"id", "title", "source_language", "enabled_languages", "editable_languages",
 	"namespaces", "deploy_configured", "integration_type", "auto_translate_languages"}
 
+// showFields are the fields of `project show` and `project set`: the Project object, its
+// settings, and what it holds.
+var showFields = append(append([]string{}, projectFields...), "settings", "namespace_counts", "newest_page_strings")
+
 // eachDialect runs fn with the DSN of a fresh migrated database of each dialect, as
 // parallel subtests.
 func eachDialect(t *testing.T, fn func(t *testing.T, dsn string)) {

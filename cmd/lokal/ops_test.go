@@ -64,14 +64,14 @@ func TestCLIProjectSettings(t *testing.T) {
 			}
 		}
 
-		show := jsonObject(t, append(append([]string{}, projectFields...), "settings"), append([]string{"project", "show", "--project", f.project}, db...)...)
+		show := jsonObject(t, showFields, append([]string{"project", "show", "--project", f.project}, db...)...)
 		settings := show["settings"].(map[string]any)
 		wantJSON(t, "new project settings", settings, `{"allowed_origins":[],"hosts":[],"show_switcher":true,"keep_site_up_to_date":false,
 			"capabilities":{"mode":"swap","jit_harvest":false,"auto_apply":false}}`)
 
 		set := func(args ...string) map[string]any {
 			t.Helper()
-			return jsonObject(t, append(append([]string{}, projectFields...), "settings"),
+			return jsonObject(t, showFields,
 				append(append([]string{"project", "set", "--project", f.project}, args...), db...)...)
 		}
 		p := set("--title", "Shop", "--languages", "nb,de", "--editable", "en,de", "--auto-translate", "de",
@@ -83,7 +83,8 @@ func TestCLIProjectSettings(t *testing.T) {
 			"integration_type":"embed","auto_translate_languages":["de"],
 			"settings":{"allowed_origins":["https://shop.example:443","https://*.cdn.example"],
 				"hosts":["shop.example","www.shop.example"],"show_switcher":false,"keep_site_up_to_date":true,
-				"capabilities":{"mode":"off","jit_harvest":true,"auto_apply":true}}}`, f.project))
+				"capabilities":{"mode":"off","jit_harvest":true,"auto_apply":true}},
+			"namespace_counts":[],"newest_page_strings":[]}`, f.project))
 
 		// Only the flags given change anything; show answers what set did.
 		p = set("--jit-harvest=false")

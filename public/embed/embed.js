@@ -43,8 +43,10 @@
       if (init.body.length < 60000) init.keepalive = true;
     }
     return fetch(url, init).then(function (r) {
-      if (!r.ok) throw new Error(url.replace(/\?.*/, '') + ' answered ' + r.status);
-      return r.status === 204 ? null : r.json();
+      if (r.ok) return r.status === 204 ? null : r.json();
+      var e = new Error(url.replace(/\?.*/, '') + ' answered ' + r.status);
+      e.status = r.status;
+      return r.json().then(function (b) { e.body = b; throw e; }, function () { throw e; });
     });
   }
 
@@ -210,7 +212,11 @@
   function load(code) {
     var url = api + '/api/' + encodeURIComponent(projectId) + '/dictionary/' + encodeURIComponent(code) + '/' +
       encodeURIComponent(ns) + (pageIs(code) ? '?src=0' : '');
-    return request(url).then(function (d) {
+    return request(url)['catch'](function (e) {
+      // A namespace nothing was harvested into yet reads as empty, so harvesting starts.
+      if (e.status === 404 && e.body && /^namespace /.test(e.body.message || '')) return {};
+      throw e;
+    }).then(function (d) {
       if (!d || typeof d !== 'object' || Array.isArray(d)) throw new Error('the dictionary is not a JSON object');
       apply(d, code);
     });
@@ -280,11 +286,13 @@
 
   // --- start --------------------------------------------------------------------------------
   function resolve() {
-    var key = 'lokal:project:' + token + ':' + location.hostname;
+    // location.host: a port tells two local test sites apart (the server drops it on
+    // public names).
+    var key = 'lokal:project:' + token + ':' + location.host;
     var id = get(session, key);
     if (id) return Promise.resolve(id);
     return request(api + '/api/embed/resolve', {
-      token: token, host: location.hostname, page_lang: pageLang,
+      token: token, host: location.host, page_lang: pageLang,
       languages: (navigator.languages || [navigator.language]).slice(0, 10)
     }).then(function (r) {
       if (!r || !r.project_id) throw new Error('no project for this host');
