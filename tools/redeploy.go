@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -282,8 +281,10 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 		case CodeNotConfigured:
 			a.Outcome = RedeployNotConfigured
 		case CodeDispatchFailed:
+			// Refused is the provider saying no; a 2xx whose answer was cut off (too large,
+			// too slow) or no answer at all is an error.
 			a.Outcome = RedeployRefused
-			if status == 0 {
+			if status == 0 || (status >= 200 && status < 300) {
 				a.Outcome = RedeployError
 			}
 		default:
@@ -356,8 +357,16 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		return 0, Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
 	}
 	defer resp.Body.Close()
-	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
 	st := resp.StatusCode
+	snippet, rerr := outbound.ReadLimited(resp.Body, outbound.MaxHookAnswer)
+	switch {
+	case errors.Is(rerr, outbound.ErrTooLarge):
+		// Whatever the status, an answer without end is not one lokal takes as valid.
+		return st, Errorf(CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
+			outbound.FormatSize(outbound.MaxHookAnswer))
+	case rerr != nil && (isNetTimeout(rerr) || errors.Is(rerr, context.DeadlineExceeded)):
+		return st, Errorf(CodeDispatchFailed, "the provider's answer did not end within %s", timeout)
+	}
 	switch {
 	case st >= 200 && st < 300:
 		return st, nil
