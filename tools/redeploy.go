@@ -127,7 +127,8 @@ var (
 
 // SetRedeploy configures a project's redeploy: a GitHub workflow_dispatch (repo, workflow,
 // ref, inputs, API URL, token) or a deploy hook URL. URLs pass the outbound guard now and
-// again on every dispatch; the token is sealed before it reaches the database.
+// again on every dispatch; the token and the hook URL are sealed before they reach the
+// database. Token nil keeps the stored token only while the API URL and repository stay.
 func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView, error) {
 	if err := c.authorizeConnect(ctx, in.ProjectID); err != nil {
 		return RedeployView{}, err
@@ -197,6 +198,14 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 		case in.Token != nil:
 			cfg.TokenEnc = sealed
 		case cfg.Provider == DeployGitHub && cur.Provider == DeployGitHub:
+			// The token stays only with the API and repository it was given for.
+			how := "--token-stdin, or the token field of the Connect page"
+			if err := secretFollowsAddress(cur.TokenEnc != "", cur.APIURL, cfg.APIURL, "GitHub API URL", "GitHub token", how); err != nil {
+				return nil, err
+			}
+			if err := secretFollowsAddress(cur.TokenEnc != "", cur.Repo, cfg.Repo, "repository", "GitHub token", how); err != nil {
+				return nil, err
+			}
 			cfg.TokenEnc = cur.TokenEnc
 		}
 		if cfg.Provider == DeployGitHub && cfg.TokenEnc == "" {

@@ -139,6 +139,21 @@ func (h *handler) setWebhookState(w http.ResponseWriter, r *http.Request) {
 	h.connectDone(w, r, msg, "webhooks")
 }
 
+func (h *handler) setWebhookURL(w http.ResponseWriter, r *http.Request) {
+	id, err := h.projectWebhook(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	changed, err := h.cat.SetWebhookURL(r.Context(), id, r.PostFormValue("url"))
+	if err != nil {
+		h.connectFail(w, r, err)
+		return
+	}
+	// The secret is rotated with the URL and shown in this answer only, as on creation.
+	h.connectPage(w, r, http.StatusOK, notice{SecretWhat: "New signing secret of the webhook, now sending to " + changed.URL, Secret: changed.Secret})
+}
+
 func (h *handler) setRedeploy(w http.ResponseWriter, r *http.Request) {
 	in := tools.RedeployIn{ProjectID: r.PathValue("project"), Provider: r.PostFormValue("provider")}
 	switch in.Provider {
