@@ -35,7 +35,7 @@ func hookCommands() []*command {
 		{name: "webhook set", args: "--id ID --url URL", synopsis: "point a webhook at another URL (its secret is rotated)",
 			about: "The webhook's secret is rotated with the URL: the new one is printed this once, and the old\n" +
 				"one is never sent to the new URL. URLs into private networks are refused unless allowed.",
-			flags: []flagDef{req("id", "ID", "webhook id"), req("url", "URL", "the new endpoint, http or https"), allowPrivateNetsFlag},
+			flags:    []flagDef{req("id", "ID", "webhook id"), req("url", "URL", "the new endpoint, http or https"), allowPrivateNetsFlag},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				w, err := c.cat.SetWebhookURL(ctx, c.in.str("id"), c.in.str("url"))
