@@ -118,7 +118,7 @@ func TestWebhooksOnConnect(t *testing.T) {
 	})
 }
 
-// TestRedeployOnConnect: a deploy hook is configured (its URL never shown again), a
+// TestRedeployOnConnect: a deploy hook is configured (its URL shown only masked), a
 // dispatch calls it and is listed with who and the provider's status, a refusal is
 // explained on the page and listed too.
 func TestRedeployOnConnect(t *testing.T) {
