@@ -18,7 +18,9 @@
 // configurable base URL, so OpenAI, Azure OpenAI, OpenRouter, Ollama, vLLM
 // and llama.cpp all work. It bounds concurrency, honours Retry-After on
 // 429, backs off on 5xx and network errors, and classifies failures
-// ([Error]). [Provider.Translate] sends batches of at most ten strings of
+// ([Error]). It reads at most outbound.MaxModelAnswer of an answer and
+// outbound.MaxErrorBody of an error; past that the call fails once as
+// [ErrTooLarge], without a retry. [Provider.Translate] sends batches of at most ten strings of
 // one target language in the wire format below, verifies every answer,
 // gives failing strings one targeted retry that names their problems, and
 // reports what still fails instead of returning it.

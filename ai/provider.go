@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lokal-dev/lokal/tools/outbound"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -48,6 +49,7 @@ const (
 	ErrNetwork     ErrorKind = "network"      // connection failures and timeouts after every attempt
 	ErrRequest     ErrorKind = "request"      // another 4xx: the server refused the request itself
 	ErrBadAnswer   ErrorKind = "bad_answer"   // 200 but no usable message
+	ErrTooLarge    ErrorKind = "too_large"    // an answer past outbound.MaxModelAnswer (or an error body past MaxErrorBody)
 )
 
 // Error is a failed provider call. It never carries the API key.
@@ -115,7 +117,8 @@ func NewProvider(cfg Config) (*Provider, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	// go-openai drops response headers on errors; this keeps Retry-After.
+	// go-openai drops response headers on errors; this keeps Retry-After, and caps what
+	// is read of every answer.
 	hc.Transport = captureTransport{next: next}
 
 	oc := openai.DefaultConfig(cfg.APIKey)
@@ -208,6 +211,13 @@ func (t captureTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			c.status = resp.StatusCode
 			c.retryAfter = resp.Header.Get("Retry-After")
 		}
+		// go-openai reads whole bodies: a provider answering without end would take the
+		// server's memory. Only a message is wanted of an error.
+		limit := int64(outbound.MaxModelAnswer)
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			limit = outbound.MaxErrorBody
+		}
+		resp.Body = outbound.LimitBody(resp.Body, limit)
 	}
 	return resp, err
 }
@@ -235,6 +245,9 @@ func (p *Provider) classify(err error, c *captured) *Error {
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	switch {
+	case errors.Is(err, outbound.ErrTooLarge):
+		// Not retried: the same provider would send the same flood again.
+		return &Error{Kind: ErrTooLarge, Status: c.status, Err: tooLargeOf(err)}
 	case errors.As(err, &apiErr):
 		status = apiErr.HTTPStatusCode
 	case errors.As(err, &reqErr):
@@ -260,6 +273,15 @@ func (p *Provider) classify(err error, c *captured) *Error {
 		e.Kind = ErrRequest
 	}
 	return e
+}
+
+// tooLargeOf is the cap's own error, without go-openai's wrapping.
+func tooLargeOf(err error) error {
+	var tl *outbound.TooLargeError
+	if errors.As(err, &tl) {
+		return tl
+	}
+	return err
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP date.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -39,6 +40,9 @@ type Options struct {
 	// MustExist refuses to create a SQLite file that is not there yet (ErrNoDatabase): a
 	// mistyped path or working directory must not yield a fresh empty database.
 	MustExist bool
+	// Secrets seals what older versions stored in plain text (deploy hook URLs) when the
+	// migrations run; without a key such rows stop the upgrade with a clear error.
+	Secrets *secrets.Box
 }
 
 // ErrNoDatabase is returned by Open with MustExist when the SQLite file does not exist.
@@ -50,6 +54,7 @@ type DB struct {
 	postgres bool
 	cache    *cache
 	log      *slog.Logger
+	secrets  *secrets.Box
 
 	waiting atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
 
@@ -74,7 +79,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	db := &DB{cache: newCache(), log: opts.Logger, own: map[int64]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
+	db := &DB{cache: newCache(), log: opts.Logger, secrets: opts.Secrets, own: map[int64]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		// The driver's own 10-second read timeout would cut off a big write, or one waiting
@@ -199,7 +204,7 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	m := migrate.NewMigrator(db.w, migrations(), migrate.WithMarkAppliedOnSuccess(true))
+	m := migrate.NewMigrator(db.w, migrations(db.secrets), migrate.WithMarkAppliedOnSuccess(true))
 	if err := m.Init(ctx); err != nil {
 		return fmt.Errorf("initializing migrations: %w", err)
 	}

@@ -19,6 +19,12 @@
 // foreign keys on; writes go through a single connection that takes the write lock at
 // BEGIN, reads through a pool of their own.
 //
+// # Migrations
+//
+// Each migration is a Go file named VERSION_name.go. One changes data as well as schema:
+// 20261124500001 seals the deploy hook URLs older versions stored in plain text, with
+// [Options.Secrets]; without a key it stops the upgrade and names LOKAL_SECRET_KEY.
+//
 // # Errors
 //
 // Missing rows come back as tools.CodeNotFound and unique violations as tools.CodeConflict,

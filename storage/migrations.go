@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 )
 
 // migrations are Go functions so that one model set creates the same schema on SQLite and
 // PostgreSQL; bun renders the dialect's types.
-func migrations() *migrate.Migrations {
+func migrations(box *secrets.Box) *migrate.Migrations {
 	m := migrate.NewMigrations()
 	registerCore(m)
 	registerCheckupsJobs(m)
@@ -24,6 +25,7 @@ func migrations() *migrate.Migrations {
 	registerEmbed(m)
 	registerWebhooksRedeploy(m)
 	registerEditor(m)
+	registerSealedHookURLs(m, box)
 	return m
 }
 

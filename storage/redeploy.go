@@ -20,7 +20,7 @@ type projectDeployRow struct {
 	DeployToken    string `bun:"deploy_token,notnull"`
 	DeployInputs   string `bun:"deploy_inputs,notnull"` // JSON object, "" for none
 	DeployAPIURL   string `bun:"deploy_api_url,notnull"`
-	DeployURL      string `bun:"deploy_url,notnull"`
+	DeployURL      string `bun:"deploy_url,notnull"` // sealed, as the token
 }
 
 type redeployAttemptRow struct {
@@ -40,7 +40,7 @@ func (t *tx) DeployConfig(ctx context.Context, projectID string) (tools.DeployCo
 		return tools.DeployConfig{}, notFound(err, "project %s", projectID)
 	}
 	c := tools.DeployConfig{Provider: r.DeployProvider, Repo: r.DeployRepo, Workflow: r.DeployWorkflow, Ref: r.DeployRef,
-		TokenEnc: r.DeployToken, APIURL: r.DeployAPIURL, URL: r.DeployURL}
+		TokenEnc: r.DeployToken, APIURL: r.DeployAPIURL, URLEnc: r.DeployURL}
 	if r.DeployInputs != "" {
 		if err := json.Unmarshal([]byte(r.DeployInputs), &c.Inputs); err != nil {
 			return tools.DeployConfig{}, err
@@ -60,7 +60,7 @@ func (t *tx) SetDeployConfig(ctx context.Context, projectID string, c tools.Depl
 	}
 	res, err := t.tx.NewUpdate().Model(&projectDeployRow{ID: projectID, DeployProvider: c.Provider, DeployRepo: c.Repo,
 		DeployWorkflow: c.Workflow, DeployRef: c.Ref, DeployToken: c.TokenEnc, DeployInputs: inputs, DeployAPIURL: c.APIURL,
-		DeployURL: c.URL}).WherePK().Exec(ctx)
+		DeployURL: c.URLEnc}).WherePK().Exec(ctx)
 	if err != nil {
 		return mapError(err)
 	}

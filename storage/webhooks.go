@@ -153,6 +153,19 @@ func (t *tx) SetWebhookEnabled(ctx context.Context, id string, enabled bool, at 
 	return nil
 }
 
+func (t *tx) SetWebhookURL(ctx context.Context, id, url, secretEnc string) error {
+	// The failure streak was the old receiver's.
+	res, err := t.tx.NewUpdate().Model((*webhookRow)(nil)).Set("url = ?", url).Set("secret_enc = ?", secretEnc).
+		Set("failing_since = NULL").Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return mapError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return &tools.Error{Code: tools.CodeNotFound, Message: "webhook " + id + " not found"}
+	}
+	return nil
+}
+
 func (t *tx) SetWebhookOutcome(ctx context.Context, id string, o tools.WebhookOutcome, failingSince *time.Time) error {
 	status := 0
 	if o.HTTPStatus != nil {

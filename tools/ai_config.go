@@ -95,8 +95,9 @@ func (r ResolvedAI) String() string {
 }
 
 // SetWorkspaceAI gives a workspace its own provider. The base URL must pass the outbound
-// guard now (and does again on every call); apiKey nil keeps the stored key, and a key
-// given is sealed before it reaches the database. Admin only.
+// guard now (and does again on every call); a key given is sealed before it reaches the
+// database. apiKey nil keeps the stored key only while the base URL stays the same: a key
+// is sent only to the address it was given for (secretFollowsAddress). Admin only.
 func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, model string, apiKey *string) (WorkspaceAIView, error) {
 	if err := requireSystem(ctx); err != nil {
 		return WorkspaceAIView{}, err
@@ -130,6 +131,9 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 		}
 		if apiKey != nil {
 			cur.KeyEnc = sealed
+		} else if err := secretFollowsAddress(cur.KeyEnc != "", cur.BaseURL, baseURL, "base URL", "API key",
+			"--api-key-stdin, or the API key field of the Connect page"); err != nil {
+			return nil, err
 		}
 		cur.BaseURL, cur.Model = baseURL, model
 		out.KeySet = cur.KeyEnc != ""

@@ -75,3 +75,21 @@ func value(t *testing.T, cat *tools.Catalog, row tools.RowRef) string {
 	}
 	return ""
 }
+
+// TestMaskURL: a secret URL shows its scheme and host, and its last 4 characters only when
+// the rest is long enough that they give little away.
+func TestMaskURL(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"https://api.vercel.com/v1/integrations/deploy/prj_abc/Xy12Zq": "https://api.vercel.com/…12Zq",
+		"https://api.netlify.com/build_hooks/5f0a1b2c3d4e":             "https://api.netlify.com/…3d4e",
+		"https://hooks.example.com/short":                              "https://hooks.example.com/…",
+		"https://h.example.com/deploy?token=abcdefghijkl":              "https://h.example.com/…ijkl",
+		"http://127.0.0.1:9/hooks/deploy":                              "http://127.0.0.1:9/…",
+		"":                                                             "",
+	} {
+		if got := tools.MaskURL(in); got != want {
+			t.Errorf("MaskURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

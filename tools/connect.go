@@ -118,7 +118,7 @@ func (c *Catalog) ConnectSetAI(ctx context.Context, projectID string, model, ins
 }
 
 // ConnectSetWorkspaceAI gives the user's workspace its own provider (`lokal ai set
-// --workspace`); apiKey nil keeps the stored key.
+// --workspace`); apiKey nil keeps the stored key while the base URL stays.
 func (c *Catalog) ConnectSetWorkspaceAI(ctx context.Context, projectID, baseURL, model string, apiKey *string) (WorkspaceAIView, error) {
 	sys, err := c.member(ctx, projectID, true)
 	if err != nil {

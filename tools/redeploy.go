@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -56,7 +55,7 @@ type DeployConfig struct {
 	Ref      string // branch or tag (github)
 	Inputs   map[string]string
 	APIURL   string // github
-	URL      string // hook
+	URLEnc   string // hook: secrets.Box.Seal of the URL, which is a secret (DeployHookPurpose)
 	TokenEnc string
 }
 
@@ -80,7 +79,7 @@ type DeployTx interface {
 	RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error)
 }
 
-// RedeployView is what `redeploy show` prints: never the token.
+// RedeployView is what `redeploy show` prints: never the token, and the hook URL masked.
 type RedeployView struct {
 	Provider string            `json:"provider"`
 	Repo     string            `json:"repo"`
@@ -88,7 +87,7 @@ type RedeployView struct {
 	Ref      string            `json:"ref"`
 	Inputs   map[string]string `json:"inputs"`
 	APIURL   string            `json:"api_url"`
-	URL      string            `json:"url"`
+	URL      string            `json:"url"` // MaskURL of the hook URL
 	TokenSet bool              `json:"token_set"`
 }
 
@@ -111,13 +110,42 @@ type RedeployOut struct {
 	DispatchedAt time.Time `json:"dispatched_at"`
 }
 
-func (d DeployConfig) view() RedeployView {
+// view is d as shown; hookURL is the opened hook URL, which is shown masked.
+func (d DeployConfig) view(hookURL string) RedeployView {
 	v := RedeployView{Provider: d.Provider, Repo: d.Repo, Workflow: d.Workflow, Ref: d.Ref, Inputs: d.Inputs,
-		APIURL: d.APIURL, URL: d.URL, TokenSet: d.TokenEnc != ""}
+		APIURL: d.APIURL, URL: MaskURL(hookURL), TokenSet: d.TokenEnc != ""}
 	if v.Inputs == nil {
 		v.Inputs = map[string]string{}
 	}
 	return v
+}
+
+// openHookURL opens a stored hook URL for showing it masked; one that cannot be opened
+// shows as such rather than failing the page.
+func (c *Catalog) openHookURL(projectID string, d DeployConfig) string {
+	if d.URLEnc == "" {
+		return ""
+	}
+	u, err := c.opts.Secrets.Open(d.URLEnc, DeployHookPurpose(projectID))
+	if err != nil {
+		return "(stored, unreadable with this server's secret key)"
+	}
+	return u
+}
+
+// MaskURL shows a secret URL as scheme://host/… and, when what follows the host is long
+// enough that they give little away, its last 4 characters.
+func MaskURL(raw string) string {
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil || u.Scheme == "" || u.Host == "" {
+		return raw
+	}
+	rest := []rune(strings.TrimPrefix(raw, u.Scheme+"://"+u.Host))
+	out := u.Scheme + "://" + u.Host + "/…"
+	if len(rest) >= 16 {
+		out += string(rest[len(rest)-4:])
+	}
+	return out
 }
 
 var (
@@ -128,7 +156,8 @@ var (
 
 // SetRedeploy configures a project's redeploy: a GitHub workflow_dispatch (repo, workflow,
 // ref, inputs, API URL, token) or a deploy hook URL. URLs pass the outbound guard now and
-// again on every dispatch; the token is sealed before it reaches the database.
+// again on every dispatch; the token and the hook URL are sealed before they reach the
+// database. Token nil keeps the stored token only while the API URL and repository stay.
 func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView, error) {
 	if err := c.authorizeConnect(ctx, in.ProjectID); err != nil {
 		return RedeployView{}, err
@@ -171,10 +200,15 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 		if in.Repo != "" || in.Workflow != "" || in.Ref != "" || len(in.Inputs) > 0 || in.APIURL != "" || in.Token != nil {
 			return RedeployView{}, Errorf(CodeInvalid, "the hook provider takes --url only")
 		}
-		var err error
-		if cfg.URL, err = c.checkCallURL(ctx, "deploy hook URL", in.URL); err != nil {
+		hookURL, err := c.checkCallURL(ctx, "deploy hook URL", in.URL)
+		if err != nil {
 			return RedeployView{}, err
 		}
+		// A deploy hook URL is a secret: whoever has it can start builds.
+		if cfg.URLEnc, err = c.opts.Secrets.Seal(hookURL, DeployHookPurpose(in.ProjectID)); err != nil {
+			return RedeployView{}, fmt.Errorf("storing the deploy hook URL: %w", err)
+		}
+		in.URL = hookURL
 	default:
 		return RedeployView{}, Errorf(CodeInvalid, "provider %q must be github or hook", truncate(in.Provider, 40))
 	}
@@ -198,12 +232,20 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 		case in.Token != nil:
 			cfg.TokenEnc = sealed
 		case cfg.Provider == DeployGitHub && cur.Provider == DeployGitHub:
+			// The token stays only with the API and repository it was given for.
+			how := "--token-stdin, or the token field of the Connect page"
+			if err := secretFollowsAddress(cur.TokenEnc != "", cur.APIURL, cfg.APIURL, "GitHub API URL", "GitHub token", how); err != nil {
+				return nil, err
+			}
+			if err := secretFollowsAddress(cur.TokenEnc != "", cur.Repo, cfg.Repo, "repository", "GitHub token", how); err != nil {
+				return nil, err
+			}
 			cfg.TokenEnc = cur.TokenEnc
 		}
 		if cfg.Provider == DeployGitHub && cfg.TokenEnc == "" {
 			return nil, Errorf(CodeInvalid, "GitHub needs a token: pipe it in with --token-stdin")
 		}
-		out = cfg.view()
+		out = cfg.view(in.URL)
 		// The project's deploy_configured changes: the touch drops cached copies.
 		return []Change{{Kind: ChangeProjectSettings}}, tx.SetDeployConfig(ctx, in.ProjectID, cfg)
 	}})
@@ -218,7 +260,7 @@ func (c *Catalog) ShowRedeploy(ctx context.Context, projectID string) (RedeployV
 	var out RedeployView
 	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
 		cfg, err := tx.DeployConfig(ctx, projectID)
-		out = cfg.view()
+		out = cfg.view(c.openHookURL(projectID, cfg))
 		return err
 	})
 	return out, err
@@ -282,8 +324,10 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 		case CodeNotConfigured:
 			a.Outcome = RedeployNotConfigured
 		case CodeDispatchFailed:
+			// Refused is the provider saying no; a 2xx whose answer was cut off (too large,
+			// too slow) or no answer at all is an error.
 			a.Outcome = RedeployRefused
-			if status == 0 {
+			if status == 0 || (status >= 200 && status < 300) {
 				a.Outcome = RedeployError
 			}
 		default:
@@ -333,7 +377,12 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
 		req.Header.Set("Content-Type", "application/json")
 	case DeployHook:
-		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, http.NoBody); err != nil {
+		hookURL, err := c.opts.Secrets.Open(cfg.URLEnc, DeployHookPurpose(projectID))
+		if err != nil {
+			c.opts.Logger.Error("opening a deploy hook URL", "project", projectID, "err", err)
+			return 0, Errorf(CodeNotConfigured, "the stored deploy hook URL cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
+		}
+		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, hookURL, http.NoBody); err != nil {
 			return 0, Errorf(CodeNotConfigured, "the deploy hook URL cannot be used: %v", err)
 		}
 	default:
@@ -356,8 +405,16 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		return 0, Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
 	}
 	defer resp.Body.Close()
-	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
 	st := resp.StatusCode
+	snippet, rerr := outbound.ReadLimited(resp.Body, outbound.MaxHookAnswer)
+	switch {
+	case errors.Is(rerr, outbound.ErrTooLarge):
+		// Whatever the status, an answer without end is not one lokal takes as valid.
+		return st, Errorf(CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
+			outbound.FormatSize(outbound.MaxHookAnswer))
+	case rerr != nil && (isNetTimeout(rerr) || errors.Is(rerr, context.DeadlineExceeded)):
+		return st, Errorf(CodeDispatchFailed, "the provider's answer did not end within %s", timeout)
+	}
 	switch {
 	case st >= 200 && st < 300:
 		return st, nil
@@ -399,6 +456,10 @@ func redactURLError(err error) error {
 }
 
 func deployTokenPurpose(projectID string) string { return "project:" + projectID + ":deploy_token" }
+
+// DeployHookPurpose is what a project's hook URL is sealed for; storage seals the URLs
+// stored in plain text before they were secrets with it.
+func DeployHookPurpose(projectID string) string { return "project:" + projectID + ":deploy_hook_url" }
 
 // ParseDeployInputs reads workflow inputs written NAME=VALUE.
 func ParseDeployInputs(items []string) (map[string]string, error) {

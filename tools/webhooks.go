@@ -127,6 +127,8 @@ type WebhookTx interface {
 	Webhook(ctx context.Context, id string) (Webhook, error)
 	ProjectWebhooks(ctx context.Context, projectID string) ([]Webhook, error)
 	SetWebhookEnabled(ctx context.Context, id string, enabled bool, at time.Time, reason string) error
+	// SetWebhookURL points a webhook at another URL with another (sealed) secret.
+	SetWebhookURL(ctx context.Context, id, url, secretEnc string) error
 	// SetWebhookOutcome records the last attempt and when the endpoint started failing.
 	SetWebhookOutcome(ctx context.Context, id string, o WebhookOutcome, failingSince *time.Time) error
 	WebhookTargets(ctx context.Context, projectID string) (WebhookTargets, error)
@@ -215,15 +217,10 @@ func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, even
 	if events, err = checkEventKinds(events); err != nil {
 		return WebhookCreated{}, err
 	}
-	raw := make([]byte, 24)
-	if _, err := rand.Read(raw); err != nil {
-		return WebhookCreated{}, err
-	}
-	secret := WebhookSecretPrefix + base64.StdEncoding.EncodeToString(raw)
 	id := newID()
-	sealed, err := c.opts.Secrets.Seal(secret, webhookSecretPurpose(id))
+	secret, sealed, err := c.newWebhookSecret(id)
 	if err != nil {
-		return WebhookCreated{}, fmt.Errorf("storing the webhook secret: %w", err)
+		return WebhookCreated{}, err
 	}
 	err = c.write(ctx, write{op: "webhook_add", project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 		return []Change{{Kind: ChangeProjectSettings}}, tx.CreateWebhook(ctx, Webhook{ID: id, ProjectID: projectID, URL: u,
@@ -233,6 +230,44 @@ func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, even
 		return WebhookCreated{}, err
 	}
 	return WebhookCreated{ID: id, URL: u, Events: events, Secret: secret}, nil
+}
+
+// SetWebhookURL points a webhook at another URL. Its secret is lokal's own, so it is
+// rotated: the new secret is returned this once, and the old one is never sent to the new
+// URL (nor anything after it to the old). The URL passes the outbound guard as on AddWebhook.
+func (c *Catalog) SetWebhookURL(ctx context.Context, id, rawURL string) (WebhookCreated, error) {
+	h, err := c.webhookOf(ctx, id)
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	u, err := c.checkCallURL(ctx, "webhook URL", rawURL)
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	secret, sealed, err := c.newWebhookSecret(id)
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	err = c.write(ctx, write{op: "webhook_url", project: h.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		return []Change{{Kind: ChangeProjectSettings}}, tx.SetWebhookURL(ctx, id, u, sealed)
+	}})
+	if err != nil {
+		return WebhookCreated{}, err
+	}
+	return WebhookCreated{ID: id, URL: u, Events: h.Events, Secret: secret}, nil
+}
+
+// newWebhookSecret makes a webhook's secret and seals it for the webhook.
+func (c *Catalog) newWebhookSecret(id string) (secret, sealed string, err error) {
+	raw := make([]byte, 24)
+	if _, err := rand.Read(raw); err != nil {
+		return "", "", err
+	}
+	secret = WebhookSecretPrefix + base64.StdEncoding.EncodeToString(raw)
+	if sealed, err = c.opts.Secrets.Seal(secret, webhookSecretPurpose(id)); err != nil {
+		return "", "", fmt.Errorf("storing the webhook secret: %w", err)
+	}
+	return secret, sealed, nil
 }
 
 // ListWebhooks returns a project's webhooks with their last outcome, oldest first.

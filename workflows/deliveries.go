@@ -383,11 +383,15 @@ func (d *Deliverer) post(ctx context.Context, w tools.ClaimedWebhook, dl tools.D
 		}
 		return res
 	}
-	// The answer's body is read (a little) so that the connection is reused.
-	_, rerr := io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	// The answer's body is read so that the connection is reused, up to a cap: past it the
+	// attempt fails and the connection is closed unread.
+	_, rerr := io.Copy(io.Discard, outbound.LimitBody(resp.Body, outbound.MaxHookAnswer))
 	resp.Body.Close()
 	res.HTTPStatus = resp.StatusCode
-	if rerr != nil && isTimeout(rerr) {
+	switch {
+	case errors.Is(rerr, outbound.ErrTooLarge):
+		res.Err = rerr
+	case rerr != nil && isTimeout(rerr):
 		res.Err = fmt.Errorf("the answer did not end within %s", d.opts.Timeout)
 	}
 	return res

@@ -165,11 +165,25 @@ func TestCLIAI(t *testing.T) {
 		wantJSON(t, "ai set --project", p, want)
 		wantJSON(t, "project model over the workspace's", aiJSON(t, env, "", show...), want)
 
-		// A later set without --api-key-stdin keeps the key.
+		// A later set without --api-key-stdin keeps the key while the base URL stays.
 		again := aiJSON(t, append(env, allowDoc), "", append([]string{"ai", "set", "--workspace", f.workspace,
-			"--base-url", "https://203.0.113.11/v1", "--model", "ws-model-2"}, db...)...)
-		if again["key_set"] != true {
+			"--base-url", "https://203.0.113.10/v1", "--model", "ws-model-2"}, db...)...)
+		if again["key_set"] != true || again["model"] != "ws-model-2" {
 			t.Errorf("the key was lost by a set without --api-key-stdin: %v", again)
+		}
+		// A new base URL without the key is refused, naming the key, and changes nothing:
+		// the stored key is never sent to an address it was not given for.
+		moved := append([]string{"ai", "set", "--workspace", f.workspace, "--base-url", "https://203.0.113.11/v1", "--model", "ws-model-2"}, db...)
+		if msg := aiFails(t, append(env, allowDoc), "", moved...); !strings.Contains(msg, "give the API key again") ||
+			!strings.Contains(msg, "--api-key-stdin") {
+			t.Errorf("moving the provider without its key: %q, want a refusal naming the API key", msg)
+		}
+		wantJSON(t, "after the refused move", aiJSON(t, env, "", show...),
+			`{"configured":true,"source":"workspace","base_url":"https://203.0.113.10/v1","model":"proj-model","instructions":"Use the formal you."}`)
+		// With the key given, both change together.
+		again = aiJSON(t, append(env, allowDoc), aiKey+"\n", append(moved, "--api-key-stdin")...)
+		if again["key_set"] != true || again["base_url"] != "https://203.0.113.11/v1" {
+			t.Errorf("moving the provider with its key: %v", again)
 		}
 
 		// At rest the key is sealed: no column of the row holds it.

@@ -26,7 +26,7 @@ func aiCommands() []*command {
 			about: "With --workspace: the workspace's own OpenAI-compatible provider. The API key is read from\n" +
 				"stdin (--api-key-stdin), never from the command line, stored encrypted (LOKAL_SECRET_KEY, or\n" +
 				"with SQLite a key file beside the database) and never printed; without --api-key-stdin the\n" +
-				"stored key stays. The base URL must not point into a private network unless the network is\n" +
+				"stored key stays, but a new base URL needs the key again (it is sent nowhere else). The base URL must not point into a private network unless the network is\n" +
 				"allowed (--allow-private-nets). With --project: the project's model (empty: the provider's)\n" +
 				"and instructions for the model.",
 			flags: []flagDef{opt("workspace", "ID", "workspace id"), opt("project", "ID", "project id"),

@@ -32,6 +32,19 @@ func hookCommands() []*command {
 				return w, fmt.Sprintf("webhook %s: %s (%s)\nsecret (shown once, keep it): %s", w.ID, w.URL,
 					strings.Join(w.Events, ", "), w.Secret), nil
 			}},
+		{name: "webhook set", args: "--id ID --url URL", synopsis: "point a webhook at another URL (its secret is rotated)",
+			about: "The webhook's secret is rotated with the URL: the new one is printed this once, and the old\n" +
+				"one is never sent to the new URL. URLs into private networks are refused unless allowed.",
+			flags:    []flagDef{req("id", "ID", "webhook id"), req("url", "URL", "the new endpoint, http or https"), allowPrivateNetsFlag},
+			database: true, json: true,
+			run: func(ctx context.Context, c *call) (any, string, error) {
+				w, err := c.cat.SetWebhookURL(ctx, c.in.str("id"), c.in.str("url"))
+				if err != nil {
+					return nil, "", err
+				}
+				return w, fmt.Sprintf("webhook %s: %s (%s)\nnew secret (shown once, keep it; the old one no longer signs): %s", w.ID, w.URL,
+					strings.Join(w.Events, ", "), w.Secret), nil
+			}},
 		{name: "webhook list", args: "--project P", synopsis: "list a project's webhooks with their last outcome",
 			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -99,7 +112,7 @@ func hookCommands() []*command {
 			about: "github: a workflow_dispatch of the workflow on the ref, with the inputs; --api-url for GitHub\n" +
 				"Enterprise (default https://api.github.com). The token (a fine-grained token with Actions\n" +
 				"write access) is read from stdin with --token-stdin, stored encrypted and never printed;\n" +
-				"without --token-stdin the stored one stays. hook: a deploy hook URL, as Vercel, Netlify and\n" +
+				"without --token-stdin the stored one stays, but a new --repo or --api-url needs it again. hook: a deploy hook URL, as Vercel, Netlify and\n" +
 				"Cloudflare Pages give, POSTed with an empty body. URLs into private networks are refused\n" +
 				"unless allowed (--allow-private-nets).",
 			flags: []flagDef{req("project", "ID", "project id"), req("provider", "github|hook", "github or hook"),

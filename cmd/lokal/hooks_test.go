@@ -69,6 +69,22 @@ func TestCLIWebhooks(t *testing.T) {
 			t.Error("the webhook secret is stored in the clear")
 		}
 
+		// A new URL rotates the secret: printed once, the old one gone from the row.
+		sealedBefore := rawRow(t, dsn, "SELECT secret_enc FROM webhooks")["secret_enc"]
+		aiFails(t, secretEnv(dsn), "", append([]string{"webhook", "set", "--id", id, "--url", "http://127.0.0.1:9/moved"}, db...)...)
+		moved := aiJSON(t, env, "", append([]string{"webhook", "set", "--id", id, "--url", "http://127.0.0.1:9/moved"}, db...)...)
+		if keys(moved) != "events,id,secret,url" || moved["url"] != "http://127.0.0.1:9/moved" || moved["id"] != id {
+			t.Fatalf("webhook set printed %v", moved)
+		}
+		if s2 := moved["secret"].(string); s2 == secret || !strings.HasPrefix(s2, "whsec_") {
+			t.Errorf("webhook set kept the secret or made a bad one: %q", s2)
+		} else {
+			secret = s2
+		}
+		if after := rawRow(t, dsn, "SELECT secret_enc FROM webhooks")["secret_enc"]; after == sealedBefore || !strings.HasPrefix(after, "v1:") {
+			t.Error("webhook set did not store a new sealed secret")
+		}
+
 		list := aiJSON(t, nil, "", append([]string{"webhook", "list", "--project", f.project}, db...)...)
 		hooks := list["webhooks"].([]any)
 		if len(hooks) != 1 {
@@ -142,6 +158,27 @@ func TestCLIRedeploy(t *testing.T) {
 			strings.Contains(row["deploy_token"], deployToken) {
 			t.Error("the deploy token is not stored sealed")
 		}
+		// A new API URL or repository without the token is refused, naming the token, and
+		// changes nothing; a new workflow or ref keeps it.
+		gh := func(repo, api string) []string {
+			return append([]string{"redeploy", "set", "--project", f.project, "--provider", "github", "--repo", repo,
+				"--workflow", "deploy.yml", "--ref", "main", "--api-url", api}, db...)
+		}
+		for _, args := range [][]string{gh("acme/site", "http://127.0.0.1:10/api/v3"), gh("evil/site", "http://127.0.0.1:9/api/v3")} {
+			if msg := aiFails(t, env, "", args...); !strings.Contains(msg, "give the GitHub token again") || !strings.Contains(msg, "--token-stdin") {
+				t.Errorf("redeploy set %v without the token: %q, want a refusal naming the token", args[8:], msg)
+			}
+		}
+		if got := aiJSON(t, nil, "", show...); got["repo"] != "acme/site" || got["api_url"] != "http://127.0.0.1:9/api/v3" || got["token_set"] != true {
+			t.Errorf("after refused moves: %v", got)
+		}
+		if got := aiJSON(t, env, "", append(gh("acme/site", "http://127.0.0.1:9/api/v3"), "--ref", "release")...); got["token_set"] != true || got["ref"] != "release" {
+			t.Errorf("a new ref dropped the token: %v", got)
+		}
+		if got := aiJSON(t, env, deployToken, append(gh("acme/site2", "http://127.0.0.1:10/api/v3"), "--token-stdin")...); got["token_set"] != true ||
+			got["repo"] != "acme/site2" || got["api_url"] != "http://127.0.0.1:10/api/v3" {
+			t.Errorf("a move with the token: %v", got)
+		}
 		p := aiJSON(t, nil, "", append([]string{"project", "show", "--project", f.project}, db...)...)
 		if p["deploy_configured"] != true {
 			t.Errorf("project show: deploy_configured %v", p["deploy_configured"])
@@ -149,8 +186,16 @@ func TestCLIRedeploy(t *testing.T) {
 		// Switching to a deploy hook drops the GitHub settings and the token.
 		hook := aiJSON(t, env, "", append([]string{"redeploy", "set", "--project", f.project, "--provider", "hook",
 			"--url", "http://127.0.0.1:9/hooks/deploy"}, db...)...)
-		if hook["provider"] != "hook" || hook["url"] != "http://127.0.0.1:9/hooks/deploy" || hook["token_set"] != false || hook["repo"] != "" {
+		// The hook URL is a secret: shown masked, stored sealed.
+		if hook["provider"] != "hook" || hook["url"] != "http://127.0.0.1:9/…" || hook["token_set"] != false || hook["repo"] != "" {
 			t.Errorf("hook set: %v", hook)
+		}
+		if got := aiJSON(t, env, "", show...); got["url"] != "http://127.0.0.1:9/…" {
+			t.Errorf("show of a hook: %v", got)
+		}
+		if row := rawRow(t, dsn, "SELECT deploy_url FROM projects WHERE id = '"+f.project+"'"); !strings.HasPrefix(row["deploy_url"], "v1:") ||
+			strings.Contains(row["deploy_url"], "hooks/deploy") {
+			t.Errorf("the deploy hook URL is stored as %q, want sealed", row["deploy_url"])
 		}
 		att := aiJSON(t, nil, "", append([]string{"redeploy", "attempts", "--project", f.project, "--limit", "5"}, db...)...)
 		if keys(att) != "attempts" || len(att["attempts"].([]any)) != 0 {

@@ -53,7 +53,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := &call{in: in, words: rest, stdout: stdout, stderr: stderr}
 	if cmd.database {
 		quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		db, err := storage.Open(ctx, in.str("database"), &storage.Options{Logger: quiet, MustExist: true})
+		opts, err := catalogOptions(in, in.str("database"))
+		if err != nil {
+			return err
+		}
+		opts.Logger = quiet
+		db, err := storage.Open(ctx, in.str("database"), &storage.Options{Logger: quiet, MustExist: true, Secrets: opts.Secrets})
 		if errors.Is(err, storage.ErrNoDatabase) {
 			return fmt.Errorf("%w (run `lokal serve` there first, or pass --database / LOKAL_DATABASE)", err)
 		}
@@ -62,11 +67,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer db.Close()
 		c.db = db
-		opts, err := catalogOptions(in, in.str("database"))
-		if err != nil {
-			return err
-		}
-		opts.Logger = quiet
 		c.cat = tools.NewCatalog(db, opts)
 		ctx = tools.WithPrincipal(ctx, tools.System)
 	}

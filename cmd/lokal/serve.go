@@ -176,7 +176,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	db, err := storage.Open(ctx, cfg.database, &storage.Options{Logger: logger})
+	db, err := storage.Open(ctx, cfg.database, &storage.Options{Logger: logger, Secrets: opts.Secrets})
 	if err != nil {
 		return err
 	}

@@ -100,6 +100,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/connect/embed", h.signedIn(h.setEmbed))
 	m.HandleFunc("POST /app/p/{project}/connect/webhooks", h.signedIn(h.addWebhook))
 	m.HandleFunc("POST /app/p/{project}/connect/webhooks/state", h.signedIn(h.setWebhookState))
+	m.HandleFunc("POST /app/p/{project}/connect/webhooks/url", h.signedIn(h.setWebhookURL))
 	m.HandleFunc("POST /app/p/{project}/connect/redeploy", h.signedIn(h.setRedeploy))
 	m.HandleFunc("POST /app/p/{project}/connect/redeploy/dispatch", h.signedIn(h.dispatchRedeploy))
 	for _, s := range h.opts.Sections {

@@ -138,7 +138,8 @@ func (h *handler) setWorkspaceAI(w http.ResponseWriter, r *http.Request) {
 		key = &k
 	}
 	if _, err := h.cat.ConnectSetWorkspaceAI(r.Context(), r.PathValue("project"), r.PostFormValue("base_url"), r.PostFormValue("model"), key); err != nil {
-		h.fail(w, r, err)
+		// A refused URL or a key to give again is said on the page itself.
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Workspace AI provider saved", "ai")

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -20,9 +19,7 @@ import (
 // ownerView is what the page shows of them.
 type ownerView struct {
 	Webhooks []webhookRow
-	Redeploy tools.RedeployView
-	// HookHost is the deploy hook's scheme and host: its URL is a secret, shown no more.
-	HookHost string
+	Redeploy tools.RedeployView // its hook URL comes masked: it is a secret
 	Inputs   string
 	Attempts []attemptRow
 	Usage    tools.UsageOut
@@ -59,9 +56,6 @@ func (h *handler) ownerSections(ctx context.Context, projectID string) (ownerVie
 	}
 	if v.Redeploy, err = h.cat.ShowRedeploy(ctx, projectID); err != nil {
 		return v, err
-	}
-	if u, err := url.Parse(v.Redeploy.URL); err == nil && v.Redeploy.URL != "" {
-		v.HookHost = u.Scheme + "://" + u.Host + "/…"
 	}
 	v.Inputs = strings.Join(tools.SortedInputs(v.Redeploy.Inputs), "\n")
 	attempts, err := h.cat.RedeployAttempts(ctx, projectID, shownAttempts)
@@ -137,6 +131,21 @@ func (h *handler) setWebhookState(w http.ResponseWriter, r *http.Request) {
 		msg = "Webhook enabled: new changes are delivered again"
 	}
 	h.connectDone(w, r, msg, "webhooks")
+}
+
+func (h *handler) setWebhookURL(w http.ResponseWriter, r *http.Request) {
+	id, err := h.projectWebhook(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	changed, err := h.cat.SetWebhookURL(r.Context(), id, r.PostFormValue("url"))
+	if err != nil {
+		h.connectFail(w, r, err)
+		return
+	}
+	// The secret is rotated with the URL and shown in this answer only, as on creation.
+	h.connectPage(w, r, http.StatusOK, notice{SecretWhat: "New signing secret of the webhook, now sending to " + changed.URL, Secret: changed.Secret})
 }
 
 func (h *handler) setRedeploy(w http.ResponseWriter, r *http.Request) {

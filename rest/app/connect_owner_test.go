@@ -118,7 +118,7 @@ func TestWebhooksOnConnect(t *testing.T) {
 	})
 }
 
-// TestRedeployOnConnect: a deploy hook is configured (its URL never shown again), a
+// TestRedeployOnConnect: a deploy hook is configured (its URL shown only masked), a
 // dispatch calls it and is listed with who and the provider's status, a refusal is
 // explained on the page and listed too.
 func TestRedeployOnConnect(t *testing.T) {
@@ -165,7 +165,7 @@ func TestRedeployOnConnect(t *testing.T) {
 			want(t, http.StatusBadRequest, "GitHub needs a token")
 		b.post(t, p+"/connect/redeploy", url.Values{"provider": {"hook"}, "url": {"http://169.254.169.254/latest"}}, true).
 			want(t, http.StatusBadRequest, "is refused")
-		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.Provider != "hook" || v.URL != secretURL {
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.Provider != "hook" || v.URL != tools.MaskURL(secretURL) {
 			t.Errorf("refused forms changed the redeploy: %+v", v)
 		}
 		// GitHub with a token: shown without it.
@@ -210,7 +210,7 @@ func TestOwnerFormsAcrossWorkspaces(t *testing.T) {
 		if len(hooks) != 1 || !hooks[0].Enabled {
 			t.Errorf("another workspace's user changed the webhooks: %+v", hooks)
 		}
-		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.URL != recv.URL+"/deploy" {
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.URL != tools.MaskURL(recv.URL+"/deploy") {
 			t.Errorf("another workspace's user changed the redeploy: %+v", v)
 		}
 		if n := recv.posts.Load(); n != 0 {
@@ -242,4 +242,73 @@ func TestUsageOnConnect(t *testing.T) {
 				"<td><code>test-model</code></td><td>1</td><td>20</td><td>16</td><td>2</td><td>0</td>")
 		})
 	}
+}
+
+// TestConnectSecretsStayWithTheirAddress: on the Connect page, moving the workspace's AI
+// provider or the GitHub redeploy to another address without giving the key or token again
+// is refused on the page and changes nothing; with it, both change. Changing a webhook's URL
+// shows its new secret once.
+func TestConnectSecretsStayWithTheirAddress(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		oldAI, newAI := newReceiver(t, http.StatusOK), newReceiver(t, http.StatusOK)
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID
+		ws := url.Values{"base_url": {oldAI.URL + "/v1"}, "model": {"m"}, "api_key": {"sk-page-old-key"}}
+		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusSeeOther)
+		ws = url.Values{"base_url": {newAI.URL + "/v1"}, "model": {"m"}}
+		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusBadRequest, `id="form-error"`, "give the API key again",
+			"API key field")
+		if v, _ := e.cat.ShowAI(e.sys(t), e.f.Project.ID); v.BaseURL != oldAI.URL+"/v1" {
+			t.Fatalf("a refused move changed the provider: %+v", v)
+		}
+		ws.Set("api_key", "sk-page-new-key")
+		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusSeeOther)
+		if v, _ := e.cat.ShowAI(e.sys(t), e.f.Project.ID); v.BaseURL != newAI.URL+"/v1" {
+			t.Errorf("a move with the key: %+v", v)
+		}
+
+		gh := url.Values{"provider": {"github"}, "repo": {"acme/site"}, "workflow": {"deploy.yml"}, "ref": {"main"},
+			"api_url": {oldAI.URL}, "token": {"ghp_pageOldToken123"}}
+		b.post(t, p+"/connect/redeploy", gh, true).want(t, http.StatusSeeOther)
+		gh.Del("token")
+		gh.Set("api_url", newAI.URL)
+		b.post(t, p+"/connect/redeploy", gh, true).want(t, http.StatusBadRequest, `id="form-error"`, "give the GitHub token again")
+		gh.Set("api_url", oldAI.URL)
+		gh.Set("repo", "evil/site")
+		b.post(t, p+"/connect/redeploy", gh, true).want(t, http.StatusBadRequest, `id="form-error"`, "the repository changes", "give the GitHub token again")
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.APIURL != oldAI.URL || v.Repo != "acme/site" || !v.TokenSet {
+			t.Fatalf("refused moves changed the redeploy: %+v", v)
+		}
+		gh.Set("token", "ghp_pageNewToken123")
+		b.post(t, p+"/connect/redeploy", gh, true).want(t, http.StatusSeeOther)
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.Repo != "evil/site" || !v.TokenSet {
+			t.Errorf("a move with the token: %+v", v)
+		}
+
+		recv := newReceiver(t, http.StatusNoContent)
+		created, err := e.cat.AddWebhook(e.sys(t), e.f.Project.ID, recv.URL+"/old", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := url.Values{"id": {created.ID}, "url": {recv.URL + "/new"}}
+		b.post(t, p+"/connect/webhooks/url", form, false).want(t, http.StatusForbidden, "CSRF")
+		b.post(t, p+"/connect/webhooks/url", url.Values{"id": {created.ID}, "url": {"http://10.1.2.3/hook"}}, true).
+			want(t, http.StatusBadRequest, `id="form-error"`, "is refused")
+		moved := b.post(t, p+"/connect/webhooks/url", form, true).want(t, http.StatusOK, "New signing secret", recv.URL+"/new")
+		secret := secretValue.FindStringSubmatch(moved.body)
+		if secret == nil || secret[1] == created.Secret {
+			t.Fatalf("no new webhook secret in the answer: %.3000s", moved.body)
+		}
+		if page := b.get(t, p+"/connect").want(t, http.StatusOK, recv.URL+"/new"); strings.Contains(page.body, secret[1]) {
+			t.Error("the new webhook secret is shown again on a later visit")
+		}
+		// Another project's webhook is not this page's.
+		other, err := e.cat.AddWebhook(e.sys(t), e.f.Sibling.ID, recv.URL+"/sibling", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.post(t, p+"/connect/webhooks/url", url.Values{"id": {other.ID}, "url": {recv.URL + "/evil"}}, true).want(t, http.StatusNotFound)
+	})
 }

@@ -26,4 +26,11 @@
 //     when it is saved rather than failing on every delivery.
 //
 // Refusals are [*BlockedError], which says why ("127.0.0.2 is a loopback address").
+//
+// # Answers
+//
+// Such a server may also answer without end. limits.go names what lokal reads of an
+// answer ([MaxModelAnswer], [MaxErrorBody], [MaxHookAnswer]); [LimitBody] and
+// [ReadLimited] fail past a cap with [ErrTooLarge] rather than cut the answer short, and
+// the caller counts the call as failed.
 package outbound
