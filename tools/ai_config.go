@@ -63,6 +63,8 @@ type WorkspaceAIView struct {
 	BaseURL   string `json:"base_url"`
 	Model     string `json:"model"`
 	KeySet    bool   `json:"key_set"`
+	// KeyCleared says this save dropped the stored key: the base URL changed without one.
+	KeyCleared bool `json:"key_cleared,omitempty"`
 }
 
 // AIView is a project's resolved AI configuration, as `ai show` prints it.
@@ -96,8 +98,8 @@ func (r ResolvedAI) String() string {
 
 // SetWorkspaceAI gives a workspace its own provider. The base URL must pass the outbound
 // guard now (and does again on every call); a key given is sealed before it reaches the
-// database. apiKey nil keeps the stored key only while the base URL stays the same: a key
-// is sent only to the address it was given for (secretFollowsAddress). Admin only.
+// database. apiKey nil keeps the stored key only while the base URL stays the same: a new
+// base URL without a key clears it (secretStays). Admin only.
 func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, model string, apiKey *string) (WorkspaceAIView, error) {
 	if err := requireSystem(ctx); err != nil {
 		return WorkspaceAIView{}, err
@@ -129,11 +131,12 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 		if err != nil {
 			return nil, err
 		}
-		if apiKey != nil {
+		switch {
+		case apiKey != nil:
 			cur.KeyEnc = sealed
-		} else if err := secretFollowsAddress(cur.KeyEnc != "", cur.BaseURL, baseURL, "base URL", "API key",
-			"--api-key-stdin, or the API key field of the Connect page"); err != nil {
-			return nil, err
+		case !secretStays(cur.BaseURL, baseURL):
+			out.KeyCleared = cur.KeyEnc != ""
+			cur.KeyEnc = ""
 		}
 		cur.BaseURL, cur.Model = baseURL, model
 		out.KeySet = cur.KeyEnc != ""

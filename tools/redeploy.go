@@ -233,12 +233,14 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 			cfg.TokenEnc = sealed
 		case cfg.Provider == DeployGitHub && cur.Provider == DeployGitHub:
 			// The token stays only with the API and repository it was given for.
+			// A GitHub configuration needs its token, so a cleared one refuses the save.
 			how := "--token-stdin, or the token field of the Connect page"
-			if err := secretFollowsAddress(cur.TokenEnc != "", cur.APIURL, cfg.APIURL, "GitHub API URL", "GitHub token", how); err != nil {
-				return nil, err
-			}
-			if err := secretFollowsAddress(cur.TokenEnc != "", cur.Repo, cfg.Repo, "repository", "GitHub token", how); err != nil {
-				return nil, err
+			switch {
+			case cur.TokenEnc == "":
+			case !secretStays(cur.APIURL, cfg.APIURL):
+				return nil, errSecretCleared("GitHub API URL", cur.APIURL, cfg.APIURL, "GitHub token", how)
+			case !secretStays(cur.Repo, cfg.Repo):
+				return nil, errSecretCleared("repository", cur.Repo, cfg.Repo, "GitHub token", how)
 			}
 			cfg.TokenEnc = cur.TokenEnc
 		}

@@ -171,15 +171,16 @@ func TestCLIAI(t *testing.T) {
 		if again["key_set"] != true || again["model"] != "ws-model-2" {
 			t.Errorf("the key was lost by a set without --api-key-stdin: %v", again)
 		}
-		// A new base URL without the key is refused, naming the key, and changes nothing:
-		// the stored key is never sent to an address it was not given for.
+		// A new base URL without the key clears the stored key and says so: the stored key is
+		// never sent to an address it was not given for.
 		moved := append([]string{"ai", "set", "--workspace", f.workspace, "--base-url", "https://203.0.113.11/v1", "--model", "ws-model-2"}, db...)
-		if msg := aiFails(t, append(env, allowDoc), "", moved...); !strings.Contains(msg, "give the API key again") ||
-			!strings.Contains(msg, "--api-key-stdin") {
-			t.Errorf("moving the provider without its key: %q, want a refusal naming the API key", msg)
+		cleared := aiJSON(t, append(env, allowDoc), "", moved...)
+		if cleared["key_set"] != false || cleared["key_cleared"] != true || cleared["base_url"] != "https://203.0.113.11/v1" {
+			t.Errorf("moving the provider without its key: %v, want the new URL with the key cleared", cleared)
 		}
-		wantJSON(t, "after the refused move", aiJSON(t, env, "", show...),
-			`{"configured":true,"source":"workspace","base_url":"https://203.0.113.10/v1","model":"proj-model","instructions":"Use the formal you."}`)
+		if row := rawRow(t, dsn, "SELECT * FROM workspaces WHERE id = $1", f.workspace); row["ai_key_enc"] != "" && row["ai_key_enc"] != "<nil>" {
+			t.Errorf("after a keyless move ai_key_enc = %q, want empty", row["ai_key_enc"])
+		}
 		// With the key given, both change together.
 		again = aiJSON(t, append(env, allowDoc), aiKey+"\n", append(moved, "--api-key-stdin")...)
 		if again["key_set"] != true || again["base_url"] != "https://203.0.113.11/v1" {

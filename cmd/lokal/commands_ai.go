@@ -26,7 +26,7 @@ func aiCommands() []*command {
 			about: "With --workspace: the workspace's own OpenAI-compatible provider. The API key is read from\n" +
 				"stdin (--api-key-stdin), never from the command line, stored encrypted (LOKAL_SECRET_KEY, or\n" +
 				"with SQLite a key file beside the database) and never printed; without --api-key-stdin the\n" +
-				"stored key stays, but a new base URL needs the key again (it is sent nowhere else). The base URL must not point into a private network unless the network is\n" +
+				"stored key stays, but a new base URL clears it (it is sent nowhere else). The base URL must\nnot point into a private network unless the network is\n" +
 				"allowed (--allow-private-nets). With --project: the project's model (empty: the provider's)\n" +
 				"and instructions for the model.",
 			flags: []flagDef{opt("workspace", "ID", "workspace id"), opt("project", "ID", "project id"),
@@ -101,8 +101,11 @@ func runAISet(ctx context.Context, c *call) (any, string, error) {
 	}
 	v, err := c.cat.SetWorkspaceAI(ctx, in.str("workspace"), in.str("base-url"), in.str("model"), key)
 	keyText := "no API key"
-	if v.KeySet {
+	switch {
+	case v.KeySet:
 		keyText = "API key set (stored encrypted)"
+	case v.KeyCleared:
+		keyText = "no API key: the stored one was removed because the base URL changed (give it again with --api-key-stdin)"
 	}
 	return v, fmt.Sprintf("workspace %s: AI provider %s, model %s, %s", v.Workspace, v.BaseURL, v.Model, keyText), err
 }

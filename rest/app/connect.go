@@ -137,12 +137,17 @@ func (h *handler) setWorkspaceAI(w http.ResponseWriter, r *http.Request) {
 	if k := r.PostFormValue("api_key"); k != "" {
 		key = &k
 	}
-	if _, err := h.cat.ConnectSetWorkspaceAI(r.Context(), r.PathValue("project"), r.PostFormValue("base_url"), r.PostFormValue("model"), key); err != nil {
-		// A refused URL or a key to give again is said on the page itself.
+	v, err := h.cat.ConnectSetWorkspaceAI(r.Context(), r.PathValue("project"), r.PostFormValue("base_url"), r.PostFormValue("model"), key)
+	if err != nil {
+		// A refused URL is said on the page itself.
 		h.connectFail(w, r, err)
 		return
 	}
-	h.connectDone(w, r, "Workspace AI provider saved", "ai")
+	msg := "Workspace AI provider saved"
+	if v.KeyCleared {
+		msg += "; the stored API key was removed because the base URL changed: enter the key again if the new provider needs one"
+	}
+	h.connectDone(w, r, msg, "ai")
 }
 
 // list reads a comma-separated form field; empty clears.

@@ -257,11 +257,12 @@ func TestConnectSecretsStayWithTheirAddress(t *testing.T) {
 		p := "/app/p/" + e.f.Project.ID
 		ws := url.Values{"base_url": {oldAI.URL + "/v1"}, "model": {"m"}, "api_key": {"sk-page-old-key"}}
 		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusSeeOther)
+		// A move without the key clears the stored key and says so.
 		ws = url.Values{"base_url": {newAI.URL + "/v1"}, "model": {"m"}}
-		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusBadRequest, `id="form-error"`, "give the API key again",
-			"API key field")
-		if v, _ := e.cat.ShowAI(e.sys(t), e.f.Project.ID); v.BaseURL != oldAI.URL+"/v1" {
-			t.Fatalf("a refused move changed the provider: %+v", v)
+		movedAI := b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusSeeOther)
+		b.get(t, movedAI.header.Get("Location")).want(t, http.StatusOK, "the stored API key was removed because the base URL changed")
+		if v, _ := e.cat.ShowAI(e.sys(t), e.f.Project.ID); v.BaseURL != newAI.URL+"/v1" {
+			t.Fatalf("a keyless move: %+v, want the new URL without a key", v)
 		}
 		ws.Set("api_key", "sk-page-new-key")
 		b.post(t, p+"/connect/ai/workspace", ws, true).want(t, http.StatusSeeOther)
