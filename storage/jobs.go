@@ -108,10 +108,28 @@ func (t *tx) takeTurn(ctx context.Context, projectID string, at time.Time) error
 	return mapError(err)
 }
 
-// jobRowItems is how many items one pending row holds, in batches of the enqueuer's size: a
-// claim takes one batch (ClaimJob), so a write of thousands of keys is a few rows, and
-// adding to the queue touches one row however long it is.
-const jobRowItems = 1000
+// A pending row holds up to jobRowItems items and about jobRowBytes of them (keys may be
+// long), in batches of the enqueuer's size: a claim takes one batch (ClaimJob), so a write
+// of thousands of keys is a few rows, and adding to the queue or claiming from it rewrites
+// one row of bounded size however long the backlog is.
+const (
+	jobRowItems = 1000
+	jobRowBytes = 256 << 10
+)
+
+// fit says how many of items a row holding count items in size bytes takes; an empty row
+// takes at least one.
+func fit(items []string, count, size int) int {
+	n := 0
+	for n < len(items) && count+n < jobRowItems {
+		size += len(items[n]) + 4 // quotes, comma, and a batch's brackets now and then
+		if size > jobRowBytes && count+n > 0 {
+			break
+		}
+		n++
+	}
+	return n
+}
 
 // decodeBatches reads a row's items: a JSON array of batches, or (rows written before
 // batches were kept in one row) a flat array that is one batch.
@@ -172,7 +190,7 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 	var open []jobRow
 	q := t.tx.NewSelect().Model(&open).Where("kind = ?", j.Kind).Where("project_id = ?", j.ProjectID).
 		Where("payload = ?", j.Payload).Where("status = ?", jobPending).Where("attempts = 0").
-		Where("item_count < ?", jobRowItems).Order("id DESC").Limit(1)
+		Where("item_count < ?", jobRowItems).Where("length(items) < ?", jobRowBytes).Order("id DESC").Limit(1)
 	if t.db.postgres {
 		q = q.For("UPDATE") // a worker's SKIP LOCKED claim passes over a job being filled
 	}
@@ -199,8 +217,11 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 			todo = append(todo, it)
 		}
 	}
-	if len(open) == 1 && len(todo) > 0 {
-		n := min(jobRowItems-open[0].ItemCount, len(todo))
+	n := 0
+	if len(open) == 1 {
+		n = fit(todo, open[0].ItemCount, len(open[0].Items))
+	}
+	if n > 0 {
 		batches = appendBatches(batches, todo[:n], max)
 		todo = todo[n:]
 		b, err := json.Marshal(batches)
@@ -214,7 +235,7 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 	}
 	var rows []jobRow
 	for len(todo) > 0 {
-		n := min(jobRowItems, len(todo))
+		n = fit(todo, 0, 2)
 		b, err := json.Marshal(appendBatches(nil, todo[:n], max))
 		if err != nil {
 			return err

@@ -575,6 +575,18 @@ func TestAutoTranslateQueueGrowsWithRowsNotBatches(t *testing.T) {
 			if q := e.status(t).AutoTranslation.Queued; q != 5010 {
 				t.Errorf("get_project_status queued %d, want 5010", q)
 			}
+
+			// Long keys fill a row by size first: a claim never rewrites a huge row.
+			long := newAutoEnv(t, dialect, byLang, nil)
+			strs := map[string]string{}
+			for i := range 120 {
+				strs[fmt.Sprintf("%04d.%s", i, strings.Repeat("k", 5000))] = "Text"
+			}
+			long.register(t, "long", strs)
+			rows, items := long.queueRows(t, long.f.Project.ID)
+			if items != 240 || rows < 6 || rows > 8 {
+				t.Fatalf("120 keys of 5,000 bytes into nb and sv: %d rows holding %d keys, want 6 to 8 rows of about 256 KiB holding 240", rows, items)
+			}
 		})
 	}
 }
