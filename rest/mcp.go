@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -79,6 +80,20 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 	resolved, err := in.Resolve(nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resolving input schema of %s: %w", t.Name, err)
+	}
+	if len(t.Caps) > 0 {
+		// The schema tells clients the caps; the operation enforces them, with its own error.
+		in = in.CloneSchemas()
+		for name, n := range t.Caps {
+			switch p := in.Properties[name]; {
+			case p == nil:
+				return nil, nil, fmt.Errorf("tool %s caps %s, which its input lacks", t.Name, name)
+			case p.Type == "object" || slices.Contains(p.Types, "object"):
+				p.MaxProperties = &n
+			default:
+				p.MaxItems = &n
+			}
+		}
 	}
 	out, err := jsonschema.ForType(t.Out, nil)
 	if err != nil {

@@ -41,39 +41,140 @@ func (t *tx) EnqueueJob(ctx context.Context, j tools.Job, coalesce bool) error {
 func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (tools.Job, error) {
 	at = at.UTC()
 	// A running job whose lease ran out belongs to a process that died: it is due again.
-	q := t.tx.NewSelect().Model((*jobRow)(nil)).Column("id").
+	var r jobRow
+	q := t.tx.NewSelect().Model(&r).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
 				return q.Where("status = ?", jobPending).Where("run_at <= ?", at)
 			}).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
 				return q.Where("status = ?", jobRunning).Where("locked_until < ?", at)
 			})
-		}).Order("run_at").Limit(1)
+		}).Order("run_at", "id").Limit(1)
 	if t.db.postgres {
 		q = q.For("UPDATE SKIP LOCKED")
 	}
-	var id int64
-	if err := q.Scan(ctx, &id); err != nil {
+	if err := q.Scan(ctx); err != nil {
 		return tools.Job{}, notFound(err, "due job")
 	}
-	var r jobRow
-	if err := t.tx.NewUpdate().Model(&r).Set("status = ?", jobRunning).Set("attempts = attempts + 1").
-		Set("locked_until = ?", at.Add(lease)).Set("updated_at = ?", now()).Where("id = ?", id).
+	batches, err := decodeBatches(r.ID, r.Items)
+	if err != nil {
+		return tools.Job{}, err
+	}
+	ts := now()
+	until := at.Add(lease)
+	if r.Status == jobPending && len(batches) > 1 {
+		// Batching at claim time: the first batch becomes a job of its own, leased like any
+		// other; the rest stays pending in the row for the next claim.
+		first := batches[0]
+		rest, err := json.Marshal(batches[1:])
+		if err != nil {
+			return tools.Job{}, err
+		}
+		if _, err := t.tx.NewUpdate().Model((*jobRow)(nil)).Set("items = ?", string(rest)).
+			Set("item_count = ?", r.ItemCount-len(first)).Set("updated_at = ?", ts).Where("id = ?", r.ID).Exec(ctx); err != nil {
+			return tools.Job{}, mapError(err)
+		}
+		items, err := json.Marshal([][]string{first})
+		if err != nil {
+			return tools.Job{}, err
+		}
+		r = jobRow{Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Status: jobRunning, Attempts: 1, RunAt: r.RunAt,
+			LockedUntil: &until, CreatedAt: ts, UpdatedAt: ts, Items: string(items), ItemCount: len(first)}
+		if _, err := t.tx.NewInsert().Model(&r).Returning("id").Exec(ctx); err != nil {
+			return tools.Job{}, mapError(err)
+		}
+	} else if err := t.tx.NewUpdate().Model(&r).Set("status = ?", jobRunning).Set("attempts = attempts + 1").
+		Set("locked_until = ?", until).Set("updated_at = ?", ts).Where("id = ?", r.ID).
 		Returning("*").Scan(ctx); err != nil {
 		return tools.Job{}, mapError(err)
 	}
+	if err := t.takeTurn(ctx, r.ProjectID, at); err != nil {
+		return tools.Job{}, err
+	}
 	return jobOf(r)
+}
+
+// takeTurn sends the project's other due jobs to the back of the queue, behind every job
+// that fell due before this claim: claims go round the projects with due work, so one
+// project's backlog cannot starve another's. Rows another transaction holds are left as
+// they are rather than waited for.
+func (t *tx) takeTurn(ctx context.Context, projectID string, at time.Time) error {
+	due := t.tx.NewSelect().Model((*jobRow)(nil)).Column("id").Where("project_id = ?", projectID).
+		Where("status = ?", jobPending).Where("run_at < ?", at)
+	if t.db.postgres {
+		due = due.For("UPDATE SKIP LOCKED")
+	}
+	_, err := t.tx.NewUpdate().Model((*jobRow)(nil)).Set("run_at = ?", at).Where("id IN (?)", due).Exec(ctx)
+	return mapError(err)
+}
+
+// A pending row holds up to jobRowItems items and about jobRowBytes of them (keys may be
+// long), in batches of the enqueuer's size: a claim takes one batch (ClaimJob), so a write
+// of thousands of keys is a few rows, and adding to the queue or claiming from it rewrites
+// one row of bounded size however long the backlog is.
+const (
+	jobRowItems = 1000
+	jobRowBytes = 256 << 10
+)
+
+// fit says how many of items a row holding count items in size bytes takes; an empty row
+// takes at least one.
+func fit(items []string, count, size int) int {
+	n := 0
+	for n < len(items) && count+n < jobRowItems {
+		size += len(items[n]) + 4 // quotes, comma, and a batch's brackets now and then
+		if size > jobRowBytes && count+n > 0 {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// decodeBatches reads a row's items: a JSON array of batches, or (rows written before
+// batches were kept in one row) a flat array that is one batch.
+func decodeBatches(id int64, items string) ([][]string, error) {
+	if items == "" || items == "[]" {
+		return nil, nil
+	}
+	var batches [][]string
+	if err := json.Unmarshal([]byte(items), &batches); err == nil {
+		return batches, nil
+	}
+	var flat []string
+	if err := json.Unmarshal([]byte(items), &flat); err != nil {
+		return nil, fmt.Errorf("job %d has unreadable items: %w", id, err)
+	}
+	return [][]string{flat}, nil
 }
 
 func jobOf(r jobRow) (tools.Job, error) {
 	j := tools.Job{ID: r.ID, Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Attempts: r.Attempts, RunAt: r.RunAt,
 		ItemCount: r.ItemCount, Status: r.Status}
-	if r.Items != "" && r.Items != "[]" {
-		if err := json.Unmarshal([]byte(r.Items), &j.Items); err != nil {
-			return tools.Job{}, fmt.Errorf("job %d has unreadable items: %w", r.ID, err)
-		}
+	batches, err := decodeBatches(r.ID, r.Items)
+	if err != nil {
+		return tools.Job{}, err
+	}
+	for _, b := range batches {
+		j.Items = append(j.Items, b...)
 	}
 	return j, nil
+}
+
+// appendBatches adds items to batches, filling the last batch up to max first.
+func appendBatches(batches [][]string, items []string, max int) [][]string {
+	for len(items) > 0 {
+		if n := len(batches); n > 0 && len(batches[n-1]) < max {
+			k := min(max-len(batches[n-1]), len(items))
+			batches[n-1] = append(batches[n-1], items[:k]...)
+			items = items[k:]
+			continue
+		}
+		k := min(max, len(items))
+		batches = append(batches, items[:k:k])
+		items = items[k:]
+	}
+	return batches
 }
 
 func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
@@ -84,25 +185,29 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 	if j.RunAt.IsZero() {
 		j.RunAt = ts
 	}
+	// Only the newest row still filling is read and rewritten, never the whole backlog: it
+	// is pending, never claimed (a retried batch keeps its own keys) and has room.
 	var open []jobRow
 	q := t.tx.NewSelect().Model(&open).Where("kind = ?", j.Kind).Where("project_id = ?", j.ProjectID).
-		Where("payload = ?", j.Payload).Where("status = ?", jobPending).Order("id")
+		Where("payload = ?", j.Payload).Where("status = ?", jobPending).Where("attempts = 0").
+		Where("item_count < ?", jobRowItems).Where("length(items) < ?", jobRowBytes).Order("id DESC").Limit(1)
 	if t.db.postgres {
 		q = q.For("UPDATE") // a worker's SKIP LOCKED claim passes over a job being filled
 	}
 	if err := q.Scan(ctx); err != nil {
 		return mapError(err)
 	}
-	pending := make([][]string, len(open))
+	var batches [][]string
 	seen := map[string]bool{}
-	for i, r := range open {
-		jr, err := jobOf(r)
-		if err != nil {
+	if len(open) == 1 {
+		var err error
+		if batches, err = decodeBatches(open[0].ID, open[0].Items); err != nil {
 			return err
 		}
-		pending[i] = jr.Items
-		for _, it := range jr.Items {
-			seen[it] = true
+		for _, b := range batches {
+			for _, it := range b {
+				seen[it] = true
+			}
 		}
 	}
 	var todo []string
@@ -112,30 +217,26 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 			todo = append(todo, it)
 		}
 	}
-	for i := range open {
-		if len(todo) == 0 {
-			break
-		}
-		room := max - len(pending[i])
-		if room <= 0 {
-			continue
-		}
-		n := min(room, len(todo))
-		items := append(pending[i], todo[:n]...)
+	n := 0
+	if len(open) == 1 {
+		n = fit(todo, open[0].ItemCount, len(open[0].Items))
+	}
+	if n > 0 {
+		batches = appendBatches(batches, todo[:n], max)
 		todo = todo[n:]
-		b, err := json.Marshal(items)
+		b, err := json.Marshal(batches)
 		if err != nil {
 			return err
 		}
-		if _, err := t.tx.NewUpdate().Model((*jobRow)(nil)).Set("items = ?", string(b)).Set("item_count = ?", len(items)).
-			Set("updated_at = ?", ts).Where("id = ?", open[i].ID).Exec(ctx); err != nil {
+		if _, err := t.tx.NewUpdate().Model((*jobRow)(nil)).Set("items = ?", string(b)).Set("item_count = ?", open[0].ItemCount+n).
+			Set("updated_at = ?", ts).Where("id = ?", open[0].ID).Exec(ctx); err != nil {
 			return mapError(err)
 		}
 	}
 	var rows []jobRow
 	for len(todo) > 0 {
-		n := min(max, len(todo))
-		b, err := json.Marshal(todo[:n])
+		n = fit(todo, 0, 2)
+		b, err := json.Marshal(appendBatches(nil, todo[:n], max))
 		if err != nil {
 			return err
 		}
@@ -143,9 +244,8 @@ func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
 			RunAt: j.RunAt.UTC(), CreatedAt: ts, UpdatedAt: ts, Items: string(b), ItemCount: n})
 		todo = todo[n:]
 	}
-	for start := 0; start < len(rows); start += 500 {
-		chunk := rows[start:min(start+500, len(rows))]
-		if _, err := t.tx.NewInsert().Model(&chunk).Exec(ctx); err != nil {
+	if len(rows) > 0 {
+		if _, err := t.tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
 			return mapError(err)
 		}
 	}

@@ -37,7 +37,9 @@
 //
 // [Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
 // process, storage's database-backed one for several servers on PostgreSQL. A refusal is
-// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding.
+// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding. Writes spend a
+// budget per project, MCP read tools one per token ([ReadBudget]); a call's size is bounded
+// by its operation (MaxRegisterStrings, MaxPageStrings, MaxAIKeys).
 //
 // # Who is calling
 //

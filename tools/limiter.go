@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ type Budget struct {
 	Bucket string // the bucket prefix; the key (project id, client IP) is appended
 	N      int
 	Window time.Duration
+	Per    string // what the key names, for the error message; "project" when empty
 }
 
 // Budgets of the token-authenticated API.
@@ -33,6 +35,10 @@ var (
 	// RetranslateBudget is the 60 AI calls a minute per project that endpoint 6 and
 	// ai_translate_keys share (automatic translation is paced by its workers instead).
 	RetranslateBudget = Budget{Name: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute}
+	// ReadBudget is 600 MCP read tool calls a minute per token: ten a second, far above an
+	// assistant's pace, while a published read-only key cannot keep the server busy with
+	// whole-project reads. Endpoints 1 and 5 are not limited.
+	ReadBudget = Budget{Name: "read tool calls", Bucket: "reads:", N: 600, Window: time.Minute, Per: "token"}
 )
 
 // Limits override budgets' per-window counts; zero fields keep the defaults.
@@ -40,6 +46,7 @@ type Limits struct {
 	Writes      int
 	PageStrings int
 	Retranslate int
+	Reads       int
 }
 
 // budget applies the configured override to b.
@@ -52,6 +59,8 @@ func (c *Catalog) budget(b Budget) Budget {
 		n = c.opts.Limits.PageStrings
 	case RetranslateBudget.Bucket:
 		n = c.opts.Limits.Retranslate
+	case ReadBudget.Bucket:
+		n = c.opts.Limits.Reads
 	}
 	if n > 0 {
 		b.N = n
@@ -72,9 +81,30 @@ func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
 	if c.opts.OnRefused != nil {
 		c.opts.OnRefused(b.Name)
 	}
+	per := b.Per
+	if per == "" {
+		per = "project"
+	}
 	e := &Error{Code: CodeRateLimited, RetryAfter: wait}
-	e.Message = "too many " + b.Name + " for this project; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
+	e.Message = "too many " + b.Name + " for this " + per + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
 	return e
+}
+
+// metered makes read tool t spend the calling token's ReadBudget before it runs. Tool.Call
+// is the MCP door only: the REST reads (endpoints 1 and 5) call the operations directly
+// and stay unlimited.
+func (c *Catalog) metered(t Tool) Tool {
+	call := t.Call
+	t.Call = func(ctx context.Context, args json.RawMessage) (any, error) {
+		switch p := PrincipalFrom(ctx); p.Kind {
+		case KindAPIKey, KindPersonal, KindWorkspace:
+			if err := c.take(ctx, ReadBudget, p.TokenID); err != nil {
+				return nil, err
+			}
+		}
+		return call(ctx, args)
+	}
+	return t
 }
 
 // MemoryLimiter is a sliding-window Limiter in this process's memory: it keeps the times of

@@ -41,6 +41,11 @@ type RegisterIn struct {
 	Strings      map[string]string `json:"strings" jsonschema:"map of key to source text"`
 }
 
+// MaxRegisterStrings bounds one register_source_strings call as MaxPageStrings bounds
+// endpoint 7: an assistant registers a screen or a feature at a time, far below it, and the
+// keys one call writes and the translation it queues stay bounded.
+const MaxRegisterStrings = 5000
+
 // RegisterOut lists the keys created and the ones that existed already.
 type RegisterOut struct {
 	Created []string `json:"created"`
@@ -54,8 +59,11 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 	return out, c.write(ctx, write{op: "register_source_strings", project: in.ProjectID,
 		bulk: &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: in.Strings},
 		validate: func() error {
-			if len(in.Strings) == 0 {
+			switch {
+			case len(in.Strings) == 0:
 				return Errorf(CodeInvalid, "strings must name at least one key")
+			case len(in.Strings) > MaxRegisterStrings:
+				return Errorf(CodeUnprocessable, "at most %d strings per call, got %d; register the rest in further calls", MaxRegisterStrings, len(in.Strings))
 			}
 			return checkEntries(in.Strings)
 		},

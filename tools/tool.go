@@ -22,6 +22,10 @@ type Tool struct {
 	// required on the workspace endpoint and absent on the project endpoint.
 	TakesProject bool
 	In, Out      reflect.Type
+	// Caps name input properties whose entries the operation bounds (an object's
+	// properties, an array's items), so that the schema can say so; the operation enforces
+	// them itself.
+	Caps map[string]int
 	// Call decodes args strictly into the input type and runs the operation.
 	Call func(ctx context.Context, args json.RawMessage) (any, error)
 }
@@ -87,8 +91,28 @@ func define[In, Out any](name, title, description string, readOnly bool, fn func
 	}
 }
 
-// Tools returns every tool of the catalogue, read tools first.
+// capped records that the operation of t takes at most n entries in property.
+func capped(t Tool, property string, n int) Tool {
+	if t.Caps == nil {
+		t.Caps = map[string]int{}
+	}
+	t.Caps[property] = n
+	return t
+}
+
+// Tools returns every tool of the catalogue, read tools first; read tools spend the
+// token's ReadBudget.
 func (c *Catalog) Tools() []Tool {
+	ts := c.tools()
+	for i := range ts {
+		if ts[i].ReadOnly {
+			ts[i] = c.metered(ts[i])
+		}
+	}
+	return ts
+}
+
+func (c *Catalog) tools() []Tool {
 	return []Tool{
 		define("list_projects", "List projects",
 			"Lists the projects this token can reach, with the ids that project_id expects.", true, c.ListProjects),
@@ -109,8 +133,9 @@ func (c *Catalog) Tools() []Tool {
 
 		define("enable_language", "Enable language",
 			"Turns a supported language on for the project. Strings registered afterwards are translated into it automatically; existing ones need ai_translate_keys.", false, c.EnableLanguage),
-		define("register_source_strings", "Register source strings",
-			"Creates the keys of strings (key to source text) that the namespace lacks; existing keys are untouched. Creates the namespace if new. New keys are then translated by AI into every enabled language in the background (see get_project_status).", false, c.RegisterSourceStrings),
+		capped(define("register_source_strings", "Register source strings",
+			"Creates the keys of strings (key to source text) that the namespace lacks; existing keys are untouched. Creates the namespace if new. New keys are then translated by AI into every enabled language in the background (see get_project_status). At most 5,000 strings per call; register more in further calls.", false, c.RegisterSourceStrings),
+			"strings", MaxRegisterStrings),
 		define("update_translation", "Update translation",
 			"Sets one language's value of a key. It lands as needs_review unless status approved is asked for; language-locked rows are refused.", false, c.UpdateTranslation),
 		define("set_translation_status", "Set translation status",
@@ -123,8 +148,9 @@ func (c *Catalog) Tools() []Tool {
 			"Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row.", false, c.FlagTranslation),
 		define("add_glossary_term", "Add glossary term",
 			"Adds a fixed translation of a term for one locale or all.", false, c.AddGlossaryTerm),
-		define("ai_translate_keys", "AI translate keys",
+		capped(define("ai_translate_keys", "AI translate keys",
 			"Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten.", false, c.AITranslateKeys),
+			"translation_keys", MaxAIKeys),
 	}
 }
 

@@ -355,8 +355,7 @@ type Job struct {
 	Payload   string
 	Attempts  int
 	RunAt     time.Time
-	// Items are what a batch job works through (the keys of a translation batch); jobs of
-	// one kind, project and payload take in new items until they hold a batch's worth.
+	// Items are what a batch job works through (the keys of a translation batch).
 	Items     []string
 	ItemCount int
 	Status    string
@@ -368,13 +367,16 @@ type JobTx interface {
 	// absorbs it instead (checkups after a burst of writes run once).
 	EnqueueJob(ctx context.Context, j Job, coalesce bool) error
 	// ClaimJob leases the next due job for lease, or returns CodeNotFound when none is due.
+	// A job holding several batches of items hands out its first batch as a job of its own.
+	// Claims go round the projects with due jobs, oldest first within one project.
 	ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (Job, error)
 	// FinishJob marks a job done, or with a non-nil failure schedules it again at retryAt
 	// (a zero retryAt gives up on it).
 	FinishJob(ctx context.Context, id int64, failure error, retryAt time.Time) error
-	// EnqueueItems adds j.Items to the pending jobs of j's kind, project and payload, up to
-	// max items a job, and stores new jobs for the rest; an item already pending there is
-	// not added twice.
+	// EnqueueItems queues j.Items for j's kind, project and payload in batches of at most
+	// max items, which ClaimJob hands out one at a time; keys added one by one join the
+	// newest pending batch. An item still waiting in the newest pending job is not added
+	// twice. The work and the rows it writes grow with len(j.Items), not with the backlog.
 	EnqueueItems(ctx context.Context, j Job, max int) error
 	// RenewJobs extends the lease of running jobs, so that a long job of a live worker is
 	// not taken for one whose worker died.

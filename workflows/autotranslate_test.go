@@ -531,3 +531,143 @@ func TestWorkerRunsBatchesConcurrently(t *testing.T) {
 		})
 	}
 }
+
+// queueRows counts the project's pending and running translate jobs (rows) and the keys
+// they hold.
+func (e *autoEnv) queueRows(t *testing.T, projectID string) (rows, items int) {
+	t.Helper()
+	err := e.cat.Store().View(e.ctx, func(tx tools.Tx) error {
+		jobs, err := tx.QueuedJobs(e.ctx, projectID, tools.JobTranslate)
+		for _, j := range jobs {
+			items += j.ItemCount
+		}
+		rows = len(jobs)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, items
+}
+
+// TestAutoTranslateQueueGrowsWithRowsNotBatches checks that a large registration is a few
+// job rows (a row holds up to 1,000 keys in batches), that a claim hands out one batch of
+// at most 10 keys, and that the counts get_project_status shows stay exact meanwhile.
+func TestAutoTranslateQueueGrowsWithRowsNotBatches(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", keys("app", 2500))
+			if rows, items := e.queueRows(t, e.f.Project.ID); rows != 6 || items != 5000 {
+				t.Fatalf("2,500 keys into nb and sv: %d job rows holding %d keys, want 6 rows (3 per language) holding 5000", rows, items)
+			}
+			e.register(t, "app", keys("more", 5)) // joins the newest row of each language
+			if rows, items := e.queueRows(t, e.f.Project.ID); rows != 6 || items != 5010 {
+				t.Fatalf("after 5 more keys: %d rows holding %d keys, want 6 rows holding 5010", rows, items)
+			}
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			claimOnly(t, e.cat, e.clk.now())
+			if rows, items := e.queueRows(t, e.f.Project.ID); rows != 7 || items != 5010 {
+				t.Fatalf("after one claim: %d rows holding %d keys, want 7 (the claimed batch is a row of its own) holding 5010", rows, items)
+			}
+			if q := e.status(t).AutoTranslation.Queued; q != 5010 {
+				t.Errorf("get_project_status queued %d, want 5010", q)
+			}
+
+			// Long keys fill a row by size first: a claim never rewrites a huge row.
+			long := newAutoEnv(t, dialect, byLang, nil)
+			strs := map[string]string{}
+			for i := range 120 {
+				strs[fmt.Sprintf("%04d.%s", i, strings.Repeat("k", 5000))] = "Text"
+			}
+			long.register(t, "long", strs)
+			rows, items := long.queueRows(t, long.f.Project.ID)
+			if items != 240 || rows < 6 || rows > 8 {
+				t.Fatalf("120 keys of 5,000 bytes into nb and sv: %d rows holding %d keys, want 6 to 8 rows of about 256 KiB holding 240", rows, items)
+			}
+		})
+	}
+}
+
+// TestAutoTranslateBatchOfADeadWorkerAfterASplit: a batch handed out of a larger row whose
+// worker died runs again after its lease, once, and the rest of the row is not lost.
+func TestAutoTranslateBatchOfADeadWorkerAfterASplit(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", keys("app", 15))
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			claimOnly(t, e.cat, e.clk.now()) // 10 keys of nb or sv, held by a worker that dies
+			if n := e.drain(t); n != 3 {
+				t.Fatalf("%d jobs ran while the dead worker's lease runs, want the 3 other batches", n)
+			}
+			e.clk.t = e.clk.t.Add(2 * time.Minute)
+			e.drain(t)
+			for _, lang := range []string{"nb", "sv"} {
+				if got := callSizes(e.model, lang); !slices.Equal(got, []int{5, 10}) {
+					t.Errorf("%s: calls of %v strings, want [5 10]: each batch once", lang, got)
+				}
+				if l := langStats(t, e.status(t), lang); l.Missing != 0 || l.Queued != 0 {
+					t.Errorf("%s: %+v, want everything translated", lang, l)
+				}
+			}
+		})
+	}
+}
+
+// TestAutoTranslateTakesTurnsBetweenProjects: project A has a backlog of 60 batches; project
+// B queues one batch after A's first claims. B's batch is among the next two claims, not
+// behind A's backlog.
+func TestAutoTranslateTakesTurnsBetweenProjects(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", keys("app", 300)) // 30 batches each into nb and sv
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			runOne := func() {
+				t.Helper()
+				if ran, err := e.worker.RunOnce(e.ctx); err != nil || !ran {
+					t.Fatalf("RunOnce: ran %v, err %v", ran, err)
+				}
+			}
+			for range 3 {
+				runOne()
+			}
+			b := e.f.Sibling.ID
+			if _, err := e.cat.RegisterSourceStrings(e.ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: b},
+				NamespaceKey: "docs", Strings: map[string]string{"intro": "Welcome to the docs"}}); err != nil {
+				t.Fatal(err)
+			}
+			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
+			translated := func() bool {
+				out, err := e.cat.GetTranslation(e.ctx, tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: b}, NamespaceKey: "docs", TranslationKey: "intro"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range out.Translations {
+					if r.Language == "de" && r.Value == "DE Welcome to the docs" {
+						return true
+					}
+				}
+				return false
+			}
+			claims := 0
+			for !translated() {
+				if claims == 2 {
+					t.Fatalf("project B's batch not run within 2 claims after it fell due; A still has its backlog")
+				}
+				runOne()
+				claims++
+			}
+			if _, items := e.queueRows(t, e.f.Project.ID); items < 500 {
+				t.Errorf("project A has %d keys queued, want its backlog mostly waiting (B did not just come after it)", items)
+			}
+		})
+	}
+}

@@ -130,3 +130,48 @@ func benchAutoTranslate(b *testing.B, dialect string) {
 	b.ReportMetric(float64(peak.Load())/(1<<20), "heap_peak_MiB")
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap_after_MiB")
 }
+
+// BenchmarkRegisterAtCap times one register_source_strings of 5,000 new strings (the
+// per-call cap) into a project with two target languages, with an AI provider configured
+// so that the call queues their automatic translation, and reports the job rows that one
+// call left waiting.
+//
+//	go test -run '^$' -bench RegisterAtCap -benchtime 3x ./workflows/
+func BenchmarkRegisterAtCap(b *testing.B) {
+	for _, dialect := range storagetest.Dialects {
+		b.Run(dialect, func(b *testing.B) {
+			db, f := storagetest.MustOpenFixture(b, dialect)
+			model := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
+			cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "bench"},
+				Limits: tools.Limits{Writes: 1 << 30}})
+			ctx := tools.WithPrincipal(context.Background(), tools.System)
+			const n = 5000
+			var rows int
+			b.ResetTimer()
+			for i := range b.N {
+				b.StopTimer()
+				strs := make(map[string]string, n)
+				for k := range n {
+					strs[fmt.Sprintf("screen_%d.label_%d", k/100, k)] = fmt.Sprintf("Open the %d settings for %%{name}", k)
+				}
+				before, err := db.PendingJobs(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := cat.RegisterSourceStrings(ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID},
+					NamespaceKey: fmt.Sprintf("bench%d", i), Strings: strs}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				after, err := db.PendingJobs(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows = after - before
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(rows), "job_rows/call")
+		})
+	}
+}

@@ -8,8 +8,10 @@
 // again once their leases run out (30 seconds by default), and a failed job is retried
 // with quadratic backoff up to a limit, after which its kind may record what was given up.
 //
-// The kinds: the checkup that follows writes, and automatic translation (a batch of at
-// most ten keys of one namespace into one language, queued by the catalogue's write hook).
+// The kinds: the checkup that follows writes, and automatic translation (keys of one
+// namespace into one language, queued by the catalogue's write hook; one row holds up to a
+// thousand of them and each claim takes a batch of at most ten). Claims go round the
+// projects with due jobs, so one project's backlog does not starve another's.
 //
 // # Webhook deliveries
 //
