@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/jsoncheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -235,6 +236,9 @@ func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
 func checkJSONRPC(body []byte) (int, string) {
 	if !json.Valid(body) {
 		return -32700, "Parse error: the body is not valid JSON"
+	}
+	if err := jsoncheck.Check(body); err != nil {
+		return -32600, "Invalid Request: " + err.Error()
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
