@@ -96,6 +96,9 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 			}
 		}()
 		args := req.Params.Arguments
+		if err := jsoncheck.Check(args); err != nil {
+			return toolError(tools.Errorf(tools.CodeInvalid, "arguments: %v", err)), nil
+		}
 		var m map[string]any
 		if len(bytes.TrimSpace(args)) > 0 {
 			if err := json.Unmarshal(args, &m); err != nil {
@@ -237,7 +240,9 @@ func checkJSONRPC(body []byte) (int, string) {
 	if !json.Valid(body) {
 		return -32700, "Parse error: the body is not valid JSON"
 	}
-	if err := jsoncheck.Check(body); err != nil {
+	// Tool arguments are left to the tool, which answers a tool error the agent can read;
+	// the rest of the message must be strict here.
+	if err := jsoncheck.CheckOutside(body, "/params/arguments"); err != nil {
 		return -32600, "Invalid Request: " + err.Error()
 	}
 	trimmed := bytes.TrimSpace(body)

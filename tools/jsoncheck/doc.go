@@ -9,5 +9,8 @@
 // says where, so the caller can answer 400 invalid. Anything else malformed
 // is left to the caller's decoder, which reports it in its own words.
 //
+// CheckOutside leaves one value to a later reader: MCP checks the envelope of a message
+// and lets the tool answer for its own arguments.
+//
 // The package imports nothing of lokal's, so every door can use it.
 package jsoncheck

@@ -53,3 +53,47 @@ func Check(data []byte) error {
 	}
 	return &Error{Pointer: ptr, Reason: "a lone UTF-16 surrogate escape (\\ud800 to \\udfff without its pair)"}
 }
+
+// CheckOutside is Check of data with the value at pointer left unread, for a door that
+// hands that value to another reader which checks it itself (MCP hands tool arguments to
+// the tool, which answers a tool error the agent can read).
+func CheckOutside(data []byte, pointer string) error {
+	err := Check(data)
+	var je *Error
+	if !errors.As(err, &je) || !strings.HasPrefix(je.Pointer+"/", pointer+"/") {
+		return err
+	}
+	// The first refusal is inside the value at pointer; what follows it may hide another.
+	rest, ok := without(data, pointer)
+	if !ok {
+		return nil
+	}
+	return Check(rest)
+}
+
+// without is data with every value at pointer replaced by null; ok is false for data the
+// lax reader cannot read either.
+func without(data []byte, pointer string) (out []byte, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	last := int64(0)
+	for {
+		if _, err := dec.ReadToken(); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		depth := dec.StackDepth()
+		kind, n := dec.StackIndex(depth)
+		// An object member's name was just read (names and values alternate).
+		if depth == 0 || kind != '{' || n%2 == 0 || string(dec.StackPointer()) != pointer {
+			continue
+		}
+		start := dec.InputOffset()
+		if _, err := dec.ReadValue(); err != nil {
+			return nil, false
+		}
+		out = append(append(out, data[last:start]...), ":null"...)
+		last = dec.InputOffset()
+	}
+	return append(out, data[last:]...), true
+}

@@ -82,3 +82,29 @@ func BenchmarkCheck(b *testing.B) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestCheckOutside(t *testing.T) {
+	t.Parallel()
+	const at = "/params/arguments"
+	cases := []struct{ name, in, want string }{
+		{"strict", `{"params":{"arguments":{"a":"b"}}}`, ""},
+		{"only the arguments", `{"params":{"arguments":{"a":"\ud800","a":1}}}`, ""},
+		{"duplicate arguments", `{"params":{"arguments":{},"arguments":{}}}`, `duplicate key "arguments" in /params`},
+		{"envelope after the arguments", `{"params":{"arguments":{"a":"\ud800"}},"method":"a","method":"b"}`, `duplicate key "method"`},
+		{"envelope before the arguments", `{"id":"\udc00","params":{"arguments":{"a":"\ud800"}}}`,
+			`a lone UTF-16 surrogate escape (\ud800 to \udfff without its pair) in /id`},
+		{"arguments elsewhere", `{"other":{"arguments":{"a":1,"a":2}}}`, `duplicate key "a" in /other/arguments`},
+		{"malformed", `{"params":{"arguments":{"a":"\ud800"}`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ""
+			if err := jsoncheck.CheckOutside([]byte(c.in), at); err != nil {
+				got = err.Error()
+			}
+			if got != c.want {
+				t.Errorf("CheckOutside(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
