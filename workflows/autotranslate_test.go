@@ -531,3 +531,47 @@ func TestWorkerRunsBatchesConcurrently(t *testing.T) {
 		})
 	}
 }
+
+// TestAutoTranslateRefusesWhatTheGateRefuses: an automatic batch whose model answers a
+// NUL or a value past the size cap for some strings stores the rest, counts those failed
+// (in the language's ai_failed and the usage ledger) and stores nothing of them.
+func TestAutoTranslateRefusesWhatTheGateRefuses(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, func(c aitest.Call) aitest.Reply {
+				out := map[string]string{}
+				for id, s := range c.Strings {
+					switch s {
+					case "Hello":
+						out[id] = "Hei\x00"
+					case "Cart":
+						out[id] = strings.Repeat("x", 144014)
+					default:
+						out[id] = strings.ToUpper(c.TargetLanguage) + " " + s
+					}
+				}
+				return aitest.Reply{Content: aitest.Content(out)}
+			}, nil)
+			e.register(t, "app", map[string]string{"hello": "Hello", "cart": "Cart", "open": "Open"})
+			e.drain(t)
+			for _, lang := range []string{"nb", "sv"} {
+				for _, k := range []string{"hello", "cart"} {
+					if r := e.row(t, "app", k, lang); r.Value != "" {
+						t.Errorf("%s %s stored %.40q", k, lang, r.Value)
+					}
+				}
+				if r := e.row(t, "app", "open", lang); r.Value != strings.ToUpper(lang)+" Open" {
+					t.Errorf("open %s = %q, want the model's answer", lang, r.Value)
+				}
+				if l := langStats(t, e.status(t), lang); l.AIFailed != 2 || l.Missing != 2 {
+					t.Errorf("%s %+v, want 2 failed and missing", lang, l)
+				}
+			}
+			if u := e.status(t).Usage; u.StringsFailed != 4 {
+				t.Errorf("usage %+v, want 4 strings failed", u)
+			}
+		})
+	}
+}
