@@ -1001,3 +1001,28 @@ func TestHostileValueGateAI(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileMCPEnvelopeStrict: outside a tool's arguments, a JSON-RPC message is read
+// strictly before the go-sdk sees it: which of two methods or ids was meant is not
+// guessed. The answer is 400 with a JSON-RPC Invalid Request, and nothing is written.
+func TestHostileMCPEnvelopeStrict(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
+		gateSeed(t, s)
+		before := s.gateRows(t)
+		write := `"params":{"name":"update_translation","arguments":{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"Changed"}}`
+		for _, c := range []struct{ body, want string }{
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call",` + write + `}`, `duplicate key \"method\"`},
+			{`{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call",` + write + `}`, `duplicate key \"id\"`},
+			{`{"jsonrpc":"2.0","id":"\ud800","method":"tools/call",` + write + `}`, `surrogate`},
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"update_translation","arguments":{},` +
+				`"arguments":{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"Changed"}}}`, `duplicate key \"arguments\" in /params`},
+		} {
+			r := s.call(t, "POST", "/api/"+s.proj.ID+"/mcp", tokenAuth(s.rw), c.body)
+			if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `"code":-32600`) || !strings.Contains(string(r.body), c.want) {
+				t.Errorf("%s: %d %s, want 400 Invalid Request naming %s", c.body, r.status, truncated(r.body), c.want)
+			}
+			s.wantRows(t, before)
+		}
+	})
+}
