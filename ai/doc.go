@@ -32,5 +32,7 @@
 // substitution rules that apply; the last user message is a JSON object
 // {"source_language", "target_language", "strings": {id: masked text}};
 // response_format is json_object; the answer's content is a JSON object
-// whose "strings" maps the same ids to translations.
+// whose "strings" maps the same ids to translations. An answer that gives a
+// key of its outer object twice is unreadable; a value with a lone surrogate
+// escape or invalid UTF-8 (package jsoncheck) is a bad answer for its id.
 package ai

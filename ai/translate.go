@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
 
 // BatchSize is the most strings one model call carries.
@@ -255,8 +258,8 @@ func parseAnswer(content string, items []item) (answers, bad map[string]string, 
 		content = strings.TrimPrefix(content, "```")
 		content = strings.TrimSuffix(strings.TrimSpace(content), "```")
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(content), &top); err != nil {
+	top, err := topLevel(content)
+	if err != nil {
 		return nil, nil, 0, fmt.Errorf("decoding the answer: %w", err)
 	}
 	raw, ok := top["strings"]
@@ -292,6 +295,11 @@ func parseAnswer(content string, items []item) (answers, bad map[string]string, 
 			continue
 		}
 		seen[key] = true
+		if err := jsoncheck.Check(v); err != nil {
+			// encoding/json would store U+FFFD for what the model sent.
+			bad[key] = "the value of " + key + " has " + err.Error()
+			continue
+		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
 			bad[key] = "the value of " + key + " must be one string"
@@ -300,6 +308,38 @@ func parseAnswer(content string, items []item) (answers, bad map[string]string, 
 		answers[key] = s
 	}
 	return answers, bad, invented, nil
+}
+
+// topLevel reads the answer's outer object; a key given twice makes the answer unreadable,
+// since which "strings" was meant is a guess.
+func topLevel(content string) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(strings.NewReader(content))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("the answer is not a JSON object")
+	}
+	top := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if _, dup := top[key]; dup {
+			return nil, fmt.Errorf("duplicate key %q", key)
+		}
+		top[key] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	return top, nil
 }
 
 func userMessage(req Request, items []item) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/cached"
 	"github.com/lokal-dev/lokal/rest/httpstatus"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
 
 // Routes named in limit buckets and Options.Limits.
@@ -188,6 +189,10 @@ func (h *handler) resolve(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	if err := jsoncheck.Check(b); err != nil {
+		writeError(c, tools.Errorf(tools.CodeInvalid, "the body: %v", err))
+		return
+	}
 	var in tools.ResolveIn
 	if err := json.Unmarshal(b, &in); err != nil {
 		writeError(c, tools.Errorf(tools.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
@@ -214,7 +219,8 @@ func (h *handler) harvest(c *gin.Context) {
 		var body struct {
 			Strings []string `json:"strings"`
 		}
-		if json.Unmarshal(b, &body) == nil && len(body.Strings) > 0 {
+		// A body a strict reader refuses is ignored like any other bad one.
+		if jsoncheck.Check(b) == nil && json.Unmarshal(b, &body) == nil && len(body.Strings) > 0 {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), harvestTimeout)
 			in := tools.HarvestIn{ProjectID: c.Param("project_id"), Origin: c.GetHeader("Origin"), Strings: body.Strings}
 			if err := h.cat.Harvest(ctx, in); err != nil {

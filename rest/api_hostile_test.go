@@ -13,11 +13,15 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/lokal-dev/lokal/ai/aitest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hostileLimits lift the write budgets: the hundreds of hostile writes must reach the
@@ -761,6 +765,264 @@ func TestHostileMCP(t *testing.T) {
 					}
 				})
 			})
+		}
+	})
+}
+
+// The value gate (issue 15): the same hostile values through every door that writes a
+// translation or a source value, on both databases. Each door answers what the table says
+// and stores nothing: the rows read back from the database are the rows before.
+
+// gateValue is one hostile value as a JSON string literal (raw ones are invalid on
+// purpose) and what REST answers for it.
+type gateValue struct {
+	name   string
+	json   string
+	status int
+	code   string
+}
+
+// gateOverLong is 144,014 bytes, the size a model answer once stored.
+var gateOverLong = strings.Repeat("x", 144014)
+
+func gateValues() []gateValue {
+	return []gateValue{
+		{"NUL", `"a\u0000b"`, http.StatusUnprocessableEntity, tools.CodeUnprocessable},
+		{"raw invalid UTF-8", "\"a\xffb\"", http.StatusBadRequest, tools.CodeInvalid},
+		{"lone high surrogate", `"a\ud800b"`, http.StatusBadRequest, tools.CodeInvalid},
+		{"unpaired low surrogate", `"\udc00"`, http.StatusBadRequest, tools.CodeInvalid},
+		{"reversed surrogate pair", `"\ude00\ud83d"`, http.StatusBadRequest, tools.CodeInvalid},
+		{"over-long", `"` + gateOverLong + `"`, http.StatusUnprocessableEntity, tools.CodeUnprocessable},
+		{"script URL", `"javascript:alert(1)"`, http.StatusUnprocessableEntity, tools.CodeInvalidTranslation},
+		{"script URL as entities", `"&#106;avascript:alert(1)"`, http.StatusUnprocessableEntity, tools.CodeInvalidTranslation},
+	}
+}
+
+// gateRows is every translation row of the main project, read from the database.
+func (s *server) gateRows(t *testing.T) map[string]string {
+	t.Helper()
+	var rows []tools.ProjectTranslation
+	err := s.db.View(sys(t), func(tx tools.Tx) (err error) {
+		rows, err = tx.ProjectTranslations(sys(t), s.proj.ID, "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, r := range rows {
+		out[r.Namespace+"/"+r.Key+"/"+r.Row.Language] = r.Row.Status + " " + r.Row.Value
+	}
+	return out
+}
+
+func (s *server) wantRows(t *testing.T, before map[string]string) {
+	t.Helper()
+	if after := s.gateRows(t); !jsonEqual(t, after, before) {
+		t.Errorf("rows changed:\n got %v\nwant %v", truncated([]byte(fmt.Sprint(after))), truncated([]byte(fmt.Sprint(before))))
+	}
+}
+
+// gateSeed gives the project a source and a translation the doors would change.
+func gateSeed(t *testing.T, s *server) {
+	s.sync(t, "en", "common", map[string]string{"greeting": "Hello", "cart": "Cart"})
+	s.overwrite(t, "nb", "common", map[string]string{"greeting": "Hei"})
+}
+
+// gateDoor is one REST write with its body for value v and a body that gives one key twice.
+type gateDoor struct {
+	name, method, path, dup string
+	body                    func(v string) string
+}
+
+func gateRESTDoors(s *server) []gateDoor {
+	obj := func(v string) string { return `{"greeting":` + v + `}` }
+	return []gateDoor{
+		{"2 missing", "POST", s.missingPath("en", "common"), `{"fresh":"A","fresh":"B"}`,
+			func(v string) string { return `{"fresh":` + v + `}` }},
+		{"3 sync", "PUT", s.syncPath("en", "common"), `{"translations":{"greeting":"Hello","cart":"Cart"},"partial":true,"partial":false}`, obj},
+		{"3 sync nested", "PUT", s.syncPath("en", "common"), `{"greeting":"Hello","cart":"Cart","cart":"Basket"}`,
+			func(v string) string { return `{"greeting":"Hello","cart":` + v + `}` }},
+		{"4 overwrite", "PUT", s.overwritePath("nb", "common"), `{"greeting":"Hei","greeting":"Hallo"}`, obj},
+		{"7 page strings", "POST", s.pageStringsPath("common"), `{"source_strings":["A"],"source_strings":["B"]}`,
+			func(v string) string { return `{"source_strings":[` + v + `]}` }},
+	}
+}
+
+// TestHostileValueGateREST: endpoints 2, 3, 4 and 7.
+func TestHostileValueGateREST(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
+		gateSeed(t, s)
+		before := s.gateRows(t)
+		for _, door := range gateRESTDoors(s) {
+			for _, v := range gateValues() {
+				r := s.call(t, door.method, door.path, tokenAuth(s.rw), door.body(v.json))
+				if r.status != v.status {
+					t.Errorf("%s %s: status %d, want %d; %s", door.name, v.name, r.status, v.status, truncated(r.body))
+				}
+				r.wantError(t, v.code)
+				s.wantRows(t, before)
+			}
+			r := s.call(t, door.method, door.path, tokenAuth(s.rw), door.dup)
+			if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "duplicate key") {
+				t.Errorf("%s duplicate key: %d %s, want 400 naming the key", door.name, r.status, truncated(r.body))
+			}
+			r.wantError(t, tools.CodeInvalid)
+			s.wantRows(t, before)
+		}
+	})
+}
+
+// gateMCPCall calls a tool with raw arguments on a fresh session (the go-sdk client closes
+// one that met an HTTP error); it returns the protocol error or the tool error.
+func gateMCPCall(t *testing.T, s *server, name, args string) (protocolErr error, toolErr mcpToolError) {
+	t.Helper()
+	m := s.mcpProject(t, tokenAuth(s.rw))
+	res, err := m.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
+	if err != nil {
+		return err, mcpToolError{}
+	}
+	return nil, mcpWantError(t, name, res, "")
+}
+
+// TestHostileValueGateMCP: update_translation, register_source_strings and add_key through
+// the go-sdk client. Strict JSON refusals of the arguments are tool errors like any other
+// (invalid), except raw invalid UTF-8, which the body reader of every route refuses with
+// 400 before JSON-RPC begins.
+func TestHostileValueGateMCP(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
+		gateSeed(t, s)
+		before := s.gateRows(t)
+		calls := []struct {
+			name, dup string
+			args      func(v string) string
+		}{
+			{"update_translation", `{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"A","value":"B"}`,
+				func(v string) string {
+					return `{"namespace_key":"common","translation_key":"greeting","language":"nb","value":` + v + `}`
+				}},
+			{"register_source_strings", `{"namespace_key":"common","strings":{"fresh":"A","fresh":"B"}}`,
+				func(v string) string { return `{"namespace_key":"common","strings":{"fresh":` + v + `}}` }},
+			{"add_key", `{"namespace_key":"common","translation_key":"fresh","translation_key":"other","source_value":"A"}`,
+				func(v string) string {
+					return `{"namespace_key":"common","translation_key":"fresh","source_value":` + v + `}`
+				}},
+		}
+		for _, tool := range calls {
+			for _, v := range gateValues() {
+				perr, terr := gateMCPCall(t, s, tool.name, tool.args(v.json))
+				if v.name == "raw invalid UTF-8" {
+					if perr == nil || !strings.Contains(perr.Error(), "Bad Request") {
+						t.Errorf("%s %s: %v %+v, want 400", tool.name, v.name, perr, terr)
+					}
+				} else if perr != nil || terr.Error != v.code {
+					t.Errorf("%s %s: protocol error %v, tool error %+v; want tool error %s", tool.name, v.name, perr, terr, v.code)
+				}
+				s.wantRows(t, before)
+			}
+			perr, terr := gateMCPCall(t, s, tool.name, tool.dup)
+			if perr != nil || terr.Error != tools.CodeInvalid || !strings.Contains(terr.Message, "duplicate key") {
+				t.Errorf("%s duplicate key: %v %+v, want a tool error invalid naming the key", tool.name, perr, terr)
+			}
+			s.wantRows(t, before)
+		}
+	})
+}
+
+// gateAnswer answers every id of a call with the JSON literal v.
+func gateAnswer(v string) aitest.Responder {
+	return func(c aitest.Call) aitest.Reply {
+		var parts []string
+		for id := range c.Strings {
+			parts = append(parts, strconvQuote(id)+":"+v)
+		}
+		return aitest.Reply{Content: `{"strings":{` + strings.Join(parts, ",") + `}}`}
+	}
+}
+
+// gateDuplicateAnswer gives "strings" twice, each a valid answer for every id.
+func gateDuplicateAnswer(c aitest.Call) aitest.Reply {
+	var parts []string
+	for id := range c.Strings {
+		parts = append(parts, strconvQuote(id)+`:"NB A"`)
+	}
+	return aitest.Reply{Content: `{"strings":{` + strings.Join(parts, ",") + `},"strings":{` + strings.Join(parts, ",") + `}}`}
+}
+
+// TestHostileValueGateAI: model answers through endpoint 6 and ai_translate_keys. A refused
+// answer is that string failed; nothing is stored.
+func TestHostileValueGateAI(t *testing.T) {
+	t.Parallel()
+	answers := []struct{ name, content string }{
+		{"duplicate strings", ""},
+	}
+	for _, v := range gateValues() {
+		if v.name == "raw invalid UTF-8" {
+			continue // the completion envelope is JSON: the provider client reads it as U+FFFD
+		}
+		answers = append(answers, struct{ name, content string }{v.name, v.json})
+	}
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			for _, a := range answers {
+				t.Run(a.name, func(t *testing.T) {
+					r := gateAnswer(a.content)
+					if a.content == "" {
+						r = gateDuplicateAnswer
+					}
+					s, model := aiServer(t, dialect, r, tools.Limits{})
+					before := s.gateRows(t)
+					res := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"plain"})
+					res.wantStatus(t, http.StatusOK)
+					var out retranslateOut
+					res.decode(t, &out)
+					wantKeys(t, "failed", out.Failed, []string{"plain"})
+					if len(out.Retranslated) != 0 {
+						t.Errorf("retranslated %v", out.Retranslated)
+					}
+					s.wantRows(t, before)
+					if len(model.Calls()) == 0 {
+						t.Fatal("the model was never called")
+					}
+					mcpOut := mcpOK[struct {
+						Translated map[string]string `json:"translated"`
+						Failed     []string          `json:"failed"`
+					}](t, s.mcpProject(t, tokenAuth(s.rw)), "ai_translate_keys",
+						map[string]any{"namespace_key": "ui", "translation_keys": []string{"plain"}, "target_lang": "nb"})
+					if len(mcpOut.Translated) != 0 || !slices.Equal(mcpOut.Failed, []string{"plain"}) {
+						t.Errorf("ai_translate_keys: translated %v failed %v", mcpOut.Translated, mcpOut.Failed)
+					}
+					s.wantRows(t, before)
+				})
+			}
+		})
+	}
+}
+
+// TestHostileMCPEnvelopeStrict: outside a tool's arguments, a JSON-RPC message is read
+// strictly before the go-sdk sees it: which of two methods or ids was meant is not
+// guessed. The answer is 400 with a JSON-RPC Invalid Request, and nothing is written.
+func TestHostileMCPEnvelopeStrict(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
+		gateSeed(t, s)
+		before := s.gateRows(t)
+		write := `"params":{"name":"update_translation","arguments":{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"Changed"}}`
+		for _, c := range []struct{ body, want string }{
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call",` + write + `}`, `duplicate key \"method\"`},
+			{`{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call",` + write + `}`, `duplicate key \"id\"`},
+			{`{"jsonrpc":"2.0","id":"\ud800","method":"tools/call",` + write + `}`, `surrogate`},
+			{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"update_translation","arguments":{},` +
+				`"arguments":{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"Changed"}}}`, `duplicate key \"arguments\" in /params`},
+		} {
+			r := s.call(t, "POST", "/api/"+s.proj.ID+"/mcp", tokenAuth(s.rw), c.body)
+			if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `"code":-32600`) || !strings.Contains(string(r.body), c.want) {
+				t.Errorf("%s: %d %s, want 400 Invalid Request naming %s", c.body, r.status, truncated(r.body), c.want)
+			}
+			s.wantRows(t, before)
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
 
 // MaxBody is the spec's 5 MB request body cap.
@@ -55,6 +56,9 @@ func errTooLarge(c *gin.Context) error {
 
 // decodeObject decodes body as one JSON object into a generic map; numbers stay exact.
 func decodeObject(body []byte) (map[string]any, error) {
+	if err := strictJSON(body); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
@@ -217,10 +221,23 @@ func decodeSync(c *gin.Context, in *tools.SyncIn) error {
 
 // decodeStrict decodes body into v, refusing unknown fields so typos are reported.
 func decodeStrict(c *gin.Context, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body(c)))
+	b := body(c)
+	if err := strictJSON(b); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return tools.Errorf(tools.CodeInvalid, "body: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}
+
+// strictJSON refuses what encoding/json would take silently: a duplicate key (which of the
+// two values counts?), a lone surrogate escape or invalid UTF-8 (both become U+FFFD).
+func strictJSON(body []byte) error {
+	if err := jsoncheck.Check(body); err != nil {
+		return tools.Errorf(tools.CodeInvalid, "body: %v", err)
 	}
 	return nil
 }

@@ -5,7 +5,9 @@
 // Every request is logged once (method, path, status, duration; never headers, which carry
 // tokens), recovered from panics, and given CORS headers. Routes under /api authenticate
 // the Authorization header into a [tools.Principal] in the request context; handlers decode
-// the body, call one catalogue operation and encode its result.
+// the body, call one catalogue operation and encode its result. Every JSON body, MCP messages
+// too, is read strictly first (package jsoncheck): a key given twice or a lone surrogate
+// escape is 400 invalid; an MCP tool's arguments get that answer as a tool error.
 //
 // router.go is the route table; middleware.go holds authentication, the body reader and
 // logging; namespaces.go, account.go, mcp.go and openapi.go hold the handlers by subject.

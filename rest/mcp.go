@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/jsoncheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -110,6 +111,9 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 			}
 		}()
 		args := req.Params.Arguments
+		if err := jsoncheck.Check(args); err != nil {
+			return toolError(tools.Errorf(tools.CodeInvalid, "arguments: %v", err)), nil
+		}
 		var m map[string]any
 		if len(bytes.TrimSpace(args)) > 0 {
 			if err := json.Unmarshal(args, &m); err != nil {
@@ -250,6 +254,11 @@ func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
 func checkJSONRPC(body []byte) (int, string) {
 	if !json.Valid(body) {
 		return -32700, "Parse error: the body is not valid JSON"
+	}
+	// Tool arguments are left to the tool, which answers a tool error the agent can read;
+	// the rest of the message must be strict here.
+	if err := jsoncheck.CheckOutside(body, "/params/arguments"); err != nil {
+		return -32600, "Invalid Request: " + err.Error()
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

@@ -48,6 +48,10 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 			// them is a bug there, not something to guess here.
 			return fmt.Errorf("writing translation of key %d: status and change are required", w.KeyID)
 		}
+		// The last line of the value gate: no door stores what it refuses, on either database.
+		if err := tools.GateValue(w.Key, w.Value); err != nil {
+			return err
+		}
 		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
 			DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, SourceVersion: w.SourceVersion,
 			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts}

@@ -153,7 +153,8 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 				return err
 			}
 			for id, text := range req.Strings {
-				if v, ok := matches[text]; ok {
+				// A remembered value the gate refuses (stored before a rule) is not reused.
+				if v, ok := matches[text]; ok && GateValue(keyOf[id], v) == nil {
 					remember[keyOf[id]] = v
 					delete(req.Strings, id)
 				}
@@ -206,6 +207,13 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	res, callErr := p.Translate(callCtx, req)
 	translated := make(map[string]string, len(res.Translated))
 	for id, v := range res.Translated {
+		// An answer the value gate refuses is that string failed, as any bad answer is;
+		// the rest of the batch is stored.
+		if err := GateValue(keyOf[id], v); err != nil {
+			o.failed = append(o.failed, keyOf[id])
+			o.reasons[keyOf[id]] = "the model's answer was refused: " + ErrorMessage(err)
+			continue
+		}
 		translated[keyOf[id]] = v
 	}
 	for id, why := range res.Failed {

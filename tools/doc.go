@@ -51,7 +51,7 @@
 //
 // Sync semantics (created, hidden, unhidden, source_value_changed, filled), staleness
 // (isStale), the status default (statusOrDefault), text fields (checkText), flags and value
-// safety (checkValue over package valuecheck) live here, each in one function, with no HTTP
+// safety (GateValue over package valuecheck) live here, each in one function, with no HTTP
 // or SQL in sight. Package outbound is the guarded HTTP client for calls to addresses users
 // configure.
 //

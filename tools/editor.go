@@ -357,7 +357,7 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 		if err != nil {
 			return err
 		}
-		if err := checkValue(in.TranslationKey, in.Value); err != nil {
+		if err := GateValue(in.TranslationKey, in.Value); err != nil {
 			out.Refused = err.Error()
 		}
 		if in.Value != "" {
@@ -466,7 +466,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			if in.Version == "" {
 				return Errorf(CodeInvalid, "version is required")
 			}
-			return checkValue(in.TranslationKey, in.Value)
+			return GateValue(in.TranslationKey, in.Value)
 		},
 		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
 			if err := canEdit(ctx, proj, in.Language); err != nil {

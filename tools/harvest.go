@@ -71,7 +71,7 @@ func harvestable(s string) string {
 	if n < MinHarvestChars || n > MaxHarvestChars || !strings.ContainsFunc(s, unicode.IsLetter) {
 		return ""
 	}
-	if checkKey(s) != nil || checkValue(s, s) != nil {
+	if checkKey(s) != nil || GateValue(s, s) != nil {
 		return ""
 	}
 	return s

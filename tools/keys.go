@@ -159,7 +159,7 @@ func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 			if err := checkKey(in.TranslationKey); err != nil {
 				return err
 			}
-			return checkValue(in.TranslationKey, in.SourceValue)
+			return GateValue(in.TranslationKey, in.SourceValue)
 		},
 		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)

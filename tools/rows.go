@@ -61,7 +61,7 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 			if in.Status, err = statusOrDefault(in.Status); err != nil {
 				return err
 			}
-			return checkValue(in.TranslationKey, in.Value)
+			return GateValue(in.TranslationKey, in.Value)
 		},
 		apply: func(ctx context.Context, tx Tx, proj Project) (ch []Change, err error) {
 			out, ch, err = applyUpdate(ctx, tx, proj, in, nil)

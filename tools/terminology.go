@@ -65,7 +65,7 @@ func checkGlossaryPair(in GlossaryIn) (GlossaryPair, error) {
 	if g.TargetTerm, err = checkText("target_term", in.TargetTerm, MaxTermBytes); err != nil {
 		return g, err
 	}
-	return g, checkValue(g.SourceTerm, g.TargetTerm)
+	return g, GateValue(g.SourceTerm, g.TargetTerm)
 }
 
 // addGlossaryPair stores g unless the project has the same pair for the same locale.
@@ -133,7 +133,7 @@ func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, loca
 			if r.Replacement, err = checkRuleText("to", to, true); err != nil {
 				return err
 			}
-			return checkValue(r.Pattern, r.Replacement)
+			return GateValue(r.Pattern, r.Replacement)
 		},
 		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
 			proj, err := c.loadProject(ctx, tx, projectID)

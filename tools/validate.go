@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/lokal-dev/lokal/tools/valuecheck"
 )
 
 // Size bounds of stored text. Page strings (key equal to value) reach 5,000 characters.
@@ -71,22 +69,6 @@ func checkFilter(field, s string) error {
 	return nil
 }
 
-// checkValue applies the storage bounds and the executable-value backstop.
-func checkValue(key, v string) error {
-	switch {
-	case len(v) > MaxValueBytes:
-		return Errorf(CodeUnprocessable, "value of %q is longer than %d bytes", truncate(key, 40), MaxValueBytes)
-	case !utf8.ValidString(v):
-		return Errorf(CodeUnprocessable, "value of %q is not valid UTF-8", truncate(key, 40))
-	case strings.ContainsRune(v, 0):
-		return Errorf(CodeUnprocessable, "value of %q contains a NUL character", truncate(key, 40))
-	}
-	if err := valuecheck.Check(v); err != nil {
-		return Errorf(CodeInvalidTranslation, "value of %q refused: %s", truncate(key, 40), err.Error())
-	}
-	return nil
-}
-
 // checkEntries validates a whole batch first, so that one bad row stores nothing; keys are
 // visited in order so the error names the same row every time.
 func checkEntries(m map[string]string) error {
@@ -94,7 +76,7 @@ func checkEntries(m map[string]string) error {
 		if err := checkKey(k); err != nil {
 			return err
 		}
-		if err := checkValue(k, m[k]); err != nil {
+		if err := GateValue(k, m[k]); err != nil {
 			return err
 		}
 	}

@@ -24,13 +24,15 @@ type autoEnv struct {
 	clk    *clock
 	model  *aitest.Server
 	f      storagetest.Fixture
+	dsn    string
 	ctx    context.Context
 }
 
 func newAutoEnv(t *testing.T, dialect string, r aitest.Responder, wopts *workflows.Options) *autoEnv {
 	t.Helper()
-	db, f := storagetest.MustOpenFixture(t, dialect)
-	e := &autoEnv{f: f, clk: &clock{t: time.Now()}, ctx: tools.WithPrincipal(t.Context(), tools.System)}
+	dsn, f := storagetest.FixtureDSN(t, dialect)
+	db := storagetest.MustOpen(t, dsn, nil)
+	e := &autoEnv{f: f, dsn: dsn, clk: &clock{t: time.Now()}, ctx: tools.WithPrincipal(t.Context(), tools.System)}
 	opts := &tools.Options{Now: e.clk.now}
 	if r != nil {
 		e.model = aitest.New(t, r)
@@ -527,6 +529,82 @@ func TestWorkerRunsBatchesConcurrently(t *testing.T) {
 			wg.Wait()
 			if n := len(e.model.Calls()); n != 8 {
 				t.Errorf("%d model calls, want 8 batches of 10", n)
+			}
+		})
+	}
+}
+
+// TestAutoTranslateRefusesWhatTheGateRefuses: an automatic batch whose model answers a
+// NUL or a value past the size cap for some strings stores the rest, counts those failed
+// (in the language's ai_failed and the usage ledger) and stores nothing of them.
+func TestAutoTranslateRefusesWhatTheGateRefuses(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, func(c aitest.Call) aitest.Reply {
+				out := map[string]string{}
+				for id, s := range c.Strings {
+					switch s {
+					case "Hello":
+						out[id] = "Hei\x00"
+					case "Cart":
+						out[id] = strings.Repeat("x", 144014)
+					default:
+						out[id] = strings.ToUpper(c.TargetLanguage) + " " + s
+					}
+				}
+				return aitest.Reply{Content: aitest.Content(out)}
+			}, nil)
+			e.register(t, "app", map[string]string{"hello": "Hello", "cart": "Cart", "open": "Open"})
+			e.drain(t)
+			for _, lang := range []string{"nb", "sv"} {
+				for _, k := range []string{"hello", "cart"} {
+					if r := e.row(t, "app", k, lang); r.Value != "" {
+						t.Errorf("%s %s stored %.40q", k, lang, r.Value)
+					}
+				}
+				if r := e.row(t, "app", "open", lang); r.Value != strings.ToUpper(lang)+" Open" {
+					t.Errorf("open %s = %q, want the model's answer", lang, r.Value)
+				}
+				if l := langStats(t, e.status(t), lang); l.AIFailed != 2 || l.Missing != 2 {
+					t.Errorf("%s %+v, want 2 failed and missing", lang, l)
+				}
+			}
+			if u := e.status(t).Usage; u.StringsFailed != 4 {
+				t.Errorf("usage %+v, want 4 strings failed", u)
+			}
+		})
+	}
+}
+
+// TestAutoTranslateSkipsAMemoryTheGateRefuses: an approved translation stored before a
+// rule of the value gate existed (written here behind the catalogue's back) is not reused
+// by translation memory; the string goes to the model instead, and the batch still stores.
+func TestAutoTranslateSkipsAMemoryTheGateRefuses(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range storagetest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			e := newAutoEnv(t, dialect, byLang, nil)
+			e.register(t, "app", map[string]string{"old.save": "Save"})
+			e.drain(t)
+			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
+			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
+				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: tools.StatusApproved}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := storagetest.SQL(t, e.dsn).ExecContext(t.Context(),
+				`UPDATE translations SET value = 'javascript:alert(1)' WHERE value = 'Lagre'`); err != nil {
+				t.Fatal(err)
+			}
+			e.register(t, "dialog", map[string]string{"save": "Save"})
+			e.drain(t)
+			if r := e.row(t, "dialog", "save", "nb"); r.Value != "NB Save" || r.UpdatedBy != "ai:test-model" {
+				t.Errorf("dialog/save nb %+v, want the model's draft, not the refused memory", r)
+			}
+			if u := e.status(t).Usage; u.StringsFromMemory != 0 {
+				t.Errorf("usage %+v, want nothing from memory", u)
 			}
 		})
 	}
