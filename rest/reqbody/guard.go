@@ -3,6 +3,7 @@ package reqbody
 import (
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -22,19 +23,22 @@ func Guard(next http.Handler, timeout time.Duration) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		b := &body{rc: r.Body, ctl: http.NewResponseController(w), header: w.Header(), timeout: timeout}
+		b := &body{rc: r.Body, w: w, ctl: http.NewResponseController(w), header: w.Header(), timeout: timeout}
 		// Set now, so that an answer written before the body is finished, or by net/http
 		// once the handler returns, closes the connection; taken back at the body's end.
 		b.header.Set("Connection", "close")
-		r.Body = b
+		// A copy: net/http looks at its own request's body to decide how to close.
+		guarded := *r
+		guarded.Body = b
 		defer b.finish()
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, &guarded)
 	})
 }
 
 // body is a request body read under the guard's rules.
 type body struct {
 	rc      io.ReadCloser
+	w       http.ResponseWriter
 	ctl     *http.ResponseController
 	header  http.Header
 	timeout time.Duration
@@ -111,4 +115,8 @@ func (b *body) finish() {
 func (b *body) stop() {
 	b.header.Set("Connection", "close")
 	_ = b.ctl.SetReadDeadline(time.Now())
+	// net/http closes the connection the way it does past a MaxBytesReader's limit: it
+	// half-closes and waits a little before closing, so that the client reads the answer
+	// before the unread rest of its body makes the connection reset.
+	_, _ = http.MaxBytesReader(b.w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
 }
