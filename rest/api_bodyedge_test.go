@@ -120,12 +120,12 @@ func (s *edgeServer) doors() []door {
 			payload: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"register_source_strings",` +
 				`"arguments":{"namespace_key":"edgemcp","strings":{"cut":"Value"}}}}`,
 			whole: 200, slow: 503, slowCode: "timeout", broken: 400, code: "invalid", stored: ns("edgemcp")},
-		{name: "public-resolve", method: "POST", path: "/api/embed/resolve", header: pub,
-			payload: `{"token":"pub_unknown","host":"edge.example","page_lang":"en"}`,
-			whole:   404, slow: 503, slowCode: "timeout", broken: 400, code: "invalid"},
-		{name: "public-harvest", method: "POST", path: "/api/embed/" + s.proj.ID + "/harvest", header: pub,
-			payload: `{"strings":["A sentence on the page that is long enough"]}`,
-			whole:   204, slow: 204, broken: 204},
+		// An unknown public token: the whole body answers 404, so a 400 is the framing's.
+		{name: "public-resolve", method: "POST", path: "/api/embed/resolve", header: pub, whole: 404,
+			slow: 503, slowCode: "timeout", broken: 400, code: "invalid",
+			payload: `{"token":"pub_unknown","host":"edge.example","page_lang":"en"}`},
+		{name: "public-harvest", method: "POST", path: "/api/embed/" + s.proj.ID + "/harvest", header: pub, whole: 204,
+			slow: 204, broken: 204, payload: `{"strings":["A sentence on the page that is long enough"]}`},
 		{name: "app", method: "POST", path: "/app/p/" + s.proj.ID + "/review/nb/save", header: editor, payload: form,
 			whole: 200, slow: 503, slowCode: "timeout", broken: 400, code: "invalid",
 			stored: func(t *testing.T) bool { return s.nb(t, "edit", "greeting") == "Hei" }},
