@@ -49,6 +49,12 @@ type server struct {
 // It panics if a catalogue tool's schema cannot be built or a trusted proxy is not a CIDR:
 // programming and wiring errors that tests and the command line catch first.
 func New(cat *tools.Catalog, opts *Options) http.Handler {
+	s, r := newRouter(cat, opts)
+	return reqbody.Guard(r, s.opts.BodyTimeout)
+}
+
+// newRouter is New's route table without the body guard around it.
+func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	s := &server{cat: cat}
 	if opts != nil {
 		s.opts = *opts
@@ -108,5 +114,5 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		r.GET(path, mcpMethodNotAllowed)
 		r.DELETE(path, mcpMethodNotAllowed)
 	}
-	return reqbody.Guard(r, s.opts.BodyTimeout)
+	return s, r
 }
