@@ -12,7 +12,7 @@ import (
 // read of it. An answer sent before the body was read to its end (the handler refused the
 // request first, the body was too large, it timed out or arrived broken) closes the
 // connection: what is left of the body must not be read as the next request, and reading
-// it first would let a trickling client hold the answer back.
+// it first would let a trickling client hold the answer back. timeout must be above 0.
 func Guard(next http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
