@@ -3,8 +3,6 @@ package public
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -14,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/rest/cached"
 	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
@@ -44,8 +43,6 @@ type Options struct {
 	// Limits override DefaultLimits per route (benchmarks and tests); a missing or zero
 	// entry keeps the default, a negative one turns the route's limit off.
 	Limits map[string]int
-	// BodyTimeout bounds the time to read a request body (default 20 s).
-	BodyTimeout time.Duration
 	// HarvestFloor is the least time a harvest takes to answer (default 250 ms), so that
 	// storing, refusing and ignoring strings are not told apart by timing.
 	HarvestFloor time.Duration
@@ -78,9 +75,6 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	}
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()
-	}
-	if h.opts.BodyTimeout <= 0 {
-		h.opts.BodyTimeout = 20 * time.Second
 	}
 	if h.opts.HarvestFloor <= 0 {
 		h.opts.HarvestFloor = 250 * time.Millisecond
@@ -164,27 +158,10 @@ func (h *handler) limit(route string) gin.HandlerFunc {
 	}
 }
 
-// readBody reads a body of at most limit bytes under the body time budget.
-func (h *handler) readBody(c *gin.Context, limit int64) ([]byte, error) {
-	if c.Request.ContentLength > limit {
-		return nil, tools.Errorf(tools.CodeTooLarge, "body over %d bytes", limit)
-	}
-	rc := http.NewResponseController(c.Writer)
-	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
-	defer rc.SetReadDeadline(time.Time{})
-	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, tools.Errorf(tools.CodeTooLarge, "body over %d bytes", limit)
-	case err != nil:
-		return nil, tools.Errorf(tools.CodeInvalid, "reading the body: %v", err)
-	}
-	return b, nil
-}
-
 func (h *handler) resolve(c *gin.Context) {
-	b, err := h.readBody(c, maxResolveBody)
+	// The body time budget and what a slow or broken body answers are the router's
+	// (rest.Options.BodyTimeout, package reqbody).
+	b, err := reqbody.ReadAll(c.Request, maxResolveBody)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -211,9 +188,11 @@ const harvestTimeout = 10 * time.Second
 
 // harvest always answers 204 with no body, and no sooner than HarvestFloor after the body
 // arrived: whether the strings were stored, refused or ignored, the answer looks and takes
-// the same. The work is done before the answer, so the strings are there once it comes.
+// the same. The work is done before the answer, so the strings are there once it comes. A
+// body that is too large, slow or broken is ignored the same way, and the connection is
+// closed after the answer (package reqbody).
 func (h *handler) harvest(c *gin.Context) {
-	b, err := h.readBody(c, maxHarvestBody)
+	b, err := reqbody.ReadAll(c.Request, maxHarvestBody)
 	start := time.Now()
 	if err == nil {
 		var body struct {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
@@ -37,7 +38,7 @@ func readLimited(c *gin.Context) ([]byte, error) {
 		return nil, errTooLarge(c)
 	}
 	if err != nil {
-		return nil, err
+		return nil, reqbody.Err(err)
 	}
 	if !utf8.Valid(buf.Bytes()) {
 		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid UTF-8")

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -121,9 +120,10 @@ func (b *bodyBudget) acquire(ctx context.Context, declared int64, wait time.Dura
 }
 
 // readBody is the middleware of routes with a body: it reserves room for the body among
-// the bodies in flight, reads it whole under the size cap and the body time budget, and
-// holds the room until the request is done, since the decoded body lives that long. A
-// larger body stores nothing and answers 413.
+// the bodies in flight, reads it whole under the size cap and the body time budget (the
+// router's reqbody.Guard), and holds the room until the request is done, since the decoded
+// body lives that long. A larger body stores nothing and answers 413; a slow one 503, a
+// broken one 400, and each of them closes the connection.
 func (s *server) readBody(c *gin.Context) {
 	if c.Request.ContentLength > MaxBody {
 		writeError(c, errTooLarge(c))
@@ -135,14 +135,7 @@ func (s *server) readBody(c *gin.Context) {
 		return
 	}
 	defer release()
-	rc := http.NewResponseController(c.Writer)
-	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) // httptest recorders cannot; servers can
 	body, err := readLimited(c)
-	_ = rc.SetReadDeadline(time.Time{})
-	var netErr interface{ Timeout() bool }
-	if errors.As(err, &netErr) && netErr.Timeout() {
-		err = tools.Errorf(tools.CodeTimeout, "the request body did not arrive within %s", s.opts.BodyTimeout)
-	}
 	if err != nil {
 		writeError(c, err)
 		return

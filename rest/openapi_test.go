@@ -35,11 +35,7 @@ func openAPIRouter(t *testing.T, dialect string) (*tools.Catalog, *gin.Engine) {
 	t.Helper()
 	db := storagetest.MustOpenDB(t, dialect)
 	cat := tools.NewCatalog(db, nil)
-	h := New(cat, &Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping, Public: public.Mount(cat, nil)})
-	engine, ok := h.(*gin.Engine)
-	if !ok {
-		t.Fatalf("New returned %T, want *gin.Engine", h)
-	}
+	_, engine := newRouter(cat, &Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping, Public: public.Mount(cat, nil)})
 	return cat, engine
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -20,7 +21,8 @@ type Options struct {
 	// them, and from the socket otherwise. Empty trusts nobody.
 	TrustedProxies []string
 	// BodyTimeout bounds the time to read one request body (default 20 s), so a client
-	// trickling bytes cannot hold a request open.
+	// trickling bytes cannot hold a request open: past it the answer is 503 timeout and
+	// the connection is closed. It covers the public routes mounted here too.
 	BodyTimeout time.Duration
 	// BodyBytesInFlight bounds the bytes of request bodies being read and processed at
 	// once (default 3 × MaxBody): past it a request waits for room, and answers 503 with
@@ -47,6 +49,12 @@ type server struct {
 // It panics if a catalogue tool's schema cannot be built or a trusted proxy is not a CIDR:
 // programming and wiring errors that tests and the command line catch first.
 func New(cat *tools.Catalog, opts *Options) http.Handler {
+	s, r := newRouter(cat, opts)
+	return reqbody.Guard(r, s.opts.BodyTimeout)
+}
+
+// newRouter is New's route table without the body guard around it.
+func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	s := &server{cat: cat}
 	if opts != nil {
 		s.opts = *opts
@@ -106,5 +114,5 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		r.GET(path, mcpMethodNotAllowed)
 		r.DELETE(path, mcpMethodNotAllowed)
 	}
-	return r
+	return s, r
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"io"
 	"net"
+	"net/http"
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/lokal-dev/lokal/rest/reqbody"
 )
 
 // acceptor runs Accept on ln and hands over what it returns.
@@ -147,5 +151,55 @@ func TestClientKey(t *testing.T) {
 	}
 	if limitConnsPerIP(nil, 0, nil) != nil {
 		t.Error("a cap of 0 wraps the listener")
+	}
+}
+
+// TestConnLimitReleasedWhenServerEnds: a connection the server ends itself (a body that did
+// not arrive in time, cut off by reqbody.Guard) gives its place back, so a client held to
+// one connection is served again once its slow one was answered.
+func TestConnLimitReleasedWhenServerEnds(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := reqbody.Guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		}
+	}), 300*time.Millisecond)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: time.Minute}
+	go srv.Serve(limitConnsPerIP(inner, 1, nil)) //nolint:errcheck // ends with the test
+	t.Cleanup(func() { srv.Close() })
+	addr := inner.Addr().String()
+
+	slow := dial(t, addr)
+	if _, err := io.WriteString(slow, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"); err != nil {
+		t.Fatal(err)
+	}
+	slow.SetReadDeadline(time.Now().Add(time.Minute))
+	res, err := http.ReadResponse(bufio.NewReader(slow), nil)
+	if err != nil {
+		t.Fatalf("the slow request got no answer: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !res.Close {
+		t.Fatalf("the slow request: %d, close %v; want 503 closing the connection", res.StatusCode, res.Close)
+	}
+
+	// The server closes its end shortly after the answer; until then the place is taken.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c := dial(t, addr)
+		io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") //nolint:errcheck // a refused one fails the read
+		c.SetReadDeadline(time.Now().Add(time.Minute))
+		if res, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the place of a connection the server ended was not given back")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

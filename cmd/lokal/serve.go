@@ -18,6 +18,7 @@ import (
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/rest/app"
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/outbound"
@@ -130,6 +131,9 @@ func parsePrefixes(flag string, items []string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
+// bodyTimeout is the time a request body has to arrive, on every door.
+const bodyTimeout = 20 * time.Second
+
 // defaultMemoryLimit is the soft heap limit when GOMEMLIMIT is not set.
 const defaultMemoryLimit = 640 << 20
 
@@ -212,7 +216,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 			boot.Workspace.ID, boot.Workspace.Name, boot.Workspace.PublicToken, boot.User.ID, boot.User.Email, boot.Token)
 	}
 
-	restOpts := &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics}
+	restOpts := &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: bodyTimeout}
 	for _, p := range cfg.trustedProxies {
 		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
 	}
@@ -220,7 +224,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	handler := rest.New(cat, restOpts)
 	// The editor and Connect page at /app/, outside the token API's route table.
 	handler = app.Mount(handler, app.New(cat, &app.Options{Logger: logger, SecureCookies: strings.HasPrefix(cfg.baseURL, "https://"),
-		ClientIP: app.ClientIPFrom(cfg.trustedProxies)}))
+		ClientIP: app.ClientIPFrom(cfg.trustedProxies), BodyTimeout: bodyTimeout}))
 	worker := workflows.New(cat, &workflows.Options{Logger: logger, Lease: cfg.jobLease, Concurrency: cfg.workers})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
@@ -239,6 +243,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	defer func() { stopWorker(); <-deliveriesDone }()
 
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	// Headers must come within 10 s; a body within bodyTimeout of the handler asking for
+	// it (package reqbody, which also closes the connection of an unfinished body);
+	// ReadTimeout bounds the rest of a request's reading.
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, ErrorLog: errorLog}
 	logger.Info("serving", "addr", ln.Addr().String(), "database", db.Dialect(), "base_url", cfg.baseURL,
@@ -247,7 +254,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	go func() { errc <- srv.Serve(limitConnsPerIP(ln, cfg.maxConnsPerIP, cfg.trustedProxies)) }()
 	var metricsSrv *http.Server
 	if metricsLn != nil {
-		metricsSrv = &http.Server{Handler: metrics.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: errorLog}
+		metricsSrv = &http.Server{Handler: reqbody.Guard(metrics.Handler(), bodyTimeout), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: errorLog}
 		logger.Info("serving metrics", "addr", metricsLn.Addr().String())
 		go func() { errc <- metricsSrv.Serve(metricsLn) }()
 	}

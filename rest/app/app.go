@@ -15,8 +15,10 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -37,6 +39,9 @@ type Options struct {
 	ClientIP func(*http.Request) string
 	// Sections are further parts of the Connect page, in order.
 	Sections []Section
+	// BodyTimeout bounds the time to read a request body (default 20 s): past it the
+	// answer is 503 timeout and the connection is closed, as on the API.
+	BodyTimeout time.Duration
 }
 
 // Cookie names.
@@ -61,6 +66,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()
 	}
+	if h.opts.BodyTimeout <= 0 {
+		h.opts.BodyTimeout = 20 * time.Second
+	}
 	if h.opts.ClientIP == nil {
 		h.opts.ClientIP = func(r *http.Request) string {
 			host, _, err := net.SplitHostPort(r.RemoteAddr)
@@ -74,6 +82,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	static, _ := fs.Sub(staticFS, "static")
 	fileServer := http.StripPrefix("/app/static/", http.FileServerFS(static))
 	m := h.mux
+	m.Handle("/app", http.RedirectHandler("/app/", http.StatusMovedPermanently))
 	m.Handle("GET /app/static/", cacheStatic(fileServer))
 	m.HandleFunc("GET /app/{$}", h.signedIn(h.projects))
 	m.HandleFunc("GET /app/signin", h.signinForm)
@@ -114,18 +123,14 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "cross-site request refused"))
 	}))
-	return secureHeaders(cop.Handler(m))
+	return reqbody.Guard(secureHeaders(cop.Handler(m)), h.opts.BodyTimeout)
 }
 
 // Mount serves the application at /app/ and everything else with api: /app/ stays out of
 // the API's route table and its OpenAPI description, which are the token API's.
 func Mount(api, app http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/app" {
-			http.Redirect(w, r, "/app/", http.StatusMovedPermanently)
-			return
-		}
-		if strings.HasPrefix(r.URL.Path, "/app/") {
+		if r.URL.Path == "/app" || strings.HasPrefix(r.URL.Path, "/app/") {
 			app.ServeHTTP(w, r)
 			return
 		}
@@ -187,9 +192,12 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if r.Method == http.MethodPost {
+			if err := readBody(r, maxForm); err != nil {
+				h.fail(w, r, err)
+				return
+			}
 			tok := r.Header.Get("X-CSRF-Token")
 			if tok == "" {
-				r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 				tok = r.PostFormValue("csrf")
 			}
 			if !tools.CheckCSRF(s, tok) {
@@ -312,7 +320,10 @@ func (h *handler) signinForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := readBody(r, 64<<10); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	c, err := r.Cookie(signinCookie)
 	if err != nil || c.Value == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostFormValue("csrf"))) != 1 {
 		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "the sign-in form expired; reload it and try again"))

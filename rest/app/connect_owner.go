@@ -92,7 +92,7 @@ func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error)
 }
 
 func (h *handler) addWebhook(w http.ResponseWriter, r *http.Request) {
-	r.ParseForm() //nolint:errcheck // signedIn read the body already; a bad one has no fields
+	r.ParseForm() //nolint:errcheck // signedIn read and parsed the body already, refusing a bad one
 	created, err := h.cat.AddWebhook(r.Context(), r.PathValue("project"), r.PostFormValue("url"), r.PostForm["events"])
 	if err != nil {
 		h.connectFail(w, r, err)

@@ -1,14 +1,32 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 
+	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
 )
+
+// readBody reads a POST body whole before the handler, so that one that is too large,
+// slow or broken is answered as such (413, 503, 400) instead of reading as a form without
+// fields, and parses a form: a malformed one is refused rather than half read. The
+// handler then reads the form or the JSON from memory.
+func readBody(r *http.Request, limit int64) error {
+	b, err := reqbody.ReadAll(r, limit)
+	if err != nil {
+		return err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	if err := r.ParseForm(); err != nil {
+		return tools.Errorf(tools.CodeInvalid, "the form is malformed: %v", err)
+	}
+	return nil
+}
 
 // decodeJSON reads one JSON object of at most maxForm bytes, read strictly (jsoncheck).
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {

@@ -16,7 +16,9 @@
 // Sessions live in the database (tools.SignIn); the cookie is HttpOnly, SameSite=Lax and
 // Secure when served over https. Every POST carries the session's CSRF token (a form field
 // or the X-CSRF-Token header) and passes net/http's CrossOriginProtection; the sign-in
-// form, made before there is a session, uses a double-submit cookie.
+// form, made before there is a session, uses a double-submit cookie. A POST body is read
+// whole before its handler, through the same guard as the API's (package reqbody): one
+// that is slow, too large or broken is answered as such and closes the connection.
 //
 // Every operation is a catalogue operation ([tools.Catalog.ReviewQueue],
 // [tools.Catalog.SaveRow], [tools.Catalog.ConnectCreateKey], [tools.Catalog.AddWebhook],

@@ -1,0 +1,67 @@
+package reqbody
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// ReadAll reads r's body whole, refusing one over limit bytes with too_large; other
+// failures are [Err]'s.
+func ReadAll(r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
+	}
+	n := r.ContentLength
+	if n < 0 {
+		n = 512
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	if _, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1)); err != nil {
+		return nil, Err(err)
+	}
+	if int64(buf.Len()) > limit {
+		return nil, tooLarge(limit)
+	}
+	return buf.Bytes(), nil
+}
+
+func tooLarge(limit int64) error {
+	return tools.Errorf(tools.CodeTooLarge, "body is over %d bytes", limit)
+}
+
+// Err is the catalogue's error for a failed body read: a body that did not arrive in time
+// is timeout, one over a cap too_large, and one cut short or with broken framing (chunk
+// sizes, trailers, fewer bytes than its Content-Length) invalid: the client's fault, never
+// an internal error. A catalogue error passes through.
+func Err(err error) error {
+	return errOf(err, 0)
+}
+
+func errOf(err error, timeout time.Duration) error {
+	var te *tools.Error
+	if err == nil || errors.As(err, &te) {
+		return err
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return tooLarge(tooBig.Limit)
+	}
+	var netErr interface{ Timeout() bool }
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		within := ""
+		if timeout > 0 {
+			within = fmt.Sprintf(" within %s", timeout)
+		}
+		return tools.Errorf(tools.CodeTimeout, "the request body did not arrive%s", within)
+	}
+	if errors.Is(err, http.ErrBodyReadAfterClose) {
+		return err // a handler's bug, not the client's
+	}
+	return tools.Errorf(tools.CodeInvalid, "the request body was cut short or its framing is broken")
+}
