@@ -5,12 +5,13 @@
 //
 // The rules are compiled into rules_gen.go (no parsing at run time) from
 // the CLDR release named by [CLDRVersion]. To update them, unpack the
-// cldr-core npm package and run go generate here:
+// cldr-core npm package (npm view cldr-core version names the newest) and
+// run go generate, from the repository's root:
 //
-//	cd "$(mktemp -d)" && npm pack cldr-core@48.2.0 && tar xzf cldr-core-48.2.0.tgz
-//	export CLDR_CORE="$PWD/package"
-//	cd -  # tools/message/plural
-//	go generate . && go test .
+//	tmp=$(mktemp -d)
+//	(cd "$tmp" && npm pack cldr-core@48.2.0 && tar xzf cldr-core-48.2.0.tgz)
+//	CLDR_CORE="$tmp/package" go generate ./tools/message/plural
+//	CLDR_CORE="$tmp/package" go test ./tools/message/plural/...
 //
 // The generator (gen/main.go) reads supplemental/plurals.json and
 // ordinals.json for the rules, parentLocales.json and aliases.json for the

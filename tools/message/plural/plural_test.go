@@ -337,3 +337,38 @@ func hasCat(list []Category, c Category) bool {
 	}
 	return false
 }
+
+// TestLokalLanguagesHaveRules: every language a lokal project may enable
+// (the codes of tools/languages.go, copied: this package imports nothing of
+// lokal) resolves to CLDR rules for its own language, not to root.
+func TestLokalLanguagesHaveRules(t *testing.T) {
+	t.Parallel()
+	codes := []string{"af", "am", "ar", "az", "be", "bg", "bn", "bs", "ca", "cs", "cy", "da",
+		"de", "de-AT", "de-CH", "el", "en", "en-AU", "en-CA", "en-GB", "en-US", "eo", "es",
+		"es-419", "es-ES", "es-MX", "et", "eu", "fa", "fi", "fil", "fo", "fr", "fr-BE", "fr-CA",
+		"fr-CH", "ga", "gl", "gu", "he", "hi", "hr", "hu", "hy", "id", "is", "it", "it-CH", "ja",
+		"ka", "kk", "km", "kn", "ko", "lb", "lo", "lt", "lv", "mk", "ml", "mn", "mr", "ms", "mt",
+		"my", "nb", "ne", "nl", "nl-BE", "nn", "no", "pa", "pl", "pt", "pt-BR", "pt-PT", "ro",
+		"ru", "se", "si", "sk", "sl", "sq", "sr", "sr-Latn", "sv", "sv-FI", "sw", "ta", "te",
+		"th", "tr", "uk", "ur", "uz", "vi", "zh", "zh-CN", "zh-HK", "zh-Hans", "zh-Hant",
+		"zh-TW", "zu"}
+	for _, code := range codes {
+		loc := Locale(code, KindCardinal)
+		lang, _, _ := parseTag(code)
+		if got, _, _ := parseTag(loc); got != lang {
+			t.Errorf("%s: cardinal rules of %q", code, loc)
+		}
+	}
+}
+
+func BenchmarkCardinalString(b *testing.B) {
+	for b.Loop() {
+		Cardinal("pt-AO", "1.50")
+	}
+}
+
+func BenchmarkCardinalInt(b *testing.B) {
+	for b.Loop() {
+		Cardinal("ru", 21)
+	}
+}

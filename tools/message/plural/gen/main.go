@@ -3,10 +3,11 @@
 // ships them (supplemental/plurals.json and supplemental/ordinals.json,
 // with parentLocales.json and aliases.json for the locale fallback).
 //
-// Usage, from tools/message/plural:
+// Usage, from the repository's root (see the package's doc.go):
 //
-//	cd "$(mktemp -d)" && npm pack cldr-core@48.2.0 && tar xzf cldr-core-48.2.0.tgz
-//	CLDR_CORE="$PWD/package" go generate ./...   (back in tools/message/plural)
+//	tmp=$(mktemp -d)
+//	(cd "$tmp" && npm pack cldr-core@48.2.0 && tar xzf cldr-core-48.2.0.tgz)
+//	CLDR_CORE="$tmp/package" go generate ./tools/message/plural
 //
 // It parses CLDR's rule syntax (UTS #35 Part 3, "Language Plural Rules"),
 // fails on anything it does not understand, and decides which categories
