@@ -228,9 +228,9 @@ func (p *parser) icuArg(i, end int, c ctx) (Node, int) {
 	if s[j] == '}' {
 		return &Arg{Raw: s[i : j+1], Kind: ICUFormatted, Name: name, Index: argIndex(name), Type: typ}, j + 1 - i
 	}
-	switch typ {
+	switch t := strings.ToLower(typ); t {
 	case "plural", "select", "selectordinal":
-		return p.selectBlock(i, j+1, end, name, typ)
+		return p.selectBlock(i, j+1, end, name, t)
 	}
 	// {x, number, ::currency/EUR}: the style is opaque.
 	k := skipStyle(s, j+1)
@@ -505,6 +505,9 @@ func braceArgAt(s string, i int) *Arg {
 		a.Style = "," + align + prefixIf(":", a.Style)
 	}
 	a.Name = strings.TrimSpace(field)
+	if a.Name == "" && field != "" {
+		return nil // "{ }" is text
+	}
 	if a.Name != "" {
 		name, k := ident(a.Name, 0)
 		for k < len(a.Name) && a.Name[k] == '[' { // {a[0]}

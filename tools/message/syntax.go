@@ -94,8 +94,9 @@ func (s Syntax) Has(t Syntax) bool { return s&t == t }
 // DetectSyntax returns the syntaxes a project's source values use. A
 // syntax counts when some value shows it unmistakably: ICU by a
 // plural/select block, a formatted argument or a quote, or by tight {name}
-// arguments when the project shows no i18next (so "Use { and } to group"
-// in an i18next project stays text); i18next by {{x}} or $t(); react by
+// arguments when the project shows neither i18next nor braces (so "Use {
+// and } to group" in an i18next project stays text, and a Python project
+// reads {name} with its {{ escapes); i18next by {{x}} or $t(); react by
 // indexed tags <0>, or component tags that are not HTML elements in an
 // i18next project; HTML by an element or entity; braces by {0:C},
 // {name:.1f} or {}; printf, Rails, template, Qt and markdown by any
@@ -153,7 +154,7 @@ func DetectSyntax(sources []string) Syntax {
 			return true
 		})
 	}
-	if found&I18N == 0 {
+	if found&(I18N|Braces) == 0 {
 		found |= icuWeak
 	}
 	if otherTags != 0 {
