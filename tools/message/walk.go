@@ -163,8 +163,8 @@ func PrintfOrder(m *Message) []*Arg {
 // MarkupShape returns the tags and links of ns (not those in nested
 // plural/select forms) as a canonical string: names lower-cased, opaque
 // attributes sorted with their values, translatable attributes by name
-// only, text and arguments left out. "<a href=/x>[<b></b>]" is an <a>
-// element holding a <b> element.
+// only, text and arguments left out: `<a href="/x"><b></b></a>` is an <a>
+// element holding a <b> element, `<b>` an unclosed <b>.
 func MarkupShape(ns []Node) string {
 	var b strings.Builder
 	shape(&b, ns)
@@ -175,11 +175,7 @@ func shape(b *strings.Builder, ns []Node) {
 	for _, n := range ns {
 		switch n := n.(type) {
 		case *Tag:
-			tagSig(b, n, func(b *strings.Builder, _ *Message) {}, func(b *strings.Builder, ns []Node) {
-				b.WriteByte('[')
-				shape(b, ns)
-				b.WriteByte(']')
-			})
+			tagSig(b, n, func(*strings.Builder, *Message) {}, shape)
 		case *Link:
 			if n.Image {
 				b.WriteByte('!')
@@ -377,7 +373,12 @@ func (n *Link) sig(b *strings.Builder) {
 // boundary was.
 func (m *Message) PlainText() string {
 	var b strings.Builder
-	Walk(m, func(n Node, _ Path) bool {
+	plain(&b, m.Nodes)
+	return b.String()
+}
+
+func plain(b *strings.Builder, ns []Node) {
+	for _, n := range ns {
 		switch n := n.(type) {
 		case *Text:
 			b.WriteString(n.Value)
@@ -385,10 +386,28 @@ func (m *Message) PlainText() string {
 			b.WriteString(n.Char)
 		case *Quoted:
 			b.WriteString(n.Value)
+		case *Select:
+			for _, f := range n.Forms {
+				b.WriteByte(' ')
+				plain(b, f.Message.Nodes)
+			}
+			b.WriteByte(' ')
+		case *Tag:
+			b.WriteByte(' ')
+			for _, a := range n.Attrs {
+				if a.Text != nil {
+					plain(b, a.Text.Nodes)
+					b.WriteByte(' ')
+				}
+			}
+			plain(b, n.Children)
+			b.WriteByte(' ')
+		case *Link:
+			b.WriteByte(' ')
+			plain(b, n.Text)
+			b.WriteByte(' ')
 		default:
 			b.WriteByte(' ')
 		}
-		return true
-	})
-	return b.String()
+	}
 }
