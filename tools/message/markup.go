@@ -231,6 +231,15 @@ func (p *parser) linkAt(i, end int, c ctx) (*Link, int) {
 		}
 		j++
 	}
+	if !(p.rbFrom <= j && j < p.rb) {
+		p.rbFrom, p.rb = j, len(p.s)+1
+		if k := strings.IndexByte(p.s[j+1:], ']'); k >= 0 {
+			p.rb = j + 1 + k
+		}
+	}
+	if p.rb >= len(s) || p.rb-j > maxLink+1 {
+		return nil, 0
+	}
 	textEnd := matching(s, j+1, '[', ']')
 	if textEnd < 0 || textEnd+1 >= len(s) || s[textEnd+1] != '(' {
 		return nil, 0

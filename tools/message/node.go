@@ -140,6 +140,16 @@ type Select struct {
 	Tail   string // whitespace and '}' as written; "" when the block never closes
 }
 
+// Form returns the form with the given selector (one, =0, other), or nil.
+func (n *Select) Form(selector string) *Form {
+	for _, f := range n.Forms {
+		if f.Selector == selector {
+			return f
+		}
+	}
+	return nil
+}
+
 // Form is one form of a Select.
 type Form struct {
 	Prefix   string // whitespace, selector, whitespace and '{' as written

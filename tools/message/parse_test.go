@@ -74,6 +74,7 @@ var parseCases = []parseCase{
 	// Rails
 	{"rails", Rails, "Hi %{name}", `"Hi " A(rails:name)`, nil},
 	{"rails formatted", Rails, "Price: %<amount>.2f EUR", `"Price: " A(rails-formatted:amount,f,.2) " EUR"`, nil},
+	{"rails after a number", Rails | PrintfFmt, "5%{unit} 5%<n>d 5%d", `"5" A(rails:unit) " 5" A(rails-formatted:n,d) " 5%d"`, nil},
 	{"rails off", PrintfFmt, "%{name}", `"%{name}"`, nil},
 
 	// printf

@@ -272,3 +272,17 @@ func TestSplitPluralKey(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectForm(t *testing.T) {
+	t.Parallel()
+	sel, ok := Parse("{n, plural, =0 {none} other {# x}}", ICU).Nodes[0].(*Select)
+	if !ok {
+		t.Fatal("not a select")
+	}
+	if f := sel.Form("=0"); f == nil || f.Message.String() != "none" {
+		t.Errorf("Form(=0) = %v", f)
+	}
+	if f := sel.Form("one"); f != nil {
+		t.Errorf("Form(one) = %v", f)
+	}
+}
