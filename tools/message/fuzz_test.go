@@ -63,7 +63,7 @@ func TestSeedsRoundTrip(t *testing.T) {
 		t.Fatalf("only %d seed values", len(seeds))
 	}
 	for _, v := range seeds {
-		for _, s := range []Syntax{All, DetectSyntax([]string{v}), ICU | HTML, I18N | React | HTML} {
+		for _, s := range []Syntax{All, DetectSyntax([]string{v}), ICU | HTML, I18next | React | HTML} {
 			if got := Parse(v, s).String(); got != v {
 				t.Errorf("Parse(%q, %s).String() = %q", v, s, got)
 			}

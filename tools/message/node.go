@@ -77,18 +77,18 @@ type ArgKind uint8
 
 // Argument kinds.
 const (
-	ICUSimple      ArgKind = iota + 1 // {x}
-	ICUFormatted                      // {x, number, ::currency/EUR}
-	I18next                           // {{x}} {{- x}} {{x, format}}
-	I18nextNesting                    // $t(key) $t(key, {"count": 3})
-	RailsNamed                        // %{x}
-	RailsFormatted                    // %<x>s %<x>.2f
-	Printf                            // %s %d %.2f %ld %@ %1$s
-	PrintfNamed                       // Python %(x)s
-	PrintfPercent                     // %% (an escaped percent sign; takes no argument)
-	Brace                             // .NET/Python {0} {0:C} {name:.1f} {}
-	Template                          // ${x}
-	Qt                                // %1 %L1 %n
+	ArgICU            ArgKind = iota + 1 // {x}
+	ArgICUFormatted                      // {x, number, ::currency/EUR}
+	ArgI18next                           // {{x}} {{- x}} {{x, format}}
+	ArgNesting                           // $t(key) $t(key, {"count": 3})
+	ArgRails                             // %{x}
+	ArgRailsFormatted                    // %<x>s %<x>.2f
+	ArgPrintf                            // %s %d %.2f %ld %@ %1$s
+	ArgPrintfNamed                       // Python %(x)s
+	ArgPercent                           // %% (an escaped percent sign; takes no argument)
+	ArgBrace                             // .NET/Python {0} {0:C} {name:.1f} {}
+	ArgTemplate                          // ${x}
+	ArgQt                                // %1 %L1 %n
 )
 
 var argKindNames = [...]string{"", "icu", "icu-formatted", "i18next", "i18next-nesting", "rails", "rails-formatted",
@@ -128,7 +128,7 @@ type Arg struct {
 
 // Consumes reports whether the argument takes a value from the argument
 // list (everything but %%).
-func (a *Arg) Consumes() bool { return a.Kind != PrintfPercent }
+func (a *Arg) Consumes() bool { return a.Kind != ArgPercent }
 
 // Select is an ICU plural, select or selectordinal block.
 type Select struct {

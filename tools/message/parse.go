@@ -136,18 +136,18 @@ func (p *parser) piece(i, end int, c ctx) (Node, int) {
 			return &Pound{}, 1
 		}
 	case '%':
-		if p.has(PrintfFmt | Rails | QtArgs) {
+		if p.has(Printf | Rails | Qt) {
 			if a := p.percent(s, i); a != nil {
 				return a, len(a.Raw)
 			}
 		}
 	case '$':
-		if p.has(TemplateLit) && strings.HasPrefix(s[i:], "${") {
+		if p.has(Template) && strings.HasPrefix(s[i:], "${") {
 			if a := templateAt(s, i); a != nil {
 				return a, len(a.Raw)
 			}
 		}
-		if p.has(I18N) && strings.HasPrefix(s[i:], "$t(") {
+		if p.has(I18next) && strings.HasPrefix(s[i:], "$t(") {
 			if a := nestingAt(s, i); a != nil {
 				return a, len(a.Raw)
 			}
@@ -177,7 +177,7 @@ func (p *parser) piece(i, end int, c ctx) (Node, int) {
 // brace reads what starts with '{' at i.
 func (p *parser) brace(i, end int, c ctx) (Node, int) {
 	s := p.s[:end]
-	if p.has(I18N) && strings.HasPrefix(s[i:], "{{") {
+	if p.has(I18next) && strings.HasPrefix(s[i:], "{{") {
 		if a := doubleBraceAt(s, i); a != nil {
 			return a, len(a.Raw)
 		}
@@ -214,7 +214,7 @@ func (p *parser) icuArg(i, end int, c ctx) (Node, int) {
 		return nil, 0
 	}
 	if s[j] == '}' {
-		return &Arg{Raw: s[i : j+1], Kind: ICUSimple, Name: name, Index: argIndex(name)}, j + 1 - i
+		return &Arg{Raw: s[i : j+1], Kind: ArgICU, Name: name, Index: argIndex(name)}, j + 1 - i
 	}
 	if s[j] != ',' {
 		return nil, 0
@@ -229,7 +229,7 @@ func (p *parser) icuArg(i, end int, c ctx) (Node, int) {
 		return nil, 0
 	}
 	if s[j] == '}' {
-		return &Arg{Raw: s[i : j+1], Kind: ICUFormatted, Name: name, Index: argIndex(name), Type: typ}, j + 1 - i
+		return &Arg{Raw: s[i : j+1], Kind: ArgICUFormatted, Name: name, Index: argIndex(name), Type: typ}, j + 1 - i
 	}
 	switch t := strings.ToLower(typ); t {
 	case "plural", "select", "selectordinal":
@@ -240,7 +240,7 @@ func (p *parser) icuArg(i, end int, c ctx) (Node, int) {
 	if k < 0 {
 		return nil, 0
 	}
-	return &Arg{Raw: s[i:k], Kind: ICUFormatted, Name: name, Index: argIndex(name), Type: typ,
+	return &Arg{Raw: s[i:k], Kind: ArgICUFormatted, Name: name, Index: argIndex(name), Type: typ,
 		Style: strings.TrimSpace(s[j+1 : k-1])}, k - i
 }
 
@@ -404,7 +404,7 @@ func doubleBraceAt(s string, i int) *Arg {
 	if strings.ContainsAny(inner, "{}\n") {
 		return nil
 	}
-	a := &Arg{Raw: s[i : i+2+end+2], Kind: I18next, Index: -1}
+	a := &Arg{Raw: s[i : i+2+end+2], Kind: ArgI18next, Index: -1}
 	body := strings.TrimSpace(inner)
 	if rest, ok := strings.CutPrefix(body, "-"); ok {
 		a.Unescaped = true
@@ -449,7 +449,7 @@ func nestingAt(s string, i int) *Arg {
 			if key == "" {
 				return nil
 			}
-			return &Arg{Raw: s[i : k+1], Kind: I18nextNesting, Name: key, Index: -1, Style: strings.TrimSpace(opts)}
+			return &Arg{Raw: s[i : k+1], Kind: ArgNesting, Name: key, Index: -1, Style: strings.TrimSpace(opts)}
 		case c == '\n':
 			return nil
 		}
@@ -469,7 +469,7 @@ func templateAt(s string, i int) *Arg {
 	if name == "" || strings.ContainsAny(inner, "{\n") {
 		return nil
 	}
-	return &Arg{Raw: s[i : i+2+end+1], Kind: Template, Name: name, Index: -1}
+	return &Arg{Raw: s[i : i+2+end+1], Kind: ArgTemplate, Name: name, Index: -1}
 }
 
 // braceArgAt reads a .NET/Python format item at i: {}, {0}, {name},
@@ -484,7 +484,7 @@ func braceArgAt(s string, i int) *Arg {
 	if strings.ContainsAny(inner, "{\n") {
 		return nil
 	}
-	a := &Arg{Raw: s[i : i+1+end+1], Kind: Brace, Index: -1}
+	a := &Arg{Raw: s[i : i+1+end+1], Kind: ArgBrace, Index: -1}
 	field, spec, hasSpec := strings.Cut(inner, ":")
 	if hasSpec {
 		if spec == "" {
@@ -558,8 +558,8 @@ func (p *parser) percent(s string, i int) *Arg {
 		return nil
 	}
 	if s[j] == '%' {
-		if p.has(PrintfFmt) {
-			return &Arg{Raw: "%%", Kind: PrintfPercent, Index: -1}
+		if p.has(Printf) {
+			return &Arg{Raw: "%%", Kind: ArgPercent, Index: -1}
 		}
 		return nil
 	}
@@ -570,15 +570,15 @@ func (p *parser) percent(s string, i int) *Arg {
 		}
 		name, k := ident(s, j+1)
 		if name != "" && k < len(s) && s[k] == '}' {
-			return &Arg{Raw: s[i : k+1], Kind: RailsNamed, Name: name, Index: -1}
+			return &Arg{Raw: s[i : k+1], Kind: ArgRails, Name: name, Index: -1}
 		}
 		return nil
 	case '<', '(':
-		kind, closer := RailsFormatted, byte('>')
+		kind, closer := ArgRailsFormatted, byte('>')
 		if s[j] == '(' {
-			kind, closer = PrintfNamed, ')'
+			kind, closer = ArgPrintfNamed, ')'
 		}
-		if kind == RailsFormatted && !p.has(Rails) || kind == PrintfNamed && !p.has(PrintfFmt) {
+		if kind == ArgRailsFormatted && !p.has(Rails) || kind == ArgPrintfNamed && !p.has(Printf) {
 			return nil
 		}
 		name, k := ident(s, j+1)
@@ -596,12 +596,12 @@ func (p *parser) percent(s string, i int) *Arg {
 	if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
 		return nil
 	}
-	if p.has(PrintfFmt) {
+	if p.has(Printf) {
 		if a := printfSpec(s, i, j, true); a != nil {
 			return a
 		}
 	}
-	if p.has(QtArgs) {
+	if p.has(Qt) {
 		return qtAt(s, i)
 	}
 	return nil
@@ -610,7 +610,7 @@ func (p *parser) percent(s string, i int) *Arg {
 // printfSpec parses [argnum$][flags][width][.precision][length]conversion
 // at j (just after the '%' at i).
 func printfSpec(s string, i, j int, argNum bool) *Arg {
-	a := &Arg{Kind: Printf, Index: -1}
+	a := &Arg{Kind: ArgPrintf, Index: -1}
 	if argNum {
 		if k := digitsAt(s, j); k > j && k < len(s) && s[k] == '$' {
 			a.Index, _ = strconv.Atoi(s[j:k])
@@ -660,7 +660,7 @@ func qtAt(s string, i int) *Arg {
 		j++
 	}
 	if j < len(s) && s[j] == 'n' && (j+1 == len(s) || !isWordByte(s[j+1])) {
-		return &Arg{Raw: s[i : j+1], Kind: Qt, Name: "n", Index: -1, Style: s[i+1 : j]}
+		return &Arg{Raw: s[i : j+1], Kind: ArgQt, Name: "n", Index: -1, Style: s[i+1 : j]}
 	}
 	k := j
 	for k < len(s) && k-j < 2 && s[k] >= '0' && s[k] <= '9' {
@@ -670,7 +670,7 @@ func qtAt(s string, i int) *Arg {
 		return nil
 	}
 	n, _ := strconv.Atoi(s[j:k])
-	return &Arg{Raw: s[i:k], Kind: Qt, Index: n, Positional: true, Style: s[i+1 : j]}
+	return &Arg{Raw: s[i:k], Kind: ArgQt, Index: n, Positional: true, Style: s[i+1 : j]}
 }
 
 // entityAt reads &name; &#123; or &#x1F; at i.

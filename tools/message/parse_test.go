@@ -54,19 +54,19 @@ var parseCases = []parseCase{
 	{"icu off", 0, "Hello {name} <b>x</b> %s", `"Hello {name} <b>x</b> %s"`, nil},
 
 	// i18next
-	{"i18next", I18N, "Hello {{name}}", `"Hello " A(i18next:name)`, nil},
-	{"i18next spaced", I18N, "{{ name }}", `A(i18next:name)`, nil},
-	{"i18next unescaped", I18N, "About {{- author}}", `"About " A(i18next:author,-)`, nil},
-	{"i18next format", I18N, "Total: {{amount, currency}}", `"Total: " A(i18next:amount,currency)`, nil},
-	{"i18next nesting", I18N, "See $t(common.details) for more", `"See " A(i18next-nesting:common.details) " for more"`, nil},
-	{"i18next nesting options", I18N, `You have $t(items, {"count": 3})`, `"You have " A(i18next-nesting:items,{"count": 3})`, nil},
-	{"i18next braces are text", I18N, "Use { and } to group", `"Use { and } to group"`, nil},
-	{"i18next empty", I18N, "{{}} {{ }} {{a b}}", `"{{}} {{ }} {{a b}}"`, nil},
-	{"i18next wins over icu", I18N | ICU, "{{count}} of {total}", `A(i18next:count) " of " A(icu:total)`, nil},
+	{"i18next", I18next, "Hello {{name}}", `"Hello " A(i18next:name)`, nil},
+	{"i18next spaced", I18next, "{{ name }}", `A(i18next:name)`, nil},
+	{"i18next unescaped", I18next, "About {{- author}}", `"About " A(i18next:author,-)`, nil},
+	{"i18next format", I18next, "Total: {{amount, currency}}", `"Total: " A(i18next:amount,currency)`, nil},
+	{"i18next nesting", I18next, "See $t(common.details) for more", `"See " A(i18next-nesting:common.details) " for more"`, nil},
+	{"i18next nesting options", I18next, `You have $t(items, {"count": 3})`, `"You have " A(i18next-nesting:items,{"count": 3})`, nil},
+	{"i18next braces are text", I18next, "Use { and } to group", `"Use { and } to group"`, nil},
+	{"i18next empty", I18next, "{{}} {{ }} {{a b}}", `"{{}} {{ }} {{a b}}"`, nil},
+	{"i18next wins over icu", I18next | ICU, "{{count}} of {total}", `A(i18next:count) " of " A(icu:total)`, nil},
 
 	// react-i18next
 	{"react indexed", React, "<0>Hello</0> <1/> world", `<0>["Hello"] " " <1/> " world"`, nil},
-	{"react named", React | I18N, "<bold>{{name}}</bold> joined", `<bold>[A(i18next:name)] " joined"`, nil},
+	{"react named", React | I18next, "<bold>{{name}}</bold> joined", `<bold>[A(i18next:name)] " joined"`, nil},
 	{"react nested", React, "<0>a <1>b</1></0>", `<0>["a " <1>["b"]]`, nil},
 	{"react unclosed index", React, "<0>open", `U<0> "open"`, nil},
 	{"index without react", HTML, "<0>x</0>", `"<0>x</0>"`, nil},
@@ -74,20 +74,20 @@ var parseCases = []parseCase{
 	// Rails
 	{"rails", Rails, "Hi %{name}", `"Hi " A(rails:name)`, nil},
 	{"rails formatted", Rails, "Price: %<amount>.2f EUR", `"Price: " A(rails-formatted:amount,f,.2) " EUR"`, nil},
-	{"rails after a number", Rails | PrintfFmt, "5%{unit} 5%<n>d 5%d", `"5" A(rails:unit) " 5" A(rails-formatted:n,d) " 5%d"`, nil},
-	{"rails off", PrintfFmt, "%{name}", `"%{name}"`, nil},
+	{"rails after a number", Rails | Printf, "5%{unit} 5%<n>d 5%d", `"5" A(rails:unit) " 5" A(rails-formatted:n,d) " 5%d"`, nil},
+	{"rails off", Printf, "%{name}", `"%{name}"`, nil},
 
 	// printf
-	{"printf verbs", PrintfFmt, "%s %d %.2f %ld %@ %lld %5.1f %-3s %x",
+	{"printf verbs", Printf, "%s %d %.2f %ld %@ %lld %5.1f %-3s %x",
 		`A(printf:,s) " " A(printf:,d) " " A(printf:,f,.2) " " A(printf:,d,l) " " A(printf:,@) " " A(printf:,d,ll) " " A(printf:,f,5.1) " " A(printf:,s,-3) " " A(printf:,x)`, nil},
-	{"printf positional", PrintfFmt, "%1$s moved %2$d files", `A(printf:#1@,s) " moved " A(printf:#2@,d) " files"`, nil},
-	{"printf percent", PrintfFmt, "Save %d%% today", `"Save " A(printf:,d) A(printf-percent:) " today"`, nil},
-	{"printf python named", PrintfFmt, "%(name)s left", `A(printf-named:name,s) " left"`, nil},
-	{"printf german suffix", PrintfFmt, "ein 10%iger Rabatt", `"ein 10%iger Rabatt"`, nil},
-	{"printf igen", PrintfFmt, "10%igen", `"10%igen"`, nil},
-	{"printf hungarian suffix", PrintfFmt, "10%-os kedvezmény", `"10%-os kedvezmény"`, nil},
-	{"printf escaped after number", PrintfFmt, "100%%", `"100" A(printf-percent:)`, nil},
-	{"printf prose", PrintfFmt, "50% off, 100% sure, a % b, %", `"50% off, 100% sure, a % b, %"`, nil},
+	{"printf positional", Printf, "%1$s moved %2$d files", `A(printf:#1@,s) " moved " A(printf:#2@,d) " files"`, nil},
+	{"printf percent", Printf, "Save %d%% today", `"Save " A(printf:,d) A(printf-percent:) " today"`, nil},
+	{"printf python named", Printf, "%(name)s left", `A(printf-named:name,s) " left"`, nil},
+	{"printf german suffix", Printf, "ein 10%iger Rabatt", `"ein 10%iger Rabatt"`, nil},
+	{"printf igen", Printf, "10%igen", `"10%igen"`, nil},
+	{"printf hungarian suffix", Printf, "10%-os kedvezmény", `"10%-os kedvezmény"`, nil},
+	{"printf escaped after number", Printf, "100%%", `"100" A(printf-percent:)`, nil},
+	{"printf prose", Printf, "50% off, 100% sure, a % b, %", `"50% off, 100% sure, a % b, %"`, nil},
 
 	// .NET / Python braces
 	{"braces index", Braces, "{0} of {1}", `A(brace:0#0@) " of " A(brace:1#1@)`, nil},
@@ -99,13 +99,13 @@ var parseCases = []parseCase{
 	{"icu then braces", ICU | Braces, "{name} {size:.1f}", `A(icu:name) " " A(brace:size,.1f)`, nil},
 
 	// template literals
-	{"template", TemplateLit, "Hi ${user.name}, ${ count } left", `"Hi " A(template:user.name) ", " A(template:count) " left"`, nil},
-	{"template not", TemplateLit, "$5 ${} $name", `"$5 ${} $name"`, nil},
+	{"template", Template, "Hi ${user.name}, ${ count } left", `"Hi " A(template:user.name) ", " A(template:count) " left"`, nil},
+	{"template not", Template, "$5 ${} $name", `"$5 ${} $name"`, nil},
 
 	// Qt
-	{"qt", QtArgs, "%1 of %2, %L3, %n file(s)", `A(qt:#1@) " of " A(qt:#2@) ", " A(qt:#3@,L) ", " A(qt:n) " file(s)"`, nil},
-	{"qt not", QtArgs, "%0 %name 10%1", `"%0 %name 10%1"`, nil},
-	{"printf before qt", PrintfFmt | QtArgs, "%1$s %1", `A(printf:#1@,s) " " A(qt:#1@)`, nil},
+	{"qt", Qt, "%1 of %2, %L3, %n file(s)", `A(qt:#1@) " of " A(qt:#2@) ", " A(qt:#3@,L) ", " A(qt:n) " file(s)"`, nil},
+	{"qt not", Qt, "%0 %name 10%1", `"%0 %name 10%1"`, nil},
+	{"printf before qt", Printf | Qt, "%1$s %1", `A(printf:#1@,s) " " A(qt:#1@)`, nil},
 
 	// HTML
 	{"html elements", HTML, "Click <b>Save</b> to keep <i>your changes</i>",
@@ -125,7 +125,7 @@ var parseCases = []parseCase{
 	{"html xml and comment", HTML, "<x:bold>Important</x:bold><!-- keep -->", `<x:bold>["Important"] C(<!-- keep -->)`, nil},
 	{"html entities", HTML, "Tom &amp; Jerry&hellip; &#8212;&#x27; &bogus; AT&T",
 		`"Tom " E(&amp;="&") " Jerry" E(&hellip;="…") " " E(&#8212;="—") E(&#x27;="'") " " E(&bogus;="") " AT&T"`, nil},
-	{"html attr with placeholder", HTML | I18N, `<a href="{{url}}" target="_blank">Open {{name}}</a>`,
+	{"html attr with placeholder", HTML | I18next, `<a href="{{url}}" target="_blank">Open {{name}}</a>`,
 		`<a href={{url}} target=_blank>["Open " A(i18next:name)]`, nil},
 	{"html attr with icu", HTML | ICU, `<abbr title="{n} items">x</abbr>`, `<abbr title={A(icu:n) " items"}>["x"]`, nil},
 	{"html pound in tag", HTML | ICU, "{n, plural, one {<b>#</b> day} other {<b>#</b> days}}",

@@ -25,7 +25,7 @@ func TestSpans(t *testing.T) {
 		{ICU | HTML, `<a href="/x" title="T {n}">Go</a><br>&amp;`,
 			`open:<a href="/x" title=" | whole:{n} | inner:"> | close:</a> | whole:<br> | whole:&amp;`},
 		{HTML, `<img alt="A cat" src=x> <b>x`, `open:<img alt=" | close:" src=x> | whole:<b>`},
-		{Markdown | PrintfFmt, "[%s](/u) ![x](y)", "open:[ | whole:%s | close:](/u) | open:![ | close:](y)"},
+		{Markdown | Printf, "[%s](/u) ![x](y)", "open:[ | whole:%s | close:](/u) | open:![ | close:](y)"},
 		{ICU, "{n, plural, other {x}", "open:{n, plural, other { | close:}"},
 		{ICU, "{n, plural, other {x", "open:{n, plural, other {"},
 		{ICU, "'{x}' {n, plural,}", "whole:'{x}' | whole:{n, plural,}"},

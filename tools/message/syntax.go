@@ -11,21 +11,21 @@ type Syntax uint16
 
 // Syntaxes.
 const (
-	ICU         Syntax = 1 << iota // {x}, {x, number, ...}, plural/select/selectordinal, #, '...' quoting
-	I18N                           // i18next {{x}}, {{- x}}, {{x, format}}, $t(key, {...})
-	React                          // react-i18next components: <0>...</0>, <1/>, <bold>...</bold>
-	Rails                          // %{x}, %<x>s
-	PrintfFmt                      // %s %d %.2f %ld %@ %1$s %%, Python %(x)s
-	Braces                         // .NET/Python {0} {0:C} {name:.1f} {} and {{ }} escapes
-	TemplateLit                    // ${x}
-	QtArgs                         // %1 %L1 %n
-	HTML                           // HTML/XML tags, comments and entities
-	Markdown                       // [text](target) and ![alt](target)
+	ICU      Syntax = 1 << iota // {x}, {x, number, ...}, plural/select/selectordinal, #, '...' quoting
+	I18next                     // i18next {{x}}, {{- x}}, {{x, format}}, $t(key, {...})
+	React                       // react-i18next components: <0>...</0>, <1/>, <bold>...</bold>
+	Rails                       // %{x}, %<x>s
+	Printf                      // %s %d %.2f %ld %@ %1$s %%, Python %(x)s
+	Braces                      // .NET/Python {0} {0:C} {name:.1f} {} and {{ }} escapes
+	Template                    // ${x}
+	Qt                          // %1 %L1 %n
+	HTML                        // HTML/XML tags, comments and entities
+	Markdown                    // [text](target) and ![alt](target)
 
 	// All is every syntax; where two read the same bytes differently the
 	// parser prefers, in order: i18next over ICU over braces ({{x}}), printf
 	// over Qt (%1$s).
-	All = ICU | I18N | React | Rails | PrintfFmt | Braces | TemplateLit | QtArgs | HTML | Markdown
+	All = ICU | I18next | React | Rails | Printf | Braces | Template | Qt | HTML | Markdown
 )
 
 // syntaxNames are the names ParseSyntax reads and String writes, in order.
@@ -33,8 +33,8 @@ var syntaxNames = []struct {
 	s    Syntax
 	name string
 }{
-	{ICU, "icu"}, {I18N, "i18next"}, {React, "react"}, {Rails, "rails"}, {PrintfFmt, "printf"},
-	{Braces, "braces"}, {TemplateLit, "template"}, {QtArgs, "qt"}, {HTML, "html"}, {Markdown, "markdown"},
+	{ICU, "icu"}, {I18next, "i18next"}, {React, "react"}, {Rails, "rails"}, {Printf, "printf"},
+	{Braces, "braces"}, {Template, "template"}, {Qt, "qt"}, {HTML, "html"}, {Markdown, "markdown"},
 }
 
 // SyntaxNames returns the names of every syntax, as ParseSyntax accepts them.
@@ -131,34 +131,34 @@ func DetectSyntax(sources []string) Syntax {
 				}
 			case *Arg:
 				switch n.Kind {
-				case ICUSimple:
+				case ArgICU:
 					if n.Raw == "{"+n.Name+"}" {
 						icuWeak = ICU
 					}
-				case ICUFormatted:
+				case ArgICUFormatted:
 					found |= ICU
-				case I18next, I18nextNesting:
-					found |= I18N
-				case RailsNamed, RailsFormatted:
+				case ArgI18next, ArgNesting:
+					found |= I18next
+				case ArgRails, ArgRailsFormatted:
 					found |= Rails
-				case Printf, PrintfNamed, PrintfPercent:
-					found |= PrintfFmt
-				case Brace:
+				case ArgPrintf, ArgPrintfNamed, ArgPercent:
+					found |= Printf
+				case ArgBrace:
 					found |= Braces
-				case Template:
-					found |= TemplateLit
-				case Qt:
-					found |= QtArgs
+				case ArgTemplate:
+					found |= Template
+				case ArgQt:
+					found |= Qt
 				}
 			}
 			return true
 		})
 	}
-	if found&(I18N|Braces) == 0 {
+	if found&(I18next|Braces) == 0 {
 		found |= icuWeak
 	}
 	if otherTags != 0 {
-		if found&I18N != 0 {
+		if found&I18next != 0 {
 			found |= React
 		} else {
 			found |= HTML

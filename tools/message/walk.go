@@ -152,7 +152,7 @@ func Forms(m *Message) []*FormContent {
 func PrintfOrder(m *Message) []*Arg {
 	var out []*Arg
 	Walk(m, func(n Node, _ Path) bool {
-		if a, ok := n.(*Arg); ok && a.Kind == Printf && !a.Positional {
+		if a, ok := n.(*Arg); ok && a.Kind == ArgPrintf && !a.Positional {
 			out = append(out, a)
 		}
 		return true
@@ -238,15 +238,15 @@ func (n *Quoted) sig(b *strings.Builder) {
 
 func (n *Arg) sig(b *strings.Builder) {
 	switch n.Kind {
-	case ICUSimple:
+	case ArgICU:
 		b.WriteString("{" + n.Name + "}")
-	case ICUFormatted:
+	case ArgICUFormatted:
 		b.WriteString("{" + n.Name + ", " + n.Type)
 		if n.Style != "" {
 			b.WriteString(", " + n.Style)
 		}
 		b.WriteByte('}')
-	case I18next:
+	case ArgI18next:
 		b.WriteString("{{")
 		if n.Unescaped {
 			b.WriteString("- ")
@@ -256,13 +256,13 @@ func (n *Arg) sig(b *strings.Builder) {
 			b.WriteString(", " + n.Type)
 		}
 		b.WriteString("}}")
-	case I18nextNesting:
+	case ArgNesting:
 		b.WriteString("$t(" + n.Name)
 		if n.Style != "" {
 			b.WriteString(", " + compactJSON(n.Style))
 		}
 		b.WriteByte(')')
-	case Brace:
+	case ArgBrace:
 		b.WriteString("{" + n.Name + n.Type)
 		if strings.HasPrefix(n.Style, ",") {
 			b.WriteString(n.Style)
@@ -270,7 +270,7 @@ func (n *Arg) sig(b *strings.Builder) {
 			b.WriteString(":" + n.Style)
 		}
 		b.WriteByte('}')
-	case Template:
+	case ArgTemplate:
 		b.WriteString("${" + n.Name + "}")
 	default:
 		b.WriteString(n.Raw)

@@ -14,21 +14,21 @@ func TestDetectSyntax(t *testing.T) {
 		want    Syntax
 	}{
 		{"plain", []string{"Save", "Use { and } to group", "50% off"}, 0},
-		{"i18next keeps braces as text", []string{"Hello {{name}}", "Use {name} to group"}, I18N},
+		{"i18next keeps braces as text", []string{"Hello {{name}}", "Use {name} to group"}, I18next},
 		{"icu by simple args", []string{"Hello {name}", "Save"}, ICU},
-		{"icu by plural despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18N},
+		{"icu by plural despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18next},
 		{"icu by formatted arg", []string{"{p, number, ::percent}"}, ICU},
 		{"icu spaced is not evidence", []string{"Use { and } to group"}, 0},
 		{"braces", []string{"{0:C} total", "{name}"}, Braces},
-		{"printf and html", []string{"%d files", "<b>New</b>", "Tom &amp; Jerry"}, PrintfFmt | HTML},
+		{"printf and html", []string{"%d files", "<b>New</b>", "Tom &amp; Jerry"}, Printf | HTML},
 		{"printf percent only after number is text", []string{"10%igen"}, 0},
 		{"rails", []string{"Hi %{name}"}, Rails},
-		{"react indexed", []string{"<0>Hello</0> {{name}}"}, React | I18N},
-		{"react named in i18next", []string{"<bold>{{name}}</bold>"}, React | I18N},
+		{"react indexed", []string{"<0>Hello</0> {{name}}"}, React | I18next},
+		{"react named in i18next", []string{"<bold>{{name}}</bold>"}, React | I18next},
 		{"xml names without i18next are html", []string{"<x:bold>Important</x:bold>", "<note>x</note>"}, HTML},
 		{"key names are no evidence", []string{"Press <Enter>"}, 0},
 		{"markdown", []string{"See [the docs](/docs)"}, Markdown},
-		{"template and qt", []string{"${n} left", "%1 of %2"}, TemplateLit | QtArgs},
+		{"template and qt", []string{"${n} left", "%1 of %2"}, Template | Qt},
 	} {
 		if got := DetectSyntax(c.sources); got != c.want {
 			t.Errorf("%s: DetectSyntax(%q) = %s, want %s", c.name, c.sources, got, c.want)
@@ -38,7 +38,7 @@ func TestDetectSyntax(t *testing.T) {
 
 func TestSyntaxNames(t *testing.T) {
 	t.Parallel()
-	for _, s := range []Syntax{0, ICU, ICU | HTML, All, React | Markdown | QtArgs} {
+	for _, s := range []Syntax{0, ICU, ICU | HTML, All, React | Markdown | Qt} {
 		got, err := ParseSyntax(s.String())
 		if err != nil || got != s {
 			t.Errorf("ParseSyntax(%q) = %v, %v; want %v", s.String(), got, err, s)
@@ -47,7 +47,7 @@ func TestSyntaxNames(t *testing.T) {
 	if got := (ICU | HTML).String(); got != "icu,html" {
 		t.Errorf("String() = %q", got)
 	}
-	if got, err := ParseSyntax(" ICU , i18next,"); err != nil || got != ICU|I18N {
+	if got, err := ParseSyntax(" ICU , i18next,"); err != nil || got != ICU|I18next {
 		t.Errorf("ParseSyntax with spaces = %v, %v", got, err)
 	}
 	if got, _ := ParseSyntax("all"); got != All {
@@ -156,7 +156,7 @@ func TestPrintfOrder(t *testing.T) {
 	t.Parallel()
 	order := func(v string) string {
 		var out []string
-		for _, a := range PrintfOrder(Parse(v, PrintfFmt)) {
+		for _, a := range PrintfOrder(Parse(v, Printf)) {
 			out = append(out, a.Raw)
 		}
 		return strings.Join(out, " ")
@@ -188,9 +188,9 @@ func TestSignature(t *testing.T) {
 		{HTML, "a&nbsp;b&hellip;", "a\u00a0b…"},
 		{HTML, "x<br>y", "x<br/>y"},
 		{HTML, `<a title="T" href="/x">x</a>`, `<A href='/x' title="T">x</A>`},
-		{I18N, "{{ name }} {{-  raw}}", "{{name}} {{- raw}}"},
-		{I18N, `$t(items, { "count" : 3 })`, `$t(items, {"count":3})`},
-		{TemplateLit, "${ n }", "${n}"},
+		{I18next, "{{ name }} {{-  raw}}", "{{name}} {{- raw}}"},
+		{I18next, `$t(items, { "count" : 3 })`, `$t(items, {"count":3})`},
+		{Template, "${ n }", "${n}"},
 		{Braces, "{0:C}", "{0:C}"},
 	}
 	for _, c := range same {
@@ -205,11 +205,11 @@ func TestSignature(t *testing.T) {
 	}{
 		{ICU, "'{name}'", "{name}"},
 		{ICU, "{name}", "{nam}"},
-		{PrintfFmt, "%s %d", "%d %s"},
-		{PrintfFmt, "%d%%", "%d%"},
+		{Printf, "%s %d", "%d %s"},
+		{Printf, "%d%%", "%d%"},
 		{HTML, "&amp;", "&amp"},
 		{HTML, "<b>x</b>", "<b>x"},
-		{I18N, "{{- x}}", "{{x}}"},
+		{I18next, "{{- x}}", "{{x}}"},
 		{ICU, "{n, plural, one {#} other {#}}", "{n, select, one {#} other {#}}"},
 		{Markdown, "[a](b)", "[a](c)"},
 	}
