@@ -108,7 +108,7 @@ func (p *parser) tagAt(s string, i int, c ctx) *Tag {
 				valueAt = append(valueAt, -1)
 			}
 		} else {
-			if !booleanAttrs[strings.ToLower(a.Name)] {
+			if !bareAttr(a.Name) {
 				return nil
 			}
 			valueAt = append(valueAt, -1)
@@ -163,6 +163,13 @@ func (p *parser) balanced(s string) bool {
 		}
 	}
 	return d == 0
+}
+
+// bareAttr reports whether an attribute may stand without a value:
+// boolean HTML attributes, data-*, aria-* and namespaced ones.
+func bareAttr(name string) bool {
+	l := strings.ToLower(name)
+	return booleanAttrs[l] || strings.HasPrefix(l, "data-") || strings.HasPrefix(l, "aria-") || strings.Contains(l, ":")
 }
 
 // isIndex reports whether a tag name is a react-i18next index.

@@ -38,6 +38,8 @@ type parser struct {
 	// There is no ']' in s[rbFrom:rb]: a run of '[' without one costs
 	// O(1) each instead of a bounded scan each.
 	rbFrom, rb int
+	// Where the last %-argument ended.
+	percentEnd int
 }
 
 // ctx is what the enclosing structure makes special.
@@ -138,6 +140,7 @@ func (p *parser) piece(i, end int, c ctx) (Node, int) {
 	case '%':
 		if p.has(Printf | Rails | Qt) {
 			if a := p.percent(s, i); a != nil {
+				p.percentEnd = i + len(a.Raw)
 				return a, len(a.Raw)
 			}
 		}
@@ -394,6 +397,8 @@ func (p *parser) quote(i, end int, c ctx) (Node, int) {
 }
 
 // doubleBraceAt reads an i18next {{x}}, {{- x}} or {{x, format}} at i.
+// Any other content ({{ user.name | upper }}) is kept whole as the name:
+// it is still a placeholder a translation must carry.
 func doubleBraceAt(s string, i int) *Arg {
 	limit := min(len(s), i+2+maxInner+2)
 	end := strings.Index(s[i+2:limit], "}}")
@@ -413,7 +418,7 @@ func doubleBraceAt(s string, i int) *Arg {
 	name, format, _ := strings.Cut(body, ",")
 	a.Name = strings.TrimSpace(name)
 	a.Type = strings.TrimSpace(format)
-	if a.Name == "" || strings.ContainsAny(a.Name, " \t") {
+	if a.Name == "" {
 		return nil
 	}
 	return a
@@ -592,8 +597,9 @@ func (p *parser) percent(s string, i int) *Arg {
 		return nil
 	}
 	// "10%igen", "10%-os": a percent sign after a number is text, not a
-	// printf or Qt argument.
-	if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+	// printf or Qt argument; after an argument ending in a digit (Qt
+	// "%1%2") it is one.
+	if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' && i != p.percentEnd {
 		return nil
 	}
 	if p.has(Printf) {

@@ -61,7 +61,8 @@ var parseCases = []parseCase{
 	{"i18next nesting", I18next, "See $t(common.details) for more", `"See " A(i18next-nesting:common.details) " for more"`, nil},
 	{"i18next nesting options", I18next, `You have $t(items, {"count": 3})`, `"You have " A(i18next-nesting:items,{"count": 3})`, nil},
 	{"i18next braces are text", I18next, "Use { and } to group", `"Use { and } to group"`, nil},
-	{"i18next empty", I18next, "{{}} {{ }} {{a b}}", `"{{}} {{ }} {{a b}}"`, nil},
+	{"i18next empty", I18next, "{{}} {{ }} {{-}} {{a\nb}}", `"{{}} {{ }} {{-}} {{a\nb}}"`, nil},
+	{"i18next expression", I18next, "{{ user.name | upper }}", `A(i18next:user.name | upper)`, nil},
 	{"i18next wins over icu", I18next | ICU, "{{count}} of {total}", `A(i18next:count) " of " A(icu:total)`, nil},
 
 	// react-i18next
@@ -104,6 +105,7 @@ var parseCases = []parseCase{
 
 	// Qt
 	{"qt", Qt, "%1 of %2, %L3, %n file(s)", `A(qt:#1@) " of " A(qt:#2@) ", " A(qt:#3@,L) ", " A(qt:n) " file(s)"`, nil},
+	{"qt adjacent", Qt, "%1%2 %1%", `A(qt:#1@) A(qt:#2@) " " A(qt:#1@) "%"`, nil},
 	{"qt not", Qt, "%0 %name 10%1", `"%0 %name 10%1"`, nil},
 	{"printf before qt", Printf | Qt, "%1$s %1", `A(printf:#1@,s) " " A(qt:#1@)`, nil},
 
@@ -116,6 +118,7 @@ var parseCases = []parseCase{
 	{"html link", HTML, `<p>Read <a href="/t" title="Our terms">the <b>terms</b></a></p>`,
 		`<p>["Read " <a href=/t title={"Our terms"}>["the " <b>["terms"]]]`, nil},
 	{"html comparison is text", HTML, "x<y and y>z", `"x<y and y>z"`, nil},
+	{"html bare data attribute", HTML, "<span data-x hidden>x</span>", `<span data-x= hidden=>["x"]`, nil},
 	{"html less than", HTML, "a < b, <3, a<=b", `"a < b, <3, a<=b"`, nil},
 	{"html key name atom", HTML, "Press <Enter> to <b>save</b>", `"Press " U<Enter> " to " <b>["save"]`, nil},
 	{"html lone p", HTML, "<p>Intro", `U<p> "Intro"`, nil},
