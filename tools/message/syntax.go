@@ -94,17 +94,22 @@ func (s Syntax) Has(t Syntax) bool { return s&t == t }
 // DetectSyntax returns the syntaxes a project's source values use. A
 // syntax counts when some value shows it unmistakably: ICU by a
 // plural/select block, a formatted argument or a quote, or by tight {name}
-// arguments when the project shows neither i18next nor braces (so "Use {
-// and } to group" in an i18next project stays text, and a Python project
-// reads {name} with its {{ escapes); i18next by {{x}} or $t(); react by
+// arguments unless the project shows braces, or i18next together with
+// braces used as text (so "Use { and } to group" in an i18next project
+// stays text, a Python project reads {name} with its {{ escapes, and a
+// mixed project's {n} stays a placeholder); i18next by {{x}} or $t(); react by
 // indexed tags <0>, or component tags that are not HTML elements in an
 // i18next project; HTML by an element or entity; braces by {0:C},
 // {name:.1f} or {}; printf, Rails, template, Qt and markdown by any
 // argument or link of theirs.
 func DetectSyntax(sources []string) Syntax {
 	var found, icuWeak, otherTags Syntax
+	braceText := false // a brace that is no tight {name}: "Use { and } to group"
 	for _, v := range sources {
 		m := Parse(v, All)
+		for _, p := range m.Problems {
+			braceText = braceText || p.Code == UnclosedBrace || p.Code == UnmatchedBrace
+		}
 		Walk(m, func(n Node, _ Path) bool {
 			switch n := n.(type) {
 			case *Select:
@@ -134,6 +139,8 @@ func DetectSyntax(sources []string) Syntax {
 				case ArgICU:
 					if n.Raw == "{"+n.Name+"}" {
 						icuWeak = ICU
+					} else {
+						braceText = true
 					}
 				case ArgICUFormatted:
 					found |= ICU
@@ -154,7 +161,7 @@ func DetectSyntax(sources []string) Syntax {
 			return true
 		})
 	}
-	if found&(I18next|Braces) == 0 {
+	if found&Braces == 0 && !(found&I18next != 0 && braceText) {
 		found |= icuWeak
 	}
 	if otherTags != 0 {

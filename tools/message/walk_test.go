@@ -14,7 +14,9 @@ func TestDetectSyntax(t *testing.T) {
 		want    Syntax
 	}{
 		{"plain", []string{"Save", "Use { and } to group", "50% off"}, 0},
-		{"i18next keeps braces as text", []string{"Hello {{name}}", "Use {name} to group"}, I18next},
+		{"i18next keeps braces as text", []string{"Hello {{name}}", "Use { and } to group", "{n} selected"}, I18next},
+		{"i18next with a bare brace", []string{"Hello {{name}}", "Press { to open", "{n} selected"}, I18next},
+		{"mixed project keeps tight braces", []string{"Hello {{name}}", "{n} selected"}, ICU | I18next},
 		{"icu by simple args", []string{"Hello {name}", "Save"}, ICU},
 		{"icu by plural despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18next},
 		{"icu by formatted arg", []string{"{p, number, ::percent}"}, ICU},
