@@ -1,0 +1,50 @@
+// Package message is lokal's one model of a message value: it parses a
+// value into a typed tree of text, placeholders of every supported syntax,
+// ICU plural/select blocks, markup and markdown links, and prints the tree
+// back byte for byte (Parse(v, s).String() == v for every v and s).
+//
+// # Syntax
+//
+// Which syntaxes a value is read in is a [Syntax] set (ICU, I18next, React,
+// Rails, Printf, Braces, Template, Qt, HTML, Markdown), set per project
+// ([ParseSyntax] reads "icu,html") or found by [DetectSyntax] from the
+// project's source values. What a syntax outside the set would recognise
+// is text: "Use { and } to group" in an i18next project has no argument.
+//
+// # Tree
+//
+// A [Message] is a list of [Node]s:
+//
+//   - [Text]: literal text;
+//   - [Entity]: &amp; &#8212; with the character it stands for;
+//   - [Quoted]: ICU '{name}' and doubled apostrophes, .NET/Python {{ }};
+//   - [Arg]: a placeholder of any syntax, with its [ArgKind], name, index,
+//     positional flag, type and style;
+//   - [Select]: an ICU plural/select/selectordinal block with its [Form]s,
+//     each a Message;
+//   - [Pound]: '#' in a plural or selectordinal form;
+//   - [Tag]: an HTML/XML element or react-i18next component with its
+//     [Attr]s (alt, title, placeholder and aria-label values are Messages,
+//     the others opaque) and children, or an atom: void, self-closing,
+//     unclosed (<Enter>, a lone <p>), unmatched (</b>) or a comment;
+//   - [Link]: a markdown link or image with its text and opaque target.
+//
+// Parse never fails: what does not parse stays text, an unclosed or
+// unmatched tag is an atom that never hides the structure of the rest, and
+// syntax errors (an unclosed '{', a plural block without "other") are
+// listed in Message.Problems for the checks.
+//
+// # Comparing messages
+//
+// The checks compare trees, not strings: [Forms] gives the arguments,
+// tags, '#' count and markup shape of each plural/select form by [Path];
+// [PrintfOrder] the order of non-positional printf arguments; [Signature]
+// a canonical spelling under which { name } equals {name}, &amp; equals &
+// and <br> equals <br/>; [Spans] the byte ranges of syntax, for the
+// editor's highlighting and for masking; [Message.PlainText] the prose.
+// [SplitPluralKey] reads i18next's plural key suffixes (files_one).
+//
+// The package imports nothing of lokal, so every part of it (ai, the
+// checkup, the editor, the file formats) can use it. Parsing is linear in
+// the length of the value: every speculative read is bounded.
+package message
