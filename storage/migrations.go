@@ -24,6 +24,7 @@ func migrations() *migrate.Migrations {
 	registerEmbed(m)
 	registerWebhooksRedeploy(m)
 	registerEditor(m)
+	registerCheckupFindings(m)
 	return m
 }
 
