@@ -352,6 +352,12 @@ func (t *tx) ApplyCheckup(ctx context.Context, r tools.CheckupReport, ch tools.C
 	return mapError(err)
 }
 
+func (t *tx) ReleaseCheckup(ctx context.Context, r tools.CheckupReport) error {
+	_, err := t.tx.NewUpdate().Model((*checkupRow)(nil)).Set("runner = ''").Set("locked_until = ?", time.Time{}.UTC()).
+		Where("id = ?", r.ID).Where("runner = ?", r.Runner).Where("status = ?", checkupRunning).Exec(ctx)
+	return mapError(err)
+}
+
 func (t *tx) CompleteCheckup(ctx context.Context, r tools.CheckupReport) error {
 	b, err := json.Marshal(r.Summary)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
@@ -44,6 +45,22 @@ const (
 	// next checkup analyses every key again.
 	checkupAnalysis = "checkup/1"
 )
+
+// checkupRun tunes how a catalogue's checkups chunk; tests set it.
+type checkupRun struct {
+	chunk int // keys a chunk; 0 is checkupChunk
+	// afterChunk, when set, is called after each chunk committed, with the checkup's
+	// context and how many chunks it stored so far.
+	afterChunk func(ctx context.Context, chunks int)
+	chunks     atomic.Int64
+}
+
+func (c *Catalog) checkupChunkSize() int {
+	if c.checkup.chunk > 0 {
+		return c.checkup.chunk
+	}
+	return checkupChunk
+}
 
 // MaxReportFindings bounds the findings one answer carries; FindingsTotal has them all and
 // NextOffset pages on.
@@ -236,12 +253,18 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}); err != nil {
 		return CheckupReportOut{}, err
 	}
-	if r.Full && r.CursorNS >= 0 {
-		if err := c.checkupAll(ctx, cfg, &r); err != nil {
-			return CheckupReportOut{}, err
-		}
+	err = c.checkupAll(ctx, cfg, &r)
+	if err == nil {
+		err = c.checkupQueued(ctx, cfg, &r)
 	}
-	if err := c.checkupQueued(ctx, cfg, &r); err != nil {
+	if err != nil {
+		// Stopped midway (a shutdown, a failure): what the chunks stored stays for the
+		// next checkup to carry on from, at once rather than after the lease.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if rerr := c.store.Update(rctx, "", func(tx Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
+			c.opts.Logger.Warn("releasing a stopped checkup", "project", projectID, "report", r.ID, "err", rerr)
+		}
 		return CheckupReportOut{}, err
 	}
 
@@ -270,6 +293,9 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 // order, from r's cursor on; each chunk also takes the queue marks of its keys, which it
 // has just analysed.
 func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupReport) error {
+	if !r.Full || r.CursorNS < 0 {
+		return nil
+	}
 	var namespaces []int64
 	if err := c.store.View(ctx, func(tx Tx) error {
 		var err error
@@ -294,7 +320,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 			var marks []CheckupMark
 			if err := c.store.View(ctx, func(tx Tx) error {
 				var err error
-				if keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{NamespaceID: ns, AfterKey: after, Limit: checkupChunk}); err != nil {
+				if keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{NamespaceID: ns, AfterKey: after, Limit: c.checkupChunkSize()}); err != nil {
 					return err
 				}
 				ids := make([]int64, len(keys))
@@ -312,23 +338,30 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 			for _, m := range marks {
 				ch.Marks = append(ch.Marks, m.ID)
 			}
-			if len(keys) == checkupChunk {
+			next := *r // the cursor moves only with a stored chunk
+			if len(keys) == c.checkupChunkSize() {
 				ch.UpToKey = keys[len(keys)-1].ID
-				r.CursorNS, r.CursorKey = ns, ch.UpToKey
+				next.CursorNS, next.CursorKey = ns, ch.UpToKey
 			} else {
-				r.CursorNS, r.CursorKey = ns+1, 0
+				next.CursorNS, next.CursorKey = ns+1, 0
 			}
-			if err := c.applyCheckup(ctx, r, ch); err != nil {
+			if err := c.applyCheckup(ctx, &next, ch); err != nil {
 				return err
 			}
+			*r = next
 			if ch.UpToKey == 0 {
 				break
 			}
 			after = ch.UpToKey
 		}
 	}
-	r.CursorNS, r.CursorKey = -1, 0 // the full pass is done
-	return c.applyCheckup(ctx, r, CheckupChunk{})
+	next := *r
+	next.CursorNS, next.CursorKey = -1, 0 // the full pass is done
+	if err := c.applyCheckup(ctx, &next, CheckupChunk{}); err != nil {
+		return err
+	}
+	*r = next
+	return nil
 }
 
 // checkupQueued analyses the keys queued up to now, oldest marks first; marks queued
@@ -351,7 +384,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 		var ids []int64
 		if err := c.store.View(ctx, func(tx Tx) error {
 			var err error
-			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, end, nil, checkupChunk); err != nil || len(marks) == 0 {
+			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, end, nil, c.checkupChunkSize()); err != nil || len(marks) == 0 {
 				return err
 			}
 			seen := map[int64]bool{}
@@ -383,7 +416,13 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 // applyCheckup stores one chunk and renews the runner's lease.
 func (c *Catalog) applyCheckup(ctx context.Context, r *CheckupReport, ch CheckupChunk) error {
 	r.LockedUntil = c.opts.Now().UTC().Add(checkupLease)
-	return c.store.Update(ctx, "", func(tx Tx) error { return tx.ApplyCheckup(ctx, *r, ch) })
+	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
+		return err
+	}
+	if c.checkup.afterChunk != nil {
+		c.checkup.afterChunk(ctx, int(c.checkup.chunks.Add(1)))
+	}
+	return nil
 }
 
 // checkupsToPrune picks the completed reports to delete (reports newest first): all but

@@ -304,6 +304,9 @@ type CheckupTx interface {
 	// progress (r's cursor), and renews r's lease; CodeConflict when r's runner no longer
 	// holds the report.
 	ApplyCheckup(ctx context.Context, r CheckupReport, ch CheckupChunk) error
+	// ReleaseCheckup ends r's runner's lease on the running report, so that the next
+	// checkup carries it on at once.
+	ReleaseCheckup(ctx context.Context, r CheckupReport) error
 	// CompleteCheckup marks the running report completed with its summary.
 	CompleteCheckup(ctx context.Context, r CheckupReport) error
 	// CheckupFindings is one page of report r's findings, ordered by namespace, key,
