@@ -10,6 +10,9 @@
 //
 // The kinds: the checkup that follows writes, and automatic translation (a batch of at
 // most ten keys of one namespace into one language, queued by the catalogue's write hook).
+// A checkup is a singleton job: a project has at most one pending and one running, which
+// the database holds (unique partial indexes, and a claim that passes over a pending one
+// while its kind runs for the project), whatever the number of workers and processes.
 //
 // # Webhook deliveries
 //
