@@ -65,6 +65,22 @@ func (t *tx) StartCheckup(ctx context.Context, r tools.CheckupReport, at time.Ti
 		Scan(ctx, &seq); err != nil {
 		return tools.CheckupReport{}, mapError(err)
 	}
+	// The open findings are the newest completed report's, read here rather than by the
+	// caller: another runner may have completed one since.
+	var base checkupRow
+	err = t.tx.NewSelect().Model(&base).Column("counts", "fingerprint").Where("project_id = ?", r.ProjectID).
+		Where("status = ?", checkupCompleted).Order("seq DESC").Limit(1).Scan(ctx)
+	switch err = mapError(err); {
+	case err == nil:
+		if err := json.Unmarshal([]byte(base.Counts), &r.Counts); err != nil {
+			return tools.CheckupReport{}, fmt.Errorf("the newest checkup report of %s has unreadable counts: %w", r.ProjectID, err)
+		}
+		r.Full = base.Fingerprint != r.Fingerprint
+	case tools.IsNotFound(err):
+		r.Counts, r.Full = map[string]int{}, true
+	default:
+		return tools.CheckupReport{}, err
+	}
 	r.Seq, r.Status = seq+1, checkupRunning
 	row, err := rowOfReport(r)
 	if err != nil {

@@ -238,14 +238,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 
 	now := c.opts.Now().UTC()
 	r := CheckupReport{ID: newID(), ProjectID: projectID, Trigger: trigger, CreatedAt: now, Runner: newID(),
-		LockedUntil: now.Add(checkupLease), Fingerprint: cfg.fingerprint, Counts: map[string]int{}}
-	if base == nil || base.Fingerprint != cfg.fingerprint {
-		r.Full = true
-	}
-	if base != nil {
-		// Every open finding is the newest report's: the counts start from its.
-		r.Counts = maps.Clone(base.Counts)
-	}
+		LockedUntil: now.Add(checkupLease), Fingerprint: cfg.fingerprint}
 	if err := c.store.Update(ctx, "", func(tx Tx) error {
 		var err error
 		r, err = tx.StartCheckup(ctx, r, now)

@@ -284,8 +284,10 @@ type CheckupTx interface {
 	// MarkCheckupKeys queues keys whose findings the next checkup recomputes.
 	MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error
 	// StartCheckup claims the project's running report for r.Runner until r.LockedUntil, or,
-	// when there is none, stores r as the running report with the next sequence number. It
-	// answers CodeConflict while another runner's lease holds the running report.
+	// when there is none, stores r as the running report with the next sequence number,
+	// the counts of the newest completed report, and Full when there is none or its
+	// Fingerprint differs. It answers CodeConflict while another runner's lease holds the
+	// running report.
 	StartCheckup(ctx context.Context, r CheckupReport, now time.Time) (CheckupReport, error)
 	// Checkup returns the report id, or with an empty id the newest completed one.
 	Checkup(ctx context.Context, projectID, id string) (CheckupReport, error)
