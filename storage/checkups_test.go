@@ -69,7 +69,10 @@ func TestCheckupFindingsMigration(t *testing.T) {
 				t.Errorf("the old report after the migration: %v, want not_found (dropped)", err)
 			}
 			var jobs []tools.Job
-			if err := db.View(t.Context(), func(tx tools.Tx) (err error) { jobs, err = tx.QueuedJobs(t.Context(), p.ID, tools.JobCheckup); return err }); err != nil {
+			if err := db.View(t.Context(), func(tx tools.Tx) (err error) {
+				jobs, err = tx.QueuedJobs(t.Context(), p.ID, tools.JobCheckup)
+				return err
+			}); err != nil {
 				t.Fatal(err)
 			}
 			if len(jobs) != 1 || jobs[0].Status != "pending" {
