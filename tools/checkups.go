@@ -185,7 +185,7 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}
 	for {
 		out, err := c.runCheckup(ctx, projectID, trigger)
-		if trigger == "job" || !isCode(err, CodeConflict) {
+		if trigger == "job" || ErrorCode(err) != CodeConflict {
 			return out, err
 		}
 		select {
@@ -194,11 +194,6 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 		case <-time.After(time.Second):
 		}
 	}
-}
-
-func isCode(err error, code string) bool {
-	e, ok := err.(*Error)
-	return ok && e.Code == code
 }
 
 func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
