@@ -49,7 +49,6 @@ func migrateCheckupFindings(ctx context.Context, db *bun.DB) error {
 			{(*checkupRow)(nil), "checkups_project_created", []string{"project_id", "created_at"}},
 			{(*checkupFindingRow)(nil), "checkup_findings_order", []string{"project_id", "namespace_id", "key_id", "language", "kind"}},
 			{(*checkupFindingRow)(nil), "checkup_findings_key", []string{"key_id", "last_seq"}},
-			{(*checkupFindingRow)(nil), "checkup_findings_closed", []string{"project_id", "last_seq"}},
 			{(*checkupMarkRow)(nil), "checkup_queue_project", []string{"project_id", "id"}},
 			{(*checkupMarkRow)(nil), "checkup_queue_key", []string{"project_id", "key_id"}},
 		}); err != nil {
@@ -57,6 +56,8 @@ func migrateCheckupFindings(ctx context.Context, db *bun.DB) error {
 		}
 		for _, stmt := range []string{
 			`CREATE UNIQUE INDEX IF NOT EXISTS checkups_project_seq ON checkup_reports (project_id, seq)`,
+			// Pruning looks at closed findings only: most findings stay open.
+			`CREATE INDEX IF NOT EXISTS checkup_findings_closed ON checkup_findings (project_id, last_seq) WHERE last_seq IS NOT NULL`,
 			// One running report per project: a second runner claims it or waits.
 			`CREATE UNIQUE INDEX IF NOT EXISTS checkups_running ON checkup_reports (project_id) WHERE status = 'running'`,
 			// A singleton job kind has one pending and one running job per project (EnqueueJob
