@@ -314,8 +314,8 @@ func (t *tx) ApplyCheckup(ctx context.Context, r tools.CheckupReport, ch tools.C
 			have[id] = rows[1:] // unchanged: carried over
 			continue
 		}
-		insert = append(insert, checkupFindingRow{ProjectID: r.ProjectID, NamespaceID: f.NamespaceID, KeyID: f.KeyID, Namespace: f.Namespace,
-			Key: f.Key, Language: f.Language, Kind: f.Kind, Message: f.Message, Detail: detail, FirstSeq: cur.Seq})
+		insert = append(insert, checkupFindingRow{ProjectID: r.ProjectID, NamespaceID: f.NamespaceID, KeyID: f.KeyID,
+			Language: f.Language, Kind: f.Kind, Message: f.Message, Detail: detail, FirstSeq: cur.Seq})
 		counts[countKey(f.Kind, f.Language)]++
 	}
 	// Findings gone: closed at this report, or deleted when only this report had them.
@@ -392,13 +392,27 @@ func (t *tx) CompleteCheckup(ctx context.Context, r tools.CheckupReport) error {
 }
 
 func (t *tx) CheckupFindings(ctx context.Context, r tools.CheckupReport, offset, limit int) ([]checkup.Finding, error) {
-	var rows []checkupFindingRow
-	if err := t.tx.NewSelect().Model(&rows).Column("namespace", "key", "language", "kind", "message", "detail").
-		Where("project_id = ?", r.ProjectID).Where("first_seq <= ?", r.Seq).
+	var rows []struct {
+		Namespace string `bun:"namespace"`
+		Key       string `bun:"key"`
+		Language  string `bun:"language"`
+		Kind      string `bun:"kind"`
+		Message   string `bun:"message"`
+		Detail    string `bun:"detail"`
+	}
+	// The page's rows first, then their names: the offset is walked in the index alone.
+	page := t.tx.NewSelect().TableExpr("checkup_findings AS p").Column("p.id").
+		Where("p.project_id = ?", r.ProjectID).Where("p.first_seq <= ?", r.Seq).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("last_seq IS NULL").WhereOr("last_seq > ?", r.Seq)
+			return q.Where("p.last_seq IS NULL").WhereOr("p.last_seq > ?", r.Seq)
 		}).
-		Order("namespace_id", "key_id", "language", "kind", "id").Offset(int64(offset)).Limit(int64(limit)).Scan(ctx); err != nil {
+		OrderExpr("p.namespace_id, p.key_id, p.language, p.kind, p.id").Offset(int64(offset)).Limit(int64(limit))
+	if err := t.tx.NewSelect().TableExpr("checkup_findings AS f").
+		ColumnExpr("COALESCE(n.key, '') AS namespace, COALESCE(k.key, '') AS key, f.language, f.kind, f.message, f.detail").
+		Join("LEFT JOIN translation_keys AS k ON k.id = f.key_id").
+		Join("LEFT JOIN namespaces AS n ON n.id = f.namespace_id").
+		Where("f.id IN (?)", page).
+		OrderExpr("f.namespace_id, f.key_id, f.language, f.kind, f.id").Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
 	}
 	out := make([]checkup.Finding, len(rows))

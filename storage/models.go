@@ -217,15 +217,15 @@ type checkupRow struct {
 	CompletedAt   *time.Time `bun:"completed_at"`
 }
 
-// checkupFindingRow is one finding, in the reports with seq in [first_seq, last_seq).
+// checkupFindingRow is one finding, in the reports with seq in [first_seq, last_seq). The
+// key's and namespace's names are read from their rows (keys are never renamed): a page
+// string's key is its whole text.
 type checkupFindingRow struct {
 	bun.BaseModel `bun:"table:checkup_findings"`
 	ID            int64  `bun:"id,pk,autoincrement"`
 	ProjectID     string `bun:"project_id,notnull,type:varchar(36)"`
 	NamespaceID   int64  `bun:"namespace_id,notnull"`
 	KeyID         int64  `bun:"key_id,notnull"`
-	Namespace     string `bun:"namespace,notnull"`
-	Key           string `bun:"key,notnull"`
 	Language      string `bun:"language,notnull"`
 	Kind          string `bun:"kind,notnull"`
 	Message       string `bun:"message,notnull"`
