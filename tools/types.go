@@ -461,8 +461,9 @@ type Job struct {
 
 // JobTx is the part of a transaction that background jobs use.
 type JobTx interface {
-	// EnqueueJob stores a job; with Coalesce, a pending job of the same kind and project
-	// absorbs it instead (checkups after a burst of writes run once).
+	// EnqueueJob stores a job; with coalesce the job is a singleton: a pending job of the
+	// same kind and project absorbs it (checkups after a burst of writes run once), and
+	// ClaimJob leaves it pending while one of its kind runs for the project.
 	EnqueueJob(ctx context.Context, j Job, coalesce bool) error
 	// ClaimJob leases the next due job for lease, or returns CodeNotFound when none is due.
 	ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (Job, error)
