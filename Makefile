@@ -37,7 +37,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo 'gofmt: files above need formatting' && exit 1)
 
-# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks
+# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups
 # picks parts: load is peak memory of concurrent big syncs and small writes during a big one).
 bench:
 	bash .ci/bench

@@ -192,6 +192,28 @@ func init() {
 				r, err := c.cat.RevokeToken(ctx, c.in.str("id"))
 				return r, fmt.Sprintf("token %s revoked at %s", r.ID, r.RevokedAt.Format(time.RFC3339)), err
 			}},
+		// Before "checkup": the first command whose name the words start with runs.
+		{name: "checkup show", args: "--project P [--report ID] [--offset N]", synopsis: "print a stored checkup report, a page of its findings at a time",
+			about: "Prints the newest completed report (or --report) with at most 1,000 findings from --offset;\n" +
+				"next_offset, null on the last page, is the --offset that continues.",
+			flags: []flagDef{req("project", "ID", "project id"), opt("report", "ID", "report id; default the newest completed report"),
+				{name: "offset", kind: intFlag, arg: "N", usage: "where the findings continue: the next_offset printed before", def: "0"}},
+			database: true, json: true,
+			run: func(ctx context.Context, c *call) (any, string, error) {
+				r, err := c.cat.GetCheckupReport(ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: c.in.str("project")},
+					ReportID: c.in.str("report"), Offset: c.in.integer("offset")})
+				if err != nil {
+					return nil, "", err
+				}
+				text := checkupText(r)
+				for _, f := range r.Findings {
+					text += fmt.Sprintf("\n%s  %s  %s  %s: %s", f.Namespace, f.Key, f.Language, f.Kind, f.Message)
+				}
+				if r.NextOffset != nil {
+					text += fmt.Sprintf("\nmore with --offset %d", *r.NextOffset)
+				}
+				return r, text, nil
+			}},
 		{name: "checkup", args: "--project P", synopsis: "run a quality check of a project's translations",
 			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -199,11 +221,7 @@ func init() {
 				if err != nil {
 					return nil, "", err
 				}
-				text := fmt.Sprintf("checkup report %s: %d findings", r.ID, r.FindingsTotal)
-				for _, k := range sortedKeys(r.Summary.ByKind) {
-					text += fmt.Sprintf("\n  %-28s %d", k, r.Summary.ByKind[k])
-				}
-				return r, text, nil
+				return r, checkupText(r), nil
 			}},
 		termAddCommand(), termListCommand(), substitutionAddCommand(),
 		{name: "backup", args: "--to FILE", synopsis: "copy a SQLite database while servers run",
@@ -330,4 +348,13 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkupText is a checkup report as text: its counts by kind.
+func checkupText(r tools.CheckupReportOut) string {
+	text := fmt.Sprintf("checkup report %s: %d findings", r.ID, r.FindingsTotal)
+	for _, k := range sortedKeys(r.Summary.ByKind) {
+		text += fmt.Sprintf("\n  %-28s %d", k, r.Summary.ByKind[k])
+	}
+	return text
 }

@@ -263,8 +263,10 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		return err
 	case <-ctx.Done():
 	}
-	// SIGTERM: stop accepting, let in-flight requests finish, exit 0.
+	// SIGTERM: stop accepting, let in-flight requests finish, exit 0. Background jobs stop
+	// meanwhile (a checkup within one chunk): what they leave is durable and taken up again.
 	logger.Info("shutting down")
+	stopWorker()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if metricsSrv != nil {
