@@ -53,10 +53,11 @@ TESTFLAGS ?= -count=1 -parallel 4
 RACEPKGS = ./ai/... ./rest/... ./storage/... ./tools/... ./workflows/...
 
 # .ci/test runs the plain and the race runs side by side (each waits on databases and
-# loopback HTTP much of the time, so together they fill the two cores), streaming their
-# lines as they come with a "test |" or "race |" prefix, go vet beside the race run once
-# the plain run has compiled what it needs, and a progress line every 30 s. It ends with
-# go test's closing lines of both runs and fails when anything failed.
+# loopback HTTP much of the time, so together they fill the two cores), streaming each
+# package's lines as it ends (go test -json through .ci/testlines.go) with a "test |" or
+# "race |" prefix, go vet beside the race run once the plain run has compiled what it
+# needs, and a progress line every 30 s. It ends with the slowest tests, then go test's
+# closing lines of both runs, and fails when anything failed.
 test:
 	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" bash .ci/test
 
