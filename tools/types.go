@@ -214,8 +214,12 @@ type WorkspaceTx interface {
 	HasWorkspaces(ctx context.Context) (bool, error)
 	CreateWorkspace(ctx context.Context, w Workspace) error
 	Workspace(ctx context.Context, id string) (Workspace, error)
+	// Workspaces returns every workspace, oldest first.
+	Workspaces(ctx context.Context) ([]Workspace, error)
 	CreateUser(ctx context.Context, u User) error
 	User(ctx context.Context, id string) (User, error)
+	// Users returns the users of a workspace, oldest first.
+	Users(ctx context.Context, workspaceID string) ([]User, error)
 }
 
 // ProjectTx holds projects, their languages and namespaces. Errors: CodeNotFound for an

@@ -87,6 +87,7 @@ func init() {
 				w, err := c.cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: c.in.str("name")})
 				return w, fmt.Sprintf("workspace %s (%s)\npublic token: %s", w.ID, w.Name, w.PublicToken), err
 			}},
+		workspaceListCommand(),
 		{name: "user create", args: "--workspace WS --email EMAIL", synopsis: "add a user to a workspace",
 			flags:    []flagDef{req("workspace", "ID", "workspace id"), req("email", "EMAIL", "the user's email address")},
 			database: true, json: true,
@@ -94,6 +95,7 @@ func init() {
 				u, err := c.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: c.in.str("workspace"), Email: c.in.str("email")})
 				return u, fmt.Sprintf("user %s (%s)", u.ID, u.Email), err
 			}},
+		userListCommand(),
 		{name: "project create", args: "--workspace WS --title T --source LANG [--languages L1,L2]",
 			synopsis: "create a project", database: true, json: true,
 			flags: []flagDef{req("workspace", "ID", "workspace id"), req("title", "TEXT", "project title"),
@@ -103,16 +105,21 @@ func init() {
 					Title: c.in.str("title"), SourceLanguage: c.in.str("source"), Languages: c.in.list("languages")})
 				return p, projectText(p), err
 			}},
-		{name: "project list", args: "--workspace WS", synopsis: "list the projects of a workspace",
-			flags: []flagDef{req("workspace", "ID", "workspace id")}, database: true, json: true,
+		{name: "project list", args: "[--workspace WS]", synopsis: "list the projects of a workspace",
+			about: soleWorkspaceAbout,
+			flags: []flagDef{opt("workspace", "ID", "workspace id")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
-				ps, err := c.cat.WorkspaceProjects(ctx, c.in.str("workspace"))
+				ws, err := workspaceOf(ctx, c)
+				if err != nil {
+					return nil, "", err
+				}
+				ps, err := c.cat.WorkspaceProjects(ctx, ws)
 				lines := make([]string, len(ps))
 				for i, p := range ps {
 					lines[i] = fmt.Sprintf("%s  %s  (%s)", p.ID, p.Title, strings.Join(p.EnabledLanguages, ", "))
 				}
 				if len(ps) == 0 {
-					lines = []string{"no projects in workspace " + c.in.str("workspace")}
+					lines = []string{"no projects in workspace " + ws}
 				}
 				return map[string]any{"projects": ps}, strings.Join(lines, "\n"), err
 			}},

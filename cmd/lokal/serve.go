@@ -248,6 +248,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	// ReadTimeout bounds the rest of a request's reading.
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, ErrorLog: errorLog}
+	if w := baseURLWarning(cfg.listen, cfg.baseURL); w != "" {
+		logger.Warn(w, "base_url", cfg.baseURL)
+	}
 	logger.Info("serving", "addr", ln.Addr().String(), "database", db.Dialect(), "base_url", cfg.baseURL,
 		"max_conns_per_ip", cfg.maxConnsPerIP)
 	errc := make(chan error, 2)
