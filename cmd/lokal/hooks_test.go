@@ -248,7 +248,7 @@ func TestServeWebhooksSurviveSIGKILL(t *testing.T) {
 		}
 		recvAddr := hold.Addr().String()
 		hold.Close()
-		env := append(secretEnv(dsn), "LOKAL_ALLOW_PRIVATE_NETS=127.0.0.1/32", "LOKAL_WEBHOOK_BACKOFF=1s,2s,2m")
+		env := append(secretEnv(dsn), "LOKAL_ALLOW_PRIVATE_NETS=127.0.0.1/32", "LOKAL_WEBHOOK_BACKOFF=10s,20s,40s")
 		add := aiJSON(t, env, "", append([]string{"webhook", "add", "--project", f.project, "--url", "http://" + recvAddr + "/hook"}, db...)...)
 		pat := str(t, jsonObject(t, []string{"token"}, "token", "create", "--user", f.user, "--project", f.project, "--json", "--database", dsn), "token")
 
