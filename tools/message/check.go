@@ -135,6 +135,10 @@ type checker struct {
 	r       Rules
 	src, tr *Message
 	out     []Problem
+	// nth pairs the translation's blocks with the source's where a form
+	// has several on one argument: nthKey of the translation's block to
+	// the source block's Nth.
+	nth map[string]int
 }
 
 func (c *checker) add(code string, path Path, format string, args ...any) {
@@ -174,13 +178,14 @@ func (c *checker) structure() {
 		srcForms[f.Path.String()] = f
 	}
 	keys := c.argKeys()
+	c.nth = map[string]int{}
 	for _, tf := range Forms(c.tr) {
-		sp, ok := mapPath(tf.Path, srcForms)
+		sp, ok := c.mapPath(tf.Path, srcForms)
 		if !ok {
 			continue // in a block the source has not: reported on its parent form
 		}
 		sf := srcForms[sp.String()]
-		c.blocks(tf, sf)
+		c.blocks(tf, sf, keys)
 		c.args(tf, sf, keys)
 		if a, b := tagShape(sf, c.src), tagShape(tf, c.tr); a != b {
 			c.add(CodeMarkup, tf.Path, "%s has the tags %s where the source has %s", formName(tf.Path), orNone(b), orNone(a))
@@ -193,9 +198,12 @@ func (c *checker) structure() {
 // mapPath returns the source form a translation form answers: the same
 // selectors, or other where the source's block has no form for a
 // category of the target language.
-func mapPath(p Path, src map[string]*FormContent) (Path, bool) {
+func (c *checker) mapPath(p Path, src map[string]*FormContent) (Path, bool) {
 	var out Path
-	for _, s := range p {
+	for i, s := range p {
+		if j, ok := c.nth[nthKey(p[:i], s.Arg, s.Type, s.Nth)]; ok {
+			s.Nth = j
+		}
 		out = append(out, s)
 		if _, ok := src[out.String()]; ok {
 			continue
@@ -210,23 +218,35 @@ func mapPath(p Path, src map[string]*FormContent) (Path, bool) {
 
 func blockKey(s *Select) string { return "{" + s.Arg + ", " + s.Type + "}" }
 
+func nthKey(at Path, arg, typ string, nth int) string {
+	return at.String() + "\x00" + arg + "\x00" + typ + "\x00" + strconv.Itoa(nth)
+}
+
 // blocks compares the plural/select blocks directly in a form, and the
-// forms of each.
-func (c *checker) blocks(tf, sf *FormContent) {
+// forms of each. Several blocks on one argument are paired by content, as
+// a translation may reorder them (with the tags around them).
+func (c *checker) blocks(tf, sf *FormContent, keys map[*Arg]string) {
 	src := map[string][]*Select{}
 	for _, s := range sf.Selects {
 		src[blockKey(s)] = append(src[blockKey(s)], s)
 	}
-	seen := map[string]int{}
+	tr := map[string][]*Select{}
 	for _, t := range tf.Selects {
-		k := blockKey(t)
-		i := seen[k]
-		seen[k]++
-		if i >= len(src[k]) {
-			c.add(CodeExtraArg, tf.Path, "%s has a %s on {%s} the source has not there", formName(tf.Path), t.Type, t.Arg)
-			continue
+		tr[blockKey(t)] = append(tr[blockKey(t)], t)
+	}
+	seen := map[string]int{}
+	for k, ts := range tr {
+		pair := pairBlocks(ts, src[k], keys)
+		seen[k] = min(len(ts), len(src[k]))
+		for i, t := range ts {
+			j := pair[i]
+			if j < 0 {
+				c.add(CodeExtraArg, tf.Path, "%s has a %s on {%s} the source has not there", formName(tf.Path), t.Type, t.Arg)
+				continue
+			}
+			c.nth[nthKey(tf.Path, t.Arg, t.Type, i)] = j
+			c.forms(tf.Path, t, src[k][j])
 		}
-		c.forms(tf.Path, t, src[k][i])
 	}
 	for k, ss := range src {
 		if n := len(ss) - seen[k]; n > 0 {
@@ -591,4 +611,94 @@ func (c *checker) quoted() {
 			c.add(CodeQuoted, nil, "the literal %s must stay quoted as in the source ('%s')", k, k)
 		}
 	}
+}
+
+// pairBlocks returns, for each translation block, the index of the source
+// block it answers (-1 for none): the assignment whose blocks differ least
+// in the arguments, tags and links they hold.
+func pairBlocks(tr, src []*Select, keys map[*Arg]string) []int {
+	pair := make([]int, len(tr))
+	for i := range pair {
+		pair[i] = -1
+		if i < len(src) {
+			pair[i] = i
+		}
+	}
+	if len(tr) < 2 || len(src) < 2 || len(tr) > 6 || len(src) > 6 {
+		return pair
+	}
+	tp, sp := make([]map[string]bool, len(tr)), make([]map[string]bool, len(src))
+	for i, t := range tr {
+		tp[i] = blockPrint(t, keys)
+	}
+	for j, s := range src {
+		sp[j] = blockPrint(s, keys)
+	}
+	cost := func(i, j int) int {
+		n := 0
+		for k := range tp[i] {
+			if !sp[j][k] {
+				n++
+			}
+		}
+		for k := range sp[j] {
+			if !tp[i][k] {
+				n++
+			}
+		}
+		return n
+	}
+	best := -1
+	used := make([]bool, len(src))
+	cur := make([]int, len(tr))
+	var try func(i, sum int)
+	try = func(i, sum int) {
+		if best >= 0 && sum >= best {
+			return
+		}
+		if i == len(tr) {
+			best = sum
+			copy(pair, cur)
+			return
+		}
+		matched := false
+		for j := range src {
+			if !used[j] {
+				matched = true
+				used[j] = true
+				cur[i] = j
+				try(i+1, sum+cost(i, j))
+				used[j] = false
+			}
+		}
+		if !matched {
+			cur[i] = -1
+			try(i+1, sum+len(tp[i]))
+		}
+	}
+	try(0, 0)
+	return pair
+}
+
+// blockPrint is the set of arguments, tags and links anywhere in a block.
+func blockPrint(s *Select, keys map[*Arg]string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range s.Forms {
+		Walk(f.Message, func(n Node, _ Path) bool {
+			switch n := n.(type) {
+			case *Arg:
+				out[keys[n]] = true
+			case *Tag:
+				var b strings.Builder
+				tagSig(&b, n, func(*strings.Builder, *Message) {}, func(*strings.Builder, []Node) {})
+				out[b.String()] = true
+			case *Link:
+				out["]("+n.Target+")"] = true
+			case *Select:
+				out[blockKey(n)] = true
+			}
+			return true
+		})
+	}
+	return out
 }

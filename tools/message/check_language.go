@@ -177,14 +177,21 @@ func lines(s string) int {
 	return n
 }
 
-// normalize lower-cases s and keeps only its words, one space apart.
+// normalize lower-cases s and keeps only its words, one space apart; it
+// counts the space-separated words with letters (Sign-On is one).
 func normalize(s string) (string, int) {
 	ws := words(strings.ToLower(s))
 	parts := make([]string, len(ws))
 	for i, w := range ws {
 		parts[i] = w.s
 	}
-	return " " + strings.Join(parts, " ") + " ", len(ws)
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return " " + strings.Join(parts, " ") + " ", n
 }
 
 // untranslated reports a sentence of the source, long enough not to be a
@@ -333,7 +340,35 @@ func identifiedAs(text string, other, target whatlanggo.Lang, targetKnown bool) 
 		return info.Lang == other && info.IsReliable()
 	}
 	info := whatlanggo.DetectWithOptions(text, whatlanggo.Options{Whitelist: map[whatlanggo.Lang]bool{other: true, target: true}})
-	return info.Lang == other && info.Confidence >= minConfidence
+	if info.Lang != other || info.Confidence < minConfidence {
+		return false
+	}
+	if other == whatlanggo.Eng {
+		return looksEnglish(text)
+	}
+	return true
+}
+
+var englishWords = setOf("the a an and or to of in on for with your you is are be this that it please from by at as not no can will all more now")
+
+// looksEnglish confirms the identifier's English on short prose, where
+// trigrams mislead ("Otwórz folder projektu i zapisz zmiany" scores as
+// English): English prose has no letters beyond ASCII and is dense with
+// function words.
+func looksEnglish(text string) bool {
+	ws := words(text)
+	hits := 0
+	for _, w := range ws {
+		for _, r := range w.s {
+			if r >= 0x80 && unicode.IsLetter(r) {
+				return false
+			}
+		}
+		if englishWords[strings.ToLower(w.s)] {
+			hits++
+		}
+	}
+	return hits*5 >= len(ws)
 }
 
 // minConfidence is the identifier's confidence, between two candidate
