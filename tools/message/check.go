@@ -187,8 +187,9 @@ func (c *checker) structure() {
 		sf := srcForms[sp.String()]
 		c.blocks(tf, sf, keys)
 		c.args(tf, sf, keys)
-		if a, b := tagShape(sf, c.src), tagShape(tf, c.tr); a != b {
-			c.add(CodeMarkup, tf.Path, "%s has the tags %s where the source has %s", formName(tf.Path), orNone(b), orNone(a))
+		if tagShape(sf, c.src, true) != tagShape(tf, c.tr, true) {
+			c.add(CodeMarkup, tf.Path, "%s has the tags %s where the source has %s (same names, nesting and attributes; only alt, title, placeholder and aria-label text may change)",
+				formName(tf.Path), orNone(tagShape(tf, c.tr, false)), orNone(tagShape(sf, c.src, false)))
 		}
 		c.links(tf, sf)
 	}
@@ -536,16 +537,17 @@ func (c *checker) printfOrder() {
 }
 
 // tagShape is the tag structure of a form: names, atoms and opaque
-// attributes, nesting kept, siblings sorted (a translation may reorder
-// them), text, translatable attribute values and links left out.
-func tagShape(fc *FormContent, top *Message) string {
+// attributes, nesting kept, text, translatable attribute values and links
+// left out. Sorted, siblings are in a canonical order (a translation may
+// reorder them); unsorted, it is in document order, for people.
+func tagShape(fc *FormContent, top *Message, sorted bool) string {
 	if fc.Form != nil {
-		return shapeOf(fc.Form.Message.Nodes)
+		return shapeOf(fc.Form.Message.Nodes, sorted)
 	}
-	return shapeOf(top.Nodes)
+	return shapeOf(top.Nodes, sorted)
 }
 
-func shapeOf(ns []Node) string {
+func shapeOf(ns []Node, sorted bool) string {
 	var parts []string
 	var add func(ns []Node)
 	add = func(ns []Node) {
@@ -553,7 +555,7 @@ func shapeOf(ns []Node) string {
 			switch n := n.(type) {
 			case *Tag:
 				var b strings.Builder
-				tagSig(&b, n, func(*strings.Builder, *Message) {}, func(b *strings.Builder, ch []Node) { b.WriteString(shapeOf(ch)) })
+				tagSig(&b, n, func(*strings.Builder, *Message) {}, func(b *strings.Builder, ch []Node) { b.WriteString(shapeOf(ch, sorted)) })
 				parts = append(parts, b.String())
 			case *Link:
 				add(n.Text)
@@ -561,7 +563,9 @@ func shapeOf(ns []Node) string {
 		}
 	}
 	add(ns)
-	sort.Strings(parts)
+	if sorted {
+		sort.Strings(parts)
+	}
 	return strings.Join(parts, "")
 }
 

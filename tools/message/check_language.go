@@ -120,9 +120,9 @@ var chatterGroups = []struct {
 		"no puedo", "como ia", "como modelo de lenguaje", "non posso", "non sono in grado", "não posso", "não consigo",
 		"ik kan niet", "ik kan dit niet", "nie mogę", "nie jestem w stanie", "я не могу", "не могу перевести", "как ии", "как языковая модель",
 		"翻訳できません", "翻訳することはできません", "无法翻译", "我不能", "번역할 수 없", "çeviremem", "en tant qu’ia"}},
-	{"an apology", []string{"sorry", "apolog", "excuse", "pardon", "unfortunately", "regret"}, []string{
+	{"an apology", []string{"sorry", "apolog", "excuse", "pardon", "unfortunately", "regret", "oops", "whoops"}, []string{
 		"sorry", "apologi", "apologise", "tut mir leid", "entschuldig", "désolé", "je m'excuse", "lo siento", "disculp",
-		"mi dispiace", "desculp", "lamento", "przepraszam", "извините", "прошу прощения", "к сожалению", "申し訳", "すみません", "抱歉", "对不起", "죄송"}},
+		"mi dispiace", "desculp", "sinto muito", "przepraszam", "извините", "прошу прощения", "申し訳", "すみません", "抱歉", "对不起", "죄송"}},
 	{"an introduction", []string{"translat"}, []string{
 		"here is the translation", "here's the translation", "here is your translation", "translation:", "translated text", "the translation is",
 		"hier ist die übersetzung", "übersetzung:", "voici la traduction", "traduction :", "traduction:", "aquí está la traducción",

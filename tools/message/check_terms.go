@@ -176,6 +176,10 @@ type matcher struct {
 	// unspaced: a language written without spaces between words, where a
 	// term is found as a substring.
 	unspaced bool
+	// The words of the last text searched, and their stems.
+	text      string
+	textWords []word
+	textStems []string
 }
 
 var unspacedLangs = map[string]bool{"ja": true, "zh": true, "th": true, "lo": true, "km": true, "my": true, "bo": true}
@@ -220,14 +224,36 @@ func (m *matcher) find(term, text string) bool {
 	if m.unspaced {
 		return strings.Contains(strings.ToLower(text), strings.ToLower(term))
 	}
-	tw, xw := words(term), words(text)
+	tw := words(term)
 	if len(tw) == 0 {
 		return false
+	}
+	if m.text != text || m.textWords == nil {
+		m.text, m.textWords, m.textStems = text, words(text), nil
+		if m.stem != nil {
+			for _, w := range m.textWords {
+				m.textStems = append(m.textStems, m.norm(w.s))
+			}
+		}
+	}
+	xw := m.textWords
+	var ts []string
+	if m.stem != nil {
+		for _, t := range tw {
+			ts = append(ts, m.norm(t.s))
+		}
 	}
 outer:
 	for i := 0; i+len(tw) <= len(xw); i++ {
 		for j, t := range tw {
-			if !m.same(t.s, xw[i+j].s) {
+			x := xw[i+j].s
+			switch {
+			case strings.EqualFold(t.s, x):
+			case m.stem != nil:
+				if ts[j] != m.textStems[i+j] {
+					continue outer
+				}
+			case !m.same(t.s, x):
 				continue outer
 			}
 		}
