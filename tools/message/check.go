@@ -246,7 +246,7 @@ func (c *checker) blocks(tf, sf *FormContent, keys map[*Arg]string) {
 				continue
 			}
 			c.nth[nthKey(tf.Path, t.Arg, t.Type, i)] = j
-			c.forms(tf.Path, t, src[k][j])
+			c.forms(tf.Path, i, t, src[k][j])
 		}
 	}
 	for k, ss := range src {
@@ -268,7 +268,7 @@ func pluralKind(typ string) (plural.Kind, bool) {
 
 // forms checks one block's selectors against the target language, and
 // that its forms show the number where a category covers several.
-func (c *checker) forms(at Path, t, s *Select) {
+func (c *checker) forms(at Path, nth int, t, s *Select) {
 	kind, isPlural := pluralKind(t.Type)
 	var want []string
 	if isPlural {
@@ -331,7 +331,7 @@ func (c *checker) forms(at Path, t, s *Select) {
 			continue // =N and single-number categories may leave the number out
 		}
 		if !formShowsNumber(f.Message, t.Arg) {
-			p := append(slices.Clip(at), Step{Arg: t.Arg, Type: t.Type, Selector: f.Selector})
+			p := append(slices.Clip(at), Step{Arg: t.Arg, Type: t.Type, Nth: nth, Selector: f.Selector})
 			c.add(CodePound, p, "%s of {%s} shows no number: `%s` covers several numbers in %s, so it needs # or {%s}",
 				formName(p), t.Arg, f.Selector, c.r.TargetLang, t.Arg)
 		}

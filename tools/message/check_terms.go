@@ -169,7 +169,8 @@ var stemmers = map[string]func(*snowballstem.Env) bool{
 // matcher finds a term's words in text in one language: by Snowball stem
 // where there is a stemmer for the language, otherwise by the word itself
 // or, for words of five letters or more, the word with its last vowel
-// changed or a short ending added (Polish aplikacja, aplikacji).
+// changed, or for words of four letters or more a short ending added
+// (Polish plik, pliki; aplikacja, aplikacji).
 type matcher struct {
 	stem func(*snowballstem.Env) bool
 	env  *snowballstem.Env
@@ -207,11 +208,10 @@ func (m *matcher) same(termWord, textWord string) bool {
 		return m.norm(termWord) == m.norm(textWord)
 	}
 	t, w := strings.ToLower(termWord), strings.ToLower(textWord)
-	if utf8.RuneCountInString(t) < 5 {
+	if utf8.RuneCountInString(t) < 4 {
 		return false
 	}
-	last, size := utf8.DecodeLastRuneInString(t)
-	if strings.ContainsRune("aeiouyąęó", last) {
+	if last, size := utf8.DecodeLastRuneInString(t); utf8.RuneCountInString(t) >= 5 && strings.ContainsRune("aeiouyąęóа", last) {
 		t = t[:len(t)-size]
 	}
 	return strings.HasPrefix(w, t) && utf8.RuneCountInString(w)-utf8.RuneCountInString(t) <= 3
