@@ -18,6 +18,8 @@ type Term struct{ Source, Target, Locale string }
 
 // Rules is what a translation is checked against besides its source.
 type Rules struct {
+	// SourceLang and TargetLang are BCP 47 tags. Without TargetLang the
+	// plural categories, '#' and the language are not checked.
 	SourceLang, TargetLang string
 	// Syntax is the project's syntaxes; 0 detects them from the source.
 	Syntax Syntax
@@ -270,6 +272,9 @@ func pluralKind(typ string) (plural.Kind, bool) {
 // that its forms show the number where a category covers several.
 func (c *checker) forms(at Path, nth int, t, s *Select) {
 	kind, isPlural := pluralKind(t.Type)
+	if isPlural && c.r.TargetLang == "" {
+		return // no language, no categories to hold the forms to
+	}
 	var want []string
 	if isPlural {
 		for _, cat := range plural.Categories(c.r.TargetLang, kind) {

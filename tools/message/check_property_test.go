@@ -511,3 +511,22 @@ func TestCheckPropertySeeds(t *testing.T) {
 		t.Errorf("only %d mutations of seed values", seen)
 	}
 }
+
+// FuzzCheck runs Check on any pair of values under any syntax (it must
+// not panic) and checks that a value answers itself: in its own language
+// only its plural categories and its own missing '#' can be wrong.
+func FuzzCheck(f *testing.F) {
+	seeds := seedValues(f)
+	for i, v := range seeds {
+		f.Add(v, seeds[(i+1)%len(seeds)], uint16(All), "pl")
+	}
+	f.Fuzz(func(t *testing.T, v, w string, syn uint16, lang string) {
+		s := Syntax(syn) & All
+		_ = Check(v, w, Rules{SourceLang: "en", TargetLang: lang, Syntax: s, Glossary: []Term{{"file", "plik", "all"}}, DoNotTranslate: []string{"Lokal"}})
+		for _, p := range Check(v, v, Rules{SourceLang: "en", TargetLang: "en-GB", Syntax: s}) {
+			if p.Code != CodePluralForms && p.Code != CodePound {
+				t.Fatalf("Check(v, v) with v = %q under %s: %v", v, s, p)
+			}
+		}
+	})
+}
