@@ -128,7 +128,15 @@ var chatterGroups = []struct {
 		"hier ist die übersetzung", "übersetzung:", "voici la traduction", "traduction :", "traduction:", "aquí está la traducción",
 		"aquí tienes la traducción", "traducción:", "ecco la traduzione", "traduzione:", "aqui está a tradução", "tradução:",
 		"hier is de vertaling", "vertaling:", "oto tłumaczenie", "tłumaczenie:", "вот перевод", "перевод:", "翻訳:", "翻訳：", "以下が翻訳",
-		"翻译:", "翻译：", "以下是翻译", "번역:"}},
+		"翻译:", "翻译：", "以下是翻译", "번역:",
+		// Any word for "translation" in an answer whose source does not
+		// speak of translating is talk about the answer.
+		"translation", "translated", "übersetzung", "übersetzt", "traduction", "traducción", "traduzione", "tradução",
+		"vertaling", "tłumaczenie", "翻訳", "翻译", "번역"}},
+	{"commentary", []string{" i ", " i'"}, []string{
+		"i used", "i've used", "i have used", "i translated", "i kept", "i chose", "i left", "i assumed", "literal translation",
+		"literally", "alternatively", "(formal", "(informal", "in this context", "p.s.", "ich habe", "wörtlich", "j'ai utilisé",
+		"j'ai traduit", "littéralement", "he usado", "he traducido", "literalmente", "я использовал", "дословно"}},
 	{"a note", []string{"note", "notice", "attention", "remark", "caution", "warning", "important", "tip", "hint"}, []string{
 		"note:", "(note", "please note", "n.b.", "explanation:", "hinweis:", "anmerkung:", "(hinweis", "(anmerkung", "remarque :",
 		"remarque:", "note :", "(remarque", "nota:", "(nota", "observação:", "opmerking:", "let op:", "uwaga:", "примечание:",
@@ -138,7 +146,7 @@ var chatterGroups = []struct {
 var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}, {"「", "」"}, {"'", "'"}}
 
 func (c *checker) chatter(srcRaw, trRaw, srcP, trP string) {
-	sl, tl := strings.ToLower(srcP), strings.ToLower(trP)
+	sl, tl := " "+strings.ToLower(srcP), strings.ToLower(trP)
 	for _, g := range chatterGroups {
 		exempt := false
 		for _, e := range g.exempt {
