@@ -230,15 +230,20 @@ func nthKey(at Path, arg, typ string, nth int) string {
 // a translation may reorder them (with the tags around them).
 func (c *checker) blocks(tf, sf *FormContent, keys map[*Arg]string) {
 	src := map[string][]*Select{}
+	var order []string // keys in document order, so problems come in a stable order
 	for _, s := range sf.Selects {
 		src[blockKey(s)] = append(src[blockKey(s)], s)
 	}
 	tr := map[string][]*Select{}
 	for _, t := range tf.Selects {
+		if tr[blockKey(t)] == nil {
+			order = append(order, blockKey(t))
+		}
 		tr[blockKey(t)] = append(tr[blockKey(t)], t)
 	}
 	seen := map[string]int{}
-	for k, ts := range tr {
+	for _, k := range order {
+		ts := tr[k]
 		pair := pairBlocks(ts, src[k], keys)
 		seen[k] = min(len(ts), len(src[k]))
 		for i, t := range ts {
@@ -251,9 +256,12 @@ func (c *checker) blocks(tf, sf *FormContent, keys map[*Arg]string) {
 			c.forms(tf.Path, i, t, src[k][j])
 		}
 	}
-	for k, ss := range src {
-		if n := len(ss) - seen[k]; n > 0 {
-			c.add(CodeMissingArg, tf.Path, "%s lacks the %s on {%s}", formName(tf.Path), ss[0].Type, ss[0].Arg)
+	done := map[string]bool{}
+	for _, s := range sf.Selects {
+		k := blockKey(s)
+		if n := len(src[k]) - seen[k]; n > 0 && !done[k] {
+			done[k] = true
+			c.add(CodeMissingArg, tf.Path, "%s lacks the %s on {%s}%s", formName(tf.Path), s.Type, s.Arg, times(n))
 		}
 	}
 }

@@ -513,7 +513,7 @@ func TestCheckPropertySeeds(t *testing.T) {
 }
 
 // FuzzCheck runs Check on any pair of values under any syntax (it must
-// not panic) and checks that a value answers itself: in its own language
+// not panic, and answers the same twice) and checks that a value answers itself: in its own language
 // only its plural categories and its own missing '#' can be wrong.
 func FuzzCheck(f *testing.F) {
 	seeds := seedValues(f)
@@ -522,7 +522,10 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v, w string, syn uint16, lang string) {
 		s := Syntax(syn) & All
-		_ = Check(v, w, Rules{SourceLang: "en", TargetLang: lang, Syntax: s, Glossary: []Term{{"file", "plik", "all"}}, DoNotTranslate: []string{"Lokal"}})
+		r := Rules{SourceLang: "en", TargetLang: lang, Syntax: s, Glossary: []Term{{"file", "plik", "all"}}, DoNotTranslate: []string{"Lokal"}}
+		if a, b := Check(v, w, r), Check(v, w, r); !slices.Equal(a, b) {
+			t.Fatalf("Check(%q, %q) not deterministic: %v, then %v", v, w, a, b)
+		}
 		for _, p := range Check(v, v, Rules{SourceLang: "en", TargetLang: "en-GB", Syntax: s}) {
 			if p.Code != CodePluralForms && p.Code != CodePound {
 				t.Fatalf("Check(v, v) with v = %q under %s: %v", v, s, p)
