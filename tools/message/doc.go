@@ -44,6 +44,19 @@
 // editor's highlighting and for masking; [Message.PlainText] the prose.
 // [SplitPluralKey] reads i18next's plural key suffixes (files_one).
 //
+// # Checking a translation
+//
+// [Check] is the one check of a translated value against its source, for
+// every door (AI verification, editor QA, checkup, imports): it compares
+// the trees form by form (arguments, plural categories of the target
+// language from package plural, '#', printf order, tags, links, quoted
+// literals), the project's glossary and do-not-translate terms (those
+// [TermsFor] picks for the language; glossary words matched by Snowball
+// stem), and the prose (language, copied sentences, chatter, length). It
+// returns [Problem]s with a code (the Code constants), the form's path and
+// a detail fit for a person and for a model's retry. Syntax errors of the
+// parse itself are [SyntaxError]s.
+//
 // The package imports nothing of lokal, so every part of it (ai, the
 // checkup, the editor, the file formats) can use it. Parsing is linear in
 // the length of the value: every speculative read is bounded.

@@ -9,13 +9,14 @@ type Message struct {
 	Nodes []Node
 	// Problems are the syntax errors found while parsing (only on the
 	// message Parse returns; nested messages leave it empty).
-	Problems []Problem
+	Problems []SyntaxError
 	Syntax   Syntax
 }
 
-// Problem is a syntax error at a byte offset of the parsed value. What
-// does not parse is kept as text, so a problem never loses bytes.
-type Problem struct {
+// SyntaxError is a syntax error at a byte offset of the parsed value. What
+// does not parse is kept as text, so an error never loses bytes. (Problem
+// is what Check reports.)
+type SyntaxError struct {
 	Offset int
 	Code   ProblemCode
 }

@@ -33,7 +33,7 @@ func Parse(value string, syntax Syntax) *Message {
 type parser struct {
 	s        string
 	syn      Syntax
-	problems []Problem
+	problems []SyntaxError
 	depth    int
 	// There is no ']' in s[rbFrom:rb]: a run of '[' without one costs
 	// O(1) each instead of a bounded scan each.
@@ -50,7 +50,7 @@ type ctx struct {
 }
 
 func (p *parser) problem(at int, c ProblemCode) {
-	p.problems = append(p.problems, Problem{Offset: at, Code: c})
+	p.problems = append(p.problems, SyntaxError{Offset: at, Code: c})
 }
 
 func (p *parser) has(s Syntax) bool { return p.syn&s != 0 }

@@ -195,7 +195,7 @@ func TestRoundTripAllSyntaxes(t *testing.T) {
 func TestProblemOffsets(t *testing.T) {
 	t.Parallel()
 	m := Parse("ok {n, plural, one {x}} and }", ICU)
-	want := []Problem{{3, MissingOther}, {28, UnmatchedBrace}}
+	want := []SyntaxError{{3, MissingOther}, {28, UnmatchedBrace}}
 	if !slices.Equal(m.Problems, want) {
 		t.Errorf("problems = %v, want %v", m.Problems, want)
 	}

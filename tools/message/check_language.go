@@ -1,0 +1,384 @@
+package message
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/abadojack/whatlanggo"
+)
+
+// Thresholds of the prose checks. The language identifier is asked only
+// about prose at least this long, where it tells languages apart reliably
+// (tested with real UI sentences in check_language_test.go); a sentence
+// copied from the source counts from this many words, so kept short terms
+// (Status, Team, OK, a brand name) pass.
+const (
+	minIdentifyWords   = 5
+	minIdentifyLetters = 28
+	minCopiedWords     = 4
+	lengthAllowance    = 20 // runes every translation may add to the bound
+)
+
+// prose runs the checks of the translation's text: length, chatter,
+// copied sentences and language.
+func (c *checker) prose(dnt []string, glossary []Term) {
+	srcP, trP := c.src.PlainText(), c.tr.PlainText()
+	growth := c.r.MaxGrowth
+	if growth <= 0 {
+		growth = DefaultMaxGrowth
+	}
+	if sw, tw := proseWidth(c.src.Nodes), proseWidth(c.tr.Nodes); float64(tw) > growth*float64(sw)+lengthAllowance {
+		c.add(CodeTooLong, nil, "the translation is %d characters long for a source of %d: keep it close to the source's length", tw, sw)
+	}
+	c.chatter(c.src.String(), c.tr.String(), srcP, trP)
+	if c.r.TargetLang != "" && baseLang(c.r.SourceLang) == baseLang(c.r.TargetLang) {
+		return // en to en-GB: copies and the same language are right
+	}
+	srcK, trK := withoutTerms(srcP, dnt), withoutTerms(trP, dnt)
+	if c.untranslated(srcK, trK) {
+		return
+	}
+	c.language(srcK, trK, glossary)
+}
+
+// proseWidth is the width of the longest reading of ns: a plural or
+// select counts its longest form, so expanding a plural into Arabic's six
+// forms does not make a translation long.
+func proseWidth(ns []Node) int {
+	n := 0
+	for _, x := range ns {
+		switch x := x.(type) {
+		case *Select:
+			longest := 0
+			for _, f := range x.Forms {
+				longest = max(longest, proseWidth(f.Message.Nodes))
+			}
+			n += longest
+		case *Tag:
+			for _, a := range x.Attrs {
+				if a.Text != nil {
+					n += proseWidth(a.Text.Nodes)
+				}
+			}
+			n += proseWidth(x.Children)
+		case *Link:
+			n += proseWidth(x.Text)
+		case *Text, *Entity, *Quoted:
+			var b strings.Builder
+			plain(&b, []Node{x})
+			n += width(b.String())
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// width counts runes of visible text, a wide (CJK) character as two,
+// runs of spaces as one.
+func width(s string) int {
+	n := 0
+	space := true
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			if !space {
+				n++
+			}
+			space = true
+			continue
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r):
+			n += 2
+		default:
+			n++
+		}
+		space = false
+	}
+	return n
+}
+
+func withoutTerms(s string, dnt []string) string {
+	for _, d := range dnt {
+		s = strings.ReplaceAll(s, d, " ")
+	}
+	return s
+}
+
+// chatterGroups are what a model says besides the translation, in English
+// and the common target languages. A group is skipped when the source
+// itself has one of its exempt words (a source saying "Sorry" may be
+// translated "Entschuldigung").
+var chatterGroups = []struct {
+	what    string
+	exempt  []string
+	markers []string
+}{
+	{"a refusal", []string{"i cannot", "i can't", "i can not", "i am unable", "i'm unable", "translat"}, []string{
+		"i cannot", "i can't", "i can not", "i am unable", "i'm unable", "unable to translate", "cannot be translated", "as an ai", "language model",
+		"ich kann nicht", "ich kann diesen", "kann das nicht übersetzen", "kann diesen text nicht", "nicht übersetzt werden", "als ki",
+		"je ne peux pas", "je suis incapable", "en tant qu'ia", "en tant que modèle",
+		"no puedo", "como ia", "como modelo de lenguaje", "non posso", "non sono in grado", "não posso", "não consigo",
+		"ik kan niet", "ik kan dit niet", "nie mogę", "nie jestem w stanie", "я не могу", "не могу перевести", "как ии", "как языковая модель",
+		"翻訳できません", "翻訳することはできません", "无法翻译", "我不能", "번역할 수 없", "çeviremem", "en tant qu’ia"}},
+	{"an apology", []string{"sorry", "apolog", "excuse", "pardon", "unfortunately", "regret", "oops", "whoops"}, []string{
+		"sorry", "apologi", "apologise", "tut mir leid", "entschuldig", "désolé", "je m'excuse", "lo siento", "disculp",
+		"mi dispiace", "desculp", "sinto muito", "przepraszam", "извините", "прошу прощения", "申し訳", "すみません", "抱歉", "对不起", "죄송"}},
+	{"an introduction", []string{"translat"}, []string{
+		"here is the translation", "here's the translation", "here is your translation", "translation:", "translated text", "the translation is",
+		"hier ist die übersetzung", "übersetzung:", "voici la traduction", "traduction :", "traduction:", "aquí está la traducción",
+		"aquí tienes la traducción", "traducción:", "ecco la traduzione", "traduzione:", "aqui está a tradução", "tradução:",
+		"hier is de vertaling", "vertaling:", "oto tłumaczenie", "tłumaczenie:", "вот перевод", "перевод:", "翻訳:", "翻訳：", "以下が翻訳",
+		"翻译:", "翻译：", "以下是翻译", "번역:",
+		// Any word for "translation" in an answer whose source does not
+		// speak of translating is talk about the answer.
+		"translation", "translated", "übersetzung", "übersetzt", "traduction", "traducción", "traduzione", "tradução",
+		"vertaling", "tłumaczenie", "翻訳", "翻译", "번역"}},
+	{"commentary", []string{" i ", " i'"}, []string{
+		"i used", "i've used", "i have used", "i translated", "i kept", "i chose", "i left", "i assumed", "literal translation",
+		"literally", "alternatively", "(formal", "(informal", "in this context", "p.s.", "ich habe", "wörtlich", "j'ai utilisé",
+		"j'ai traduit", "littéralement", "he usado", "he traducido", "literalmente", "я использовал", "дословно"}},
+	{"a note", []string{"note", "notice", "attention", "remark", "caution", "warning", "important", "tip", "hint"}, []string{
+		"note:", "(note", "please note", "n.b.", "explanation:", "hinweis:", "anmerkung:", "(hinweis", "(anmerkung", "remarque :",
+		"remarque:", "note :", "(remarque", "nota:", "(nota", "observação:", "opmerking:", "let op:", "uwaga:", "примечание:",
+		"(примечание", "обратите внимание", "注:", "注：", "注意:", "注意：", "说明：", "참고:"}},
+}
+
+var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}, {"「", "」"}, {"'", "'"}}
+
+func (c *checker) chatter(srcRaw, trRaw, srcP, trP string) {
+	sl, tl := " "+strings.ToLower(srcP), strings.ToLower(trP)
+	for _, g := range chatterGroups {
+		exempt := false
+		for _, e := range g.exempt {
+			exempt = exempt || strings.Contains(sl, e)
+		}
+		if exempt {
+			continue
+		}
+		for _, m := range g.markers {
+			if strings.Contains(tl, m) && !strings.Contains(sl, m) {
+				c.add(CodeChatter, nil, "the translation contains %s (%q): answer with the translation only", g.what, m)
+				break
+			}
+		}
+	}
+	if lines(trRaw) > lines(srcRaw) {
+		c.add(CodeChatter, nil, "the translation has %d lines where the source has %d: answer with the translation only, no notes", lines(trRaw), lines(srcRaw))
+	}
+	st, tt := strings.TrimSpace(srcRaw), strings.TrimSpace(trRaw)
+	for _, q := range quotePairs {
+		if len(tt) > len(q[0])+len(q[1]) && strings.HasPrefix(tt, q[0]) && strings.HasSuffix(tt, q[1]) &&
+			!(strings.HasPrefix(st, q[0]) || strings.HasSuffix(st, q[1])) && !strings.Contains(tt[len(q[0]):len(tt)-len(q[1])], q[0]) {
+			c.add(CodeChatter, nil, "the translation is wrapped in quotes the source has not")
+			break
+		}
+	}
+}
+
+func lines(s string) int {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// normalize lower-cases s and keeps only its words, one space apart; it
+// counts the space-separated words with letters (Sign-On is one).
+func normalize(s string) (string, int) {
+	ws := words(strings.ToLower(s))
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.s
+	}
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return " " + strings.Join(parts, " ") + " ", n
+}
+
+// untranslated reports a sentence of the source, long enough not to be a
+// term kept as it is, that the translation has unchanged.
+func (c *checker) untranslated(srcP, trP string) bool {
+	tn, _ := normalize(trP)
+	for _, sentence := range strings.FieldsFunc(srcP, func(r rune) bool { return strings.ContainsRune(".!?;:。！？\n", r) }) {
+		sn, n := normalize(sentence)
+		if n >= minCopiedWords && strings.Contains(tn, sn) {
+			c.add(CodeUntranslated, nil, "the translation copies the source sentence %q unchanged: translate it into %s", strings.TrimSpace(sentence), c.r.TargetLang)
+			return true
+		}
+	}
+	return false
+}
+
+// scripts of the languages not written in Latin letters.
+var scriptOf = map[string][]*unicode.RangeTable{}
+
+func init() {
+	set := func(t []*unicode.RangeTable, langs ...string) {
+		for _, l := range langs {
+			scriptOf[l] = t
+		}
+	}
+	set([]*unicode.RangeTable{unicode.Cyrillic}, "ru", "uk", "be", "bg", "mk", "sr", "kk", "ky", "mn", "tg", "ba", "cv", "tt", "ce", "os", "sah")
+	set([]*unicode.RangeTable{unicode.Arabic}, "ar", "fa", "ur", "ps", "ckb", "ug", "sd")
+	set([]*unicode.RangeTable{unicode.Hebrew}, "he", "yi", "iw")
+	set([]*unicode.RangeTable{unicode.Greek}, "el")
+	set([]*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana}, "ja")
+	set([]*unicode.RangeTable{unicode.Han}, "zh", "yue")
+	set([]*unicode.RangeTable{unicode.Hangul, unicode.Han}, "ko")
+	set([]*unicode.RangeTable{unicode.Thai}, "th")
+	set([]*unicode.RangeTable{unicode.Lao}, "lo")
+	set([]*unicode.RangeTable{unicode.Khmer}, "km")
+	set([]*unicode.RangeTable{unicode.Myanmar}, "my")
+	set([]*unicode.RangeTable{unicode.Devanagari}, "hi", "mr", "ne", "sa")
+	set([]*unicode.RangeTable{unicode.Bengali}, "bn", "as")
+	set([]*unicode.RangeTable{unicode.Gurmukhi}, "pa")
+	set([]*unicode.RangeTable{unicode.Gujarati}, "gu")
+	set([]*unicode.RangeTable{unicode.Tamil}, "ta")
+	set([]*unicode.RangeTable{unicode.Telugu}, "te")
+	set([]*unicode.RangeTable{unicode.Kannada}, "kn")
+	set([]*unicode.RangeTable{unicode.Malayalam}, "ml")
+	set([]*unicode.RangeTable{unicode.Sinhala}, "si")
+	set([]*unicode.RangeTable{unicode.Oriya}, "or")
+	set([]*unicode.RangeTable{unicode.Georgian}, "ka")
+	set([]*unicode.RangeTable{unicode.Armenian}, "hy")
+	set([]*unicode.RangeTable{unicode.Ethiopic}, "am", "ti")
+	set([]*unicode.RangeTable{unicode.Tibetan}, "bo")
+}
+
+// targetScripts returns the scripts lang is written in, or nil for Latin;
+// a script subtag decides (sr-Latn is Latin, uz-Cyrl Cyrillic).
+func targetScripts(lang string) []*unicode.RangeTable {
+	tag := normTag(lang)
+	for _, part := range strings.Split(tag, "-")[1:] {
+		switch part {
+		case "latn":
+			return nil
+		case "cyrl":
+			return []*unicode.RangeTable{unicode.Cyrillic}
+		case "arab":
+			return []*unicode.RangeTable{unicode.Arabic}
+		case "hans", "hant":
+			return []*unicode.RangeTable{unicode.Han}
+		}
+	}
+	return scriptOf[baseLang(tag)]
+}
+
+// whatlang maps ISO 639-1 codes to the identifier's languages.
+var whatlang = map[string]whatlanggo.Lang{}
+
+func init() {
+	for l := whatlanggo.Afr; l <= whatlanggo.Zul; l++ {
+		if code := l.Iso6391(); code != "" {
+			whatlang[code] = l
+		}
+	}
+}
+
+// language reports a translation that is not in the target language: for
+// a target written in another script, by its letters; for a Latin one,
+// by the language identifier, asked only about long enough prose and only
+// whether it is the source language or English, the languages a model
+// falls back to.
+func (c *checker) language(srcP, trP string, glossary []Term) {
+	if c.r.TargetLang == "" {
+		return
+	}
+	if scripts := targetScripts(c.r.TargetLang); scripts != nil {
+		in, out := 0, 0
+		for _, r := range trP {
+			if !unicode.IsLetter(r) {
+				continue
+			}
+			if unicode.In(r, scripts...) {
+				in++
+			} else {
+				out++
+			}
+		}
+		sn, sw := normalize(srcP)
+		tn, _ := normalize(trP)
+		if sn == tn && sw <= 2 {
+			return // a short term kept as it is
+		}
+		if in == 0 && out >= 4 || out >= 30 && in*4 < out {
+			c.add(CodeLanguage, nil, "the translation is not in %s: it is written in the wrong script", c.r.TargetLang)
+		}
+		return
+	}
+	tw := words(trP)
+	letters := 0
+	for _, r := range trP {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if len(tw) < minIdentifyWords || letters < minIdentifyLetters {
+		return
+	}
+	tgt, tgtKnown := whatlang[baseLang(c.r.TargetLang)]
+	for _, other := range []string{baseLang(c.r.SourceLang), "en"} {
+		if other == "" || other == baseLang(c.r.TargetLang) {
+			continue
+		}
+		ol, ok := whatlang[other]
+		if !ok {
+			continue
+		}
+		if identifiedAs(trP, ol, tgt, tgtKnown) {
+			c.add(CodeLanguage, nil, "the translation is in %s, not in %s", other, c.r.TargetLang)
+			return
+		}
+	}
+}
+
+// identifiedAs reports whether the identifier is confident text is in
+// other rather than target (or, for a target it does not know, in other
+// at all).
+func identifiedAs(text string, other, target whatlanggo.Lang, targetKnown bool) bool {
+	if !targetKnown {
+		info := whatlanggo.Detect(text)
+		return info.Lang == other && info.IsReliable()
+	}
+	info := whatlanggo.DetectWithOptions(text, whatlanggo.Options{Whitelist: map[whatlanggo.Lang]bool{other: true, target: true}})
+	if info.Lang != other || info.Confidence < minConfidence {
+		return false
+	}
+	if other == whatlanggo.Eng {
+		return looksEnglish(text)
+	}
+	return true
+}
+
+var englishWords = setOf("the a an and or to of in on for with your you is are be this that it please from by at as not no can will all more now")
+
+// looksEnglish confirms the identifier's English on short prose, where
+// trigrams mislead ("Otwórz folder projektu i zapisz zmiany" scores as
+// English): English prose has no letters beyond ASCII and is dense with
+// function words.
+func looksEnglish(text string) bool {
+	ws := words(text)
+	hits := 0
+	for _, w := range ws {
+		for _, r := range w.s {
+			if r >= 0x80 && unicode.IsLetter(r) {
+				return false
+			}
+		}
+		if englishWords[strings.ToLower(w.s)] {
+			hits++
+		}
+	}
+	return hits*5 >= len(ws)
+}
+
+// minConfidence is the identifier's confidence, between two candidate
+// languages, from which a translation is refused.
+const minConfidence = 0.3

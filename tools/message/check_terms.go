@@ -1,0 +1,327 @@
+package message
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/arabic"
+	"github.com/blevesearch/snowballstem/danish"
+	"github.com/blevesearch/snowballstem/dutch"
+	"github.com/blevesearch/snowballstem/english"
+	"github.com/blevesearch/snowballstem/finnish"
+	"github.com/blevesearch/snowballstem/french"
+	"github.com/blevesearch/snowballstem/german"
+	"github.com/blevesearch/snowballstem/hungarian"
+	"github.com/blevesearch/snowballstem/irish"
+	"github.com/blevesearch/snowballstem/italian"
+	"github.com/blevesearch/snowballstem/norwegian"
+	"github.com/blevesearch/snowballstem/portuguese"
+	"github.com/blevesearch/snowballstem/romanian"
+	"github.com/blevesearch/snowballstem/russian"
+	"github.com/blevesearch/snowballstem/spanish"
+	"github.com/blevesearch/snowballstem/swedish"
+	"github.com/blevesearch/snowballstem/tamil"
+	"github.com/blevesearch/snowballstem/turkish"
+)
+
+// TermsFor returns the glossary entries and do-not-translate terms that
+// apply to lang: entries for "all" (or no locale), for lang's language
+// ("de" applies to de-AT) and for lang itself; where several give the same
+// source term, the most specific wins (de-AT over de over all). Entries
+// without a source or target and blank DNT terms are dropped, duplicates
+// once. This is the one rule of which terms apply, for the AI, the
+// checkup, the editor and the evals.
+func TermsFor(lang string, glossary []Term, dnt []string) ([]Term, []string) {
+	tag := normTag(lang)
+	base := baseLang(tag)
+	rank := func(loc string) int {
+		l := normTag(loc)
+		switch {
+		case l == "" || l == "all" || l == "*":
+			return 1
+		case l == tag:
+			return 3
+		case l == base:
+			return 2
+		}
+		return 0
+	}
+	best := map[string]int{}
+	chosen := map[string]Term{}
+	for _, t := range glossary {
+		src, tgt := strings.TrimSpace(t.Source), strings.TrimSpace(t.Target)
+		r := rank(t.Locale)
+		if src == "" || tgt == "" || r == 0 {
+			continue
+		}
+		k := strings.ToLower(src)
+		if r > best[k] {
+			best[k] = r
+			chosen[k] = Term{Source: src, Target: tgt, Locale: t.Locale}
+		}
+	}
+	terms := make([]Term, 0, len(chosen))
+	for _, t := range chosen {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool { return strings.ToLower(terms[i].Source) < strings.ToLower(terms[j].Source) })
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range dnt {
+		d = strings.TrimSpace(d)
+		if d != "" && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return terms, out
+}
+
+// normTag lower-cases a BCP 47 tag and writes '_' as '-'.
+func normTag(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
+}
+
+// baseLang is the language subtag: "pt" for pt-BR.
+func baseLang(tag string) string {
+	tag = normTag(tag)
+	if i := strings.IndexByte(tag, '-'); i >= 0 {
+		return tag[:i]
+	}
+	return tag
+}
+
+// word is a run of letters, digits and marks with its byte offsets.
+type word struct {
+	s          string
+	start, end int
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// scriptClass groups letters by the scripts that separate words with
+// spaces; a change of script ends a word ("Lokalの設定" is Lokal and の設定).
+func scriptClass(r rune) byte {
+	switch {
+	case r < 0x80 || unicode.Is(unicode.Latin, r):
+		return 'L'
+	case unicode.Is(unicode.Cyrillic, r):
+		return 'C'
+	case unicode.Is(unicode.Greek, r):
+		return 'G'
+	case unicode.Is(unicode.Arabic, r):
+		return 'A'
+	case unicode.Is(unicode.Hebrew, r):
+		return 'H'
+	case unicode.IsMark(r):
+		return 'M'
+	}
+	return 'O'
+}
+
+// joined reports whether a and b are letters of one word.
+func joined(a, b rune) bool {
+	if !isWordRune(a) || !isWordRune(b) {
+		return false
+	}
+	ca, cb := scriptClass(a), scriptClass(b)
+	return ca == cb || ca == 'M' || cb == 'M' || unicode.IsDigit(a) || unicode.IsDigit(b)
+}
+
+func words(s string) []word {
+	var out []word
+	start := -1
+	prev := rune(-1)
+	for i, r := range s {
+		if start >= 0 && isWordRune(r) && !joined(prev, r) {
+			out = append(out, word{s[start:i], start, i})
+			start = -1
+		}
+		prev = r
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, word{s[start:i], start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, word{s[start:], start, len(s)})
+	}
+	return out
+}
+
+var stemmers = map[string]func(*snowballstem.Env) bool{
+	"ar": arabic.Stem, "da": danish.Stem, "nl": dutch.Stem, "en": english.Stem, "fi": finnish.Stem,
+	"fr": french.Stem, "de": german.Stem, "hu": hungarian.Stem, "ga": irish.Stem, "it": italian.Stem,
+	"no": norwegian.Stem, "nb": norwegian.Stem, "nn": norwegian.Stem, "pt": portuguese.Stem,
+	"ro": romanian.Stem, "ru": russian.Stem, "es": spanish.Stem, "sv": swedish.Stem, "ta": tamil.Stem,
+	"tr": turkish.Stem,
+}
+
+// matcher finds a term's words in text in one language: by Snowball stem
+// where there is a stemmer for the language, otherwise by the word itself
+// or, for words of five letters or more, the word with its last vowel
+// changed, or for words of four letters or more a short ending added
+// (Polish plik, pliki; aplikacja, aplikacji).
+type matcher struct {
+	stem func(*snowballstem.Env) bool
+	env  *snowballstem.Env
+	// unspaced: a language written without spaces between words, where a
+	// term is found as a substring.
+	unspaced bool
+	// The words of the last text searched, and their stems.
+	text      string
+	textWords []word
+	textStems []string
+}
+
+var unspacedLangs = map[string]bool{"ja": true, "zh": true, "th": true, "lo": true, "km": true, "my": true, "bo": true}
+
+func newMatcher(lang string) *matcher {
+	b := baseLang(lang)
+	return &matcher{stem: stemmers[b], env: snowballstem.NewEnv(""), unspaced: unspacedLangs[b]}
+}
+
+func (m *matcher) norm(w string) string {
+	w = strings.ToLower(w)
+	if m.stem == nil {
+		return w
+	}
+	m.env.SetCurrent(w)
+	m.stem(m.env)
+	return m.env.Current()
+}
+
+func (m *matcher) same(termWord, textWord string) bool {
+	if strings.EqualFold(termWord, textWord) {
+		return true
+	}
+	if m.stem != nil {
+		return m.norm(termWord) == m.norm(textWord)
+	}
+	t, w := strings.ToLower(termWord), strings.ToLower(textWord)
+	if utf8.RuneCountInString(t) < 4 {
+		return false
+	}
+	if last, size := utf8.DecodeLastRuneInString(t); utf8.RuneCountInString(t) >= 5 && strings.ContainsRune("aeiouyąęóа", last) {
+		t = t[:len(t)-size]
+	}
+	return strings.HasPrefix(w, t) && utf8.RuneCountInString(w)-utf8.RuneCountInString(t) <= 3
+}
+
+// find reports whether the words of term occur in text as whole,
+// consecutive words: never inside another word (App is not in
+// Applikation).
+func (m *matcher) find(term, text string) bool {
+	if m.unspaced {
+		return strings.Contains(strings.ToLower(text), strings.ToLower(term))
+	}
+	tw := words(term)
+	if len(tw) == 0 {
+		return false
+	}
+	if m.text != text || m.textWords == nil {
+		m.text, m.textWords, m.textStems = text, words(text), nil
+		if m.stem != nil {
+			for _, w := range m.textWords {
+				m.textStems = append(m.textStems, m.norm(w.s))
+			}
+		}
+	}
+	xw := m.textWords
+	var ts []string
+	if m.stem != nil {
+		for _, t := range tw {
+			ts = append(ts, m.norm(t.s))
+		}
+	}
+outer:
+	for i := 0; i+len(tw) <= len(xw); i++ {
+		for j, t := range tw {
+			x := xw[i+j].s
+			switch {
+			case strings.EqualFold(t.s, x):
+			case m.stem != nil:
+				if ts[j] != m.textStems[i+j] {
+					continue outer
+				}
+			case !m.same(t.s, x):
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// containsDNT reports whether term occurs in text verbatim, starting at a
+// word boundary; letters glued after it are a grammatical ending
+// (Finnish Lokalin, English Lokal's).
+func containsDNT(text, term string) bool {
+	for i := 0; i <= len(text)-len(term); {
+		j := strings.Index(text[i:], term)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		r, _ := utf8.DecodeLastRuneInString(text[:at])
+		first, _ := utf8.DecodeRuneInString(term)
+		if at == 0 || !joined(r, first) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+// containsWord is containsDNT with a boundary after the term too, for
+// finding a DNT term in the source.
+func containsWord(text, term string) bool {
+	for i := 0; i <= len(text)-len(term); {
+		j := strings.Index(text[i:], term)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(term)
+		before, _ := utf8.DecodeLastRuneInString(text[:at])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		first, _ := utf8.DecodeRuneInString(term)
+		last, _ := utf8.DecodeLastRuneInString(term)
+		if (at == 0 || !joined(before, first)) && (end == len(text) || !joined(last, after)) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+// terms checks the DNT terms and glossary entries the source uses.
+func (c *checker) terms(glossary []Term, dnt []string) {
+	srcText, trText := c.src.PlainText(), c.tr.PlainText()
+	for _, d := range dnt {
+		if containsWord(srcText, d) && !containsDNT(trText, d) {
+			c.add(CodeDNT, nil, "%q must stay as it is (not translated, same spelling and case); an ending glued to it is fine", d)
+		}
+	}
+	if len(glossary) == 0 {
+		return
+	}
+	sm, tm := newMatcher(c.r.SourceLang), newMatcher(c.r.TargetLang)
+	for _, t := range glossary {
+		if !sm.find(t.Source, srcText) {
+			continue
+		}
+		if tm.find(t.Target, trText) {
+			continue
+		}
+		c.add(CodeGlossary, nil, "the glossary translates %q as %q, which the translation does not use", t.Source, t.Target)
+	}
+}
