@@ -26,6 +26,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerWebhooksRedeploy(m)
 	registerEditor(m)
 	registerSealedHookURLs(m, box)
+	registerProjectSyntax(m)
 	return m
 }
 

@@ -70,6 +70,9 @@ type ProjectSettings struct {
 	DeployWorkflow  string
 	DeployRef       string
 	DeployToken     string
+	// Syntax is the syntaxes the project's values are written in, as message.Syntax
+	// writes them ("icu,html", "none"); empty detects them (Catalog.ProjectSyntax).
+	Syntax string
 }
 
 // Language is one language row of a project. The source language is always enabled.

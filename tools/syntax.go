@@ -1,0 +1,76 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
+)
+
+// Where a project's syntax comes from, as SyntaxView.Source tells it.
+const (
+	SyntaxSet      = "set"      // the operator set it (lokal project set --syntax)
+	SyntaxDetected = "detected" // found in the project's source values
+)
+
+// SyntaxView is the syntaxes a project's values are read in, as `project show` and
+// get_project_status tell them.
+type SyntaxView struct {
+	Names  []string `json:"names"`
+	Source string   `json:"source"` // SyntaxSet or SyntaxDetected
+}
+
+// ProjectSyntax returns the syntaxes p's values are written in: the project's setting, or
+// else those message.DetectSyntax finds in its visible source values. Detection runs once
+// per project revision (the entry is cached beside the project's other caches and dropped
+// when a write moves the revision, as a source sync does), and then only over the distinct
+// source values that contain a syntax character: a value without one adds nothing to
+// DetectSyntax's answer, so the result is that of every value. A failed read gives
+// message.All, the reading that protects the most, and is not cached.
+func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.Syntax {
+	if p.Settings.Syntax != "" {
+		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
+			return s
+		}
+	}
+	f, err := c.store.Cached(ctx, p.ID, "syntax", func(ctx context.Context) ([]byte, error) {
+		rows, err := tx.ProjectTranslations(ctx, p.ID, p.SourceLanguage)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		var values []string
+		for _, r := range rows {
+			v := r.Row.Value
+			if !seen[v] && strings.ContainsAny(v, syntaxChars) {
+				seen[v] = true
+				values = append(values, v)
+			}
+		}
+		return []byte(message.DetectSyntax(values).String()), nil
+	})
+	if err != nil {
+		return message.All
+	}
+	s, err := message.ParseSyntax(string(f.Body))
+	if err != nil {
+		return message.All
+	}
+	return s
+}
+
+// syntaxChars are the characters every syntax's pieces contain (braces, %, tags and
+// entities, ${ and $t(, markdown's [): a value without any is text in every syntax.
+const syntaxChars = "{}%<&$["
+
+// syntaxView tells p's effective syntax and where it comes from.
+func (c *Catalog) syntaxView(ctx context.Context, tx Tx, p Project) SyntaxView {
+	v := SyntaxView{Names: []string{}, Source: SyntaxDetected}
+	if p.Settings.Syntax != "" {
+		v.Source = SyntaxSet
+	}
+	if s := c.ProjectSyntax(ctx, tx, p); s != 0 {
+		v.Names = strings.Split(s.String(), ",")
+	}
+	return v
+}
