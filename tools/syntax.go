@@ -42,7 +42,7 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.S
 		var values []string
 		for _, r := range rows {
 			v := r.Row.Value
-			if !seen[v] && strings.ContainsAny(v, syntaxChars) {
+			if !seen[v] && mayHaveSyntax(v) {
 				seen[v] = true
 				values = append(values, v)
 			}
@@ -59,8 +59,13 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.S
 	return s
 }
 
-// syntaxChars are the characters every syntax's pieces contain (braces, %, tags and
-// entities, ${ and $t(, markdown's [): a value without any is text in every syntax.
+// mayHaveSyntax reports whether v holds a character that every syntax's pieces contain
+// (braces, %, tags and entities, ${ and $t(, markdown's [) or ICU's quoted '|: a value
+// without one is text in every syntax.
+func mayHaveSyntax(v string) bool {
+	return strings.ContainsAny(v, syntaxChars) || strings.Contains(v, "'|")
+}
+
 const syntaxChars = "{}%<&$["
 
 // syntaxView tells p's effective syntax and where it comes from.
