@@ -24,9 +24,10 @@ type SyntaxView struct {
 // else those message.DetectSyntax finds in its visible source values. Detection runs once
 // per project revision (the entry is cached beside the project's other caches and dropped
 // when a write moves the revision, as a source sync does), and then only over the distinct
-// source values that contain a syntax character: a value without one adds nothing to
-// DetectSyntax's answer, so the result is that of every value. A failed read gives
-// message.All, the reading that protects the most, and is not cached.
+// source values that contain one of syntaxNeedles, filtered by the database: a value
+// without one adds nothing to DetectSyntax's answer, so the result is that of every
+// value. A failed read gives message.All, the reading that protects the most, and is not
+// cached.
 func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.Syntax {
 	if p.Settings.Syntax != "" {
 		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
@@ -34,18 +35,9 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.S
 		}
 	}
 	f, err := c.store.Cached(ctx, p.ID, "syntax", func(ctx context.Context) ([]byte, error) {
-		rows, err := tx.ProjectTranslations(ctx, p.ID, p.SourceLanguage)
+		values, err := tx.ValuesContaining(ctx, p.ID, p.SourceLanguage, syntaxNeedles)
 		if err != nil {
 			return nil, err
-		}
-		seen := map[string]bool{}
-		var values []string
-		for _, r := range rows {
-			v := r.Row.Value
-			if !seen[v] && mayHaveSyntax(v) {
-				seen[v] = true
-				values = append(values, v)
-			}
 		}
 		return []byte(message.DetectSyntax(values).String()), nil
 	})
@@ -59,14 +51,9 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.S
 	return s
 }
 
-// mayHaveSyntax reports whether v holds a character that every syntax's pieces contain
-// (braces, %, tags and entities, ${ and $t(, markdown's [) or ICU's quoted '|: a value
-// without one is text in every syntax.
-func mayHaveSyntax(v string) bool {
-	return strings.ContainsAny(v, syntaxChars) || strings.Contains(v, "'|")
-}
-
-const syntaxChars = "{}%<&$["
+// syntaxNeedles are what every syntax's pieces contain (braces, %, tags and entities, ${
+// and $t(, markdown's [, ICU's quoted '|): a value without any is text in every syntax.
+var syntaxNeedles = []string{"{", "}", "%", "<", "&", "$", "[", "'|"}
 
 // syntaxView tells p's effective syntax and where it comes from.
 func (c *Catalog) syntaxView(ctx context.Context, tx Tx, p Project) SyntaxView {

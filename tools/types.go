@@ -259,6 +259,9 @@ type TranslationTx interface {
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
 	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	// ValuesContaining returns the distinct values in language of the project's visible
+	// keys that contain any of anyOf.
+	ValuesContaining(ctx context.Context, projectID, language string, anyOf []string) ([]string, error)
 }
 
 // CommentTx holds comments on rows.
