@@ -118,6 +118,15 @@ func TestProjectSyntax(t *testing.T) {
 			if got := syntaxOf(p.ID); got != message.I18next|message.Printf|message.HTML|message.Markdown|message.Template|message.ICU {
 				t.Errorf("after a source sync: %v, want i18next,printf,template,html,markdown and icu", got)
 			}
+			// A full sync hides the keys it does not send: their values are no longer read.
+			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
+			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{
+				"greet": "Hello {{name}}", "bold": "<b>Bold</b> text"}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := syntaxOf(p.ID); got != message.I18next|message.HTML {
+				t.Errorf("after hiding keys: %v, want i18next,html", got)
+			}
 		})
 	}
 }
