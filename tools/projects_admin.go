@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/message"
-
 	"golang.org/x/net/idna"
 )
 
