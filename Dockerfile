@@ -3,7 +3,8 @@
 # lokal in a container: a static binary on distroless, run as a non-root user, with the
 # SQLite database on a volume.
 #
-#   docker build -t lokal --build-arg VERSION=$(git describe --tags --always) .
+#   docker build -t lokal --build-arg VERSION=$(git describe --tags --always) \
+#     --build-arg COMMIT=$(git rev-parse HEAD) .        # or: make docker
 #   docker run -d --name lokal -p 8080:8080 -v lokal-data:/data \
 #     -e LOKAL_BASE_URL=https://lokal.example.com lokal
 #   docker logs lokal          # the first start prints the workspace and its token once
@@ -18,10 +19,13 @@ COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 ARG VERSION=dev
+# .git is not in the build context (.dockerignore), so go build cannot record the commit:
+# it comes from this argument, and `lokal version` says "unknown" only when it is not given.
+ARG COMMIT=
 # The SQLite driver is pure Go, so the binary needs no C library and runs on an image
-# without one. -X names a variable that need not exist yet: the linker ignores it then.
+# without one.
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/lokal ./cmd/lokal \
+    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o /out/lokal ./cmd/lokal \
     && mkdir -p /out/data
 
 # distroless/static carries CA certificates (for outbound HTTPS), tzdata and the nonroot

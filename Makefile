@@ -1,43 +1,77 @@
-# lokal: `make run` serves on the embedded SQLite database, `make test` runs every test.
+# lokal: `make run` serves on the embedded SQLite database, `make test` runs every test,
+# `make install` puts lokal on the PATH.
 GO ?= go
-LISTEN ?= 127.0.0.1:8080
-DATABASE ?= sqlite:lokal.db
+SHELL := /bin/bash
 
-.PHONY: run build test race vet bench evals fmt
+# `make run LISTEN=... DATABASE=... BASE_URL=...` pass those flags to lokal serve; unset,
+# no flag is passed, so LOKAL_LISTEN, LOKAL_DATABASE and LOKAL_BASE_URL (or serve's
+# defaults, 127.0.0.1:8080 and sqlite:lokal.db) apply: a flag would win over them.
+LISTEN ?=
+DATABASE ?=
+BASE_URL ?=
+SERVEFLAGS = $(if $(LISTEN),--listen $(LISTEN)) $(if $(DATABASE),--database $(DATABASE)) $(if $(BASE_URL),--base-url $(BASE_URL))
 
-run:
-	$(GO) run ./cmd/lokal serve --listen $(LISTEN) --database $(DATABASE)
+# lokal version reports the commit stamped here: go build finds none in a worktree (its
+# .git is a file) or an export. -dirty marks changes not committed.
+COMMIT ?= $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; })
+LDFLAGS = $(if $(COMMIT),-X main.commit=$(COMMIT))
 
+.PHONY: run build install docker test test-long vet bench evals fmt
+
+# Built first, then run: go run would compile for minutes on a cold cache without a word.
+run: build
+	./bin/lokal serve $(SERVEFLAGS)
+
+# -v lists the packages as they compile (nothing when they are cached).
 build:
-	$(GO) build -o bin/lokal ./cmd/lokal
+	@echo "==> $(GO) build -o bin/lokal ./cmd/lokal (minutes on a cold cache)"
+	@set -o pipefail; $(GO) build -v -ldflags "$(LDFLAGS)" -o bin/lokal ./cmd/lokal 2>&1 | sed -u "s/^/build | /"
+
+# go install puts the binary in $(go env GOBIN), or $(go env GOPATH)/bin when GOBIN is
+# empty (~/go/bin by default); that directory must be on the PATH.
+install:
+	@dir=$$($(GO) env GOBIN); dir=$${dir:-$$($(GO) env GOPATH)/bin}; \
+	echo "==> $(GO) install ./cmd/lokal: $$dir/lokal"; \
+	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/lokal || exit 1; \
+	case ":$$PATH:" in *":$$dir:"*) echo "lokal is on the PATH: $$(command -v lokal)";; \
+	*) echo "$$dir is not on the PATH: add it, e.g. export PATH=\"\$$PATH:$$dir\"";; esac
+
+# The image stamps the version and the commit: its build context has no .git to read them from.
+docker:
+	docker build --build-arg VERSION=$$(git describe --tags --always --dirty) --build-arg COMMIT=$(COMMIT) -t lokal .
 
 # Tests run against SQLite always and PostgreSQL when LOKAL_TEST_POSTGRES is set
 # (.ci/run sets it). -parallel 4: the tests wait on the databases and loopback HTTP more
 # than on the CPUs (rest: 89 s at the default 2 on this 2-core machine, 41 s at 4).
 # The race detector covers the packages with concurrency; -short skips there the tests
 # that send one request at a time to a server of their own (the scenario tables, the
-# 10,000-key sync, the 300-write default budget): the detector only sees what runs at
-# once, and the tests it keeps start the same servers and run the same handlers, some
-# concurrently. The first run covers those tests without -race.
+# 10,000-key sync): the detector only sees what runs at once, and the tests it keeps start
+# the same servers and run the same handlers, some concurrently. The plain run covers
+# those tests without -race.
 TESTFLAGS ?= -count=1 -parallel 4
 
 RACEPKGS = ./ai/... ./rest/... ./storage/... ./tools/... ./workflows/...
 
-# The plain and the race runs go side by side: each waits on databases and loopback HTTP
-# much of the time, so together they fill the two cores (3m15s in turn, about 2m30s so).
-# The race run's output is held back and printed whole after the plain run's.
-test: vet
-	@race=$$(mktemp); \
-	( $(GO) test $(TESTFLAGS) -race -short $(RACEPKGS) >$$race 2>&1; echo $$? >$$race.rc ) & \
-	echo "go test $(TESTFLAGS) ./..."; $(GO) test $(TESTFLAGS) ./...; plain=$$?; wait; \
-	echo "go test $(TESTFLAGS) -race -short $(RACEPKGS)"; cat $$race; race_rc=$$(cat $$race.rc); rm -f $$race $$race.rc; \
-	test $$plain -eq 0 && test $$race_rc -eq 0
+# .ci/test runs the plain and the race runs side by side (each waits on databases and
+# loopback HTTP much of the time, so together they fill the two cores), streaming each
+# package's lines as it ends (go test -json through .ci/testlines.go) with a "test |" or
+# "race |" prefix, go vet beside the race run once the plain run has compiled what it
+# needs, and a progress line every 30 s. It ends with the slowest tests, then go test's
+# closing lines of both runs, and fails when anything failed.
+test:
+	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" bash .ci/test
+
+# The tests marked storagetest.Long (seconds each by design: hundreds of requests one at a
+# time, a server killed and restarted, budgets waited out), with LOKAL_TEST_LONG=1. CI
+# runs it after make test.
+test-long:
+	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" bash .ci/test --long
 
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo 'gofmt: files above need formatting' && exit 1)
 
-# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks
+# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups
 # picks parts: load is peak memory of concurrent big syncs and small writes during a big one).
 bench:
 	bash .ci/bench

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 )
 
 // pipedRequest is a request whose body the test writes: the client announces the length,
@@ -137,7 +138,11 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 // first was cut off, runs out while the room is still taken. Both must join the queue well
 // after the first took the room (or their waits end with the first's) and well before it is
 // cut off: half the budget into it, with half a budget of margin either way.
+//
+// It waits out budgets of seconds and its margins are of wall time, so make test-long runs
+// it, on a machine no longer busy with the rest of the suite.
 func TestBodyBytesInFlight(t *testing.T) {
+	storagetest.Long(t)
 	t.Parallel()
 	// Six seconds: room for the test to queue two requests behind the first, and half a
 	// budget of margin for the held body under a loaded race run (one second was not, and

@@ -107,14 +107,13 @@ func (c *fakeClock) now() time.Time          { c.mu.Lock(); defer c.mu.Unlock();
 func (c *fakeClock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // TestAPIWriteLimitDefault checks the default cap: 300 writes a minute, the 301st refused.
-// Six hundred sequential requests and no concurrency: skipped by the race run (-short). The
-// clock stands still, so that a slow machine taking over a minute for them cannot let the
-// oldest write leave the window.
+// Six hundred sequential requests and no concurrency (14 s on PostgreSQL in a loaded run):
+// make test-long runs it, the other limit tests cover the limiter in make test and under
+// -race. The clock stands still, so that a slow machine taking over a minute for them
+// cannot let the oldest write leave the window.
 func TestAPIWriteLimitDefault(t *testing.T) {
+	storagetest.Long(t)
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("600 sequential writes; the other limit tests cover the limiter under -race")
-	}
 	frozen := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	forEachDialectWith(t, &tools.Options{Now: func() time.Time { return frozen }}, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})

@@ -9,7 +9,8 @@ import (
 )
 
 // mcpSpecArgs are the spec's arguments of each tool (project_id aside): required, then
-// optional.
+// optional. get_checkup_report also takes offset, which pages its findings as
+// search_translations pages rows.
 var mcpSpecArgs = map[string][2][]string{
 	"list_projects":           {nil, nil},
 	"get_project_status":      {nil, nil},
@@ -18,7 +19,7 @@ var mcpSpecArgs = map[string][2][]string{
 	"get_translation":         {{"namespace_key", "translation_key"}, nil},
 	"search_translations":     {nil, {"key_contains", "value_contains", "language", "status", "offset"}},
 	"list_terminology":        {nil, {"locale"}},
-	"get_checkup_report":      {nil, {"report_id"}},
+	"get_checkup_report":      {nil, {"report_id", "offset"}},
 	"enable_language":         {{"language"}, nil},
 	"register_source_strings": {{"namespace_key", "strings"}, nil},
 	"update_translation":      {{"namespace_key", "translation_key", "language", "value"}, {"status"}},

@@ -29,4 +29,11 @@
 //
 // Missing rows come back as tools.CodeNotFound and unique violations as tools.CodeConflict,
 // on both dialects.
+//
+// # Checkups
+//
+// A checkup report holds counts; its findings are rows of checkup_findings, each in the
+// reports whose sequence number is in [first_seq, last_seq), so a finding that did not
+// change is one row for every report that shows it. checkup_queue lists the keys written
+// since the last checkup, in the transaction of the write.
 package storage

@@ -23,38 +23,46 @@ func (t *tx) EnqueueJob(ctx context.Context, j tools.Job, coalesce bool) error {
 	if j.RunAt.IsZero() {
 		j.RunAt = ts
 	}
+	row := jobRow{Kind: j.Kind, ProjectID: j.ProjectID, Payload: j.Payload, Status: jobPending,
+		RunAt: j.RunAt.UTC(), CreatedAt: ts, UpdatedAt: ts}
+	q := t.tx.NewInsert().Model(&row)
 	if coalesce {
-		exists, err := t.tx.NewSelect().Model((*jobRow)(nil)).Where("kind = ?", j.Kind).Where("project_id = ?", j.ProjectID).
-			Where("status = ?", jobPending).Exists(ctx)
-		if err != nil {
-			return mapError(err)
-		}
-		if exists {
-			return nil
-		}
+		// The pending job absorbs this one. Its row is updated, not just found: on
+		// PostgreSQL that locks it until this write commits, so a worker's claim (SKIP
+		// LOCKED) cannot start it on a snapshot without this write's changes.
+		row.Singleton = true
+		q = q.On("CONFLICT (kind, project_id) WHERE singleton AND status = 'pending' DO UPDATE").
+			Set("updated_at = EXCLUDED.updated_at")
 	}
-	_, err := t.tx.NewInsert().Model(&jobRow{Kind: j.Kind, ProjectID: j.ProjectID, Payload: j.Payload, Status: jobPending,
-		RunAt: j.RunAt.UTC(), CreatedAt: ts, UpdatedAt: ts}).Exec(ctx)
+	_, err := q.Exec(ctx)
 	return mapError(err)
 }
 
 func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (tools.Job, error) {
 	at = at.UTC()
-	// A running job whose lease ran out belongs to a process that died: it is due again.
-	var r jobRow
-	q := t.tx.NewSelect().Model(&r).
+	// A running job whose lease ran out belongs to a process that died: it is due again. A
+	// singleton job waits while its kind runs for its project.
+	q := t.tx.NewSelect().TableExpr("jobs AS j").Column("j.id").
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("status = ?", jobPending).Where("run_at <= ?", at)
+				return q.Where("j.status = ?", jobPending).Where("j.run_at <= ?", at)
 			}).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("status = ?", jobRunning).Where("locked_until < ?", at)
+				return q.Where("j.status = ?", jobRunning).Where("j.locked_until < ?", at)
 			})
-		}).Order("run_at", "id").Limit(1)
+		}).
+		Where("NOT (j.singleton AND j.status = ? AND EXISTS (SELECT 1 FROM jobs AS r WHERE r.kind = j.kind AND r.project_id = j.project_id AND r.singleton AND r.status = ?))",
+			jobPending, jobRunning).
+		OrderExpr("j.run_at, j.id").Limit(1)
 	if t.db.postgres {
 		q = q.For("UPDATE SKIP LOCKED")
 	}
-	if err := q.Scan(ctx); err != nil {
+	var id int64
+	if err := q.Scan(ctx, &id); err != nil {
 		return tools.Job{}, notFound(err, "due job")
+	}
+	var r jobRow
+	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
+		return tools.Job{}, mapError(err)
 	}
 	batches, err := decodeBatches(r.ID, r.Items)
 	if err != nil {
@@ -284,6 +292,22 @@ func (t *tx) FinishJob(ctx context.Context, id int64, failure error, retryAt tim
 	case retryAt.IsZero():
 		q = q.Set("status = ?", jobFailed).Set("last_error = ?", truncateErr(failure))
 	default:
+		var j jobRow
+		if err := t.tx.NewSelect().Model(&j).Column("kind", "project_id", "singleton").Where("id = ?", id).Scan(ctx); err != nil {
+			return mapError(err)
+		}
+		if j.Singleton {
+			pending, err := t.tx.NewSelect().Model((*jobRow)(nil)).Where("kind = ?", j.Kind).Where("project_id = ?", j.ProjectID).
+				Where("singleton").Where("status = ?", jobPending).Exists(ctx)
+			if err != nil {
+				return mapError(err)
+			}
+			if pending {
+				// The pending job of its kind and project does the work again anyway.
+				q = q.Set("status = ?", jobFailed).Set("last_error = ?", truncateErr(fmt.Errorf("%w (a pending job retries it)", failure)))
+				break
+			}
+		}
 		q = q.Set("status = ?", jobPending).Set("run_at = ?", retryAt.UTC()).Set("last_error = ?", truncateErr(failure))
 	}
 	_, err := q.Exec(ctx)

@@ -25,6 +25,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerEmbed(m)
 	registerWebhooksRedeploy(m)
 	registerEditor(m)
+	registerCheckupFindings(m)
 	registerSealedHookURLs(m, box)
 	registerProjectSyntax(m)
 	return m

@@ -196,17 +196,52 @@ type projectHostRow struct {
 	CreatedAt     time.Time `bun:"created_at,notnull"`
 }
 
-// checkupRow is a stored QA report; findings and summary are JSON documents.
+// checkupRow is a QA report of a project: its counts, and while it runs its progress and
+// lease. Its findings are checkupFindingRows, shared with the reports before and after it.
 type checkupRow struct {
 	bun.BaseModel `bun:"table:checkup_reports"`
 	ID            string     `bun:"id,pk,type:varchar(36)"`
 	ProjectID     string     `bun:"project_id,notnull,type:varchar(36)"`
+	Seq           int64      `bun:"seq,notnull"`
 	Status        string     `bun:"status,notnull"`
-	Summary       string     `bun:"summary,notnull"`
-	Findings      string     `bun:"findings,notnull"`
 	Trigger       string     `bun:"trigger,notnull"`
+	Full          bool       `bun:"full_pass,notnull"`
+	Fingerprint   string     `bun:"fingerprint,notnull"`
+	Counts        string     `bun:"counts,notnull"`  // JSON object: "kind language" to count
+	Summary       string     `bun:"summary,notnull"` // JSON checkup.Summary, once completed
+	KeysChecked   int        `bun:"keys_checked,notnull"`
+	CursorNS      int64      `bun:"cursor_ns,notnull"`
+	CursorKey     int64      `bun:"cursor_key,notnull"`
+	Runner        string     `bun:"runner,notnull"`
+	LockedUntil   time.Time  `bun:"locked_until,notnull"`
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
 	CompletedAt   *time.Time `bun:"completed_at"`
+}
+
+// checkupFindingRow is one finding, in the reports with seq in [first_seq, last_seq). The
+// key's and namespace's names are read from their rows (keys are never renamed): a page
+// string's key is its whole text.
+type checkupFindingRow struct {
+	bun.BaseModel `bun:"table:checkup_findings"`
+	ID            int64  `bun:"id,pk,autoincrement"`
+	ProjectID     string `bun:"project_id,notnull,type:varchar(36)"`
+	NamespaceID   int64  `bun:"namespace_id,notnull"`
+	KeyID         int64  `bun:"key_id,notnull"`
+	Language      string `bun:"language,notnull"`
+	Kind          string `bun:"kind,notnull"`
+	Message       string `bun:"message,notnull"`
+	Detail        string `bun:"detail,notnull"` // JSON object, or "" for none
+	FirstSeq      int64  `bun:"first_seq,notnull"`
+	LastSeq       *int64 `bun:"last_seq"`
+}
+
+// checkupMarkRow queues a key whose findings the next checkup recomputes; it is written in
+// the transaction of the change, so no change is missed whenever it commits.
+type checkupMarkRow struct {
+	bun.BaseModel `bun:"table:checkup_queue"`
+	ID            int64  `bun:"id,pk,autoincrement"`
+	ProjectID     string `bun:"project_id,notnull,type:varchar(36)"`
+	KeyID         int64  `bun:"key_id,notnull"`
 }
 
 // jobRow is one durable background job, written in the transaction of the change that
@@ -226,4 +261,7 @@ type jobRow struct {
 	UpdatedAt     time.Time  `bun:"updated_at,notnull"`
 	Items         string     `bun:"items,notnull,default:'[]'"` // JSON array: the keys of a translation batch
 	ItemCount     int        `bun:"item_count,notnull,default:0"`
+	// Singleton jobs (checkups) have at most one pending and one running job per kind and
+	// project: unique partial indexes hold it.
+	Singleton bool `bun:"singleton,notnull,default:false"`
 }

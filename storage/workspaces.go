@@ -36,3 +36,27 @@ func (t *tx) User(ctx context.Context, id string) (tools.User, error) {
 	}
 	return tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}, nil
 }
+
+func (t *tx) Workspaces(ctx context.Context) ([]tools.Workspace, error) {
+	var rows []workspaceRow
+	if err := t.tx.NewSelect().Model(&rows).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.Workspace, len(rows))
+	for i, r := range rows {
+		out[i] = tools.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}
+	}
+	return out, nil
+}
+
+func (t *tx) Users(ctx context.Context, workspaceID string) ([]tools.User, error) {
+	var rows []userRow
+	if err := t.tx.NewSelect().Model(&rows).Where("workspace_id = ?", workspaceID).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]tools.User, len(rows))
+	for i, r := range rows {
+		out[i] = tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}
+	}
+	return out, nil
+}

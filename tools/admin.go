@@ -29,6 +29,44 @@ func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (Wo
 	return w, nil
 }
 
+// ListWorkspaces returns every workspace with its public token, oldest first: the
+// operator's way back to an id the first start printed once. Admin only.
+func (c *Catalog) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var out []Workspace
+	err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.Workspaces(ctx)
+		return err
+	})
+	if out == nil {
+		out = []Workspace{}
+	}
+	return out, err
+}
+
+// WorkspaceUsers returns the users of a workspace, oldest first. Admin only.
+func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]User, error) {
+	if err := requireSystem(ctx); err != nil {
+		return nil, err
+	}
+	var out []User
+	err := c.store.View(ctx, func(tx Tx) error {
+		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Users(ctx, workspaceID)
+		return err
+	})
+	if out == nil {
+		out = []User{}
+	}
+	return out, err
+}
+
 // CreateUserIn adds a user to a workspace.
 type CreateUserIn struct {
 	WorkspaceID string `json:"workspace_id"`

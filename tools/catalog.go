@@ -71,6 +71,7 @@ type Catalog struct {
 	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
 	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
 	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
+	checkup checkupRun // chunking of checkups (checkups.go)
 }
 
 type cachedPrincipal struct {

@@ -2,7 +2,12 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
@@ -15,120 +20,492 @@ const JobCheckup = "checkup"
 // is checked once.
 const CheckupDelay = 10 * time.Second
 
-// checkupHook schedules the project's checkup in the write's own transaction, so that it
-// survives a crash; a burst of writes coalesces into one pending job.
+// How a checkup works through a project. A write queues the keys it changed (in its own
+// transaction) and one checkup job per project; the checkup analyses the queued keys in
+// chunks, each read in one snapshot and stored in one short transaction, and carries every
+// other finding over from the report before. What the analysis depends on beyond the keys
+// (languages, glossary, do-not-translate terms) is fingerprinted: when it changed, the
+// checkup analyses every key, still in chunks. A checkup stopped midway (a shutdown, a
+// crash) leaves a running report that the next one resumes; readers see completed
+// reports only.
+const (
+	// checkupChunk is how many keys one chunk analyses: about 50-100 ms of analysis and a
+	// short write of their findings, so the writer is never held for long and a
+	// cancelled context ends the checkup within one chunk.
+	checkupChunk = 1000
+	// checkupLease is how long a runner holds a running report without storing a chunk;
+	// the report of a runner that died is taken over after it.
+	checkupLease = time.Minute
+	// Reports kept: the newest few, and the newest of each day for a week.
+	checkupKeepNewest = 5
+	checkupKeepDays   = 7
+	// checkupPruneBatch bounds the findings one pruning transaction deletes.
+	checkupPruneBatch = 5000
+	// checkupAnalysis names the analysis: a change of its rules changes it, so that the
+	// next checkup analyses every key again.
+	checkupAnalysis = "checkup/1"
+)
+
+// checkupRun tunes how a catalogue's checkups chunk; tests set it.
+type checkupRun struct {
+	chunk int // keys a chunk; 0 is checkupChunk
+	// afterChunk, when set, is called after each chunk committed, with the checkup's
+	// context and how many chunks it stored so far.
+	afterChunk func(ctx context.Context, chunks int)
+	chunks     atomic.Int64
+}
+
+func (c *Catalog) checkupChunkSize() int {
+	if c.checkup.chunk > 0 {
+		return c.checkup.chunk
+	}
+	return checkupChunk
+}
+
+// MaxReportFindings bounds the findings one answer carries; FindingsTotal has them all and
+// NextOffset pages on.
+const MaxReportFindings = 1000
+
+// checkupHook queues the keys a write changed and schedules the project's checkup in the
+// write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
+// into one pending job.
 func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
-	if ev.ProjectID == "" || !ev.Has(ChangeKeyCreated, ChangeKeyHidden, ChangeKeyUnhidden, ChangeValueCreated,
-		ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged, ChangeLanguageEnabled, ChangeGlossaryAdded, ChangeTermAdded) {
+	if ev.ProjectID == "" {
 		return nil
+	}
+	seen := map[int64]bool{}
+	var keys []int64
+	for _, ch := range ev.Changes {
+		switch ch.Kind {
+		case ChangeKeyCreated, ChangeKeyHidden, ChangeKeyUnhidden, ChangeValueCreated, ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged:
+			if ch.KeyID != 0 && !seen[ch.KeyID] {
+				seen[ch.KeyID] = true
+				keys = append(keys, ch.KeyID)
+			}
+		}
+	}
+	// Settings may change the languages: the fingerprint tells the checkup whether they did.
+	if len(keys) == 0 && !ev.Has(ChangeLanguageEnabled, ChangeGlossaryAdded, ChangeTermAdded, ChangeProjectSettings) {
+		return nil
+	}
+	if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {
+		return err
 	}
 	return tx.EnqueueJob(ctx, Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
 }
 
-// CheckupReportOut is a checkup report with its findings.
+// CheckupReportOut is a checkup report with one page of its findings.
 type CheckupReportOut struct {
 	CheckupReport
 	Summary       checkup.Summary   `json:"summary"`
 	Findings      []checkup.Finding `json:"findings"`
 	FindingsTotal int               `json:"findings_total"`
-	Truncated     bool              `json:"truncated"`
+	// Offset is where Findings start; NextOffset, null on the last page, continues.
+	Offset     int  `json:"offset"`
+	NextOffset *int `json:"next_offset"`
+	Truncated  bool `json:"truncated"` // more findings follow NextOffset
 }
 
-// MaxReportFindings bounds the findings one answer carries; FindingsTotal has them all.
-const MaxReportFindings = 1000
+// checkupConfig is what the analysis of a project depends on beyond its keys.
+type checkupConfig struct {
+	in          checkup.Input // without keys
+	fingerprint string
+}
 
-// RunCheckup runs a QA pass over a project and stores the report. trigger says what started
-// it ("cli", "job", ...).
-func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
-	var out CheckupReportOut
-	if err := c.begin(ctx, projectID, false); err != nil {
-		return out, err
+func newCheckupConfig(proj Project, gl []GlossaryPair, dnt []string) checkupConfig {
+	var cfg checkupConfig
+	cfg.in.SourceLanguage = proj.SourceLanguage
+	for _, l := range proj.EnabledLanguages {
+		if l != proj.SourceLanguage {
+			cfg.in.Languages = append(cfg.in.Languages, l)
+		}
 	}
-	var in checkup.Input
-	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
-		rows, err := tx.ProjectTranslations(ctx, proj.ID, "")
-		if err != nil {
-			return err
-		}
-		gl, err := tx.Glossary(ctx, proj.ID)
-		if err != nil {
-			return err
-		}
-		if in.DoNotTranslate, err = tx.DoNotTranslateTerms(ctx, proj.ID); err != nil {
-			return err
-		}
-		in.SourceLanguage = proj.SourceLanguage
-		for _, l := range proj.EnabledLanguages {
-			if l != proj.SourceLanguage {
-				in.Languages = append(in.Languages, l)
-			}
-		}
-		for _, g := range gl {
-			in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
-		}
-		index := map[int64]int{}
-		for _, r := range rows {
-			i, ok := index[r.KeyID]
-			if !ok {
-				i = len(in.Keys)
-				index[r.KeyID] = i
-				in.Keys = append(in.Keys, checkup.Key{Namespace: r.Namespace, Key: r.Key, Translations: map[string]checkup.Translation{}})
-			}
-			if r.Row.Language == proj.SourceLanguage {
-				in.Keys[i].Source = r.Row.Value
+	for _, g := range gl {
+		cfg.in.Glossary = append(cfg.in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
+	}
+	cfg.in.DoNotTranslate = dnt
+	parts := []string{checkupAnalysis, proj.SourceLanguage, strings.Join(slices.Sorted(slices.Values(cfg.in.Languages)), ",")}
+	var pairs []string
+	for _, g := range cfg.in.Glossary {
+		pairs = append(pairs, g.SourceTerm+"\x01"+g.TargetTerm+"\x01"+g.Locale)
+	}
+	parts = append(parts, strings.Join(slices.Sorted(slices.Values(pairs)), "\x02"), strings.Join(slices.Sorted(slices.Values(dnt)), "\x02"))
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	cfg.fingerprint = hex.EncodeToString(h[:])
+	return cfg
+}
+
+// analyze runs the analysis over keys and names each finding's key.
+func (cfg checkupConfig) analyze(keys []CheckupKey) []CheckupFinding {
+	in := cfg.in
+	in.Keys = make([]checkup.Key, 0, len(keys))
+	byName := make(map[string]CheckupKey, len(keys))
+	for _, k := range keys {
+		ck := checkup.Key{Namespace: k.Namespace, Key: k.Key, Translations: map[string]checkup.Translation{}}
+		for _, r := range k.Rows {
+			if r.Language == in.SourceLanguage {
+				ck.Source = r.Value
 				continue
 			}
-			in.Keys[i].Translations[r.Row.Language] = checkup.Translation{Value: r.Row.Value,
-				Stale: isStale(r.Row.Language, proj.SourceLanguage, r.Row.SourceVersion, r.SourceVersion, true), DoNotTranslate: r.Row.DoNotTranslate}
+			ck.Translations[r.Language] = checkup.Translation{Value: r.Value, DoNotTranslate: r.DoNotTranslate,
+				Stale: isStale(r.Language, in.SourceLanguage, r.SourceVersion, k.SourceVersion, true)}
 		}
-		return nil
-	})
-	if err != nil {
-		return out, err
+		in.Keys = append(in.Keys, ck)
+		byName[k.Namespace+"\x00"+k.Key] = k
 	}
-	created := c.opts.Now().UTC()
-	findings, summary := checkup.Analyze(in)
-	done := c.opts.Now().UTC()
-	sj, err := json.Marshal(summary)
-	if err != nil {
-		return out, err
-	}
-	fj, err := json.Marshal(findings)
-	if err != nil {
-		return out, err
-	}
-	r := CheckupReport{ID: newID(), ProjectID: projectID, Status: "completed", Trigger: trigger, CreatedAt: created,
-		CompletedAt: &done, Summary: sj, Findings: fj}
-	if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
-		return nil, tx.SaveCheckup(ctx, r)
-	}}); err != nil {
-		return out, err
-	}
-	return reportOut(r, summary, findings), nil
-}
-
-func reportOut(r CheckupReport, s checkup.Summary, f []checkup.Finding) CheckupReportOut {
-	out := CheckupReportOut{CheckupReport: r, Summary: s, Findings: f, FindingsTotal: len(f)}
-	if len(out.Findings) > MaxReportFindings {
-		out.Findings, out.Truncated = out.Findings[:MaxReportFindings], true
-	}
-	if out.Findings == nil {
-		out.Findings = []checkup.Finding{}
+	found, _ := checkup.Analyze(in)
+	out := make([]CheckupFinding, len(found))
+	for i, f := range found {
+		k := byName[f.Namespace+"\x00"+f.Key]
+		out[i] = CheckupFinding{KeyID: k.ID, NamespaceID: k.NamespaceID, Finding: f}
 	}
 	return out
 }
 
-// CheckupIn names a report, or none for the newest completed one.
+// summary is the summary of counts ("kind language" to count) in this configuration.
+func (cfg checkupConfig) summary(counts map[string]int) checkup.Summary {
+	s := checkup.EmptySummary(cfg.in.SourceLanguage, cfg.in.Languages)
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		kind, lang, _ := strings.Cut(k, " ")
+		s.Add(kind, lang, counts[k])
+	}
+	return s
+}
+
+// RunCheckup brings the project's checkup report up to date and returns it; trigger says
+// what started it ("cli", "job", ...). A job finding nothing changed since the newest
+// report returns that report. While another process runs the project's checkup, a job
+// fails with CodeConflict (it is retried) and other triggers wait for it, then run.
+func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
+	if err := c.begin(ctx, projectID, false); err != nil {
+		return CheckupReportOut{}, err
+	}
+	if err := requireSystem(ctx); err != nil {
+		return CheckupReportOut{}, err
+	}
+	for {
+		out, err := c.runCheckup(ctx, projectID, trigger)
+		if trigger == "job" || ErrorCode(err) != CodeConflict {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return CheckupReportOut{}, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
+	var cfg checkupConfig
+	var base *CheckupReport
+	var queued int64
+	var running bool
+	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
+		gl, err := tx.Glossary(ctx, proj.ID)
+		if err != nil {
+			return err
+		}
+		dnt, err := tx.DoNotTranslateTerms(ctx, proj.ID)
+		if err != nil {
+			return err
+		}
+		cfg = newCheckupConfig(proj, gl, dnt)
+		r, err := tx.Checkup(ctx, proj.ID, "")
+		if err == nil {
+			base = &r
+		} else if !IsNotFound(err) {
+			return err
+		}
+		if queued, err = tx.CheckupQueueEnd(ctx, proj.ID); err != nil {
+			return err
+		}
+		running, err = tx.CheckupRunning(ctx, proj.ID)
+		return err
+	})
+	if err != nil {
+		return CheckupReportOut{}, err
+	}
+	if trigger == "job" && base != nil && base.Fingerprint == cfg.fingerprint && queued == 0 && !running {
+		// Nothing the newest report depends on changed.
+		return c.checkupPage(ctx, *base, 0)
+	}
+
+	now := c.opts.Now().UTC()
+	r := CheckupReport{ID: newID(), ProjectID: projectID, Trigger: trigger, CreatedAt: now, Runner: newID(),
+		LockedUntil: now.Add(checkupLease), Fingerprint: cfg.fingerprint}
+	if err := c.store.Update(ctx, "", func(tx Tx) error {
+		var err error
+		r, err = tx.StartCheckup(ctx, r, now)
+		return err
+	}); err != nil {
+		return CheckupReportOut{}, err
+	}
+	err = c.checkupAll(ctx, cfg, &r)
+	if err == nil {
+		err = c.checkupQueued(ctx, cfg, &r)
+	}
+	if err != nil {
+		// Stopped midway (a shutdown, a failure): what the chunks stored stays for the
+		// next checkup to carry on from, at once rather than after the lease.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if rerr := c.store.Update(rctx, "", func(tx Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
+			c.opts.Logger.Warn("releasing a stopped checkup", "project", projectID, "report", r.ID, "err", rerr)
+		}
+		return CheckupReportOut{}, err
+	}
+
+	// Complete: the summary from the counts the chunks kept.
+	var stored CheckupReport
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		stored, err = tx.Checkup(ctx, projectID, r.ID)
+		return err
+	}); err != nil {
+		return CheckupReportOut{}, err
+	}
+	sum := cfg.summary(stored.Counts)
+	done := c.opts.Now().UTC()
+	stored.Runner, stored.Summary, stored.CompletedAt, stored.Status = r.Runner, &sum, &done, "completed"
+	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.CompleteCheckup(ctx, stored) }); err != nil {
+		return CheckupReportOut{}, err
+	}
+	if err := c.pruneCheckups(ctx, projectID); err != nil && ctx.Err() == nil {
+		c.opts.Logger.Warn("pruning checkup reports", "project", projectID, "err", err)
+	}
+	return c.checkupPage(ctx, stored, 0)
+}
+
+// checkupAll analyses every visible key of the project, namespace by namespace in key
+// order, from r's cursor on; each chunk also takes the queue marks of its keys, which it
+// has just analysed.
+func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupReport) error {
+	if !r.Full || r.CursorNS < 0 {
+		return nil
+	}
+	var namespaces []int64
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		namespaces, err = tx.CheckupNamespaces(ctx, r.ProjectID)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, ns := range namespaces {
+		if ns < r.CursorNS {
+			continue
+		}
+		after := int64(0)
+		if ns == r.CursorNS {
+			after = r.CursorKey
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			var keys []CheckupKey
+			var marks []CheckupMark
+			if err := c.store.View(ctx, func(tx Tx) error {
+				var err error
+				if keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{NamespaceID: ns, AfterKey: after, Limit: c.checkupChunkSize()}); err != nil {
+					return err
+				}
+				ids := make([]int64, len(keys))
+				for i, k := range keys {
+					ids[i] = k.ID
+				}
+				if len(ids) > 0 {
+					marks, err = tx.CheckupQueue(ctx, r.ProjectID, 0, ids, 0)
+				}
+				return err
+			}); err != nil {
+				return err
+			}
+			ch := CheckupChunk{NamespaceID: ns, AfterKey: after, Findings: cfg.analyze(keys), Checked: len(keys)}
+			for _, m := range marks {
+				ch.Marks = append(ch.Marks, m.ID)
+			}
+			next := *r // the cursor moves only with a stored chunk
+			if len(keys) == c.checkupChunkSize() {
+				ch.UpToKey = keys[len(keys)-1].ID
+				next.CursorNS, next.CursorKey = ns, ch.UpToKey
+			} else {
+				next.CursorNS, next.CursorKey = ns+1, 0
+			}
+			if err := c.applyCheckup(ctx, &next, ch); err != nil {
+				return err
+			}
+			*r = next
+			if ch.UpToKey == 0 {
+				break
+			}
+			after = ch.UpToKey
+		}
+	}
+	next := *r
+	next.CursorNS, next.CursorKey = -1, 0 // the full pass is done
+	if err := c.applyCheckup(ctx, &next, CheckupChunk{}); err != nil {
+		return err
+	}
+	*r = next
+	return nil
+}
+
+// checkupQueued analyses the keys queued up to now, oldest marks first; marks queued
+// meanwhile are left to the next checkup, which their writes scheduled.
+func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *CheckupReport) error {
+	var end int64
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		end, err = tx.CheckupQueueEnd(ctx, r.ProjectID)
+		return err
+	}); err != nil || end == 0 {
+		return err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var keys []CheckupKey
+		var marks []CheckupMark
+		var ids []int64
+		if err := c.store.View(ctx, func(tx Tx) error {
+			var err error
+			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, end, nil, c.checkupChunkSize()); err != nil || len(marks) == 0 {
+				return err
+			}
+			seen := map[int64]bool{}
+			for _, m := range marks {
+				if !seen[m.KeyID] {
+					seen[m.KeyID] = true
+					ids = append(ids, m.KeyID)
+				}
+			}
+			keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{KeyIDs: ids})
+			return err
+		}); err != nil {
+			return err
+		}
+		if len(marks) == 0 {
+			return nil
+		}
+		// Keys hidden or gone are covered too: their findings end.
+		ch := CheckupChunk{KeyIDs: ids, Findings: cfg.analyze(keys), Checked: len(ids)}
+		for _, m := range marks {
+			ch.Marks = append(ch.Marks, m.ID)
+		}
+		if err := c.applyCheckup(ctx, r, ch); err != nil {
+			return err
+		}
+	}
+}
+
+// applyCheckup stores one chunk and renews the runner's lease.
+func (c *Catalog) applyCheckup(ctx context.Context, r *CheckupReport, ch CheckupChunk) error {
+	r.LockedUntil = c.opts.Now().UTC().Add(checkupLease)
+	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
+		return err
+	}
+	if c.checkup.afterChunk != nil {
+		c.checkup.afterChunk(ctx, int(c.checkup.chunks.Add(1)))
+	}
+	return nil
+}
+
+// checkupsToPrune picks the completed reports to delete (reports newest first): all but
+// the newest checkupKeepNewest and the newest of each of the last checkupKeepDays days.
+func checkupsToPrune(reports []CheckupReport, now time.Time) []string {
+	var out []string
+	days := map[string]bool{}
+	for i, r := range reports {
+		at := r.CreatedAt
+		if r.CompletedAt != nil {
+			at = *r.CompletedAt
+		}
+		day := at.UTC().Format(time.DateOnly)
+		if i < checkupKeepNewest || (now.Sub(at) < checkupKeepDays*24*time.Hour && !days[day]) {
+			days[day] = true
+			continue
+		}
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// pruneCheckups deletes the reports checkupsToPrune picks and the findings only they
+// showed, a batch per transaction.
+func (c *Catalog) pruneCheckups(ctx context.Context, projectID string) error {
+	var reports []CheckupReport
+	if err := c.store.View(ctx, func(tx Tx) error {
+		var err error
+		reports, err = tx.CheckupReports(ctx, projectID)
+		return err
+	}); err != nil {
+		return err
+	}
+	ids := checkupsToPrune(reports, c.opts.Now())
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var n int
+		if err := c.store.Update(ctx, "", func(tx Tx) error {
+			var err error
+			n, err = tx.DeleteCheckups(ctx, projectID, ids, checkupPruneBatch)
+			return err
+		}); err != nil {
+			return err
+		}
+		ids = nil
+		if n < checkupPruneBatch {
+			return nil
+		}
+	}
+}
+
+// checkupPage is report r with the page of its findings from offset.
+func (c *Catalog) checkupPage(ctx context.Context, r CheckupReport, offset int) (CheckupReportOut, error) {
+	out := CheckupReportOut{CheckupReport: r, Findings: []checkup.Finding{}, Offset: offset}
+	if r.Summary == nil {
+		// A running report: its findings are not all there yet.
+		out.Summary = checkup.EmptySummary("", nil)
+		return out, nil
+	}
+	out.Summary, out.FindingsTotal = *r.Summary, r.Summary.Total
+	if offset >= out.FindingsTotal {
+		return out, nil
+	}
+	err := c.store.View(ctx, func(tx Tx) error {
+		f, err := tx.CheckupFindings(ctx, r, offset, MaxReportFindings)
+		out.Findings = append(out.Findings, f...)
+		return err
+	})
+	if err != nil {
+		return CheckupReportOut{}, err
+	}
+	if next := offset + len(out.Findings); next < out.FindingsTotal && len(out.Findings) > 0 {
+		out.NextOffset, out.Truncated = &next, true
+	}
+	return out, nil
+}
+
+// CheckupIn names a report, or none for the newest completed one, and where its findings
+// page starts.
 type CheckupIn struct {
 	ProjectArg
 	ReportID string `json:"report_id,omitempty" jsonschema:"a report id; default the newest completed report"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"where the findings continue: the next_offset of the previous call"`
 }
 
-// GetCheckupReport returns a stored checkup report.
+// GetCheckupReport returns a stored checkup report with one page of its findings (at most
+// MaxReportFindings, from Offset).
 func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupReportOut, error) {
-	var out CheckupReportOut
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
+		return CheckupReportOut{}, err
+	}
+	if in.Offset < 0 {
+		return CheckupReportOut{}, Errorf(CodeInvalid, "offset must be 0 or more")
 	}
 	var r CheckupReport
 	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
@@ -143,15 +520,7 @@ func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupRe
 		return err
 	})
 	if err != nil {
-		return out, err
+		return CheckupReportOut{}, err
 	}
-	var s checkup.Summary
-	var f []checkup.Finding
-	if err := json.Unmarshal(r.Summary, &s); err != nil {
-		return out, err
-	}
-	if err := json.Unmarshal(r.Findings, &f); err != nil {
-		return out, err
-	}
-	return reportOut(r, s, f), nil
+	return c.checkupPage(ctx, r, in.Offset)
 }

@@ -1,9 +1,62 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/checkup"
+)
 
 // SetBulkChunks makes c chunk writes that create more than threshold keys, size keys a
 // chunk, and call after (when not nil) once each chunk committed, with the write's context.
 func SetBulkChunks(c *Catalog, threshold, size int, after func(ctx context.Context, chunk int)) {
 	c.bulk.set, c.bulk.threshold, c.bulk.batch, c.bulk.slice, c.bulk.afterChunk = true, threshold, size, 0, after
+}
+
+// SetCheckupChunks makes c's checkups analyse size keys a chunk and call after (when not
+// nil) once each chunk committed, with the checkup's context and the chunks so far.
+func SetCheckupChunks(c *Catalog, size int, after func(ctx context.Context, chunks int)) {
+	c.checkup.chunk, c.checkup.afterChunk = size, after
+}
+
+// CheckupReference is what a checkup of the whole project in one pass finds: every visible
+// key read in one snapshot and analysed at once, as checkups were before they kept their
+// findings between reports. Tests compare the incremental checkups with it.
+func CheckupReference(ctx context.Context, c *Catalog, projectID string) ([]checkup.Finding, checkup.Summary, error) {
+	var in checkup.Input
+	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
+		rows, err := tx.ProjectTranslations(ctx, proj.ID, "")
+		if err != nil {
+			return err
+		}
+		gl, err := tx.Glossary(ctx, proj.ID)
+		if err != nil {
+			return err
+		}
+		dnt, err := tx.DoNotTranslateTerms(ctx, proj.ID)
+		if err != nil {
+			return err
+		}
+		in = newCheckupConfig(proj, gl, dnt).in
+		index := map[int64]int{}
+		for _, r := range rows {
+			i, ok := index[r.KeyID]
+			if !ok {
+				i = len(in.Keys)
+				index[r.KeyID] = i
+				in.Keys = append(in.Keys, checkup.Key{Namespace: r.Namespace, Key: r.Key, Translations: map[string]checkup.Translation{}})
+			}
+			if r.Row.Language == proj.SourceLanguage {
+				in.Keys[i].Source = r.Row.Value
+				continue
+			}
+			in.Keys[i].Translations[r.Row.Language] = checkup.Translation{Value: r.Row.Value,
+				Stale: isStale(r.Row.Language, proj.SourceLanguage, r.Row.SourceVersion, r.SourceVersion, true), DoNotTranslate: r.Row.DoNotTranslate}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, checkup.Summary{}, err
+	}
+	f, s := checkup.Analyze(in)
+	return f, s, nil
 }

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/checkup"
 )
 
 // Translation statuses.
@@ -215,8 +217,12 @@ type WorkspaceTx interface {
 	HasWorkspaces(ctx context.Context) (bool, error)
 	CreateWorkspace(ctx context.Context, w Workspace) error
 	Workspace(ctx context.Context, id string) (Workspace, error)
+	// Workspaces returns every workspace, oldest first.
+	Workspaces(ctx context.Context) ([]Workspace, error)
 	CreateUser(ctx context.Context, u User) error
 	User(ctx context.Context, id string) (User, error)
+	// Users returns the users of a workspace, oldest first.
+	Users(ctx context.Context, workspaceID string) ([]User, error)
 }
 
 // ProjectTx holds projects, their languages and namespaces. Errors: CodeNotFound for an
@@ -280,11 +286,94 @@ type TerminologyTx interface {
 	AddSubstitution(ctx context.Context, projectID string, r SubstitutionRule) (SubstitutionRule, error)
 }
 
-// CheckupTx holds checkup reports. Errors: CodeNotFound for an unknown report.
+// CheckupTx holds checkup reports, their findings and the keys changed since the last one.
+// A finding row is in every report from its FirstSeq up to (not including) its LastSeq, so
+// a report shares the findings that did not change with the reports before it. Errors:
+// CodeNotFound for an unknown report, CodeConflict for a report another runner holds.
 type CheckupTx interface {
-	SaveCheckup(ctx context.Context, r CheckupReport) error
+	// MarkCheckupKeys queues keys whose findings the next checkup recomputes.
+	MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error
+	// StartCheckup claims the project's running report for r.Runner until r.LockedUntil, or,
+	// when there is none, stores r as the running report with the next sequence number,
+	// the counts of the newest completed report, and Full when there is none or its
+	// Fingerprint differs. It answers CodeConflict while another runner's lease holds the
+	// running report.
+	StartCheckup(ctx context.Context, r CheckupReport, now time.Time) (CheckupReport, error)
 	// Checkup returns the report id, or with an empty id the newest completed one.
 	Checkup(ctx context.Context, projectID, id string) (CheckupReport, error)
+	// CheckupQueue lists up to limit queued keys of the project, oldest first: all of them
+	// when keyIDs is empty (then only marks up to upTo, when not zero), else those of keyIDs.
+	CheckupQueue(ctx context.Context, projectID string, upTo int64, keyIDs []int64, limit int) ([]CheckupMark, error)
+	// CheckupRunning reports whether the project has a running report.
+	CheckupRunning(ctx context.Context, projectID string) (bool, error)
+	// CheckupQueueEnd is the id of the project's newest queue mark, 0 when none.
+	CheckupQueueEnd(ctx context.Context, projectID string) (int64, error)
+	// CheckupNamespaces lists the ids of the project's namespaces, in order.
+	CheckupNamespaces(ctx context.Context, projectID string) ([]int64, error)
+	// CheckupKeys reads the visible keys that sel names with their rows, for the analysis.
+	CheckupKeys(ctx context.Context, projectID string, sel CheckupKeySelect) ([]CheckupKey, error)
+	// ApplyCheckup stores one chunk of a running report's analysis, with its counts and
+	// progress (r's cursor), and renews r's lease; CodeConflict when r's runner no longer
+	// holds the report.
+	ApplyCheckup(ctx context.Context, r CheckupReport, ch CheckupChunk) error
+	// ReleaseCheckup ends r's runner's lease on the running report, so that the next
+	// checkup carries it on at once.
+	ReleaseCheckup(ctx context.Context, r CheckupReport) error
+	// CompleteCheckup marks the running report completed with its summary.
+	CompleteCheckup(ctx context.Context, r CheckupReport) error
+	// CheckupFindings is one page of report r's findings, ordered by namespace, key,
+	// language and kind.
+	CheckupFindings(ctx context.Context, r CheckupReport, offset, limit int) ([]checkup.Finding, error)
+	// CheckupReports lists the project's completed reports, newest first, without findings.
+	CheckupReports(ctx context.Context, projectID string) ([]CheckupReport, error)
+	// DeleteCheckups deletes the completed reports ids of the project and up to limit of
+	// the findings no remaining report shows; it says how many findings went.
+	DeleteCheckups(ctx context.Context, projectID string, ids []string, limit int) (int, error)
+}
+
+// CheckupMark is one queued key of a checkup.
+type CheckupMark struct {
+	ID    int64
+	KeyID int64
+}
+
+// CheckupKeySelect names keys to analyse: KeyIDs, or else the next Limit keys of namespace
+// NamespaceID after key id AfterKey.
+type CheckupKeySelect struct {
+	KeyIDs      []int64
+	NamespaceID int64
+	AfterKey    int64
+	Limit       int
+}
+
+// CheckupKey is a visible key with its source version and its rows.
+type CheckupKey struct {
+	ID            int64
+	NamespaceID   int64
+	Namespace     string
+	Key           string
+	SourceVersion int64
+	Rows          []TranslationState
+}
+
+// CheckupFinding is a finding of a key.
+type CheckupFinding struct {
+	KeyID       int64
+	NamespaceID int64
+	checkup.Finding
+}
+
+// CheckupChunk is one chunk of a checkup: the findings of the keys it covered, which
+// replace their findings in the running report. It covers KeyIDs, or else the keys of
+// namespace NamespaceID with ids in (AfterKey, UpToKey] (UpToKey 0: to the end).
+type CheckupChunk struct {
+	KeyIDs      []int64
+	NamespaceID int64
+	AfterKey    int64
+	UpToKey     int64
+	Findings    []CheckupFinding
+	Marks       []int64 // queue marks the chunk consumed
+	Checked     int     // keys analysed
 }
 
 // KeyRecord is one key without its translations.
@@ -341,16 +430,28 @@ type SearchFilter struct {
 	Limit         int
 }
 
-// CheckupReport is a stored QA pass over a project.
+// CheckupReport is a stored QA pass over a project. Its findings are rows of their own,
+// paged through with Tx.CheckupFindings; the report holds their counts.
 type CheckupReport struct {
 	ID          string     `json:"id"`
 	ProjectID   string     `json:"project_id"`
-	Status      string     `json:"status"`
+	Status      string     `json:"status"` // running or completed
 	Trigger     string     `json:"trigger"`
 	CreatedAt   time.Time  `json:"created_at"`
 	CompletedAt *time.Time `json:"completed_at"`
-	Summary     []byte     `json:"-"`
-	Findings    []byte     `json:"-"`
+	// KeysChecked is how many keys this report analysed; the rest carried their findings
+	// over from the report before.
+	KeysChecked int  `json:"keys_checked"`
+	Full        bool `json:"full"` // every key was analysed (the first report, or the terminology or languages changed)
+
+	Seq         int64            `json:"-"`
+	Fingerprint string           `json:"-"` // of what the analysis depends on beyond the keys
+	Counts      map[string]int   `json:"-"` // findings by kind and language ("kind language")
+	CursorNS    int64            `json:"-"` // a full pass's progress: namespace, then key
+	CursorKey   int64            `json:"-"`
+	Runner      string           `json:"-"`
+	LockedUntil time.Time        `json:"-"`
+	Summary     *checkup.Summary `json:"-"` // of a completed report
 }
 
 // Job is a durable background job.
@@ -369,8 +470,9 @@ type Job struct {
 
 // JobTx is the part of a transaction that background jobs use.
 type JobTx interface {
-	// EnqueueJob stores a job; with Coalesce, a pending job of the same kind and project
-	// absorbs it instead (checkups after a burst of writes run once).
+	// EnqueueJob stores a job; with coalesce the job is a singleton: a pending job of the
+	// same kind and project absorbs it (checkups after a burst of writes run once), and
+	// ClaimJob leaves it pending while one of its kind runs for the project.
 	EnqueueJob(ctx context.Context, j Job, coalesce bool) error
 	// ClaimJob leases the next due job for lease, or returns CodeNotFound when none is due.
 	// A job holding several batches of items hands out its first batch as a job of its own.

@@ -12,6 +12,9 @@
 // namespace into one language, queued by the catalogue's write hook; one row holds up to a
 // thousand of them and each claim takes a batch of at most ten). Claims go round the
 // projects with due jobs, so one project's backlog does not starve another's.
+// A checkup is a singleton job: a project has at most one pending and one running, which
+// the database holds (unique partial indexes, and a claim that passes over a pending one
+// while its kind runs for the project), whatever the number of workers and processes.
 //
 // # Webhook deliveries
 //

@@ -16,7 +16,10 @@ import (
 // TestAutoTranslateSurvivesAKill: an assistant registers 200 strings, the server is killed
 // (SIGKILL) while the model translates them, and restarted: every string ends translated
 // into each language, each stored exactly once, within a minute of the restart.
+//
+// A server killed and restarted, and a model that takes its time: make test-long runs it.
 func TestAutoTranslateSurvivesAKill(t *testing.T) {
+	storagetest.Long(t)
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
 		model := aitest.New(t, func(c aitest.Call) aitest.Reply {

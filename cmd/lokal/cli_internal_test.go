@@ -217,3 +217,35 @@ func TestParseServeConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURLWarning: the base URLs that lead nobody to the service are named, the usual
+// ones are not.
+func TestBaseURLWarning(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		listen, baseURL string
+		warn            bool
+	}{
+		{"0.0.0.0:8095", "http://0.0.0.0:8095", true},
+		{"[::]:8095", "http://[::]:8095", true},
+		{":8095", "http://:8095", true},
+		{"127.0.0.1:8080", "http://[::ffff:0.0.0.0]:8080", true},
+		{"127.0.0.1:8080", "https://0.0.0.0", true},
+		{"0.0.0.0:8080", "http://127.0.0.1:8080", true},
+		{"[::]:8080", "http://localhost:8080", true},
+		{"0.0.0.0:8080", "http://[::1]:8080", true},
+		{"127.0.0.1:8080", "http://127.0.0.1:8080", false},
+		{"localhost:8080", "http://localhost:8080", false},
+		{"0.0.0.0:8080", "https://lokal.example.com", false},
+		{"0.0.0.0:8080", "http://192.168.1.20:8080", false},
+		{"127.0.0.1:8080", "https://lokal.example.com", false},
+	} {
+		got := baseURLWarning(tt.listen, tt.baseURL)
+		if (got != "") != tt.warn {
+			t.Errorf("listen %s, base URL %s: warning %q, want one: %t", tt.listen, tt.baseURL, got, tt.warn)
+		}
+		if got != "" && (!strings.Contains(got, tt.baseURL) || !strings.Contains(got, "--base-url")) {
+			t.Errorf("listen %s, base URL %s: %q names neither the URL nor the flag", tt.listen, tt.baseURL, got)
+		}
+	}
+}

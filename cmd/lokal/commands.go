@@ -88,6 +88,7 @@ func init() {
 				w, err := c.cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: c.in.str("name")})
 				return w, fmt.Sprintf("workspace %s (%s)\npublic token: %s", w.ID, w.Name, w.PublicToken), err
 			}},
+		workspaceListCommand(),
 		{name: "user create", args: "--workspace WS --email EMAIL", synopsis: "add a user to a workspace",
 			flags:    []flagDef{req("workspace", "ID", "workspace id"), req("email", "EMAIL", "the user's email address")},
 			database: true, json: true,
@@ -95,6 +96,7 @@ func init() {
 				u, err := c.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: c.in.str("workspace"), Email: c.in.str("email")})
 				return u, fmt.Sprintf("user %s (%s)", u.ID, u.Email), err
 			}},
+		userListCommand(),
 		{name: "project create", args: "--workspace WS --title T --source LANG [--languages L1,L2]",
 			synopsis: "create a project", database: true, json: true,
 			flags: []flagDef{req("workspace", "ID", "workspace id"), req("title", "TEXT", "project title"),
@@ -104,16 +106,21 @@ func init() {
 					Title: c.in.str("title"), SourceLanguage: c.in.str("source"), Languages: c.in.list("languages")})
 				return p, projectText(p), err
 			}},
-		{name: "project list", args: "--workspace WS", synopsis: "list the projects of a workspace",
-			flags: []flagDef{req("workspace", "ID", "workspace id")}, database: true, json: true,
+		{name: "project list", args: "[--workspace WS]", synopsis: "list the projects of a workspace",
+			about: soleWorkspaceAbout,
+			flags: []flagDef{opt("workspace", "ID", "workspace id")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
-				ps, err := c.cat.WorkspaceProjects(ctx, c.in.str("workspace"))
+				ws, err := workspaceOf(ctx, c)
+				if err != nil {
+					return nil, "", err
+				}
+				ps, err := c.cat.WorkspaceProjects(ctx, ws)
 				lines := make([]string, len(ps))
 				for i, p := range ps {
 					lines[i] = fmt.Sprintf("%s  %s  (%s)", p.ID, p.Title, strings.Join(p.EnabledLanguages, ", "))
 				}
 				if len(ps) == 0 {
-					lines = []string{"no projects in workspace " + c.in.str("workspace")}
+					lines = []string{"no projects in workspace " + ws}
 				}
 				return map[string]any{"projects": ps}, strings.Join(lines, "\n"), err
 			}},
@@ -193,6 +200,28 @@ func init() {
 				r, err := c.cat.RevokeToken(ctx, c.in.str("id"))
 				return r, fmt.Sprintf("token %s revoked at %s", r.ID, r.RevokedAt.Format(time.RFC3339)), err
 			}},
+		// Before "checkup": the first command whose name the words start with runs.
+		{name: "checkup show", args: "--project P [--report ID] [--offset N]", synopsis: "print a stored checkup report, a page of its findings at a time",
+			about: "Prints the newest completed report (or --report) with at most 1,000 findings from --offset;\n" +
+				"next_offset, null on the last page, is the --offset that continues.",
+			flags: []flagDef{req("project", "ID", "project id"), opt("report", "ID", "report id; default the newest completed report"),
+				{name: "offset", kind: intFlag, arg: "N", usage: "where the findings continue: the next_offset printed before", def: "0"}},
+			database: true, json: true,
+			run: func(ctx context.Context, c *call) (any, string, error) {
+				r, err := c.cat.GetCheckupReport(ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: c.in.str("project")},
+					ReportID: c.in.str("report"), Offset: c.in.integer("offset")})
+				if err != nil {
+					return nil, "", err
+				}
+				text := checkupText(r)
+				for _, f := range r.Findings {
+					text += fmt.Sprintf("\n%s  %s  %s  %s: %s", f.Namespace, f.Key, f.Language, f.Kind, f.Message)
+				}
+				if r.NextOffset != nil {
+					text += fmt.Sprintf("\nmore with --offset %d", *r.NextOffset)
+				}
+				return r, text, nil
+			}},
 		{name: "checkup", args: "--project P", synopsis: "run a quality check of a project's translations",
 			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -200,11 +229,7 @@ func init() {
 				if err != nil {
 					return nil, "", err
 				}
-				text := fmt.Sprintf("checkup report %s: %d findings", r.ID, r.FindingsTotal)
-				for _, k := range sortedKeys(r.Summary.ByKind) {
-					text += fmt.Sprintf("\n  %-28s %d", k, r.Summary.ByKind[k])
-				}
-				return r, text, nil
+				return r, checkupText(r), nil
 			}},
 		termAddCommand(), termListCommand(), substitutionAddCommand(),
 		{name: "backup", args: "--to FILE", synopsis: "copy a SQLite database while servers run",
@@ -333,4 +358,13 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkupText is a checkup report as text: its counts by kind.
+func checkupText(r tools.CheckupReportOut) string {
+	text := fmt.Sprintf("checkup report %s: %d findings", r.ID, r.FindingsTotal)
+	for _, k := range sortedKeys(r.Summary.ByKind) {
+		text += fmt.Sprintf("\n  %-28s %d", k, r.Summary.ByKind[k])
+	}
+	return text
 }

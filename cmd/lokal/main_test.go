@@ -241,7 +241,12 @@ func TestCLIJSON(t *testing.T) {
 		}
 
 		// A checkup report has an id; the rest of its shape is not part of the spec.
-		str(t, jsonObject(t, nil, "checkup", "--project", projectID, "--json", "--database", dsn), "id")
+		id := str(t, jsonObject(t, nil, "checkup", "--project", projectID, "--json", "--database", dsn), "id")
+		// checkup show prints a stored report, a page of findings from --offset.
+		shown := jsonObject(t, nil, "checkup", "show", "--project", projectID, "--offset", "0", "--json", "--database", dsn)
+		if shown["id"] != id || shown["next_offset"] != nil {
+			t.Errorf("checkup show: id %v, next_offset %v; want %s and no further page", shown["id"], shown["next_offset"], id)
+		}
 	})
 }
 
@@ -366,6 +371,8 @@ func TestCLIFailures(t *testing.T) {
 			{"project in an unknown workspace", []string{"project", "create", "--workspace", unknown, "--title", "T", "--source", "en", "--json", "--database", dsn}},
 			{"key for an unknown project", []string{"key", "create", "--project", unknown, "--json", "--database", dsn}},
 			{"checkup of an unknown project", []string{"checkup", "--project", unknown, "--json", "--database", dsn}},
+			{"checkup show of an unknown project", []string{"checkup", "show", "--project", unknown, "--json", "--database", dsn}},
+			{"checkup show from a negative offset", []string{"checkup", "show", "--project", f.project, "--offset=-1", "--json", "--database", dsn}},
 			{"token for a project and a workspace", []string{"token", "create", "--user", f.user, "--project", f.project, "--workspace", f.workspace, "--json", "--database", dsn}},
 			{"token for neither", []string{"token", "create", "--user", f.user, "--json", "--database", dsn}},
 			{"token for an unknown user", []string{"token", "create", "--user", unknown, "--project", f.project, "--json", "--database", dsn}},

@@ -248,6 +248,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	// ReadTimeout bounds the rest of a request's reading.
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, ErrorLog: errorLog}
+	if w := baseURLWarning(cfg.listen, cfg.baseURL); w != "" {
+		logger.Warn(w, "base_url", cfg.baseURL)
+	}
 	logger.Info("serving", "addr", ln.Addr().String(), "database", db.Dialect(), "base_url", cfg.baseURL,
 		"max_conns_per_ip", cfg.maxConnsPerIP)
 	errc := make(chan error, 2)
@@ -263,8 +266,10 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		return err
 	case <-ctx.Done():
 	}
-	// SIGTERM: stop accepting, let in-flight requests finish, exit 0.
+	// SIGTERM: stop accepting, let in-flight requests finish, exit 0. Background jobs stop
+	// meanwhile (a checkup within one chunk): what they leave is durable and taken up again.
 	logger.Info("shutting down")
+	stopWorker()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if metricsSrv != nil {

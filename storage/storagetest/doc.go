@@ -17,4 +17,6 @@
 // running side by side never share a database. [Main] drops the binary's databases when
 // its tests end; databases of a binary that died are dropped by the next binary that
 // starts more than an hour later.
+//
+// [Long] marks the tests that `make test` leaves to `make test-long`.
 package storagetest

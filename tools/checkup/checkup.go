@@ -94,22 +94,32 @@ func Analyze(in Input) ([]Finding, Summary) {
 
 	slices.SortStableFunc(a.findings, compareFindings)
 
-	sum := Summary{
-		Total:      len(a.findings),
-		ByKind:     make(map[string]int, len(kinds)),
-		ByLanguage: make(map[string]int, len(langs)),
+	sum := EmptySummary(in.SourceLanguage, in.Languages)
+	for _, f := range a.findings {
+		sum.Add(f.Kind, f.Language, 1)
 	}
+	return a.findings, sum
+}
+
+// EmptySummary is the summary of no findings: zero for every kind and for every language
+// Analyze checks.
+func EmptySummary(sourceLanguage string, languages []string) Summary {
+	langs := targetLanguages(sourceLanguage, languages)
+	sum := Summary{ByKind: make(map[string]int, len(kinds)), ByLanguage: make(map[string]int, len(langs))}
 	for _, k := range kinds {
 		sum.ByKind[k] = 0
 	}
 	for _, l := range langs {
 		sum.ByLanguage[l] = 0
 	}
-	for _, f := range a.findings {
-		sum.ByKind[f.Kind]++
-		sum.ByLanguage[f.Language]++
-	}
-	return a.findings, sum
+	return sum
+}
+
+// Add counts n findings of kind in language.
+func (s *Summary) Add(kind, language string, n int) {
+	s.Total += n
+	s.ByKind[kind] += n
+	s.ByLanguage[language] += n
 }
 
 type analyzer struct {
