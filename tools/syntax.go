@@ -27,7 +27,8 @@ type SyntaxView struct {
 // source values that contain one of syntaxNeedles, filtered by the database: a value
 // without one adds nothing to DetectSyntax's answer, so the result is that of every
 // value. A failed read gives message.All, the reading that protects the most, and is not
-// cached.
+// cached. p must be read in tx (loadProject, tx.Project): the authorization cache's copy
+// has no Settings, so its set syntax would be missed.
 func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.Syntax {
 	if p.Settings.Syntax != "" {
 		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
