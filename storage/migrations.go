@@ -27,6 +27,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerEditor(m)
 	registerCheckupFindings(m)
 	registerSealedHookURLs(m, box)
+	registerProjectSyntax(m)
 	return m
 }
 

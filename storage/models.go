@@ -60,6 +60,7 @@ type projectRow struct {
 	DeployWorkflow  string    `bun:"deploy_workflow,notnull"`
 	DeployRef       string    `bun:"deploy_ref,notnull"`
 	DeployToken     string    `bun:"deploy_token,notnull"`
+	Syntax          string    `bun:"syntax,notnull"` // "" detects; see tools.ProjectSettings
 	CreatedAt       time.Time `bun:"created_at,notnull"`
 	UpdatedAt       time.Time `bun:"updated_at,notnull"`
 }

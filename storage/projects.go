@@ -17,7 +17,7 @@ func (t *tx) CreateProject(ctx context.Context, p tools.Project) error {
 		ShowSwitcher: s.ShowSwitcher, KeepSiteCurrent: s.KeepSiteCurrent, EmbedMode: s.EmbedMode,
 		JITHarvest: s.JITHarvest, AutoApply: s.AutoApply, AIProvider: s.AIProvider, AIModel: s.AIModel,
 		AIBaseURL: s.AIBaseURL, AIKey: s.AIKey, DeployProvider: s.DeployProvider, DeployRepo: s.DeployRepo,
-		DeployWorkflow: s.DeployWorkflow, DeployRef: s.DeployRef, DeployToken: s.DeployToken,
+		DeployWorkflow: s.DeployWorkflow, DeployRef: s.DeployRef, DeployToken: s.DeployToken, Syntax: s.Syntax,
 		CreatedAt: ts, UpdatedAt: ts}
 	if _, err := t.tx.NewInsert().Model(row).Exec(ctx); err != nil {
 		return mapError(err)
@@ -89,7 +89,7 @@ func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]tools.Proje
 				KeepSiteCurrent: r.KeepSiteCurrent, EmbedMode: r.EmbedMode, JITHarvest: r.JITHarvest, AutoApply: r.AutoApply,
 				AIProvider: r.AIProvider, AIModel: r.AIModel, AIBaseURL: r.AIBaseURL, AIKey: r.AIKey,
 				DeployProvider: r.DeployProvider, DeployRepo: r.DeployRepo, DeployWorkflow: r.DeployWorkflow,
-				DeployRef: r.DeployRef, DeployToken: r.DeployToken},
+				DeployRef: r.DeployRef, DeployToken: r.DeployToken, Syntax: r.Syntax},
 		}
 		for _, l := range langs {
 			if l.ProjectID != r.ID || l.Code == r.SourceLanguage {

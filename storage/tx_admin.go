@@ -19,9 +19,9 @@ func (t *tx) UpdateProject(ctx context.Context, p tools.Project) error {
 	row := &projectRow{ID: p.ID, Title: p.Title, IntegrationType: p.IntegrationType,
 		AllowedOrigins: strings.Join(s.AllowedOrigins, "\n"), ShowSwitcher: s.ShowSwitcher,
 		KeepSiteCurrent: s.KeepSiteCurrent, EmbedMode: s.EmbedMode, JITHarvest: s.JITHarvest,
-		AutoApply: s.AutoApply, UpdatedAt: now()}
+		AutoApply: s.AutoApply, Syntax: s.Syntax, UpdatedAt: now()}
 	res, err := t.tx.NewUpdate().Model(row).Column("title", "integration_type", "allowed_origins", "show_switcher",
-		"keep_site_current", "embed_mode", "jit_harvest", "auto_apply", "updated_at").WherePK().Exec(ctx)
+		"keep_site_current", "embed_mode", "jit_harvest", "auto_apply", "syntax", "updated_at").WherePK().Exec(ctx)
 	if err != nil {
 		return mapError(err)
 	}

@@ -13,7 +13,8 @@
 // checkups.go, ai.go (AI translation on request), ai_config.go (where a project's provider
 // comes from), autotranslate.go (automatic translation of new keys), usage.go (the AI usage
 // ledger), embed.go, dictionary.go and harvest.go (the Embed's public operations),
-// sitehost.go (how a site's host is bound, authorized and matched), and the admin
+// sitehost.go (how a site's host is bound, authorized and matched), syntax.go (which
+// message syntaxes a project's values are read in: [Catalog.ProjectSyntax]), and the admin
 // operations in admin.go, projects_admin.go, tokens.go.
 //
 // # The write path

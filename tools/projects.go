@@ -85,6 +85,8 @@ type ProjectStatusOut struct {
 	AutoTranslation AutoTranslationStatus `json:"auto_translation"`
 	Usage           UsageOut              `json:"ai_usage"`
 	Embed           EmbedStatus           `json:"embed"`
+	// Syntax is what the project's values are read in: set by the operator, or detected.
+	Syntax SyntaxView `json:"syntax"`
 }
 
 // GetProjectStatus reports how far each enabled language is translated.
@@ -107,6 +109,7 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 		if out.Usage, err = usageOf(ctx, tx, proj.ID, time.Time{}); err != nil {
 			return err
 		}
+		out.Syntax = c.syntaxView(ctx, tx, proj)
 		out.Embed, err = c.embedStatus(ctx, tx, proj.ID)
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"golang.org/x/net/idna"
 )
 
@@ -66,6 +67,7 @@ type ProjectSettingsView struct {
 	ShowSwitcher     bool              `json:"show_switcher"`
 	KeepSiteUpToDate bool              `json:"keep_site_up_to_date"`
 	Capabilities     EmbedCapabilities `json:"capabilities"`
+	Syntax           SyntaxView        `json:"syntax"`
 }
 
 // EmbedCapabilities tell the Embed script what to do on a page.
@@ -103,7 +105,7 @@ func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectVie
 	var out ProjectView
 	err := c.store.View(ctx, func(tx Tx) error {
 		var err error
-		if out, err = projectView(ctx, tx, projectID); err != nil {
+		if out, err = c.projectView(ctx, tx, projectID); err != nil {
 			return err
 		}
 		out.Embed, err = c.embedStatus(ctx, tx, projectID)
@@ -112,7 +114,7 @@ func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectVie
 	return out, err
 }
 
-func projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, error) {
+func (c *Catalog) projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, error) {
 	p, err := tx.Project(ctx, projectID)
 	if err != nil {
 		return ProjectView{}, err
@@ -131,7 +133,8 @@ func projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, err
 	}
 	v := ProjectView{Project: p, Settings: ProjectSettingsView{AllowedOrigins: origins, Hosts: hosts,
 		ShowSwitcher: s.ShowSwitcher, KeepSiteUpToDate: s.KeepSiteCurrent,
-		Capabilities: EmbedCapabilities{Mode: s.EmbedMode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply}}}
+		Capabilities: EmbedCapabilities{Mode: s.EmbedMode, JITHarvest: s.JITHarvest, AutoApply: s.AutoApply},
+		Syntax:       c.syntaxView(ctx, tx, p)}}
 	if v.NamespaceCounts, err = tx.NamespaceCounts(ctx, projectID); err != nil {
 		return ProjectView{}, err
 	}
@@ -168,6 +171,7 @@ type SetProjectIn struct {
 	Mode             *string
 	JITHarvest       *bool
 	AutoApply        *bool
+	Syntax           *string // syntax names ("icu,html"); "" detects them again
 }
 
 // SetProject changes what in names and returns the project as ShowProject does. A host
@@ -194,6 +198,14 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 		if mode != EmbedModeSwap && mode != EmbedModeOff {
 			return ProjectView{}, Errorf(CodeInvalid, "mode must be %s or %s", EmbedModeSwap, EmbedModeOff)
 		}
+	}
+	var syntax string
+	if in.Syntax != nil && strings.TrimSpace(*in.Syntax) != "" {
+		s, err := message.ParseSyntax(*in.Syntax)
+		if err != nil {
+			return ProjectView{}, Errorf(CodeInvalid, "%v; none, all, or an empty list (detect them from the source values) are accepted too", err)
+		}
+		syntax = s.String()
 	}
 	langs, err := normalizeLanguages("language", in.Languages)
 	if err != nil {
@@ -256,6 +268,9 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 		if in.Mode != nil {
 			s.EmbedMode = mode
 		}
+		if in.Syntax != nil {
+			s.Syntax = syntax
+		}
 		if err := tx.UpdateProject(ctx, p); err != nil {
 			return nil, err
 		}
@@ -282,7 +297,7 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 				return nil, err
 			}
 		}
-		if out, err = projectView(ctx, tx, p.ID); err != nil {
+		if out, err = c.projectView(ctx, tx, p.ID); err != nil {
 			return nil, err
 		}
 		out.Embed, err = c.embedStatus(ctx, tx, p.ID)

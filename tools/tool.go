@@ -117,7 +117,7 @@ func (c *Catalog) tools() []Tool {
 		define("list_projects", "List projects",
 			"Lists the projects this token can reach, with the ids that project_id expects.", true, c.ListProjects),
 		define("get_project_status", "Project status",
-			"Source language, enabled languages, namespaces, and per-language counts of translated, missing and source-drifted strings, with queued (waiting for automatic AI translation) and ai_failed (the AI gave up; still missing); auto_translation and ai_usage (model calls, tokens, strings). Translation is asynchronous: fetched files are complete only when missing is 0 for the language.", true, c.GetProjectStatus),
+			"Source language, enabled languages, namespaces, and per-language counts of translated, missing and source-drifted strings, with queued (waiting for automatic AI translation) and ai_failed (the AI gave up; still missing); auto_translation and ai_usage (model calls, tokens, strings); syntax: the placeholder and markup syntaxes the project's values are read in (names, and source: set by the operator or detected from the source values). Translation is asynchronous: fetched files are complete only when missing is 0 for the language.", true, c.GetProjectStatus),
 		define("get_embed_snippet", "Embed snippet",
 			"Returns the one script tag to paste into the HTML head of a site to translate it with lokal.", true, c.GetEmbedSnippet),
 		define("get_translations", "Get translations",

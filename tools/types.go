@@ -72,6 +72,9 @@ type ProjectSettings struct {
 	DeployWorkflow  string
 	DeployRef       string
 	DeployToken     string
+	// Syntax is the syntaxes the project's values are written in, as message.Syntax
+	// writes them ("icu,html", "none"); empty detects them (Catalog.ProjectSyntax).
+	Syntax string
 }
 
 // Language is one language row of a project. The source language is always enabled.
@@ -262,6 +265,9 @@ type TranslationTx interface {
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
 	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	// ValuesContaining returns the distinct values in language of the project's visible
+	// keys that contain any of anyOf.
+	ValuesContaining(ctx context.Context, projectID, language string, anyOf []string) ([]string, error)
 }
 
 // CommentTx holds comments on rows.

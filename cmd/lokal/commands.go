@@ -13,6 +13,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // command is one entry of the command table.
@@ -264,6 +265,7 @@ func projectSetCommand() *command {
 			opt("mode", "swap|off", "swap: the Embed script swaps page text; off: it only pings"),
 			boolean("jit-harvest", "the Embed script reports untranslated page text"),
 			boolean("auto-apply", "the dictionary serves AI drafts too, not only approved translations"),
+			opt("syntax", "S1,S2", "the syntaxes the values are written in ("+strings.Join(message.SyntaxNames(), ", ")+", none or all); empty detects them from the source values"),
 		},
 		database: true, json: true,
 		run: func(ctx context.Context, c *call) (any, string, error) {
@@ -274,6 +276,7 @@ func projectSetCommand() *command {
 				AllowedOrigins: in.optList("allowed-origins"), Hosts: in.optList("hosts"),
 				ShowSwitcher: in.optBool("show-switcher"), KeepSiteUpToDate: in.optBool("keep-site-up-to-date"),
 				Mode: in.opt("mode"), JITHarvest: in.optBool("jit-harvest"), AutoApply: in.optBool("auto-apply"),
+				Syntax: in.opt("syntax"),
 			})
 			return v, projectViewText(v), err
 		}}
@@ -294,10 +297,10 @@ func projectViewText(v tools.ProjectView) string {
 	}
 	return projectText(v.Project) + fmt.Sprintf("\neditable languages: %s\nauto-translate languages: %s\n"+
 		"integration type: %s\nallowed origins: %s\nhosts: %s\nshow switcher: %t\nkeep site up to date: %t\n"+
-		"mode: %s\njit harvest: %t\nauto apply: %t",
+		"mode: %s\njit harvest: %t\nauto apply: %t\nsyntax: %s (%s)",
 		none(v.EditableLanguages), none(v.AutoTranslateLanguages), v.IntegrationType, none(s.AllowedOrigins),
 		none(s.Hosts), s.ShowSwitcher, s.KeepSiteUpToDate, s.Capabilities.Mode, s.Capabilities.JITHarvest,
-		s.Capabilities.AutoApply) + embedStatusText(v.Embed) + contentsText(v)
+		s.Capabilities.AutoApply, none(s.Syntax.Names), s.Syntax.Source) + embedStatusText(v.Embed) + contentsText(v)
 }
 
 // shown is a token prefix as lists print it; tokens made before prefixes were kept have none.

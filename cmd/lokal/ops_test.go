@@ -67,7 +67,7 @@ func TestCLIProjectSettings(t *testing.T) {
 		show := jsonObject(t, showFields, append([]string{"project", "show", "--project", f.project}, db...)...)
 		settings := show["settings"].(map[string]any)
 		wantJSON(t, "new project settings", settings, `{"allowed_origins":[],"hosts":[],"show_switcher":true,"keep_site_up_to_date":false,
-			"capabilities":{"mode":"swap","jit_harvest":false,"auto_apply":false}}`)
+			"capabilities":{"mode":"swap","jit_harvest":false,"auto_apply":false},"syntax":{"names":[],"source":"detected"}}`)
 
 		set := func(args ...string) map[string]any {
 			t.Helper()
@@ -77,13 +77,13 @@ func TestCLIProjectSettings(t *testing.T) {
 		p := set("--title", "Shop", "--languages", "nb,de", "--editable", "en,de", "--auto-translate", "de",
 			"--integration-type", "embed", "--allowed-origins", "HTTPS://Shop.Example:443/,https://*.cdn.example",
 			"--hosts", "Shop.Example.,www.shop.example", "--show-switcher=false", "--keep-site-up-to-date=true",
-			"--mode", "off", "--jit-harvest=true", "--auto-apply")
+			"--mode", "off", "--jit-harvest=true", "--auto-apply", "--syntax", "html,icu")
 		wantJSON(t, "project after set", p, fmt.Sprintf(`{"id":%q,"title":"Shop","source_language":"en",
 			"enabled_languages":["en","nb","de"],"editable_languages":["en","de"],"namespaces":[],"deploy_configured":false,
 			"integration_type":"embed","auto_translate_languages":["de"],
 			"settings":{"allowed_origins":["https://shop.example:443","https://*.cdn.example"],
 				"hosts":["shop.example","www.shop.example"],"show_switcher":false,"keep_site_up_to_date":true,
-				"capabilities":{"mode":"off","jit_harvest":true,"auto_apply":true}},
+				"capabilities":{"mode":"off","jit_harvest":true,"auto_apply":true},"syntax":{"names":["icu","html"],"source":"set"}},
 			"namespace_counts":[],"newest_page_strings":[]}`, f.project))
 
 		// Only the flags given change anything; show answers what set did.
