@@ -17,8 +17,8 @@ type Input struct {
 	Keys           []Key    // visible keys only
 	Glossary       []GlossaryPair
 	DoNotTranslate []string // terms that must appear verbatim in every language
-	// Syntax is the syntaxes the values are read in; 0 is SyntaxOf the
-	// keys' source values.
+	// Syntax is the syntaxes the values are read in; 0 is SyntaxOf each
+	// key's source value.
 	Syntax message.Syntax
 }
 
@@ -83,11 +83,12 @@ var structuralKinds = map[string]string{
 	message.CodeLink:        KindMarkup,
 }
 
-// SyntaxOf is the syntax a project's values are read in, from the source
-// values at hand. It detects it until the project's syntax setting
-// replaces it here.
-func SyntaxOf(sources ...string) message.Syntax {
-	return message.DetectSyntax(sources)
+// SyntaxOf is the syntax a key's values are read in. Until the project's
+// syntax setting replaces it here, it is detected from the key's own
+// source value, so the report, the editor's QA filter and QA while typing
+// read a row alike whatever other rows they see.
+func SyntaxOf(source string) message.Syntax {
+	return message.DetectSyntax([]string{source})
 }
 
 // Summary counts findings. ByKind has an entry for every kind and
@@ -108,20 +109,17 @@ const identicalMaxLetters = 3
 func Analyze(in Input) ([]Finding, Summary) {
 	langs := targetLanguages(in.SourceLanguage, in.Languages)
 	srcLang := in.SourceLanguage
-	syn := in.Syntax
-	if syn == 0 {
-		sources := make([]string, len(in.Keys))
-		for i, k := range in.Keys {
-			sources[i] = k.Source
-		}
-		syn = SyntaxOf(sources...)
-	}
+
 	dnt := cleanTerms(in.DoNotTranslate)
 	gloss, glossTerms := buildGlossary(in.Glossary, langs)
 
 	srcBase := baseLang(in.SourceLanguage)
 	a := analyzer{findings: []Finding{}}
 	for _, k := range in.Keys {
+		syn := in.Syntax
+		if syn == 0 {
+			syn = SyntaxOf(k.Source)
+		}
 		src := prepareSource(k.Source, syn, dnt, glossTerms)
 		for _, lang := range langs {
 			t, ok := k.Translations[lang]
@@ -354,51 +352,38 @@ type glossGroup struct {
 	keepsItself   bool // a target equals the source term
 }
 
-// buildGlossary resolves the glossary per language. Pairs for the language
-// itself override "all" pairs with the same source term; several targets
-// for one source term are alternatives. It also returns every lower-cased
-// source term, to be looked up once per key.
+// buildGlossary resolves the glossary per language. Which entry applies
+// to a language is message.TermsFor's rule (the most specific locale wins);
+// several targets given for one source term in that locale are
+// alternatives. It also returns every lower-cased source term, to be looked
+// up once per key.
 func buildGlossary(pairs []GlossaryPair, langs []string) (map[string]map[string]*glossGroup, []string) {
-	type group struct {
-		source  string
-		targets map[string]string // folded -> as written
+	all := make([]message.Term, len(pairs))
+	for i, p := range pairs {
+		all[i] = message.Term{Source: p.SourceTerm, Target: p.TargetTerm, Locale: p.Locale}
 	}
-	collect := func(match func(locale string) bool) map[string]*group {
-		m := map[string]*group{}
-		for _, p := range pairs {
-			st, tt := strings.TrimSpace(p.SourceTerm), strings.TrimSpace(p.TargetTerm)
-			if st == "" || tt == "" || !match(strings.TrimSpace(p.Locale)) {
-				continue
-			}
-			f := strings.ToLower(st)
-			g := m[f]
-			if g == nil {
-				g = &group{source: st, targets: map[string]string{}}
-				m[f] = g
-			}
-			g.source = min(g.source, st) // independent of input order
-			ft := strings.ToLower(tt)
-			if old, ok := g.targets[ft]; !ok || tt < old {
-				g.targets[ft] = tt
-			}
-		}
-		return m
-	}
-	all := collect(func(l string) bool { return strings.EqualFold(l, "all") })
 	terms := map[string]bool{}
 	out := make(map[string]map[string]*glossGroup, len(langs))
 	for _, lang := range langs {
-		m := collect(func(l string) bool { return strings.EqualFold(l, lang) })
-		for f, g := range all {
-			if _, ok := m[f]; !ok {
-				m[f] = g
+		chosen, _ := message.TermsFor(lang, all, nil)
+		groups := make(map[string]*glossGroup, len(chosen))
+		for _, c := range chosen {
+			f := strings.ToLower(strings.TrimSpace(c.Source))
+			gg := &glossGroup{folded: f, source: strings.TrimSpace(c.Source)}
+			targets := map[string]string{} // folded -> as written
+			for _, p := range pairs {
+				st, tt := strings.TrimSpace(p.SourceTerm), strings.TrimSpace(p.TargetTerm)
+				if tt == "" || strings.ToLower(st) != f || localeKey(p.Locale) != localeKey(c.Locale) {
+					continue
+				}
+				gg.source = min(gg.source, st) // independent of input order
+				ft := strings.ToLower(tt)
+				if old, ok := targets[ft]; !ok || tt < old {
+					targets[ft] = tt
+				}
 			}
-		}
-		groups := make(map[string]*glossGroup, len(m))
-		for f, g := range m {
-			gg := &glossGroup{folded: f, source: g.source}
-			for _, ft := range slices.Sorted(maps.Keys(g.targets)) {
-				gg.targets = append(gg.targets, g.targets[ft])
+			for _, ft := range slices.Sorted(maps.Keys(targets)) {
+				gg.targets = append(gg.targets, targets[ft])
 				gg.foldedTargets = append(gg.foldedTargets, ft)
 				gg.keepsItself = gg.keepsItself || ft == f
 			}
@@ -408,6 +393,16 @@ func buildGlossary(pairs []GlossaryPair, langs []string) (map[string]map[string]
 		out[lang] = groups
 	}
 	return out, slices.Sorted(maps.Keys(terms))
+}
+
+// localeKey spells a glossary locale so that entries TermsFor ranks alike
+// compare equal: "all", "" and "*" are one, case and '_' do not matter.
+func localeKey(l string) string {
+	l = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(l)), "_", "-")
+	if l == "" || l == "*" {
+		return "all"
+	}
+	return l
 }
 
 // targetLanguages returns the enabled languages to check: de-duplicated,
@@ -424,16 +419,11 @@ func targetLanguages(sourceLang string, langs []string) []string {
 	return slices.Compact(out)
 }
 
-// cleanTerms trims, de-duplicates and sorts do-not-translate terms.
+// cleanTerms is the do-not-translate terms message.TermsFor keeps, sorted.
 func cleanTerms(terms []string) []string {
-	var out []string
-	for _, t := range terms {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
+	_, out := message.TermsFor("", nil, terms)
 	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // baseLang returns the primary subtag: "pt-BR" -> "pt". A regional variant

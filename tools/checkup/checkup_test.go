@@ -213,6 +213,8 @@ func TestGlossaryViolation(t *testing.T) {
 			glossary: append([]GlossaryPair{{SourceTerm: "dashboard", TargetTerm: "Dashboard", Locale: "all"}},
 				GlossaryPair{SourceTerm: "Dashboard", TargetTerm: "Oversikt", Locale: "nb"}), wantN: 1,
 			wantDetail: map[string]string{"source_term": "Dashboard", "target_term": "Oversikt"}},
+		{name: "pair for the base language (message.TermsFor)", source: "Open the dashboard", tr: tr("Abrir o painel"), lang: "pt-BR",
+			glossary: []GlossaryPair{{SourceTerm: "Dashboard", TargetTerm: "Visão geral", Locale: "pt"}}, wantN: 1},
 		{name: "alternatives", source: "Open the dashboard", tr: tr("Åpne kontrollpanelet"),
 			glossary: []GlossaryPair{{SourceTerm: "Dashboard", TargetTerm: "Oversikt", Locale: "nb"},
 				{SourceTerm: "Dashboard", TargetTerm: "Kontrollpanel", Locale: "nb"}}, wantN: 0},

@@ -36,8 +36,9 @@
 //   - glossary_violation: the source contains a glossary source term
 //     (case-insensitive, whole word) and the translation contains none of
 //     its target terms (case-insensitive, anywhere, so inflected forms and
-//     compounds pass). Pairs for the language override "all" pairs with
-//     the same source term; several targets are alternatives. Rows flagged
+//     compounds pass). Which pairs apply is [message.TermsFor]'s rule (the
+//     language's own over its base language's over "all"); several targets
+//     in that locale are alternatives. Rows flagged
 //     do-not-translate are exempt. Detail has "source_term" and
 //     "target_term".
 //   - do_not_translate_violation: a do-not-translate term occurs in the
