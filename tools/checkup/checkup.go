@@ -272,7 +272,7 @@ func (a *analyzer) check(k Key, srcLang, lang string, t Translation, present boo
 // per problem and form: Message is Check's detail, Detail has its "check"
 // code and the "form" path ("n:few") when the problem is in a form.
 func (a *analyzer) checkStructure(k Key, srcLang, lang, value string, src *source) {
-	for _, p := range message.Check(src.text, value, message.Rules{SourceLang: srcLang, TargetLang: lang, Syntax: src.syntax}) {
+	for _, p := range message.Check(src.text, value, message.Rules{SourceLang: srcLang, TargetLang: lang, Syntax: src.syntax, SkipProse: true}) {
 		kind, ok := structuralKinds[p.Code]
 		if !ok {
 			continue
