@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // The translator's editor: the review queue of one language, a row's details, inline QA
@@ -122,7 +123,8 @@ func loadTerms(ctx context.Context, tx Tx, projectID string) (terms, error) {
 
 // qaKinds are the findings the editor calls QA problems: missing and stale rows have
 // filters of their own.
-var qaKinds = []string{checkup.KindPlaceholder, checkup.KindMarkup, checkup.KindGlossary, checkup.KindDoNotTranslate, checkup.KindIdentical}
+var qaKinds = []string{checkup.KindPlaceholder, checkup.KindMarkup, checkup.KindSyntax, checkup.KindPluralForms,
+	checkup.KindGlossary, checkup.KindDoNotTranslate, checkup.KindIdentical}
 
 // checkRow runs the checkup's analysis on one value: the same checks as the project's
 // checkup report, so the editor and the report never disagree.
@@ -142,17 +144,32 @@ func checkRow(proj Project, t terms, ns, key, language, source, value string, dn
 	return out
 }
 
-// glossaryHints are the pairs of language whose source term appears in source.
+// glossaryHints are the pairs message.TermsFor applies to language whose source term
+// appears in source, then the do-not-translate terms it contains.
 func glossaryHints(t terms, language, source string) []GlossaryPair {
+	all := make([]message.Term, len(t.glossary))
+	for i, g := range t.glossary {
+		all[i] = message.Term{Source: g.SourceTerm, Target: g.TargetTerm, Locale: g.Locale}
+	}
+	gloss, dnt := message.TermsFor(language, all, t.dnt)
+	termKey := func(src, tgt, locale string) string {
+		return strings.ToLower(strings.TrimSpace(src)) + "\x00" + strings.TrimSpace(tgt) + "\x00" + locale
+	}
+	chosen := map[string]bool{}
+	for _, g := range gloss {
+		chosen[termKey(g.Source, g.Target, g.Locale)] = true
+	}
 	out := []GlossaryPair{}
 	lower := strings.ToLower(source)
-	for _, g := range t.glossary {
-		if (g.Locale == "all" || g.Locale == language) && g.SourceTerm != "" && strings.Contains(lower, strings.ToLower(g.SourceTerm)) {
+	for _, g := range t.glossary { // the stored pairs, with their ids, in their order
+		k := termKey(g.SourceTerm, g.TargetTerm, g.Locale)
+		if chosen[k] && strings.Contains(lower, strings.ToLower(strings.TrimSpace(g.SourceTerm))) {
+			delete(chosen, k)
 			out = append(out, g)
 		}
 	}
-	for _, d := range t.dnt {
-		if d != "" && strings.Contains(source, d) {
+	for _, d := range dnt {
+		if strings.Contains(source, d) {
 			out = append(out, GlossaryPair{SourceTerm: d, TargetTerm: d, Locale: "dnt"})
 		}
 	}

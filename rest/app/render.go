@@ -3,11 +3,12 @@ package app
 import (
 	"html/template"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 var pageNames = []string{"signin", "error", "projects", "project", "review", "rowpage", "connect"}
@@ -50,23 +51,24 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func urlEscape(s string) string { return url.QueryEscape(s) }
 
-// markup matches what the editor highlights in a text: placeholders in the forms the
-// checkup recognizes (%{name}, %(name)s, {name}, {{name}}, printf verbs) and HTML tags.
-var markup = regexp.MustCompile(`\{\{[^{}]{1,80}\}\}|%\{[^{}]{1,80}\}|%\([A-Za-z0-9_]{1,80}\)[a-z]|\{[A-Za-z0-9_.,\s]{1,80}\}|%(?:[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?[sdfiuxXoeEgGc@]|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,300})?/?>`)
-
-// highlight escapes s and marks its placeholders and tags, which must survive translation.
+// highlight escapes s and marks its placeholders and tags, which must survive translation:
+// the syntax message.Spans finds in s read in the key's syntax. Entities are left as text,
+// since the character they stand for is as good.
 func highlight(s string) template.HTML {
+	m := message.Parse(s, checkup.SyntaxOf(s))
 	var b strings.Builder
 	last := 0
-	for _, m := range markup.FindAllStringIndex(s, -1) {
-		b.WriteString(template.HTMLEscapeString(s[last:m[0]]))
-		tok := s[m[0]:m[1]]
+	for _, sp := range message.Spans(m) {
 		class, title := "ph", "placeholder"
-		if strings.HasPrefix(tok, "<") {
+		switch sp.Node.(type) {
+		case *message.Entity:
+			continue
+		case *message.Tag, *message.Link:
 			class, title = "tag", "markup"
 		}
-		b.WriteString(`<mark class="` + class + `" title="` + title + `">` + template.HTMLEscapeString(tok) + `</mark>`)
-		last = m[1]
+		b.WriteString(template.HTMLEscapeString(s[last:sp.Start]))
+		b.WriteString(`<mark class="` + class + `" title="` + title + `">` + template.HTMLEscapeString(s[sp.Start:sp.End]) + `</mark>`)
+		last = sp.End
 	}
 	b.WriteString(template.HTMLEscapeString(s[last:]))
 	return template.HTML(b.String())

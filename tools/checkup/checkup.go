@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // Input is everything Analyze looks at for one project.
@@ -15,6 +17,9 @@ type Input struct {
 	Keys           []Key    // visible keys only
 	Glossary       []GlossaryPair
 	DoNotTranslate []string // terms that must appear verbatim in every language
+	// Syntax is the syntaxes the values are read in; 0 is SyntaxOf each
+	// key's source value.
+	Syntax message.Syntax
 }
 
 // Key is one translation key with its source text and its translations.
@@ -54,10 +59,37 @@ const (
 	KindGlossary       = "glossary_violation"
 	KindDoNotTranslate = "do_not_translate_violation"
 	KindIdentical      = "identical_to_source"
+	KindSyntax         = "icu_syntax"        // the translation has a syntax error its source has not
+	KindPluralForms    = "plural_categories" // plural forms are not the target language's CLDR categories
 )
 
 // kinds lists every finding kind, for the zero entries of Summary.ByKind.
-var kinds = []string{KindMissing, KindPlaceholder, KindMarkup, KindStale, KindGlossary, KindDoNotTranslate, KindIdentical}
+var kinds = []string{KindMissing, KindPlaceholder, KindMarkup, KindStale, KindGlossary, KindDoNotTranslate, KindIdentical,
+	KindSyntax, KindPluralForms}
+
+// structuralKinds maps the codes of message.Check the checkup reports to
+// finding kinds. Terms and prose have the checkup's own kinds
+// (glossary_violation, identical_to_source...), so Check's term and prose
+// codes are not reported here.
+var structuralKinds = map[string]string{
+	message.CodeSyntax:      KindSyntax,
+	message.CodePluralForms: KindPluralForms,
+	message.CodePound:       KindPlaceholder,
+	message.CodeMissingArg:  KindPlaceholder,
+	message.CodeExtraArg:    KindPlaceholder,
+	message.CodePrintfOrder: KindPlaceholder,
+	message.CodeQuoted:      KindPlaceholder,
+	message.CodeMarkup:      KindMarkup,
+	message.CodeLink:        KindMarkup,
+}
+
+// SyntaxOf is the syntax a key's values are read in. Until the project's
+// syntax setting replaces it here, it is detected from the key's own
+// source value, so the report, the editor's QA filter and QA while typing
+// read a row alike whatever other rows they see.
+func SyntaxOf(source string) message.Syntax {
+	return message.DetectSyntax([]string{source})
+}
 
 // Summary counts findings. ByKind has an entry for every kind and
 // ByLanguage one for every checked language, zero included, so a clean
@@ -68,9 +100,6 @@ type Summary struct {
 	ByLanguage map[string]int `json:"by_language"`
 }
 
-// maxListed caps how many items a message names; Detail has them all.
-const maxListed = 10
-
 // identicalMaxLetters: values with at most this many letters of real prose
 // ("OK", "FAQ") are often legitimately the same in every language.
 const identicalMaxLetters = 3
@@ -79,16 +108,22 @@ const identicalMaxLetters = 3
 // deterministic.
 func Analyze(in Input) ([]Finding, Summary) {
 	langs := targetLanguages(in.SourceLanguage, in.Languages)
+	srcLang := in.SourceLanguage
+
 	dnt := cleanTerms(in.DoNotTranslate)
 	gloss, glossTerms := buildGlossary(in.Glossary, langs)
 
 	srcBase := baseLang(in.SourceLanguage)
 	a := analyzer{findings: []Finding{}}
 	for _, k := range in.Keys {
-		src := prepareSource(k.Source, dnt, glossTerms)
+		syn := in.Syntax
+		if syn == 0 {
+			syn = SyntaxOf(k.Source)
+		}
+		src := prepareSource(k.Source, syn, dnt, glossTerms)
 		for _, lang := range langs {
 			t, ok := k.Translations[lang]
-			a.check(k, lang, t, ok, src, gloss[lang], baseLang(lang) == srcBase)
+			a.check(k, srcLang, lang, t, ok, src, gloss[lang], baseLang(lang) == srcBase)
 		}
 	}
 
@@ -135,21 +170,18 @@ func (a *analyzer) add(k Key, lang, kind, msg string, detail map[string]string) 
 
 // source is what Analyze derives once per key from its source text.
 type source struct {
-	text         string   // trimmed
-	placeholders []string // sorted multiset
-	tags         []string // sorted multiset
-	dnt          []string // do-not-translate terms present in the source
-	glossHits    []string // lower-cased glossary source terms present, sorted
-	residual     *string  // prose left for the identical check; lazy
+	text      string // trimmed
+	syntax    message.Syntax
+	dnt       []string // do-not-translate terms present in the source
+	glossHits []string // lower-cased glossary source terms present, sorted
+	residual  *string  // prose left for the identical check; lazy
 }
 
-func prepareSource(s string, dnt, glossTerms []string) *source {
-	src := &source{text: strings.TrimSpace(s)}
+func prepareSource(s string, syn message.Syntax, dnt, glossTerms []string) *source {
+	src := &source{text: strings.TrimSpace(s), syntax: syn}
 	if src.text == "" {
 		return src
 	}
-	src.placeholders = Placeholders(src.text)
-	src.tags = MarkupTags(src.text)
 	for _, t := range dnt {
 		if containsWord(src.text, t) {
 			src.dnt = append(src.dnt, t)
@@ -172,7 +204,7 @@ func (s *source) prose() string {
 	if s.residual != nil {
 		return *s.residual
 	}
-	r := markupText(literalText(s.text))
+	r := message.Parse(s.text, s.syntax).PlainText()
 	fields := strings.Fields(r)
 	kept := fields[:0]
 	for _, f := range fields {
@@ -191,7 +223,7 @@ func (s *source) prose() string {
 	return r
 }
 
-func (a *analyzer) check(k Key, lang string, t Translation, present bool, src *source, gloss map[string]*glossGroup, sameBase bool) {
+func (a *analyzer) check(k Key, srcLang, lang string, t Translation, present bool, src *source, gloss map[string]*glossGroup, sameBase bool) {
 	value := strings.TrimSpace(t.Value)
 	if src.text == "" {
 		// Nothing to compare against; only staleness is still meaningful.
@@ -208,12 +240,7 @@ func (a *analyzer) check(k Key, lang string, t Translation, present bool, src *s
 		a.add(k, lang, KindStale, "translation was made against an older source value", nil)
 	}
 
-	if missing, unexpected := multisetDiff(src.placeholders, Placeholders(value)); len(missing)+len(unexpected) > 0 {
-		a.add(k, lang, KindPlaceholder, diffMessage("placeholder", missing, unexpected), diffDetail(missing, unexpected))
-	}
-	if missing, unexpected := multisetDiff(src.tags, MarkupTags(value)); len(missing)+len(unexpected) > 0 {
-		a.add(k, lang, KindMarkup, diffMessage("tag", missing, unexpected), diffDetail(missing, unexpected))
-	}
+	a.checkStructure(k, srcLang, lang, value, src)
 
 	if t.DoNotTranslate {
 		if value != src.text {
@@ -238,6 +265,23 @@ func (a *analyzer) check(k Key, lang string, t Translation, present bool, src *s
 
 	if !t.DoNotTranslate && !sameBase && value == src.text && a.isProse(src, gloss) {
 		a.add(k, lang, KindIdentical, "translation is identical to the source text", nil)
+	}
+}
+
+// checkStructure reports message.Check's structural problems, one finding
+// per problem and form: Message is Check's detail, Detail has its "check"
+// code and the "form" path ("n:few") when the problem is in a form.
+func (a *analyzer) checkStructure(k Key, srcLang, lang, value string, src *source) {
+	for _, p := range message.Check(src.text, value, message.Rules{SourceLang: srcLang, TargetLang: lang, Syntax: src.syntax, SkipProse: true}) {
+		kind, ok := structuralKinds[p.Code]
+		if !ok {
+			continue
+		}
+		d := map[string]string{"check": p.Code}
+		if p.Path != "" {
+			d["form"] = p.Path
+		}
+		a.add(k, lang, kind, p.Detail, d)
 	}
 }
 
@@ -308,51 +352,38 @@ type glossGroup struct {
 	keepsItself   bool // a target equals the source term
 }
 
-// buildGlossary resolves the glossary per language. Pairs for the language
-// itself override "all" pairs with the same source term; several targets
-// for one source term are alternatives. It also returns every lower-cased
-// source term, to be looked up once per key.
+// buildGlossary resolves the glossary per language. Which entry applies
+// to a language is message.TermsFor's rule (the most specific locale wins);
+// several targets given for one source term in that locale are
+// alternatives. It also returns every lower-cased source term, to be looked
+// up once per key.
 func buildGlossary(pairs []GlossaryPair, langs []string) (map[string]map[string]*glossGroup, []string) {
-	type group struct {
-		source  string
-		targets map[string]string // folded -> as written
+	all := make([]message.Term, len(pairs))
+	for i, p := range pairs {
+		all[i] = message.Term{Source: p.SourceTerm, Target: p.TargetTerm, Locale: p.Locale}
 	}
-	collect := func(match func(locale string) bool) map[string]*group {
-		m := map[string]*group{}
-		for _, p := range pairs {
-			st, tt := strings.TrimSpace(p.SourceTerm), strings.TrimSpace(p.TargetTerm)
-			if st == "" || tt == "" || !match(strings.TrimSpace(p.Locale)) {
-				continue
-			}
-			f := strings.ToLower(st)
-			g := m[f]
-			if g == nil {
-				g = &group{source: st, targets: map[string]string{}}
-				m[f] = g
-			}
-			g.source = min(g.source, st) // independent of input order
-			ft := strings.ToLower(tt)
-			if old, ok := g.targets[ft]; !ok || tt < old {
-				g.targets[ft] = tt
-			}
-		}
-		return m
-	}
-	all := collect(func(l string) bool { return strings.EqualFold(l, "all") })
 	terms := map[string]bool{}
 	out := make(map[string]map[string]*glossGroup, len(langs))
 	for _, lang := range langs {
-		m := collect(func(l string) bool { return strings.EqualFold(l, lang) })
-		for f, g := range all {
-			if _, ok := m[f]; !ok {
-				m[f] = g
+		chosen, _ := message.TermsFor(lang, all, nil)
+		groups := make(map[string]*glossGroup, len(chosen))
+		for _, c := range chosen {
+			f := strings.ToLower(strings.TrimSpace(c.Source))
+			gg := &glossGroup{folded: f, source: strings.TrimSpace(c.Source)}
+			targets := map[string]string{} // folded -> as written
+			for _, p := range pairs {
+				st, tt := strings.TrimSpace(p.SourceTerm), strings.TrimSpace(p.TargetTerm)
+				if tt == "" || strings.ToLower(st) != f || localeKey(p.Locale) != localeKey(c.Locale) {
+					continue
+				}
+				gg.source = min(gg.source, st) // independent of input order
+				ft := strings.ToLower(tt)
+				if old, ok := targets[ft]; !ok || tt < old {
+					targets[ft] = tt
+				}
 			}
-		}
-		groups := make(map[string]*glossGroup, len(m))
-		for f, g := range m {
-			gg := &glossGroup{folded: f, source: g.source}
-			for _, ft := range slices.Sorted(maps.Keys(g.targets)) {
-				gg.targets = append(gg.targets, g.targets[ft])
+			for _, ft := range slices.Sorted(maps.Keys(targets)) {
+				gg.targets = append(gg.targets, targets[ft])
 				gg.foldedTargets = append(gg.foldedTargets, ft)
 				gg.keepsItself = gg.keepsItself || ft == f
 			}
@@ -362,6 +393,16 @@ func buildGlossary(pairs []GlossaryPair, langs []string) (map[string]map[string]
 		out[lang] = groups
 	}
 	return out, slices.Sorted(maps.Keys(terms))
+}
+
+// localeKey spells a glossary locale so that entries TermsFor ranks alike
+// compare equal: "all", "" and "*" are one, case and '_' do not matter.
+func localeKey(l string) string {
+	l = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(l)), "_", "-")
+	if l == "" || l == "*" {
+		return "all"
+	}
+	return l
 }
 
 // targetLanguages returns the enabled languages to check: de-duplicated,
@@ -378,16 +419,11 @@ func targetLanguages(sourceLang string, langs []string) []string {
 	return slices.Compact(out)
 }
 
-// cleanTerms trims, de-duplicates and sorts do-not-translate terms.
+// cleanTerms is the do-not-translate terms message.TermsFor keeps, sorted.
 func cleanTerms(terms []string) []string {
-	var out []string
-	for _, t := range terms {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, t)
-		}
-	}
+	_, out := message.TermsFor("", nil, terms)
 	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // baseLang returns the primary subtag: "pt-BR" -> "pt". A regional variant
@@ -397,45 +433,6 @@ func baseLang(l string) string {
 		l = l[:i]
 	}
 	return strings.ToLower(l)
-}
-
-func diffDetail(missing, unexpected []string) map[string]string {
-	d := map[string]string{}
-	if len(missing) > 0 {
-		d["missing"] = strings.Join(missing, " ")
-	}
-	if len(unexpected) > 0 {
-		d["unexpected"] = strings.Join(unexpected, " ")
-	}
-	return d
-}
-
-// diffMessage builds e.g. "placeholder %{name} is missing from the
-// translation and placeholder %d is unexpected".
-func diffMessage(noun string, missing, unexpected []string) string {
-	var parts []string
-	if len(missing) > 0 {
-		parts = append(parts, listPhrase(noun, missing)+" missing from the translation")
-	}
-	if len(unexpected) > 0 {
-		parts = append(parts, listPhrase(noun, unexpected)+" not in the source text")
-	}
-	return strings.Join(parts, " and ")
-}
-
-func listPhrase(noun string, items []string) string {
-	shown := items
-	if len(shown) > maxListed {
-		shown = shown[:maxListed]
-	}
-	list := strings.Join(shown, ", ")
-	if len(items) > maxListed {
-		list += fmt.Sprintf(" (and %d more)", len(items)-maxListed)
-	}
-	if len(items) == 1 {
-		return noun + " " + list + " is"
-	}
-	return noun + "s " + list + " are"
 }
 
 func compareFindings(a, b Finding) int {

@@ -101,53 +101,86 @@ func TestMissingReportsNothingElse(t *testing.T) {
 	}
 }
 
+// Messages are message.Check's details; one finding per problem and form.
 func TestPlaceholderMismatch(t *testing.T) {
+	missing := map[string]string{"check": "missing_arg"}
 	runKindCases(t, KindPlaceholder, []kindCase{
 		{name: "missing", source: "Hello %{name}", tr: tr("Hei"), wantN: 1,
-			wantMsg:    "placeholder %{name} is missing from the translation",
-			wantDetail: map[string]string{"missing": "%{name}"}},
-		{name: "unexpected", source: "Hello", tr: tr("Hei %{name}"), wantN: 1,
-			wantMsg:    "placeholder %{name} is not in the source text",
-			wantDetail: map[string]string{"unexpected": "%{name}"}},
-		{name: "both", source: "%{a} and %{b}", tr: tr("%{a} og %{c}"), wantN: 1,
-			wantMsg:    "placeholder %{b} is missing from the translation and placeholder %{c} is not in the source text",
-			wantDetail: map[string]string{"missing": "%{b}", "unexpected": "%{c}"}},
-		{name: "several missing", source: "%s %d {x}", tr: tr("ingen"), wantN: 1,
-			wantMsg: "placeholders %d, %s, {x} are missing from the translation"},
-		{name: "duplicate dropped", source: "{a} or {a}", tr: tr("{a}"), wantN: 1,
-			wantDetail: map[string]string{"missing": "{a}"}},
-		{name: "renamed", source: "Hi {name}", tr: tr("Hei {navn}"), wantN: 1,
-			wantDetail: map[string]string{"missing": "{name}", "unexpected": "{navn}"}},
+			wantMsg: "the message lacks %{name}", wantDetail: missing},
+		{name: "unexpected", source: "Hello %{name}", tr: tr("Hei %{name} %{x}"), wantN: 1,
+			wantDetail: map[string]string{"check": "extra_arg"}},
+		{name: "both", source: "%{a} and %{b}", tr: tr("%{a} og %{c}"), wantN: 2},
+		{name: "several missing", source: "%s %d {x}", tr: tr("ingen"), wantN: 3},
+		{name: "duplicate dropped", source: "{a} or {a}", tr: tr("{a}"), wantN: 1, wantDetail: missing},
+		{name: "renamed", source: "Hi {name}", tr: tr("Hei {navn}"), wantN: 2},
 		{name: "reordered", source: "%{a} then %{b}", tr: tr("%{b} så %{a}"), wantN: 0},
 		{name: "i18next spacing", source: "Hi {{ name }}", tr: tr("Hei {{name}}"), wantN: 0},
 		{name: "printf", source: "%1$s has %2$d", tr: tr("%2$d har %1$s"), wantN: 0},
+		{name: "non-positional printf reordered", source: "%s has %d files", tr: tr("%d filer har %s"), wantN: 1,
+			wantDetail: map[string]string{"check": "printf_order"}},
 		{name: "escaped percent", source: "100%% sure", tr: tr("100 % sikker"), wantN: 0},
 		{name: "icu plural branch count differs", source: "{count, plural, one {# file} other {# files}}",
 			tr: tr("{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}"), lang: "pl", wantN: 0},
 		{name: "icu argument renamed", source: "{count, plural, other {# files}}",
-			tr: tr("{n, plural, other {# filer}}"), wantN: 1,
-			wantDetail: map[string]string{"missing": "{count}", "unexpected": "{n}"}},
+			tr: tr("{n, plural, other {# filer}}"), wantN: 2},
 		{name: "icu inner placeholder dropped", source: "{count, plural, other {{name} has # files}}",
 			tr: tr("{count, plural, other {har # filer}}"), wantN: 1,
-			wantDetail: map[string]string{"missing": "{name}"}},
+			wantDetail: map[string]string{"check": "missing_arg", "form": "count:other"}},
+		{name: "argument moved between forms", source: "{n, plural, one {{name} has a file} other {# files}}",
+			tr: tr("{n, plural, one {har en fil} other {{name} har # filer}}"), wantN: 2},
 		{name: "missing row is not a mismatch", source: "Hello %{name}", tr: nil, wantN: 0},
 	})
 }
 
 func TestMarkupMismatch(t *testing.T) {
+	markup := map[string]string{"check": "markup"}
 	runKindCases(t, KindMarkup, []kindCase{
-		{name: "closing tag missing", source: "Be <strong>bold</strong>", tr: tr("Vær <strong>modig"), wantN: 1,
-			wantMsg:    "tag </strong> is missing from the translation",
-			wantDetail: map[string]string{"missing": "</strong>"}},
-		{name: "tag replaced", source: "<b>x</b>", tr: tr("<i>x</i>"), wantN: 1,
-			wantDetail: map[string]string{"missing": "</b> <b>", "unexpected": "</i> <i>"}},
-		{name: "unexpected tag", source: "Hello", tr: tr("Hei<br>"), wantN: 1,
-			wantDetail: map[string]string{"unexpected": "<br>"}},
-		{name: "attributes differ", source: `<a href="/en">x</a>`, tr: tr(`<a href="/nb" title="y">x</a>`), wantN: 0},
+		{name: "closing tag missing", source: "Be <strong>bold</strong>", tr: tr("Vær <strong>modig"), wantN: 1, wantDetail: markup},
+		{name: "tag replaced", source: "<b>x</b>", tr: tr("<i>x</i>"), wantN: 1, wantDetail: markup},
+		{name: "unexpected tag", source: "Hello <b>you</b>", tr: tr("Hei<br> <b>du</b>"), wantN: 1, wantDetail: markup},
+		// Non-translatable attributes must stay (issue 17): a changed href is a mismatch.
+		{name: "href changed", source: `<a href="/en">x</a>`, tr: tr(`<a href="/nb">x</a>`), wantN: 1},
+		{name: "title translated", source: `<a href="/en" title="Home">x</a>`, tr: tr(`<a href="/en" title="Hjem">x</a>`), wantN: 0},
 		{name: "case and self-closing", source: "a<BR/>b", tr: tr("a<br>b"), wantN: 0},
 		{name: "moved", source: "<b>Save</b> now", tr: tr("Lagre <b>nå</b>"), wantN: 0},
 		{name: "text with less-than", source: "a < b", tr: tr("a < b"), wantN: 0},
+		{name: "entity written as its character", source: "Tom &amp; Jerry <b>now</b>", tr: tr("Tom & Jerry <b>nå</b>"), wantN: 0},
 	})
+}
+
+func TestSyntaxAndPluralCategories(t *testing.T) {
+	cases := []struct {
+		name, source, tr, lang, kind string
+		wantN                        int
+	}{
+		{"polish plural with only one and other", "{n, plural, one {# file} other {# files}}",
+			"{n, plural, one {# plik} other {# pliki}}", "pl", KindPluralForms, 1},
+		{"polish plural complete", "{n, plural, one {# file} other {# files}}",
+			"{n, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}", "pl", KindPluralForms, 0},
+		{"unclosed brace", "Hello {name}", "Hei {name", "nb", KindSyntax, 1},
+		{"closed brace", "Hello {name}", "Hei {name}", "nb", KindSyntax, 0},
+		{"entity and its character", "Tom &amp; Jerry", "Tom & Jerry", "nb", KindMarkup, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs, sum := Analyze(Input{SourceLanguage: "en", Languages: []string{c.lang},
+				Keys: []Key{{Namespace: "app", Key: "k", Source: c.source, Translations: map[string]Translation{c.lang: {Value: c.tr}}}}})
+			var got []Finding
+			for _, f := range fs {
+				if f.Kind == c.kind {
+					got = append(got, f)
+				}
+			}
+			if len(got) != c.wantN || sum.ByKind[c.kind] != c.wantN {
+				t.Fatalf("got %d %s findings (summary %d), want %d: %+v", len(got), c.kind, sum.ByKind[c.kind], c.wantN, fs)
+			}
+			for _, f := range got {
+				if f.Message == "" || f.Detail["check"] == "" {
+					t.Errorf("finding without Check's detail: %+v", f)
+				}
+			}
+		})
+	}
 }
 
 func TestStaleTranslation(t *testing.T) {
@@ -180,6 +213,8 @@ func TestGlossaryViolation(t *testing.T) {
 			glossary: append([]GlossaryPair{{SourceTerm: "dashboard", TargetTerm: "Dashboard", Locale: "all"}},
 				GlossaryPair{SourceTerm: "Dashboard", TargetTerm: "Oversikt", Locale: "nb"}), wantN: 1,
 			wantDetail: map[string]string{"source_term": "Dashboard", "target_term": "Oversikt"}},
+		{name: "pair for the base language (message.TermsFor)", source: "Open the dashboard", tr: tr("Abrir o painel"), lang: "pt-BR",
+			glossary: []GlossaryPair{{SourceTerm: "Dashboard", TargetTerm: "Visão geral", Locale: "pt"}}, wantN: 1},
 		{name: "alternatives", source: "Open the dashboard", tr: tr("Åpne kontrollpanelet"),
 			glossary: []GlossaryPair{{SourceTerm: "Dashboard", TargetTerm: "Oversikt", Locale: "nb"},
 				{SourceTerm: "Dashboard", TargetTerm: "Kontrollpanel", Locale: "nb"}}, wantN: 0},
@@ -313,7 +348,7 @@ func TestOrderingAndSummary(t *testing.T) {
 		Total: len(want),
 		ByKind: map[string]int{
 			KindMissing: 2, KindPlaceholder: 1, KindMarkup: 1, KindStale: 1,
-			KindGlossary: 2, KindDoNotTranslate: 3, KindIdentical: 1,
+			KindGlossary: 2, KindDoNotTranslate: 3, KindIdentical: 1, KindSyntax: 0, KindPluralForms: 0,
 		},
 		ByLanguage: map[string]int{"de": 4, "nb": 3, "sv": 4},
 	}
@@ -354,7 +389,7 @@ func TestEmptyInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"findings":[],"summary":{"total":0,"by_kind":{"do_not_translate_violation":0,"glossary_violation":0,"identical_to_source":0,"markup_mismatch":0,"missing_translation":0,"placeholder_mismatch":0,"stale_translation":0},"by_language":{"nb":0}}}`
+	const want = `{"findings":[],"summary":{"total":0,"by_kind":{"do_not_translate_violation":0,"glossary_violation":0,"icu_syntax":0,"identical_to_source":0,"markup_mismatch":0,"missing_translation":0,"placeholder_mismatch":0,"plural_categories":0,"stale_translation":0},"by_language":{"nb":0}}}`
 	if string(b) != want {
 		t.Errorf("json = %s\nwant   %s", b, want)
 	}

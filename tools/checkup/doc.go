@@ -17,18 +17,28 @@
 //
 //   - missing_translation: the key has source text but no value (or only
 //     whitespace) in the language. No other check runs for that row.
-//   - placeholder_mismatch: the multisets of placeholders (see
-//     [Placeholders]) differ between source and translation. Detail has
-//     "missing" and "unexpected", space-separated.
-//   - markup_mismatch: the multisets of HTML tag names (see [MarkupTags])
-//     differ. Detail has "missing" and "unexpected", space-separated.
+//   - placeholder_mismatch, markup_mismatch, icu_syntax and
+//     plural_categories: the problems [message.Check] finds in the
+//     translation's structure, compared with its source form by form, one
+//     finding per problem: an argument missing from a form, added to it or
+//     moved between forms, '#' dropped, non-positional printf reordered or
+//     an ICU quoted literal unquoted (placeholder_mismatch); tags, their
+//     nesting or non-translatable attributes, or markdown link targets
+//     changed (markup_mismatch; an entity equals its character); a syntax
+//     error the source has not, such as an unclosed '{' (icu_syntax); plural
+//     forms other than the target language's CLDR categories
+//     (plural_categories). Message is Check's detail; Detail has "check"
+//     (its code) and "form" (the form's path, "n:few") where the problem is
+//     in a form. Values are read in Input.Syntax, by default [SyntaxOf] the
+//     keys' source values.
 //   - stale_translation: the translation was made against an older source
 //     value.
 //   - glossary_violation: the source contains a glossary source term
 //     (case-insensitive, whole word) and the translation contains none of
 //     its target terms (case-insensitive, anywhere, so inflected forms and
-//     compounds pass). Pairs for the language override "all" pairs with
-//     the same source term; several targets are alternatives. Rows flagged
+//     compounds pass). Which pairs apply is [message.TermsFor]'s rule (the
+//     language's own over its base language's over "all"); several targets
+//     in that locale are alternatives. Rows flagged
 //     do-not-translate are exempt. Detail has "source_term" and
 //     "target_term".
 //   - do_not_translate_violation: a do-not-translate term occurs in the

@@ -31,6 +31,11 @@ type Rules struct {
 	// source's (plus a fixed allowance for short values); 0 is
 	// DefaultMaxGrowth.
 	MaxGrowth float64
+	// SkipProse leaves out the prose checks (language, copied sentences,
+	// chatter, length): for callers with prose checks of their own, such as
+	// the checkup, which would otherwise pay for language identification
+	// on every value.
+	SkipProse bool
 }
 
 // DefaultMaxGrowth is the length bound when Rules.MaxGrowth is 0.
@@ -129,7 +134,9 @@ func Check(source, translation string, r Rules) []Problem {
 	c.quoted()
 	terms, dnt := TermsFor(r.TargetLang, r.Glossary, r.DoNotTranslate)
 	c.terms(terms, dnt)
-	c.prose(dnt, terms)
+	if !r.SkipProse {
+		c.prose(dnt, terms)
+	}
 	return c.out
 }
 

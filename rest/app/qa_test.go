@@ -1,0 +1,75 @@
+package app_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/lokal-dev/lokal/tools"
+)
+
+// TestCheckQACategories: QA while typing reports the checkup's structural categories,
+// form by form, through the editor's check endpoint.
+func TestCheckQACategories(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		if _, err := e.cat.EnableLanguage(e.sys(t), tools.EnableLanguageIn{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID}, Language: "pl"}); err != nil {
+			t.Fatal(err)
+		}
+		e.source(t, "qa", "files", "{n, plural, one {# file} other {# files}}",
+			"owner", "{n, plural, one {{name} has a file} other {# files}}",
+			"hello", "Hello {name}",
+			"tom", "Tom &amp; Jerry")
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID
+		cases := []struct {
+			name, key, value, kind string
+			want                   int
+			form                   string // of the first finding of kind, when set
+		}{
+			{"polish plural with only one and other", "files", "{n, plural, one {# plik} other {# pliki}}", "plural_categories", 1, ""},
+			{"polish plural complete", "files", "{n, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}", "plural_categories", 0, ""},
+			{"argument moved between forms", "owner", "{n, plural, one {# plik} few {{name} ma # pliki} many {# plików} other {# pliku}}", "placeholder_mismatch", 2, "n:one"}, // and n:few,
+			{"unclosed brace", "hello", "Cześć {name", "icu_syntax", 1, ""},
+			{"entity written as its character", "tom", "Tom & Jerry", "markup_mismatch", 0, ""},
+		}
+		for _, c := range cases {
+			res := b.json(t, p+"/review/pl/check", `{"namespace_key":"qa","translation_key":"`+c.key+`","value":`+quote(c.value)+`}`, true).want(t, http.StatusOK)
+			var out tools.CheckOut
+			if err := json.Unmarshal([]byte(res.body), &out); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			var got []map[string]string
+			for _, f := range out.Findings {
+				if f.Kind == c.kind {
+					got = append(got, f.Detail)
+				}
+			}
+			if len(got) != c.want {
+				t.Errorf("%s: %d %s findings, want %d: %+v", c.name, len(got), c.kind, c.want, out.Findings)
+				continue
+			}
+			if c.form != "" {
+				forms := map[string]bool{}
+				for _, d := range got {
+					forms[d["form"]] = true
+				}
+				if !forms[c.form] {
+					t.Errorf("%s: no finding names the form %s: %+v", c.name, c.form, got)
+				}
+			}
+		}
+		// The highlighting reads the same tree: the plural's syntax and its argument are
+		// marked, the entity is text.
+		b.get(t, p+"/review/pl").want(t, http.StatusOK,
+			`<mark class="ph" title="placeholder">{n, plural, one {</mark>`,
+			`<mark class="ph" title="placeholder">{name}</mark>`,
+			`Tom &amp;amp; Jerry`)
+	})
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
