@@ -340,7 +340,8 @@ func runCase(t *testing.T, c *evalCase, live bool, tot *totals) string {
 			tot.wrong[c.rules.Family] = append(tot.wrong[c.rules.Family], c.name+"/"+id+": "+wrong)
 		}
 	}
-	if !*update && !record && ct.wronglyStored+ct.wronglyRefused == 0 && len(res.Calls) != len(c.answers) {
+	// An answer left unused means the case did not run as written.
+	if !*update && !record && ct.wronglyStored+ct.wronglyRefused == 0 && len(res.Calls) < len(c.answers) {
 		t.Errorf("made %d calls, the case has %d recorded answers", len(res.Calls), len(c.answers))
 	}
 	fam.add(ct)
