@@ -8,8 +8,9 @@
 //	                   "family": the kind of text or misbehaviour tested
 //	                   (printf_order, plural_hash, unclosed_tags, chatter ...);
 //	                   "scripted": true for hand-made answers (misbehaviour
-//	                   a live model will not reproduce on demand), kept by
-//	                   -update; "broken": true when the first answer is broken
+//	                   a live model will not reproduce on demand), left
+//	                   alone by -update; "broken": true when the first answer
+//	                   is broken
 //	-- source.json --  {id: source text}
 //	-- answer.1 --     the raw message content of the first model call
 //	-- answer.2 --     of the second (the targeted retry), and so on
@@ -26,7 +27,9 @@
 // each case through the real ai.Provider.Translate. With
 // LOKAL_EVAL_BASE_URL, LOKAL_EVAL_MODEL and LOKAL_EVAL_API_KEY set,
 // go test ./evals -update records fresh answers from that model for the
-// cases that are not scripted and rewrites want.json from the outcome.
+// cases that are not scripted and rewrites their want.json from the
+// outcome; a scripted case's want.json is the judgement of its answers and
+// is never rewritten.
 //
 // The run prints a table per family (strings stored intact, refused
 // correctly, wrongly stored, wrongly refused, and totals), the share of

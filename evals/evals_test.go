@@ -249,7 +249,7 @@ func TestEvals(t *testing.T) {
 	}
 	// Printed, not logged: `cd evals && go test` shows it without -v.
 	fmt.Print(b.String())
-	if tot.wronglyStored+tot.wronglyRefused > 0 {
+	if !*update && tot.wronglyStored+tot.wronglyRefused > 0 {
 		t.Errorf("%d strings wrongly stored, %d wrongly refused", tot.wronglyStored, tot.wronglyRefused)
 	}
 	if len(paths) < 170 {
@@ -297,7 +297,9 @@ func runCase(t *testing.T, c *evalCase, live bool, tot *totals) string {
 			got[id] = outcome{Failed: true}
 		}
 	}
-	if *update {
+	// A scripted case's want.json is a judgement of its hand-made answers:
+	// -update never rewrites it from what the pipeline did.
+	if *update && !c.rules.Scripted {
 		rewrite(t, c, got, rec)
 	}
 	fam := tot.families[c.rules.Family]
