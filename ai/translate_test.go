@@ -145,6 +145,10 @@ func TestTranslateRepairsOnRetry(t *testing.T) {
 			if !strings.Contains(calls[1].System, tc.detail) {
 				t.Errorf("retry system message lacks %q:\n%s", tc.detail, calls[1].System)
 			}
+			// Problems spell pieces as the value does; the legend maps them to tokens.
+			if legend := `⟦0⟧ = "{{name}}"`; strings.Contains(calls[1].Strings["s1"], "⟦0⟧") && !strings.Contains(calls[1].System, legend) {
+				t.Errorf("retry system message lacks the token legend %s:\n%s", legend, calls[1].System)
+			}
 			if len(calls[1].Strings) != len(res.Repaired) || len(res.Repaired) == 0 {
 				t.Errorf("retry sent %d strings, repaired %v", len(calls[1].Strings), res.Repaired)
 			}
