@@ -45,6 +45,8 @@ type Token struct {
 	// Name is the selector of the form an ICU open or next token starts
 	// (one, few, =0, male ...).
 	Name string
+	// Block numbers the plural/select block a skeleton token belongs to.
+	Block int
 }
 
 // Table holds the tokens of one masked text; token N is Table[N].
@@ -99,6 +101,7 @@ func Mask(text string, o MaskOptions) Masked {
 
 	var out strings.Builder
 	var table Table
+	block := map[*message.Select]int{}
 	emit := func(raw string, k Kind, name string) {
 		out.WriteString(Placeholder(len(table)))
 		table = append(table, Token{Raw: raw, Kind: k, Name: name})
@@ -127,6 +130,9 @@ func Mask(text string, o MaskOptions) Masked {
 		pos = sp.End
 		switch n := sp.Node.(type) {
 		case *message.Select:
+			if _, ok := block[n]; !ok {
+				block[n] = len(block)
+			}
 			switch sp.Part {
 			case message.Open:
 				emit(raw, KindICUOpen, n.Forms[0].Selector)
@@ -135,6 +141,7 @@ func Mask(text string, o MaskOptions) Masked {
 			default:
 				emit(raw, KindICUClose, "")
 			}
+			table[len(table)-1].Block = block[n]
 		case *message.Pound:
 			emit(raw, KindHash, "")
 		case *message.Entity:

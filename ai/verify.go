@@ -124,16 +124,17 @@ func Verify(src Masked, translated string, r Rules) (string, []Problem) {
 	return final, nil
 }
 
-// skeletonInOrder reports whether the plural/select skeleton tokens of the
-// answer come in increasing order (the source's).
+// skeletonInOrder reports whether the skeleton tokens of each plural/select
+// block come in the source's order in the answer. Whole blocks may move
+// ("{a} and {b}" may become "{b} und {a}"); their forms may not.
 func skeletonInOrder(t Table, ids []int) bool {
-	last := -1
+	last := map[int]int{}
 	for _, id := range ids {
 		if k := t[id].Kind; k == KindICUOpen || k == KindICUNext || k == KindICUClose {
-			if id < last {
+			if prev, ok := last[t[id].Block]; ok && id < prev {
 				return false
 			}
-			last = id
+			last[t[id].Block] = id
 		}
 	}
 	return true
