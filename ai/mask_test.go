@@ -134,3 +134,18 @@ func TestMaskLinear(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMask: masking (with plural expansion for any language) never
+// panics, and unmasking its own text gives back what was masked.
+func FuzzMask(f *testing.F) {
+	for _, s := range []string{"Hello {name}", "{n, plural, one {# <b>file</b>} other {# files}}", "<a href=\"x\" title=\"t\">y</a>",
+		"%1$s and %d%%", "It''s '{x}' {{y}} ${z} %1 [l](u)", "Lokal &amp; <Enter>", "{a, select, x {{b, plural, one {#} other {#}}} other {}}"} {
+		f.Add(s, "pl")
+	}
+	f.Fuzz(func(t *testing.T, s, lang string) {
+		m := Mask(s, MaskOptions{DoNotTranslate: []string{"Lokal"}, PluralLang: lang})
+		if got := Unmask(m.Text, m.Table); got != m.Source && !strings.Contains(s, tokOpen) {
+			t.Fatalf("Unmask(Mask(%q)) = %q, want %q", s, got, m.Source)
+		}
+	})
+}
