@@ -3,14 +3,19 @@
 //
 // # The placeholder contract
 //
-// [Mask] replaces every placeholder and markup piece of a source text by an
-// opaque token ⟦N⟧ and keeps the pieces in a [Table]; the model sees only
-// tokens. [Verify] accepts a model's answer only when it carries exactly
-// the source's tokens (order may change), invents no placeholder or markup
-// of its own, nests tags and ICU branches as the source does, honours the
-// glossary and do-not-translate terms, and the unmasked value passes the
-// value check; then it applies the substitution rules. Everything else is
-// refused with [Problem]s that say what was wrong.
+// [Mask] reads a source text with package message in the project's syntax
+// ([Request].Syntax; Translate detects it from the request's sources when unset),
+// first giving its plural and selectordinal blocks the target language's
+// CLDR categories ([ExpandPlurals]), and replaces every span of syntax
+// (message.Spans) and every do-not-translate term by an opaque token ⟦N⟧,
+// keeping the pieces in a [Table]. [Verify] refuses unknown or altered
+// tokens and plural/select skeleton tokens out of the source's order, then
+// judges the unmasked value: message.Check against the source for the
+// target language, glossary and do-not-translate terms (message.TermsFor),
+// no syntax the source's set lacks, and the value check; then it applies
+// the substitution rules. A model that writes a placeholder, tag or term
+// itself instead of its token is right when the value is right. Everything
+// else is refused with [Problem]s that name the form they are in.
 //
 // # Providers and translation
 //

@@ -41,8 +41,11 @@ func TestMask(t *testing.T) {
 		{"hash outside plural", "Issue #42 {g, select, other {#1}}", "Issue #42 ⟦0⟧#1⟦1⟧", []string{"{g, select, other {", "}}"}},
 		{"selectordinal", "{n, selectordinal, one {#st} other {#th}}", "⟦0⟧⟦1⟧st⟦2⟧⟦3⟧th⟦4⟧", []string{"{n, selectordinal, one {", "#", "} other {", "#", "}}"}},
 		{"tags", `<p>Read <a href="/terms?a=1&b=2" title='x > y'>the <strong>terms</strong></a><br/><img src="a.png"></p>`,
-			"⟦0⟧Read ⟦1⟧the ⟦2⟧terms⟦3⟧⟦4⟧⟦5⟧⟦6⟧⟦7⟧",
-			[]string{"<p>", `<a href="/terms?a=1&b=2" title='x > y'>`, "<strong>", "</strong>", "</a>", "<br/>", `<img src="a.png">`, "</p>"}},
+			"⟦0⟧Read ⟦1⟧x > y⟦2⟧the ⟦3⟧terms⟦4⟧⟦5⟧⟦6⟧⟦7⟧⟦8⟧",
+			[]string{"<p>", `<a href="/terms?a=1&b=2" title='`, "'>", "<strong>", "</strong>", "</a>", "<br/>", `<img src="a.png">`, "</p>"}},
+		{"translatable attribute", `<img src="/logo.png" alt="Company logo">`, "⟦0⟧Company logo⟦1⟧", []string{`<img src="/logo.png" alt="`, `">`}},
+		{"icu quoted literal", "Type '{name}' or it''s {x}", "Type ⟦0⟧ or it''s ⟦1⟧", []string{"'{name}'", "{x}"}},
+		{"template and qt", "Hello ${user.name}, %1 of %2", "Hello ⟦0⟧, ⟦1⟧ of ⟦2⟧", []string{"${user.name}", "%1", "%2"}},
 		{"not tags", "a < b and b > c, <3 and 1<2", "a < b and b > c, <3 and 1<2", nil},
 		{"xml and comment", "<x:b>bold</x:b><!-- note -->", "⟦0⟧bold⟦1⟧⟦2⟧", []string{"<x:b>", "</x:b>", "<!-- note -->"}},
 		{"entities", "Tom &amp; Jerry&nbsp;&#39;s &#x2014; & more", "Tom ⟦0⟧ Jerry⟦1⟧⟦2⟧s ⟦3⟧ & more", []string{"&amp;", "&nbsp;", "&#39;", "&#x2014;"}},
@@ -52,7 +55,7 @@ func TestMask(t *testing.T) {
 		{"dnt whole words", "Lokal Cloud runs Lokal, not Lokals or myLokal", "⟦0⟧ runs ⟦1⟧, not Lokals or myLokal", []string{"Lokal Cloud", "Lokal"}},
 		{"dnt case-sensitive", "lokal is not Lokal", "lokal is not ⟦0⟧", []string{"Lokal"}},
 		{"dnt inside cjk", "Lokalを使う", "⟦0⟧を使う", []string{"Lokal"}},
-		{"unbalanced braces stay text", "{ not a placeholder } {{}} {x", "{ not a placeholder } {{}} {x", nil},
+		{"unbalanced braces stay text", "{ not a placeholder } {x", "{ not a placeholder } {x", nil},
 		{"mixed", "<b>{{count}}</b> new messages for %{name}", "⟦0⟧⟦1⟧⟦2⟧ new messages for ⟦3⟧", []string{"<b>", "{{count}}", "</b>", "%{name}"}},
 		{"rtl", "مرحبا {name}، لديك <b>{count}</b> رسائل", "مرحبا ⟦0⟧، لديك ⟦1⟧⟦2⟧⟦3⟧ رسائل", []string{"{name}", "<b>", "{count}", "</b>"}},
 		{"token lookalike stays text", "⟦0⟧ is text", "⟦0⟧ is text", nil},
@@ -102,11 +105,19 @@ func TestExpandPlurals(t *testing.T) {
 			t.Errorf("ExpandPlurals(%q) = %q", s, got)
 		}
 	})
-	t.Run("selectordinal untouched", func(t *testing.T) {
+	t.Run("selectordinal gets ordinal categories", func(t *testing.T) {
 		t.Parallel()
-		s := "{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} plural"
-		if got := ExpandPlurals(s, "ja"); got != s {
-			t.Errorf("ExpandPlurals = %q", got)
+		s := "{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place"
+		// German and Japanese have one ordinal category, other; Welsh six.
+		for lang, want := range map[string]string{
+			"de": "{n, selectordinal, other {#th}} place",
+			"ja": "{n, selectordinal, other {#th}} place",
+			"cy": "{n, selectordinal, zero {#th} one {#st} two {#nd} few {#rd} many {#th} other {#th}} place",
+			"en": s,
+		} {
+			if got := ExpandPlurals(s, lang); got != want {
+				t.Errorf("ExpandPlurals(%s) = %q, want %q", lang, got, want)
+			}
 		}
 	})
 }
@@ -122,4 +133,19 @@ func TestMaskLinear(t *testing.T) {
 			t.Fatalf("round trip of %q run failed", unit)
 		}
 	}
+}
+
+// FuzzMask: masking (with plural expansion for any language) never
+// panics, and unmasking its own text gives back what was masked.
+func FuzzMask(f *testing.F) {
+	for _, s := range []string{"Hello {name}", "{n, plural, one {# <b>file</b>} other {# files}}", "<a href=\"x\" title=\"t\">y</a>",
+		"%1$s and %d%%", "It''s '{x}' {{y}} ${z} %1 [l](u)", "Lokal &amp; <Enter>", "{a, select, x {{b, plural, one {#} other {#}}} other {}}"} {
+		f.Add(s, "pl")
+	}
+	f.Fuzz(func(t *testing.T, s, lang string) {
+		m := Mask(s, MaskOptions{DoNotTranslate: []string{"Lokal"}, PluralLang: lang})
+		if got := Unmask(m.Text, m.Table); got != m.Source && !strings.Contains(s, tokOpen) {
+			t.Fatalf("Unmask(Mask(%q)) = %q, want %q", s, got, m.Source)
+		}
+	})
 }

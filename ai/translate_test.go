@@ -12,8 +12,14 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 )
 
-// frenchish "translates" by prefixing the text and keeping every token.
-func frenchish(_, masked string) string { return "FR " + masked }
+// frenchish "translates" word by word and keeps every token, so that the
+// answer is prose in another language, as the checks require.
+func frenchish(_, masked string) string { return french(masked) }
+
+var frenchWords = strings.NewReplacer("Open", "Ouvrez", "the ", "le ", " of ", " de ", "with", "avec", "Hello", "Bonjour",
+	"Bold", "Gras", " and ", " et ", "italic", "italique", "items", "éléments", " in ", " dans ", "Save", "Enregistrer", "One", "Un")
+
+func french(s string) string { return "FR " + frenchWords.Replace(s) }
 
 func TestTranslateWireFormatAndBatches(t *testing.T) {
 	t.Parallel()
@@ -37,7 +43,7 @@ func TestTranslateWireFormatAndBatches(t *testing.T) {
 	if len(res.Failed) != 0 || len(res.Translated) != 26 {
 		t.Fatalf("translated %d, failed %v", len(res.Translated), res.Failed)
 	}
-	if got, want := res.Translated["key.03"], "FR: Open the dashboard of <b>%{name}</b> with Lokal #3"; got != want {
+	if got, want := res.Translated["key.03"], "FR: Ouvrez le dashboard de <b>%{name}</b> avec Lokal #3"; got != want {
 		t.Errorf("key.03 = %q, want %q", got, want)
 	}
 	if got := res.Translated["only.placeholder"]; got != "{{count}}" {
@@ -97,19 +103,19 @@ func TestTranslateRepairsOnRetry(t *testing.T) {
 		reply  aitest.Responder
 		detail string // what the retry must tell the model
 	}{
-		{"dropped token", brokenOnce(func(id, m string) string { return strings.ReplaceAll(m, "⟦0⟧", "") }), "⟦0⟧ is missing"},
-		{"duplicated token", brokenOnce(func(id, m string) string { return m + " ⟦0⟧" }), "⟦0⟧ appears 2 times"},
+		{"dropped token", brokenOnce(func(id, m string) string { return strings.ReplaceAll(m, "⟦0⟧", "") }), "the message lacks {{name}}"},
+		{"duplicated token", brokenOnce(func(id, m string) string { return m + " ⟦0⟧" }), "the message has {{name}}, which the source has not"},
 		{"renamed token", brokenOnce(func(id, m string) string { return strings.ReplaceAll(m, "⟦0⟧", "⟦9⟧") }), "⟦9⟧ is not a token"},
-		{"translated placeholder", brokenOnce(func(id, m string) string { return strings.ReplaceAll(m, "⟦0⟧", "{{nom}}") }), "remove placeholders or markup"},
+		{"translated placeholder", brokenOnce(func(id, m string) string { return strings.ReplaceAll(m, "⟦0⟧", "{{nom}}") }), "the message has {{nom}}"},
 		{"unbalanced tags", brokenOnce(func(id, m string) string {
 			if id == "s2" {
 				return "⟦1⟧Gras⟦0⟧ et ⟦2⟧italique⟦3⟧"
 			}
-			return "FR " + m
-		}), "not nested"},
-		{"script payload", brokenOnce(func(id, m string) string { return m + `<img src=x onerror="alert(1)">` }), "remove placeholders or markup"},
+			return french(m)
+		}), "where the source has <b></b><i></i>"},
+		{"script payload", brokenOnce(func(id, m string) string { return m + `<img src=x onerror="alert(1)">` }), "inline event handler"},
 		{"missing ids", aitest.Sequence(
-			aitest.Fixed(aitest.Reply{Content: `{"strings":{"s1":"FR Hello ⟦0⟧"}}`}),
+			aitest.Fixed(aitest.Reply{Content: `{"strings":{"s1":"FR Bonjour ⟦0⟧"}}`}),
 			aitest.Echo(frenchish)), "was missing from your answer"},
 		{"non-JSON content", aitest.Sequence(
 			aitest.Fixed(aitest.Reply{Content: "Sure! Here are your translations: ..."}),
@@ -128,8 +134,8 @@ func TestTranslateRepairsOnRetry(t *testing.T) {
 				t.Fatalf("failed = %v", res.Failed)
 			}
 			for id, src := range source {
-				if got := res.Translated[id]; got != "FR "+src {
-					t.Errorf("%s = %q, want %q", id, got, "FR "+src)
+				if got := res.Translated[id]; got != french(src) {
+					t.Errorf("%s = %q, want %q", id, got, french(src))
 				}
 			}
 			calls := srv.Calls()
@@ -138,6 +144,10 @@ func TestTranslateRepairsOnRetry(t *testing.T) {
 			}
 			if !strings.Contains(calls[1].System, tc.detail) {
 				t.Errorf("retry system message lacks %q:\n%s", tc.detail, calls[1].System)
+			}
+			// Problems spell pieces as the value does; the legend maps them to tokens.
+			if legend := `⟦0⟧ = "{{name}}"`; strings.Contains(calls[1].Strings["s1"], "⟦0⟧") && !strings.Contains(calls[1].System, legend) {
+				t.Errorf("retry system message lacks the token legend %s:\n%s", legend, calls[1].System)
 			}
 			if len(calls[1].Strings) != len(res.Repaired) || len(res.Repaired) == 0 {
 				t.Errorf("retry sent %d strings, repaired %v", len(calls[1].Strings), res.Repaired)
@@ -155,7 +165,7 @@ func TestTranslateRefusesWhatStaysBroken(t *testing.T) {
 		if id == "s1" {
 			return "Bonjour %{nom}" // the model insists on translating the placeholder
 		}
-		return "FR " + m
+		return french(m)
 	}))
 	p, _ := newProvider(t, srv, nil)
 	res, err := p.Translate(t.Context(), ai.Request{SourceLang: "en", TargetLang: "fr", Strings: map[string]string{
@@ -167,10 +177,10 @@ func TestTranslateRefusesWhatStaysBroken(t *testing.T) {
 	if _, ok := res.Translated["greet"]; ok {
 		t.Errorf("a broken value was returned: %q", res.Translated["greet"])
 	}
-	if !strings.Contains(res.Failed["greet"], "missing_token") {
+	if !strings.Contains(res.Failed["greet"], "missing_arg") {
 		t.Errorf("failed[greet] = %q", res.Failed["greet"])
 	}
-	if res.Translated["save"] != "FR Save" {
+	if res.Translated["save"] != "FR Enregistrer" {
 		t.Errorf("save = %q", res.Translated["save"])
 	}
 	if n := len(srv.Calls()); n != 2 {
@@ -194,7 +204,7 @@ func TestTranslateInventedAndDuplicateIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Translated["a"] != "FR One" || res.Translated["b"] != "Trois" {
+	if res.Translated["a"] != "FR Un" || res.Translated["b"] != "Trois" {
 		t.Errorf("translated = %v", res.Translated)
 	}
 	if res.Calls[0].InventedIDs != 2 {
@@ -225,7 +235,9 @@ func TestTranslateAuthFailsEverything(t *testing.T) {
 
 func TestTranslatePluralHintsAndExpansion(t *testing.T) {
 	t.Parallel()
-	srv := aitest.New(t, aitest.Echo(func(_, m string) string { return m }))
+	srv := aitest.New(t, aitest.Echo(func(_, m string) string {
+		return strings.NewReplacer("files", "файлов", "file", "файл").Replace(m)
+	}))
 	p, _ := newProvider(t, srv, nil)
 	res, err := p.Translate(t.Context(), ai.Request{SourceLang: "en", TargetLang: "ru", Strings: map[string]string{
 		"files": "{n, plural, one {# file} other {# files}}",
@@ -233,7 +245,7 @@ func TestTranslatePluralHintsAndExpansion(t *testing.T) {
 	if err != nil || len(res.Failed) > 0 {
 		t.Fatal(err, res.Failed)
 	}
-	want := "{n, plural, one {# file} few {# files} many {# files} other {# files}}"
+	want := "{n, plural, one {# файл} few {# файлов} many {# файлов} other {# файлов}}"
 	if res.Translated["files"] != want {
 		t.Errorf("files = %q, want %q", res.Translated["files"], want)
 	}

@@ -57,21 +57,33 @@ func TestVerify(t *testing.T) {
 
 		// Refused.
 		{"empty", "fr", "Save", "  ", "", []string{"empty"}},
-		{"dropped token", "fr", "Hello {{name}}", "Bonjour", "", []string{"missing_token"}},
-		{"duplicated token", "fr", "Hello {{name}}", "Bonjour ⟦0⟧ ⟦0⟧", "", []string{"duplicate_token"}},
-		{"renamed token", "fr", "Hello {{name}}", "Bonjour ⟦1⟧", "", []string{"unknown_token", "missing_token"}},
-		{"altered token", "fr", "Hello {{name}}", "Bonjour ⟦ 0 ⟧", "", []string{"missing_token", "malformed_token"}},
-		{"translated placeholder", "fr", "Hello %{name}", "Bonjour %{nom}", "", []string{"missing_token", "raw_markup"}},
-		{"invented placeholder", "fr", "Hello", "Bonjour {name}", "", []string{"raw_markup"}},
-		{"invented tag", "fr", "Hello", "<b>Bonjour</b>", "", []string{"raw_markup"}},
-		{"script payload", "fr", "Hello", "Bonjour <img src=x onerror=alert(1)>", "", []string{"raw_markup"}},
-		{"invented entity", "fr", "Hello", "Bonjour&nbsp;!", "", []string{"raw_markup"}},
-		{"unbalanced tags", "fr", "<b>Bold</b> text", "⟦1⟧Gras⟦0⟧ texte", "", []string{"structure"}},
-		{"crossed tags", "fr", "<b><i>x</i></b>", "⟦0⟧⟦1⟧x⟦3⟧⟦2⟧", "", []string{"structure"}},
-		{"swapped select forms", "fr", "{g, select, male {He} female {She} other {They}}", "⟦0⟧Il⟦2⟧Elle⟦1⟧Iels⟦3⟧", "", []string{"structure"}},
-		{"hash invented in branch", "en", "{n, plural, one {# file} other {# files}}", "⟦0⟧⟦1⟧ file #1⟦2⟧⟦3⟧ files⟦4⟧", "", []string{"integrity"}},
+		{"dropped token", "fr", "Hello {{name}}", "Bonjour", "", []string{"missing_arg"}},
+		{"duplicated token", "fr", "Hello {{name}}", "Bonjour ⟦0⟧ ⟦0⟧", "", []string{"extra_arg"}},
+		{"renamed token", "fr", "Hello {{name}}", "Bonjour ⟦1⟧", "", []string{"unknown_token"}},
+		{"altered token", "fr", "Hello {{name}}", "Bonjour ⟦ 0 ⟧", "", []string{"malformed_token"}},
+		{"translated placeholder", "fr", "Hello %{name}", "Bonjour %{nom}", "", []string{"missing_arg", "extra_arg"}},
+		{"invented placeholder", "fr", "Hello", "Bonjour {name}", "", []string{"invented_syntax"}},
+		{"invented tag", "fr", "Hello", "<b>Bonjour</b>", "", []string{"invented_syntax"}},
+		{"script payload", "fr", "Hello there", "Bonjour <img src=x onerror=alert(1)>", "", []string{"invented_syntax", "value_check"}},
+		{"invented entity", "fr", "Hello", "Bonjour&nbsp;!", "", []string{"invented_syntax"}},
+		{"unbalanced tags", "fr", "<b>Bold</b> text", "⟦1⟧Gras⟦0⟧ texte", "", []string{"markup"}},
+		{"crossed tags", "fr", "<b><i>x</i></b>", "⟦0⟧⟦1⟧x⟦3⟧⟦2⟧", "", []string{"markup"}},
+		{"two blocks swapped whole", "de", "{a, plural, one {# file} other {# files}} and {b, plural, one {# folder} other {# folders}}",
+			"⟦5⟧⟦6⟧ Ordner⟦7⟧⟦8⟧ Ordner⟦9⟧ und ⟦0⟧⟦1⟧ Datei⟦2⟧⟦3⟧ Dateien⟦4⟧",
+			"{b, plural, one {# Ordner} other {# Ordner}} und {a, plural, one {# Datei} other {# Dateien}}", nil},
+		{"swapped select forms", "fr", "{g, select, male {He} female {She} other {They}}", "⟦0⟧Il⟦2⟧Elle⟦1⟧Iels⟦3⟧", "", []string{"plural_forms"}},
+		{"hash invented in branch", "en", "{n, plural, one {# file} other {# files}}", "⟦0⟧⟦1⟧ file #1⟦2⟧⟦3⟧ files⟦4⟧", "", []string{"pound"}},
 		{"glossary ignored", "fr", "Open the dashboard", "Ouvrir le panneau", "", []string{"glossary"}},
-		{"dnt dropped", "fr", "Lokal syncs", "Local synchronise", "", []string{"missing_token"}},
+		{"dnt dropped", "fr", "Lokal syncs", "Local synchronise", "", []string{"dnt"}},
+		{"wrong plural forms", "ja", "{n, plural, one {# file} other {# files}}", "{n, plural, one {#ファイル} other {#ファイル}}", "", []string{"plural_forms"}},
+		{"printf reordered", "de", "%s uploaded %d files", "⟦1⟧ Dateien wurden von ⟦0⟧ hochgeladen", "", []string{"printf_order"}},
+		{"chatter", "fr", "Open settings", "Voici la traduction : Ouvrir les paramètres", "", []string{"chatter"}},
+
+		// Raw syntax written instead of a token is right when the value is.
+		{"raw placeholder", "fr", "Hello {{name}}", "Bonjour {{name}}", "Bonjour {{name}}", nil},
+		{"raw tags and dnt", "de", "<b>Lokal</b> saves {count} files", "<b>Lokal</b> speichert {count} Dateien", "<b>Lokal</b> speichert {count} Dateien", nil},
+		{"raw plural", "de", "{n, plural, one {# file} other {# files}}", "{n, plural, one {# Datei} other {# Dateien}}", "{n, plural, one {# Datei} other {# Dateien}}", nil},
+		{"entity as its character", "fr", "Terms &amp; conditions", "Conditions & modalités", "Conditions & modalités", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,8 +108,8 @@ func TestVerifyFinalChecks(t *testing.T) {
 		t.Parallel()
 		m := Mask("Save", MaskOptions{})
 		_, probs := Verify(m, "Enregistrer", Rules{TargetLang: "fr", Substitutions: []Sub{{From: "Enregistrer", To: "<b>Enregistrer</b>", Locale: "all"}}})
-		if !slices.Equal(codes(probs), []string{"integrity"}) {
-			t.Fatalf("problems = %v, want integrity", probs)
+		if !slices.Equal(codes(probs), []string{"invented_syntax"}) {
+			t.Fatalf("problems = %v, want invented_syntax", probs)
 		}
 	})
 	t.Run("substitution never touches a token", func(t *testing.T) {
@@ -128,10 +140,10 @@ func TestVerifyFinalChecks(t *testing.T) {
 	t.Run("icu must still parse", func(t *testing.T) {
 		t.Parallel()
 		m := Mask("{n, plural, one {# file} other {# files}} in {folder}", MaskOptions{})
-		// A raw brace the scanner does not treat as a placeholder breaks ICU.
+		// A raw brace the source has not breaks ICU.
 		_, probs := Verify(m, "⟦0⟧⟦1⟧ fichier⟦2⟧⟦3⟧ fichiers⟦4⟧ dans ⟦5⟧ {", Rules{TargetLang: "en"})
-		if !slices.Equal(codes(probs), []string{"icu"}) {
-			t.Fatalf("problems = %v, want icu", probs)
+		if !slices.Equal(codes(probs), []string{"syntax"}) {
+			t.Fatalf("problems = %v, want syntax", probs)
 		}
 	})
 }

@@ -719,7 +719,7 @@ func TestAutoTranslateTakesTurnsBetweenProjects(t *testing.T) {
 			}
 			b := e.f.Sibling.ID
 			if _, err := e.cat.RegisterSourceStrings(e.ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: b},
-				NamespaceKey: "docs", Strings: map[string]string{"intro": "Welcome to the docs"}}); err != nil {
+				NamespaceKey: "docs", Strings: map[string]string{"intro": "Docs welcome"}}); err != nil {
 				t.Fatal(err)
 			}
 			e.clk.t = e.clk.t.Add(tools.AutoTranslateDelay + time.Second)
@@ -729,7 +729,7 @@ func TestAutoTranslateTakesTurnsBetweenProjects(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, r := range out.Translations {
-					if r.Language == "de" && r.Value == "DE Welcome to the docs" {
+					if r.Language == "de" && r.Value == "DE Docs welcome" {
 						return true
 					}
 				}

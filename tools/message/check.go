@@ -104,12 +104,16 @@ const (
 	CodeTooLong = "too_long"
 	// The translation is empty while the source is not.
 	CodeEmpty = "empty"
+	// The translation is a fraction of a long source: a model that
+	// answered an instruction in the source ("reply with OK") instead of
+	// translating it.
+	CodeTooShort = "too_short"
 )
 
 // Codes lists every code Check reports, in a stable order.
 var Codes = []string{CodeSyntax, CodePluralForms, CodePound, CodeMissingArg, CodeExtraArg, CodePrintfOrder,
 	CodeMarkup, CodeLink, CodeQuoted, CodeDNT, CodeGlossary, CodeLanguage, CodeUntranslated, CodeChatter,
-	CodeTooLong, CodeEmpty}
+	CodeTooLong, CodeEmpty, CodeTooShort}
 
 // Check reports how translation, a value for r.TargetLang, breaks the
 // contract of source: its structure form by form, the project's terms,
@@ -178,6 +182,28 @@ func (c *checker) syntax() {
 		}
 		c.add(CodeSyntax, nil, "the translation has a syntax error the source has not: %s at byte %d", p.Code, p.Offset)
 	}
+	// The parser reads {n, Plural, ...} as a block, ICU itself does not:
+	// its keywords are lowercase, and a translation keeps the source's.
+	spelled := func(s *Select) string {
+		i := strings.Index(strings.ToLower(s.Head), s.Type)
+		if i < 0 {
+			return s.Type
+		}
+		return s.Head[i : i+len(s.Type)]
+	}
+	srcSpell := map[string]bool{}
+	Walk(c.src, func(n Node, _ Path) bool {
+		if s, ok := n.(*Select); ok {
+			srcSpell[spelled(s)] = true
+		}
+		return true
+	})
+	Walk(c.tr, func(n Node, _ Path) bool {
+		if s, ok := n.(*Select); ok && spelled(s) != s.Type && !srcSpell[spelled(s)] {
+			c.add(CodeSyntax, nil, "ICU's keyword is %s, in lowercase: %s", s.Type, s.Head)
+		}
+		return true
+	})
 }
 
 // structure compares every form of the translation with its source form.
@@ -342,7 +368,20 @@ func (c *checker) forms(at Path, nth int, t, s *Select) {
 		c.add(CodePluralForms, at, "the %s on {%s}%s needs %s (%s): it %s", t.Type, t.Arg, where,
 			what, strings.Join(want, " "), strings.Join(parts, " and "))
 	}
-	if !isPlural || !showsNumber(s) {
+	if !isPlural {
+		return
+	}
+	most := 1
+	for _, f := range s.Forms {
+		most = max(most, pounds(f.Message.Nodes))
+	}
+	for _, f := range t.Forms {
+		if n := pounds(f.Message.Nodes); n > most {
+			p := append(slices.Clip(at), Step{Arg: t.Arg, Type: t.Type, Nth: nth, Selector: f.Selector})
+			c.add(CodePound, p, "%s of {%s} shows # %d times: the source shows the number at most %d", formName(p), t.Arg, n, most)
+		}
+	}
+	if !showsNumber(s) {
 		return
 	}
 	for _, f := range t.Forms {
@@ -356,6 +395,22 @@ func (c *checker) forms(at Path, nth int, t, s *Select) {
 				formName(p), t.Arg, f.Selector, c.r.TargetLang, t.Arg)
 		}
 	}
+}
+
+// pounds counts the '#' of a form, not those of blocks nested in it.
+func pounds(ns []Node) int {
+	n := 0
+	for _, x := range ns {
+		switch x := x.(type) {
+		case *Pound:
+			n++
+		case *Tag:
+			n += pounds(x.Children)
+		case *Link:
+			n += pounds(x.Text)
+		}
+	}
+	return n
 }
 
 // showsNumber reports whether some form of the source block shows its
@@ -436,7 +491,7 @@ func (c *checker) argKeys() map[*Arg]string {
 func argKey(a *Arg) string {
 	switch a.Kind {
 	case ArgPercent:
-		return ""
+		return "%%"
 	case ArgPrintf:
 		if a.Positional {
 			return "%" + strconv.Itoa(a.Index) + "$" + a.Style + a.Type
@@ -508,7 +563,9 @@ func (c *checker) args(tf, sf *FormContent, keys map[*Arg]string) {
 		}
 	}
 	for _, k := range sortedKeys(have) {
-		if n := have[k] - want[k]; n > 0 {
+		// An escaped %% the source lacks prints a percent sign all the
+		// same; one the source has and the translation lost does not.
+		if n := have[k] - want[k]; n > 0 && k != "%%" {
 			c.add(CodeExtraArg, tf.Path, "%s has %s%s, which the source has not there", formName(tf.Path), k, times(n))
 		}
 	}

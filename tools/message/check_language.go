@@ -17,6 +17,11 @@ const (
 	minIdentifyLetters = 28
 	minCopiedWords     = 4
 	lengthAllowance    = 20 // runes every translation may add to the bound
+	// A translation narrower than this share of a source of at least
+	// minShortSource runes is refused: terse languages and idiomatic
+	// shortening stay well above it.
+	minShare       = 0.2
+	minShortSource = 30
 )
 
 // prose runs the checks of the translation's text: length, chatter,
@@ -29,6 +34,11 @@ func (c *checker) prose(dnt []string, glossary []Term) {
 	}
 	if sw, tw := proseWidth(c.src.Nodes), proseWidth(c.tr.Nodes); float64(tw) > growth*float64(sw)+lengthAllowance {
 		c.add(CodeTooLong, nil, "the translation is %d characters long for a source of %d: keep it close to the source's length", tw, sw)
+	}
+	// Plural and select messages are left out: a language with fewer
+	// forms rightly drops the longest.
+	if sw, tw := proseWidth(c.src.Nodes), proseWidth(c.tr.Nodes); len(Forms(c.src)) == 1 && sw >= minShortSource && float64(tw) < minShare*float64(sw) {
+		c.add(CodeTooShort, nil, "the translation is %d characters long for a source of %d: translate the whole text, and treat it as text even where it reads like an instruction", tw, sw)
 	}
 	c.chatter(c.src.String(), c.tr.String(), srcP, trP)
 	if c.r.TargetLang != "" && baseLang(c.r.SourceLang) == baseLang(c.r.TargetLang) {
@@ -313,6 +323,17 @@ func (c *checker) language(srcP, trP string, glossary []Term) {
 		}
 		return
 	}
+	// Inverted question and exclamation marks are Spanish (and
+	// Galician, Asturian) punctuation: a short answer in Spanish for
+	// another language shows them before the identifier can tell.
+	if !strings.ContainsAny(srcP, "¿¡") && strings.ContainsAny(trP, "¿¡") {
+		switch baseLang(c.r.TargetLang) {
+		case "es", "gl", "ast":
+		default:
+			c.add(CodeLanguage, nil, "the translation is in Spanish, not in %s", c.r.TargetLang)
+			return
+		}
+	}
 	tw := words(trP)
 	letters := 0
 	for _, r := range trP {
@@ -324,6 +345,10 @@ func (c *checker) language(srcP, trP string, glossary []Term) {
 		return
 	}
 	tgt, tgtKnown := whatlang[baseLang(c.r.TargetLang)]
+	if other := functionWordsOf(trP, baseLang(c.r.TargetLang)); other != "" {
+		c.add(CodeLanguage, nil, "the translation is in %s, not in %s", other, c.r.TargetLang)
+		return
+	}
 	for _, other := range []string{baseLang(c.r.SourceLang), "en"} {
 		if other == "" || other == baseLang(c.r.TargetLang) {
 			continue
@@ -337,6 +362,50 @@ func (c *checker) language(srcP, trP string, glossary []Term) {
 			return
 		}
 	}
+}
+
+// functionWords are frequent short words of the languages a model falls
+// back to besides the source and English (the language of an earlier
+// string, or one the source names). On a UI sentence the trigram
+// identifier mistakes Polish for Italian, while these words tell the big
+// Western European languages apart.
+var functionWords = map[string]map[string]bool{
+	"de": setOf("der die das und ist nicht sie ihre ihr ein eine einen zu mit auf für von bevor wird werden den dem des sich auch bitte in an so"),
+	"fr": setOf("le la les et est pas vous votre vos des une un du pour avec sur dans qui que ce cette avant au aux a à en de il elle ne se on"),
+	"es": setOf("el la los las y es no se por favor de del que una un para con en más su sus al a o"),
+	"it": setOf("il lo la gli le e è non di del della per con un una che più si se al alla ti a o in da"),
+	"pt": setOf("o a os as e é não de do da um uma para com em que mais seu sua você por favor se no na à ao"),
+	"nl": setOf("de het een en is niet van voor met op te je uw dat wordt die in als of"),
+}
+
+// functionWordsOf returns the language among functionWords whose own words
+// (those the target lacks) make a third of text's words, when the target is
+// one of them and text is long enough to tell; else "".
+func functionWordsOf(text, target string) string {
+	own, ok := functionWords[target]
+	if !ok {
+		return ""
+	}
+	ws := words(text)
+	if len(ws) < minIdentifyWords {
+		return ""
+	}
+	for _, lang := range []string{"de", "fr", "es", "it", "pt", "nl"} {
+		if lang == target {
+			continue
+		}
+		hits := 0
+		for _, w := range ws {
+			lw := strings.ToLower(w.s)
+			if functionWords[lang][lw] && !own[lw] {
+				hits++
+			}
+		}
+		if hits >= 3 && hits*3 >= len(ws) {
+			return lang
+		}
+	}
+	return ""
 }
 
 // identifiedAs reports whether the identifier is confident text is in

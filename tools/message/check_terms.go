@@ -168,9 +168,9 @@ var stemmers = map[string]func(*snowballstem.Env) bool{
 
 // matcher finds a term's words in text in one language: by Snowball stem
 // where there is a stemmer for the language, otherwise by the word itself
-// or, for words of five letters or more, the word with its last vowel
-// changed, or for words of four letters or more a short ending added
-// (Polish plik, pliki; aplikacja, aplikacji).
+// or, for words of five letters or more, the word with its last two
+// letters changed, or for words of four letters or more a short ending
+// added (Polish plik, pliki; aplikacja, aplikacji; przestrzeń, przestrzeni).
 type matcher struct {
 	stem func(*snowballstem.Env) bool
 	env  *snowballstem.Env
@@ -191,7 +191,9 @@ func newMatcher(lang string) *matcher {
 }
 
 func (m *matcher) norm(w string) string {
-	w = strings.ToLower(w)
+	// Russian writes ё as е as often as not, and the Snowball stemmer
+	// knows only е: счёт and счета are the same word.
+	w = strings.ReplaceAll(strings.ToLower(w), "ё", "е")
 	if m.stem == nil {
 		return w
 	}
@@ -207,14 +209,21 @@ func (m *matcher) same(termWord, textWord string) bool {
 	if m.stem != nil {
 		return m.norm(termWord) == m.norm(textWord)
 	}
-	t, w := strings.ToLower(termWord), strings.ToLower(textWord)
-	if utf8.RuneCountInString(t) < 4 {
+	t, w := []rune(strings.ToLower(termWord)), []rune(strings.ToLower(textWord))
+	if len(t) < 4 {
 		return false
 	}
-	if last, size := utf8.DecodeLastRuneInString(t); utf8.RuneCountInString(t) >= 5 && strings.ContainsRune("aeiouyąęóа", last) {
-		t = t[:len(t)-size]
+	cp := 0
+	for cp < len(t) && cp < len(w) && t[cp] == w[cp] {
+		cp++
 	}
-	return strings.HasPrefix(w, t) && utf8.RuneCountInString(w)-utf8.RuneCountInString(t) <= 3
+	// A four-letter word keeps all its letters; a longer one may change
+	// its last two (Polish przestrzeń, przestrzeni; robocza, roboczej).
+	need := len(t)
+	if len(t) >= 5 {
+		need = len(t) - 2
+	}
+	return cp >= need && len(w)-cp <= 3
 }
 
 // find reports whether the words of term occur in text as whole,
@@ -262,9 +271,14 @@ outer:
 	return false
 }
 
+// maxEnding is the most letters glued after a DNT term that still count as
+// a grammatical ending (Finnish Lokalissa); more make another word
+// (Lokalisierung).
+const maxEnding = 5
+
 // containsDNT reports whether term occurs in text verbatim, starting at a
-// word boundary; letters glued after it are a grammatical ending
-// (Finnish Lokalin, English Lokal's).
+// word boundary; up to maxEnding letters glued after it are a grammatical
+// ending (Finnish Lokalin, English Lokal's).
 func containsDNT(text, term string) bool {
 	for i := 0; i <= len(text)-len(term); {
 		j := strings.Index(text[i:], term)
@@ -275,7 +289,18 @@ func containsDNT(text, term string) bool {
 		r, _ := utf8.DecodeLastRuneInString(text[:at])
 		first, _ := utf8.DecodeRuneInString(term)
 		if at == 0 || !joined(r, first) {
-			return true
+			last, _ := utf8.DecodeLastRuneInString(term)
+			n := 0
+			for _, c := range text[at+len(term):] {
+				if !joined(last, c) || n > maxEnding {
+					break
+				}
+				last = c
+				n++
+			}
+			if n <= maxEnding {
+				return true
+			}
 		}
 		i = at + 1
 	}
