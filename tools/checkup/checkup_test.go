@@ -118,7 +118,9 @@ func TestPlaceholderMismatch(t *testing.T) {
 		{name: "printf", source: "%1$s has %2$d", tr: tr("%2$d har %1$s"), wantN: 0},
 		{name: "non-positional printf reordered", source: "%s has %d files", tr: tr("%d filer har %s"), wantN: 1,
 			wantDetail: map[string]string{"check": "printf_order"}},
-		{name: "escaped percent", source: "100%% sure", tr: tr("100 % sikker"), wantN: 0},
+		{name: "escaped percent kept", source: "100%% sure", tr: tr("100 %% sikker"), wantN: 0},
+		// A lone % in a printf string starts a conversion ("% s" is one): the escape must stay.
+		{name: "escaped percent lost", source: "100%% sure", tr: tr("100 % sikker"), wantN: 1},
 		{name: "icu plural branch count differs", source: "{count, plural, one {# file} other {# files}}",
 			tr: tr("{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}"), lang: "pl", wantN: 0},
 		{name: "icu argument renamed", source: "{count, plural, other {# files}}",

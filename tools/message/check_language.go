@@ -212,13 +212,22 @@ func normalize(s string) (string, int) {
 	return " " + strings.Join(parts, " ") + " ", n
 }
 
-// untranslated reports a sentence of the source, long enough not to be a
-// term kept as it is, that the translation has unchanged.
+// untranslated reports a source left as it was: the whole prose copied, or
+// a sentence of it (long enough not to be a term kept as it is) copied
+// unchanged beside others that were translated. An answer that keeps the
+// whole source and adds to it is judged by the language check instead.
 func (c *checker) untranslated(srcP, trP string) bool {
 	tn, _ := normalize(trP)
+	sn, n := normalize(srcP)
+	if n >= minCopiedWords && tn == sn {
+		c.add(CodeUntranslated, nil, "the translation is the source text unchanged: translate it into %s", c.r.TargetLang)
+		return true
+	}
+	if strings.Contains(tn, sn) {
+		return false
+	}
 	for _, sentence := range strings.FieldsFunc(srcP, func(r rune) bool { return strings.ContainsRune(".!?;:。！？\n", r) }) {
-		sn, n := normalize(sentence)
-		if n >= minCopiedWords && strings.Contains(tn, sn) {
+		if sn, n := normalize(sentence); n >= minCopiedWords && strings.Contains(tn, sn) {
 			c.add(CodeUntranslated, nil, "the translation copies the source sentence %q unchanged: translate it into %s", strings.TrimSpace(sentence), c.r.TargetLang)
 			return true
 		}
