@@ -76,8 +76,8 @@ vet:
 bench:
 	bash .ci/bench
 
-# AI evals: recorded model answers replayed through the real ai pipeline; the table of
-# placeholder integrity, terminology adherence, refusals and repairs prints at the end.
+# AI evals: recorded model answers replayed through the real ai pipeline; the table per
+# family (stored intact, refused correctly, wrongly stored, wrongly refused) prints at the end
 # With LOKAL_EVAL_BASE_URL, LOKAL_EVAL_MODEL and LOKAL_EVAL_API_KEY, `go test ./evals -update`
 # records fresh answers from a live model.
 evals:
