@@ -77,7 +77,7 @@ bench:
 	bash .ci/bench
 
 # AI evals: recorded model answers replayed through the real ai pipeline; the table per
-# family (stored intact, refused correctly, wrongly stored, wrongly refused) prints at the end
+# family (stored intact, refused correctly, wrongly stored, wrongly refused) prints at the end.
 # With LOKAL_EVAL_BASE_URL, LOKAL_EVAL_MODEL and LOKAL_EVAL_API_KEY, `go test ./evals -update`
 # records fresh answers from a live model.
 evals:
