@@ -132,7 +132,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			return err
 		}
 		byKey := indexKeys(states)
-		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{}}
+		// One reading of the project's syntax for the whole batch, not the batch's own guess.
+		req = ai.Request{SourceLang: proj.SourceLanguage, TargetLang: j.language, Strings: map[string]string{},
+			Syntax: c.ProjectSyntax(ctx, tx, proj)}
 		for _, k := range j.keys {
 			ks := byKey[k]
 			if _, dup := versions[k]; dup || o.skip(j, k, ks) {

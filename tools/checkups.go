@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // Job kinds.
@@ -24,8 +25,8 @@ const CheckupDelay = 10 * time.Second
 // transaction) and one checkup job per project; the checkup analyses the queued keys in
 // chunks, each read in one snapshot and stored in one short transaction, and carries every
 // other finding over from the report before. What the analysis depends on beyond the keys
-// (languages, glossary, do-not-translate terms) is fingerprinted: when it changed, the
-// checkup analyses every key, still in chunks. A checkup stopped midway (a shutdown, a
+// (languages, glossary, do-not-translate terms, the project's syntax) is fingerprinted:
+// when it changed, the checkup analyses every key, still in chunks. A checkup stopped midway (a shutdown, a
 // crash) leaves a running report that the next one resumes; readers see completed
 // reports only.
 const (
@@ -112,9 +113,10 @@ type checkupConfig struct {
 	fingerprint string
 }
 
-func newCheckupConfig(proj Project, gl []GlossaryPair, dnt []string) checkupConfig {
+func newCheckupConfig(proj Project, syn message.Syntax, gl []GlossaryPair, dnt []string) checkupConfig {
 	var cfg checkupConfig
 	cfg.in.SourceLanguage = proj.SourceLanguage
+	cfg.in.Syntax = syn
 	for _, l := range proj.EnabledLanguages {
 		if l != proj.SourceLanguage {
 			cfg.in.Languages = append(cfg.in.Languages, l)
@@ -124,7 +126,7 @@ func newCheckupConfig(proj Project, gl []GlossaryPair, dnt []string) checkupConf
 		cfg.in.Glossary = append(cfg.in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
 	}
 	cfg.in.DoNotTranslate = dnt
-	parts := []string{checkupAnalysis, proj.SourceLanguage, strings.Join(slices.Sorted(slices.Values(cfg.in.Languages)), ",")}
+	parts := []string{checkupAnalysis, proj.SourceLanguage, syn.String(), strings.Join(slices.Sorted(slices.Values(cfg.in.Languages)), ",")}
 	var pairs []string
 	for _, g := range cfg.in.Glossary {
 		pairs = append(pairs, g.SourceTerm+"\x01"+g.TargetTerm+"\x01"+g.Locale)
@@ -210,7 +212,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 		if err != nil {
 			return err
 		}
-		cfg = newCheckupConfig(proj, gl, dnt)
+		cfg = newCheckupConfig(proj, c.ProjectSyntax(ctx, tx, proj), gl, dnt)
 		r, err := tx.Checkup(ctx, proj.ID, "")
 		if err == nil {
 			base = &r

@@ -77,6 +77,8 @@ type ReviewItem struct {
 	Findings       []checkup.Finding `json:"findings"`
 	Glossary       []GlossaryPair    `json:"glossary"` // pairs whose source term is in the source text
 	Version        string            `json:"version"`
+	// Syntax is the project's syntax, which the editor highlights Source in.
+	Syntax message.Syntax `json:"-"`
 }
 
 // rowVersion fingerprints what a reviewer saw of a row: any write to it since changes it.
@@ -105,20 +107,26 @@ func canEdit(ctx context.Context, proj Project, language string) error {
 	return Errorf(CodeForbidden, "%s is not an editable language of this project", language)
 }
 
-// terms are a project's glossary and do-not-translate terms, loaded once per request.
+// terms are a project's glossary, do-not-translate terms and syntax, loaded once per
+// request.
 type terms struct {
 	glossary []GlossaryPair
 	dnt      []string
+	syntax   message.Syntax
 }
 
-func loadTerms(ctx context.Context, tx Tx, projectID string) (terms, error) {
+// loadTerms reads proj's terms; proj must be read in tx (ProjectSyntax).
+func (c *Catalog) loadTerms(ctx context.Context, tx Tx, proj Project) (terms, error) {
 	var t terms
 	var err error
-	if t.glossary, err = tx.Glossary(ctx, projectID); err != nil {
+	if t.glossary, err = tx.Glossary(ctx, proj.ID); err != nil {
 		return t, err
 	}
-	t.dnt, err = tx.DoNotTranslateTerms(ctx, projectID)
-	return t, err
+	if t.dnt, err = tx.DoNotTranslateTerms(ctx, proj.ID); err != nil {
+		return t, err
+	}
+	t.syntax = c.ProjectSyntax(ctx, tx, proj)
+	return t, nil
 }
 
 // qaKinds are the findings the editor calls QA problems: missing and stale rows have
@@ -129,7 +137,7 @@ var qaKinds = []string{checkup.KindPlaceholder, checkup.KindMarkup, checkup.Kind
 // checkRow runs the checkup's analysis on one value: the same checks as the project's
 // checkup report, so the editor and the report never disagree.
 func checkRow(proj Project, t terms, ns, key, language, source, value string, dnt bool) []checkup.Finding {
-	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt,
+	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt, Syntax: t.syntax,
 		Keys: []checkup.Key{{Namespace: ns, Key: key, Source: source, Translations: map[string]checkup.Translation{language: {Value: value, DoNotTranslate: dnt}}}}}
 	for _, g := range t.glossary {
 		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
@@ -178,7 +186,7 @@ func glossaryHints(t terms, language, source string) []GlossaryPair {
 
 func (c *Catalog) reviewItem(proj Project, t terms, language string, r ReviewRow) ReviewItem {
 	it := ReviewItem{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, Source: r.Source.Value, Comments: r.Comments,
-		Version: rowVersion(r.Value), Findings: []checkup.Finding{}, Missing: r.Value == nil || r.Value.Value == ""}
+		Version: rowVersion(r.Value), Findings: []checkup.Finding{}, Missing: r.Value == nil || r.Value.Value == "", Syntax: t.syntax}
 	if v := r.Value; v != nil {
 		it.Value, it.Status, it.DoNotTranslate, it.LanguageLocked, it.UpdatedBy = v.Value, v.Status, v.DoNotTranslate, v.LanguageLocked, v.UpdatedBy
 		it.UpdatedAt = v.UpdatedAt.UTC().Format("2006-01-02 15:04:05Z")
@@ -224,7 +232,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 				return err
 			}
 		}
-		t, err := loadTerms(ctx, tx, proj.ID)
+		t, err := c.loadTerms(ctx, tx, proj)
 		if err != nil {
 			return err
 		}
@@ -287,7 +295,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 
 // qaRows runs the checkup's analysis once over rows and returns the keys with QA findings.
 func (c *Catalog) qaRows(proj Project, t terms, language string, rows []ReviewRow) map[int64]bool {
-	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt}
+	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt, Syntax: t.syntax}
 	for _, g := range t.glossary {
 		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
 	}
@@ -370,7 +378,7 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 		if err != nil {
 			return err
 		}
-		t, err := loadTerms(ctx, tx, proj.ID)
+		t, err := c.loadTerms(ctx, tx, proj)
 		if err != nil {
 			return err
 		}
@@ -415,7 +423,7 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		if len(rows) == 0 {
 			return Errorf(CodeNotFound, "%q has no source text to review", in.TranslationKey)
 		}
-		t, err := loadTerms(ctx, tx, proj.ID)
+		t, err := c.loadTerms(ctx, tx, proj)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ func termsFingerprint(t terms) string {
 	for _, g := range t.glossary {
 		h.Write([]byte(g.SourceTerm + "\x00" + g.TargetTerm + "\x00" + g.Locale + "\x01"))
 	}
-	h.Write([]byte(strings.Join(t.dnt, "\x00")))
+	h.Write([]byte(strings.Join(t.dnt, "\x00") + "\x01" + t.syntax.String()))
 	return hex.EncodeToString(h.Sum(nil))
 }
 

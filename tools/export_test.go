@@ -36,7 +36,7 @@ func CheckupReference(ctx context.Context, c *Catalog, projectID string) ([]chec
 		if err != nil {
 			return err
 		}
-		in = newCheckupConfig(proj, gl, dnt).in
+		in = newCheckupConfig(proj, c.ProjectSyntax(ctx, tx, proj), gl, dnt).in
 		index := map[int64]int{}
 		for _, r := range rows {
 			i, ok := index[r.KeyID]

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
-	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
@@ -52,10 +51,10 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func urlEscape(s string) string { return url.QueryEscape(s) }
 
 // highlight escapes s and marks its placeholders and tags, which must survive translation:
-// the syntax message.Spans finds in s read in the key's syntax. Entities are left as text,
-// since the character they stand for is as good.
-func highlight(s string) template.HTML {
-	m := message.Parse(s, checkup.SyntaxOf(s))
+// the syntax message.Spans finds in s read in syn, the project's syntax (ReviewItem.Syntax).
+// Entities are left as text, since the character they stand for is as good.
+func highlight(s string, syn message.Syntax) template.HTML {
+	m := message.Parse(s, syn)
 	var b strings.Builder
 	last := 0
 	for _, sp := range message.Spans(m) {

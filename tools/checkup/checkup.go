@@ -17,8 +17,8 @@ type Input struct {
 	Keys           []Key    // visible keys only
 	Glossary       []GlossaryPair
 	DoNotTranslate []string // terms that must appear verbatim in every language
-	// Syntax is the syntaxes the values are read in; 0 is SyntaxOf each
-	// key's source value.
+	// Syntax is the syntaxes the values are read in (the project's, from
+	// its setting or detection); 0 detects them from the keys' sources.
 	Syntax message.Syntax
 }
 
@@ -83,14 +83,6 @@ var structuralKinds = map[string]string{
 	message.CodeLink:        KindMarkup,
 }
 
-// SyntaxOf is the syntax a key's values are read in. Until the project's
-// syntax setting replaces it here, it is detected from the key's own
-// source value, so the report, the editor's QA filter and QA while typing
-// read a row alike whatever other rows they see.
-func SyntaxOf(source string) message.Syntax {
-	return message.DetectSyntax([]string{source})
-}
-
 // Summary counts findings. ByKind has an entry for every kind and
 // ByLanguage one for every checked language, zero included, so a clean
 // language shows up as clean rather than absent.
@@ -115,11 +107,15 @@ func Analyze(in Input) ([]Finding, Summary) {
 
 	srcBase := baseLang(in.SourceLanguage)
 	a := analyzer{findings: []Finding{}}
-	for _, k := range in.Keys {
-		syn := in.Syntax
-		if syn == 0 {
-			syn = SyntaxOf(k.Source)
+	syn := in.Syntax
+	if syn == 0 {
+		sources := make([]string, len(in.Keys))
+		for i, k := range in.Keys {
+			sources[i] = k.Source
 		}
+		syn = message.DetectSyntax(sources)
+	}
+	for _, k := range in.Keys {
 		src := prepareSource(k.Source, syn, dnt, glossTerms)
 		for _, lang := range langs {
 			t, ok := k.Translations[lang]

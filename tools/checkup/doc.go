@@ -29,8 +29,8 @@
 //     forms other than the target language's CLDR categories
 //     (plural_categories). Message is Check's detail; Detail has "check"
 //     (its code) and "form" (the form's path, "n:few") where the problem is
-//     in a form. Values are read in Input.Syntax, by default [SyntaxOf] the
-//     keys' source values.
+//     in a form. Values are read in Input.Syntax, the project's syntax;
+//     when it is 0, the syntax DetectSyntax finds in the keys' sources.
 //   - stale_translation: the translation was made against an older source
 //     value.
 //   - glossary_violation: the source contains a glossary source term
