@@ -162,9 +162,8 @@ func TestMCPReadLimit(t *testing.T) {
 // hundred sequential calls: skipped by the race run (-short). The clock stands still.
 func TestMCPReadLimitDefault(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("601 sequential calls; TestMCPReadLimit covers the limiter under -race")
-	}
+	// 601 sequential calls; TestMCPReadLimit covers the limiter in make test and under -race.
+	storagetest.Long(t)
 	frozen := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	forEachDialectWith(t, &tools.Options{Now: func() time.Time { return frozen }}, func(t *testing.T, s *server) {
 		m := s.mcpProject(t, tokenAuth(s.ro))

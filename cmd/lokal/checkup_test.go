@@ -15,6 +15,8 @@ import (
 // start carries it on to a completed report that analysed every key once.
 func TestServeStopsMidCheckup(t *testing.T) {
 	t.Parallel()
+	// 20,000 keys seeded into a real server per database, a SIGTERM and a restart.
+	storagetest.Long(t)
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()

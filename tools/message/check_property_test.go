@@ -3,6 +3,7 @@ package message
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -425,7 +426,11 @@ func TestCheckProperty(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(17, 2026))
 	applied := map[string]int{}
-	for i := range 3000 {
+	rounds := 1000 // LOKAL_TEST_LONG=1 runs five times as many, for a deeper search
+	if os.Getenv("LOKAL_TEST_LONG") == "1" {
+		rounds = 5000
+	}
+	for i := range rounds {
 		g := &gen{r: r}
 		src := g.seq(1+r.IntN(4), true)
 		lang := propLangs[i%len(propLangs)]
@@ -456,7 +461,7 @@ func TestCheckProperty(t *testing.T) {
 		}
 	}
 	for _, mu := range mutations {
-		if applied[mu.name] < 30 {
+		if applied[mu.name] < rounds/100 {
 			t.Errorf("mutation %q applied only %d times", mu.name, applied[mu.name])
 		}
 	}
