@@ -293,9 +293,9 @@ func (a *analyzer) checkGlossary(k Key, lang, value string, src *source, gloss m
 		}
 		ok := false
 		for _, t := range g.foldedTargets {
-			// Substring, not whole word: the target term may be inflected
-			// or part of a compound in the translation.
-			if strings.Contains(lower, t) {
+			// Whole words allowing the language's inflection, as the AI's
+			// check reads them (never inside another word).
+			if message.GlossaryTargetFound(lang, t, lower) {
 				ok = true
 				break
 			}

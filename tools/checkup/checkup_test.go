@@ -220,6 +220,11 @@ func TestGlossaryViolation(t *testing.T) {
 		{name: "alternatives", source: "Open the dashboard", tr: tr("Åpne kontrollpanelet"),
 			glossary: []GlossaryPair{{SourceTerm: "Dashboard", TargetTerm: "Oversikt", Locale: "nb"},
 				{SourceTerm: "Dashboard", TargetTerm: "Kontrollpanel", Locale: "nb"}}, wantN: 0},
+		// The same word-boundary reading as the AI's check (message.GlossaryTargetFound).
+		{name: "target only inside another word", source: "Open the app", tr: tr("Öffne die Applikation"), lang: "de",
+			glossary: []GlossaryPair{{SourceTerm: "app", TargetTerm: "App", Locale: "de"}}, wantN: 1},
+		{name: "target inflected", source: "Delete the files", tr: tr("Die Dateien löschen"), lang: "de",
+			glossary: []GlossaryPair{{SourceTerm: "files", TargetTerm: "Datei", Locale: "de"}}, wantN: 0},
 		{name: "do-not-translate row exempt", source: "Dashboard", tr: &Translation{Value: "Dashboard", DoNotTranslate: true},
 			glossary: dash, wantN: 0},
 		{name: "empty terms ignored", source: "Open the dashboard", tr: tr("Åpne panelet"),

@@ -350,3 +350,11 @@ func (c *checker) terms(glossary []Term, dnt []string) {
 		c.add(CodeGlossary, nil, "the glossary translates %q as %q, which the translation does not use", t.Source, t.Target)
 	}
 }
+
+// GlossaryTargetFound reports whether a glossary target appears in text the
+// way Check requires it: as whole words at word boundaries, allowing the
+// inflection of lang. The checkup and the editor call it so that every door
+// judges a glossary term alike.
+func GlossaryTargetFound(lang, target, text string) bool {
+	return newMatcher(lang).find(target, text)
+}
