@@ -95,7 +95,7 @@ func TestRequestLogBytes(t *testing.T) {
 // out of the log, so the next request of the same route finds its own line.
 func requestLine(t *testing.T, logs *syncBuffer, method, path string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	timeout := time.After(10 * time.Second)
 	for {
 		var found map[string]any
 		for line := range strings.Lines(logs.String()) {
@@ -113,9 +113,10 @@ func requestLine(t *testing.T, logs *syncBuffer, method, path string) map[string
 			logs.mu.Unlock()
 			return found
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-logs.written():
+		case <-timeout:
 			t.Fatalf("no request line for %s %s:\n%s", method, path, logs)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -18,14 +18,35 @@ import (
 
 // syncBuffer is a log sink that tests read while the server writes.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // holds a token after a write, for a reader waiting on a line
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	n, err := b.buf.Write(p)
+	select {
+	case b.signal() <- struct{}{}:
+	default: // a token is already waiting
+	}
+	return n, err
+}
+
+// signal is the write notification channel; b.mu is held.
+func (b *syncBuffer) signal() chan struct{} {
+	if b.wrote == nil {
+		b.wrote = make(chan struct{}, 1)
+	}
+	return b.wrote
+}
+
+// written receives after a write that came after the last receive.
+func (b *syncBuffer) written() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.signal()
 }
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 

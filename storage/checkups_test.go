@@ -1,14 +1,11 @@
 package storage_test
 
 import (
-	"database/sql"
-	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
-	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // TestCheckupFindingsMigration takes a database back to checkup reports that were one JSON
@@ -27,15 +24,7 @@ func TestCheckupFindingsMigration(t *testing.T) {
 			p := project(t, cat)
 			db.Close()
 
-			var raw *sql.DB
-			if dialect == "sqlite" {
-				raw, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dsn, "sqlite:"))
-			} else {
-				raw = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := storagetest.SQL(t, dsn)
 			for _, q := range []string{
 				"DROP TABLE checkup_findings",
 				"DROP TABLE checkup_queue",

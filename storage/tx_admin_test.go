@@ -1,14 +1,12 @@
 package storage_test
 
 import (
-	"database/sql"
 	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
-	"github.com/uptrace/bun/driver/pgdriver"
 )
 
 // TestTokensHostsMigration takes a database back to the schema before the tokens-and-hosts
@@ -29,15 +27,7 @@ func TestTokensHostsMigration(t *testing.T) {
 			}
 			db.Close()
 
-			var raw *sql.DB
-			if dialect == "sqlite" {
-				raw, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dsn, "sqlite:"))
-			} else {
-				raw = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := storagetest.SQL(t, dsn)
 			for _, q := range []string{
 				"ALTER TABLE tokens DROP COLUMN prefix",
 				"ALTER TABLE tokens DROP COLUMN last_used_at",
