@@ -15,6 +15,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Routes named in limit buckets and Options.Limits.
@@ -149,7 +150,7 @@ func (h *handler) limit(route string) gin.HandlerFunc {
 			return
 		}
 		if !ok {
-			e := &tools.Error{Code: tools.CodeRateLimited, RetryAfter: wait}
+			e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
 			e.Message = "too many calls of " + route + " from this address; retry in " + strconv.Itoa(tools.RetryAfterSeconds(e)) + " s"
 			writeError(c, e)
 			return
@@ -167,12 +168,12 @@ func (h *handler) resolve(c *gin.Context) {
 		return
 	}
 	if err := jsoncheck.Check(b); err != nil {
-		writeError(c, tools.Errorf(tools.CodeInvalid, "the body: %v", err))
+		writeError(c, model.Errorf(model.CodeInvalid, "the body: %v", err))
 		return
 	}
 	var in tools.ResolveIn
 	if err := json.Unmarshal(b, &in); err != nil {
-		writeError(c, tools.Errorf(tools.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
+		writeError(c, model.Errorf(model.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
 		return
 	}
 	out, err := h.cat.Resolve(c.Request.Context(), in)
@@ -224,7 +225,7 @@ func (h *handler) dictionary(c *gin.Context) {
 		Namespace: c.Param("namespace"), Origin: c.GetHeader("Origin")}
 	if src, ok := c.GetQuery("src"); ok {
 		if src != "0" {
-			writeError(c, tools.Errorf(tools.CodeInvalid, "src takes only the value 0 (prior-to-current entries only)"))
+			writeError(c, model.Errorf(model.CodeInvalid, "src takes only the value 0 (prior-to-current entries only)"))
 			return
 		}
 		in.PriorsOnly = true
@@ -276,7 +277,7 @@ type errorBody struct {
 // writeError answers err in the spec's error shape; limits and the switch carry
 // Retry-After. Internal errors are logged and answered without their insides.
 func writeError(c *gin.Context, err error) {
-	code := tools.ErrorCode(err)
+	code := model.ErrorCode(err)
 	status := httpstatus.Of(err)
 	if status == http.StatusInternalServerError {
 		slog.ErrorContext(c.Request.Context(), "public request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
@@ -285,7 +286,7 @@ func writeError(c *gin.Context, err error) {
 		c.Header("Retry-After", strconv.Itoa(secs))
 	}
 	c.Abort()
-	writeJSON(c, status, errorBody{Error: code, Message: tools.ErrorMessage(err)})
+	writeJSON(c, status, errorBody{Error: code, Message: model.ErrorMessage(err)})
 }
 
 func writeJSON(c *gin.Context, status int, v any) {

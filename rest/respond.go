@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/rest/httpstatus"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // errorBody is the spec's error shape.
@@ -21,19 +22,19 @@ type errorBody struct {
 // overload carry Retry-After. Messages are not HTML-escaped: they quote keys and values.
 func writeError(c *gin.Context, err error) {
 	if errors.Is(err, context.DeadlineExceeded) {
-		err = tools.Errorf(tools.CodeTimeout, "the request ran past its time budget and stored nothing")
+		err = model.Errorf(model.CodeTimeout, "the request ran past its time budget and stored nothing")
 	}
-	code, status := tools.ErrorCode(err), httpstatus.Of(err)
-	if code == tools.CodeInternal {
+	code, status := model.ErrorCode(err), httpstatus.Of(err)
+	if code == model.CodeInternal {
 		slog.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
 	}
 	retryAfterHeader(c, err)
 	c.Abort()
-	if code == tools.CodeNotConfigured || code == tools.CodeDispatchFailed {
-		writeJSON(c, status, notConfiguredBody{OK: false, Error: code, Message: tools.ErrorMessage(err)})
+	if code == model.CodeNotConfigured || code == tools.CodeDispatchFailed {
+		writeJSON(c, status, notConfiguredBody{OK: false, Error: code, Message: model.ErrorMessage(err)})
 		return
 	}
-	writeJSON(c, status, errorBody{Error: code, Message: tools.ErrorMessage(err)})
+	writeJSON(c, status, errorBody{Error: code, Message: model.ErrorMessage(err)})
 }
 
 type notConfiguredBody struct {
