@@ -3,8 +3,10 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
@@ -523,3 +525,123 @@ func TestFlagRules(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestTextFieldRules: short text fields (a comment's body, glossary terms) are trimmed and
+// must be 1 to their maximum bytes of valid UTF-8 without control characters other than
+// newlines and tabs; keys, values and namespace names of a sync have rules of their own,
+// and one bad entry stores nothing of the batch.
+func TestTextFieldRules(t *testing.T) {
+	t.Parallel()
+	fields := []struct {
+		name, in string
+		max      int
+		want     string // the stored text; "" for a refusal (invalid)
+	}{
+		{"trimmed", "  Looks good \n", 0, "Looks good"},
+		{"newlines and tabs inside", "Line one\n\tline two", 0, "Line one\n\tline two"},
+		{"empty", "", 0, ""},
+		{"only spaces", " \n\t ", 0, ""},
+		{"a control character", "bell\a", 0, ""},
+		{"DEL", "del\x7f", 0, ""},
+		{"a NUL", "nul\x00", 0, ""},
+		{"not UTF-8", "\xff\xfe", 0, ""},
+		{"exactly the maximum", "", 1, "x"},
+		{"one byte past the maximum", "", 2, ""},
+	}
+	// fill is the field's text when the case is about its maximum: max 1 means exactly
+	// max bytes, 2 means one more.
+	fill := func(in string, sizeCase, max int) string {
+		if sizeCase == 0 {
+			return in
+		}
+		return strings.Repeat("x", max+sizeCase-1)
+	}
+	keys := []struct {
+		name   string
+		values map[string]string
+		code   string
+	}{
+		{"an empty key", map[string]string{"": "A"}, model.CodeUnprocessable},
+		{"a key past its maximum", map[string]string{strings.Repeat("k", model.MaxKeyBytes+1): "A"}, model.CodeUnprocessable},
+		{"a key that is not UTF-8", map[string]string{"k\xff": "A"}, model.CodeUnprocessable},
+		{"a key with a NUL", map[string]string{"k\x00": "A"}, model.CodeUnprocessable},
+		{"a value past its maximum", map[string]string{"k": strings.Repeat("v", model.MaxValueBytes+1)}, model.CodeUnprocessable},
+		{"a value that is not UTF-8", map[string]string{"k": "v\xff"}, model.CodeUnprocessable},
+		{"a value with a NUL", map[string]string{"k": "v\x00"}, model.CodeUnprocessable},
+		{"an executable value", map[string]string{"k": `<img src=x onerror=alert(1)>`}, model.CodeInvalidTranslation},
+		{"a key of the maximum and a value of the maximum", map[string]string{strings.Repeat("k", model.MaxKeyBytes): strings.Repeat("v", model.MaxValueBytes)}, ""},
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		r := newRules(t, dialect)
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "common"), Translations: map[string]string{"greeting": "Hello"}})
+		for _, f := range fields {
+			t.Run("comment/"+f.name, func(t *testing.T) {
+				in := fill(f.in, f.max, tools.MaxCommentBytes)
+				want := f.want
+				if f.max != 0 && want != "" {
+					want = in
+				}
+				c, err := r.cat.AddComment(r.ctx, tools.AddCommentIn{RowRef: r.row("common", "greeting", "nb"), Body: in})
+				if want == "" {
+					if model.ErrorCode(err) != model.CodeInvalid {
+						t.Errorf("add_comment %q: %v, want invalid", truncated(in), err)
+					}
+				} else if err != nil || c.Body != want {
+					t.Errorf("add_comment %q: %q (%v), want %q", truncated(in), c.Body, err, truncated(want))
+				}
+			})
+			t.Run("glossary/"+f.name, func(t *testing.T) {
+				in := fill(f.in, f.max, tools.MaxTermBytes)
+				want := f.want
+				if f.max != 0 && want != "" {
+					want = in
+				}
+				for _, g := range []tools.GlossaryIn{{SourceTerm: in, TargetTerm: "Term"}, {SourceTerm: "Term " + f.name, TargetTerm: in}} {
+					g.ProjectID = r.p
+					got, err := r.cat.AddGlossaryTerm(r.ctx, g)
+					stored := got.SourceTerm
+					if g.TargetTerm == in {
+						stored = got.TargetTerm
+					}
+					if want == "" {
+						if model.ErrorCode(err) != model.CodeInvalid {
+							t.Errorf("add_glossary_term %+v: %v, want invalid", g, err)
+						}
+					} else if err != nil || stored != want {
+						t.Errorf("add_glossary_term: stored %q (%v), want %q", truncated(stored), err, truncated(want))
+					}
+				}
+			})
+		}
+		for _, k := range keys {
+			t.Run("sync/"+k.name, func(t *testing.T) {
+				values := maps.Clone(k.values)
+				values["ok"] = "OK"
+				_, err := r.cat.Sync(r.ctx, tools.SyncIn{NamespaceRef: r.ns("en", "batch"), Translations: values, Partial: true})
+				if k.code == "" && err != nil || k.code != "" && model.ErrorCode(err) != k.code {
+					t.Fatalf("sync: %v, want %q", err, k.code)
+				}
+				if k.code != "" {
+					if got := r.flat(t, "en", "batch"); got["ok"] != "" {
+						t.Errorf("a refused batch stored its good entry: %v", truncated(fmt.Sprint(got)))
+					}
+				}
+			})
+		}
+		for _, ns := range []string{"", "bad name!", strings.Repeat("n", 129), "-lead"} {
+			t.Run("namespace/"+truncated(ns), func(t *testing.T) {
+				_, err := r.cat.Sync(r.ctx, tools.SyncIn{NamespaceRef: r.ns("en", ns), Translations: map[string]string{"a": "A"}})
+				if model.ErrorCode(err) != model.CodeUnprocessable {
+					t.Errorf("sync into %q: %v, want unprocessable", ns, err)
+				}
+			})
+		}
+	})
+}
+
+func truncated(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
