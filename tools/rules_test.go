@@ -645,3 +645,70 @@ func truncated(s string) string {
 	}
 	return s
 }
+
+// TestStaleRules follows the stale translations of a namespace (spec endpoint 5) until none
+// are left: a source change makes its translations stale, a row older than any source value
+// counts only with IncludeNull, a new value closes one, the unchanged value sent again
+// closes another (refreshed), and a later source change opens it again. The source
+// language and a language without translations have none.
+func TestStaleRules(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		r := newRules(t, dialect)
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "ui"), Translations: map[string]string{"a": "A", "b": "B", "c": "C"}})
+		r.overwrite(t, "nb", "ui", map[string]string{"a": "A-nb"})
+		// k comes from a Norwegian sync, so its Norwegian row predates any source value.
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("nb", "ui"), Translations: map[string]string{"k": "K-nb"}})
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "ui"), Translations: map[string]string{"a": "A", "b": "B", "c": "C", "k": "K"}})
+		if v, ok := r.view(t, "ui", "k", "nb"); !ok || v.SourceVersion != nil {
+			t.Fatalf("k's Norwegian row should exist with no source version: %+v", v)
+		}
+		r.overwrite(t, "nb", "ui", map[string]string{"b": "B-nb"})
+		r.overwrite(t, "en", "ui", map[string]string{"b": "B2"})
+
+		stale := func(lang string, includeNull bool, want ...string) {
+			t.Helper()
+			out, err := r.cat.ListStale(r.ctx, tools.StaleIn{ProjectID: r.p, Namespace: "ui", Language: lang, IncludeNull: includeNull})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Lang != lang || out.StaleKeys == nil || !keysEqual(out.StaleKeys, want) {
+				t.Errorf("stale in %s (include_null %v): %+v, want %v", lang, includeNull, out, want)
+			}
+		}
+		overwrite := func(values map[string]string) tools.OverwriteOut {
+			t.Helper()
+			out, err := r.cat.Overwrite(r.ctx, tools.OverwriteIn{NamespaceRef: r.ns("nb", "ui"), Translations: values})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		stale("nb", true, "b", "k")
+		stale("nb", false, "b")
+		stale("sv", true)
+		stale("en", true)
+		if out := overwrite(map[string]string{"b": "B2-nb"}); !keysEqual(out.Updated, []string{"b"}) || len(out.Refreshed) != 0 {
+			t.Errorf("a new value: %+v, want b updated", out)
+		}
+		stale("nb", true, "k")
+		stale("nb", false)
+		if out := overwrite(map[string]string{"k": "K-nb"}); !keysEqual(out.Refreshed, []string{"k"}) || len(out.Updated) != 0 {
+			t.Errorf("the same value again: %+v, want k refreshed", out)
+		}
+		stale("nb", true)
+		no := false
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "ui"), Translations: map[string]string{"a": "A", "c": "C", "k": "K2"}, PreserveSourceValues: &no})
+		stale("nb", true, "k")
+
+		for _, c := range []struct{ name, ns, lang, code string }{
+			{"a language that is not on", "ui", "de", model.CodeNotFound},
+			{"an unknown namespace", "nope", "nb", model.CodeNotFound},
+		} {
+			_, err := r.cat.ListStale(r.ctx, tools.StaleIn{ProjectID: r.p, Namespace: c.ns, Language: c.lang})
+			if model.ErrorCode(err) != c.code {
+				t.Errorf("%s: %v, want %s", c.name, err, c.code)
+			}
+		}
+	})
+}
