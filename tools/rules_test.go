@@ -712,3 +712,58 @@ func TestStaleRules(t *testing.T) {
 		}
 	})
 }
+
+// TestStatusRules: the status each write leaves on a row (a value from the team's own
+// files, by sync or overwrite, is approved; one written through update_translation is a
+// draft) and set_translation_status, which moves a row between the two and keeps its text.
+// The steps run in order on one database.
+func TestStatusRules(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		r := newRules(t, dialect)
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "common"), Translations: map[string]string{"greeting": "Hello", "farewell": "Goodbye", "thanks": "Thanks"}})
+		want := func(key, lang, value, status string) {
+			t.Helper()
+			if v, ok := r.view(t, "common", key, lang); !ok || v.Value != value || v.Status != status {
+				t.Errorf("%s in %s: %+v, want %q %s", key, lang, v, value, status)
+			}
+		}
+		r.overwrite(t, "nb", "common", map[string]string{"greeting": "Hei"})
+		want("greeting", "nb", "Hei", model.StatusApproved)
+		r.sync(t, tools.SyncIn{NamespaceRef: r.ns("nb", "common"), Translations: map[string]string{"thanks": "Takk"}})
+		want("thanks", "nb", "Takk", model.StatusApproved)
+		if _, err := r.cat.UpdateTranslation(r.ctx, tools.UpdateTranslationIn{RowRef: r.row("common", "farewell", "nb"), Value: "Ha det"}); err != nil {
+			t.Fatal(err)
+		}
+		want("farewell", "nb", "Ha det", model.StatusNeedsReview)
+
+		for _, s := range []struct {
+			name, key, lang, status string
+			value, code             string
+		}{
+			{name: "approve a draft", key: "farewell", lang: "nb", status: model.StatusApproved, value: "Ha det"},
+			{name: "approve again", key: "farewell", lang: "nb", status: model.StatusApproved, value: "Ha det"},
+			{name: "back to needs_review", key: "greeting", lang: "nb", status: model.StatusNeedsReview, value: "Hei"},
+			{name: "the source row", key: "greeting", lang: "en", status: model.StatusNeedsReview, value: "Hello"},
+			{name: "an unknown status", key: "greeting", lang: "nb", status: "done", code: model.CodeInvalid},
+			{name: "no status", key: "greeting", lang: "nb", code: model.CodeInvalid},
+			{name: "no row in that language", key: "greeting", lang: "sv", status: model.StatusApproved, code: model.CodeNotFound},
+			{name: "an unknown key", key: "nope", lang: "nb", status: model.StatusApproved, code: model.CodeNotFound},
+			{name: "a language that is not on", key: "greeting", lang: "de", status: model.StatusApproved, code: model.CodeNotFound},
+		} {
+			t.Run(s.name, func(t *testing.T) {
+				out, err := r.cat.SetTranslationStatus(r.ctx, tools.SetStatusIn{RowRef: r.row("common", s.key, s.lang), Status: s.status})
+				if s.code != "" {
+					if model.ErrorCode(err) != s.code {
+						t.Errorf("set_translation_status: %v, want %s", err, s.code)
+					}
+					return
+				}
+				if err != nil || out.Value != s.value || out.Status != s.status {
+					t.Errorf("set_translation_status: %+v (%v), want %q %s", out, err, s.value, s.status)
+				}
+				want(s.key, s.lang, s.value, s.status)
+			})
+		}
+	})
+}
