@@ -21,7 +21,7 @@ func registerOneSchema(m *migrate.Migrations) { m.MustRegister(migrateOneSchema,
 //   - jobs.items: TEXT where 20261123300001 added it, VARCHAR where the jobs row of a later
 //     release created it; jobs.item_count INTEGER or BIGINT likewise (PostgreSQL);
 //   - jobs.singleton: DEFAULT FALSE or false (SQLite keeps the spelling);
-//   - projects.syntax: DEFAULT '' where 20261124600001 added it, none where the release
+//   - projects.syntax: an empty default where 20261124600001 added it, none where the release
 //     that shipped it created the table.
 //
 // All take what a database created by that last release has. PostgreSQL alters the
