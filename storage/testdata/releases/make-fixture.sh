@@ -80,9 +80,17 @@ seed() {
 	mcp flag_translation '{"namespace_key":"common","translation_key":"greeting","language":"nb","flag":"language_locked","value":true}'
 	mcp add_comment '{"namespace_key":"common","translation_key":"cart.title","language":"nb","body":"Bokmål, not nynorsk"}'
 	mcp add_key '{"namespace_key":"common","translation_key":"checkout.pay","source_value":"Pay now"}'
+	mcp add_glossary_term '{"source_term":"Checkout","target_term":"Kasse","locale":"nb"}'
 	curl -sf -H "Authorization: Bearer $rw" -H 'Content-Type: application/json' -d '{"footer.about":"About us"}' \
 		"http://127.0.0.1:$port/api/missing/$p/latest/en/common" >/dev/null
+	# What only some releases have, and may refuse for want of a real provider or hook:
+	# each leaves rows (usage, a failed attempt) when the release has them.
+	mcp ai_translate_keys '{"namespace_key":"common","translation_keys":["cart.empty"],"target_lang":"sv"}' 2>/dev/null || true
+	p2key=$(json key create --project "$p2" | jq -r .key)
+	curl -s -o /dev/null -X POST -H "Authorization: Bearer $p2key" "http://127.0.0.1:$port/api/$p2/redeploy" || true
 	json checkup --project "$p" >/dev/null
+	# A change after the checkup: queued for the next one.
+	mcp update_translation '{"namespace_key":"common","translation_key":"cart.empty","language":"nb","value":"Handlekurven er tom"}'
 }
 
 for dialect in sqlite postgres; do
