@@ -101,27 +101,25 @@ func TestMigrationsInVersionOrder(t *testing.T) {
 	for _, n := range names {
 		versions = append(versions, migrationFile.FindStringSubmatch(n)[1])
 	}
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			raw := rawDB(t, storagetest.DSN(t, dialect))
-			rows, err := raw.QueryContext(t.Context(), `SELECT name FROM bun_migrations ORDER BY id`)
-			if err != nil {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		raw := rawDB(t, storagetest.DSN(t, dialect))
+		rows, err := raw.QueryContext(t.Context(), `SELECT name FROM bun_migrations ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var applied []string
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
 				t.Fatal(err)
 			}
-			defer rows.Close()
-			var applied []string
-			for rows.Next() {
-				var n string
-				if err := rows.Scan(&n); err != nil {
-					t.Fatal(err)
-				}
-				applied = append(applied, n)
-			}
-			if !slices.Equal(applied, versions) {
-				t.Errorf("a fresh database applied %v, want %v", applied, versions)
-			}
-		})
-	}
+			applied = append(applied, n)
+		}
+		if !slices.Equal(applied, versions) {
+			t.Errorf("a fresh database applied %v, want %v", applied, versions)
+		}
+	})
 }
 
 // TestMigrationsUseFrozenRows: a migration creates and writes tables through row structs

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -22,27 +23,27 @@ const (
 )
 
 // Open connects to a lokal DSN ("sqlite:PATH" or "postgres://...") with a plain
-// database/sql pool of one connection, so that session settings hold for every query.
+// database/sql pool of one connection. PostgreSQL sessions write times in UTC, so that a
+// dump does not depend on the server's time zone.
 func Open(dsn string) (*sql.DB, string, error) {
-	var db *sql.DB
-	dialect := Postgres
 	if path, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
-		var err error
-		if db, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)"); err != nil {
+		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+		if err != nil {
 			return nil, "", err
 		}
-		dialect = SQLite
-	} else {
-		db = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
-		if _, err := db.Exec("SET TimeZone = 'UTC'"); err != nil {
-			db.Close()
-			return nil, "", fmt.Errorf("setting the session's time zone: %w", err)
-		}
+		db.SetMaxOpenConns(1)
+		return db, SQLite, nil
 	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil, "", fmt.Errorf("parsing the DSN: %w", err)
+	}
+	q := u.Query()
+	q.Set("TimeZone", "UTC") // the driver passes parameters it does not know to the session
+	u.RawQuery = q.Encode()
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(u.String())))
 	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
-	db.SetConnMaxLifetime(0)
-	return db, dialect, nil
+	return db, Postgres, nil
 }
 
 // Dump is a restorable copy of a database: Load runs DDL, inserts Tables' rows, then runs
