@@ -28,7 +28,7 @@ func TestRetranslateReadsTheProjectSyntax(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			s, llm := aiServer(t, dialect, answer, tools.Limits{})
+			s, llm := aiServer(t, dialect, answer, nil)
 			// The plural makes the detected syntax icu,i18next: only the setting says i18next.
 			s.sync(t, "en", "g", map[string]string{"group": src, "files": "{n, plural, one {# file} other {# files}}"})
 			admin := model.WithPrincipal(t.Context(), tools.System)

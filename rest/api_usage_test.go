@@ -17,7 +17,7 @@ func TestUsage(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			s, _ := aiServer(t, dialect, nbEcho, tools.Limits{})
+			s, _ := aiServer(t, dialect, nbEcho, nil)
 			path := "/api/" + s.proj.ID + "/usage"
 			var empty tools.UsageOut
 			json.Unmarshal(s.call(t, "GET", path, bearerAuth(s.pat), nil).wantStatus(t, http.StatusOK).body, &empty)
