@@ -101,7 +101,7 @@ func TestMigrationsInVersionOrder(t *testing.T) {
 	for _, n := range names {
 		versions = append(versions, migrationFile.FindStringSubmatch(n)[1])
 	}
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		raw := rawDB(t, storagetest.DSN(t, dialect))
 		rows, err := raw.QueryContext(t.Context(), `SELECT name FROM bun_migrations ORDER BY id`)
 		if err != nil {

@@ -101,7 +101,7 @@ func upgrade(t *testing.T, dsn string) {
 // with today's migrations: each ends with the schema a fresh database gets, to the
 // column type, default and index.
 func TestUpgradedReleasesHaveTheFreshSchema(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		fresh := schemaOf(t, storagetest.DSN(t, dialect), dialect)
 		for _, r := range releases(t) {
 			t.Run(r, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestUpgradedReleasesHaveTheFreshSchema(t *testing.T) {
 // TestUpgradeKeepsEveryRow upgrades every release's database and finds each of its rows
 // again, value for value, except what a migration changes on purpose.
 func TestUpgradeKeepsEveryRow(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		for _, r := range releases(t) {
 			t.Run(r, func(t *testing.T) {
 				dsn, d := loadRelease(t, dialect, r)
