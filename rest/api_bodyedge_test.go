@@ -46,12 +46,12 @@ type edgeServer struct {
 func newEdgeServer(t *testing.T, dialect string) *edgeServer {
 	t.Helper()
 	db, f := storagetest.MustOpenFixture(t, dialect)
-	cat := tools.NewCatalog(db, nil)
-	quiet := slog.New(slog.DiscardHandler)
 	// Public limits off: the tables call resolve more often than a visitor may.
-	off := map[string]int{public.RouteResolve: -1, public.RouteHarvest: -1}
+	off := map[string]int{tools.PublicResolveBudget.Name: -1, tools.PublicHarvestBudget.Name: -1}
+	cat := tools.NewCatalog(db, &tools.Options{Budgets: off})
+	quiet := slog.New(slog.DiscardHandler)
 	api := rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping, BodyTimeout: edgeBodyTimeout,
-		Public: public.Mount(cat, &public.Options{Logger: quiet, Limits: off})})
+		Public: public.Mount(cat, &public.Options{Logger: quiet})})
 	hs := httptest.NewServer(app.Mount(api, app.New(cat, &app.Options{Logger: quiet, BodyTimeout: edgeBodyTimeout})))
 	t.Cleanup(hs.Close)
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}

@@ -27,7 +27,7 @@ import (
 
 // hostileLimits lift the write budgets: the hundreds of hostile writes must reach the
 // code behind the limiter, not a 429.
-var hostileLimits = &tools.Options{Limits: tools.Limits{Writes: 1 << 30, PageStrings: 1 << 30}}
+var hostileLimits = &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30, tools.PageStringsBudget.Name: 1 << 30}}
 
 // hostileRoute is one route of the router with valid defaults for its path parameters.
 type hostileRoute struct {
@@ -972,7 +972,7 @@ func TestHostileValueGateAI(t *testing.T) {
 				if a.content == "" {
 					r = gateDuplicateAnswer
 				}
-				s, model := aiServer(t, dialect, r, tools.Limits{})
+				s, model := aiServer(t, dialect, r, nil)
 				before := s.gateRows(t)
 				res := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"plain"})
 				res.wantStatus(t, http.StatusOK)

@@ -73,7 +73,7 @@ func TestAPIInstancesShareTheWriteBudget(t *testing.T) {
 	dsn, f := storagetest.FixtureDSN(t, "postgres")
 	instance := func() *server {
 		db := storagetest.MustOpen(t, dsn, &storage.Options{})
-		s := serve(t, "postgres", db, &tools.Options{Limits: tools.Limits{Writes: 5}, Limiter: db.Limiter(nil)})
+		s := serve(t, "postgres", db, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 5}, Limiter: db.Limiter(nil)})
 		s.useFixture(f)
 		return s
 	}

@@ -23,10 +23,10 @@ type retranslateOut struct {
 
 // aiServer is a server whose operator default AI provider is an OpenAI-compatible double
 // answering with r.
-func aiServer(t *testing.T, dialect string, r aitest.Responder, limits tools.Limits) (*server, *aitest.Server) {
+func aiServer(t *testing.T, dialect string, r aitest.Responder, budgets map[string]int) (*server, *aitest.Server) {
 	t.Helper()
 	llm := aitest.New(t, r)
-	s := newServer(t, dialect, &tools.Options{Limits: limits, AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "test-model"}})
+	s := newServer(t, dialect, &tools.Options{Budgets: budgets, AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "test-model"}})
 	s.sync(t, "en", "ui", map[string]string{"hello": "Hello, %{name}!", "bold": "<b>Bye</b> now", "plain": "Cart"})
 	return s, llm
 }
@@ -44,7 +44,7 @@ var nbEcho = aitest.Echo(func(_, masked string) string { return "NB " + masked }
 func TestRetranslate(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, llm := aiServer(t, dialect, nbEcho, tools.Limits{})
+		s, llm := aiServer(t, dialect, nbEcho, nil)
 		s.overwrite(t, "nb", "ui", map[string]string{"plain": "Handlekurv"})
 		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{
 			"hello": "Hello, %{name}!", "bold": "<b>Bye</b> now", "plain": "Cart!"}, "preserve_source_values": false}).wantStatus(t, http.StatusOK)
@@ -108,7 +108,7 @@ func TestRetranslate(t *testing.T) {
 func TestRetranslateRefusals(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, _ := aiServer(t, dialect, nbEcho, tools.Limits{Retranslate: 2})
+		s, _ := aiServer(t, dialect, nbEcho, map[string]int{tools.RetranslateBudget.Name: 2})
 		eleven := make([]string, 11)
 		for i := range eleven {
 			eleven[i] = "k" + string(rune('a'+i))
@@ -147,7 +147,7 @@ func TestRetranslateNeverStoresABrokenPlaceholder(t *testing.T) {
 	t.Parallel()
 	drop := aitest.Echo(func(_, masked string) string { return "NB text without its tokens" })
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, llm := aiServer(t, dialect, drop, tools.Limits{})
+		s, llm := aiServer(t, dialect, drop, nil)
 		r := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"hello", "bold"})
 		r.wantStatus(t, http.StatusOK)
 		var out retranslateOut
@@ -161,7 +161,7 @@ func TestRetranslateNeverStoresABrokenPlaceholder(t *testing.T) {
 			t.Errorf("%d model calls, want the call and one targeted retry", n)
 		}
 
-		fixed, _ := aiServer(t, dialect, aitest.Sequence(drop, nbEcho), tools.Limits{})
+		fixed, _ := aiServer(t, dialect, aitest.Sequence(drop, nbEcho), nil)
 		r = fixed.call(t, "POST", fixed.retranslatePath("nb", "ui"), tokenAuth(fixed.rw), []string{"hello"})
 		out = retranslateOut{}
 		json.Unmarshal(r.body, &out)
@@ -176,7 +176,7 @@ func TestRetranslateNeverStoresABrokenPlaceholder(t *testing.T) {
 func TestMCPAITranslateKeysWithAProvider(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, _ := aiServer(t, dialect, nbEcho, tools.Limits{})
+		s, _ := aiServer(t, dialect, nbEcho, nil)
 		s.overwrite(t, "nb", "ui", map[string]string{"plain": "Handlekurv"}) // approved
 		m := s.mcpProject(t, tokenAuth(s.rw))
 		out := mcpOK[struct {

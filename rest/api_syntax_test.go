@@ -26,7 +26,7 @@ func TestRetranslateReadsTheProjectSyntax(t *testing.T) {
 		return strings.Replace(masked, "Use { and } to group", "Bruk { og } for å gruppere", 1)
 	})
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, llm := aiServer(t, dialect, answer, tools.Limits{})
+		s, llm := aiServer(t, dialect, answer, nil)
 		// The plural makes the detected syntax icu,i18next: only the setting says i18next.
 		s.sync(t, "en", "g", map[string]string{"group": src, "files": "{n, plural, one {# file} other {# files}}"})
 		admin := model.WithPrincipal(t.Context(), tools.System)

@@ -15,7 +15,7 @@ import (
 func TestUsage(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		s, _ := aiServer(t, dialect, nbEcho, tools.Limits{})
+		s, _ := aiServer(t, dialect, nbEcho, nil)
 		path := "/api/" + s.proj.ID + "/usage"
 		var empty tools.UsageOut
 		json.Unmarshal(s.call(t, "GET", path, bearerAuth(s.pat), nil).wantStatus(t, http.StatusOK).body, &empty)

@@ -102,7 +102,7 @@ func TestMCPReadLimit(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		clock := &fakeClock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
-		s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Reads: 5}, Now: clock.now})
+		s := newServer(t, dialect, &tools.Options{Budgets: map[string]int{tools.ReadBudget.Name: 5}, Now: clock.now})
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		m := s.mcpProject(t, tokenAuth(s.ro))
 		reads := []struct {

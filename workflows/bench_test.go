@@ -141,7 +141,7 @@ func BenchmarkRegisterAtCap(b *testing.B) {
 		db, f := storagetest.MustOpenFixture(b, dialect)
 		llm := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
 		cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
-			Limits: tools.Limits{Writes: 1 << 30}})
+			Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
 		ctx := model.WithPrincipal(context.Background(), tools.System)
 		const n = 5000
 		var rows int
