@@ -27,7 +27,7 @@ import (
 func BenchmarkEmbedDictionaryThroughput(b *testing.B) {
 	const strings = 200
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, nil)
+	cat := storagetest.Catalog(db, nil)
 	logger := slog.New(slog.DiscardHandler)
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,
 		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: 1 << 30, public.RouteResolve: 10}})})
@@ -136,7 +136,7 @@ func load(b *testing.B, url, auth string, conc int, dur time.Duration) float64 {
 func BenchmarkEmbedFirstSwap(b *testing.B) {
 	chromium(b)
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, nil)
+	cat := storagetest.Catalog(db, nil)
 	logger := slog.New(slog.DiscardHandler)
 	srv := httptest.NewServer(rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,
 		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: -1, public.RoutePublicInfo: -1,

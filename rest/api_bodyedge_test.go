@@ -49,7 +49,7 @@ type edgeServer struct {
 func newEdgeServer(t *testing.T, dialect string) *edgeServer {
 	t.Helper()
 	db, f := storagetest.MustOpenFixture(t, dialect)
-	cat := tools.NewCatalog(db, nil)
+	cat := storagetest.Catalog(db, nil)
 	quiet := slog.New(slog.DiscardHandler)
 	// Public limits off: the tables call resolve more often than a visitor may.
 	off := map[string]int{public.RouteResolve: -1, public.RouteHarvest: -1}

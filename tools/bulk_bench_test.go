@@ -30,7 +30,7 @@ func BenchmarkBulkSyncNeighbour(b *testing.B) {
 	for _, dialect := range storagetest.Dialects {
 		b.Run(dialect, func(b *testing.B) {
 			db := storagetest.MustOpenDB(b, dialect)
-			cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			cat := storagetest.Catalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			sys := model.WithPrincipal(context.Background(), tools.System)
 			ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
 			if err != nil {

@@ -22,7 +22,7 @@ func TestProjectSyntax(t *testing.T) {
 			t.Parallel()
 			dsn, f := storagetest.FixtureDSN(t, dialect)
 			db := storagetest.MustOpen(t, dsn, nil)
-			cat := tools.NewCatalog(db, nil)
+			cat := storagetest.Catalog(db, nil)
 			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			syntaxOf := func(projectID string) message.Syntax {
@@ -142,7 +142,7 @@ func BenchmarkProjectSyntax(b *testing.B) {
 	for _, dialect := range storagetest.Dialects {
 		b.Run(dialect, func(b *testing.B) {
 			db, f := storagetest.MustOpenFixture(b, dialect)
-			cat := tools.NewCatalog(db, nil)
+			cat := storagetest.Catalog(db, nil)
 			ctx := model.WithPrincipal(b.Context(), tools.System)
 			ns := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
 			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: benchEntries(n)}); err != nil {

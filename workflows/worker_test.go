@@ -26,7 +26,7 @@ func TestCheckupJobAfterWrites(t *testing.T) {
 			t.Parallel()
 			db, f := storagetest.MustOpenFixture(t, dialect)
 			clk := &clock{t: time.Now()}
-			cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
+			cat := storagetest.Catalog(db, &tools.Options{Now: clk.now})
 			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
@@ -92,7 +92,7 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 			t.Parallel()
 			db, f := storagetest.MustOpenFixture(t, dialect)
 			clk := &clock{t: time.Now()}
-			cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
+			cat := storagetest.Catalog(db, &tools.Options{Now: clk.now})
 			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			write := func(v string) {
