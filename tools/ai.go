@@ -79,15 +79,15 @@ func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (Retranslat
 
 // aiJob is one AI translation request, whichever door it came through.
 type aiJob struct {
-	op                               model.Operation
-	project, namespace, language     string
-	keys                             []string
-	keepApproved                     bool     // ai_translate_keys never overwrites approved rows
-	onlyMissing                      bool     // automatic translation fills empty rows only
-	memory                           bool     // reuse approved translations of the same source text
-	tooMany                          string   // the error code for more than MaxAIKeys keys
-	budgets                          []Budget // spent before the model is called
-	waiting                          bool     // a caller waits for the answer: the model gets Options.AICallBudget
+	op                           model.Operation
+	project, namespace, language string
+	keys                         []string
+	keepApproved                 bool     // ai_translate_keys never overwrites approved rows
+	onlyMissing                  bool     // automatic translation fills empty rows only
+	memory                       bool     // reuse approved translations of the same source text
+	tooMany                      string   // the error code for more than MaxAIKeys keys
+	budgets                      []Budget // spent before the model is called
+	waiting                      bool     // a caller waits for the answer: the model gets Options.AICallBudget
 }
 
 type aiOutcome struct {

@@ -13,7 +13,8 @@ import (
 // error rolls the whole write back. Hooks are registered at wiring time (Options.Hooks) and
 // are the only way a write has side effects beyond its own rows (cache refresh, usage
 // ledger, checkups, automatic translation, the webhook outbox), so that no operation can
-// forget one.
+// forget one. A hook passes over the change kinds it has no use for: every write's
+// changes reach every hook, the undoing of a failed chunked write's keys (bulk.go) too.
 type WriteHook func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error
 
 // DefaultWriteTimeout is the spec's 25-second budget of one write request.
