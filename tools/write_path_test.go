@@ -89,3 +89,67 @@ func isStore(x ast.Expr) bool {
 	}
 	return false
 }
+
+// TestWritesNameTheirOperation: every write and AI job names its operation with one of the
+// model's Operation strings, which the usage ledger and the hooks switch on (a literal
+// still written at a call site must be one of them).
+func TestWritesNameTheirOperation(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	known := map[string]bool{}
+	m, err := parser.ParseFile(fset, filepath.Join("model", "operation.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(m, func(n ast.Node) bool {
+		if v, ok := n.(*ast.ValueSpec); ok && len(v.Values) == 1 {
+			if lit, ok := v.Values[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				known[strings.Trim(lit.Value, "`\"")] = true
+			}
+		}
+		return true
+	})
+	if len(known) < 30 {
+		t.Fatalf("read %d operations from model/operation.go", len(known))
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if id, ok := lit.Type.(*ast.Ident); !ok || (id.Name != "write" && id.Name != "aiJob") {
+				return true
+			}
+			writes++
+			for _, el := range lit.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if k, ok := kv.Key.(*ast.Ident); !ok || k.Name != "op" {
+					continue
+				}
+				if s, ok := kv.Value.(*ast.BasicLit); ok && !known[strings.Trim(s.Value, "`\"")] {
+					t.Errorf("%s: operation %s is not a model.Operation", fset.Position(s.Pos()), s.Value)
+				}
+			}
+			return true
+		})
+	}
+	if writes < 20 {
+		t.Fatalf("found %d writes: not the catalogue's directory?", writes)
+	}
+}
