@@ -18,5 +18,8 @@
 // its tests end; databases of a binary that died are dropped by the next binary that
 // starts more than an hour later.
 //
+// [Catalog] builds a catalogue with the write hooks the server registers, so that a test's
+// writes refresh caches, queue jobs and fill the webhook outbox as the server's do.
+//
 // [Long] marks the tests that `make test` leaves to `make test-long`.
 package storagetest
