@@ -16,7 +16,7 @@ type AddCommentIn struct {
 func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (model.Comment, error) {
 	var out model.Comment
 	var body string
-	err := c.write(ctx, write{op: "add_comment", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpAddComment, project: in.ProjectID,
 		validate: func() (err error) {
 			body, err = checkText("body", in.Body, MaxCommentBytes)
 			return err
@@ -45,7 +45,7 @@ type FlagIn struct {
 // a language with no value yet stores the source text verbatim, which is what the flag means.
 func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error) {
 	var out RowOut
-	err := c.write(ctx, write{op: "flag_translation", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpFlagTranslation, project: in.ProjectID,
 		validate: func() error {
 			if in.Flag != model.FlagDoNotTranslate && in.Flag != model.FlagLanguageLocked {
 				return model.Errorf(model.CodeInvalid, "flag must be do_not_translate or language_locked")
