@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 )
@@ -78,12 +79,13 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
-	r.ForwardedByClientIP = true
-	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
-	if err := r.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
+	// Client addresses come from httpx's rule alone: Gin's own (ClientIP) is left unused.
+	r.ForwardedByClientIP = false
+	proxies, err := httpx.ParseProxies(s.opts.TrustedProxies)
+	if err != nil {
 		panic(err)
 	}
-	r.Use(s.logRequests, s.recover, cors)
+	r.Use(proxies.Gin, s.logRequests, s.recover, httpx.APICORS.Gin)
 	if s.opts.Metrics != nil {
 		r.Use(s.opts.Metrics.Middleware())
 	}

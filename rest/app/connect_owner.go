@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -78,7 +78,7 @@ func (h *handler) ownerSections(ctx context.Context, projectID string) (ownerVie
 // message (a private-network URL, a provider's refusal); not found and not allowed get the
 // error page as everywhere else.
 func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error) {
-	status := httpstatus.Of(err)
+	status := httpx.Status(err)
 	switch status {
 	case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
 	default:

@@ -1,4 +1,4 @@
-package httpstatus
+package httpx
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"github.com/lokal-dev/lokal/tools"
 )
 
+// byCode is the spec's table of statuses (SPEC.md, Errors) with lokal's own codes added.
 var byCode = map[string]int{
 	tools.CodeUnauthorized:       http.StatusUnauthorized,
 	tools.CodeReadOnlyKey:        http.StatusForbidden,
@@ -26,9 +27,9 @@ var byCode = map[string]int{
 	tools.CodeInternal:           http.StatusInternalServerError,
 }
 
-// Of is the status of err's code: 500 for an error that carries no code the catalogue
-// documents (a bug or a failing database).
-func Of(err error) int {
+// Status is the HTTP status of err's code: 500 for an error that carries no code the
+// catalogue documents (a bug or a failing database).
+func Status(err error) int {
 	if s, ok := byCode[tools.ErrorCode(err)]; ok {
 		return s
 	}
