@@ -21,7 +21,7 @@ func (s *server) logRequests(c *gin.Context) {
 	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()), slog.Int("bytes", size),
-		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", httpx.GinClientIP(c)))
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", s.proxies.ClientIP(c.Request)))
 }
 
 func (s *server) recover(c *gin.Context) {
