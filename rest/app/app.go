@@ -228,9 +228,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.opts.Logger.ErrorContext(r.Context(), "app request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		code, msg = tools.CodeInternal, "something went wrong; it was logged"
 	}
-	if tools.ErrorCode(err) == tools.CodeRateLimited {
-		w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-	}
+	httpx.SetRetryAfter(w, err)
 	if wantsJSON(r) || isFragment(r) {
 		writeJSON(w, r, status, map[string]string{"error": code, "message": msg})
 		return
@@ -322,9 +320,7 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		if tools.ErrorCode(err) == tools.CodeRateLimited {
-			w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-		}
+		httpx.SetRetryAfter(w, err)
 		h.render(w, r, status, "signin", map[string]any{"SigninCSRF": c.Value, "Next": next, "Email": r.PostFormValue("email"), "Error": tools.ErrorMessage(err)})
 		return
 	}

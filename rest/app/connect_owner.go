@@ -85,9 +85,7 @@ func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error)
 		h.fail(w, r, err)
 		return
 	}
-	if tools.ErrorCode(err) == tools.CodeRateLimited {
-		w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-	}
+	httpx.SetRetryAfter(w, err)
 	h.connectPage(w, r, status, notice{Error: tools.ErrorMessage(err)})
 }
 
