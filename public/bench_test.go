@@ -17,6 +17,7 @@ import (
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // BenchmarkEmbedDictionaryThroughput compares, in one run on loopback, the dictionary
@@ -32,7 +33,7 @@ func BenchmarkEmbedDictionaryThroughput(b *testing.B) {
 		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: 1 << 30, public.RouteResolve: 10}})})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	ctx := tools.WithPrincipal(b.Context(), tools.System)
+	ctx := model.WithPrincipal(b.Context(), tools.System)
 	if _, err := cat.SetWorkspace(ctx, f.Workspace.ID, tools.SetWorkspaceIn{AuthorizedHosts: &[]string{"bench.example.test"}}); err != nil {
 		b.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func BenchmarkEmbedFirstSwap(b *testing.B) {
 		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: -1, public.RoutePublicInfo: -1,
 			public.RoutePing: -1, public.RouteResolve: -1, public.RouteHarvest: -1}})}))
 	defer srv.Close()
-	ctx := tools.WithPrincipal(b.Context(), tools.System)
+	ctx := model.WithPrincipal(b.Context(), tools.System)
 	if _, err := cat.SetWorkspace(ctx, f.Workspace.ID, tools.SetWorkspaceIn{AuthorizedHosts: &[]string{"swap.example.test"}}); err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestResolve(t *testing.T) {
@@ -168,8 +169,8 @@ func TestDictionary(t *testing.T) {
 	forEachDialect(t, nil, func(t *testing.T, e *env) {
 		id := e.site(t, "www.example.test")
 		e.want(t, e.call(t, "POST", "/api/embed/"+id+"/harvest", map[string]any{"strings": []string{"Hello", "Goodbye", "Cart"}}, nil), 204)
-		e.translate(t, id, "Hello", "de", "Hallo", tools.StatusApproved)
-		e.translate(t, id, "Goodbye", "de", "Tschüss (Entwurf)", tools.StatusNeedsReview)
+		e.translate(t, id, "Hello", "de", "Hallo", model.StatusApproved)
+		e.translate(t, id, "Goodbye", "de", "Tschüss (Entwurf)", model.StatusNeedsReview)
 		path := "/api/" + id + "/dictionary/de/page"
 		dict := func(path string, h map[string]string) (map[string]string, *resp) {
 			t.Helper()
@@ -199,7 +200,7 @@ func TestDictionary(t *testing.T) {
 		e.want(t, e.call(t, "GET", path, nil, map[string]string{"If-None-Match": r.header.Get("ETag")}), 200)
 
 		// A correction: the old value becomes a prior while keep-site-up-to-date is on.
-		e.translate(t, id, "Hello", "de", "Hallo!", tools.StatusApproved)
+		e.translate(t, id, "Hello", "de", "Hallo!", model.StatusApproved)
 		m, _ = dict(path, nil)
 		if _, ok := m["Hallo"]; ok || m["Hello"] != "Hallo!" {
 			t.Fatalf("keep off: %v", m)
@@ -298,8 +299,8 @@ func TestChanges(t *testing.T) {
 		id := e.site(t, "www.example.test")
 		start := time.Now().UTC().Add(-time.Second)
 		e.want(t, e.call(t, "POST", "/api/embed/"+id+"/harvest", map[string]any{"strings": []string{"Hello", "Goodbye"}}, nil), 204)
-		e.translate(t, id, "Hello", "de", "Hallo", tools.StatusApproved)
-		e.translate(t, id, "Hello", "de", "Servus", tools.StatusApproved)
+		e.translate(t, id, "Hello", "de", "Hallo", model.StatusApproved)
+		e.translate(t, id, "Hello", "de", "Servus", model.StatusApproved)
 		path := "/api/" + id + "/changes/de/page?since="
 		r := e.call(t, "GET", path+start.Format(time.RFC3339Nano), nil, nil)
 		e.want(t, r, 200)

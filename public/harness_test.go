@@ -19,6 +19,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
@@ -76,7 +77,7 @@ func forEachDialect(t *testing.T, o func() *envOptions, fn func(t *testing.T, e 
 	}
 }
 
-func sys(t *testing.T) context.Context { return tools.WithPrincipal(t.Context(), tools.System) }
+func sys(t *testing.T) context.Context { return model.WithPrincipal(t.Context(), tools.System) }
 
 type resp struct {
 	status int
@@ -169,7 +170,7 @@ func (e *env) set(t *testing.T, projectID string, in tools.SetProjectIn) tools.P
 func (e *env) page(t *testing.T, projectID, lang, ns string) map[string]string {
 	t.Helper()
 	f, err := e.cat.ReadNamespace(sys(t), tools.NamespaceRef{ProjectID: projectID, Language: lang, Namespace: ns})
-	if tools.IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return map[string]string{}
 	}
 	if err != nil {

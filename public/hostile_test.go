@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // rows is every translation row of project, read from the database.
 func (e *env) rows(t *testing.T, project string) map[string]string {
 	t.Helper()
-	var rows []tools.ProjectTranslation
-	err := e.db.View(sys(t), func(tx tools.Tx) (err error) {
+	var rows []model.ProjectTranslation
+	err := e.db.View(sys(t), func(tx model.Tx) (err error) {
 		rows, err = tx.ProjectTranslations(sys(t), project, "")
 		return err
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Routes named in limit buckets and Options.Limits.
@@ -119,7 +120,7 @@ func (h *handler) limit(route string) gin.HandlerFunc {
 			return
 		}
 		if !ok {
-			e := &tools.Error{Code: tools.CodeRateLimited, RetryAfter: wait}
+			e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
 			e.Message = "too many calls of " + route + " from this address; retry in " + strconv.Itoa(tools.RetryAfterSeconds(e)) + " s"
 			writeError(c, e)
 			return
@@ -137,12 +138,12 @@ func (h *handler) resolve(c *gin.Context) {
 		return
 	}
 	if err := jsoncheck.Check(b); err != nil {
-		writeError(c, tools.Errorf(tools.CodeInvalid, "the body: %v", err))
+		writeError(c, model.Errorf(model.CodeInvalid, "the body: %v", err))
 		return
 	}
 	var in tools.ResolveIn
 	if err := json.Unmarshal(b, &in); err != nil {
-		writeError(c, tools.Errorf(tools.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
+		writeError(c, model.Errorf(model.CodeInvalid, "the body must be a JSON object with token, host, page_lang and languages"))
 		return
 	}
 	out, err := h.cat.Resolve(c.Request.Context(), in)
@@ -194,7 +195,7 @@ func (h *handler) dictionary(c *gin.Context) {
 		Namespace: c.Param("namespace"), Origin: c.GetHeader("Origin")}
 	if src, ok := c.GetQuery("src"); ok {
 		if src != "0" {
-			writeError(c, tools.Errorf(tools.CodeInvalid, "src takes only the value 0 (prior-to-current entries only)"))
+			writeError(c, model.Errorf(model.CodeInvalid, "src takes only the value 0 (prior-to-current entries only)"))
 			return
 		}
 		in.PriorsOnly = true

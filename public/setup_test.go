@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestFirstVisitReadsAnEmptyPage: before anything is harvested the page namespace does not
@@ -56,7 +57,7 @@ func TestFirstVisitReadsAnEmptyPage(t *testing.T) {
 		if ns := e.namespaces(t, id); !slices.Equal(ns, []string{"page"}) {
 			t.Fatalf("after a harvest: namespaces %v", ns)
 		}
-		e.translate(t, id, "Hello", "de", "Hallo", tools.StatusApproved)
+		e.translate(t, id, "Hello", "de", "Hallo", model.StatusApproved)
 		r := e.call(t, "GET", path, nil, origin)
 		e.want(t, r, 200)
 		var m map[string]string
@@ -184,7 +185,7 @@ func TestLoopbackSites(t *testing.T) {
 		}
 		for _, bad := range []string{"10.0.0.1", "192.168.1.2:8000", "example.test:443", "*.localhost:3000", "http://localhost:8000"} {
 			_, err := e.cat.SetWorkspace(sys(t), e.f.Workspace.ID, tools.SetWorkspaceIn{AuthorizedHosts: &[]string{bad}})
-			if tools.ErrorCode(err) != tools.CodeInvalid {
+			if model.ErrorCode(err) != model.CodeInvalid {
 				t.Errorf("authorized host %q: %v, want invalid", bad, err)
 			}
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -787,22 +788,22 @@ var gateOverLong = strings.Repeat("x", 144014)
 
 func gateValues() []gateValue {
 	return []gateValue{
-		{"NUL", `"a\u0000b"`, http.StatusUnprocessableEntity, tools.CodeUnprocessable},
-		{"raw invalid UTF-8", "\"a\xffb\"", http.StatusBadRequest, tools.CodeInvalid},
-		{"lone high surrogate", `"a\ud800b"`, http.StatusBadRequest, tools.CodeInvalid},
-		{"unpaired low surrogate", `"\udc00"`, http.StatusBadRequest, tools.CodeInvalid},
-		{"reversed surrogate pair", `"\ude00\ud83d"`, http.StatusBadRequest, tools.CodeInvalid},
-		{"over-long", `"` + gateOverLong + `"`, http.StatusUnprocessableEntity, tools.CodeUnprocessable},
-		{"script URL", `"javascript:alert(1)"`, http.StatusUnprocessableEntity, tools.CodeInvalidTranslation},
-		{"script URL as entities", `"&#106;avascript:alert(1)"`, http.StatusUnprocessableEntity, tools.CodeInvalidTranslation},
+		{"NUL", `"a\u0000b"`, http.StatusUnprocessableEntity, model.CodeUnprocessable},
+		{"raw invalid UTF-8", "\"a\xffb\"", http.StatusBadRequest, model.CodeInvalid},
+		{"lone high surrogate", `"a\ud800b"`, http.StatusBadRequest, model.CodeInvalid},
+		{"unpaired low surrogate", `"\udc00"`, http.StatusBadRequest, model.CodeInvalid},
+		{"reversed surrogate pair", `"\ude00\ud83d"`, http.StatusBadRequest, model.CodeInvalid},
+		{"over-long", `"` + gateOverLong + `"`, http.StatusUnprocessableEntity, model.CodeUnprocessable},
+		{"script URL", `"javascript:alert(1)"`, http.StatusUnprocessableEntity, model.CodeInvalidTranslation},
+		{"script URL as entities", `"&#106;avascript:alert(1)"`, http.StatusUnprocessableEntity, model.CodeInvalidTranslation},
 	}
 }
 
 // gateRows is every translation row of the main project, read from the database.
 func (s *server) gateRows(t *testing.T) map[string]string {
 	t.Helper()
-	var rows []tools.ProjectTranslation
-	err := s.db.View(sys(t), func(tx tools.Tx) (err error) {
+	var rows []model.ProjectTranslation
+	err := s.db.View(sys(t), func(tx model.Tx) (err error) {
 		rows, err = tx.ProjectTranslations(sys(t), s.proj.ID, "")
 		return err
 	})
@@ -868,7 +869,7 @@ func TestHostileValueGateREST(t *testing.T) {
 			if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "duplicate key") {
 				t.Errorf("%s duplicate key: %d %s, want 400 naming the key", door.name, r.status, truncated(r.body))
 			}
-			r.wantError(t, tools.CodeInvalid)
+			r.wantError(t, model.CodeInvalid)
 			s.wantRows(t, before)
 		}
 	})
@@ -923,7 +924,7 @@ func TestHostileValueGateMCP(t *testing.T) {
 				s.wantRows(t, before)
 			}
 			perr, terr := gateMCPCall(t, s, tool.name, tool.dup)
-			if perr != nil || terr.Error != tools.CodeInvalid || !strings.Contains(terr.Message, "duplicate key") {
+			if perr != nil || terr.Error != model.CodeInvalid || !strings.Contains(terr.Message, "duplicate key") {
 				t.Errorf("%s duplicate key: %v %+v, want a tool error invalid naming the key", tool.name, perr, terr)
 			}
 			s.wantRows(t, before)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // projectFields are the fields of the spec's Project object.
@@ -16,7 +17,7 @@ var projectFields = []string{"id", "title", "source_language", "enabled_language
 
 // checkProject checks a Project object of the answer: every spec field with its type, and
 // the values of p.
-func checkProject(t *testing.T, raw json.RawMessage, p tools.Project, namespaces []string) {
+func checkProject(t *testing.T, raw json.RawMessage, p model.Project, namespaces []string) {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -127,7 +128,7 @@ func TestAPIMe(t *testing.T) {
 				t.Errorf("another workspace's project is listed")
 			}
 			for _, c := range []struct {
-				p   tools.Project
+				p   model.Project
 				nss []string
 			}{{s.proj, []string{"app", "common"}}, {s.sibling, []string{"common"}}} {
 				raw, ok := byID[c.p.ID]

@@ -13,6 +13,7 @@ import (
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestAPIMissing covers endpoint 2: keys added with their source values, nothing existing
@@ -96,7 +97,7 @@ func TestAPIMissingTakesAFiveMegabyteBody(t *testing.T) {
 			t.Parallel()
 			s := newServerWith(t, dialect, &tools.Options{WriteTimeout: time.Hour}, &rest.Options{BodyTimeout: time.Hour})
 			s.sync(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
-			body := flatBodyOf(rest.MaxBody, tools.MaxValueBytes-1000)
+			body := flatBodyOf(rest.MaxBody, model.MaxValueBytes-1000)
 			if len(body) != rest.MaxBody {
 				t.Fatalf("body of %d bytes, want %d", len(body), rest.MaxBody)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/workflows"
 )
@@ -174,7 +175,7 @@ func TestHookAnswerCaps(t *testing.T) {
 		d.Wait()
 		flood.stoppedAfter(t, 1, outbound.MaxHookAnswer)
 		ds, err := s.cat.WebhookDeliveries(sys(t), hook.ID, 10)
-		if err != nil || len(ds) != 1 || ds[0].State != tools.DeliveryPending || ds[0].Attempts != 1 ||
+		if err != nil || len(ds) != 1 || ds[0].State != model.DeliveryPending || ds[0].Attempts != 1 ||
 			!strings.Contains(ds[0].LastError, "larger than 64 KiB") {
 			t.Errorf("deliveries %+v (%v), want one failed attempt naming the cap, to be retried", ds, err)
 		}

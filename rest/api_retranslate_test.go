@@ -10,6 +10,7 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 type retranslateOut struct {
@@ -24,10 +25,10 @@ type retranslateOut struct {
 // answering with r.
 func aiServer(t *testing.T, dialect string, r aitest.Responder, limits tools.Limits) (*server, *aitest.Server) {
 	t.Helper()
-	model := aitest.New(t, r)
-	s := newServer(t, dialect, &tools.Options{Limits: limits, AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "test-model"}})
+	llm := aitest.New(t, r)
+	s := newServer(t, dialect, &tools.Options{Limits: limits, AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "test-model"}})
 	s.sync(t, "en", "ui", map[string]string{"hello": "Hello, %{name}!", "bold": "<b>Bye</b> now", "plain": "Cart"})
-	return s, model
+	return s, llm
 }
 
 func (s *server) retranslatePath(lang, ns string) string {
@@ -45,7 +46,7 @@ func TestRetranslate(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			s, model := aiServer(t, dialect, nbEcho, tools.Limits{})
+			s, llm := aiServer(t, dialect, nbEcho, tools.Limits{})
 			s.overwrite(t, "nb", "ui", map[string]string{"plain": "Handlekurv"})
 			s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{
 				"hello": "Hello, %{name}!", "bold": "<b>Bye</b> now", "plain": "Cart!"}, "preserve_source_values": false}).wantStatus(t, http.StatusOK)
@@ -65,10 +66,10 @@ func TestRetranslate(t *testing.T) {
 			wantKeys(t, "failed", out.Failed, nil)
 			s.wantFlat(t, "nb", "ui", want)
 			wantKeys(t, "stale after", s.stale(t, "ui", "lang=nb"), nil)
-			if calls := model.Calls(); len(calls) != 1 || calls[0].TargetLanguage != "nb" || calls[0].Model != "test-model" {
+			if calls := llm.Calls(); len(calls) != 1 || calls[0].TargetLanguage != "nb" || calls[0].Model != "test-model" {
 				t.Errorf("model calls %+v, want one batch into nb", calls)
 			}
-			for id, masked := range model.Calls()[0].Strings {
+			for id, masked := range llm.Calls()[0].Strings {
 				if strings.Contains(masked, "%{name}") || strings.Contains(masked, "<b>") {
 					t.Errorf("the model saw a raw placeholder or tag: %q", masked)
 				}
@@ -98,7 +99,7 @@ func TestRetranslate(t *testing.T) {
 			out = retranslateOut{}
 			json.Unmarshal(r.body, &out)
 			wantKeys(t, "skipped_locked", out.SkippedLocked, []string{"plain"})
-			if len(model.Calls()) != 1 {
+			if len(llm.Calls()) != 1 {
 				t.Errorf("a locked key was sent to the model")
 			}
 		})
@@ -154,7 +155,7 @@ func TestRetranslateNeverStoresABrokenPlaceholder(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			s, model := aiServer(t, dialect, drop, tools.Limits{})
+			s, llm := aiServer(t, dialect, drop, tools.Limits{})
 			r := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"hello", "bold"})
 			r.wantStatus(t, http.StatusOK)
 			var out retranslateOut
@@ -164,7 +165,7 @@ func TestRetranslateNeverStoresABrokenPlaceholder(t *testing.T) {
 				t.Errorf("stored %v from a model that broke every placeholder", out.Retranslated)
 			}
 			s.wantFlat(t, "nb", "ui", map[string]string{})
-			if n := len(model.Calls()); n != 2 {
+			if n := len(llm.Calls()); n != 2 {
 				t.Errorf("%d model calls, want the call and one targeted retry", n)
 			}
 
@@ -211,9 +212,9 @@ func TestRetranslateWithAHungModel(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			model := aitest.New(t, aitest.Fixed(aitest.Reply{Hang: true}))
+			llm := aitest.New(t, aitest.Fixed(aitest.Reply{Hang: true}))
 			s := newServer(t, dialect, &tools.Options{AICallBudget: 300 * time.Millisecond,
-				AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "test-model"}})
+				AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "test-model"}})
 			s.sync(t, "en", "ui", map[string]string{"hello": "Hello, %{name}!", "plain": "Cart"})
 			r := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"hello", "plain"}).wantStatus(t, http.StatusOK)
 			var out retranslateOut
@@ -225,7 +226,7 @@ func TestRetranslateWithAHungModel(t *testing.T) {
 				t.Errorf("retranslated %v from a model that never answered", out.Retranslated)
 			}
 			s.wantFlat(t, "nb", "ui", map[string]string{})
-			u, err := s.cat.Usage(tools.WithPrincipal(t.Context(), tools.System), tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID}})
+			u, err := s.cat.Usage(model.WithPrincipal(t.Context(), tools.System), tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID}})
 			if err != nil || u.Calls != 1 || u.StringsFailed != 2 || u.ByModel[0].Calls != 1 {
 				t.Errorf("usage %+v (err %v), want the one timed-out call and 2 failed strings", u, err)
 			}

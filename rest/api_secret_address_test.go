@@ -14,6 +14,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/lokal-dev/lokal/workflows"
 )
@@ -145,8 +146,8 @@ func TestStoredSecretsStayWithTheirAddress(t *testing.T) {
 			{ghNew.URL, "evil/site", "GitHub API URL"},
 		} {
 			err := gh(move.api, move.repo, nil)
-			if tools.ErrorCode(err) != tools.CodeInvalid || !strings.Contains(tools.ErrorMessage(err), "the "+move.want+" changes") ||
-				!strings.Contains(tools.ErrorMessage(err), "give the GitHub token again") {
+			if model.ErrorCode(err) != model.CodeInvalid || !strings.Contains(model.ErrorMessage(err), "the "+move.want+" changes") ||
+				!strings.Contains(model.ErrorMessage(err), "give the GitHub token again") {
 				t.Errorf("moving the redeploy to %s %s without the token: %v", move.api, move.repo, err)
 			}
 		}
@@ -188,7 +189,7 @@ func TestStoredSecretsStayWithTheirAddress(t *testing.T) {
 		if moved.Secret == created.Secret || !strings.HasPrefix(moved.Secret, tools.WebhookSecretPrefix) || moved.URL != whNew.URL+"/hook" {
 			t.Fatalf("SetWebhookURL = %+v, want the new URL and a new secret", moved)
 		}
-		if _, err := s.cat.SetWebhookURL(sys, created.ID, "http://10.0.0.1/hook"); tools.ErrorCode(err) != tools.CodeInvalid {
+		if _, err := s.cat.SetWebhookURL(sys, created.ID, "http://10.0.0.1/hook"); model.ErrorCode(err) != model.CodeInvalid {
 			t.Errorf("moving a webhook into a private network: %v", err)
 		}
 		s.sync(t, "en", "ui", map[string]string{"plain": "Cart", "checkout": "Pay"})

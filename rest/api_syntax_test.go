@@ -11,6 +11,7 @@ import (
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestRetranslateReadsTheProjectSyntax: endpoint 6 and the checkup read values in the
@@ -27,10 +28,10 @@ func TestRetranslateReadsTheProjectSyntax(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			s, model := aiServer(t, dialect, answer, tools.Limits{})
+			s, llm := aiServer(t, dialect, answer, tools.Limits{})
 			// The plural makes the detected syntax icu,i18next: only the setting says i18next.
 			s.sync(t, "en", "g", map[string]string{"group": src, "files": "{n, plural, one {# file} other {# files}}"})
-			admin := tools.WithPrincipal(t.Context(), tools.System)
+			admin := model.WithPrincipal(t.Context(), tools.System)
 			set := func(list string) {
 				t.Helper()
 				if _, err := s.cat.SetProject(admin, s.proj.ID, tools.SetProjectIn{Syntax: &list}); err != nil {
@@ -74,10 +75,10 @@ func TestRetranslateReadsTheProjectSyntax(t *testing.T) {
 			if n := placeholderFindings(); n == 0 {
 				t.Errorf("icu: no placeholder finding for a translation that lost the argument { and }")
 			}
-			before := len(model.Calls())
+			before := len(llm.Calls())
 			r = s.call(t, "POST", s.retranslatePath("nb", "g"), tokenAuth(s.rw), []string{"group"})
 			r.wantStatus(t, http.StatusOK)
-			calls := model.Calls()
+			calls := llm.Calls()
 			if len(calls) <= before {
 				t.Fatalf("icu: no model call")
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestUsage: every model call of endpoint 6 is in the project's usage, for personal tokens
@@ -40,11 +41,11 @@ func TestUsage(t *testing.T) {
 			if later.Calls != 0 || later.Since == nil {
 				t.Errorf("usage since 2999 %+v, want none and the since echoed", later)
 			}
-			s.call(t, "GET", path, tokenAuth(s.rw), nil).wantStatus(t, http.StatusForbidden).wantError(t, tools.CodePATRequired)
-			s.call(t, "GET", path, tokenAuth(s.ro), nil).wantStatus(t, http.StatusForbidden).wantError(t, tools.CodePATRequired)
+			s.call(t, "GET", path, tokenAuth(s.rw), nil).wantStatus(t, http.StatusForbidden).wantError(t, model.CodePATRequired)
+			s.call(t, "GET", path, tokenAuth(s.ro), nil).wantStatus(t, http.StatusForbidden).wantError(t, model.CodePATRequired)
 			s.call(t, "GET", path, bearerAuth(s.otherWSToken), nil).wantStatus(t, http.StatusUnauthorized)
 			s.call(t, "GET", path, "", nil).wantStatus(t, http.StatusUnauthorized)
-			s.call(t, "GET", path+"?since=yesterday", bearerAuth(s.pat), nil).wantStatus(t, http.StatusBadRequest).wantError(t, tools.CodeInvalid)
+			s.call(t, "GET", path+"?since=yesterday", bearerAuth(s.pat), nil).wantStatus(t, http.StatusBadRequest).wantError(t, model.CodeInvalid)
 			s.call(t, "GET", "/api/00000000-0000-0000-0000-000000000000/usage", bearerAuth(s.wsToken), nil).wantStatus(t, http.StatusNotFound)
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // MaxBody is the spec's 5 MB request body cap.
@@ -34,7 +35,7 @@ func readLimited(c *gin.Context) ([]byte, error) {
 		return nil, reqbody.Err(err)
 	}
 	if !utf8.Valid(buf.Bytes()) {
-		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid UTF-8")
+		return nil, model.Errorf(model.CodeInvalid, "body is not valid UTF-8")
 	}
 	return buf.Bytes(), nil
 }
@@ -45,7 +46,7 @@ func errTooLarge(c *gin.Context) error {
 	if strings.HasPrefix(c.FullPath(), "/api/sync/") {
 		hint = "; send it as partial chunks (partial: true) and finish with one full sync"
 	}
-	return tools.Errorf(tools.CodeTooLarge, "body is over %d bytes%s", MaxBody, hint)
+	return model.Errorf(model.CodeTooLarge, "body is over %d bytes%s", MaxBody, hint)
 }
 
 // decodeObject decodes body as one JSON object into a generic map; numbers stay exact.
@@ -57,14 +58,14 @@ func decodeObject(body []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, tools.Errorf(tools.CodeInvalid, "body is not valid JSON: %v", err)
+		return nil, model.Errorf(model.CodeInvalid, "body is not valid JSON: %v", err)
 	}
 	if dec.More() {
-		return nil, tools.Errorf(tools.CodeInvalid, "body has data after the JSON object")
+		return nil, model.Errorf(model.CodeInvalid, "body has data after the JSON object")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, tools.Errorf(tools.CodeInvalid, "body must be a JSON object of key to value")
+		return nil, model.Errorf(model.CodeInvalid, "body must be a JSON object of key to value")
 	}
 	return m, nil
 }
@@ -77,7 +78,7 @@ func flatten(m map[string]any) (map[string]string, error) {
 	var walk func(prefix string, m map[string]any, depth int) error
 	walk = func(prefix string, m map[string]any, depth int) error {
 		if depth > 32 {
-			return tools.Errorf(tools.CodeInvalid, "translations are nested more than 32 levels deep")
+			return model.Errorf(model.CodeInvalid, "translations are nested more than 32 levels deep")
 		}
 		for k, v := range m {
 			key := k
@@ -87,7 +88,7 @@ func flatten(m map[string]any) (map[string]string, error) {
 			switch v := v.(type) {
 			case string:
 				if _, dup := out[key]; dup {
-					return tools.Errorf(tools.CodeInvalid, "key %q is given twice (flat and nested)", key)
+					return model.Errorf(model.CodeInvalid, "key %q is given twice (flat and nested)", key)
 				}
 				out[key] = v
 			case map[string]any:
@@ -95,7 +96,7 @@ func flatten(m map[string]any) (map[string]string, error) {
 					return err
 				}
 			default:
-				return tools.Errorf(tools.CodeInvalid, "value of %q must be a string, not %s", key, jsonKind(v))
+				return model.Errorf(model.CodeInvalid, "value of %q must be a string, not %s", key, jsonKind(v))
 			}
 		}
 		return nil
@@ -186,26 +187,26 @@ func decodeSync(c *gin.Context, in *tools.SyncIn) error {
 	if v, ok := m["partial"]; ok {
 		b, ok := v.(bool)
 		if !ok {
-			return tools.Errorf(tools.CodeInvalid, "partial must be a boolean")
+			return model.Errorf(model.CodeInvalid, "partial must be a boolean")
 		}
 		in.Partial = b
 	}
 	if v, ok := m["preserve_source_values"]; ok {
 		b, ok := v.(bool)
 		if !ok {
-			return tools.Errorf(tools.CodeInvalid, "preserve_source_values must be a boolean")
+			return model.Errorf(model.CodeInvalid, "preserve_source_values must be a boolean")
 		}
 		in.PreserveSourceValues = &b
 	}
 	if v, ok := m["dynamic_key_prefixes"]; ok && v != nil {
 		list, ok := v.([]any)
 		if !ok {
-			return tools.Errorf(tools.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
+			return model.Errorf(model.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
 		}
 		for _, p := range list {
 			s, ok := p.(string)
 			if !ok {
-				return tools.Errorf(tools.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
+				return model.Errorf(model.CodeInvalid, "dynamic_key_prefixes must be an array of strings")
 			}
 			in.DynamicKeyPrefixes = append(in.DynamicKeyPrefixes, s)
 		}
@@ -222,7 +223,7 @@ func decodeStrict(c *gin.Context, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return tools.Errorf(tools.CodeInvalid, "body: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return model.Errorf(model.CodeInvalid, "body: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
@@ -231,7 +232,7 @@ func decodeStrict(c *gin.Context, v any) error {
 // two values counts?), a lone surrogate escape or invalid UTF-8 (both become U+FFFD).
 func strictJSON(body []byte) error {
 	if err := jsoncheck.Check(body); err != nil {
-		return tools.Errorf(tools.CodeInvalid, "body: %v", err)
+		return model.Errorf(model.CodeInvalid, "body: %v", err)
 	}
 	return nil
 }

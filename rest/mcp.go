@@ -15,6 +15,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -108,28 +109,28 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 		defer func() {
 			if p := recover(); p != nil {
 				s.opts.Logger.Error("panic in MCP tool", "tool", t.Name, "panic", p)
-				res, err = toolError(tools.Errorf(tools.CodeInternal, "internal error")), nil
+				res, err = toolError(model.Errorf(model.CodeInternal, "internal error")), nil
 			}
 		}()
 		args := req.Params.Arguments
 		if err := jsoncheck.Check(args); err != nil {
-			return toolError(tools.Errorf(tools.CodeInvalid, "arguments: %v", err)), nil
+			return toolError(model.Errorf(model.CodeInvalid, "arguments: %v", err)), nil
 		}
 		var m map[string]any
 		if len(bytes.TrimSpace(args)) > 0 {
 			if err := json.Unmarshal(args, &m); err != nil {
-				return toolError(tools.Errorf(tools.CodeInvalid, "arguments must be a JSON object")), nil
+				return toolError(model.Errorf(model.CodeInvalid, "arguments must be a JSON object")), nil
 			}
 		}
 		if m == nil {
 			m = map[string]any{}
 		}
 		if err := resolved.Validate(m); err != nil {
-			return toolError(tools.Errorf(tools.CodeInvalid, "arguments: %v", err)), nil
+			return toolError(model.Errorf(model.CodeInvalid, "arguments: %v", err)), nil
 		}
 		result, err := t.Call(ctx, args)
 		if err != nil {
-			if tools.ErrorCode(err) == tools.CodeInternal {
+			if model.ErrorCode(err) == model.CodeInternal {
 				s.opts.Logger.Error("MCP tool failed", "tool", t.Name, "err", err)
 			}
 			return toolError(err), nil
@@ -147,7 +148,7 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 // toolError is a domain error as MCP wants it: a result with isError, whose text is the
 // spec's error shape so that agents can read the code; rate limits add retry_after seconds.
 func toolError(err error) *mcp.CallToolResult {
-	body, _ := httpx.Marshal(toolErrorBody{Error: tools.ErrorCode(err), Message: tools.ErrorMessage(err),
+	body, _ := httpx.Marshal(toolErrorBody{Error: model.ErrorCode(err), Message: model.ErrorMessage(err),
 		RetryAfter: tools.RetryAfterSeconds(err)})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
 }
@@ -181,7 +182,7 @@ func (s *server) openMCP(c *gin.Context) {
 // it insists on.
 func (s *server) serveMCP(c *gin.Context) {
 	ctx := c.Request.Context()
-	p := tools.PrincipalFrom(ctx)
+	p := model.PrincipalFrom(ctx)
 	_, header := c.Request.Header[http.CanonicalHeaderKey("X-Service-Read-Only")]
 	v := mcpVariant{workspace: c.Param("project_id") == "", readOnly: p.ReadOnly || header}
 	ctx = context.WithValue(ctx, mcpVariantKey{}, v)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestMCPProjectStatusSyntax: get_project_status tells the syntax the project's values are
@@ -37,7 +38,7 @@ func TestMCPProjectStatusSyntax(t *testing.T) {
 			"language": "nb", "value": "%s {x} [y](z)"})
 		want("a translation is no source", []string{"i18next", "html"}, "detected")
 
-		admin := tools.WithPrincipal(t.Context(), tools.System)
+		admin := model.WithPrincipal(t.Context(), tools.System)
 		set := func(list string) {
 			t.Helper()
 			if _, err := s.cat.SetProject(admin, s.proj.ID, tools.SetProjectIn{Syntax: &list}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestMCPSeesOperatorTerminology: what the operator adds (lokal term add, substitution add,
@@ -62,15 +63,15 @@ func TestMCPSeesOperatorTerminology(t *testing.T) {
 			t.Errorf("substitutions for nb %+v, want only the rule for all", rules)
 		}
 
-		pat := tools.WithPrincipal(t.Context(), tools.Principal{Kind: tools.KindWorkspace, WorkspaceID: s.ws.ID, UserID: s.user.ID})
-		if _, err := s.cat.AddDoNotTranslate(pat, s.proj.ID, "Acme"); tools.ErrorCode(err) != tools.CodeUnauthorized {
+		pat := model.WithPrincipal(t.Context(), model.Principal{Kind: model.KindWorkspace, WorkspaceID: s.ws.ID, UserID: s.user.ID})
+		if _, err := s.cat.AddDoNotTranslate(pat, s.proj.ID, "Acme"); model.ErrorCode(err) != model.CodeUnauthorized {
 			t.Errorf("a workspace token adding a do-not-translate term: %v, want unauthorized", err)
 		}
-		if _, err := s.cat.AddSubstitution(pat, s.proj.ID, "a", "b", ""); tools.ErrorCode(err) != tools.CodeUnauthorized {
+		if _, err := s.cat.AddSubstitution(pat, s.proj.ID, "a", "b", ""); model.ErrorCode(err) != model.CodeUnauthorized {
 			t.Errorf("a workspace token adding a substitution: %v, want unauthorized", err)
 		}
 		if _, err := s.cat.AddGlossaryPair(pat, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: s.proj.ID},
-			SourceTerm: "a", TargetTerm: "b"}); tools.ErrorCode(err) != tools.CodeUnauthorized {
+			SourceTerm: "a", TargetTerm: "b"}); model.ErrorCode(err) != model.CodeUnauthorized {
 			t.Errorf("a workspace token adding a glossary pair the admin way: %v, want unauthorized", err)
 		}
 	})

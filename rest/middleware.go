@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -32,7 +33,7 @@ func (s *server) recover(c *gin.Context) {
 			}
 			s.opts.Logger.Error("panic serving request", "path", c.Request.URL.Path, "panic", v)
 			if !c.Writer.Written() {
-				writeError(c, tools.Errorf(tools.CodeInternal, "internal error"))
+				writeError(c, model.Errorf(model.CodeInternal, "internal error"))
 			}
 			c.Abort()
 		}
@@ -41,7 +42,7 @@ func (s *server) recover(c *gin.Context) {
 }
 
 func noRoute(c *gin.Context) {
-	writeError(c, tools.Errorf(tools.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+	writeError(c, model.Errorf(model.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 }
 
 func noMethod(c *gin.Context) {
@@ -56,7 +57,7 @@ func (s *server) authenticate(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Request = c.Request.WithContext(tools.WithPrincipal(c.Request.Context(), p))
+	c.Request = c.Request.WithContext(model.WithPrincipal(c.Request.Context(), p))
 	c.Next()
 }
 
@@ -92,7 +93,7 @@ func (b *bodyBudget) acquire(ctx context.Context, declared int64, wait time.Dura
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if err := b.sem.Acquire(ctx, n); err != nil {
-		return nil, &tools.Error{Code: tools.CodeUnavailable, RetryAfter: 5 * time.Second,
+		return nil, &model.Error{Code: model.CodeUnavailable, RetryAfter: 5 * time.Second,
 			Message: "the server is busy with other large requests; retry shortly"}
 	}
 	return func() { b.sem.Release(n) }, nil

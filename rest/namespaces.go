@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The handlers of the build-time endpoints (spec 1-5 and 7): decode, call the catalogue,
@@ -26,7 +27,7 @@ func (s *server) readNamespace(c *gin.Context) {
 	serveFile(c, f)
 }
 
-func serveFile(c *gin.Context, f *tools.File) {
+func serveFile(c *gin.Context, f *model.File) {
 	httpx.ServeCached(c.Writer, c.Request, f.Body, f.Gzip, f.ETag, httpx.NoCache, httpx.JSONType)
 }
 
@@ -76,7 +77,7 @@ func (s *server) stale(c *gin.Context) {
 	if v, ok := c.GetQuery("include_null"); ok {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			writeError(c, tools.Errorf(tools.CodeInvalid, "include_null must be true or false"))
+			writeError(c, model.Errorf(model.CodeInvalid, "include_null must be true or false"))
 			return
 		}
 		in.IncludeNull = b

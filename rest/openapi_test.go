@@ -25,6 +25,7 @@ import (
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/schema_validation"
@@ -359,7 +360,7 @@ func TestOpenAPIMatchesAnswers(t *testing.T) {
 }
 
 type openAPIFixture struct {
-	project              tools.Project
+	project              model.Project
 	rw, ro, pat, wsToken string
 }
 
@@ -367,7 +368,7 @@ type openAPIFixture struct {
 // and read-only keys, and the user's project and workspace tokens.
 func openAPIFixtures(t *testing.T, cat *tools.Catalog) openAPIFixture {
 	t.Helper()
-	ctx := tools.WithPrincipal(context.Background(), tools.System)
+	ctx := model.WithPrincipal(context.Background(), tools.System)
 	must := func(what string, err error) {
 		t.Helper()
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
@@ -42,17 +43,17 @@ type server struct {
 	http    *httptest.Server
 	client  *http.Client
 
-	ws      tools.Workspace
-	user    tools.User
-	proj    tools.Project
-	sibling tools.Project
+	ws      model.Workspace
+	user    model.User
+	proj    model.Project
+	sibling model.Project
 	rw      string
 	ro      string
 	pat     string
 	wsToken string
 
-	otherWS      tools.Workspace
-	other        tools.Project
+	otherWS      model.Workspace
+	other        model.Project
 	otherRW      string
 	otherRO      string
 	otherWSToken string
@@ -129,7 +130,7 @@ func (s *server) key(t *testing.T, projectID string, readOnly bool) string {
 
 // sys is a context of the system principal, as the admin CLI has.
 func sys(t *testing.T) context.Context {
-	return tools.WithPrincipal(t.Context(), tools.System)
+	return model.WithPrincipal(t.Context(), tools.System)
 }
 
 // forEachDialect runs fn on a fresh server of each dialect, as parallel subtests "sqlite"
@@ -503,7 +504,7 @@ func (s *server) translation(t *testing.T, ns, key, lang string) (tools.Translat
 func (s *server) keyExists(t *testing.T, ns, key string) bool {
 	t.Helper()
 	_, err := s.cat.GetTranslation(sys(t), s.keyRef(ns, key))
-	if tools.IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return false
 	}
 	if err != nil {
@@ -516,7 +517,7 @@ func (s *server) keyExists(t *testing.T, ns, key string) bool {
 // has no way to.
 func (s *server) lock(t *testing.T, ns, key, lang string) {
 	t.Helper()
-	if _, err := s.cat.FlagTranslation(sys(t), tools.FlagIn{RowRef: s.rowRef(ns, key, lang), Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+	if _, err := s.cat.FlagTranslation(sys(t), tools.FlagIn{RowRef: s.rowRef(ns, key, lang), Flag: model.FlagLanguageLocked, Value: true}); err != nil {
 		t.Fatalf("locking %s/%s in %s: %v", ns, key, lang, err)
 	}
 }
@@ -528,7 +529,7 @@ func (s *server) draft(t *testing.T, ns, key, lang, value string) {
 	if _, err := s.cat.UpdateTranslation(sys(t), tools.UpdateTranslationIn{RowRef: s.rowRef(ns, key, lang), Value: value}); err != nil {
 		t.Fatalf("drafting %s/%s in %s: %v", ns, key, lang, err)
 	}
-	if v, _ := s.translation(t, ns, key, lang); v.Status != tools.StatusNeedsReview {
+	if v, _ := s.translation(t, ns, key, lang); v.Status != model.StatusNeedsReview {
 		t.Fatalf("draft %s/%s in %s has status %q", ns, key, lang, v.Status)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -26,7 +26,7 @@ func migrateSealedHookURLs(ctx context.Context, db *bun.DB, box *secrets.Box) er
 			return fmt.Errorf("reading deploy hook URLs: %w", err)
 		}
 		for _, r := range rows {
-			sealed, err := box.Seal(r.DeployURL, tools.DeployHookPurpose(r.ID))
+			sealed, err := box.Seal(r.DeployURL, model.DeployHookPurpose(r.ID))
 			if err != nil {
 				return fmt.Errorf("encrypting the deploy hook URL of project %s: %w", r.ID, err)
 			}

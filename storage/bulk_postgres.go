@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
@@ -13,7 +13,7 @@ import (
 // a handful of literals instead of tens of thousands of row tuples, which is what makes a
 // 50,000-key sync fit its budget. Rows come back keyed, so nothing relies on RETURNING order.
 
-func (t *tx) insertKeysPostgres(ctx context.Context, keys []tools.NewKey, ts time.Time) ([]int64, error) {
+func (t *tx) insertKeysPostgres(ctx context.Context, keys []model.NewKey, ts time.Time) ([]int64, error) {
 	ns := make([]int64, len(keys))
 	names := make([]string, len(keys))
 	hashes := make([]string, len(keys))

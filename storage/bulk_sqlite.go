@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // On SQLite, large inserts go through one prepared single-row statement per table, executed
@@ -57,7 +57,7 @@ func nullable(v *int64) any {
 
 // insertKeysSQLite inserts in key-hash order: the unique index is on the hash, and
 // inserting in its order appends to the index instead of splitting pages all over it.
-func (t *tx) insertKeysSQLite(ctx context.Context, keys []tools.NewKey, ts time.Time) ([]int64, error) {
+func (t *tx) insertKeysSQLite(ctx context.Context, keys []model.NewKey, ts time.Time) ([]int64, error) {
 	at := sqliteTime(ts)
 	hashes := make([]string, len(keys))
 	order := make([]int, len(keys))

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -27,12 +27,12 @@ type cache struct {
 
 type projectFiles struct {
 	gen   uint64
-	files map[string]*tools.File
+	files map[string]*model.File
 }
 
 func newCache() *cache { return &cache{projects: map[string]*projectFiles{}} }
 
-func (c *cache) get(projectID, name string) (*tools.File, uint64) {
+func (c *cache) get(projectID, name string) (*model.File, uint64) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	p := c.projects[projectID]
@@ -42,7 +42,7 @@ func (c *cache) get(projectID, name string) (*tools.File, uint64) {
 	return p.files[name], p.gen
 }
 
-func (c *cache) put(projectID, name string, gen uint64, f *tools.File) {
+func (c *cache) put(projectID, name string, gen uint64, f *model.File) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.projects[projectID]
@@ -50,7 +50,7 @@ func (c *cache) put(projectID, name string, gen uint64, f *tools.File) {
 		if gen != 0 {
 			return
 		}
-		p = &projectFiles{files: map[string]*tools.File{}}
+		p = &projectFiles{files: map[string]*model.File{}}
 		c.projects[projectID] = p
 	}
 	if p.gen != gen {
@@ -68,11 +68,11 @@ func (c *cache) invalidate(projectID string) {
 		c.projects[projectID] = p
 	}
 	p.gen++
-	p.files = map[string]*tools.File{}
+	p.files = map[string]*model.File{}
 }
 
 // Cached implements tools.Store.
-func (db *DB) Cached(ctx context.Context, projectID, name string, build func(context.Context) ([]byte, error)) (*tools.File, error) {
+func (db *DB) Cached(ctx context.Context, projectID, name string, build func(context.Context) ([]byte, error)) (*model.File, error) {
 	if f, _ := db.cache.get(projectID, name); f != nil {
 		db.cache.hits.Add(1)
 		return f, nil
@@ -94,15 +94,15 @@ func (db *DB) Cached(ctx context.Context, projectID, name string, build func(con
 	if err != nil {
 		return nil, err
 	}
-	return v.(*tools.File), nil
+	return v.(*model.File), nil
 }
 
 // NewFile computes the gzip form and the strong ETag of body.
-func NewFile(body []byte) *tools.File {
+func NewFile(body []byte) *model.File {
 	sum := sha256.Sum256(body)
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	zw.Write(body)
 	zw.Close()
-	return &tools.File{Body: body, Gzip: buf.Bytes(), ETag: `"` + hex.EncodeToString(sum[:16]) + `"`, Stored: time.Now()}
+	return &model.File{Body: body, Gzip: buf.Bytes(), ETag: `"` + hex.EncodeToString(sum[:16]) + `"`, Stored: time.Now()}
 }

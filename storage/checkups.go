@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -31,7 +31,7 @@ func (t *tx) MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int
 	return nil
 }
 
-func (t *tx) StartCheckup(ctx context.Context, r tools.CheckupReport, at time.Time) (tools.CheckupReport, error) {
+func (t *tx) StartCheckup(ctx context.Context, r model.CheckupReport, at time.Time) (model.CheckupReport, error) {
 	var cur checkupRow
 	q := t.tx.NewSelect().Model(&cur).Where("project_id = ?", r.ProjectID).Where("status = ?", checkupRunning)
 	if t.db.postgres {
@@ -41,7 +41,7 @@ func (t *tx) StartCheckup(ctx context.Context, r tools.CheckupReport, at time.Ti
 	if err == nil {
 		if cur.Runner != r.Runner && cur.LockedUntil.After(at.UTC()) {
 			out, _ := reportOf(cur)
-			return out, tools.Errorf(tools.CodeConflict, "a checkup of project %s is running (report %s)", r.ProjectID, cur.ID)
+			return out, model.Errorf(model.CodeConflict, "a checkup of project %s is running (report %s)", r.ProjectID, cur.ID)
 		}
 		// The runner before died or gave up: this one carries on from its progress. What
 		// the analysis depends on changed meanwhile: it starts over as a full pass.
@@ -52,18 +52,18 @@ func (t *tx) StartCheckup(ctx context.Context, r tools.CheckupReport, at time.Ti
 			cur.Fingerprint, cur.Full, cur.CursorNS, cur.CursorKey = r.Fingerprint, true, 0, 0
 		}
 		if _, err := upd.Exec(ctx); err != nil {
-			return tools.CheckupReport{}, mapError(err)
+			return model.CheckupReport{}, mapError(err)
 		}
 		cur.Runner, cur.LockedUntil = r.Runner, r.LockedUntil.UTC()
 		return reportOf(cur)
 	}
-	if err = mapError(err); !tools.IsNotFound(err) {
-		return tools.CheckupReport{}, err
+	if err = mapError(err); !model.IsNotFound(err) {
+		return model.CheckupReport{}, err
 	}
 	var seq int64
 	if err := t.tx.NewSelect().Model((*checkupRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0)").Where("project_id = ?", r.ProjectID).
 		Scan(ctx, &seq); err != nil {
-		return tools.CheckupReport{}, mapError(err)
+		return model.CheckupReport{}, mapError(err)
 	}
 	// The open findings are the newest completed report's, read here rather than by the
 	// caller: another runner may have completed one since.
@@ -73,27 +73,27 @@ func (t *tx) StartCheckup(ctx context.Context, r tools.CheckupReport, at time.Ti
 	switch err = mapError(err); {
 	case err == nil:
 		if err := json.Unmarshal([]byte(base.Counts), &r.Counts); err != nil {
-			return tools.CheckupReport{}, fmt.Errorf("the newest checkup report of %s has unreadable counts: %w", r.ProjectID, err)
+			return model.CheckupReport{}, fmt.Errorf("the newest checkup report of %s has unreadable counts: %w", r.ProjectID, err)
 		}
 		r.Full = base.Fingerprint != r.Fingerprint
-	case tools.IsNotFound(err):
+	case model.IsNotFound(err):
 		r.Counts, r.Full = map[string]int{}, true
 	default:
-		return tools.CheckupReport{}, err
+		return model.CheckupReport{}, err
 	}
 	r.Seq, r.Status = seq+1, checkupRunning
 	row, err := rowOfReport(r)
 	if err != nil {
-		return tools.CheckupReport{}, err
+		return model.CheckupReport{}, err
 	}
 	if _, err := t.tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 		// Another runner created the project's running report first.
-		return tools.CheckupReport{}, mapError(err)
+		return model.CheckupReport{}, mapError(err)
 	}
 	return r, nil
 }
 
-func rowOfReport(r tools.CheckupReport) (checkupRow, error) {
+func rowOfReport(r model.CheckupReport) (checkupRow, error) {
 	counts, err := json.Marshal(r.Counts)
 	if err != nil {
 		return checkupRow{}, err
@@ -111,8 +111,8 @@ func rowOfReport(r tools.CheckupReport) (checkupRow, error) {
 		CursorKey: r.CursorKey, Runner: r.Runner, LockedUntil: r.LockedUntil.UTC(), CreatedAt: r.CreatedAt.UTC(), CompletedAt: r.CompletedAt}, nil
 }
 
-func reportOf(r checkupRow) (tools.CheckupReport, error) {
-	out := tools.CheckupReport{ID: r.ID, ProjectID: r.ProjectID, Status: r.Status, Trigger: r.Trigger, CreatedAt: r.CreatedAt,
+func reportOf(r checkupRow) (model.CheckupReport, error) {
+	out := model.CheckupReport{ID: r.ID, ProjectID: r.ProjectID, Status: r.Status, Trigger: r.Trigger, CreatedAt: r.CreatedAt,
 		CompletedAt: r.CompletedAt, KeysChecked: r.KeysChecked, Full: r.Full, Seq: r.Seq, Fingerprint: r.Fingerprint,
 		CursorNS: r.CursorNS, CursorKey: r.CursorKey, Runner: r.Runner, LockedUntil: r.LockedUntil, Counts: map[string]int{}}
 	if r.Counts != "" {
@@ -129,7 +129,7 @@ func reportOf(r checkupRow) (tools.CheckupReport, error) {
 	return out, nil
 }
 
-func (t *tx) Checkup(ctx context.Context, projectID, id string) (tools.CheckupReport, error) {
+func (t *tx) Checkup(ctx context.Context, projectID, id string) (model.CheckupReport, error) {
 	var r checkupRow
 	q := t.tx.NewSelect().Model(&r).Where("project_id = ?", projectID)
 	if id != "" {
@@ -139,15 +139,15 @@ func (t *tx) Checkup(ctx context.Context, projectID, id string) (tools.CheckupRe
 	}
 	if err := q.Scan(ctx); err != nil {
 		if id == "" {
-			return tools.CheckupReport{}, notFound(err, "completed checkup report")
+			return model.CheckupReport{}, notFound(err, "completed checkup report")
 		}
-		return tools.CheckupReport{}, notFound(err, "checkup report %s", id)
+		return model.CheckupReport{}, notFound(err, "checkup report %s", id)
 	}
 	return reportOf(r)
 }
 
-func (t *tx) CheckupQueue(ctx context.Context, projectID string, upTo int64, keyIDs []int64, limit int) ([]tools.CheckupMark, error) {
-	var out []tools.CheckupMark
+func (t *tx) CheckupQueue(ctx context.Context, projectID string, upTo int64, keyIDs []int64, limit int) ([]model.CheckupMark, error) {
+	var out []model.CheckupMark
 	if len(keyIDs) > 0 {
 		for start := 0; start < len(keyIDs); start += batch {
 			var rows []checkupMarkRow
@@ -156,7 +156,7 @@ func (t *tx) CheckupQueue(ctx context.Context, projectID string, upTo int64, key
 				return nil, mapError(err)
 			}
 			for _, r := range rows {
-				out = append(out, tools.CheckupMark{ID: r.ID, KeyID: r.KeyID})
+				out = append(out, model.CheckupMark{ID: r.ID, KeyID: r.KeyID})
 			}
 		}
 		return out, nil
@@ -170,7 +170,7 @@ func (t *tx) CheckupQueue(ctx context.Context, projectID string, upTo int64, key
 		return nil, mapError(err)
 	}
 	for _, r := range rows {
-		out = append(out, tools.CheckupMark{ID: r.ID, KeyID: r.KeyID})
+		out = append(out, model.CheckupMark{ID: r.ID, KeyID: r.KeyID})
 	}
 	return out, nil
 }
@@ -193,7 +193,7 @@ func (t *tx) CheckupNamespaces(ctx context.Context, projectID string) ([]int64, 
 	return ids, mapError(err)
 }
 
-func (t *tx) CheckupKeys(ctx context.Context, projectID string, sel tools.CheckupKeySelect) ([]tools.CheckupKey, error) {
+func (t *tx) CheckupKeys(ctx context.Context, projectID string, sel model.CheckupKeySelect) ([]model.CheckupKey, error) {
 	type keyRowNS struct {
 		ID            int64  `bun:"id"`
 		NamespaceID   int64  `bun:"namespace_id"`
@@ -220,11 +220,11 @@ func (t *tx) CheckupKeys(ctx context.Context, projectID string, sel tools.Checku
 		OrderExpr("k.id").Limit(int64(sel.Limit)).Scan(ctx, &keys); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.CheckupKey, len(keys))
+	out := make([]model.CheckupKey, len(keys))
 	index := make(map[int64]int, len(keys))
 	ids := make([]int64, len(keys))
 	for i, k := range keys {
-		out[i] = tools.CheckupKey{ID: k.ID, NamespaceID: k.NamespaceID, Namespace: k.Namespace, Key: k.Key, SourceVersion: k.SourceVersion}
+		out[i] = model.CheckupKey{ID: k.ID, NamespaceID: k.NamespaceID, Namespace: k.Namespace, Key: k.Key, SourceVersion: k.SourceVersion}
 		index[k.ID] = i
 		ids[i] = k.ID
 	}
@@ -257,15 +257,15 @@ func encodeDetail(d map[string]string) (string, error) {
 	return string(b), err
 }
 
-func (t *tx) ApplyCheckup(ctx context.Context, r tools.CheckupReport, ch tools.CheckupChunk) error {
+func (t *tx) ApplyCheckup(ctx context.Context, r model.CheckupReport, ch model.CheckupChunk) error {
 	var cur checkupRow
 	q := t.tx.NewSelect().Model(&cur).Where("id = ?", r.ID).Where("runner = ?", r.Runner).Where("status = ?", checkupRunning)
 	if t.db.postgres {
 		q = q.For("UPDATE")
 	}
 	if err := q.Scan(ctx); err != nil {
-		if err = mapError(err); tools.IsNotFound(err) {
-			return tools.Errorf(tools.CodeConflict, "checkup report %s is no longer this runner's", r.ID)
+		if err = mapError(err); model.IsNotFound(err) {
+			return model.Errorf(model.CodeConflict, "checkup report %s is no longer this runner's", r.ID)
 		}
 		return err
 	}
@@ -368,13 +368,13 @@ func (t *tx) ApplyCheckup(ctx context.Context, r tools.CheckupReport, ch tools.C
 	return mapError(err)
 }
 
-func (t *tx) ReleaseCheckup(ctx context.Context, r tools.CheckupReport) error {
+func (t *tx) ReleaseCheckup(ctx context.Context, r model.CheckupReport) error {
 	_, err := t.tx.NewUpdate().Model((*checkupRow)(nil)).Set("runner = ''").Set("locked_until = ?", time.Time{}.UTC()).
 		Where("id = ?", r.ID).Where("runner = ?", r.Runner).Where("status = ?", checkupRunning).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) CompleteCheckup(ctx context.Context, r tools.CheckupReport) error {
+func (t *tx) CompleteCheckup(ctx context.Context, r model.CheckupReport) error {
 	b, err := json.Marshal(r.Summary)
 	if err != nil {
 		return err
@@ -386,12 +386,12 @@ func (t *tx) CompleteCheckup(ctx context.Context, r tools.CheckupReport) error {
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return tools.Errorf(tools.CodeConflict, "checkup report %s is no longer this runner's", r.ID)
+		return model.Errorf(model.CodeConflict, "checkup report %s is no longer this runner's", r.ID)
 	}
 	return nil
 }
 
-func (t *tx) CheckupFindings(ctx context.Context, r tools.CheckupReport, offset, limit int) ([]checkup.Finding, error) {
+func (t *tx) CheckupFindings(ctx context.Context, r model.CheckupReport, offset, limit int) ([]checkup.Finding, error) {
 	var rows []struct {
 		Namespace string `bun:"namespace"`
 		Key       string `bun:"key"`
@@ -427,15 +427,15 @@ func (t *tx) CheckupFindings(ctx context.Context, r tools.CheckupReport, offset,
 	return out, nil
 }
 
-func (t *tx) CheckupReports(ctx context.Context, projectID string) ([]tools.CheckupReport, error) {
+func (t *tx) CheckupReports(ctx context.Context, projectID string) ([]model.CheckupReport, error) {
 	var rows []checkupRow
 	if err := t.tx.NewSelect().Model(&rows).Column("id", "project_id", "seq", "status", "trigger", "created_at", "completed_at").
 		Where("project_id = ?", projectID).Where("status = ?", checkupCompleted).Order("seq DESC").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.CheckupReport, len(rows))
+	out := make([]model.CheckupReport, len(rows))
 	for i, r := range rows {
-		out[i] = tools.CheckupReport{ID: r.ID, ProjectID: r.ProjectID, Seq: r.Seq, Status: r.Status, Trigger: r.Trigger,
+		out[i] = model.CheckupReport{ID: r.ID, ProjectID: r.ProjectID, Seq: r.Seq, Status: r.Status, Trigger: r.Trigger,
 			CreatedAt: r.CreatedAt, CompletedAt: r.CompletedAt}
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestCheckupFindingsMigration takes a database back to checkup reports that were one JSON
@@ -54,11 +55,11 @@ func TestCheckupFindingsMigration(t *testing.T) {
 			}
 			defer db.Close()
 			cat = tools.NewCatalog(db, nil)
-			if _, err := cat.GetCheckupReport(sys(t), tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: p.ID}}); tools.ErrorCode(err) != tools.CodeNotFound {
+			if _, err := cat.GetCheckupReport(sys(t), tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: p.ID}}); model.ErrorCode(err) != model.CodeNotFound {
 				t.Errorf("the old report after the migration: %v, want not_found (dropped)", err)
 			}
-			var jobs []tools.Job
-			if err := db.View(t.Context(), func(tx tools.Tx) (err error) {
+			var jobs []model.Job
+			if err := db.View(t.Context(), func(tx model.Tx) (err error) {
 				jobs, err = tx.QueuedJobs(t.Context(), p.ID, tools.JobCheckup)
 				return err
 			}); err != nil {

@@ -18,7 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -65,7 +65,7 @@ type DB struct {
 	done    chan struct{}
 }
 
-var _ tools.Store = (*DB)(nil)
+var _ model.Store = (*DB)(nil)
 
 // Open connects to dsn ("sqlite:PATH" or "postgres://..."), runs the migrations and starts
 // watching for changes made by other processes.
@@ -254,7 +254,7 @@ func (db *DB) ChunkWrites() bool { return !db.postgres }
 // WritersWaiting reports whether a write of this process waits for the writer.
 func (db *DB) WritersWaiting() bool { return db.waiting.Load() > 0 }
 
-var _ tools.ChunkedStore = (*DB)(nil)
+var _ model.ChunkedStore = (*DB)(nil)
 
 // Close stops the watcher and closes the pools.
 func (db *DB) Close() error {
@@ -277,7 +277,7 @@ func (db *DB) closePools() error {
 
 // Update runs fn in one write transaction. On PostgreSQL writes to projectID take turns.
 // The caches of every project fn touched (Tx.Touch) are dropped after the transaction ends.
-func (db *DB) Update(ctx context.Context, projectID string, fn func(tools.Tx) error) error {
+func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) error) error {
 	t := &tx{db: db}
 	db.waiting.Add(1)
 	waiting := true
@@ -320,7 +320,7 @@ func projectLockKey(projectID string) int64 {
 }
 
 // View runs fn in one read transaction.
-func (db *DB) View(ctx context.Context, fn func(tools.Tx) error) error {
+func (db *DB) View(ctx context.Context, fn func(model.Tx) error) error {
 	var opts *sql.TxOptions
 	if db.postgres {
 		opts = &sql.TxOptions{ReadOnly: true}
@@ -411,15 +411,15 @@ func mapError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var te *tools.Error
+	var te *model.Error
 	if errors.As(err, &te) {
 		return te
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "not found"}
 	}
 	if isUniqueViolation(err) {
-		return &tools.Error{Code: tools.CodeConflict, Message: "already exists"}
+		return &model.Error{Code: model.CodeConflict, Message: "already exists"}
 	}
 	return err
 }

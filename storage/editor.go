@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -38,7 +38,7 @@ func (t *tx) SetPassword(ctx context.Context, userID, hash string) error {
 	return t.DeleteUserSessions(ctx, userID)
 }
 
-func (t *tx) Credentials(ctx context.Context, email string) ([]tools.Credential, error) {
+func (t *tx) Credentials(ctx context.Context, email string) ([]model.Credential, error) {
 	var rows []struct {
 		userRow
 		Hash *string `bun:"hash"`
@@ -50,9 +50,9 @@ func (t *tx) Credentials(ctx context.Context, email string) ([]tools.Credential,
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Credential, len(rows))
+	out := make([]model.Credential, len(rows))
 	for i, r := range rows {
-		out[i] = tools.Credential{User: tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}}
+		out[i] = model.Credential{User: model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}}
 		if r.Hash != nil {
 			out[i].PasswordHash = *r.Hash
 		}
@@ -60,18 +60,18 @@ func (t *tx) Credentials(ctx context.Context, email string) ([]tools.Credential,
 	return out, nil
 }
 
-func (t *tx) CreateSession(ctx context.Context, s tools.Session) error {
+func (t *tx) CreateSession(ctx context.Context, s model.Session) error {
 	_, err := t.tx.NewInsert().Model(&sessionRow{Hash: s.Hash, UserID: s.UserID, WorkspaceID: s.WorkspaceID, CSRF: s.CSRF,
 		CreatedAt: s.CreatedAt.UTC(), ExpiresAt: s.ExpiresAt.UTC()}).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) SessionByHash(ctx context.Context, hash string) (tools.Session, error) {
+func (t *tx) SessionByHash(ctx context.Context, hash string) (model.Session, error) {
 	var r sessionRow
 	if err := t.tx.NewSelect().Model(&r).Where("hash = ?", hash).Scan(ctx); err != nil {
-		return tools.Session{}, notFound(err, "session")
+		return model.Session{}, notFound(err, "session")
 	}
-	return tools.Session{Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID, CSRF: r.CSRF, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}, nil
+	return model.Session{Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID, CSRF: r.CSRF, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt}, nil
 }
 
 func (t *tx) DeleteSession(ctx context.Context, hash string) error {
@@ -110,7 +110,7 @@ type reviewRow struct {
 // ReviewRows walks the project's visible keys in id order (the order they were added, which
 // keeps the strings of one screen together) from f.AfterKeyID, so a page is found without
 // sorting the whole project.
-func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.ReviewRow, error) {
+func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.ReviewRow, error) {
 	// The project's key ids lie between lo and hi; walking translation_keys by id in that
 	// range (CROSS JOIN keeps SQLite's planner from starting at the namespaces and sorting
 	// every row of the project) stops as soon as a page is found.
@@ -118,7 +118,7 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 	if len(f.KeyIDs) == 0 {
 		var err error
 		if lo, hi, err = t.keyRange(ctx, f.ProjectID); err != nil || hi == 0 {
-			return []tools.ReviewRow{}, err
+			return []model.ReviewRow{}, err
 		}
 	}
 	q := t.tx.NewSelect().TableExpr("translation_keys AS k CROSS JOIN namespaces AS n CROSS JOIN translations AS s").
@@ -144,7 +144,7 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 		q = q.Where("t.status = ?", f.Status)
 	}
 	if f.AIDrafts {
-		q = q.Where("t.updated_by LIKE 'ai:%'").Where("t.status = ?", tools.StatusNeedsReview)
+		q = q.Where("t.updated_by LIKE 'ai:%'").Where("t.status = ?", model.StatusNeedsReview)
 	}
 	if f.Stale {
 		q = q.Where("t.id IS NOT NULL").Where("t.value <> ''").Where("(t.source_version IS NULL OR t.source_version < k.source_version)")
@@ -171,12 +171,12 @@ func (t *tx) ReviewRows(ctx context.Context, f tools.ReviewFilter) ([]tools.Revi
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.ReviewRow, len(rows))
+	out := make([]model.ReviewRow, len(rows))
 	for i, r := range rows {
-		out[i] = tools.ReviewRow{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.KeyVersion, Comments: r.CommentsCount,
-			Source: tools.TranslationState{ID: r.SID, Language: f.SourceLanguage, Value: r.SValue, Status: r.SStatus, UpdatedBy: r.SUpdatedBy, UpdatedAt: r.SUpdatedAt}}
+		out[i] = model.ReviewRow{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.KeyVersion, Comments: r.CommentsCount,
+			Source: model.TranslationState{ID: r.SID, Language: f.SourceLanguage, Value: r.SValue, Status: r.SStatus, UpdatedBy: r.SUpdatedBy, UpdatedAt: r.SUpdatedAt}}
 		if r.TID != nil {
-			out[i].Value = &tools.TranslationState{ID: *r.TID, Language: f.Language, Value: deref(r.TValue), Status: deref(r.TStatus),
+			out[i].Value = &model.TranslationState{ID: *r.TID, Language: f.Language, Value: deref(r.TValue), Status: deref(r.TStatus),
 				DoNotTranslate: r.TDNT != nil && *r.TDNT, LanguageLocked: r.TLocked != nil && *r.TLocked, SourceVersion: r.TSourceVer,
 				UpdatedBy: deref(r.TUpdatedBy), UpdatedAt: r.TUpdatedAt}
 		}
@@ -207,7 +207,7 @@ func (t *tx) keyRange(ctx context.Context, projectID string) (lo, hi int64, err 
 	return lo, hi, nil
 }
 
-func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]tools.HistoryEntry, error) {
+func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]model.HistoryEntry, error) {
 	var rows []historyRow
 	q := t.tx.NewSelect().Model(&rows).Where("key_id = ?", keyID).Where("language = ?", language).OrderExpr("id DESC")
 	if limit > 0 {
@@ -216,9 +216,9 @@ func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit
 	if err := q.Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.HistoryEntry, len(rows))
+	out := make([]model.HistoryEntry, len(rows))
 	for i, r := range rows {
-		out[i] = tools.HistoryEntry{Change: r.Change, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
+		out[i] = model.HistoryEntry{Change: r.Change, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
 			LanguageLocked: r.LanguageLocked, Actor: r.Actor, At: r.CreatedAt}
 	}
 	return out, nil

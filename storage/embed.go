@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -35,30 +35,30 @@ type demandRow struct {
 	Reads         int64     `bun:"reads,notnull"`
 }
 
-func (t *tx) WorkspaceByPublicToken(ctx context.Context, token string) (tools.Workspace, error) {
+func (t *tx) WorkspaceByPublicToken(ctx context.Context, token string) (model.Workspace, error) {
 	var r workspaceRow
 	if err := t.tx.NewSelect().Model(&r).Where("public_token = ?", token).Scan(ctx); err != nil {
-		return tools.Workspace{}, notFound(err, "public token")
+		return model.Workspace{}, notFound(err, "public token")
 	}
-	return tools.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}, nil
+	return model.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}, nil
 }
 
-func (t *tx) WorkspaceEmbed(ctx context.Context, workspaceID string) (tools.WorkspaceEmbed, error) {
+func (t *tx) WorkspaceEmbed(ctx context.Context, workspaceID string) (model.WorkspaceEmbed, error) {
 	var r workspaceEmbedRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", workspaceID).Scan(ctx); err != nil {
-		return tools.WorkspaceEmbed{}, notFound(err, "workspace %s", workspaceID)
+		return model.WorkspaceEmbed{}, notFound(err, "workspace %s", workspaceID)
 	}
-	return tools.WorkspaceEmbed{AuthorizedHosts: splitLines(r.AuthorizedHosts), HostLimit: r.HostLimit, Off: r.EmbedOff}, nil
+	return model.WorkspaceEmbed{AuthorizedHosts: splitLines(r.AuthorizedHosts), HostLimit: r.HostLimit, Off: r.EmbedOff}, nil
 }
 
-func (t *tx) SetWorkspaceEmbed(ctx context.Context, workspaceID string, e tools.WorkspaceEmbed) error {
+func (t *tx) SetWorkspaceEmbed(ctx context.Context, workspaceID string, e model.WorkspaceEmbed) error {
 	res, err := t.tx.NewUpdate().Model(&workspaceEmbedRow{ID: workspaceID, AuthorizedHosts: strings.Join(e.AuthorizedHosts, "\n"),
 		HostLimit: e.HostLimit, EmbedOff: e.Off}).Column("authorized_hosts", "host_limit", "embed_off").WherePK().Exec(ctx)
 	if err != nil {
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "workspace " + workspaceID + " not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "workspace " + workspaceID + " not found"}
 	}
 	return nil
 }
@@ -70,7 +70,7 @@ WHERE p.workspace_id = ?`, workspaceID).Scan(ctx, &n)
 	return n, mapError(err)
 }
 
-func (t *tx) NamespaceHistory(ctx context.Context, ns tools.Namespace, language string) ([]tools.HistoryValue, error) {
+func (t *tx) NamespaceHistory(ctx context.Context, ns model.Namespace, language string) ([]model.HistoryValue, error) {
 	var rows []struct {
 		KeyID     int64     `bun:"key_id"`
 		Value     string    `bun:"value"`
@@ -84,9 +84,9 @@ ORDER BY h.key_id, h.id`, ns.ID, language).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.HistoryValue, len(rows))
+	out := make([]model.HistoryValue, len(rows))
 	for i, r := range rows {
-		out[i] = tools.HistoryValue{KeyID: r.KeyID, Value: r.Value, Status: r.Status, At: r.CreatedAt}
+		out[i] = model.HistoryValue{KeyID: r.KeyID, Value: r.Value, Status: r.Status, At: r.CreatedAt}
 	}
 	return out, nil
 }
@@ -100,7 +100,7 @@ func (t *tx) RecordPing(ctx context.Context, projectID string, at time.Time) err
 func (t *tx) LastPing(ctx context.Context, projectID string) (time.Time, error) {
 	var r pingRow
 	if err := t.tx.NewSelect().Model(&r).Where("project_id = ?", projectID).Scan(ctx); err != nil {
-		if err = mapError(err); tools.IsNotFound(err) {
+		if err = mapError(err); model.IsNotFound(err) {
 			return time.Time{}, nil
 		}
 		return time.Time{}, err
@@ -148,7 +148,7 @@ func (t *tx) PruneDemand(ctx context.Context, before time.Time) (int, error) {
 	return int(n), nil
 }
 
-func (t *tx) NamespaceCounts(ctx context.Context, projectID string) ([]tools.NamespaceCount, error) {
+func (t *tx) NamespaceCounts(ctx context.Context, projectID string) ([]model.NamespaceCount, error) {
 	var keys []struct {
 		Namespace string `bun:"namespace"`
 		Keys      int    `bun:"keys"`
@@ -172,10 +172,10 @@ GROUP BY n.key, t.language`, projectID).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.NamespaceCount, len(keys))
+	out := make([]model.NamespaceCount, len(keys))
 	at := map[string]int{}
 	for i, k := range keys {
-		out[i] = tools.NamespaceCount{Namespace: k.Namespace, Keys: k.Keys, Translated: map[string]int{}}
+		out[i] = model.NamespaceCount{Namespace: k.Namespace, Keys: k.Keys, Translated: map[string]int{}}
 		at[k.Namespace] = i
 	}
 	for _, r := range rows {
@@ -186,16 +186,16 @@ GROUP BY n.key, t.language`, projectID).Scan(ctx, &rows)
 	return out, nil
 }
 
-func (t *tx) NewestKeys(ctx context.Context, ns tools.Namespace, limit int) ([]tools.NewestKey, error) {
+func (t *tx) NewestKeys(ctx context.Context, ns model.Namespace, limit int) ([]model.NewestKey, error) {
 	var rows []keyRow
 	err := t.tx.NewSelect().Model(&rows).Column("key", "created_at").Where("namespace_id = ?", ns.ID).Where("NOT hidden").
 		OrderExpr("id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.NewestKey, len(rows))
+	out := make([]model.NewestKey, len(rows))
 	for i, r := range rows {
-		out[i] = tools.NewestKey{Key: r.Key, CreatedAt: r.CreatedAt.UTC()}
+		out[i] = model.NewestKey{Key: r.Key, CreatedAt: r.CreatedAt.UTC()}
 	}
 	return out, nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -18,7 +18,7 @@ const (
 	jobFailed  = "failed"
 )
 
-func (t *tx) EnqueueJob(ctx context.Context, j tools.Job, coalesce bool) error {
+func (t *tx) EnqueueJob(ctx context.Context, j model.Job, coalesce bool) error {
 	ts := now()
 	if j.RunAt.IsZero() {
 		j.RunAt = ts
@@ -38,7 +38,7 @@ func (t *tx) EnqueueJob(ctx context.Context, j tools.Job, coalesce bool) error {
 	return mapError(err)
 }
 
-func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (tools.Job, error) {
+func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (model.Job, error) {
 	at = at.UTC()
 	// A running job whose lease ran out belongs to a process that died: it is due again. A
 	// singleton job waits while its kind runs for its project.
@@ -58,15 +58,15 @@ func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (t
 	}
 	var id int64
 	if err := q.Scan(ctx, &id); err != nil {
-		return tools.Job{}, notFound(err, "due job")
+		return model.Job{}, notFound(err, "due job")
 	}
 	var r jobRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.Job{}, mapError(err)
+		return model.Job{}, mapError(err)
 	}
 	batches, err := decodeBatches(r.ID, r.Items)
 	if err != nil {
-		return tools.Job{}, err
+		return model.Job{}, err
 	}
 	ts := now()
 	until := at.Add(lease)
@@ -76,28 +76,28 @@ func (t *tx) ClaimJob(ctx context.Context, at time.Time, lease time.Duration) (t
 		first := batches[0]
 		rest, err := json.Marshal(batches[1:])
 		if err != nil {
-			return tools.Job{}, err
+			return model.Job{}, err
 		}
 		if _, err := t.tx.NewUpdate().Model((*jobRow)(nil)).Set("items = ?", string(rest)).
 			Set("item_count = ?", r.ItemCount-len(first)).Set("updated_at = ?", ts).Where("id = ?", r.ID).Exec(ctx); err != nil {
-			return tools.Job{}, mapError(err)
+			return model.Job{}, mapError(err)
 		}
 		items, err := json.Marshal([][]string{first})
 		if err != nil {
-			return tools.Job{}, err
+			return model.Job{}, err
 		}
 		r = jobRow{Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Status: jobRunning, Attempts: 1, RunAt: r.RunAt,
 			LockedUntil: &until, CreatedAt: ts, UpdatedAt: ts, Items: string(items), ItemCount: len(first)}
 		if _, err := t.tx.NewInsert().Model(&r).Returning("id").Exec(ctx); err != nil {
-			return tools.Job{}, mapError(err)
+			return model.Job{}, mapError(err)
 		}
 	} else if err := t.tx.NewUpdate().Model(&r).Set("status = ?", jobRunning).Set("attempts = attempts + 1").
 		Set("locked_until = ?", until).Set("updated_at = ?", ts).Where("id = ?", r.ID).
 		Returning("*").Scan(ctx); err != nil {
-		return tools.Job{}, mapError(err)
+		return model.Job{}, mapError(err)
 	}
 	if err := t.takeTurn(ctx, r.ProjectID, at); err != nil {
-		return tools.Job{}, err
+		return model.Job{}, err
 	}
 	return jobOf(r)
 }
@@ -156,12 +156,12 @@ func decodeBatches(id int64, items string) ([][]string, error) {
 	return [][]string{flat}, nil
 }
 
-func jobOf(r jobRow) (tools.Job, error) {
-	j := tools.Job{ID: r.ID, Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Attempts: r.Attempts, RunAt: r.RunAt,
+func jobOf(r jobRow) (model.Job, error) {
+	j := model.Job{ID: r.ID, Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Attempts: r.Attempts, RunAt: r.RunAt,
 		ItemCount: r.ItemCount, Status: r.Status}
 	batches, err := decodeBatches(r.ID, r.Items)
 	if err != nil {
-		return tools.Job{}, err
+		return model.Job{}, err
 	}
 	for _, b := range batches {
 		j.Items = append(j.Items, b...)
@@ -185,7 +185,7 @@ func appendBatches(batches [][]string, items []string, max int) [][]string {
 	return batches
 }
 
-func (t *tx) EnqueueItems(ctx context.Context, j tools.Job, max int) error {
+func (t *tx) EnqueueItems(ctx context.Context, j model.Job, max int) error {
 	if len(j.Items) == 0 {
 		return nil
 	}
@@ -269,16 +269,16 @@ func (t *tx) RenewJobs(ctx context.Context, ids []int64, until time.Time) error 
 	return mapError(err)
 }
 
-func (t *tx) QueuedJobs(ctx context.Context, projectID, kind string) ([]tools.Job, error) {
+func (t *tx) QueuedJobs(ctx context.Context, projectID, kind string) ([]model.Job, error) {
 	var rows []jobRow
 	if err := t.tx.NewSelect().Model(&rows).Column("id", "kind", "project_id", "payload", "status", "attempts", "run_at", "item_count").
 		Where("kind = ?", kind).Where("project_id = ?", projectID).Where("status IN (?)", bun.In([]string{jobPending, jobRunning})).
 		Order("id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Job, len(rows))
+	out := make([]model.Job, len(rows))
 	for i, r := range rows {
-		out[i] = tools.Job{ID: r.ID, Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Status: r.Status,
+		out[i] = model.Job{ID: r.ID, Kind: r.Kind, ProjectID: r.ProjectID, Payload: r.Payload, Status: r.Status,
 			Attempts: r.Attempts, RunAt: r.RunAt, ItemCount: r.ItemCount}
 	}
 	return out, nil

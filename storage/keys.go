@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -36,7 +36,7 @@ type keyStateRow struct {
 	TUpdated *time.Time `bun:"t_updated"`
 }
 
-func (t *tx) Keys(ctx context.Context, ns tools.Namespace, sourceLanguage, language string, only ...string) ([]tools.KeyState, error) {
+func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
 	var rows []keyStateRow
 	filter, args := "", []any{sourceLanguage, language, ns.ID}
 	if len(only) > 0 {
@@ -58,15 +58,15 @@ WHERE k.namespace_id = ?`+filter, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.KeyState, len(rows))
+	out := make([]model.KeyState, len(rows))
 	for i, r := range rows {
-		k := tools.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
+		k := model.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
 		if r.SID != nil {
-			k.Source = &tools.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
+			k.Source = &model.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
 				DoNotTranslate: deref(r.SDNT), LanguageLocked: deref(r.SLocked), SourceVersion: r.SVersion, UpdatedBy: deref(r.SBy), UpdatedAt: deref(r.SUpdated)}
 		}
 		if r.TID != nil {
-			k.Value = &tools.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
+			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
 				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
 		}
 		out[i] = k
@@ -90,7 +90,7 @@ func KeyHash(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func (t *tx) InsertKeys(ctx context.Context, keys []tools.NewKey) ([]int64, error) {
+func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, error) {
 	if len(keys) == 0 {
 		return []int64{}, nil
 	}
@@ -114,7 +114,7 @@ func (t *tx) SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error {
 
 func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
 	ts := now()
-	actor := tools.PrincipalFrom(ctx).Actor()
+	actor := model.PrincipalFrom(ctx).Actor()
 	for start := 0; start < len(keyIDs); start += batch {
 		chunk := keyIDs[start:min(start+batch, len(keyIDs))]
 		if _, err := t.tx.NewUpdate().Model((*keyRow)(nil)).Set("source_version = source_version + 1").Set("updated_at = ?", ts).
@@ -133,7 +133,7 @@ func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
 		hist := make([]historyRow, len(locked))
 		for i, r := range locked {
 			ids[i] = r.ID
-			hist[i] = historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(tools.ChangeFlagChanged), Value: r.Value,
+			hist[i] = historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(model.ChangeFlagChanged), Value: r.Value,
 				Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: false, SourceVersion: r.SourceVersion,
 				Actor: actor, CreatedAt: ts}
 		}
@@ -148,10 +148,10 @@ func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
 	return nil
 }
 
-func (t *tx) KeyByName(ctx context.Context, ns tools.Namespace, key string) (tools.KeyRecord, error) {
+func (t *tx) KeyByName(ctx context.Context, ns model.Namespace, key string) (model.KeyRecord, error) {
 	var r keyRow
 	if err := t.tx.NewSelect().Model(&r).Where("namespace_id = ?", ns.ID).Where("key_hash = ?", KeyHash(key)).Scan(ctx); err != nil {
-		return tools.KeyRecord{}, notFound(err, "key %q in namespace %q", key, ns.Key)
+		return model.KeyRecord{}, notFound(err, "key %q in namespace %q", key, ns.Key)
 	}
-	return tools.KeyRecord{ID: r.ID, NamespaceID: r.NamespaceID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}, nil
+	return model.KeyRecord{ID: r.ID, NamespaceID: r.NamespaceID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -23,13 +23,13 @@ type rateEventRow struct {
 // Limiter returns the rate limiter that fits the database: on PostgreSQL budgets live in
 // the database, so every server on it spends from the same ones (two instances behind a
 // balancer give a project 300 writes a minute, not 600); on SQLite, which one server
-// owns, in memory. now is the clock (time.Now when nil).
-func (db *DB) Limiter(now func() time.Time) tools.Limiter {
+// owns, nil: the catalogue then limits in memory. now is the clock (time.Now when nil).
+func (db *DB) Limiter(now func() time.Time) model.Limiter {
 	if now == nil {
 		now = time.Now
 	}
 	if !db.postgres {
-		return tools.NewMemoryLimiter(now, 0)
+		return nil
 	}
 	return &sharedLimiter{db: db, now: now}
 }

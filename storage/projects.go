@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
-func (t *tx) CreateProject(ctx context.Context, p tools.Project) error {
+func (t *tx) CreateProject(ctx context.Context, p model.Project) error {
 	ts := now()
 	s := p.Settings
 	row := &projectRow{ID: p.ID, WorkspaceID: p.WorkspaceID, Title: p.Title, SourceLanguage: p.SourceLanguage,
@@ -30,7 +30,7 @@ func (t *tx) CreateProject(ctx context.Context, p tools.Project) error {
 	return nil
 }
 
-func (t *tx) SetLanguage(ctx context.Context, projectID string, l tools.Language) error {
+func (t *tx) SetLanguage(ctx context.Context, projectID string, l model.Language) error {
 	_, err := t.tx.NewInsert().Model(&languageRow{ProjectID: projectID, Code: l.Code, Enabled: l.Enabled,
 		Editable: l.Editable, AutoTranslate: l.AutoTranslate, CreatedAt: now()}).
 		On("CONFLICT (project_id, code) DO UPDATE").
@@ -39,19 +39,19 @@ func (t *tx) SetLanguage(ctx context.Context, projectID string, l tools.Language
 	return mapError(err)
 }
 
-func (t *tx) Project(ctx context.Context, id string) (tools.Project, error) {
+func (t *tx) Project(ctx context.Context, id string) (model.Project, error) {
 	var r projectRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.Project{}, notFound(err, "project %s", id)
+		return model.Project{}, notFound(err, "project %s", id)
 	}
 	ps, err := t.fillProjects(ctx, []projectRow{r})
 	if err != nil {
-		return tools.Project{}, err
+		return model.Project{}, err
 	}
 	return ps[0], nil
 }
 
-func (t *tx) Projects(ctx context.Context, workspaceID string) ([]tools.Project, error) {
+func (t *tx) Projects(ctx context.Context, workspaceID string) ([]model.Project, error) {
 	var rows []projectRow
 	if err := t.tx.NewSelect().Model(&rows).Where("workspace_id = ?", workspaceID).Where("active").
 		Order("created_at", "id").Scan(ctx); err != nil {
@@ -60,8 +60,8 @@ func (t *tx) Projects(ctx context.Context, workspaceID string) ([]tools.Project,
 	return t.fillProjects(ctx, rows)
 }
 
-func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]tools.Project, error) {
-	out := make([]tools.Project, 0, len(rows))
+func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]model.Project, error) {
+	out := make([]model.Project, 0, len(rows))
 	if len(rows) == 0 {
 		return out, nil
 	}
@@ -78,14 +78,14 @@ func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]tools.Proje
 		return nil, mapError(err)
 	}
 	for _, r := range rows {
-		p := tools.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Title: r.Title, SourceLanguage: r.SourceLanguage,
+		p := model.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Title: r.Title, SourceLanguage: r.SourceLanguage,
 			IntegrationType: r.IntegrationType, Active: r.Active, CreatedAt: r.CreatedAt,
 			DeployConfigured:       r.DeployProvider != "",
 			EnabledLanguages:       []string{r.SourceLanguage},
 			EditableLanguages:      []string{r.SourceLanguage},
 			AutoTranslateLanguages: []string{},
 			Namespaces:             []string{},
-			Settings: tools.ProjectSettings{AllowedOrigins: splitLines(r.AllowedOrigins), ShowSwitcher: r.ShowSwitcher,
+			Settings: model.ProjectSettings{AllowedOrigins: splitLines(r.AllowedOrigins), ShowSwitcher: r.ShowSwitcher,
 				KeepSiteCurrent: r.KeepSiteCurrent, EmbedMode: r.EmbedMode, JITHarvest: r.JITHarvest, AutoApply: r.AutoApply,
 				AIProvider: r.AIProvider, AIModel: r.AIModel, AIBaseURL: r.AIBaseURL, AIKey: r.AIKey,
 				DeployProvider: r.DeployProvider, DeployRepo: r.DeployRepo, DeployWorkflow: r.DeployWorkflow,
@@ -95,7 +95,7 @@ func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]tools.Proje
 			if l.ProjectID != r.ID || l.Code == r.SourceLanguage {
 				continue
 			}
-			p.Languages = append(p.Languages, tools.Language{Code: l.Code, Enabled: l.Enabled, Editable: l.Editable, AutoTranslate: l.AutoTranslate})
+			p.Languages = append(p.Languages, model.Language{Code: l.Code, Enabled: l.Enabled, Editable: l.Editable, AutoTranslate: l.AutoTranslate})
 			if l.Enabled {
 				p.EnabledLanguages = append(p.EnabledLanguages, l.Code)
 				if l.AutoTranslate {
@@ -123,23 +123,23 @@ func splitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-func (t *tx) Namespace(ctx context.Context, projectID, key string) (tools.Namespace, error) {
+func (t *tx) Namespace(ctx context.Context, projectID, key string) (model.Namespace, error) {
 	var r namespaceRow
 	if err := t.tx.NewSelect().Model(&r).Where("project_id = ?", projectID).Where("key = ?", key).Scan(ctx); err != nil {
-		return tools.Namespace{}, notFound(err, "namespace %q", key)
+		return model.Namespace{}, notFound(err, "namespace %q", key)
 	}
-	return tools.Namespace{ID: r.ID, ProjectID: r.ProjectID, Key: r.Key}, nil
+	return model.Namespace{ID: r.ID, ProjectID: r.ProjectID, Key: r.Key}, nil
 }
 
-func (t *tx) CreateNamespace(ctx context.Context, projectID, key string) (tools.Namespace, error) {
+func (t *tx) CreateNamespace(ctx context.Context, projectID, key string) (model.Namespace, error) {
 	r := &namespaceRow{ProjectID: projectID, Key: key, CreatedAt: now()}
 	if _, err := t.tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
-		return tools.Namespace{}, mapError(err)
+		return model.Namespace{}, mapError(err)
 	}
-	return tools.Namespace{ID: r.ID, ProjectID: projectID, Key: key}, nil
+	return model.Namespace{ID: r.ID, ProjectID: projectID, Key: key}, nil
 }
 
-func (t *tx) LanguageCounts(ctx context.Context, p tools.Project) ([]tools.LanguageCounts, error) {
+func (t *tx) LanguageCounts(ctx context.Context, p model.Project) ([]model.LanguageCounts, error) {
 	var total int
 	err := t.tx.NewRaw(`SELECT COUNT(*) FROM translation_keys AS k
 JOIN namespaces AS n ON n.id = k.namespace_id
@@ -165,9 +165,9 @@ GROUP BY t.language`, p.ID).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.LanguageCounts, 0, len(p.EnabledLanguages))
+	out := make([]model.LanguageCounts, 0, len(p.EnabledLanguages))
 	for _, code := range p.EnabledLanguages {
-		n := tools.LanguageCounts{Language: code, Total: total}
+		n := model.LanguageCounts{Language: code, Total: total}
 		for _, r := range rows {
 			if r.Language == code {
 				n.Current, n.Behind, n.NullVersion = r.Current, r.Behind, r.NullVersion

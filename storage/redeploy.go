@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -34,22 +34,22 @@ type redeployAttemptRow struct {
 	Message       string    `bun:"message,notnull"`
 }
 
-func (t *tx) DeployConfig(ctx context.Context, projectID string) (tools.DeployConfig, error) {
+func (t *tx) DeployConfig(ctx context.Context, projectID string) (model.DeployConfig, error) {
 	var r projectDeployRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", projectID).Scan(ctx); err != nil {
-		return tools.DeployConfig{}, notFound(err, "project %s", projectID)
+		return model.DeployConfig{}, notFound(err, "project %s", projectID)
 	}
-	c := tools.DeployConfig{Provider: r.DeployProvider, Repo: r.DeployRepo, Workflow: r.DeployWorkflow, Ref: r.DeployRef,
+	c := model.DeployConfig{Provider: r.DeployProvider, Repo: r.DeployRepo, Workflow: r.DeployWorkflow, Ref: r.DeployRef,
 		TokenEnc: r.DeployToken, APIURL: r.DeployAPIURL, URLEnc: r.DeployURL}
 	if r.DeployInputs != "" {
 		if err := json.Unmarshal([]byte(r.DeployInputs), &c.Inputs); err != nil {
-			return tools.DeployConfig{}, err
+			return model.DeployConfig{}, err
 		}
 	}
 	return c, nil
 }
 
-func (t *tx) SetDeployConfig(ctx context.Context, projectID string, c tools.DeployConfig) error {
+func (t *tx) SetDeployConfig(ctx context.Context, projectID string, c model.DeployConfig) error {
 	inputs := ""
 	if len(c.Inputs) > 0 {
 		b, err := json.Marshal(c.Inputs)
@@ -65,12 +65,12 @@ func (t *tx) SetDeployConfig(ctx context.Context, projectID string, c tools.Depl
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "project " + projectID + " not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "project " + projectID + " not found"}
 	}
 	return nil
 }
 
-func (t *tx) AddRedeployAttempt(ctx context.Context, a tools.RedeployAttempt) error {
+func (t *tx) AddRedeployAttempt(ctx context.Context, a model.RedeployAttempt) error {
 	r := redeployAttemptRow{ID: a.ID, ProjectID: a.ProjectID, At: a.At.UTC(), By: a.By, Outcome: a.Outcome, Message: a.Message}
 	if a.HTTPStatus != nil {
 		r.HTTPStatus = *a.HTTPStatus
@@ -79,15 +79,15 @@ func (t *tx) AddRedeployAttempt(ctx context.Context, a tools.RedeployAttempt) er
 	return mapError(err)
 }
 
-func (t *tx) RedeployAttempts(ctx context.Context, projectID string, limit int) ([]tools.RedeployAttempt, error) {
+func (t *tx) RedeployAttempts(ctx context.Context, projectID string, limit int) ([]model.RedeployAttempt, error) {
 	var rows []redeployAttemptRow
 	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).OrderExpr("at DESC, id DESC").Limit(int64(limit)).
 		Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.RedeployAttempt, len(rows))
+	out := make([]model.RedeployAttempt, len(rows))
 	for i, r := range rows {
-		out[i] = tools.RedeployAttempt{ID: r.ID, ProjectID: r.ProjectID, At: r.At.UTC(), By: r.By, Outcome: r.Outcome, Message: r.Message}
+		out[i] = model.RedeployAttempt{ID: r.ID, ProjectID: r.ProjectID, At: r.At.UTC(), By: r.By, Outcome: r.Outcome, Message: r.Message}
 		if r.HTTPStatus != 0 {
 			s := r.HTTPStatus
 			out[i].HTTPStatus = &s

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -13,7 +13,7 @@ import (
 // wrote the project in the meantime, and take the staged rows out again when the write
 // fails after some chunks committed.
 
-var _ tools.StagingTx = (*tx)(nil)
+var _ model.StagingTx = (*tx)(nil)
 
 // ProjectRevision is the revision Touch last stamped on the project.
 func (t *tx) ProjectRevision(ctx context.Context, projectID string) (int64, error) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // PendingJobs counts jobs waiting to run, not those claimed or finished.
@@ -25,15 +25,15 @@ func TestPendingJobs(t *testing.T) {
 		}
 		want(0)
 		for _, kind := range []string{"a", "b", "c"} {
-			if err := db.Update(ctx, "", func(tx tools.Tx) error {
-				return tx.EnqueueJob(ctx, tools.Job{Kind: kind, ProjectID: p.ID, RunAt: t0.Add(time.Hour)}, false)
+			if err := db.Update(ctx, "", func(tx model.Tx) error {
+				return tx.EnqueueJob(ctx, model.Job{Kind: kind, ProjectID: p.ID, RunAt: t0.Add(time.Hour)}, false)
 			}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		want(3) // not yet due still counts: it is waiting
-		var j tools.Job
-		if err := db.Update(ctx, "", func(tx tools.Tx) error {
+		var j model.Job
+		if err := db.Update(ctx, "", func(tx model.Tx) error {
 			var err error
 			j, err = tx.ClaimJob(ctx, t0.Add(2*time.Hour), time.Minute)
 			return err
@@ -41,7 +41,7 @@ func TestPendingJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		want(2)
-		if err := db.Update(ctx, "", func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
+		if err := db.Update(ctx, "", func(tx model.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
 			t.Fatal(err)
 		}
 		want(2)

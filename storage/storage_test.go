@@ -11,11 +11,12 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
 
-func sys(t *testing.T) context.Context { return tools.WithPrincipal(t.Context(), tools.System) }
+func sys(t *testing.T) context.Context { return model.WithPrincipal(t.Context(), tools.System) }
 
 // forEachDialect runs fn as parallel subtests, one per dialect.
 func forEachDialect(t *testing.T, fn func(t *testing.T, dialect string)) {
@@ -77,27 +78,27 @@ func TestErrorsMapToCodes(t *testing.T) {
 		p := f.Project
 		tests := []struct {
 			name string
-			fn   func(tx tools.Tx) error
+			fn   func(tx model.Tx) error
 			want string
 		}{
-			{"missing project", func(tx tools.Tx) error { _, err := tx.Project(t.Context(), "nope"); return err }, tools.CodeNotFound},
-			{"missing namespace", func(tx tools.Tx) error { _, err := tx.Namespace(t.Context(), p.ID, "nope"); return err }, tools.CodeNotFound},
-			{"duplicate namespace", func(tx tools.Tx) error {
+			{"missing project", func(tx model.Tx) error { _, err := tx.Project(t.Context(), "nope"); return err }, model.CodeNotFound},
+			{"missing namespace", func(tx model.Tx) error { _, err := tx.Namespace(t.Context(), p.ID, "nope"); return err }, model.CodeNotFound},
+			{"duplicate namespace", func(tx model.Tx) error {
 				if _, err := tx.CreateNamespace(t.Context(), p.ID, "dup"); err != nil {
 					return err
 				}
 				_, err := tx.CreateNamespace(t.Context(), p.ID, "dup")
 				return err
-			}, tools.CodeConflict},
-			{"no due job", func(tx tools.Tx) error {
+			}, model.CodeConflict},
+			{"no due job", func(tx model.Tx) error {
 				_, err := tx.ClaimJob(t.Context(), time.Now().Add(-time.Hour), time.Minute)
 				return err
-			}, tools.CodeNotFound},
+			}, model.CodeNotFound},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				err := db.Update(sys(t), "", tt.fn)
-				if got := tools.ErrorCode(err); got != tt.want {
+				if got := model.ErrorCode(err); got != tt.want {
 					t.Fatalf("got %v (%s), want %s", err, got, tt.want)
 				}
 			})
@@ -113,10 +114,10 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 		p := f.Project
 		ctx := sys(t)
 		t0 := time.Now()
-		update := func(fn func(tools.Tx) error) error { return db.Update(ctx, "", fn) }
-		claim := func(at time.Time) (tools.Job, error) {
-			var j tools.Job
-			err := update(func(tx tools.Tx) error {
+		update := func(fn func(model.Tx) error) error { return db.Update(ctx, "", fn) }
+		claim := func(at time.Time) (model.Job, error) {
+			var j model.Job
+			err := update(func(tx model.Tx) error {
 				var err error
 				j, err = tx.ClaimJob(ctx, at, time.Minute)
 				return err
@@ -124,8 +125,8 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 			return j, err
 		}
 		for i := 0; i < 2; i++ {
-			if err := update(func(tx tools.Tx) error {
-				return tx.EnqueueJob(ctx, tools.Job{Kind: "test", ProjectID: p.ID, RunAt: t0}, true)
+			if err := update(func(tx model.Tx) error {
+				return tx.EnqueueJob(ctx, model.Job{Kind: "test", ProjectID: p.ID, RunAt: t0}, true)
 			}); err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 		if j.Attempts != 1 || j.Kind != "test" {
 			t.Fatalf("claimed %+v", j)
 		}
-		if _, err := claim(t0); !tools.IsNotFound(err) {
+		if _, err := claim(t0); !model.IsNotFound(err) {
 			t.Fatalf("coalesced enqueue made a second job, or a leased job was claimed again: %v", err)
 		}
 		// The worker died: past the lease the job is due again.
@@ -149,19 +150,19 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 			t.Fatalf("reclaimed %+v, want job %d at attempt 2", j2, j.ID)
 		}
 		retryAt := t0.Add(5 * time.Minute)
-		if err := update(func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, errors.New("boom"), retryAt) }); err != nil {
+		if err := update(func(tx model.Tx) error { return tx.FinishJob(ctx, j.ID, errors.New("boom"), retryAt) }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := claim(t0.Add(4 * time.Minute)); !tools.IsNotFound(err) {
+		if _, err := claim(t0.Add(4 * time.Minute)); !model.IsNotFound(err) {
 			t.Fatalf("failed job ran before its retry time: %v", err)
 		}
 		if _, err := claim(retryAt.Add(time.Second)); err != nil {
 			t.Fatalf("failed job not retried: %v", err)
 		}
-		if err := update(func(tx tools.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
+		if err := update(func(tx model.Tx) error { return tx.FinishJob(ctx, j.ID, nil, time.Time{}) }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := claim(t0.Add(time.Hour)); !tools.IsNotFound(err) {
+		if _, err := claim(t0.Add(time.Hour)); !model.IsNotFound(err) {
 			t.Fatalf("done job claimed again: %v", err)
 		}
 	})
@@ -184,7 +185,7 @@ func TestSourceChangeClearsLocks(t *testing.T) {
 		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Hei"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: true}); err != nil {
 			t.Fatal(err)
 		}
 		no := false

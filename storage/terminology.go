@@ -3,26 +3,26 @@ package storage
 import (
 	"context"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
-func (t *tx) Glossary(ctx context.Context, projectID string) ([]tools.GlossaryPair, error) {
+func (t *tx) Glossary(ctx context.Context, projectID string) ([]model.GlossaryPair, error) {
 	var rows []glossaryRow
 	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).Order("id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.GlossaryPair, len(rows))
+	out := make([]model.GlossaryPair, len(rows))
 	for i, r := range rows {
-		out[i] = tools.GlossaryPair{ID: r.ID, SourceTerm: r.SourceTerm, TargetTerm: r.TargetTerm, Locale: r.Locale}
+		out[i] = model.GlossaryPair{ID: r.ID, SourceTerm: r.SourceTerm, TargetTerm: r.TargetTerm, Locale: r.Locale}
 	}
 	return out, nil
 }
 
-func (t *tx) AddGlossary(ctx context.Context, projectID string, g tools.GlossaryPair) (tools.GlossaryPair, error) {
+func (t *tx) AddGlossary(ctx context.Context, projectID string, g model.GlossaryPair) (model.GlossaryPair, error) {
 	r := &glossaryRow{ProjectID: projectID, SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale,
-		Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+		Actor: model.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
 	if _, err := t.tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
-		return tools.GlossaryPair{}, mapError(err)
+		return model.GlossaryPair{}, mapError(err)
 	}
 	g.ID = r.ID
 	return g, nil
@@ -36,31 +36,31 @@ func (t *tx) DoNotTranslateTerms(ctx context.Context, projectID string) ([]strin
 	return terms, nil
 }
 
-func (t *tx) Substitutions(ctx context.Context, projectID string) ([]tools.SubstitutionRule, error) {
+func (t *tx) Substitutions(ctx context.Context, projectID string) ([]model.SubstitutionRule, error) {
 	var rows []substitutionRow
 	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).Order("id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.SubstitutionRule, len(rows))
+	out := make([]model.SubstitutionRule, len(rows))
 	for i, r := range rows {
-		out[i] = tools.SubstitutionRule{ID: r.ID, Locale: r.Locale, Pattern: r.Pattern, Replacement: r.Replacement}
+		out[i] = model.SubstitutionRule{ID: r.ID, Locale: r.Locale, Pattern: r.Pattern, Replacement: r.Replacement}
 	}
 	return out, nil
 }
 
 func (t *tx) AddDoNotTranslate(ctx context.Context, projectID, term string) error {
-	r := &dntTermRow{ProjectID: projectID, Term: term, Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+	r := &dntTermRow{ProjectID: projectID, Term: term, Actor: model.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
 	if _, err := t.tx.NewInsert().Model(r).Exec(ctx); err != nil {
 		return mapError(err)
 	}
 	return nil
 }
 
-func (t *tx) AddSubstitution(ctx context.Context, projectID string, s tools.SubstitutionRule) (tools.SubstitutionRule, error) {
+func (t *tx) AddSubstitution(ctx context.Context, projectID string, s model.SubstitutionRule) (model.SubstitutionRule, error) {
 	r := &substitutionRow{ProjectID: projectID, Locale: s.Locale, Pattern: s.Pattern, Replacement: s.Replacement,
-		Actor: tools.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
+		Actor: model.PrincipalFrom(ctx).Actor(), CreatedAt: now()}
 	if _, err := t.tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
-		return tools.SubstitutionRule{}, mapError(err)
+		return model.SubstitutionRule{}, mapError(err)
 	}
 	s.ID = r.ID
 	return s, nil

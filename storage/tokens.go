@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func (t *tx) TokenKey(ctx context.Context) ([]byte, error) {
@@ -15,17 +15,17 @@ func (t *tx) TokenKey(ctx context.Context) ([]byte, error) {
 	return hex.DecodeString(v)
 }
 
-func (t *tx) CreateToken(ctx context.Context, k tools.TokenRecord) error {
+func (t *tx) CreateToken(ctx context.Context, k model.TokenRecord) error {
 	_, err := t.tx.NewInsert().Model(&tokenRow{ID: k.ID, Kind: k.Kind, Hash: k.Hash, UserID: k.UserID,
 		WorkspaceID: k.WorkspaceID, ProjectID: k.ProjectID, ReadOnly: k.ReadOnly, Prefix: k.Prefix, CreatedAt: now()}).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) TokenByHash(ctx context.Context, hash string) (tools.TokenRecord, error) {
+func (t *tx) TokenByHash(ctx context.Context, hash string) (model.TokenRecord, error) {
 	var r tokenRow
 	if err := t.tx.NewSelect().Model(&r).Where("hash = ?", hash).Where("revoked_at IS NULL").Scan(ctx); err != nil {
-		return tools.TokenRecord{}, notFound(err, "token")
+		return model.TokenRecord{}, notFound(err, "token")
 	}
-	return tools.TokenRecord{ID: r.ID, Kind: r.Kind, Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
+	return model.TokenRecord{ID: r.ID, Kind: r.Kind, Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
 		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt}, nil
 }

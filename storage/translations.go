@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
-func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWrite) error {
+func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWrite) error {
 	ts := now()
-	actor := tools.PrincipalFrom(ctx).Actor()
+	actor := model.PrincipalFrom(ctx).Actor()
 	var inserts []translationRow
 	var hist []historyRow
 	flush := func() error {
@@ -24,7 +24,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 			}
 			for i := range inserts {
 				r := &inserts[i]
-				hist = append(hist, historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(tools.ChangeValueCreated),
+				hist = append(hist, historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(model.ChangeValueCreated),
 					Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked,
 					SourceVersion: r.SourceVersion, Actor: actor, CreatedAt: ts})
 			}
@@ -49,7 +49,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 			return fmt.Errorf("writing translation of key %d: status and change are required", w.KeyID)
 		}
 		// The last line of the value gate: no door stores what it refuses, on either database.
-		if err := tools.GateValue(w.Key, w.Value); err != nil {
+		if err := model.GateValue(w.Key, w.Value); err != nil {
 			return err
 		}
 		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
@@ -77,17 +77,17 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []tools.TranslationWr
 	return flush()
 }
 
-func stateOf(r translationRow) tools.TranslationState {
-	return tools.TranslationState{ID: r.ID, Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
+func stateOf(r translationRow) model.TranslationState {
+	return model.TranslationState{ID: r.ID, Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
 		LanguageLocked: r.LanguageLocked, SourceVersion: r.SourceVersion, UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
 }
 
-func (t *tx) KeyTranslations(ctx context.Context, keyID int64) ([]tools.TranslationState, error) {
+func (t *tx) KeyTranslations(ctx context.Context, keyID int64) ([]model.TranslationState, error) {
 	var rows []translationRow
 	if err := t.tx.NewSelect().Model(&rows).Where("key_id = ?", keyID).Order("language").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.TranslationState, len(rows))
+	out := make([]model.TranslationState, len(rows))
 	for i, r := range rows {
 		out[i] = stateOf(r)
 	}
@@ -102,7 +102,7 @@ type projectTranslationRow struct {
 	translationRow
 }
 
-func (t *tx) projectTranslations(ctx context.Context, f tools.SearchFilter) ([]tools.ProjectTranslation, error) {
+func (t *tx) projectTranslations(ctx context.Context, f model.SearchFilter) ([]model.ProjectTranslation, error) {
 	q := t.tx.NewSelect().TableExpr("translations AS t").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
@@ -129,9 +129,9 @@ func (t *tx) projectTranslations(ctx context.Context, f tools.SearchFilter) ([]t
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.ProjectTranslation, len(rows))
+	out := make([]model.ProjectTranslation, len(rows))
 	for i, r := range rows {
-		out[i] = tools.ProjectTranslation{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.SourceVersion, Row: stateOf(r.translationRow)}
+		out[i] = model.ProjectTranslation{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.SourceVersion, Row: stateOf(r.translationRow)}
 	}
 	return out, nil
 }
@@ -142,10 +142,10 @@ func likePattern(s string) string {
 	return "%" + r.Replace(strings.ToLower(s)) + "%"
 }
 
-func (t *tx) ProjectTranslations(ctx context.Context, projectID, language string) ([]tools.ProjectTranslation, error) {
-	return t.projectTranslations(ctx, tools.SearchFilter{ProjectID: projectID, Language: language})
+func (t *tx) ProjectTranslations(ctx context.Context, projectID, language string) ([]model.ProjectTranslation, error) {
+	return t.projectTranslations(ctx, model.SearchFilter{ProjectID: projectID, Language: language})
 }
 
-func (t *tx) Search(ctx context.Context, f tools.SearchFilter) ([]tools.ProjectTranslation, error) {
+func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectTranslation, error) {
 	return t.projectTranslations(ctx, f)
 }

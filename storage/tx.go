@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -31,8 +31,8 @@ func now() time.Time { return time.Now().UTC() }
 
 func notFound(err error, format string, args ...any) error {
 	err = mapError(err)
-	if tools.IsNotFound(err) {
-		return &tools.Error{Code: tools.CodeNotFound, Message: fmt.Sprintf(format, args...) + " not found"}
+	if model.IsNotFound(err) {
+		return &model.Error{Code: model.CodeNotFound, Message: fmt.Sprintf(format, args...) + " not found"}
 	}
 	return err
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
 // The operator's side of the store: project settings, site hosts, key and token lists, and
 // the online backup.
 
-func (t *tx) UpdateProject(ctx context.Context, p tools.Project) error {
+func (t *tx) UpdateProject(ctx context.Context, p model.Project) error {
 	s := p.Settings
 	row := &projectRow{ID: p.ID, Title: p.Title, IntegrationType: p.IntegrationType,
 		AllowedOrigins: strings.Join(s.AllowedOrigins, "\n"), ShowSwitcher: s.ShowSwitcher,
@@ -26,7 +26,7 @@ func (t *tx) UpdateProject(ctx context.Context, p tools.Project) error {
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "project " + p.ID + " not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "project " + p.ID + " not found"}
 	}
 	return nil
 }
@@ -73,12 +73,12 @@ func (t *tx) SetProjectHosts(ctx context.Context, projectID string, hosts []stri
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n < int64(len(hosts)) {
-		return &tools.Error{Code: tools.CodeConflict, Message: "a host is bound to another project"}
+		return &model.Error{Code: model.CodeConflict, Message: "a host is bound to another project"}
 	}
 	return nil
 }
 
-func (t *tx) Tokens(ctx context.Context, f tools.TokenFilter) ([]tools.TokenInfo, error) {
+func (t *tx) Tokens(ctx context.Context, f model.TokenFilter) ([]model.TokenInfo, error) {
 	var rows []tokenRow
 	q := t.tx.NewSelect().Model(&rows).Order("created_at", "id")
 	if len(f.Kinds) > 0 {
@@ -93,23 +93,23 @@ func (t *tx) Tokens(ctx context.Context, f tools.TokenFilter) ([]tools.TokenInfo
 	if err := q.Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.TokenInfo, len(rows))
+	out := make([]model.TokenInfo, len(rows))
 	for i, r := range rows {
 		out[i] = tokenInfo(r)
 	}
 	return out, nil
 }
 
-func (t *tx) Token(ctx context.Context, id string) (tools.TokenInfo, error) {
+func (t *tx) Token(ctx context.Context, id string) (model.TokenInfo, error) {
 	var r tokenRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.TokenInfo{}, notFound(err, "token %s", id)
+		return model.TokenInfo{}, notFound(err, "token %s", id)
 	}
 	return tokenInfo(r), nil
 }
 
-func tokenInfo(r tokenRow) tools.TokenInfo {
-	return tools.TokenInfo{ID: r.ID, Kind: r.Kind, Prefix: r.Prefix, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
+func tokenInfo(r tokenRow) model.TokenInfo {
+	return model.TokenInfo{ID: r.ID, Kind: r.Kind, Prefix: r.Prefix, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
 		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestTokensHostsMigration takes a database back to the schema before the tokens-and-hosts
@@ -70,7 +71,7 @@ func TestHostBoundOnce(t *testing.T) {
 			cat := tools.NewCatalog(db, nil)
 			a, b := project(t, cat), project(t, cat)
 			set := func(projectID string, hosts ...string) error {
-				return db.Update(sys(t), projectID, func(tx tools.Tx) error { return tx.SetProjectHosts(sys(t), projectID, hosts) })
+				return db.Update(sys(t), projectID, func(tx model.Tx) error { return tx.SetProjectHosts(sys(t), projectID, hosts) })
 			}
 			if err := set(a.ID, "shop.example", "www.shop.example"); err != nil {
 				t.Fatal(err)
@@ -78,12 +79,12 @@ func TestHostBoundOnce(t *testing.T) {
 			if err := set(a.ID, "shop.example", "blog.example"); err != nil {
 				t.Fatalf("rebinding a project's own host: %v", err)
 			}
-			if err := set(b.ID, "shop.example"); tools.ErrorCode(err) != tools.CodeConflict {
+			if err := set(b.ID, "shop.example"); model.ErrorCode(err) != model.CodeConflict {
 				t.Errorf("binding another project's host: %v, want a conflict", err)
 			}
 			var hosts []string
 			var owner string
-			db.View(sys(t), func(tx tools.Tx) error {
+			db.View(sys(t), func(tx model.Tx) error {
 				hosts, _ = tx.ProjectHosts(sys(t), a.ID)
 				owner, _ = tx.HostProject(sys(t), "shop.example")
 				return nil
@@ -96,7 +97,7 @@ func TestHostBoundOnce(t *testing.T) {
 }
 
 // project makes a workspace and a project with nb on, through the catalogue.
-func project(t *testing.T, cat *tools.Catalog) tools.Project {
+func project(t *testing.T, cat *tools.Catalog) model.Project {
 	t.Helper()
 	w, err := cat.CreateWorkspace(sys(t), tools.CreateWorkspaceIn{Name: "W"})
 	if err != nil {

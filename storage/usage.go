@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -39,7 +39,7 @@ type aiFailureRow struct {
 	CreatedAt     time.Time `bun:"created_at,notnull"`
 }
 
-func (t *tx) RecordUsage(ctx context.Context, recs []tools.UsageRecord) error {
+func (t *tx) RecordUsage(ctx context.Context, recs []model.UsageRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -53,8 +53,8 @@ func (t *tx) RecordUsage(ctx context.Context, recs []tools.UsageRecord) error {
 	return mapError(err)
 }
 
-func (t *tx) UsageTotals(ctx context.Context, projectID string, since time.Time) ([]tools.UsageTotal, error) {
-	var out []tools.UsageTotal
+func (t *tx) UsageTotals(ctx context.Context, projectID string, since time.Time) ([]model.UsageTotal, error) {
+	var out []model.UsageTotal
 	err := t.tx.NewSelect().Model((*usageRow)(nil)).
 		ColumnExpr("model, kind, COUNT(*) AS entries").
 		ColumnExpr("COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens, COALESCE(SUM(completion_tokens), 0) AS completion_tokens").
@@ -124,7 +124,7 @@ JOIN namespaces AS n ON n.id = k.namespace_id
 JOIN translations AS tr ON tr.key_id = s.key_id AND tr.language = ?
 WHERE n.project_id = ? AND s.language = ? AND s.value IN (?) AND NOT k.hidden
   AND tr.status = ? AND tr.value <> '' AND tr.source_version = k.source_version
-ORDER BY tr.id DESC`, targetLang, projectID, sourceLang, bun.In(texts), tools.StatusApproved).Scan(ctx, &rows)
+ORDER BY tr.id DESC`, targetLang, projectID, sourceLang, bun.In(texts), model.StatusApproved).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}

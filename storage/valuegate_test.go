@@ -6,6 +6,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestWriteTranslationsGate: the store is the last line of the value gate, so that a door
@@ -20,9 +21,9 @@ func TestWriteTranslationsGate(t *testing.T) {
 		if _, err := cat.Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "one", "b": "two"}}); err != nil {
 			t.Fatal(err)
 		}
-		read := func() []tools.KeyState {
-			var keys []tools.KeyState
-			err := db.View(sys(t), func(tx tools.Tx) error {
+		read := func() []model.KeyState {
+			var keys []model.KeyState
+			err := db.View(sys(t), func(tx model.Tx) error {
 				ns, err := tx.Namespace(sys(t), f.Project.ID, "app")
 				if err != nil {
 					return err
@@ -37,22 +38,22 @@ func TestWriteTranslationsGate(t *testing.T) {
 		}
 		before := read()
 		for _, c := range []struct{ name, value, code string }{
-			{"NUL", "a\x00b", tools.CodeUnprocessable},
-			{"invalid UTF-8", "a\xffb", tools.CodeUnprocessable},
-			{"surrogate bytes", "\xed\xa0\x80", tools.CodeUnprocessable},
-			{"over-long", strings.Repeat("x", tools.MaxValueBytes+1), tools.CodeUnprocessable},
-			{"script URL", "javascript:alert(1)", tools.CodeInvalidTranslation},
+			{"NUL", "a\x00b", model.CodeUnprocessable},
+			{"invalid UTF-8", "a\xffb", model.CodeUnprocessable},
+			{"surrogate bytes", "\xed\xa0\x80", model.CodeUnprocessable},
+			{"over-long", strings.Repeat("x", model.MaxValueBytes+1), model.CodeUnprocessable},
+			{"script URL", "javascript:alert(1)", model.CodeInvalidTranslation},
 		} {
-			err := db.Update(sys(t), f.Project.ID, func(tx tools.Tx) error {
-				var writes []tools.TranslationWrite
+			err := db.Update(sys(t), f.Project.ID, func(tx model.Tx) error {
+				var writes []model.TranslationWrite
 				for _, k := range before {
-					writes = append(writes, tools.TranslationWrite{ID: k.Source.ID, KeyID: k.ID, Key: k.Key, Language: "en", Value: "fine",
-						Status: tools.StatusApproved, Change: tools.ChangeValueUpdated})
+					writes = append(writes, model.TranslationWrite{ID: k.Source.ID, KeyID: k.ID, Key: k.Key, Language: "en", Value: "fine",
+						Status: model.StatusApproved, Change: model.ChangeValueUpdated})
 				}
 				writes[len(writes)-1].Value = c.value
 				return tx.WriteTranslations(sys(t), writes)
 			})
-			if tools.ErrorCode(err) != c.code {
+			if model.ErrorCode(err) != c.code {
 				t.Errorf("%s: %v, want %s", c.name, err, c.code)
 			}
 			after := read()

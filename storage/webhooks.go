@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
 
@@ -72,12 +72,12 @@ type deliveryAttemptRow struct {
 	DurationMS    int64     `bun:"duration_ms,notnull"`
 }
 
-func (r webhookRow) tool() tools.Webhook {
-	w := tools.Webhook{ID: r.ID, ProjectID: r.ProjectID, URL: r.URL, Events: splitComma(r.Events), SecretEnc: r.SecretEnc,
+func (r webhookRow) tool() model.Webhook {
+	w := model.Webhook{ID: r.ID, ProjectID: r.ProjectID, URL: r.URL, Events: splitComma(r.Events), SecretEnc: r.SecretEnc,
 		Enabled: r.Enabled, CreatedAt: r.CreatedAt.UTC(), DisabledAt: utcPtr(r.DisabledAt), DisabledReason: r.DisabledReason,
 		FailingSince: utcPtr(r.FailingSince)}
 	if r.LastAt != nil {
-		o := &tools.WebhookOutcome{At: r.LastAt.UTC(), Status: r.LastStatus, Error: r.LastError}
+		o := &model.WebhookOutcome{At: r.LastAt.UTC(), Status: r.LastStatus, Error: r.LastError}
 		if r.LastHTTPStatus != 0 {
 			s := r.LastHTTPStatus
 			o.HTTPStatus = &s
@@ -87,8 +87,8 @@ func (r webhookRow) tool() tools.Webhook {
 	return w
 }
 
-func (r deliveryRow) tool() tools.Delivery {
-	return tools.Delivery{ID: r.ID, EventID: r.EventID, WebhookID: r.WebhookID, ProjectID: r.ProjectID, Event: r.Event,
+func (r deliveryRow) tool() model.Delivery {
+	return model.Delivery{ID: r.ID, EventID: r.EventID, WebhookID: r.WebhookID, ProjectID: r.ProjectID, Event: r.Event,
 		Key: r.Key, Locale: r.Locale, ProjectTitle: r.ProjectTitle, CreatedAt: r.CreatedAt.UTC(), State: r.State,
 		Attempts: r.Attempts, NextAt: r.NextAt.UTC(), HTTPStatus: r.HTTPStatus, LastError: r.LastError,
 		DeliveredAt: utcPtr(r.DeliveredAt)}
@@ -109,26 +109,26 @@ func splitComma(s string) []string {
 	return strings.Split(s, ",")
 }
 
-func (t *tx) CreateWebhook(ctx context.Context, w tools.Webhook) error {
+func (t *tx) CreateWebhook(ctx context.Context, w model.Webhook) error {
 	_, err := t.tx.NewInsert().Model(&webhookRow{ID: w.ID, ProjectID: w.ProjectID, URL: w.URL, Events: strings.Join(w.Events, ","),
 		SecretEnc: w.SecretEnc, Enabled: w.Enabled, CreatedAt: w.CreatedAt.UTC()}).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) Webhook(ctx context.Context, id string) (tools.Webhook, error) {
+func (t *tx) Webhook(ctx context.Context, id string) (model.Webhook, error) {
 	var r webhookRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.Webhook{}, notFound(err, "webhook %s", id)
+		return model.Webhook{}, notFound(err, "webhook %s", id)
 	}
 	return r.tool(), nil
 }
 
-func (t *tx) ProjectWebhooks(ctx context.Context, projectID string) ([]tools.Webhook, error) {
+func (t *tx) ProjectWebhooks(ctx context.Context, projectID string) ([]model.Webhook, error) {
 	var rows []webhookRow
 	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", projectID).Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Webhook, len(rows))
+	out := make([]model.Webhook, len(rows))
 	for i, r := range rows {
 		out[i] = r.tool()
 	}
@@ -148,7 +148,7 @@ func (t *tx) SetWebhookEnabled(ctx context.Context, id string, enabled bool, at 
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "webhook " + id + " not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "webhook " + id + " not found"}
 	}
 	return nil
 }
@@ -161,12 +161,12 @@ func (t *tx) SetWebhookURL(ctx context.Context, id, url, secretEnc string) error
 		return mapError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return &tools.Error{Code: tools.CodeNotFound, Message: "webhook " + id + " not found"}
+		return &model.Error{Code: model.CodeNotFound, Message: "webhook " + id + " not found"}
 	}
 	return nil
 }
 
-func (t *tx) SetWebhookOutcome(ctx context.Context, id string, o tools.WebhookOutcome, failingSince *time.Time) error {
+func (t *tx) SetWebhookOutcome(ctx context.Context, id string, o model.WebhookOutcome, failingSince *time.Time) error {
 	status := 0
 	if o.HTTPStatus != nil {
 		status = *o.HTTPStatus
@@ -182,27 +182,27 @@ func (t *tx) SetWebhookOutcome(ctx context.Context, id string, o tools.WebhookOu
 	return mapError(err)
 }
 
-func (t *tx) WebhookTargets(ctx context.Context, projectID string) (tools.WebhookTargets, error) {
+func (t *tx) WebhookTargets(ctx context.Context, projectID string) (model.WebhookTargets, error) {
 	var rows []webhookRow
 	if err := t.tx.NewSelect().Model(&rows).Column("id", "events").Where("project_id = ?", projectID).Where("enabled").
 		Scan(ctx); err != nil {
-		return tools.WebhookTargets{}, mapError(err)
+		return model.WebhookTargets{}, mapError(err)
 	}
 	if len(rows) == 0 {
-		return tools.WebhookTargets{}, nil
+		return model.WebhookTargets{}, nil
 	}
-	var out tools.WebhookTargets
+	var out model.WebhookTargets
 	if err := t.tx.NewSelect().Model((*projectRow)(nil)).Column("title", "source_language").Where("id = ?", projectID).
 		Scan(ctx, &out.Title, &out.SourceLanguage); err != nil {
-		return tools.WebhookTargets{}, notFound(err, "project %s", projectID)
+		return model.WebhookTargets{}, notFound(err, "project %s", projectID)
 	}
 	for _, r := range rows {
-		out.Hooks = append(out.Hooks, tools.Webhook{ID: r.ID, Events: splitComma(r.Events), Enabled: true})
+		out.Hooks = append(out.Hooks, model.Webhook{ID: r.ID, Events: splitComma(r.Events), Enabled: true})
 	}
 	return out, nil
 }
 
-func (t *tx) AddWebhookBatch(ctx context.Context, b tools.WebhookBatch) error {
+func (t *tx) AddWebhookBatch(ctx context.Context, b model.WebhookBatch) error {
 	events, err := json.Marshal(b.Events)
 	if err != nil {
 		return err
@@ -212,7 +212,7 @@ func (t *tx) AddWebhookBatch(ctx context.Context, b tools.WebhookBatch) error {
 	return mapError(err)
 }
 
-func (t *tx) TakeWebhookBatches(ctx context.Context, limit int) ([]tools.WebhookBatch, error) {
+func (t *tx) TakeWebhookBatches(ctx context.Context, limit int) ([]model.WebhookBatch, error) {
 	var rows []webhookBatchRow
 	q := t.tx.NewSelect().Model(&rows).Order("id").Limit(int64(limit))
 	if t.db.postgres {
@@ -226,10 +226,10 @@ func (t *tx) TakeWebhookBatches(ctx context.Context, limit int) ([]tools.Webhook
 		return nil, nil
 	}
 	ids := make([]int64, len(rows))
-	out := make([]tools.WebhookBatch, len(rows))
+	out := make([]model.WebhookBatch, len(rows))
 	for i, r := range rows {
 		ids[i] = r.ID
-		out[i] = tools.WebhookBatch{ID: r.ID, ProjectID: r.ProjectID, ProjectTitle: r.ProjectTitle,
+		out[i] = model.WebhookBatch{ID: r.ID, ProjectID: r.ProjectID, ProjectTitle: r.ProjectTitle,
 			WebhookIDs: splitComma(r.WebhookIDs), CreatedAt: r.CreatedAt.UTC()}
 		if err := json.Unmarshal([]byte(r.Events), &out[i].Events); err != nil {
 			return nil, err
@@ -245,7 +245,7 @@ func (t *tx) TakeWebhookBatches(ctx context.Context, limit int) ([]tools.Webhook
 // both dialects' parameter limits.
 const deliveryBatch = 1000
 
-func (t *tx) AddDeliveries(ctx context.Context, ds []tools.Delivery) error {
+func (t *tx) AddDeliveries(ctx context.Context, ds []model.Delivery) error {
 	for start := 0; start < len(ds); start += deliveryBatch {
 		end := min(start+deliveryBatch, len(ds))
 		rows := make([]deliveryRow, 0, end-start)
@@ -263,7 +263,7 @@ func (t *tx) AddDeliveries(ctx context.Context, ds []tools.Delivery) error {
 
 // due selects the pending deliveries due at now whose lease (if any) ran out.
 func due(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
-	return q.Where("d.state = ?", tools.DeliveryPending).Where("d.next_at <= ?", now).
+	return q.Where("d.state = ?", model.DeliveryPending).Where("d.next_at <= ?", now).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("d.locked_until IS NULL").WhereOr("d.locked_until < ?", now)
 		})
@@ -279,7 +279,7 @@ func (t *tx) DueWebhooks(ctx context.Context, now time.Time) ([]string, error) {
 	return ids, nil
 }
 
-func (t *tx) ClaimDeliveries(ctx context.Context, webhookID string, now, until time.Time, token string, n int) ([]tools.Delivery, error) {
+func (t *tx) ClaimDeliveries(ctx context.Context, webhookID string, now, until time.Time, token string, n int) ([]model.Delivery, error) {
 	var ids []int64
 	q := t.tx.NewSelect().TableExpr("webhook_deliveries AS d").Column("d.id").Where("d.webhook_id = ?", webhookID).
 		Order("d.next_at", "d.id").Limit(int64(n))
@@ -298,7 +298,7 @@ func (t *tx) ClaimDeliveries(ctx context.Context, webhookID string, now, until t
 		Where("id IN (?)", bun.In(ids)).Returning("*").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Delivery, len(rows))
+	out := make([]model.Delivery, len(rows))
 	for i, r := range rows {
 		out[i] = r.tool()
 	}
@@ -310,11 +310,11 @@ func (t *tx) RenewDeliveries(ctx context.Context, token string, ids []int64, unt
 		return nil
 	}
 	_, err := t.tx.NewUpdate().Model((*deliveryRow)(nil)).Set("locked_until = ?", until).Where("lock_token = ?", token).
-		Where("state = ?", tools.DeliveryPending).Where("id IN (?)", bun.In(ids)).Exec(ctx)
+		Where("state = ?", model.DeliveryPending).Where("id IN (?)", bun.In(ids)).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) FinishDelivery(ctx context.Context, d tools.Delivery, a tools.DeliveryAttempt) error {
+func (t *tx) FinishDelivery(ctx context.Context, d model.Delivery, a model.DeliveryAttempt) error {
 	if _, err := t.tx.NewInsert().Model(&deliveryAttemptRow{DeliveryID: a.DeliveryID, WebhookID: a.WebhookID, Attempt: a.Attempt,
 		At: a.At.UTC(), HTTPStatus: a.HTTPStatus, Error: a.Error, DurationMS: a.Duration.Milliseconds()}).Exec(ctx); err != nil {
 		return mapError(err)
@@ -323,7 +323,7 @@ func (t *tx) FinishDelivery(ctx context.Context, d tools.Delivery, a tools.Deliv
 	q := t.tx.NewUpdate().Model((*deliveryRow)(nil)).Set("state = ?", d.State).Set("attempts = ?", d.Attempts).
 		Set("next_at = ?", d.NextAt.UTC()).Set("locked_until = NULL").Set("lock_token = ''").
 		Set("http_status = ?", d.HTTPStatus).Set("last_error = ?", d.LastError).
-		Where("id = ?", d.ID).Where("state = ?", tools.DeliveryPending)
+		Where("id = ?", d.ID).Where("state = ?", model.DeliveryPending)
 	if d.DeliveredAt != nil {
 		q = q.Set("delivered_at = ?", d.DeliveredAt.UTC())
 	}
@@ -332,19 +332,19 @@ func (t *tx) FinishDelivery(ctx context.Context, d tools.Delivery, a tools.Deliv
 }
 
 func (t *tx) FailPendingDeliveries(ctx context.Context, webhookID, reason string) error {
-	_, err := t.tx.NewUpdate().Model((*deliveryRow)(nil)).Set("state = ?", tools.DeliveryFailed).Set("last_error = ?", reason).
+	_, err := t.tx.NewUpdate().Model((*deliveryRow)(nil)).Set("state = ?", model.DeliveryFailed).Set("last_error = ?", reason).
 		Set("locked_until = NULL").Set("lock_token = ''").
-		Where("webhook_id = ?", webhookID).Where("state = ?", tools.DeliveryPending).Exec(ctx)
+		Where("webhook_id = ?", webhookID).Where("state = ?", model.DeliveryPending).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]tools.Delivery, error) {
+func (t *tx) WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]model.Delivery, error) {
 	var rows []deliveryRow
 	if err := t.tx.NewSelect().Model(&rows).Where("webhook_id = ?", webhookID).OrderExpr("id DESC").Limit(int64(limit)).
 		Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Delivery, len(rows))
+	out := make([]model.Delivery, len(rows))
 	for i, r := range rows {
 		out[i] = r.tool()
 	}

@@ -3,7 +3,7 @@ package storage
 import (
 	"context"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func (t *tx) HasWorkspaces(ctx context.Context) (bool, error) {
@@ -11,52 +11,52 @@ func (t *tx) HasWorkspaces(ctx context.Context) (bool, error) {
 	return ok, mapError(err)
 }
 
-func (t *tx) CreateWorkspace(ctx context.Context, w tools.Workspace) error {
+func (t *tx) CreateWorkspace(ctx context.Context, w model.Workspace) error {
 	_, err := t.tx.NewInsert().Model(&workspaceRow{ID: w.ID, Name: w.Name, PublicToken: w.PublicToken, CreatedAt: now()}).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) Workspace(ctx context.Context, id string) (tools.Workspace, error) {
+func (t *tx) Workspace(ctx context.Context, id string) (model.Workspace, error) {
 	var r workspaceRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.Workspace{}, notFound(err, "workspace %s", id)
+		return model.Workspace{}, notFound(err, "workspace %s", id)
 	}
-	return tools.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}, nil
+	return model.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}, nil
 }
 
-func (t *tx) CreateUser(ctx context.Context, u tools.User) error {
+func (t *tx) CreateUser(ctx context.Context, u model.User) error {
 	_, err := t.tx.NewInsert().Model(&userRow{ID: u.ID, WorkspaceID: u.WorkspaceID, Email: u.Email, CreatedAt: now()}).Exec(ctx)
 	return mapError(err)
 }
 
-func (t *tx) User(ctx context.Context, id string) (tools.User, error) {
+func (t *tx) User(ctx context.Context, id string) (model.User, error) {
 	var r userRow
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
-		return tools.User{}, notFound(err, "user %s", id)
+		return model.User{}, notFound(err, "user %s", id)
 	}
-	return tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}, nil
+	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}, nil
 }
 
-func (t *tx) Workspaces(ctx context.Context) ([]tools.Workspace, error) {
+func (t *tx) Workspaces(ctx context.Context) ([]model.Workspace, error) {
 	var rows []workspaceRow
 	if err := t.tx.NewSelect().Model(&rows).Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.Workspace, len(rows))
+	out := make([]model.Workspace, len(rows))
 	for i, r := range rows {
-		out[i] = tools.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}
+		out[i] = model.Workspace{ID: r.ID, Name: r.Name, PublicToken: r.PublicToken, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
 }
 
-func (t *tx) Users(ctx context.Context, workspaceID string) ([]tools.User, error) {
+func (t *tx) Users(ctx context.Context, workspaceID string) ([]model.User, error) {
 	var rows []userRow
 	if err := t.tx.NewSelect().Model(&rows).Where("workspace_id = ?", workspaceID).Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]tools.User, len(rows))
+	out := make([]model.User, len(rows))
 	for i, r := range rows {
-		out[i] = tools.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}
+		out[i] = model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
 }

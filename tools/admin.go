@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/mail"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // CreateWorkspaceIn names a new workspace.
@@ -12,48 +14,48 @@ type CreateWorkspaceIn struct {
 }
 
 // CreateWorkspace creates a workspace with a fresh public token. Admin only.
-func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (Workspace, error) {
+func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (model.Workspace, error) {
 	if err := requireSystem(ctx); err != nil {
-		return Workspace{}, err
+		return model.Workspace{}, err
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" || len(name) > 200 {
-		return Workspace{}, Errorf(CodeInvalid, "workspace name must be 1 to 200 characters")
+		return model.Workspace{}, model.Errorf(model.CodeInvalid, "workspace name must be 1 to 200 characters")
 	}
-	w := Workspace{ID: newID(), Name: name, PublicToken: newSecret("pub_")}
-	if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	w := model.Workspace{ID: newID(), Name: name, PublicToken: newSecret("pub_")}
+	if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		return nil, tx.CreateWorkspace(ctx, w)
 	}}); err != nil {
-		return Workspace{}, err
+		return model.Workspace{}, err
 	}
 	return w, nil
 }
 
 // ListWorkspaces returns every workspace with its public token, oldest first: the
 // operator's way back to an id the first start printed once. Admin only.
-func (c *Catalog) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
+func (c *Catalog) ListWorkspaces(ctx context.Context) ([]model.Workspace, error) {
 	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
-	var out []Workspace
-	err := c.store.View(ctx, func(tx Tx) error {
+	var out []model.Workspace
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		out, err = tx.Workspaces(ctx)
 		return err
 	})
 	if out == nil {
-		out = []Workspace{}
+		out = []model.Workspace{}
 	}
 	return out, err
 }
 
 // WorkspaceUsers returns the users of a workspace, oldest first. Admin only.
-func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]User, error) {
+func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]model.User, error) {
 	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
-	var out []User
-	err := c.store.View(ctx, func(tx Tx) error {
+	var out []model.User
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}
@@ -62,7 +64,7 @@ func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]Use
 		return err
 	})
 	if out == nil {
-		out = []User{}
+		out = []model.User{}
 	}
 	return out, err
 }
@@ -74,23 +76,23 @@ type CreateUserIn struct {
 }
 
 // CreateUser adds a user to a workspace. Admin only.
-func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (User, error) {
+func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (model.User, error) {
 	if err := requireSystem(ctx); err != nil {
-		return User{}, err
+		return model.User{}, err
 	}
 	email := strings.TrimSpace(in.Email)
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
-		return User{}, Errorf(CodeInvalid, "%q is not an email address", in.Email)
+		return model.User{}, model.Errorf(model.CodeInvalid, "%q is not an email address", in.Email)
 	}
-	u := User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email}
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	u := model.User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email}
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
 			return nil, err
 		}
 		return nil, tx.CreateUser(ctx, u)
 	}})
-	if ErrorCode(err) == CodeConflict {
-		return User{}, Errorf(CodeConflict, "a user with email %s already exists in this workspace", email)
+	if model.ErrorCode(err) == model.CodeConflict {
+		return model.User{}, model.Errorf(model.CodeConflict, "a user with email %s already exists in this workspace", email)
 	}
 	return u, err
 }
@@ -109,41 +111,41 @@ var IntegrationTypes = []string{"api", "i18next", "embed", "mcp"}
 
 // CreateProject creates a project with its source language and enabled target languages.
 // Admin only.
-func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (Project, error) {
+func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.Project, error) {
 	if err := requireSystem(ctx); err != nil {
-		return Project{}, err
+		return model.Project{}, err
 	}
 	title := strings.TrimSpace(in.Title)
 	if title == "" || len(title) > 200 {
-		return Project{}, Errorf(CodeInvalid, "project title must be 1 to 200 characters")
+		return model.Project{}, model.Errorf(model.CodeInvalid, "project title must be 1 to 200 characters")
 	}
 	src, ok := LookupLanguage(in.SourceLanguage)
 	if !ok {
-		return Project{}, Errorf(CodeInvalid, "source language %q is not supported", in.SourceLanguage)
+		return model.Project{}, model.Errorf(model.CodeInvalid, "source language %q is not supported", in.SourceLanguage)
 	}
 	it := in.IntegrationType
 	if it == "" {
 		it = "api"
 	}
 	if !contains(IntegrationTypes, it) {
-		return Project{}, Errorf(CodeInvalid, "integration type must be one of %s", strings.Join(IntegrationTypes, ", "))
+		return model.Project{}, model.Errorf(model.CodeInvalid, "integration type must be one of %s", strings.Join(IntegrationTypes, ", "))
 	}
-	p := Project{ID: newID(), WorkspaceID: in.WorkspaceID, Title: title, SourceLanguage: src.Code, IntegrationType: it,
-		Settings: ProjectSettings{ShowSwitcher: true, EmbedMode: "swap"}}
+	p := model.Project{ID: newID(), WorkspaceID: in.WorkspaceID, Title: title, SourceLanguage: src.Code, IntegrationType: it,
+		Settings: model.ProjectSettings{ShowSwitcher: true, EmbedMode: "swap"}}
 	seen := map[string]bool{src.Code: true}
 	for _, code := range in.Languages {
 		l, ok := LookupLanguage(strings.TrimSpace(code))
 		if !ok {
-			return Project{}, Errorf(CodeInvalid, "language %q is not supported", code)
+			return model.Project{}, model.Errorf(model.CodeInvalid, "language %q is not supported", code)
 		}
 		if seen[l.Code] {
 			continue
 		}
 		seen[l.Code] = true
-		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
+		p.Languages = append(p.Languages, model.Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
 	}
-	var out Project
-	err := c.write(ctx, write{admin: true, project: p.ID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	var out model.Project
+	err := c.write(ctx, write{admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
 			return nil, err
 		}
@@ -152,7 +154,7 @@ func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (Projec
 		}
 		var err error
 		out, err = tx.Project(ctx, p.ID)
-		return []Change{{Kind: ChangeProjectCreated}}, err
+		return []model.Change{{Kind: model.ChangeProjectCreated}}, err
 	}})
 	return out, err
 }
@@ -179,12 +181,12 @@ func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, 
 	if err != nil {
 		return APIKey{}, err
 	}
-	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		p, err := tx.Project(ctx, in.ProjectID)
 		if err != nil {
 			return nil, err
 		}
-		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
+		return nil, tx.CreateToken(ctx, model.TokenRecord{ID: newID(), Kind: model.KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
 			ProjectID: p.ID, ReadOnly: in.ReadOnly, Prefix: tokenPrefix(key)})
 	}})
 	if err != nil {
@@ -212,18 +214,18 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 		return PersonalToken{}, err
 	}
 	if (in.ProjectID == "") == (in.WorkspaceID == "") {
-		return PersonalToken{}, Errorf(CodeInvalid, "give exactly one of a project or a workspace")
+		return PersonalToken{}, model.Errorf(model.CodeInvalid, "give exactly one of a project or a workspace")
 	}
-	prefix, kind := PrefixPersonal, KindPersonal
+	prefix, kind := PrefixPersonal, model.KindPersonal
 	if in.WorkspaceID != "" {
-		prefix, kind = PrefixWorkspace, KindWorkspace
+		prefix, kind = PrefixWorkspace, model.KindWorkspace
 	}
 	token := newSecret(prefix)
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
 		return PersonalToken{}, err
 	}
-	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		u, err := tx.User(ctx, in.UserID)
 		if err != nil {
 			return nil, err
@@ -237,9 +239,9 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 			ws = p.WorkspaceID
 		}
 		if u.WorkspaceID != ws {
-			return nil, Errorf(CodeInvalid, "user %s is not a member of that workspace", u.ID)
+			return nil, model.Errorf(model.CodeInvalid, "user %s is not a member of that workspace", u.ID)
 		}
-		return nil, tx.CreateToken(ctx, TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID,
+		return nil, tx.CreateToken(ctx, model.TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID,
 			Prefix: tokenPrefix(token)})
 	}})
 	if err != nil {
@@ -250,9 +252,9 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 
 // Bootstrap is what the first start on an empty database creates.
 type Bootstrap struct {
-	Workspace Workspace `json:"workspace"`
-	User      User      `json:"user"`
-	Token     string    `json:"token"`
+	Workspace model.Workspace `json:"workspace"`
+	User      model.User      `json:"user"`
+	Token     string          `json:"token"`
 }
 
 // BootstrapIfEmpty creates a first workspace, user and workspace token when the database
@@ -262,7 +264,7 @@ func (c *Catalog) BootstrapIfEmpty(ctx context.Context) (*Bootstrap, error) {
 		return nil, err
 	}
 	var any bool
-	if err := c.store.View(ctx, func(tx Tx) error {
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		any, err = tx.HasWorkspaces(ctx)
 		return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // AITranslateIn is ai_translate_keys' input.
@@ -44,7 +45,7 @@ const DefaultAICallBudget = 50 * time.Second
 // overwritten; keys without a source value are skipped.
 func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
 	o, err := c.aiTranslate(ctx, aiJob{op: "ai_translate_keys", project: in.ProjectID, namespace: in.NamespaceKey,
-		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: CodeInvalid, waiting: true,
+		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: model.CodeInvalid, waiting: true,
 		budgets: []Budget{RetranslateBudget}})
 	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
 		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed}, err
@@ -71,7 +72,7 @@ type RetranslateOut struct {
 // keys (422) and 60 calls a minute per project (429).
 func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (RetranslateOut, error) {
 	o, err := c.aiTranslate(ctx, aiJob{op: "retranslate", project: in.ProjectID, namespace: in.Namespace,
-		language: in.Language, keys: in.Keys, tooMany: CodeUnprocessable, budgets: []Budget{RetranslateBudget}, waiting: true})
+		language: in.Language, keys: in.Keys, tooMany: model.CodeUnprocessable, budgets: []Budget{RetranslateBudget}, waiting: true})
 	return RetranslateOut{Lang: in.Language, Retranslated: o.translated, SkippedMissingSource: o.skippedMissingSource,
 		SkippedLocked: o.skippedLocked, Failed: o.failed}, err
 }
@@ -110,7 +111,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		return o, err
 	}
 	if len(j.keys) == 0 || len(j.keys) > MaxAIKeys {
-		return o, Errorf(j.tooMany, "list 1 to %d keys", MaxAIKeys)
+		return o, model.Errorf(j.tooMany, "list 1 to %d keys", MaxAIKeys)
 	}
 	var (
 		r        resolvedAI
@@ -119,9 +120,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		keyOf    = map[string]string{} // the model sees opaque ids, never key names
 		remember = map[string]string{} // key to a translation memory match
 	)
-	err := c.read(ctx, j.project, func(tx Tx, proj Project) error {
+	err := c.read(ctx, j.project, func(tx model.Tx, proj model.Project) error {
 		if j.language == proj.SourceLanguage || !proj.HasLanguage(j.language) {
-			return Errorf(CodeNotFound, "%q is not an enabled target language of this project", j.language)
+			return model.Errorf(model.CodeNotFound, "%q is not an enabled target language of this project", j.language)
 		}
 		ns, err := findNamespace(ctx, tx, proj, j.namespace)
 		if err != nil {
@@ -156,7 +157,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			}
 			for id, text := range req.Strings {
 				// A remembered value the gate refuses (stored before a rule) is not reused.
-				if v, ok := matches[text]; ok && GateValue(keyOf[id], v) == nil {
+				if v, ok := matches[text]; ok && model.GateValue(keyOf[id], v) == nil {
 					remember[keyOf[id]] = v
 					delete(req.Strings, id)
 				}
@@ -182,8 +183,8 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	}
 	if len(remember) > 0 {
 		// Translation memory: an approved translation of the same source text, no call.
-		memory := func(stored, _ int) []UsageRecord {
-			return []UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
+		memory := func(stored, _ int) []model.UsageRecord {
+			return []model.UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
 				Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}}
 		}
 		if _, err := c.aiStore(ctx, j, "memory", remember, versions, &o, memory); err != nil {
@@ -211,9 +212,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	for id, v := range res.Translated {
 		// An answer the value gate refuses is that string failed, as any bad answer is;
 		// the rest of the batch is stored.
-		if err := GateValue(keyOf[id], v); err != nil {
+		if err := model.GateValue(keyOf[id], v); err != nil {
 			o.failed = append(o.failed, keyOf[id])
-			o.reasons[keyOf[id]] = "the model's answer was refused: " + ErrorMessage(err)
+			o.reasons[keyOf[id]] = "the model's answer was refused: " + model.ErrorMessage(err)
 			continue
 		}
 		translated[keyOf[id]] = v
@@ -226,7 +227,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	// The ledger goes into the store's transaction, so that a stored batch always has its
 	// usage (a process killed between the two lost it); without one it is written alone.
 	modelFailed := len(o.failed)
-	usage := func(stored, moved int) []UsageRecord {
+	usage := func(stored, moved int) []model.UsageRecord {
 		return c.usageRecords(cfg, j, res.Calls, stored, modelFailed+moved)
 	}
 	if len(translated) > 0 {
@@ -238,19 +239,19 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	o.transient = transientAIError(callErr)
 	var pe *ai.Error
 	if len(res.Translated) == 0 && errors.As(callErr, &pe) && pe.Kind == ai.ErrAuth {
-		return o, Errorf(CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
+		return o, model.Errorf(model.CodeNotConfigured, "the AI provider refused the API key (lokal ai set)")
 	}
 	return o, err
 }
 
 // skip decides whether key k, in state ks, is left alone, and says why in o.
-func (o *aiOutcome) skip(j aiJob, k string, ks *KeyState) bool {
+func (o *aiOutcome) skip(j aiJob, k string, ks *model.KeyState) bool {
 	switch {
 	case ks == nil || ks.Hidden || ks.Source == nil || ks.Source.Value == "":
 		o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
 	case ks.Value != nil && ks.Value.LanguageLocked:
 		o.skippedLocked = appendOnce(o.skippedLocked, k)
-	case j.keepApproved && ks.Value != nil && ks.Value.Status == StatusApproved:
+	case j.keepApproved && ks.Value != nil && ks.Value.Status == model.StatusApproved:
 		o.skippedApproved = appendOnce(o.skippedApproved, k)
 	case j.onlyMissing && ks.Value != nil && ks.Value.Value != "":
 		o.skippedExisting = appendOnce(o.skippedExisting, k)
@@ -265,16 +266,16 @@ func (o *aiOutcome) skip(j aiJob, k string, ks *KeyState) bool {
 // how many it stored. usage(stored, moved) gives the ledger entries written in the same
 // transaction. A rolled-back write stores none of them.
 func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map[string]string, versions map[string]int64, o *aiOutcome,
-	usage func(stored, moved int) []UsageRecord) (int, error) {
-	p := PrincipalFrom(ctx)
+	usage func(stored, moved int) []model.UsageRecord) (int, error) {
+	p := model.PrincipalFrom(ctx)
 	p.Agent = agent
 	var (
 		stored map[string]string
 		moved  []string
 		after  aiOutcome // skips found in the transaction
 	)
-	err := c.write(WithPrincipal(ctx, p), write{op: j.op, project: j.project,
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project,
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			stored, moved, after = map[string]string{}, nil, aiOutcome{}
 			ns, err := findNamespace(ctx, tx, proj, j.namespace)
 			if err != nil {
@@ -286,7 +287,7 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 				return nil, err
 			}
 			byKey := indexKeys(states)
-			var writes []TranslationWrite
+			var writes []model.TranslationWrite
 			for _, k := range names {
 				ks := byKey[k]
 				if ks == nil || ks.Source == nil || ks.SourceVersion != versions[k] {
@@ -297,10 +298,10 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 					continue
 				}
 				v := ks.SourceVersion
-				w := TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: values[k],
-					Status: StatusNeedsReview, SourceVersion: &v, Change: ChangeValueCreated}
+				w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: values[k],
+					Status: model.StatusNeedsReview, SourceVersion: &v, Change: model.ChangeValueCreated}
 				if ks.Value != nil {
-					w.ID, w.DoNotTranslate, w.Change = ks.Value.ID, ks.Value.DoNotTranslate, ChangeValueUpdated
+					w.ID, w.DoNotTranslate, w.Change = ks.Value.ID, ks.Value.DoNotTranslate, model.ChangeValueUpdated
 				}
 				writes = append(writes, w)
 				stored[k] = w.Value
@@ -333,7 +334,7 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 
 // aiRules puts the terminology that applies to language into req: glossary pairs and
 // substitutions of that locale or all, and every do-not-translate term.
-func (c *Catalog) aiRules(ctx context.Context, tx Tx, proj Project, language string, req *ai.Request) error {
+func (c *Catalog) aiRules(ctx context.Context, tx model.Tx, proj model.Project, language string, req *ai.Request) error {
 	gl, err := tx.Glossary(ctx, proj.ID)
 	if err != nil {
 		return err
@@ -385,7 +386,7 @@ func (a *aiProviders) get(cfg ai.Config) (*ai.Provider, error) {
 	}
 	p, err := ai.NewProvider(cfg)
 	if err != nil {
-		return nil, Errorf(CodeNotConfigured, "the AI provider configuration is not usable: %v", err)
+		return nil, model.Errorf(model.CodeNotConfigured, "the AI provider configuration is not usable: %v", err)
 	}
 	if a.m == nil {
 		a.m = map[string]*ai.Provider{}

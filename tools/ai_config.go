@@ -11,29 +11,9 @@ import (
 	"unicode"
 
 	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 )
-
-// WorkspaceAI is a workspace's own AI provider as stored: the key only sealed.
-type WorkspaceAI struct {
-	BaseURL string
-	Model   string
-	KeyEnc  string // secrets.Box.Seal of the API key; empty when none
-}
-
-// ProjectAI is what a project chooses: a model (empty: the provider's) and instructions.
-type ProjectAI struct {
-	Model        string
-	Instructions string
-}
-
-// AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
-type AITx interface {
-	WorkspaceAI(ctx context.Context, workspaceID string) (WorkspaceAI, error)
-	SetWorkspaceAI(ctx context.Context, workspaceID string, ai WorkspaceAI) error
-	ProjectAI(ctx context.Context, projectID string) (ProjectAI, error)
-	SetProjectAI(ctx context.Context, projectID string, ai ProjectAI) error
-}
 
 // AIProvider is the operator's default provider, from LOKAL_AI_BASE_URL, LOKAL_AI_API_KEY
 // and LOKAL_AI_MODEL; the command line reads them, tools does not read the environment.
@@ -100,7 +80,7 @@ func (r ResolvedAI) String() string {
 // guard now (and does again on every call); a key given is sealed before it reaches the
 // database. apiKey nil keeps the stored key only while the base URL stays the same: a new
 // base URL without a key clears it (secretStays). Admin only.
-func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, model string, apiKey *string) (WorkspaceAIView, error) {
+func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, modelName string, apiKey *string) (WorkspaceAIView, error) {
 	if err := requireSystem(ctx); err != nil {
 		return WorkspaceAIView{}, err
 	}
@@ -108,25 +88,25 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 	if err := c.checkAIBaseURL(ctx, baseURL); err != nil {
 		return WorkspaceAIView{}, err
 	}
-	model, err := checkAIModel(model)
+	modelName, err := checkAIModel(modelName)
 	if err != nil {
 		return WorkspaceAIView{}, err
 	}
-	if model == "" {
-		return WorkspaceAIView{}, Errorf(CodeInvalid, "a workspace provider needs a model")
+	if modelName == "" {
+		return WorkspaceAIView{}, model.Errorf(model.CodeInvalid, "a workspace provider needs a modelName")
 	}
 	var sealed string
 	if apiKey != nil {
 		key := strings.TrimSpace(*apiKey)
 		if key == "" || len(key) > maxAIKey || strings.ContainsFunc(key, unicode.IsControl) {
-			return WorkspaceAIView{}, Errorf(CodeInvalid, "the API key must be 1 to %d printable characters", maxAIKey)
+			return WorkspaceAIView{}, model.Errorf(model.CodeInvalid, "the API key must be 1 to %d printable characters", maxAIKey)
 		}
 		if sealed, err = c.opts.Secrets.Seal(key, workspaceKeyPurpose(workspaceID)); err != nil {
 			return WorkspaceAIView{}, fmt.Errorf("storing the API key: %w", err)
 		}
 	}
-	out := WorkspaceAIView{Workspace: workspaceID, BaseURL: baseURL, Model: model}
-	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	out := WorkspaceAIView{Workspace: workspaceID, BaseURL: baseURL, Model: modelName}
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.WorkspaceAI(ctx, workspaceID)
 		if err != nil {
 			return nil, err
@@ -138,7 +118,7 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 			out.KeyCleared = cur.KeyEnc != ""
 			cur.KeyEnc = ""
 		}
-		cur.BaseURL, cur.Model = baseURL, model
+		cur.BaseURL, cur.Model = baseURL, modelName
 		out.KeySet = cur.KeyEnc != ""
 		return nil, tx.SetWorkspaceAI(ctx, workspaceID, cur)
 	}})
@@ -151,30 +131,30 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 // SetProjectAI sets a project's model and instructions; nil keeps one, and an empty model
 // goes back to the provider's. It returns the project's configuration as ShowAI does.
 // Admin only.
-func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, model, instructions *string) (AIView, error) {
+func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName, instructions *string) (AIView, error) {
 	if err := requireSystem(ctx); err != nil {
 		return AIView{}, err
 	}
 	var m, ins string
-	if model != nil {
+	if modelName != nil {
 		var err error
-		if m, err = checkAIModel(*model); err != nil {
+		if m, err = checkAIModel(*modelName); err != nil {
 			return AIView{}, err
 		}
 	}
 	if instructions != nil {
 		ins = strings.TrimSpace(*instructions)
 		if len([]rune(ins)) > maxAIInstructions {
-			return AIView{}, Errorf(CodeInvalid, "instructions may be at most %d characters", maxAIInstructions)
+			return AIView{}, model.Errorf(model.CodeInvalid, "instructions may be at most %d characters", maxAIInstructions)
 		}
 	}
 	var out AIView
-	err := c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err := c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.ProjectAI(ctx, projectID)
 		if err != nil {
 			return nil, err
 		}
-		if model != nil {
+		if modelName != nil {
 			cur.Model = m
 		}
 		if instructions != nil {
@@ -185,7 +165,7 @@ func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, model, ins
 		}
 		r, err := c.resolveAI(ctx, tx, projectID)
 		out = r.view()
-		return []Change{{Kind: ChangeProjectSettings}}, err
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, err
 	}})
 	return out, err
 }
@@ -196,7 +176,7 @@ func (c *Catalog) ShowAI(ctx context.Context, projectID string) (AIView, error) 
 		return AIView{}, err
 	}
 	var out AIView
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		r, err := c.resolveAI(ctx, tx, projectID)
 		out = r.view()
 		return err
@@ -211,7 +191,7 @@ func (c *Catalog) ResolveAI(ctx context.Context, projectID string) (ResolvedAI, 
 		return ResolvedAI{}, err
 	}
 	var r resolvedAI
-	if err := c.store.View(ctx, func(tx Tx) error {
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		r, err = c.resolveAI(ctx, tx, projectID)
 		return err
@@ -236,7 +216,7 @@ func (r resolvedAI) view() AIView {
 
 // resolveAI applies the order: the project's model and instructions, then the workspace's
 // provider (its key, base URL and model), then the operator's default.
-func (c *Catalog) resolveAI(ctx context.Context, tx Tx, projectID string) (resolvedAI, error) {
+func (c *Catalog) resolveAI(ctx context.Context, tx model.Tx, projectID string) (resolvedAI, error) {
 	p, err := tx.Project(ctx, projectID)
 	if err != nil {
 		return resolvedAI{}, err
@@ -268,7 +248,7 @@ func (c *Catalog) resolveAI(ctx context.Context, tx Tx, projectID string) (resol
 // provider is called through the outbound guard.
 func (c *Catalog) openAI(r resolvedAI) (ResolvedAI, error) {
 	if !r.configured {
-		return ResolvedAI{}, Errorf(CodeNotConfigured, "this project has no AI provider configured (lokal ai set)")
+		return ResolvedAI{}, model.Errorf(model.CodeNotConfigured, "this project has no AI provider configured (lokal ai set)")
 	}
 	out := ResolvedAI{Source: r.source, WorkspaceID: r.workspaceID, Instructions: r.instructions,
 		Config: ai.Config{BaseURL: r.baseURL, Model: r.model, APIKey: r.plainKey, Concurrency: c.opts.AIConcurrency}}
@@ -300,25 +280,25 @@ func (c *Catalog) guard() *outbound.Guard {
 func (c *Catalog) checkAIBaseURL(ctx context.Context, raw string) error {
 	u, err := url.Parse(raw)
 	if raw == "" || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return Errorf(CodeInvalid, "base URL %q must be an http or https URL, such as https://api.openai.com/v1", raw)
+		return model.Errorf(model.CodeInvalid, "base URL %q must be an http or https URL, such as https://api.openai.com/v1", raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return Errorf(CodeInvalid, "base URL %q must not have a query or fragment", raw)
+		return model.Errorf(model.CodeInvalid, "base URL %q must not have a query or fragment", raw)
 	}
 	if err := c.guard().CheckURL(ctx, raw, nil); err != nil {
 		var b *outbound.BlockedError
 		if errors.As(err, &b) {
-			return Errorf(CodeInvalid, "base URL %s is refused: %v (the operator may allow a network with --allow-private-nets or LOKAL_ALLOW_PRIVATE_NETS)", raw, b)
+			return model.Errorf(model.CodeInvalid, "base URL %s is refused: %v (the operator may allow a network with --allow-private-nets or LOKAL_ALLOW_PRIVATE_NETS)", raw, b)
 		}
-		return Errorf(CodeInvalid, "base URL %s: %v", raw, err)
+		return model.Errorf(model.CodeInvalid, "base URL %s: %v", raw, err)
 	}
 	return nil
 }
 
-func checkAIModel(model string) (string, error) {
-	m := strings.TrimSpace(model)
+func checkAIModel(name string) (string, error) {
+	m := strings.TrimSpace(name)
 	if len(m) > maxAIModel || strings.ContainsFunc(m, unicode.IsControl) {
-		return "", Errorf(CodeInvalid, "model must be at most %d printable characters", maxAIModel)
+		return "", model.Errorf(model.CodeInvalid, "model must be at most %d printable characters", maxAIModel)
 	}
 	return m, nil
 }

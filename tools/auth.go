@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // newSecret returns prefix followed by 192 random bits, hex-encoded.
@@ -33,7 +34,7 @@ func (c *Catalog) tokenKey(ctx context.Context) ([]byte, error) {
 		return *k, nil
 	}
 	var key []byte
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		key, err = tx.TokenKey(ctx)
 		return err
@@ -80,10 +81,10 @@ func ParseAuthorization(h string) string {
 
 // Authenticate returns the principal of token, or CodeUnauthorized. A token seen within
 // the cache TTL is answered from memory without hashing: this is every request's path.
-func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, error) {
-	unauthorized := &Error{Code: CodeUnauthorized, Message: "missing or invalid token"}
+func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Principal, error) {
+	unauthorized := &model.Error{Code: model.CodeUnauthorized, Message: "missing or invalid token"}
 	if token == "" || len(token) > 256 {
-		return Principal{}, unauthorized
+		return model.Principal{}, unauthorized
 	}
 	now := c.opts.Now()
 	c.authMu.RLock()
@@ -94,25 +95,25 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (Principal, er
 	}
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
-		return Principal{}, err
+		return model.Principal{}, err
 	}
-	var rec TokenRecord
-	err = c.store.View(ctx, func(tx Tx) error {
+	var rec model.TokenRecord
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		rec, err = tx.TokenByHash(ctx, hash)
 		return err
 	})
 	if err != nil {
-		if IsNotFound(err) {
-			return Principal{}, unauthorized
+		if model.IsNotFound(err) {
+			return model.Principal{}, unauthorized
 		}
-		return Principal{}, err
+		return model.Principal{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(rec.Hash), []byte(hash)) != 1 {
-		return Principal{}, unauthorized
+		return model.Principal{}, unauthorized
 	}
 	c.noteTokenUse(rec.ID)
-	p := Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
+	p := model.Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
 		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly}
 	c.authMu.Lock()
 	if len(c.auth) > 10000 {

@@ -5,83 +5,84 @@ import (
 	"encoding/json"
 
 	"github.com/google/uuid"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // loadProject loads a project and checks that the principal may use it: a token of another
 // project or workspace is unauthorized, exactly as a wrong token is.
-func (c *Catalog) loadProject(ctx context.Context, tx Tx, projectID string) (Project, error) {
-	p := PrincipalFrom(ctx)
+func (c *Catalog) loadProject(ctx context.Context, tx model.Tx, projectID string) (model.Project, error) {
+	p := model.PrincipalFrom(ctx)
 	if err := authorizeProjectID(p, projectID); err != nil {
-		return Project{}, err
+		return model.Project{}, err
 	}
 	if !validID(projectID) {
-		return Project{}, Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+		return model.Project{}, model.Errorf(model.CodeNotFound, "project %q not found", model.Truncate(projectID, 40))
 	}
 	proj, err := tx.Project(ctx, projectID)
 	if err != nil {
-		if IsNotFound(err) {
-			return Project{}, Errorf(CodeNotFound, "project %s not found", projectID)
+		if model.IsNotFound(err) {
+			return model.Project{}, model.Errorf(model.CodeNotFound, "project %s not found", projectID)
 		}
-		return Project{}, err
+		return model.Project{}, err
 	}
 	if err := authorizeProject(p, proj); err != nil {
-		return Project{}, err
+		return model.Project{}, err
 	}
 	return proj, nil
 }
 
 // authorizeProjectID rejects what can be rejected without the database.
-func authorizeProjectID(p Principal, projectID string) error {
+func authorizeProjectID(p model.Principal, projectID string) error {
 	switch p.Kind {
-	case KindSystem, KindAnonymous, KindWorkspace, KindSession:
+	case model.KindSystem, model.KindAnonymous, model.KindWorkspace, KindSession:
 		return nil
-	case KindAPIKey, KindPersonal:
+	case model.KindAPIKey, model.KindPersonal:
 		if p.ProjectID == projectID {
 			return nil
 		}
 	}
-	return &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
+	return &model.Error{Code: model.CodeUnauthorized, Message: "token is not valid for this project"}
 }
 
-func authorizeProject(p Principal, proj Project) error {
+func authorizeProject(p model.Principal, proj model.Project) error {
 	switch p.Kind {
-	case KindSystem, KindAnonymous:
+	case model.KindSystem, model.KindAnonymous:
 		return nil
-	case KindWorkspace, KindSession:
+	case model.KindWorkspace, KindSession:
 		if p.WorkspaceID == proj.WorkspaceID && proj.Active {
 			return nil
 		}
-	case KindAPIKey, KindPersonal:
+	case model.KindAPIKey, model.KindPersonal:
 		if p.ProjectID == proj.ID {
 			return nil
 		}
 	}
-	return &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
+	return &model.Error{Code: model.CodeUnauthorized, Message: "token is not valid for this project"}
 }
 
 // requireWrite refuses read-only keys on writes.
 func requireWrite(ctx context.Context) error {
-	p := PrincipalFrom(ctx)
+	p := model.PrincipalFrom(ctx)
 	switch {
-	case p.Kind == KindAnonymous:
-		return &Error{Code: CodeUnauthorized, Message: "a token is required"}
+	case p.Kind == model.KindAnonymous:
+		return &model.Error{Code: model.CodeUnauthorized, Message: "a token is required"}
 	case p.ReadOnly:
-		return &Error{Code: CodeReadOnlyKey, Message: "this API key is read-only"}
+		return &model.Error{Code: model.CodeReadOnlyKey, Message: "this API key is read-only"}
 	}
 	return nil
 }
 
 // requireToken refuses anonymous callers on token-authenticated operations.
 func requireToken(ctx context.Context) error {
-	if PrincipalFrom(ctx).Kind == KindAnonymous {
-		return &Error{Code: CodeUnauthorized, Message: "a token is required"}
+	if model.PrincipalFrom(ctx).Kind == model.KindAnonymous {
+		return &model.Error{Code: model.CodeUnauthorized, Message: "a token is required"}
 	}
 	return nil
 }
 
 func requireSystem(ctx context.Context) error {
-	if PrincipalFrom(ctx).Kind != KindSystem {
-		return &Error{Code: CodeUnauthorized, Message: "admin operation"}
+	if model.PrincipalFrom(ctx).Kind != model.KindSystem {
+		return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
 	}
 	return nil
 }
@@ -90,11 +91,11 @@ func requireSystem(ctx context.Context) error {
 // signed in to the Connect page (a session may do what the user's workspace token may) and
 // the system: operations on an owner's business (spend, redeploy) are not for API keys.
 func requirePersonal(ctx context.Context) error {
-	switch PrincipalFrom(ctx).Kind {
-	case KindPersonal, KindWorkspace, KindSession, KindSystem:
+	switch model.PrincipalFrom(ctx).Kind {
+	case model.KindPersonal, model.KindWorkspace, KindSession, model.KindSystem:
 		return nil
 	}
-	return &Error{Code: CodePATRequired, Message: "this needs a personal access token, not a project API key"}
+	return &model.Error{Code: model.CodePATRequired, Message: "this needs a personal access token, not a project API key"}
 }
 
 // AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
@@ -103,11 +104,11 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 	if err := requireToken(ctx); err != nil {
 		return err
 	}
-	p := PrincipalFrom(ctx)
+	p := model.PrincipalFrom(ctx)
 	if err := authorizeProjectID(p, projectID); err != nil {
 		return err
 	}
-	if (p.Kind == KindAPIKey || p.Kind == KindPersonal) && p.ProjectID == projectID {
+	if (p.Kind == model.KindAPIKey || p.Kind == model.KindPersonal) && p.ProjectID == projectID {
 		// The token exists only while its project does: no lookup on the hot read path.
 		return nil
 	}
@@ -120,8 +121,8 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 // the project of every tool call in the returned context.
 func (c *Catalog) OpenMCP(ctx context.Context, projectID string) (context.Context, error) {
 	if projectID == "" {
-		if PrincipalFrom(ctx).Kind != KindWorkspace {
-			return ctx, &Error{Code: CodeUnauthorized, Message: "this endpoint takes workspace tokens (pat_ws_) only"}
+		if model.PrincipalFrom(ctx).Kind != model.KindWorkspace {
+			return ctx, &model.Error{Code: model.CodeUnauthorized, Message: "this endpoint takes workspace tokens (pat_ws_) only"}
 		}
 		return ctx, nil
 	}
@@ -150,13 +151,13 @@ func (c *Catalog) begin(ctx context.Context, projectID string, write bool) error
 }
 
 // projectCached returns the project through the cache and checks the principal against it.
-func (c *Catalog) projectCached(ctx context.Context, projectID string) (Project, error) {
+func (c *Catalog) projectCached(ctx context.Context, projectID string) (model.Project, error) {
 	if !validID(projectID) {
-		return Project{}, Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+		return model.Project{}, model.Errorf(model.CodeNotFound, "project %q not found", model.Truncate(projectID, 40))
 	}
 	f, err := c.store.Cached(ctx, projectID, "project", func(ctx context.Context) ([]byte, error) {
 		var body []byte
-		err := c.store.View(ctx, func(tx Tx) error {
+		err := c.store.View(ctx, func(tx model.Tx) error {
 			p, err := tx.Project(ctx, projectID)
 			if err != nil {
 				return err
@@ -167,21 +168,21 @@ func (c *Catalog) projectCached(ctx context.Context, projectID string) (Project,
 		return body, err
 	})
 	if err != nil {
-		return Project{}, err
+		return model.Project{}, err
 	}
 	var cp cachedProject
 	if err := json.Unmarshal(f.Body, &cp); err != nil {
-		return Project{}, err
+		return model.Project{}, err
 	}
 	cp.Project.WorkspaceID, cp.Project.Active = cp.WorkspaceID, cp.Active
-	if err := authorizeProject(PrincipalFrom(ctx), cp.Project); err != nil {
-		return Project{}, err
+	if err := authorizeProject(model.PrincipalFrom(ctx), cp.Project); err != nil {
+		return model.Project{}, err
 	}
 	return cp.Project, nil
 }
 
 type cachedProject struct {
-	Project
+	model.Project
 	WorkspaceID string `json:"workspace_id"`
 	Active      bool   `json:"active"`
 }
@@ -192,8 +193,8 @@ func validID(id string) bool { return uuid.Validate(id) == nil }
 
 // read runs fn in one read transaction with the project loaded and authorized: the read
 // side's one path, as write is the write side's.
-func (c *Catalog) read(ctx context.Context, projectID string, fn func(tx Tx, proj Project) error) error {
-	return c.store.View(ctx, func(tx Tx) error {
+func (c *Catalog) read(ctx context.Context, projectID string, fn func(tx model.Tx, proj model.Project) error) error {
+	return c.store.View(ctx, func(tx model.Tx) error {
 		proj, err := c.loadProject(ctx, tx, projectID)
 		if err != nil {
 			return err

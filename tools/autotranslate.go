@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // JobTranslate is the job kind of automatic translation: a batch of at most MaxAIKeys keys
@@ -21,19 +22,6 @@ const OpAutoTranslate = "auto_translate"
 // by one) gather into full batches before the first is claimed.
 const AutoTranslateDelay = 2 * time.Second
 
-// AutoTranslateTx holds what automatic translation keeps beside the jobs.
-type AutoTranslateTx interface {
-	// RecordAIFailures remembers the keys (id to reason) automatic translation gave up on.
-	RecordAIFailures(ctx context.Context, projectID, language string, failures map[int64]string) error
-	// ClearAIFailures forgets failures of keys that got a translation.
-	ClearAIFailures(ctx context.Context, language string, keyIDs []int64) error
-	// AIFailureCounts counts, per language, visible keys that failed and have no value yet.
-	AIFailureCounts(ctx context.Context, projectID string) (map[string]int, error)
-	// MemoryMatches maps each source text that has an approved, current translation into
-	// targetLang somewhere in the project to that translation.
-	MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error)
-}
-
 // translateBatch is a translate job's payload; the job's items are the keys.
 type translateBatch struct {
 	Language  string `json:"language"`
@@ -43,7 +31,7 @@ type translateBatch struct {
 // autoTranslateTargets says which languages the keys a write of op creates are translated
 // into: an assistant's new strings into every enabled language, a build's (sync, missing,
 // overwrite) and a website's (page strings, harvest) into the auto-translate languages.
-func autoTranslateTargets(op string, proj Project) []string {
+func autoTranslateTargets(op string, proj model.Project) []string {
 	var from []string
 	switch op {
 	case "register_source_strings", "add_key":
@@ -68,8 +56,8 @@ func autoTranslateTargets(op string, proj Project) []string {
 // autoTranslateHook queues the translation of the keys a write created, in the write's own
 // transaction: a committed key always has its jobs, a rolled-back one never. Nothing is
 // queued while the project has no AI provider.
-func (c *Catalog) autoTranslateHook(ctx context.Context, tx Tx, ev WriteEvent) error {
-	if ev.ProjectID == "" || !ev.Has(ChangeKeyCreated) {
+func (c *Catalog) autoTranslateHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
+	if ev.ProjectID == "" || !ev.Has(model.ChangeKeyCreated) {
 		return nil
 	}
 	proj, err := tx.Project(ctx, ev.ProjectID)
@@ -87,7 +75,7 @@ func (c *Catalog) autoTranslateHook(ctx context.Context, tx Tx, ev WriteEvent) e
 	byNS := map[string][]string{}
 	var namespaces []string
 	for _, ch := range ev.Changes {
-		if ch.Kind != ChangeKeyCreated {
+		if ch.Kind != model.ChangeKeyCreated {
 			continue
 		}
 		if _, ok := byNS[ch.Namespace]; !ok {
@@ -107,12 +95,12 @@ func (c *Catalog) autoTranslateHook(ctx context.Context, tx Tx, ev WriteEvent) e
 	return nil
 }
 
-func (c *Catalog) enqueueTranslation(ctx context.Context, tx Tx, projectID, ns, lang string, keys []string, runAt time.Time) error {
+func (c *Catalog) enqueueTranslation(ctx context.Context, tx model.Tx, projectID, ns, lang string, keys []string, runAt time.Time) error {
 	payload, err := json.Marshal(translateBatch{Language: lang, Namespace: ns})
 	if err != nil {
 		return err
 	}
-	return tx.EnqueueItems(ctx, Job{Kind: JobTranslate, ProjectID: projectID, Payload: string(payload), Items: keys, RunAt: runAt}, MaxAIKeys)
+	return tx.EnqueueItems(ctx, model.Job{Kind: JobTranslate, ProjectID: projectID, Payload: string(payload), Items: keys, RunAt: runAt}, MaxAIKeys)
 }
 
 // RunTranslateJob translates one batch of automatic translation. Only empty rows are filled
@@ -121,20 +109,20 @@ func (c *Catalog) enqueueTranslation(ctx context.Context, tx Tx, projectID, ns, 
 // source changed during the call is not stored, and its key is queued again. Strings the
 // model got wrong twice are recorded as failed; a provider that is down or rate limiting
 // returns an error, so that the worker runs the job again later.
-func (c *Catalog) RunTranslateJob(ctx context.Context, j Job) error {
+func (c *Catalog) RunTranslateJob(ctx context.Context, j model.Job) error {
 	var b translateBatch
 	if err := json.Unmarshal([]byte(j.Payload), &b); err != nil {
-		return Errorf(CodeInvalid, "translate job %d has an unreadable payload: %v", j.ID, err)
+		return model.Errorf(model.CodeInvalid, "translate job %d has an unreadable payload: %v", j.ID, err)
 	}
 	if len(j.Items) == 0 {
 		return nil
 	}
 	o, err := c.aiTranslate(ctx, aiJob{op: OpAutoTranslate, project: j.ProjectID, namespace: b.Namespace, language: b.Language,
-		keys: j.Items, keepApproved: true, onlyMissing: true, memory: true, tooMany: CodeInvalid})
+		keys: j.Items, keepApproved: true, onlyMissing: true, memory: true, tooMany: model.CodeInvalid})
 	switch {
-	case IsNotFound(err):
+	case model.IsNotFound(err):
 		return nil // the project, namespace or language is gone: nothing left to translate
-	case ErrorCode(err) == CodeNotConfigured:
+	case model.ErrorCode(err) == model.CodeNotConfigured:
 		return c.translateFailed(ctx, j, b, err.Error())
 	case err != nil:
 		return err
@@ -147,7 +135,7 @@ func (c *Catalog) RunTranslateJob(ctx context.Context, j Job) error {
 }
 
 // TranslateJobGaveUp records every key of a batch the worker stopped retrying as failed.
-func (c *Catalog) TranslateJobGaveUp(ctx context.Context, j Job, cause error) error {
+func (c *Catalog) TranslateJobGaveUp(ctx context.Context, j model.Job, cause error) error {
 	var b translateBatch
 	if err := json.Unmarshal([]byte(j.Payload), &b); err != nil {
 		return nil
@@ -155,7 +143,7 @@ func (c *Catalog) TranslateJobGaveUp(ctx context.Context, j Job, cause error) er
 	return c.translateFailed(ctx, j, b, cause.Error())
 }
 
-func (c *Catalog) translateFailed(ctx context.Context, j Job, b translateBatch, reason string) error {
+func (c *Catalog) translateFailed(ctx context.Context, j model.Job, b translateBatch, reason string) error {
 	o := aiOutcome{failed: j.Items, reasons: map[string]string{}}
 	for _, k := range j.Items {
 		o.reasons[k] = reason
@@ -165,8 +153,8 @@ func (c *Catalog) translateFailed(ctx context.Context, j Job, b translateBatch, 
 
 // settleTranslation records the batch's failures, forgets earlier failures of keys now
 // translated, and queues again keys whose source moved during the call.
-func (c *Catalog) settleTranslation(ctx context.Context, j Job, b translateBatch, o aiOutcome) error {
-	return c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+func (c *Catalog) settleTranslation(ctx context.Context, j model.Job, b translateBatch, o aiOutcome) error {
+	return c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		proj, err := tx.Project(ctx, j.ProjectID)
 		if err != nil {
 			return nil, ignoreNotFound(err)
@@ -202,7 +190,7 @@ func (c *Catalog) settleTranslation(ctx context.Context, j Job, b translateBatch
 	}})
 }
 
-func (c *Catalog) requeueMoved(ctx context.Context, j Job, b translateBatch, o aiOutcome) error {
+func (c *Catalog) requeueMoved(ctx context.Context, j model.Job, b translateBatch, o aiOutcome) error {
 	if len(o.moved) == 0 {
 		return nil
 	}
@@ -210,7 +198,7 @@ func (c *Catalog) requeueMoved(ctx context.Context, j Job, b translateBatch, o a
 }
 
 func ignoreNotFound(err error) error {
-	if IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return nil
 	}
 	return err
@@ -237,7 +225,7 @@ type AutoTranslationStatus struct {
 }
 
 // autoTranslationStatus fills the queue figures of out from the jobs and failures.
-func (c *Catalog) autoTranslationStatus(ctx context.Context, tx Tx, proj Project, stats []LanguageStats) (AutoTranslationStatus, error) {
+func (c *Catalog) autoTranslationStatus(ctx context.Context, tx model.Tx, proj model.Project, stats []LanguageStats) (AutoTranslationStatus, error) {
 	st := AutoTranslationStatus{Languages: autoTranslateTargets("sync", proj)}
 	r, err := c.resolveAI(ctx, tx, proj.ID)
 	if err != nil {

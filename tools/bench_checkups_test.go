@@ -15,6 +15,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestBenchCheckups is `make bench`'s checkup part (BENCH_ONLY=checkups), run only with
@@ -42,7 +43,7 @@ func TestBenchCheckups(t *testing.T) {
 			db := storagetest.MustOpen(t, dsn, nil)
 			raw := storagetest.SQL(t, dsn)
 			cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			ctx := tools.WithPrincipal(context.Background(), tools.System)
+			ctx := model.WithPrincipal(context.Background(), tools.System)
 			p := f.Project.ID
 			line := func(format string, args ...any) {
 				fmt.Printf("BENCH checkups %s %d keys: %s\n", dialect, n, fmt.Sprintf(format, args...))
@@ -185,7 +186,7 @@ func errCode(err error) string {
 	if err == nil {
 		return "ok"
 	}
-	if c := tools.ErrorCode(err); c != "" {
+	if c := model.ErrorCode(err); c != "" {
 		return c
 	}
 	return err.Error()

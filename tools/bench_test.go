@@ -19,6 +19,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 var (
@@ -58,7 +59,7 @@ func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, contex
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return cat, f.Project.ID, tools.WithPrincipal(context.Background(), principal)
+	return cat, f.Project.ID, model.WithPrincipal(context.Background(), principal)
 }
 
 func benchCatalogSync(b *testing.B, n int) {

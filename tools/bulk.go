@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Chunked writes. On SQLite every write of every project queues for one writer connection,
@@ -17,26 +19,6 @@ import (
 // staged rows are removed again: the write applies completely or leaves nothing behind.
 // Writes to one project in this process take turns for the whole of a write (bulkWrites.lock),
 // so no other write of the project sees or touches the staged keys.
-
-// ChunkedStore is implemented by a Store whose writes queue for one writer whatever their
-// project; ChunkWrites true asks for chunked writes, and then the store's Tx implements
-// StagingTx.
-type ChunkedStore interface {
-	ChunkWrites() bool
-	// WritersWaiting reports whether another write waits for the writer: a chunk ends
-	// early then.
-	WritersWaiting() bool
-}
-
-// StagingTx is what a chunked write needs of a transaction beyond Tx.
-type StagingTx interface {
-	// ProjectRevision is the revision Touch last stamped on the project.
-	ProjectRevision(ctx context.Context, projectID string) (int64, error)
-	// RemoveStagedKeys is the rollback of a chunked write: it deletes the keys the chunks
-	// inserted with their rows and history, and the namespace namespaceID (when not zero)
-	// once it has no key left. Nothing else is touched.
-	RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []int64) error
-}
 
 const (
 	defaultBulkThreshold = 2000 // more new keys than this are written in chunks
@@ -121,7 +103,7 @@ type staged struct {
 	createdNS bool   // the first chunk made the namespace
 	language  string // the language Keys was read in
 	revision  int64  // the project's revision when snapshot was read
-	snapshot  []KeyState
+	snapshot  []model.KeyState
 	ids       map[string]int64 // staged key name to id
 	byID      map[int64]bool
 	chunks    [][]int64 // key ids per committed chunk
@@ -143,7 +125,7 @@ func stagedIn(ctx context.Context, nsID int64) *staged {
 
 // namespaceKeys is tx.Keys as the namespace was before the write's staged chunks: the
 // operations of a chunked write read their namespace through it.
-func namespaceKeys(ctx context.Context, tx Tx, ns Namespace, sourceLanguage, language string) ([]KeyState, error) {
+func namespaceKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLanguage, language string) ([]model.KeyState, error) {
 	st := stagedIn(ctx, ns.ID)
 	if st == nil {
 		return tx.Keys(ctx, ns, sourceLanguage, language)
@@ -179,7 +161,7 @@ func stagedID(ctx context.Context, nsID int64, key string) (int64, bool) {
 }
 
 func (c *Catalog) chunking() bool {
-	cs, ok := c.store.(ChunkedStore)
+	cs, ok := c.store.(model.ChunkedStore)
 	return ok && cs.ChunkWrites()
 }
 
@@ -199,11 +181,11 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		return nil, nil
 	}
 	st := &staged{}
-	var proj Project
-	var ns Namespace
+	var proj model.Project
+	var ns model.Namespace
 	skip := errors.New("not chunked")
-	err := c.store.View(ctx, func(tx Tx) error {
-		stx, ok := tx.(StagingTx)
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		stx, ok := tx.(model.StagingTx)
 		if !ok {
 			return skip
 		}
@@ -215,7 +197,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		if b.source {
 			st.language = proj.SourceLanguage
 		}
-		if st.language == "" || proj.requireLanguage(st.language) != nil || (b.requires != "" && proj.requireLanguage(b.requires) != nil) ||
+		if st.language == "" || proj.RequireLanguage(st.language) != nil || (b.requires != "" && proj.RequireLanguage(b.requires) != nil) ||
 			checkNamespace(b.namespace) != nil {
 			return skip
 		}
@@ -224,7 +206,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		}
 		ns, err = tx.Namespace(ctx, proj.ID, b.namespace)
 		switch {
-		case IsNotFound(err) && b.create:
+		case model.IsNotFound(err) && b.create:
 			return nil
 		case err != nil:
 			return skip
@@ -257,17 +239,17 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 	}
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))
-	waiting := c.store.(ChunkedStore).WritersWaiting
+	waiting := c.store.(model.ChunkedStore).WritersWaiting
 	for start, n := 0, 0; start < len(fresh); n++ {
 		var ids []int64
 		var keys []string
 		createdNS := false
-		err := c.store.Update(ctx, project, func(tx Tx) error {
+		err := c.store.Update(ctx, project, func(tx model.Tx) error {
 			ids, keys, createdNS = nil, nil, false
 			if st.nsID == 0 {
 				var err error
 				ns, err = tx.Namespace(ctx, proj.ID, b.namespace)
-				if IsNotFound(err) {
+				if model.IsNotFound(err) {
 					ns, err = tx.CreateNamespace(ctx, proj.ID, b.namespace)
 					createdNS = true
 				}
@@ -283,7 +265,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 					return err
 				}
 				for _, ch := range changes {
-					if ch.Kind == ChangeKeyCreated {
+					if ch.Kind == model.ChangeKeyCreated {
 						ids = append(ids, ch.KeyID)
 					}
 				}
@@ -313,9 +295,9 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 
 // check runs first in the main transaction of a chunked write: the snapshot of the
 // namespace stands for it only when no other write touched the project since it was read.
-func (st *staged) check(ctx context.Context, tx Tx, project string) error {
+func (st *staged) check(ctx context.Context, tx model.Tx, project string) error {
 	st.used = 0
-	stx, ok := tx.(StagingTx)
+	stx, ok := tx.(model.StagingTx)
 	if !ok {
 		return errors.New("checking staged keys: the store's transaction cannot stage")
 	}
@@ -351,8 +333,8 @@ func (c *Catalog) unstage(ctx context.Context, project string, st *staged) {
 	defer cancel()
 	for end := len(ids); end > 0; end -= batch {
 		start := max(0, end-batch)
-		err := c.store.Update(ctx, project, func(tx Tx) error {
-			stx, ok := tx.(StagingTx)
+		err := c.store.Update(ctx, project, func(tx model.Tx) error {
+			stx, ok := tx.(model.StagingTx)
 			if !ok {
 				return errors.New("the store's transaction cannot remove staged keys")
 			}

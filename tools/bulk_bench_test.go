@@ -19,6 +19,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // BenchmarkBulkSyncNeighbour runs the worst-case sync into one project and, for as long as
@@ -30,7 +31,7 @@ func BenchmarkBulkSyncNeighbour(b *testing.B) {
 		b.Run(dialect, func(b *testing.B) {
 			db := storagetest.MustOpenDB(b, dialect)
 			cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			sys := tools.WithPrincipal(context.Background(), tools.System)
+			sys := model.WithPrincipal(context.Background(), tools.System)
 			ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
 			if err != nil {
 				b.Fatal(err)
@@ -51,7 +52,7 @@ func BenchmarkBulkSyncNeighbour(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ctx := tools.WithPrincipal(context.Background(), principal)
+			ctx := model.WithPrincipal(context.Background(), principal)
 			entries := worstCaseEntries()
 			var lat []time.Duration
 			var bigTotal time.Duration
@@ -74,7 +75,7 @@ func BenchmarkBulkSyncNeighbour(b *testing.B) {
 				for n := 0; ; n++ {
 					select {
 					case err := <-done:
-						if tools.ErrorCode(err) == tools.CodeTimeout {
+						if model.ErrorCode(err) == model.CodeTimeout {
 							bigFailed++ // a loaded machine; reported, not fatal
 						} else if err != nil {
 							b.Fatal(err)
@@ -82,7 +83,7 @@ func BenchmarkBulkSyncNeighbour(b *testing.B) {
 					default:
 						t0 := time.Now()
 						if _, err := cat.AddKey(sys, tools.AddKeyIn{SourceValue: "v", KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: small.ID},
-							NamespaceKey: "small", TranslationKey: fmt.Sprintf("run%d.k%d", i, n)}}); tools.ErrorCode(err) == tools.CodeTimeout {
+							NamespaceKey: "small", TranslationKey: fmt.Sprintf("run%d.k%d", i, n)}}); model.ErrorCode(err) == model.CodeTimeout {
 							failed++ // counted, and its wait is in the latencies
 						} else if err != nil {
 							b.Fatal(err)

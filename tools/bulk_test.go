@@ -22,6 +22,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun/driver/pgdriver"
 )
 
@@ -45,11 +46,11 @@ type bulkEnv struct {
 // bulkEvents records what the hooks were handed.
 type bulkEvents struct {
 	mu   sync.Mutex
-	evs  []tools.WriteEvent
+	evs  []model.WriteEvent
 	fail error // returned by the hook when set
 }
 
-func (e *bulkEvents) hook(_ context.Context, _ tools.Tx, ev tools.WriteEvent) error {
+func (e *bulkEvents) hook(_ context.Context, _ model.Tx, ev model.WriteEvent) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.evs = append(e.evs, ev)
@@ -57,16 +58,16 @@ func (e *bulkEvents) hook(_ context.Context, _ tools.Tx, ev tools.WriteEvent) er
 }
 
 // normalized are the events without key ids (they differ between databases), changes sorted.
-func (e *bulkEvents) normalized() []tools.WriteEvent {
+func (e *bulkEvents) normalized() []model.WriteEvent {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := make([]tools.WriteEvent, len(e.evs))
+	out := make([]model.WriteEvent, len(e.evs))
 	for i, ev := range e.evs {
 		chs := slices.Clone(ev.Changes)
 		for j := range chs {
 			chs[j].KeyID = 0
 		}
-		slices.SortFunc(chs, func(a, b tools.Change) int {
+		slices.SortFunc(chs, func(a, b model.Change) int {
 			return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
 		})
 		ev.Changes, ev.ProjectID = chs, ""
@@ -85,7 +86,7 @@ func bulkOpen(t *testing.T, dialect string, chunked bool, opts tools.Options, af
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	env := &bulkEnv{sys: tools.WithPrincipal(t.Context(), tools.System), events: &bulkEvents{}}
+	env := &bulkEnv{sys: model.WithPrincipal(t.Context(), tools.System), events: &bulkEvents{}}
 	if dialect == "sqlite" {
 		env.raw, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dsn, "sqlite:"))
 	} else {
@@ -265,13 +266,13 @@ func TestFailedChunkedWriteLeavesNothing(t *testing.T) {
 	}{
 		{name: "main transaction", dialect: "sqlite", hookFails: true, code: ""},
 		{name: "main transaction unchunked", dialect: "postgres", hookFails: true, code: ""},
-		{name: "budget", dialect: "sqlite", timeout: 2 * time.Second, code: tools.CodeTimeout,
+		{name: "budget", dialect: "sqlite", timeout: 2 * time.Second, code: model.CodeTimeout,
 			after: func(ctx context.Context, chunk int, _ context.CancelFunc) {
 				if chunk == 1 {
 					<-ctx.Done() // the write's budget runs out between two chunks
 				}
 			}},
-		{name: "client left", dialect: "sqlite", code: tools.CodeUnavailable,
+		{name: "client left", dialect: "sqlite", code: model.CodeUnavailable,
 			after: func(_ context.Context, chunk int, cancel context.CancelFunc) {
 				if chunk == 2 {
 					cancel()
@@ -300,7 +301,7 @@ func TestFailedChunkedWriteLeavesNothing(t *testing.T) {
 			for _, ns := range []string{"app", "fresh"} { // an existing namespace, and one the write makes
 				client, cancel := context.WithCancel(t.Context())
 				defer cancel()
-				ctx := tools.WithPrincipal(client, tools.System)
+				ctx := model.WithPrincipal(client, tools.System)
 				cancelClient = cancel
 				in := tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: p, Language: "en", Namespace: ns},
 					Translations: bulkWith(bulkValues("big", bulkKeys), "old", "Old")}
@@ -308,7 +309,7 @@ func TestFailedChunkedWriteLeavesNothing(t *testing.T) {
 				switch {
 				case tc.hookFails && !errors.Is(err, refused):
 					t.Fatalf("sync into %s: %v, want the hook's error", ns, err)
-				case !tc.hookFails && tools.ErrorCode(err) != tc.code:
+				case !tc.hookFails && model.ErrorCode(err) != tc.code:
 					t.Fatalf("sync into %s: %v, want %s", ns, err, tc.code)
 				}
 				if tc.dialect == "sqlite" && env.chunks == 0 {

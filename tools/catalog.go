@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/tools/secrets"
 )
@@ -21,7 +22,7 @@ type Options struct {
 	Now          func() time.Time
 	// Limiter spends the write budgets; nil means a MemoryLimiter on Now, right for one
 	// process. Several servers on one database share a database-backed one.
-	Limiter Limiter
+	Limiter model.Limiter
 	// OnRefused is told the budget name of every refused write (for metrics).
 	OnRefused func(budget string)
 	// Limits override the per-minute budgets (tests use small ones); zero keeps the spec's.
@@ -56,7 +57,7 @@ type Options struct {
 type Catalog struct {
 	providers aiProviders
 
-	store Store
+	store model.Store
 	opts  Options
 
 	keyMu sync.Mutex
@@ -65,7 +66,7 @@ type Catalog struct {
 	authMu sync.RWMutex
 	auth   map[string]cachedPrincipal
 
-	limiter Limiter
+	limiter model.Limiter
 	hooks   []WriteHook
 	uses    tokenUses  // last_used_at writes (tokens.go)
 	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
@@ -75,12 +76,12 @@ type Catalog struct {
 }
 
 type cachedPrincipal struct {
-	p       Principal
+	p       model.Principal
 	expires time.Time
 }
 
 // NewCatalog returns the catalogue over store.
-func NewCatalog(store Store, opts *Options) *Catalog {
+func NewCatalog(store model.Store, opts *Options) *Catalog {
 	c := &Catalog{store: store, auth: map[string]cachedPrincipal{}}
 	if opts != nil {
 		c.opts = *opts
@@ -112,4 +113,4 @@ func NewCatalog(store Store, opts *Options) *Catalog {
 func (c *Catalog) BaseURL() string { return c.opts.BaseURL }
 
 // Store returns the store under the catalogue, for background workers and health checks.
-func (c *Catalog) Store() Store { return c.store }
+func (c *Catalog) Store() model.Store { return c.store }

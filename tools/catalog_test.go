@@ -6,6 +6,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestLockedRowsAreNeverOverwritten: a language_locked value survives every write path
@@ -17,17 +18,17 @@ func TestLockedRowsAreNeverOverwritten(t *testing.T) {
 			t.Parallel()
 			db, f := storagetest.MustOpenFixture(t, dialect)
 			cat := tools.NewCatalog(db, nil)
-			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}
 			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"terms": "Terms"}}); err != nil {
 				t.Fatal(err)
 			}
 			row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "legal", TranslationKey: "terms"}, Language: "nb"}
-			if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Vilkår", Status: tools.StatusApproved}); err != nil {
+			if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Vilkår", Status: model.StatusApproved}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: true}); err != nil {
+			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: true}); err != nil {
 				t.Fatal(err)
 			}
 
@@ -40,14 +41,14 @@ func TestLockedRowsAreNeverOverwritten(t *testing.T) {
 				t.Errorf("overwrite of a locked row: %+v, want it unchanged", out)
 			}
 			_, err = cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Betingelser"})
-			if tools.ErrorCode(err) != tools.CodeConflict {
+			if model.ErrorCode(err) != model.CodeConflict {
 				t.Errorf("update_translation of a locked row: %v, want conflict", err)
 			}
 			if got := value(t, cat, row); got != "Vilkår" {
 				t.Fatalf("locked value became %q", got)
 			}
 
-			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: tools.FlagLanguageLocked, Value: false}); err != nil {
+			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: false}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}}); err != nil {
@@ -64,7 +65,7 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 
 func value(t *testing.T, cat *tools.Catalog, row tools.RowRef) string {
 	t.Helper()
-	got, err := cat.GetTranslation(tools.WithPrincipal(t.Context(), tools.System), row.KeyRef)
+	got, err := cat.GetTranslation(model.WithPrincipal(t.Context(), tools.System), row.KeyRef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestMaskURL(t *testing.T) {
 		"http://127.0.0.1:9/hooks/deploy":                              "http://127.0.0.1:9/…",
 		"":                                                             "",
 	} {
-		if got := tools.MaskURL(in); got != want {
+		if got := model.MaskURL(in); got != want {
 			t.Errorf("MaskURL(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Job kinds.
@@ -70,7 +71,7 @@ const MaxReportFindings = 1000
 // checkupHook queues the keys a write changed and schedules the project's checkup in the
 // write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
 // into one pending job.
-func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
+func (c *Catalog) checkupHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
 	if ev.ProjectID == "" {
 		return nil
 	}
@@ -78,7 +79,7 @@ func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 	var keys []int64
 	for _, ch := range ev.Changes {
 		switch ch.Kind {
-		case ChangeKeyCreated, ChangeKeyHidden, ChangeKeyUnhidden, ChangeValueCreated, ChangeValueUpdated, ChangeValueRefreshed, ChangeFlagChanged:
+		case model.ChangeKeyCreated, model.ChangeKeyHidden, model.ChangeKeyUnhidden, model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeValueRefreshed, model.ChangeFlagChanged:
 			if ch.KeyID != 0 && !seen[ch.KeyID] {
 				seen[ch.KeyID] = true
 				keys = append(keys, ch.KeyID)
@@ -86,18 +87,18 @@ func (c *Catalog) checkupHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 		}
 	}
 	// Settings may change the languages: the fingerprint tells the checkup whether they did.
-	if len(keys) == 0 && !ev.Has(ChangeLanguageEnabled, ChangeGlossaryAdded, ChangeTermAdded, ChangeProjectSettings) {
+	if len(keys) == 0 && !ev.Has(model.ChangeLanguageEnabled, model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeProjectSettings) {
 		return nil
 	}
 	if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {
 		return err
 	}
-	return tx.EnqueueJob(ctx, Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
+	return tx.EnqueueJob(ctx, model.Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
 }
 
 // CheckupReportOut is a checkup report with one page of its findings.
 type CheckupReportOut struct {
-	CheckupReport
+	model.CheckupReport
 	Summary       checkup.Summary   `json:"summary"`
 	Findings      []checkup.Finding `json:"findings"`
 	FindingsTotal int               `json:"findings_total"`
@@ -113,7 +114,7 @@ type checkupConfig struct {
 	fingerprint string
 }
 
-func newCheckupConfig(proj Project, syn message.Syntax, gl []GlossaryPair, dnt []string) checkupConfig {
+func newCheckupConfig(proj model.Project, syn message.Syntax, gl []model.GlossaryPair, dnt []string) checkupConfig {
 	var cfg checkupConfig
 	cfg.in.SourceLanguage = proj.SourceLanguage
 	cfg.in.Syntax = syn
@@ -138,10 +139,10 @@ func newCheckupConfig(proj Project, syn message.Syntax, gl []GlossaryPair, dnt [
 }
 
 // analyze runs the analysis over keys and names each finding's key.
-func (cfg checkupConfig) analyze(keys []CheckupKey) []CheckupFinding {
+func (cfg checkupConfig) analyze(keys []model.CheckupKey) []model.CheckupFinding {
 	in := cfg.in
 	in.Keys = make([]checkup.Key, 0, len(keys))
-	byName := make(map[string]CheckupKey, len(keys))
+	byName := make(map[string]model.CheckupKey, len(keys))
 	for _, k := range keys {
 		ck := checkup.Key{Namespace: k.Namespace, Key: k.Key, Translations: map[string]checkup.Translation{}}
 		for _, r := range k.Rows {
@@ -156,10 +157,10 @@ func (cfg checkupConfig) analyze(keys []CheckupKey) []CheckupFinding {
 		byName[k.Namespace+"\x00"+k.Key] = k
 	}
 	found, _ := checkup.Analyze(in)
-	out := make([]CheckupFinding, len(found))
+	out := make([]model.CheckupFinding, len(found))
 	for i, f := range found {
 		k := byName[f.Namespace+"\x00"+f.Key]
-		out[i] = CheckupFinding{KeyID: k.ID, NamespaceID: k.NamespaceID, Finding: f}
+		out[i] = model.CheckupFinding{KeyID: k.ID, NamespaceID: k.NamespaceID, Finding: f}
 	}
 	return out
 }
@@ -187,7 +188,7 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}
 	for {
 		out, err := c.runCheckup(ctx, projectID, trigger)
-		if trigger == "job" || ErrorCode(err) != CodeConflict {
+		if trigger == "job" || model.ErrorCode(err) != model.CodeConflict {
 			return out, err
 		}
 		select {
@@ -200,10 +201,10 @@ func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (Ch
 
 func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
 	var cfg checkupConfig
-	var base *CheckupReport
+	var base *model.CheckupReport
 	var queued int64
 	var running bool
-	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
 		gl, err := tx.Glossary(ctx, proj.ID)
 		if err != nil {
 			return err
@@ -216,7 +217,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 		r, err := tx.Checkup(ctx, proj.ID, "")
 		if err == nil {
 			base = &r
-		} else if !IsNotFound(err) {
+		} else if !model.IsNotFound(err) {
 			return err
 		}
 		if queued, err = tx.CheckupQueueEnd(ctx, proj.ID); err != nil {
@@ -234,9 +235,9 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}
 
 	now := c.opts.Now().UTC()
-	r := CheckupReport{ID: newID(), ProjectID: projectID, Trigger: trigger, CreatedAt: now, Runner: newID(),
+	r := model.CheckupReport{ID: newID(), ProjectID: projectID, Trigger: trigger, CreatedAt: now, Runner: newID(),
 		LockedUntil: now.Add(checkupLease), Fingerprint: cfg.fingerprint}
-	if err := c.store.Update(ctx, "", func(tx Tx) error {
+	if err := c.store.Update(ctx, "", func(tx model.Tx) error {
 		var err error
 		r, err = tx.StartCheckup(ctx, r, now)
 		return err
@@ -252,15 +253,15 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 		// next checkup to carry on from, at once rather than after the lease.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if rerr := c.store.Update(rctx, "", func(tx Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
+		if rerr := c.store.Update(rctx, "", func(tx model.Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
 			c.opts.Logger.Warn("releasing a stopped checkup", "project", projectID, "report", r.ID, "err", rerr)
 		}
 		return CheckupReportOut{}, err
 	}
 
 	// Complete: the summary from the counts the chunks kept.
-	var stored CheckupReport
-	if err := c.store.View(ctx, func(tx Tx) error {
+	var stored model.CheckupReport
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		stored, err = tx.Checkup(ctx, projectID, r.ID)
 		return err
@@ -270,7 +271,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	sum := cfg.summary(stored.Counts)
 	done := c.opts.Now().UTC()
 	stored.Runner, stored.Summary, stored.CompletedAt, stored.Status = r.Runner, &sum, &done, "completed"
-	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.CompleteCheckup(ctx, stored) }); err != nil {
+	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.CompleteCheckup(ctx, stored) }); err != nil {
 		return CheckupReportOut{}, err
 	}
 	if err := c.pruneCheckups(ctx, projectID); err != nil && ctx.Err() == nil {
@@ -282,12 +283,12 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 // checkupAll analyses every visible key of the project, namespace by namespace in key
 // order, from r's cursor on; each chunk also takes the queue marks of its keys, which it
 // has just analysed.
-func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupReport) error {
+func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.CheckupReport) error {
 	if !r.Full || r.CursorNS < 0 {
 		return nil
 	}
 	var namespaces []int64
-	if err := c.store.View(ctx, func(tx Tx) error {
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		namespaces, err = tx.CheckupNamespaces(ctx, r.ProjectID)
 		return err
@@ -306,11 +307,11 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			var keys []CheckupKey
-			var marks []CheckupMark
-			if err := c.store.View(ctx, func(tx Tx) error {
+			var keys []model.CheckupKey
+			var marks []model.CheckupMark
+			if err := c.store.View(ctx, func(tx model.Tx) error {
 				var err error
-				if keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{NamespaceID: ns, AfterKey: after, Limit: c.checkupChunkSize()}); err != nil {
+				if keys, err = tx.CheckupKeys(ctx, r.ProjectID, model.CheckupKeySelect{NamespaceID: ns, AfterKey: after, Limit: c.checkupChunkSize()}); err != nil {
 					return err
 				}
 				ids := make([]int64, len(keys))
@@ -324,7 +325,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 			}); err != nil {
 				return err
 			}
-			ch := CheckupChunk{NamespaceID: ns, AfterKey: after, Findings: cfg.analyze(keys), Checked: len(keys)}
+			ch := model.CheckupChunk{NamespaceID: ns, AfterKey: after, Findings: cfg.analyze(keys), Checked: len(keys)}
 			for _, m := range marks {
 				ch.Marks = append(ch.Marks, m.ID)
 			}
@@ -347,7 +348,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 	}
 	next := *r
 	next.CursorNS, next.CursorKey = -1, 0 // the full pass is done
-	if err := c.applyCheckup(ctx, &next, CheckupChunk{}); err != nil {
+	if err := c.applyCheckup(ctx, &next, model.CheckupChunk{}); err != nil {
 		return err
 	}
 	*r = next
@@ -356,9 +357,9 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *CheckupR
 
 // checkupQueued analyses the keys queued up to now, oldest marks first; marks queued
 // meanwhile are left to the next checkup, which their writes scheduled.
-func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *CheckupReport) error {
+func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model.CheckupReport) error {
 	var end int64
-	if err := c.store.View(ctx, func(tx Tx) error {
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		end, err = tx.CheckupQueueEnd(ctx, r.ProjectID)
 		return err
@@ -369,10 +370,10 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var keys []CheckupKey
-		var marks []CheckupMark
+		var keys []model.CheckupKey
+		var marks []model.CheckupMark
 		var ids []int64
-		if err := c.store.View(ctx, func(tx Tx) error {
+		if err := c.store.View(ctx, func(tx model.Tx) error {
 			var err error
 			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, end, nil, c.checkupChunkSize()); err != nil || len(marks) == 0 {
 				return err
@@ -384,7 +385,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 					ids = append(ids, m.KeyID)
 				}
 			}
-			keys, err = tx.CheckupKeys(ctx, r.ProjectID, CheckupKeySelect{KeyIDs: ids})
+			keys, err = tx.CheckupKeys(ctx, r.ProjectID, model.CheckupKeySelect{KeyIDs: ids})
 			return err
 		}); err != nil {
 			return err
@@ -393,7 +394,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 			return nil
 		}
 		// Keys hidden or gone are covered too: their findings end.
-		ch := CheckupChunk{KeyIDs: ids, Findings: cfg.analyze(keys), Checked: len(ids)}
+		ch := model.CheckupChunk{KeyIDs: ids, Findings: cfg.analyze(keys), Checked: len(ids)}
 		for _, m := range marks {
 			ch.Marks = append(ch.Marks, m.ID)
 		}
@@ -404,9 +405,9 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *Check
 }
 
 // applyCheckup stores one chunk and renews the runner's lease.
-func (c *Catalog) applyCheckup(ctx context.Context, r *CheckupReport, ch CheckupChunk) error {
+func (c *Catalog) applyCheckup(ctx context.Context, r *model.CheckupReport, ch model.CheckupChunk) error {
 	r.LockedUntil = c.opts.Now().UTC().Add(checkupLease)
-	if err := c.store.Update(ctx, "", func(tx Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
+	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
 		return err
 	}
 	if c.checkup.afterChunk != nil {
@@ -417,7 +418,7 @@ func (c *Catalog) applyCheckup(ctx context.Context, r *CheckupReport, ch Checkup
 
 // checkupsToPrune picks the completed reports to delete (reports newest first): all but
 // the newest checkupKeepNewest and the newest of each of the last checkupKeepDays days.
-func checkupsToPrune(reports []CheckupReport, now time.Time) []string {
+func checkupsToPrune(reports []model.CheckupReport, now time.Time) []string {
 	var out []string
 	days := map[string]bool{}
 	for i, r := range reports {
@@ -438,8 +439,8 @@ func checkupsToPrune(reports []CheckupReport, now time.Time) []string {
 // pruneCheckups deletes the reports checkupsToPrune picks and the findings only they
 // showed, a batch per transaction.
 func (c *Catalog) pruneCheckups(ctx context.Context, projectID string) error {
-	var reports []CheckupReport
-	if err := c.store.View(ctx, func(tx Tx) error {
+	var reports []model.CheckupReport
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		reports, err = tx.CheckupReports(ctx, projectID)
 		return err
@@ -452,7 +453,7 @@ func (c *Catalog) pruneCheckups(ctx context.Context, projectID string) error {
 			return err
 		}
 		var n int
-		if err := c.store.Update(ctx, "", func(tx Tx) error {
+		if err := c.store.Update(ctx, "", func(tx model.Tx) error {
 			var err error
 			n, err = tx.DeleteCheckups(ctx, projectID, ids, checkupPruneBatch)
 			return err
@@ -467,7 +468,7 @@ func (c *Catalog) pruneCheckups(ctx context.Context, projectID string) error {
 }
 
 // checkupPage is report r with the page of its findings from offset.
-func (c *Catalog) checkupPage(ctx context.Context, r CheckupReport, offset int) (CheckupReportOut, error) {
+func (c *Catalog) checkupPage(ctx context.Context, r model.CheckupReport, offset int) (CheckupReportOut, error) {
 	out := CheckupReportOut{CheckupReport: r, Findings: []checkup.Finding{}, Offset: offset}
 	if r.Summary == nil {
 		// A running report: its findings are not all there yet.
@@ -478,7 +479,7 @@ func (c *Catalog) checkupPage(ctx context.Context, r CheckupReport, offset int) 
 	if offset >= out.FindingsTotal {
 		return out, nil
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		f, err := tx.CheckupFindings(ctx, r, offset, MaxReportFindings)
 		out.Findings = append(out.Findings, f...)
 		return err
@@ -507,17 +508,17 @@ func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupRe
 		return CheckupReportOut{}, err
 	}
 	if in.Offset < 0 {
-		return CheckupReportOut{}, Errorf(CodeInvalid, "offset must be 0 or more")
+		return CheckupReportOut{}, model.Errorf(model.CodeInvalid, "offset must be 0 or more")
 	}
-	var r CheckupReport
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	var r model.CheckupReport
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		if in.ReportID != "" && !validID(in.ReportID) {
-			return Errorf(CodeNotFound, "checkup report %q not found", truncate(in.ReportID, 40))
+			return model.Errorf(model.CodeNotFound, "checkup report %q not found", model.Truncate(in.ReportID, 40))
 		}
 		var err error
 		r, err = tx.Checkup(ctx, proj.ID, in.ReportID)
-		if IsNotFound(err) && in.ReportID == "" {
-			return Errorf(CodeNotFound, "no completed checkup report yet; one runs shortly after the next write, or with `lokal checkup --project %s`", proj.ID)
+		if model.IsNotFound(err) && in.ReportID == "" {
+			return model.Errorf(model.CodeNotFound, "no completed checkup report yet; one runs shortly after the next write, or with `lokal checkup --project %s`", proj.ID)
 		}
 		return err
 	})

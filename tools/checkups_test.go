@@ -12,6 +12,7 @@ import (
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // checkupFixture is a catalogue on a fresh fixture database with a clock the test moves.
@@ -27,7 +28,7 @@ func newCheckupFixture(t *testing.T, dialect string) *checkupFixture {
 	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
-	x := &checkupFixture{ctx: tools.WithPrincipal(t.Context(), tools.System), proj: f.Project.ID, dsn: dsn,
+	x := &checkupFixture{ctx: model.WithPrincipal(t.Context(), tools.System), proj: f.Project.ID, dsn: dsn,
 		now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	// The write budget is out of reach: the big syncs here are not about it, and the race
 	// run on a loaded machine can take longer than 25 s.
@@ -217,7 +218,7 @@ func TestCheckupPages(t *testing.T) {
 			if err != nil || len(last.Findings) != 0 || last.NextOffset != nil {
 				t.Errorf("offset past the end: %d findings, next %v, err %v; want an empty last page", len(last.Findings), last.NextOffset, err)
 			}
-			if _, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: -1}); tools.ErrorCode(err) != tools.CodeInvalid {
+			if _, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: -1}); model.ErrorCode(err) != model.CodeInvalid {
 				t.Errorf("offset -1: %v, want invalid", err)
 			}
 		})
@@ -329,7 +330,7 @@ func TestCheckupPruning(t *testing.T) {
 				switch {
 				case err == nil:
 					got = append(got, r.id)
-				case tools.ErrorCode(err) != tools.CodeNotFound:
+				case model.ErrorCode(err) != model.CodeNotFound:
 					t.Fatal(err)
 				}
 			}

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"slices"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The Connect page: a signed-in user manages a project's keys, their own personal access
@@ -13,16 +15,16 @@ import (
 // member authorizes the signed-in user for projectID (a write when write is set) and
 // returns the context the CLI's operations run in.
 func (c *Catalog) member(ctx context.Context, projectID string, write bool) (context.Context, error) {
-	if PrincipalFrom(ctx).Kind != KindSession {
-		return ctx, Errorf(CodeUnauthorized, "sign in first")
+	if model.PrincipalFrom(ctx).Kind != KindSession {
+		return ctx, model.Errorf(model.CodeUnauthorized, "sign in first")
 	}
 	if err := c.begin(ctx, projectID, write); err != nil {
 		return ctx, err
 	}
-	if err := c.read(ctx, projectID, func(Tx, Project) error { return nil }); err != nil {
+	if err := c.read(ctx, projectID, func(model.Tx, model.Project) error { return nil }); err != nil {
 		return ctx, err
 	}
-	return WithPrincipal(ctx, System), nil
+	return model.WithPrincipal(ctx, System), nil
 }
 
 // ConnectKeys lists the project's API keys (`lokal key list`).
@@ -54,7 +56,7 @@ func (c *Catalog) ConnectRevokeKey(ctx context.Context, projectID, keyID string)
 		return Revoked{}, err
 	}
 	if !slices.ContainsFunc(keys, func(k KeyListing) bool { return k.ID == keyID }) {
-		return Revoked{}, Errorf(CodeNotFound, "key %s not found in this project", truncate(keyID, 40))
+		return Revoked{}, model.Errorf(model.CodeNotFound, "key %s not found in this project", model.Truncate(keyID, 40))
 	}
 	return c.RevokeKey(sys, keyID)
 }
@@ -65,7 +67,7 @@ func (c *Catalog) ConnectTokens(ctx context.Context, projectID string) ([]TokenL
 	if err != nil {
 		return nil, err
 	}
-	return c.ListTokens(sys, PrincipalFrom(ctx).UserID)
+	return c.ListTokens(sys, model.PrincipalFrom(ctx).UserID)
 }
 
 // ConnectCreateToken creates a personal access token of the signed-in user for the
@@ -75,7 +77,7 @@ func (c *Catalog) ConnectCreateToken(ctx context.Context, projectID string, work
 	if err != nil {
 		return PersonalToken{}, err
 	}
-	p := PrincipalFrom(ctx)
+	p := model.PrincipalFrom(ctx)
 	in := CreateTokenIn{UserID: p.UserID, ProjectID: projectID}
 	if workspace {
 		in = CreateTokenIn{UserID: p.UserID, WorkspaceID: p.WorkspaceID}
@@ -89,12 +91,12 @@ func (c *Catalog) ConnectRevokeToken(ctx context.Context, projectID, tokenID str
 	if err != nil {
 		return Revoked{}, err
 	}
-	mine, err := c.ListTokens(sys, PrincipalFrom(ctx).UserID)
+	mine, err := c.ListTokens(sys, model.PrincipalFrom(ctx).UserID)
 	if err != nil {
 		return Revoked{}, err
 	}
 	if !slices.ContainsFunc(mine, func(t TokenListing) bool { return t.ID == tokenID }) {
-		return Revoked{}, Errorf(CodeNotFound, "token %s is not one of yours", truncate(tokenID, 40))
+		return Revoked{}, model.Errorf(model.CodeNotFound, "token %s is not one of yours", model.Truncate(tokenID, 40))
 	}
 	return c.RevokeToken(sys, tokenID)
 }
@@ -119,12 +121,12 @@ func (c *Catalog) ConnectSetAI(ctx context.Context, projectID string, model, ins
 
 // ConnectSetWorkspaceAI gives the user's workspace its own provider (`lokal ai set
 // --workspace`); apiKey nil keeps the stored key while the base URL stays.
-func (c *Catalog) ConnectSetWorkspaceAI(ctx context.Context, projectID, baseURL, model string, apiKey *string) (WorkspaceAIView, error) {
+func (c *Catalog) ConnectSetWorkspaceAI(ctx context.Context, projectID, baseURL, modelName string, apiKey *string) (WorkspaceAIView, error) {
 	sys, err := c.member(ctx, projectID, true)
 	if err != nil {
 		return WorkspaceAIView{}, err
 	}
-	return c.SetWorkspaceAI(sys, PrincipalFrom(ctx).WorkspaceID, baseURL, model, apiKey)
+	return c.SetWorkspaceAI(sys, model.PrincipalFrom(ctx).WorkspaceID, baseURL, modelName, apiKey)
 }
 
 // ConnectProject shows the project with its settings (`lokal project show`).

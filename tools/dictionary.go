@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // DictionaryIn asks for the swap dictionary of one namespace and language (spec endpoint
@@ -20,7 +22,7 @@ type DictionaryIn struct {
 // Dictionary is a pre-serialized dictionary: the cached bytes and an ETag that differs
 // between the full map and the priors-only one even when their bytes are equal.
 type Dictionary struct {
-	File     *File
+	File     *model.File
 	ETag     string
 	Language string // the language served, after regional fallback
 }
@@ -57,7 +59,7 @@ func (c *Catalog) ReadDictionary(ctx context.Context, in DictionaryIn) (Dictiona
 	}
 	f, err := c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
 		var body []byte
-		err := c.store.View(ctx, func(tx Tx) error {
+		err := c.store.View(ctx, func(tx model.Tx) error {
 			m, err := buildDictionary(ctx, tx, in.ProjectID, in.Namespace, lang, in.PriorsOnly)
 			if err != nil {
 				return err
@@ -89,7 +91,7 @@ type keyValues struct {
 
 // namespaceValues reads, for every visible key with a source value, the current value in
 // language under the auto-apply rule and the earlier values from the history.
-func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, language string) ([]keyValues, error) {
+func namespaceValues(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, language string) ([]keyValues, error) {
 	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, language)
 	if err != nil {
 		return nil, err
@@ -98,7 +100,7 @@ func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, lan
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[int64][]HistoryValue{}
+	byKey := map[int64][]model.HistoryValue{}
 	for _, h := range hist {
 		byKey[h.KeyID] = append(byKey[h.KeyID], h)
 	}
@@ -109,7 +111,7 @@ func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, lan
 			continue
 		}
 		kv := keyValues{key: k.Key, source: k.Source.Value}
-		if v := k.Value; v != nil && v.Value != "" && (autoApply || v.Status == StatusApproved) {
+		if v := k.Value; v != nil && v.Value != "" && (autoApply || v.Status == model.StatusApproved) {
 			kv.current = v.Value
 		}
 		hs := byKey[k.ID]
@@ -117,7 +119,7 @@ func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, lan
 			// A draft newer than the last approved value is not served yet: the approved
 			// one stays current.
 			for i := len(hs) - 1; i >= 0; i-- {
-				if hs[i].Status == StatusApproved && hs[i].Value != "" {
+				if hs[i].Status == model.StatusApproved && hs[i].Value != "" {
 					kv.current = hs[i].Value
 					break
 				}
@@ -145,12 +147,12 @@ func namespaceValues(ctx context.Context, tx Tx, proj Project, ns Namespace, lan
 // there from a project's first visit on, empty (ok false) until the first harvest creates
 // it, so that a new site's first dictionary read succeeds and harvesting starts; any other
 // unknown namespace is CodeNotFound.
-func embedNamespace(ctx context.Context, tx Tx, projectID, name string) (ns Namespace, ok bool, err error) {
+func embedNamespace(ctx context.Context, tx model.Tx, projectID, name string) (ns model.Namespace, ok bool, err error) {
 	ns, err = tx.Namespace(ctx, projectID, name)
 	switch {
 	case err == nil:
 		return ns, true, nil
-	case !IsNotFound(err):
+	case !model.IsNotFound(err):
 		return ns, false, err
 	case name == EmbedNamespace:
 		return ns, false, nil
@@ -158,7 +160,7 @@ func embedNamespace(ctx context.Context, tx Tx, projectID, name string) (ns Name
 	return ns, false, errNoNamespace(name)
 }
 
-func buildDictionary(ctx context.Context, tx Tx, projectID, namespace, language string, priorsOnly bool) (map[string]string, error) {
+func buildDictionary(ctx context.Context, tx model.Tx, projectID, namespace, language string, priorsOnly bool) (map[string]string, error) {
 	m := map[string]string{}
 	proj, err := tx.Project(ctx, projectID)
 	if err != nil {
@@ -236,17 +238,17 @@ func (c *Catalog) Changes(ctx context.Context, in ChangesIn) (ChangesOut, error)
 	now := c.opts.Now().UTC()
 	var out ChangesOut
 	if in.Since == "" {
-		return out, Errorf(CodeInvalid, "since is required (an ISO 8601 date-time, at most seven days back)")
+		return out, model.Errorf(model.CodeInvalid, "since is required (an ISO 8601 date-time, at most seven days back)")
 	}
 	since, err := time.Parse(time.RFC3339Nano, in.Since)
 	if err != nil {
-		return out, Errorf(CodeInvalid, "since %q is not an ISO 8601 date-time such as 2026-01-02T15:04:05Z", truncate(in.Since, 60))
+		return out, model.Errorf(model.CodeInvalid, "since %q is not an ISO 8601 date-time such as 2026-01-02T15:04:05Z", model.Truncate(in.Since, 60))
 	}
 	switch {
 	case since.After(now):
-		return out, Errorf(CodeInvalid, "since is in the future (server time %s)", now.Format(time.RFC3339))
+		return out, model.Errorf(model.CodeInvalid, "since is in the future (server time %s)", now.Format(time.RFC3339))
 	case since.Before(now.Add(-ChangesWindow)):
-		return out, Errorf(CodeInvalid, "since is more than seven days back (server time %s)", now.Format(time.RFC3339))
+		return out, model.Errorf(model.CodeInvalid, "since is more than seven days back (server time %s)", now.Format(time.RFC3339))
 	}
 	p, err := c.publicProject(ctx, in.ProjectID)
 	if err != nil {
@@ -263,7 +265,7 @@ func (c *Catalog) Changes(ctx context.Context, in ChangesIn) (ChangesOut, error)
 		return out, errNoNamespace(in.Namespace)
 	}
 	out = ChangesOut{Since: since.UTC(), ServerTime: now, Changes: []ChangeEntry{}}
-	err = c.store.View(ctx, func(tx Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		proj, err := tx.Project(ctx, in.ProjectID)
 		if err != nil {
 			return err

@@ -20,9 +20,9 @@
 // # The write path
 //
 // Every write goes through Catalog.write (write.go): it authorizes, validates, spends the
-// write budget through the [Limiter] port, runs the operation in one transaction under the
-// write time budget, and hands the typed [Change]s it reports to every [WriteHook] inside
-// that transaction. Refreshing caches ([Tx] Touch), scheduling checkups and queueing the
+// write budget through the [model.Limiter] port, runs the operation in one transaction under the
+// write time budget, and hands the typed [model.Change]s it reports to every [WriteHook] inside
+// that transaction. Refreshing caches ([model.Tx] Touch), scheduling checkups and queueing the
 // automatic translation of new keys are the built-in hooks; [Options].Hooks adds more
 // without touching any operation.
 //
@@ -36,7 +36,7 @@
 //
 // # Limits
 //
-// [Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
+// [model.Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
 // process, storage's database-backed one for several servers on PostgreSQL. A refusal is
 // CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding. Writes spend a
 // budget per project, MCP read tools one per token ([ReadBudget]); a call's size is bounded
@@ -44,8 +44,8 @@
 //
 // # Who is calling
 //
-// Transports authenticate and put a [Principal] in the context ([WithPrincipal]); every
-// operation authorizes itself against it. Writes are attributed to [Principal.Actor] in the
+// Transports authenticate and put a [model.Principal] in the context ([model.WithPrincipal]); every
+// operation authorizes itself against it. Writes are attributed to [model.Principal.Actor] in the
 // history.
 //
 // # Rules
@@ -58,11 +58,11 @@
 //
 // # Errors
 //
-// Operations return [*Error] with a Code constant; rest maps codes to HTTP statuses and
+// Operations return [*model.Error] with a Code constant; rest maps codes to HTTP statuses and
 // the MCP adapter turns them into tool errors.
 //
 // # Storage
 //
-// [Store] and [Tx] are the database as the catalogue needs it; package storage implements
+// [model.Store] and [model.Tx] are the database as the catalogue needs it; package storage implements
 // them on SQLite and PostgreSQL.
 package tools

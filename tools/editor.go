@@ -10,6 +10,7 @@ import (
 
 	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The translator's editor: the review queue of one language, a row's details, inline QA
@@ -50,7 +51,7 @@ type ReviewIn struct {
 
 // ReviewPage is one page of the queue. Next is 0 on the last page.
 type ReviewPage struct {
-	Project  Project
+	Project  model.Project
 	Language string
 	Editable bool
 	Rows     []ReviewItem
@@ -60,29 +61,29 @@ type ReviewPage struct {
 
 // ReviewItem is one row of the queue as the editor shows it.
 type ReviewItem struct {
-	Namespace      string            `json:"namespace"`
-	Key            string            `json:"key"`
-	KeyID          int64             `json:"key_id"`
-	Source         string            `json:"source"`
-	Value          string            `json:"value"`
-	Status         string            `json:"status"` // "" while missing
-	Missing        bool              `json:"missing"`
-	Stale          bool              `json:"stale"`
-	AIDraft        bool              `json:"ai_draft"`
-	DoNotTranslate bool              `json:"do_not_translate"`
-	LanguageLocked bool              `json:"language_locked"`
-	UpdatedBy      string            `json:"updated_by"`
-	UpdatedAt      string            `json:"updated_at"`
-	Comments       int               `json:"comments"`
-	Findings       []checkup.Finding `json:"findings"`
-	Glossary       []GlossaryPair    `json:"glossary"` // pairs whose source term is in the source text
-	Version        string            `json:"version"`
+	Namespace      string               `json:"namespace"`
+	Key            string               `json:"key"`
+	KeyID          int64                `json:"key_id"`
+	Source         string               `json:"source"`
+	Value          string               `json:"value"`
+	Status         string               `json:"status"` // "" while missing
+	Missing        bool                 `json:"missing"`
+	Stale          bool                 `json:"stale"`
+	AIDraft        bool                 `json:"ai_draft"`
+	DoNotTranslate bool                 `json:"do_not_translate"`
+	LanguageLocked bool                 `json:"language_locked"`
+	UpdatedBy      string               `json:"updated_by"`
+	UpdatedAt      string               `json:"updated_at"`
+	Comments       int                  `json:"comments"`
+	Findings       []checkup.Finding    `json:"findings"`
+	Glossary       []model.GlossaryPair `json:"glossary"` // pairs whose source term is in the source text
+	Version        string               `json:"version"`
 	// Syntax is the project's syntax, which the editor highlights Source in.
 	Syntax message.Syntax `json:"-"`
 }
 
 // rowVersion fingerprints what a reviewer saw of a row: any write to it since changes it.
-func rowVersion(r *TranslationState) string {
+func rowVersion(r *model.TranslationState) string {
 	if r == nil {
 		return "new"
 	}
@@ -100,23 +101,23 @@ func rowVersion(r *TranslationState) string {
 }
 
 // canEdit is the editor's rule: reviewers change only the project's editable languages.
-func canEdit(ctx context.Context, proj Project, language string) error {
-	if PrincipalFrom(ctx).Kind == KindSystem || contains(proj.EditableLanguages, language) {
+func canEdit(ctx context.Context, proj model.Project, language string) error {
+	if model.PrincipalFrom(ctx).Kind == model.KindSystem || contains(proj.EditableLanguages, language) {
 		return nil
 	}
-	return Errorf(CodeForbidden, "%s is not an editable language of this project", language)
+	return model.Errorf(model.CodeForbidden, "%s is not an editable language of this project", language)
 }
 
 // terms are a project's glossary, do-not-translate terms and syntax, loaded once per
 // request.
 type terms struct {
-	glossary []GlossaryPair
+	glossary []model.GlossaryPair
 	dnt      []string
 	syntax   message.Syntax
 }
 
 // loadTerms reads proj's terms; proj must be read in tx (ProjectSyntax).
-func (c *Catalog) loadTerms(ctx context.Context, tx Tx, proj Project) (terms, error) {
+func (c *Catalog) loadTerms(ctx context.Context, tx model.Tx, proj model.Project) (terms, error) {
 	var t terms
 	var err error
 	if t.glossary, err = tx.Glossary(ctx, proj.ID); err != nil {
@@ -136,7 +137,7 @@ var qaKinds = []string{checkup.KindPlaceholder, checkup.KindMarkup, checkup.Kind
 
 // checkRow runs the checkup's analysis on one value: the same checks as the project's
 // checkup report, so the editor and the report never disagree.
-func checkRow(proj Project, t terms, ns, key, language, source, value string, dnt bool) []checkup.Finding {
+func checkRow(proj model.Project, t terms, ns, key, language, source, value string, dnt bool) []checkup.Finding {
 	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt, Syntax: t.syntax,
 		Keys: []checkup.Key{{Namespace: ns, Key: key, Source: source, Translations: map[string]checkup.Translation{language: {Value: value, DoNotTranslate: dnt}}}}}
 	for _, g := range t.glossary {
@@ -154,7 +155,7 @@ func checkRow(proj Project, t terms, ns, key, language, source, value string, dn
 
 // glossaryHints are the pairs message.TermsFor applies to language whose source term
 // appears in source, then the do-not-translate terms it contains.
-func glossaryHints(t terms, language, source string) []GlossaryPair {
+func glossaryHints(t terms, language, source string) []model.GlossaryPair {
 	all := make([]message.Term, len(t.glossary))
 	for i, g := range t.glossary {
 		all[i] = message.Term{Source: g.SourceTerm, Target: g.TargetTerm, Locale: g.Locale}
@@ -167,7 +168,7 @@ func glossaryHints(t terms, language, source string) []GlossaryPair {
 	for _, g := range gloss {
 		chosen[termKey(g.Source, g.Target, g.Locale)] = true
 	}
-	out := []GlossaryPair{}
+	out := []model.GlossaryPair{}
 	lower := strings.ToLower(source)
 	for _, g := range t.glossary { // the stored pairs, with their ids, in their order
 		k := termKey(g.SourceTerm, g.TargetTerm, g.Locale)
@@ -178,19 +179,19 @@ func glossaryHints(t terms, language, source string) []GlossaryPair {
 	}
 	for _, d := range dnt {
 		if strings.Contains(source, d) {
-			out = append(out, GlossaryPair{SourceTerm: d, TargetTerm: d, Locale: "dnt"})
+			out = append(out, model.GlossaryPair{SourceTerm: d, TargetTerm: d, Locale: "dnt"})
 		}
 	}
 	return out
 }
 
-func (c *Catalog) reviewItem(proj Project, t terms, language string, r ReviewRow) ReviewItem {
+func (c *Catalog) reviewItem(proj model.Project, t terms, language string, r model.ReviewRow) ReviewItem {
 	it := ReviewItem{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, Source: r.Source.Value, Comments: r.Comments,
 		Version: rowVersion(r.Value), Findings: []checkup.Finding{}, Missing: r.Value == nil || r.Value.Value == "", Syntax: t.syntax}
 	if v := r.Value; v != nil {
 		it.Value, it.Status, it.DoNotTranslate, it.LanguageLocked, it.UpdatedBy = v.Value, v.Status, v.DoNotTranslate, v.LanguageLocked, v.UpdatedBy
 		it.UpdatedAt = v.UpdatedAt.UTC().Format("2006-01-02 15:04:05Z")
-		it.AIDraft = strings.HasPrefix(v.UpdatedBy, "ai:") && v.Status == StatusNeedsReview
+		it.AIDraft = strings.HasPrefix(v.UpdatedBy, "ai:") && v.Status == model.StatusNeedsReview
 		it.Stale = v.Value != "" && isStale(language, proj.SourceLanguage, v.SourceVersion, r.SourceVersion, true)
 	}
 	if !it.Missing {
@@ -208,7 +209,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		return out, err
 	}
 	if !contains(ReviewFilters, in.Filter) {
-		return out, Errorf(CodeInvalid, "filter must be one of %s", strings.Join(ReviewFilters[1:], ", "))
+		return out, model.Errorf(model.CodeInvalid, "filter must be one of %s", strings.Join(ReviewFilters[1:], ", "))
 	}
 	if err := checkFilter("text", in.Text); err != nil {
 		return out, err
@@ -217,16 +218,16 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 	if limit <= 0 || limit > 200 {
 		limit = ReviewPageSize
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		out.Project = proj
-		if err := proj.requireLanguage(in.Language); err != nil {
+		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
 		}
 		if in.Language == proj.SourceLanguage {
-			return Errorf(CodeInvalid, "%s is the source language; review a target language", in.Language)
+			return model.Errorf(model.CodeInvalid, "%s is the source language; review a target language", in.Language)
 		}
 		out.Editable = canEdit(ctx, proj, in.Language) == nil
-		if st, ok := tx.(StagingTx); ok {
+		if st, ok := tx.(model.StagingTx); ok {
 			var err error
 			if out.Revision, err = st.ProjectRevision(ctx, proj.ID); err != nil {
 				return err
@@ -236,7 +237,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		if err != nil {
 			return err
 		}
-		f := ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, Namespace: in.Namespace,
+		f := model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, Namespace: in.Namespace,
 			Text: in.Text, AfterKeyID: in.After, KeyIDs: in.KeyIDs}
 		switch in.Filter {
 		case FilterAIDrafts:
@@ -294,7 +295,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 }
 
 // qaRows runs the checkup's analysis once over rows and returns the keys with QA findings.
-func (c *Catalog) qaRows(proj Project, t terms, language string, rows []ReviewRow) map[int64]bool {
+func (c *Catalog) qaRows(proj model.Project, t terms, language string, rows []model.ReviewRow) map[int64]bool {
 	in := checkup.Input{SourceLanguage: proj.SourceLanguage, Languages: []string{language}, DoNotTranslate: t.dnt, Syntax: t.syntax}
 	for _, g := range t.glossary {
 		in.Glossary = append(in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
@@ -321,13 +322,13 @@ func (c *Catalog) qaRows(proj Project, t terms, language string, rows []ReviewRo
 }
 
 // EditorProjects returns the active projects of the signed-in user's workspace.
-func (c *Catalog) EditorProjects(ctx context.Context) ([]Project, error) {
-	p := PrincipalFrom(ctx)
-	if p.Kind != KindSession && p.Kind != KindWorkspace {
-		return nil, Errorf(CodeUnauthorized, "sign in first")
+func (c *Catalog) EditorProjects(ctx context.Context) ([]model.Project, error) {
+	p := model.PrincipalFrom(ctx)
+	if p.Kind != KindSession && p.Kind != model.KindWorkspace {
+		return nil, model.Errorf(model.CodeUnauthorized, "sign in first")
 	}
-	var out []Project
-	err := c.store.View(ctx, func(tx Tx) error {
+	var out []model.Project
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		out, err = tx.Projects(ctx, p.WorkspaceID)
 		return err
@@ -336,13 +337,13 @@ func (c *Catalog) EditorProjects(ctx context.Context) ([]Project, error) {
 }
 
 // EditorUser is the signed-in user.
-func (c *Catalog) EditorUser(ctx context.Context) (User, error) {
-	p := PrincipalFrom(ctx)
+func (c *Catalog) EditorUser(ctx context.Context) (model.User, error) {
+	p := model.PrincipalFrom(ctx)
 	if p.UserID == "" {
-		return User{}, Errorf(CodeUnauthorized, "sign in first")
+		return model.User{}, model.Errorf(model.CodeUnauthorized, "sign in first")
 	}
-	var u User
-	err := c.store.View(ctx, func(tx Tx) error {
+	var u model.User
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		u, err = tx.User(ctx, p.UserID)
 		return err
@@ -369,7 +370,7 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		_, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 		if err != nil {
 			return err
@@ -382,7 +383,7 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 		if err != nil {
 			return err
 		}
-		if err := GateValue(in.TranslationKey, in.Value); err != nil {
+		if err := model.GateValue(in.TranslationKey, in.Value); err != nil {
 			out.Refused = err.Error()
 		}
 		if in.Value != "" {
@@ -396,8 +397,8 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 // RowDetail is one row's history and comments, newest first, with the current row.
 type RowDetail struct {
 	Item     ReviewItem
-	History  []HistoryEntry
-	Comments []Comment
+	History  []model.HistoryEntry
+	Comments []model.Comment
 	// Users names the users of the history and the comments: user:<id> to their email.
 	Users map[string]string
 }
@@ -408,20 +409,20 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		if in.Language == proj.SourceLanguage {
-			return Errorf(CodeInvalid, "%s is the source language", in.Language)
+			return model.Errorf(model.CodeInvalid, "%s is the source language", in.Language)
 		}
 		_, key, _, err := loadRow(ctx, tx, proj, in)
 		if err != nil {
 			return err
 		}
-		rows, err := tx.ReviewRows(ctx, ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
+		rows, err := tx.ReviewRows(ctx, model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
 		if err != nil {
 			return err
 		}
 		if len(rows) == 0 {
-			return Errorf(CodeNotFound, "%q has no source text to review", in.TranslationKey)
+			return model.Errorf(model.CodeNotFound, "%q has no source text to review", in.TranslationKey)
 		}
 		t, err := c.loadTerms(ctx, tx, proj)
 		if err != nil {
@@ -468,12 +469,12 @@ type SaveRowIn struct {
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
-func errChanged(key string, cur *TranslationState) error {
+func errChanged(key string, cur *model.TranslationState) error {
 	who := "someone"
 	if cur != nil && cur.UpdatedBy != "" {
 		who = cur.UpdatedBy
 	}
-	return Errorf(CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)
+	return model.Errorf(model.CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)
 }
 
 // SaveRow is update_translation for a reviewer: refused (CodeConflict) when the row moved
@@ -489,19 +490,19 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 				return err
 			}
 			if in.Version == "" {
-				return Errorf(CodeInvalid, "version is required")
+				return model.Errorf(model.CodeInvalid, "version is required")
 			}
-			return GateValue(in.TranslationKey, in.Value)
+			return model.GateValue(in.TranslationKey, in.Value)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			if err := canEdit(ctx, proj, in.Language); err != nil {
 				return nil, err
 			}
 			if in.Language == proj.SourceLanguage {
-				return nil, Errorf(CodeInvalid, "the editor reviews translations; change source texts where they are written")
+				return nil, model.Errorf(model.CodeInvalid, "the editor reviews translations; change source texts where they are written")
 			}
 			same := false
-			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *TranslationState) error {
+			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState) error {
 				if rowVersion(cur) != in.Version {
 					return errChanged(in.TranslationKey, cur)
 				}
@@ -524,7 +525,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 }
 
 // errUnchanged stops applyUpdate when a save would store what is stored.
-var errUnchanged = Errorf(CodeConflict, "unchanged")
+var errUnchanged = model.Errorf(model.CodeConflict, "unchanged")
 
 // RowVersion names a row and the version a reviewer saw of it.
 type RowVersion struct {
@@ -557,19 +558,19 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
-				return Errorf(CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)
+				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)
 			}
 			return nil
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			if err := canEdit(ctx, proj, in.Language); err != nil {
 				return nil, err
 			}
-			var changes []Change
+			var changes []model.Change
 			for _, r := range in.Rows {
 				ref := RowRef{KeyRef: KeyRef{ProjectArg: ProjectArg{ProjectID: proj.ID}, NamespaceKey: r.Namespace, TranslationKey: r.Key}, Language: in.Language}
 				ns, key, cur, err := loadRow(ctx, tx, proj, ref)
-				if IsNotFound(err) {
+				if model.IsNotFound(err) {
 					out.Skipped = append(out.Skipped, r.Key)
 					continue
 				}
@@ -583,12 +584,12 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 				case cur == nil || cur.Value == "" || cur.LanguageLocked:
 					out.Skipped = append(out.Skipped, r.Key)
 					continue
-				case cur.Status == StatusApproved:
+				case cur.Status == model.StatusApproved:
 					out.Approved = append(out.Approved, r.Key)
 					continue
 				}
-				w := TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: StatusApproved,
-					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeStatusChanged}
+				w := model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: model.StatusApproved,
+					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeStatusChanged}
 				ch, err := writeRow(ctx, tx, ns, w)
 				if err != nil {
 					return nil, err
@@ -607,13 +608,13 @@ func (c *Catalog) editable(ctx context.Context, projectID, language string) erro
 	if err := c.begin(ctx, projectID, true); err != nil {
 		return err
 	}
-	return c.read(ctx, projectID, func(_ Tx, proj Project) error { return canEdit(ctx, proj, language) })
+	return c.read(ctx, projectID, func(_ model.Tx, proj model.Project) error { return canEdit(ctx, proj, language) })
 }
 
 // CommentRow is add_comment for a reviewer of an editable language.
-func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (Comment, error) {
+func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (model.Comment, error) {
 	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
-		return Comment{}, err
+		return model.Comment{}, err
 	}
 	return c.AddComment(ctx, in)
 }
@@ -670,10 +671,10 @@ func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (Transl
 		n += len(ks)
 	}
 	if n == 0 {
-		return out, Errorf(CodeInvalid, "no rows to translate")
+		return out, model.Errorf(model.CodeInvalid, "no rows to translate")
 	}
 	if n > MaxTranslateRows {
-		return out, Errorf(CodeInvalid, "translate at most %d rows at a time", MaxTranslateRows)
+		return out, model.Errorf(model.CodeInvalid, "translate at most %d rows at a time", MaxTranslateRows)
 	}
 	for _, ns := range sortedKeys(keys) {
 		ks := keys[ns]

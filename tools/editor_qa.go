@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"sync"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // qaCache remembers, per project and language, which rows had QA findings at which version
@@ -63,10 +65,10 @@ func termsFingerprint(t terms) string {
 }
 
 // flaggedRows is qaRows through the cache.
-func (c *Catalog) flaggedRows(proj Project, t terms, language string, rows []ReviewRow) map[int64]bool {
+func (c *Catalog) flaggedRows(proj model.Project, t terms, language string, rows []model.ReviewRow) map[int64]bool {
 	l := c.qa.language(proj.ID, language, termsFingerprint(t))
 	out := map[int64]bool{}
-	var todo []ReviewRow
+	var todo []model.ReviewRow
 	versions := make(map[int64]string, len(rows))
 	l.mu.Lock()
 	for _, r := range rows {

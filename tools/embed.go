@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The Embed's public operations (spec endpoints 12, 16 and 17, and the state the others
@@ -32,7 +34,7 @@ type embedState struct {
 }
 
 type parsedEmbed struct {
-	file *File
+	file *model.File
 	p    embedProject
 }
 
@@ -79,7 +81,7 @@ func (p *embedProject) servesEmbed() bool {
 }
 
 func errNoProject(projectID string) error {
-	return Errorf(CodeNotFound, "project %q not found", truncate(projectID, 40))
+	return model.Errorf(model.CodeNotFound, "project %q not found", model.Truncate(projectID, 40))
 }
 
 // embedState returns the project's public state, cached per project revision, whatever
@@ -90,7 +92,7 @@ func (c *Catalog) embedState(ctx context.Context, projectID string) (embedProjec
 	}
 	f, err := c.store.Cached(ctx, projectID, "embed", func(ctx context.Context) ([]byte, error) {
 		var body []byte
-		err := c.store.View(ctx, func(tx Tx) error {
+		err := c.store.View(ctx, func(tx model.Tx) error {
 			p, err := tx.Project(ctx, projectID)
 			if err != nil {
 				return err
@@ -117,7 +119,7 @@ func (c *Catalog) embedState(ctx context.Context, projectID string) (embedProjec
 		return body, err
 	})
 	if err != nil {
-		if IsNotFound(err) {
+		if model.IsNotFound(err) {
 			return embedProject{}, errNoProject(projectID)
 		}
 		return embedProject{}, err
@@ -148,7 +150,7 @@ func publicLanguage(p *embedProject, requested string) (string, error) {
 			return l.Code, nil
 		}
 	}
-	return "", Errorf(CodeNotFound, "language %q is not on for this project", truncate(requested, 40))
+	return "", model.Errorf(model.CodeNotFound, "language %q is not on for this project", model.Truncate(requested, 40))
 }
 
 // OriginAllowed reports whether a browser call from origin may use a project allowing
@@ -197,7 +199,7 @@ func defaultPort(scheme, port string) string {
 
 func (p *embedProject) checkOrigin(origin string) error {
 	if !OriginAllowed(p.Origins, origin) {
-		return Errorf(CodeForbidden, "origin %s is not allowed by this project", truncate(origin, 100))
+		return model.Errorf(model.CodeForbidden, "origin %s is not allowed by this project", model.Truncate(origin, 100))
 	}
 	return nil
 }
@@ -230,17 +232,17 @@ const maxSeedLanguages = 20
 func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error) {
 	var out ResolveOut
 	if in.Token == "" || len(in.Token) > 200 {
-		return out, Errorf(CodeNotFound, "unknown public token")
+		return out, model.Errorf(model.CodeNotFound, "unknown public token")
 	}
-	var ws Workspace
-	var we WorkspaceEmbed
+	var ws model.Workspace
+	var we model.WorkspaceEmbed
 	var bound string
 	var host string
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		if ws, err = tx.WorkspaceByPublicToken(ctx, in.Token); err != nil {
-			if IsNotFound(err) {
-				return Errorf(CodeNotFound, "unknown public token")
+			if model.IsNotFound(err) {
+				return model.Errorf(model.CodeNotFound, "unknown public token")
 			}
 			return err
 		}
@@ -248,10 +250,10 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 			return err
 		}
 		if we.Off {
-			return &Error{Code: CodeUnavailable, Message: "the Embed is switched off for this workspace", RetryAfter: time.Minute}
+			return &model.Error{Code: model.CodeUnavailable, Message: "the Embed is switched off for this workspace", RetryAfter: time.Minute}
 		}
 		if host, err = PageHost(in.Host); err != nil {
-			return Errorf(CodeUnprocessable, "%s", ErrorMessage(err))
+			return model.Errorf(model.CodeUnprocessable, "%s", model.ErrorMessage(err))
 		}
 		bound, err = c.boundProject(ctx, tx, ws.ID, host)
 		return err
@@ -261,11 +263,11 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 		return out, err
 	}
 	if !HostAuthorized(we.AuthorizedHosts, host) {
-		return out, Errorf(CodeForbidden, "host %s is not authorized for this account", host)
+		return out, model.Errorf(model.CodeForbidden, "host %s is not authorized for this account", host)
 	}
 	p := newEmbedProject(ws.ID, host, in.PageLang, in.Languages)
-	sys := WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"})
-	err = c.write(sys, write{op: "resolve", admin: true, project: p.ID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})
+	err = c.write(sys, write{op: "resolve", admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		// Checked again in the transaction: another resolve may have bound the host.
 		if id, err := c.boundProject(ctx, tx, ws.ID, host); err != nil || id != "" {
 			out.ProjectID = id
@@ -281,7 +283,7 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 				return nil, err
 			}
 			if n >= we.HostLimit {
-				return nil, Errorf(CodeHostLimit, "the plan's host limit (%d) is reached", we.HostLimit)
+				return nil, model.Errorf(CodeHostLimit, "the plan's host limit (%d) is reached", we.HostLimit)
 			}
 		}
 		if err := tx.CreateProject(ctx, p); err != nil {
@@ -291,11 +293,11 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 			return nil, err
 		}
 		out.ProjectID = p.ID
-		return []Change{{Kind: ChangeProjectCreated}}, nil
+		return []model.Change{{Kind: model.ChangeProjectCreated}}, nil
 	}})
-	if ErrorCode(err) == CodeConflict {
+	if model.ErrorCode(err) == model.CodeConflict {
 		// A concurrent resolve bound the host first: answer its project.
-		err = c.store.View(ctx, func(tx Tx) error {
+		err = c.store.View(ctx, func(tx model.Tx) error {
 			out.ProjectID, err = c.boundProject(ctx, tx, ws.ID, host)
 			return err
 		})
@@ -306,15 +308,15 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 // boundProject returns the active project the host is bound to ("" when none), or
 // CodeForbidden when it belongs to another workspace. A host with a port is also served
 // by a project bound to the host without one (boundForms).
-func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host string) (string, error) {
+func (c *Catalog) boundProject(ctx context.Context, tx model.Tx, workspaceID, host string) (string, error) {
 	var id string
 	var err error
 	for _, h := range boundForms(host) {
-		if id, err = tx.HostProject(ctx, h); !IsNotFound(err) {
+		if id, err = tx.HostProject(ctx, h); !model.IsNotFound(err) {
 			break
 		}
 	}
-	if IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return "", nil
 	}
 	if err != nil {
@@ -325,7 +327,7 @@ func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host str
 		return "", err
 	}
 	if p.WorkspaceID != workspaceID || !p.Active {
-		return "", Errorf(CodeForbidden, "host %s is not authorized for this account", host)
+		return "", model.Errorf(model.CodeForbidden, "host %s is not authorized for this account", host)
 	}
 	return id, nil
 }
@@ -334,7 +336,7 @@ func (c *Catalog) boundProject(ctx context.Context, tx Tx, workspaceID, host str
 // source (English when it names none we support), the visitor's languages on, the host's
 // http and https origins allowed, swapping and harvesting on; AI drafts are shown only
 // after review (auto_apply off) until the owner says otherwise.
-func newEmbedProject(workspaceID, host, pageLang string, languages []string) Project {
+func newEmbedProject(workspaceID, host, pageLang string, languages []string) model.Project {
 	src := "en"
 	if l, ok := LookupLanguage(strings.TrimSpace(pageLang)); ok {
 		src = l.Code
@@ -343,8 +345,8 @@ func newEmbedProject(workspaceID, host, pageLang string, languages []string) Pro
 			src = l.Code
 		}
 	}
-	p := Project{ID: newID(), WorkspaceID: workspaceID, Title: host, SourceLanguage: src, IntegrationType: "embed",
-		Settings: ProjectSettings{AllowedOrigins: []string{"https://" + host, "http://" + host}, ShowSwitcher: true,
+	p := model.Project{ID: newID(), WorkspaceID: workspaceID, Title: host, SourceLanguage: src, IntegrationType: "embed",
+		Settings: model.ProjectSettings{AllowedOrigins: []string{"https://" + host, "http://" + host}, ShowSwitcher: true,
 			EmbedMode: EmbedModeSwap, JITHarvest: true}}
 	seen := map[string]bool{src: true}
 	for _, code := range languages {
@@ -358,7 +360,7 @@ func newEmbedProject(workspaceID, host, pageLang string, languages []string) Pro
 			continue
 		}
 		seen[l.Code] = true
-		p.Languages = append(p.Languages, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
+		p.Languages = append(p.Languages, model.Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
 	}
 	return p
 }
@@ -375,7 +377,7 @@ type PublicInfo struct {
 
 // PublicInfo returns the pre-serialized public shape of a project (spec endpoint 17), or
 // CodeNotFound. The bytes are cached until the project changes.
-func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*File, error) {
+func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*model.File, error) {
 	p, err := c.publicProject(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -399,8 +401,8 @@ func (c *Catalog) InstallPing(ctx context.Context, projectID string) error {
 		return err
 	}
 	at := c.opts.Now()
-	return c.write(WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"}), write{op: "install_ping", admin: true, project: projectID,
-		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	return c.write(model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"}), write{op: "install_ping", admin: true, project: projectID,
+		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 			return nil, tx.RecordPing(ctx, projectID, at)
 		}})
 }
@@ -415,7 +417,7 @@ type EmbedStatus struct {
 }
 
 // embedStatus reads the project's Embed status in tx; demand not yet stored is added.
-func (c *Catalog) embedStatus(ctx context.Context, tx Tx, projectID string) (EmbedStatus, error) {
+func (c *Catalog) embedStatus(ctx context.Context, tx model.Tx, projectID string) (EmbedStatus, error) {
 	now := c.opts.Now()
 	out := EmbedStatus{VisitorDemand: map[string]int64{}}
 	last, err := tx.LastPing(ctx, projectID)
@@ -481,9 +483,9 @@ func (c *Catalog) EmbedMaintenance(ctx context.Context) error {
 		}
 		return true
 	})
-	err := c.write(ctx, write{op: "embed_maintenance", admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err := c.write(ctx, write{op: "embed_maintenance", admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		for _, ct := range counts {
-			if err := tx.AddDemand(ctx, ct.project, ct.lang, day(now), ct.n); err != nil && !IsNotFound(err) {
+			if err := tx.AddDemand(ctx, ct.project, ct.lang, day(now), ct.n); err != nil && !model.IsNotFound(err) {
 				return nil, err
 			}
 		}
@@ -506,7 +508,7 @@ func (c *Catalog) EmbedMaintenance(ctx context.Context) error {
 // RunEmbedMaintenance runs EmbedMaintenance every interval until ctx ends, and once more
 // then so that counted demand is not lost on shutdown.
 func (c *Catalog) RunEmbedMaintenance(ctx context.Context, interval time.Duration) {
-	sys := WithPrincipal(context.WithoutCancel(ctx), System)
+	sys := model.WithPrincipal(context.WithoutCancel(ctx), System)
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -525,7 +527,7 @@ func (c *Catalog) RunEmbedMaintenance(ctx context.Context, interval time.Duratio
 }
 
 // Limiter is the catalogue's rate limiter, for the public endpoints' per-IP budgets.
-func (c *Catalog) Limiter() Limiter { return c.limiter }
+func (c *Catalog) Limiter() model.Limiter { return c.limiter }
 
 // Now is the catalogue's clock.
 func (c *Catalog) Now() time.Time { return c.opts.Now() }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // SetBulkChunks makes c chunk writes that create more than threshold keys, size keys a
@@ -23,7 +24,7 @@ func SetCheckupChunks(c *Catalog, size int, after func(ctx context.Context, chun
 // findings between reports. Tests compare the incremental checkups with it.
 func CheckupReference(ctx context.Context, c *Catalog, projectID string) ([]checkup.Finding, checkup.Summary, error) {
 	var in checkup.Input
-	err := c.read(ctx, projectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
 		rows, err := tx.ProjectTranslations(ctx, proj.ID, "")
 		if err != nil {
 			return err

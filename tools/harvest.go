@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Bounds of spec endpoint 13: strings per call and characters per string.
@@ -36,7 +38,7 @@ type HarvestIn struct {
 func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
 	p, err := c.publicProject(ctx, in.ProjectID)
 	if err != nil || p.IntegrationType != "embed" || p.checkOrigin(in.Origin) != nil || len(in.Strings) > MaxHarvestStrings {
-		if IsNotFound(err) || ErrorCode(err) == CodeForbidden {
+		if model.IsNotFound(err) || model.ErrorCode(err) == model.CodeForbidden {
 			err = nil
 		}
 		return err
@@ -53,8 +55,8 @@ func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
 	if err := c.take(ctx, HarvestBudget, in.ProjectID); err != nil {
 		return nil // over the project's budget: dropped, as the script will send it again
 	}
-	sys := WithPrincipal(ctx, Principal{Kind: KindSystem, Agent: "embed"})
-	return c.write(sys, write{op: "harvest", project: in.ProjectID, apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})
+	return c.write(sys, write{op: "harvest", project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 		ns, err := openNamespace(ctx, tx, proj, "", EmbedNamespace, true)
 		if err != nil {
 			return nil, err
@@ -71,7 +73,7 @@ func harvestable(s string) string {
 	if n < MinHarvestChars || n > MaxHarvestChars || !strings.ContainsFunc(s, unicode.IsLetter) {
 		return ""
 	}
-	if checkKey(s) != nil || GateValue(s, s) != nil {
+	if checkKey(s) != nil || model.GateValue(s, s) != nil {
 		return ""
 	}
 	return s

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // KeyRef names one key of a namespace.
@@ -15,20 +17,20 @@ type KeyRef struct {
 
 // openNamespace checks the language (when given) and returns the namespace of proj; create
 // makes a missing namespace instead of answering not_found.
-func openNamespace(ctx context.Context, tx Tx, proj Project, language, name string, create bool) (Namespace, error) {
+func openNamespace(ctx context.Context, tx model.Tx, proj model.Project, language, name string, create bool) (model.Namespace, error) {
 	if language != "" {
-		if err := proj.requireLanguage(language); err != nil {
-			return Namespace{}, err
+		if err := proj.RequireLanguage(language); err != nil {
+			return model.Namespace{}, err
 		}
 	}
 	if !create {
 		return findNamespace(ctx, tx, proj, name)
 	}
 	if err := checkNamespace(name); err != nil {
-		return Namespace{}, err
+		return model.Namespace{}, err
 	}
 	ns, err := tx.Namespace(ctx, proj.ID, name)
-	if IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return tx.CreateNamespace(ctx, proj.ID, name)
 	}
 	return ns, err
@@ -36,38 +38,38 @@ func openNamespace(ctx context.Context, tx Tx, proj Project, language, name stri
 
 // findNamespace looks a namespace up by a name a caller sent: a name no namespace can have
 // is not found without asking the database.
-func findNamespace(ctx context.Context, tx Tx, proj Project, name string) (Namespace, error) {
+func findNamespace(ctx context.Context, tx model.Tx, proj model.Project, name string) (model.Namespace, error) {
 	if checkNamespace(name) != nil {
-		return Namespace{}, errNoNamespace(name)
+		return model.Namespace{}, errNoNamespace(name)
 	}
 	ns, err := tx.Namespace(ctx, proj.ID, name)
-	if IsNotFound(err) {
-		return Namespace{}, errNoNamespace(name)
+	if model.IsNotFound(err) {
+		return model.Namespace{}, errNoNamespace(name)
 	}
 	return ns, err
 }
 
 // findKey resolves a KeyRef in proj.
-func findKey(ctx context.Context, tx Tx, proj Project, in KeyRef) (Namespace, KeyRecord, error) {
+func findKey(ctx context.Context, tx model.Tx, proj model.Project, in KeyRef) (model.Namespace, model.KeyRecord, error) {
 	if in.NamespaceKey == "" || in.TranslationKey == "" {
-		return Namespace{}, KeyRecord{}, Errorf(CodeInvalid, "namespace_key and translation_key are required")
+		return model.Namespace{}, model.KeyRecord{}, model.Errorf(model.CodeInvalid, "namespace_key and translation_key are required")
 	}
 	ns, err := findNamespace(ctx, tx, proj, in.NamespaceKey)
 	if err != nil {
-		return Namespace{}, KeyRecord{}, err
+		return model.Namespace{}, model.KeyRecord{}, err
 	}
 	if checkKey(in.TranslationKey) != nil {
-		return Namespace{}, KeyRecord{}, Errorf(CodeNotFound, "key %q not found", truncate(in.TranslationKey, 40))
+		return model.Namespace{}, model.KeyRecord{}, model.Errorf(model.CodeNotFound, "key %q not found", model.Truncate(in.TranslationKey, 40))
 	}
 	key, err := tx.KeyByName(ctx, ns, in.TranslationKey)
 	return ns, key, err
 }
 
 // loadKey resolves a KeyRef for a read.
-func (c *Catalog) loadKey(ctx context.Context, tx Tx, in KeyRef) (Project, Namespace, KeyRecord, error) {
+func (c *Catalog) loadKey(ctx context.Context, tx model.Tx, in KeyRef) (model.Project, model.Namespace, model.KeyRecord, error) {
 	proj, err := c.loadProject(ctx, tx, in.ProjectID)
 	if err != nil {
-		return Project{}, Namespace{}, KeyRecord{}, err
+		return model.Project{}, model.Namespace{}, model.KeyRecord{}, err
 	}
 	ns, key, err := findKey(ctx, tx, proj, in)
 	return proj, ns, key, err
@@ -84,7 +86,7 @@ func versionPtr(v int64) *int64 {
 // is the source (version 1); in a target language it is that language's translation and the
 // key has no source yet. Keys the chunks of a chunked write already inserted (bulk.go) are
 // only reported, exactly as if they were inserted here.
-func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language string, keys []string, values map[string]string) ([]Change, error) {
+func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, language string, keys []string, values map[string]string) ([]model.Change, error) {
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -95,13 +97,13 @@ func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language
 	}
 	ids := make([]int64, len(keys))
 	done := make([]bool, len(keys)) // staged: rows written by a chunk
-	newKeys := make([]NewKey, 0, len(keys))
+	newKeys := make([]model.NewKey, 0, len(keys))
 	var at []int // the index in keys of each of newKeys
 	for i, k := range keys {
 		if ids[i], done[i] = stagedID(ctx, ns.ID, k); done[i] {
 			continue
 		}
-		newKeys = append(newKeys, NewKey{NamespaceID: ns.ID, Key: k, SourceVersion: version})
+		newKeys = append(newKeys, model.NewKey{NamespaceID: ns.ID, Key: k, SourceVersion: version})
 		at = append(at, i)
 	}
 	if len(newKeys) > 0 {
@@ -113,17 +115,17 @@ func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language
 			ids[at[j]] = id
 		}
 	}
-	changes := make([]Change, 0, 2*len(keys))
-	writes := make([]TranslationWrite, 0, len(keys))
+	changes := make([]model.Change, 0, 2*len(keys))
+	writes := make([]model.TranslationWrite, 0, len(keys))
 	n := 0 // writes[:n] are the rows to insert here, the staged ones follow
 	for i, k := range keys {
-		changes = append(changes, Change{Kind: ChangeKeyCreated, Namespace: ns.Key, Key: k, KeyID: ids[i], Language: language})
+		changes = append(changes, model.Change{Kind: model.ChangeKeyCreated, Namespace: ns.Key, Key: k, KeyID: ids[i], Language: language})
 		v := values[k]
 		if v == "" && !isSource {
 			continue
 		}
-		writes = append(writes, TranslationWrite{KeyID: ids[i], Key: k, Language: language, Value: v, Status: StatusApproved,
-			SourceVersion: versionPtr(version), Change: ChangeValueCreated})
+		writes = append(writes, model.TranslationWrite{KeyID: ids[i], Key: k, Language: language, Value: v, Status: model.StatusApproved,
+			SourceVersion: versionPtr(version), Change: model.ChangeValueCreated})
 		if !done[i] {
 			writes[n], writes[len(writes)-1] = writes[len(writes)-1], writes[n]
 			n++
@@ -132,7 +134,7 @@ func createKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, language
 	// In key id order the rows append to the (key_id, ...) indexes of translations and
 	// history instead of splitting their pages all over: a third less time writing the rows
 	// of a worst-case body.
-	slices.SortFunc(writes[:n], func(a, b TranslationWrite) int { return cmp.Compare(a.KeyID, b.KeyID) })
+	slices.SortFunc(writes[:n], func(a, b model.TranslationWrite) int { return cmp.Compare(a.KeyID, b.KeyID) })
 	if err := tx.WriteTranslations(ctx, writes[:n]); err != nil {
 		return nil, err
 	}
@@ -159,16 +161,16 @@ func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 			if err := checkKey(in.TranslationKey); err != nil {
 				return err
 			}
-			return GateValue(in.TranslationKey, in.SourceValue)
+			return model.GateValue(in.TranslationKey, in.SourceValue)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)
 			if err != nil {
 				return nil, err
 			}
 			if _, err := tx.KeyByName(ctx, ns, in.TranslationKey); err == nil {
-				return nil, Errorf(CodeConflict, "key %q already exists in namespace %q", in.TranslationKey, in.NamespaceKey)
-			} else if !IsNotFound(err) {
+				return nil, model.Errorf(model.CodeConflict, "key %q already exists in namespace %q", in.TranslationKey, in.NamespaceKey)
+			} else if !model.IsNotFound(err) {
 				return nil, err
 			}
 			return createKeys(ctx, tx, proj, ns, proj.SourceLanguage, []string{in.TranslationKey},
@@ -177,8 +179,8 @@ func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 }
 
 // indexKeys maps key names to their states.
-func indexKeys(keys []KeyState) map[string]*KeyState {
-	m := make(map[string]*KeyState, len(keys))
+func indexKeys(keys []model.KeyState) map[string]*model.KeyState {
+	m := make(map[string]*model.KeyState, len(keys))
 	for i := range keys {
 		m[keys[i].Key] = &keys[i]
 	}

@@ -6,16 +6,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
-)
 
-// Limiter is the one rate-limit port: REST, MCP and the public endpoints all spend budgets
-// through it. Take records one event in bucket, or refuses it when n events already fell
-// inside the last window, and says how long until one leaves it. A database-backed
-// implementation shares budgets between every server on the database; MemoryLimiter is
-// right for a single process.
-type Limiter interface {
-	Take(ctx context.Context, bucket string, n int, window time.Duration) (ok bool, wait time.Duration, err error)
-}
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // Budget is one named allowance: at most N events per Window in a bucket per key.
 type Budget struct {
@@ -85,7 +78,7 @@ func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
 	if per == "" {
 		per = "project"
 	}
-	e := &Error{Code: CodeRateLimited, RetryAfter: wait}
+	e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
 	e.Message = "too many " + b.Name + " for this " + per + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
 	return e
 }
@@ -96,8 +89,8 @@ func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
 func (c *Catalog) metered(t Tool) Tool {
 	call := t.Call
 	t.Call = func(ctx context.Context, args json.RawMessage) (any, error) {
-		switch p := PrincipalFrom(ctx); p.Kind {
-		case KindAPIKey, KindPersonal, KindWorkspace:
+		switch p := model.PrincipalFrom(ctx); p.Kind {
+		case model.KindAPIKey, model.KindPersonal, model.KindWorkspace:
 			if err := c.take(ctx, ReadBudget, p.TokenID); err != nil {
 				return nil, err
 			}

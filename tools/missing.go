@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // ReportMissingIn is the body of spec endpoint 2: keys the runtime met with their source
 // values.
@@ -23,12 +27,12 @@ func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (Report
 	return out, c.write(ctx, write{op: "missing", project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
 			if err != nil {
 				return nil, err
 			}
-			var changes []Change
+			var changes []model.Change
 			out.Created, _, changes, err = addMissingKeys(ctx, tx, proj, ns, in.Translations)
 			return changes, err
 		}})
@@ -61,18 +65,18 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 		validate: func() error {
 			switch {
 			case len(in.Strings) == 0:
-				return Errorf(CodeInvalid, "strings must name at least one key")
+				return model.Errorf(model.CodeInvalid, "strings must name at least one key")
 			case len(in.Strings) > MaxRegisterStrings:
-				return Errorf(CodeUnprocessable, "at most %d strings per call, got %d; register the rest in further calls", MaxRegisterStrings, len(in.Strings))
+				return model.Errorf(model.CodeUnprocessable, "at most %d strings per call, got %d; register the rest in further calls", MaxRegisterStrings, len(in.Strings))
 			}
 			return checkEntries(in.Strings)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)
 			if err != nil {
 				return nil, err
 			}
-			var changes []Change
+			var changes []model.Change
 			out.Created, out.Skipped, changes, err = addMissingKeys(ctx, tx, proj, ns, in.Strings)
 			return changes, err
 		}})
@@ -80,7 +84,7 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 
 // addMissingKeys creates, with their source values, the keys of values that ns lacks.
 // Existing keys are not touched. Endpoints 2 and 7 and register_source_strings share it.
-func addMissingKeys(ctx context.Context, tx Tx, proj Project, ns Namespace, values map[string]string) (created, existing []string, changes []Change, err error) {
+func addMissingKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, values map[string]string) (created, existing []string, changes []model.Change, err error) {
 	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, proj.SourceLanguage)
 	if err != nil {
 		return nil, nil, nil, err

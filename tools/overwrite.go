@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // OverwriteIn is the body of spec endpoint 4.
 type OverwriteIn struct {
@@ -34,7 +38,7 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
 	err := c.write(ctx, write{op: "overwrite", project: in.ProjectID,
 		validate: func() error { return checkEntries(in.Translations) },
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
 			if err != nil {
 				return nil, err
@@ -50,14 +54,14 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 }
 
 // overwriteNamespace applies an overwrite to ns and reports it in out.
-func overwriteNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in OverwriteIn, out *OverwriteOut) ([]Change, error) {
+func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in OverwriteIn, out *OverwriteOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
 	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
 	if err != nil {
 		return nil, err
 	}
 	existing := indexKeys(keys)
-	var writes []TranslationWrite
+	var writes []model.TranslationWrite
 	var changedIDs []int64
 	for _, k := range sortedKeys(in.Translations) {
 		v := in.Translations[k]
@@ -79,27 +83,27 @@ func overwriteNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, 
 				continue
 			}
 			next := ks.SourceVersion + 1
-			w := TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: StatusApproved, SourceVersion: &next, Change: ChangeValueCreated}
+			w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: model.StatusApproved, SourceVersion: &next, Change: model.ChangeValueCreated}
 			if cur != nil {
-				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
+				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, model.ChangeValueUpdated
 			}
 			writes = append(writes, w)
 			changedIDs = append(changedIDs, ks.ID)
 			out.Updated = append(out.Updated, k)
 			continue
 		}
-		w := TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: StatusApproved,
-			SourceVersion: versionPtr(ks.SourceVersion), Change: ChangeValueUpdated}
+		w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: model.StatusApproved,
+			SourceVersion: versionPtr(ks.SourceVersion), Change: model.ChangeValueUpdated}
 		switch {
 		case cur == nil:
-			w.Change = ChangeValueCreated
+			w.Change = model.ChangeValueCreated
 			out.Updated = append(out.Updated, k)
 		case cur.Value != v:
 			w.ID, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.DoNotTranslate, cur.LanguageLocked
 			out.Updated = append(out.Updated, k)
 		case isStale(in.Language, proj.SourceLanguage, cur.SourceVersion, ks.SourceVersion, true):
 			w.ID, w.Status, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.Status, cur.DoNotTranslate, cur.LanguageLocked
-			w.Change = ChangeValueRefreshed
+			w.Change = model.ChangeValueRefreshed
 			out.Refreshed = append(out.Refreshed, k)
 		default:
 			out.Unchanged = append(out.Unchanged, k)

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // PageStringsIn is the body of spec endpoint 7.
@@ -31,9 +33,9 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 		validate: func() error {
 			switch {
 			case in.SourceStrings == nil:
-				return Errorf(CodeInvalid, "source_strings is required")
+				return model.Errorf(model.CodeInvalid, "source_strings is required")
 			case len(in.SourceStrings) > MaxPageStrings:
-				return Errorf(CodeUnprocessable, "at most %d strings per call", MaxPageStrings)
+				return model.Errorf(model.CodeUnprocessable, "at most %d strings per call", MaxPageStrings)
 			}
 			for _, s := range in.SourceStrings {
 				if strings.TrimSpace(s) == "" {
@@ -48,7 +50,7 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 			}
 			return checkEntries(values)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.Namespace, true)
 			if err != nil {
 				return nil, err

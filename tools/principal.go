@@ -1,15 +1,6 @@
 package tools
 
-import "context"
-
-// Token kinds, as the spec's Authentication section names them.
-const (
-	KindAPIKey    = "api_key"   // project API key, read-only or read/write
-	KindPersonal  = "pat"       // personal access token for one project
-	KindWorkspace = "pat_ws"    // personal access token for a whole workspace
-	KindSystem    = "system"    // the admin CLI and background jobs
-	KindAnonymous = "anonymous" // public Embed endpoints
-)
+import "github.com/lokal-dev/lokal/tools/model"
 
 // Token prefixes make a leaked token recognizable to secret scanners and to us.
 const (
@@ -18,51 +9,5 @@ const (
 	PrefixWorkspace = "pat_ws_"
 )
 
-// Principal is who is calling. Transports authenticate and put it in the context; every
-// catalogue operation authorizes itself against it.
-type Principal struct {
-	Kind        string
-	TokenID     string
-	UserID      string // empty for API keys
-	WorkspaceID string
-	ProjectID   string // empty for workspace tokens and the system
-	ReadOnly    bool
-	// Agent, when set, is who the history credits instead of the token's owner: AI
-	// translations are attributed to ai:<model>.
-	Agent string
-}
-
-// Actor is what the history records as the author of a change: the token's owner.
-func (p Principal) Actor() string {
-	switch {
-	case p.Agent != "":
-		return p.Agent
-	case p.UserID != "":
-		return "user:" + p.UserID
-	case p.Kind == KindAPIKey:
-		return "key:" + p.TokenID
-	case p.Kind == "":
-		return "unknown"
-	default:
-		return p.Kind
-	}
-}
-
 // System is the principal of the admin CLI and of background jobs: it may do anything.
-var System = Principal{Kind: KindSystem}
-
-type principalKey struct{}
-
-// WithPrincipal returns ctx carrying p.
-func WithPrincipal(ctx context.Context, p Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
-}
-
-// PrincipalFrom returns the principal in ctx; a context without one is anonymous.
-func PrincipalFrom(ctx context.Context) Principal {
-	p, ok := ctx.Value(principalKey{}).(Principal)
-	if !ok {
-		return Principal{Kind: KindAnonymous}
-	}
-	return p
-}
+var System = model.Principal{Kind: model.KindSystem}

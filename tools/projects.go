@@ -5,6 +5,8 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // ProjectSummary is a project as list_projects shows it.
@@ -33,25 +35,25 @@ func (c *Catalog) ListProjects(ctx context.Context, in ListProjectsIn) (ListProj
 	if err := requireToken(ctx); err != nil {
 		return out, err
 	}
-	p := PrincipalFrom(ctx)
+	p := model.PrincipalFrom(ctx)
 	only := ProjectScope(ctx)
-	if only == "" && p.Kind != KindWorkspace {
+	if only == "" && p.Kind != model.KindWorkspace {
 		only = p.ProjectID
 	}
 	if in.ProjectID != "" {
 		if only != "" && in.ProjectID != only {
-			return out, &Error{Code: CodeUnauthorized, Message: "token is not valid for this project"}
+			return out, &model.Error{Code: model.CodeUnauthorized, Message: "token is not valid for this project"}
 		}
 		only = in.ProjectID
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
-		var projects []Project
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		var projects []model.Project
 		if only != "" {
 			proj, err := c.loadProject(ctx, tx, only)
 			if err != nil {
 				return err
 			}
-			projects = []Project{proj}
+			projects = []model.Project{proj}
 		} else {
 			var err error
 			if projects, err = tx.Projects(ctx, p.WorkspaceID); err != nil {
@@ -95,7 +97,7 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		counts, err := tx.LanguageCounts(ctx, proj)
 		if err != nil {
 			return err
@@ -148,25 +150,25 @@ func (c *Catalog) EnableLanguage(ctx context.Context, in EnableLanguageIn) (Enab
 		validate: func() error {
 			var ok bool
 			if l, ok = LookupLanguage(in.Language); !ok {
-				return Errorf(CodeInvalid, "language %q is not supported", in.Language)
+				return model.Errorf(model.CodeInvalid, "language %q is not supported", in.Language)
 			}
 			out.Language = l.Code
 			return nil
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			if l.Code == proj.SourceLanguage {
-				return nil, Errorf(CodeInvalid, "%s is the project's source language", l.Code)
+				return nil, model.Errorf(model.CodeInvalid, "%s is the project's source language", l.Code)
 			}
 			if proj.HasLanguage(l.Code) {
 				out.AlreadyEnabled = true
 				out.EnabledLanguages = proj.EnabledLanguages
 				return nil, nil
 			}
-			if err := tx.SetLanguage(ctx, proj.ID, Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true}); err != nil {
+			if err := tx.SetLanguage(ctx, proj.ID, model.Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true}); err != nil {
 				return nil, err
 			}
 			out.EnabledLanguages = append(proj.EnabledLanguages, l.Code)
-			return []Change{{Kind: ChangeLanguageEnabled, Language: l.Code}}, nil
+			return []model.Change{{Kind: model.ChangeLanguageEnabled, Language: l.Code}}, nil
 		}})
 	return out, err
 }
@@ -193,7 +195,7 @@ func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (Embed
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		w, err := tx.Workspace(ctx, proj.WorkspaceID)
 		if err != nil {
 			return err
@@ -213,26 +215,26 @@ func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (Embed
 // MeOut is the body of spec endpoint 9: the token's owner and its project, or for a
 // workspace token the workspace and every active project in it.
 type MeOut struct {
-	User      User       `json:"user"`
-	Project   *Project   `json:"project,omitempty"`
-	Workspace *Workspace `json:"workspace,omitempty"`
-	Projects  *[]Project `json:"projects,omitempty"` // set, possibly empty, for workspace tokens
+	User      model.User       `json:"user"`
+	Project   *model.Project   `json:"project,omitempty"`
+	Workspace *model.Workspace `json:"workspace,omitempty"`
+	Projects  *[]model.Project `json:"projects,omitempty"` // set, possibly empty, for workspace tokens
 }
 
 // Me answers who owns the personal access token in ctx.
 func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
-	p := PrincipalFrom(ctx)
-	if p.Kind != KindPersonal && p.Kind != KindWorkspace {
-		return MeOut{}, &Error{Code: CodeUnauthorized, Message: "a personal access token is required"}
+	p := model.PrincipalFrom(ctx)
+	if p.Kind != model.KindPersonal && p.Kind != model.KindWorkspace {
+		return MeOut{}, &model.Error{Code: model.CodeUnauthorized, Message: "a personal access token is required"}
 	}
 	var out MeOut
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		u, err := tx.User(ctx, p.UserID)
 		if err != nil {
 			return err
 		}
 		out.User = u
-		if p.Kind == KindPersonal {
+		if p.Kind == model.KindPersonal {
 			proj, err := c.loadProject(ctx, tx, p.ProjectID)
 			if err != nil {
 				return err
@@ -274,7 +276,7 @@ func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[st
 	if !p.Active || p.Off && p.servesEmbed() {
 		return nil, errNoProject(projectID)
 	}
-	err = c.store.View(ctx, func(tx Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		proj, err := tx.Project(ctx, projectID)
 		if err != nil {
 			return err

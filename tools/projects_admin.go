@@ -7,32 +7,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 	"golang.org/x/net/idna"
 )
-
-// AdminTx is the part of a transaction that the operator's commands use: project settings,
-// site hosts and the key and token lists. Methods return CodeNotFound for missing rows and
-// CodeConflict for a host bound twice.
-type AdminTx interface {
-	// UpdateProject stores the project's title, integration type and Settings; languages
-	// are written with SetLanguage.
-	UpdateProject(ctx context.Context, p Project) error
-	// ProjectHosts returns the hosts bound to the project, sorted.
-	ProjectHosts(ctx context.Context, projectID string) ([]string, error)
-	// HostProject returns the id of the project the host is bound to.
-	HostProject(ctx context.Context, host string) (string, error)
-	// SetProjectHosts binds exactly hosts to the project.
-	SetProjectHosts(ctx context.Context, projectID string, hosts []string) error
-
-	// Tokens returns the tokens matching f, oldest first.
-	Tokens(ctx context.Context, f TokenFilter) ([]TokenInfo, error)
-	Token(ctx context.Context, id string) (TokenInfo, error)
-	RevokeToken(ctx context.Context, id string, at time.Time) error
-	TouchToken(ctx context.Context, id string, at time.Time) error
-}
 
 // Embed modes (capabilities.mode): the Embed script swaps page text, or only pings.
 const (
@@ -46,15 +25,15 @@ var SettableIntegrationTypes = []string{"api", "embed"}
 
 // ProjectView is the spec's Project object with the settings the operator manages.
 type ProjectView struct {
-	Project
+	model.Project
 	Settings ProjectSettingsView `json:"settings"`
 	// Embed is shown in the readable output only: the JSON shape is the operator
 	// contract's (the Project object plus settings); get_project_status carries it as JSON.
 	Embed EmbedStatus `json:"-"`
 	// NamespaceCounts sizes each namespace per enabled language; NewestPageStrings are the
 	// newest strings of the Embed's page namespace (what harvesting brought in), newest first.
-	NamespaceCounts   []NamespaceCount `json:"namespace_counts"`
-	NewestPageStrings []NewestKey      `json:"newest_page_strings"`
+	NamespaceCounts   []model.NamespaceCount `json:"namespace_counts"`
+	NewestPageStrings []model.NewestKey      `json:"newest_page_strings"`
 }
 
 // NewestPageStringsShown is how many page strings `project show` lists.
@@ -78,12 +57,12 @@ type EmbedCapabilities struct {
 }
 
 // WorkspaceProjects returns the active projects of a workspace, oldest first. Admin only.
-func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]Project, error) {
+func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]model.Project, error) {
 	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
-	var out []Project
-	err := c.store.View(ctx, func(tx Tx) error {
+	var out []model.Project
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}
@@ -92,7 +71,7 @@ func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]
 		return err
 	})
 	if out == nil {
-		out = []Project{}
+		out = []model.Project{}
 	}
 	return out, err
 }
@@ -103,7 +82,7 @@ func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectVie
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		if out, err = c.projectView(ctx, tx, projectID); err != nil {
 			return err
@@ -114,7 +93,7 @@ func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectVie
 	return out, err
 }
 
-func (c *Catalog) projectView(ctx context.Context, tx Tx, projectID string) (ProjectView, error) {
+func (c *Catalog) projectView(ctx context.Context, tx model.Tx, projectID string) (ProjectView, error) {
 	p, err := tx.Project(ctx, projectID)
 	if err != nil {
 		return ProjectView{}, err
@@ -146,12 +125,12 @@ func (c *Catalog) projectView(ctx context.Context, tx Tx, projectID string) (Pro
 		}
 		v.NamespaceCounts[i].Translated = on
 	}
-	v.NewestPageStrings = []NewestKey{}
+	v.NewestPageStrings = []model.NewestKey{}
 	ns, err := tx.Namespace(ctx, projectID, EmbedNamespace)
 	if err == nil {
 		v.NewestPageStrings, err = tx.NewestKeys(ctx, ns, NewestPageStringsShown)
 	}
-	if err != nil && !IsNotFound(err) {
+	if err != nil && !model.IsNotFound(err) {
 		return ProjectView{}, err
 	}
 	return v, nil
@@ -184,26 +163,26 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 	if in.Title != nil {
 		title = strings.TrimSpace(*in.Title)
 		if title == "" || len(title) > 200 {
-			return ProjectView{}, Errorf(CodeInvalid, "project title must be 1 to 200 characters")
+			return ProjectView{}, model.Errorf(model.CodeInvalid, "project title must be 1 to 200 characters")
 		}
 	}
 	if in.IntegrationType != nil {
 		integration = *in.IntegrationType
 		if !contains(SettableIntegrationTypes, integration) {
-			return ProjectView{}, Errorf(CodeInvalid, "integration type must be one of %s", strings.Join(SettableIntegrationTypes, ", "))
+			return ProjectView{}, model.Errorf(model.CodeInvalid, "integration type must be one of %s", strings.Join(SettableIntegrationTypes, ", "))
 		}
 	}
 	if in.Mode != nil {
 		mode = *in.Mode
 		if mode != EmbedModeSwap && mode != EmbedModeOff {
-			return ProjectView{}, Errorf(CodeInvalid, "mode must be %s or %s", EmbedModeSwap, EmbedModeOff)
+			return ProjectView{}, model.Errorf(model.CodeInvalid, "mode must be %s or %s", EmbedModeSwap, EmbedModeOff)
 		}
 	}
 	var syntax string
 	if in.Syntax != nil && strings.TrimSpace(*in.Syntax) != "" {
 		s, err := message.ParseSyntax(*in.Syntax)
 		if err != nil {
-			return ProjectView{}, Errorf(CodeInvalid, "%v; none, all, or an empty list (detect them from the source values) are accepted too", err)
+			return ProjectView{}, model.Errorf(model.CodeInvalid, "%v; none, all, or an empty list (detect them from the source values) are accepted too", err)
 		}
 		syntax = s.String()
 	}
@@ -246,7 +225,7 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 	}
 
 	var out ProjectView
-	err = c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err = c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		p, err := tx.Project(ctx, projectID)
 		if err != nil {
 			return nil, err
@@ -286,11 +265,11 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 		if hosts != nil {
 			for _, h := range hosts {
 				owner, err := tx.HostProject(ctx, h)
-				if err != nil && !IsNotFound(err) {
+				if err != nil && !model.IsNotFound(err) {
 					return nil, err
 				}
 				if err == nil && owner != p.ID {
-					return nil, Errorf(CodeConflict, "host %s is bound to another project (%s)", h, owner)
+					return nil, model.Errorf(model.CodeConflict, "host %s is bound to another project (%s)", h, owner)
 				}
 			}
 			if err := tx.SetProjectHosts(ctx, p.ID, hosts); err != nil {
@@ -301,7 +280,7 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 			return nil, err
 		}
 		out.Embed, err = c.embedStatus(ctx, tx, p.ID)
-		return []Change{{Kind: ChangeProjectSettings}}, err
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, err
 	}})
 	return out, err
 }
@@ -322,7 +301,7 @@ func normalizeLanguages(what string, codes *[]string) ([]string, error) {
 	for _, code := range *codes {
 		l, ok := LookupLanguage(strings.TrimSpace(code))
 		if !ok {
-			return nil, Errorf(CodeInvalid, "%s %q is not supported", what, code)
+			return nil, model.Errorf(model.CodeInvalid, "%s %q is not supported", what, code)
 		}
 		if !contains(out, l.Code) {
 			out = append(out, l.Code)
@@ -336,8 +315,8 @@ func normalizeLanguages(what string, codes *[]string) ([]string, error) {
 // language taken off is disabled, and loses its editable and auto-translate flags so that
 // both lists stay within the enabled languages; a language turned on starts editable and
 // auto-translated, as in CreateProject.
-func languageChanges(p Project, enabled, editable, auto []string) ([]Language, error) {
-	rows := map[string]*Language{}
+func languageChanges(p model.Project, enabled, editable, auto []string) ([]model.Language, error) {
+	rows := map[string]*model.Language{}
 	var order []string
 	for _, l := range p.Languages {
 		rows[l.Code] = &l
@@ -351,18 +330,18 @@ func languageChanges(p Project, enabled, editable, auto []string) ([]Language, e
 			}
 			l, ok := rows[code]
 			if !ok {
-				l = &Language{Code: code}
+				l = &model.Language{Code: code}
 				rows[code] = l
 				order = append(order, code)
 			}
 			if !l.Enabled {
-				*l = Language{Code: code, Enabled: true, Editable: true, AutoTranslate: true}
+				*l = model.Language{Code: code, Enabled: true, Editable: true, AutoTranslate: true}
 				touched[code] = true
 			}
 		}
 		for _, code := range order {
 			if l := rows[code]; l.Enabled && !contains(enabled, code) {
-				*l = Language{Code: code}
+				*l = model.Language{Code: code}
 				touched[code] = true
 			}
 		}
@@ -376,17 +355,17 @@ func languageChanges(p Project, enabled, editable, auto []string) ([]Language, e
 	for _, list := range []struct {
 		what  string
 		codes []string
-		flag  func(*Language) *bool
+		flag  func(*model.Language) *bool
 	}{
-		{"editable", editable, func(l *Language) *bool { return &l.Editable }},
-		{"auto-translate", auto, func(l *Language) *bool { return &l.AutoTranslate }},
+		{"editable", editable, func(l *model.Language) *bool { return &l.Editable }},
+		{"auto-translate", auto, func(l *model.Language) *bool { return &l.AutoTranslate }},
 	} {
 		if list.codes == nil {
 			continue
 		}
 		for _, code := range list.codes {
 			if !contains(on, code) {
-				return nil, Errorf(CodeInvalid, "%s language %s is not enabled (enabled: %s)", list.what, code, strings.Join(on, ", "))
+				return nil, model.Errorf(model.CodeInvalid, "%s language %s is not enabled (enabled: %s)", list.what, code, strings.Join(on, ", "))
 			}
 		}
 		for _, code := range order {
@@ -400,7 +379,7 @@ func languageChanges(p Project, enabled, editable, auto []string) ([]Language, e
 			}
 		}
 	}
-	var out []Language
+	var out []model.Language
 	for _, code := range order {
 		if touched[code] {
 			out = append(out, *rows[code])
@@ -416,14 +395,14 @@ var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.VerifyDNSL
 func NormalizeHost(s string) (string, error) {
 	h := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), ".")
 	if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
-		return "", Errorf(CodeInvalid, "%q is an IP address, not a host name", s)
+		return "", model.Errorf(model.CodeInvalid, "%q is an IP address, not a host name", s)
 	}
 	if h == "" || strings.ContainsAny(h, "/:@?#[]*\\ ") {
-		return "", Errorf(CodeInvalid, "%q is not a host name (give the name only, such as www.example.com)", s)
+		return "", model.Errorf(model.CodeInvalid, "%q is not a host name (give the name only, such as www.example.com)", s)
 	}
 	a, err := hostProfile.ToASCII(h)
 	if err != nil {
-		return "", Errorf(CodeInvalid, "%q is not a host name", s)
+		return "", model.Errorf(model.CodeInvalid, "%q is not a host name", s)
 	}
 	return a, nil
 }
@@ -432,7 +411,7 @@ func NormalizeHost(s string) (string, error) {
 // where host may start with "*." (one or more labels), or CodeInvalid.
 func NormalizeOrigin(s string) (string, error) {
 	bad := func(why string) (string, error) {
-		return "", Errorf(CodeInvalid, "allowed origin %q: %s (want scheme://host[:port], such as https://*.example.com)", s, why)
+		return "", model.Errorf(model.CodeInvalid, "allowed origin %q: %s (want scheme://host[:port], such as https://*.example.com)", s, why)
 	}
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Opaque != "" || u.Host == "" {

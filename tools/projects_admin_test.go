@@ -1,6 +1,10 @@
 package tools
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 func TestNormalizeHost(t *testing.T) {
 	t.Parallel()
@@ -24,8 +28,8 @@ func TestNormalizeHost(t *testing.T) {
 		if got != tt.want || (tt.want == "") != (err != nil) {
 			t.Errorf("NormalizeHost(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
-		if err != nil && ErrorCode(err) != CodeInvalid {
-			t.Errorf("NormalizeHost(%q): code %s, want invalid", tt.in, ErrorCode(err))
+		if err != nil && model.ErrorCode(err) != model.CodeInvalid {
+			t.Errorf("NormalizeHost(%q): code %s, want invalid", tt.in, model.ErrorCode(err))
 		}
 	}
 }

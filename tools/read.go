@@ -3,6 +3,8 @@ package tools
 import (
 	"bytes"
 	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // NamespaceRef names one namespace in one language of a project.
@@ -15,7 +17,7 @@ type NamespaceRef struct {
 // ReadNamespace returns the flat map of one namespace in one language (spec endpoint 1),
 // pre-serialized with its ETag. Hidden keys are not served; in a target language every key
 // with a value is, approved or draft, and keys without one are absent so clients fall back.
-func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*File, error) {
+func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*model.File, error) {
 	if err := c.begin(ctx, ref.ProjectID, false); err != nil {
 		return nil, err
 	}
@@ -24,12 +26,12 @@ func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*File, e
 	}
 	return c.store.Cached(ctx, ref.ProjectID, "ns\x00"+ref.Namespace+"\x00"+ref.Language, func(ctx context.Context) ([]byte, error) {
 		var body []byte
-		err := c.store.View(ctx, func(tx Tx) error {
+		err := c.store.View(ctx, func(tx model.Tx) error {
 			proj, err := tx.Project(ctx, ref.ProjectID)
 			if err != nil {
 				return err
 			}
-			if err := proj.requireLanguage(ref.Language); err != nil {
+			if err := proj.RequireLanguage(ref.Language); err != nil {
 				return err
 			}
 			ns, err := tx.Namespace(ctx, ref.ProjectID, ref.Namespace)

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
@@ -47,50 +48,6 @@ var RedeployBudget = Budget{Name: "redeploys", Bucket: "redeploy:", N: 6, Window
 
 const maxDeployToken = 1024
 
-// DeployConfig is a project's redeploy settings as stored: the token only sealed.
-type DeployConfig struct {
-	Provider string
-	Repo     string // owner/name (github)
-	Workflow string // file name or id (github)
-	Ref      string // branch or tag (github)
-	Inputs   map[string]string
-	APIURL   string // github
-	URLEnc   string // hook: secrets.Box.Seal of the URL, which is a secret (DeployHookPurpose)
-	TokenEnc string
-}
-
-// RedeployAttempt is one call of endpoint 8, whatever its outcome.
-type RedeployAttempt struct {
-	ID         string    `json:"id"`
-	ProjectID  string    `json:"-"`
-	At         time.Time `json:"at"`
-	By         string    `json:"by"`
-	Outcome    string    `json:"outcome"`
-	HTTPStatus *int      `json:"http_status"`
-	Message    string    `json:"message"`
-}
-
-// DeployTx holds the redeploy settings and attempts. Errors: CodeNotFound for an unknown
-// project.
-type DeployTx interface {
-	DeployConfig(ctx context.Context, projectID string) (DeployConfig, error)
-	SetDeployConfig(ctx context.Context, projectID string, c DeployConfig) error
-	AddRedeployAttempt(ctx context.Context, a RedeployAttempt) error
-	RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error)
-}
-
-// RedeployView is what `redeploy show` prints: never the token, and the hook URL masked.
-type RedeployView struct {
-	Provider string            `json:"provider"`
-	Repo     string            `json:"repo"`
-	Workflow string            `json:"workflow"`
-	Ref      string            `json:"ref"`
-	Inputs   map[string]string `json:"inputs"`
-	APIURL   string            `json:"api_url"`
-	URL      string            `json:"url"` // MaskURL of the hook URL
-	TokenSet bool              `json:"token_set"`
-}
-
 // RedeployIn is `redeploy set`. Token nil keeps the stored one.
 type RedeployIn struct {
 	ProjectID string
@@ -110,42 +67,17 @@ type RedeployOut struct {
 	DispatchedAt time.Time `json:"dispatched_at"`
 }
 
-// view is d as shown; hookURL is the opened hook URL, which is shown masked.
-func (d DeployConfig) view(hookURL string) RedeployView {
-	v := RedeployView{Provider: d.Provider, Repo: d.Repo, Workflow: d.Workflow, Ref: d.Ref, Inputs: d.Inputs,
-		APIURL: d.APIURL, URL: MaskURL(hookURL), TokenSet: d.TokenEnc != ""}
-	if v.Inputs == nil {
-		v.Inputs = map[string]string{}
-	}
-	return v
-}
-
 // openHookURL opens a stored hook URL for showing it masked; one that cannot be opened
 // shows as such rather than failing the page.
-func (c *Catalog) openHookURL(projectID string, d DeployConfig) string {
+func (c *Catalog) openHookURL(projectID string, d model.DeployConfig) string {
 	if d.URLEnc == "" {
 		return ""
 	}
-	u, err := c.opts.Secrets.Open(d.URLEnc, DeployHookPurpose(projectID))
+	u, err := c.opts.Secrets.Open(d.URLEnc, model.DeployHookPurpose(projectID))
 	if err != nil {
 		return "(stored, unreadable with this server's secret key)"
 	}
 	return u
-}
-
-// MaskURL shows a secret URL as scheme://host/… and, when what follows the host is long
-// enough that they give little away, its last 4 characters.
-func MaskURL(raw string) string {
-	u, err := url.Parse(raw)
-	if raw == "" || err != nil || u.Scheme == "" || u.Host == "" {
-		return raw
-	}
-	rest := []rune(strings.TrimPrefix(raw, u.Scheme+"://"+u.Host))
-	out := u.Scheme + "://" + u.Host + "/…"
-	if len(rest) >= 16 {
-		out += string(rest[len(rest)-4:])
-	}
-	return out
 }
 
 var (
@@ -158,33 +90,33 @@ var (
 // ref, inputs, API URL, token) or a deploy hook URL. URLs pass the outbound guard now and
 // again on every dispatch; the token and the hook URL are sealed before they reach the
 // database. Token nil keeps the stored token only while the API URL and repository stay.
-func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView, error) {
+func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (model.RedeployView, error) {
 	if err := c.authorizeConnect(ctx, in.ProjectID); err != nil {
-		return RedeployView{}, err
+		return model.RedeployView{}, err
 	}
-	cfg := DeployConfig{Provider: in.Provider}
+	cfg := model.DeployConfig{Provider: in.Provider}
 	var sealed string
 	switch in.Provider {
 	case DeployGitHub:
 		if in.URL != "" {
-			return RedeployView{}, Errorf(CodeInvalid, "--url is for the hook provider; GitHub takes --repo, --workflow and --ref")
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "--url is for the hook provider; GitHub takes --repo, --workflow and --ref")
 		}
 		cfg.Repo, cfg.Workflow, cfg.Ref = strings.TrimSpace(in.Repo), strings.TrimSpace(in.Workflow), strings.TrimSpace(in.Ref)
 		if !repoPattern.MatchString(cfg.Repo) || strings.Contains(cfg.Repo, "..") {
-			return RedeployView{}, Errorf(CodeInvalid, "repo %q must be OWNER/NAME", truncate(cfg.Repo, 200))
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "repo %q must be OWNER/NAME", model.Truncate(cfg.Repo, 200))
 		}
 		if !workflowPattern.MatchString(cfg.Workflow) || strings.Contains(cfg.Workflow, "..") {
-			return RedeployView{}, Errorf(CodeInvalid, "workflow %q must be a workflow file name (deploy.yml) or id", truncate(cfg.Workflow, 200))
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "workflow %q must be a workflow file name (deploy.yml) or id", model.Truncate(cfg.Workflow, 200))
 		}
 		if cfg.Ref == "" || len(cfg.Ref) > 250 || strings.ContainsFunc(cfg.Ref, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-			return RedeployView{}, Errorf(CodeInvalid, "ref %q must be a branch or tag name", truncate(cfg.Ref, 200))
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "ref %q must be a branch or tag name", model.Truncate(cfg.Ref, 200))
 		}
 		if len(in.Inputs) > 25 {
-			return RedeployView{}, Errorf(CodeInvalid, "a workflow takes at most 25 inputs")
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "a workflow takes at most 25 inputs")
 		}
 		for k, v := range in.Inputs {
 			if !inputKeyPattern.MatchString(k) || len(v) > 1000 {
-				return RedeployView{}, Errorf(CodeInvalid, "input %q: names are letters, digits, _ and -, values at most 1000 characters", truncate(k, 100))
+				return model.RedeployView{}, model.Errorf(model.CodeInvalid, "input %q: names are letters, digits, _ and -, values at most 1000 characters", model.Truncate(k, 100))
 			}
 		}
 		cfg.Inputs = in.Inputs
@@ -194,36 +126,36 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 		}
 		var err error
 		if cfg.APIURL, err = c.checkCallURL(ctx, "GitHub API URL", api); err != nil {
-			return RedeployView{}, err
+			return model.RedeployView{}, err
 		}
 	case DeployHook:
 		if in.Repo != "" || in.Workflow != "" || in.Ref != "" || len(in.Inputs) > 0 || in.APIURL != "" || in.Token != nil {
-			return RedeployView{}, Errorf(CodeInvalid, "the hook provider takes --url only")
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "the hook provider takes --url only")
 		}
 		hookURL, err := c.checkCallURL(ctx, "deploy hook URL", in.URL)
 		if err != nil {
-			return RedeployView{}, err
+			return model.RedeployView{}, err
 		}
 		// A deploy hook URL is a secret: whoever has it can start builds.
-		if cfg.URLEnc, err = c.opts.Secrets.Seal(hookURL, DeployHookPurpose(in.ProjectID)); err != nil {
-			return RedeployView{}, fmt.Errorf("storing the deploy hook URL: %w", err)
+		if cfg.URLEnc, err = c.opts.Secrets.Seal(hookURL, model.DeployHookPurpose(in.ProjectID)); err != nil {
+			return model.RedeployView{}, fmt.Errorf("storing the deploy hook URL: %w", err)
 		}
 		in.URL = hookURL
 	default:
-		return RedeployView{}, Errorf(CodeInvalid, "provider %q must be github or hook", truncate(in.Provider, 40))
+		return model.RedeployView{}, model.Errorf(model.CodeInvalid, "provider %q must be github or hook", model.Truncate(in.Provider, 40))
 	}
 	if in.Token != nil {
 		tok := strings.TrimSpace(*in.Token)
 		if tok == "" || len(tok) > maxDeployToken || strings.ContainsFunc(tok, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-			return RedeployView{}, Errorf(CodeInvalid, "the token must be 1 to %d characters without spaces", maxDeployToken)
+			return model.RedeployView{}, model.Errorf(model.CodeInvalid, "the token must be 1 to %d characters without spaces", maxDeployToken)
 		}
 		var err error
 		if sealed, err = c.opts.Secrets.Seal(tok, deployTokenPurpose(in.ProjectID)); err != nil {
-			return RedeployView{}, fmt.Errorf("storing the deploy token: %w", err)
+			return model.RedeployView{}, fmt.Errorf("storing the deploy token: %w", err)
 		}
 	}
-	var out RedeployView
-	err := c.write(ctx, write{op: "redeploy_set", project: in.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	var out model.RedeployView
+	err := c.write(ctx, write{op: "redeploy_set", project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.DeployConfig(ctx, in.ProjectID)
 		if err != nil {
 			return nil, err
@@ -245,42 +177,42 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (RedeployView,
 			cfg.TokenEnc = cur.TokenEnc
 		}
 		if cfg.Provider == DeployGitHub && cfg.TokenEnc == "" {
-			return nil, Errorf(CodeInvalid, "GitHub needs a token: pipe it in with --token-stdin")
+			return nil, model.Errorf(model.CodeInvalid, "GitHub needs a token: pipe it in with --token-stdin")
 		}
-		out = cfg.view(in.URL)
+		out = cfg.View(in.URL)
 		// The project's deploy_configured changes: the touch drops cached copies.
-		return []Change{{Kind: ChangeProjectSettings}}, tx.SetDeployConfig(ctx, in.ProjectID, cfg)
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, tx.SetDeployConfig(ctx, in.ProjectID, cfg)
 	}})
 	return out, err
 }
 
 // ShowRedeploy returns a project's redeploy settings, never the token.
-func (c *Catalog) ShowRedeploy(ctx context.Context, projectID string) (RedeployView, error) {
+func (c *Catalog) ShowRedeploy(ctx context.Context, projectID string) (model.RedeployView, error) {
 	if err := c.authorizeConnect(ctx, projectID); err != nil {
-		return RedeployView{}, err
+		return model.RedeployView{}, err
 	}
-	var out RedeployView
-	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+	var out model.RedeployView
+	err := c.read(ctx, projectID, func(tx model.Tx, _ model.Project) error {
 		cfg, err := tx.DeployConfig(ctx, projectID)
-		out = cfg.view(c.openHookURL(projectID, cfg))
+		out = cfg.View(c.openHookURL(projectID, cfg))
 		return err
 	})
 	return out, err
 }
 
 // RedeployAttempts lists a project's newest attempts (limit 1 to 1000, default 50).
-func (c *Catalog) RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error) {
+func (c *Catalog) RedeployAttempts(ctx context.Context, projectID string, limit int) ([]model.RedeployAttempt, error) {
 	if limit == 0 {
 		limit = 50
 	}
 	if limit < 1 || limit > 1000 {
-		return nil, Errorf(CodeInvalid, "limit must be 1 to 1000")
+		return nil, model.Errorf(model.CodeInvalid, "limit must be 1 to 1000")
 	}
 	if err := c.authorizeConnect(ctx, projectID); err != nil {
 		return nil, err
 	}
-	out := []RedeployAttempt{}
-	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+	out := []model.RedeployAttempt{}
+	err := c.read(ctx, projectID, func(tx model.Tx, _ model.Project) error {
 		as, err := tx.RedeployAttempts(ctx, projectID, limit)
 		out = append(out, as...)
 		return err
@@ -298,13 +230,13 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 	if err := c.authorizeConnect(ctx, projectID); err != nil {
 		return RedeployOut{}, err
 	}
-	if PrincipalFrom(ctx).Kind != KindSystem {
+	if model.PrincipalFrom(ctx).Kind != model.KindSystem {
 		if err := c.take(ctx, RedeployBudget, projectID); err != nil {
 			return RedeployOut{}, err
 		}
 	}
-	var cfg DeployConfig
-	err := c.write(ctx, write{op: "redeploy", project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	var cfg model.DeployConfig
+	err := c.write(ctx, write{op: "redeploy", project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		var err error
 		if cfg, err = tx.DeployConfig(ctx, projectID); err != nil {
 			return nil, err
@@ -316,14 +248,14 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 	}
 	at := c.opts.Now().UTC()
 	status, dispatchErr := c.dispatch(ctx, projectID, cfg)
-	a := RedeployAttempt{ID: newID(), ProjectID: projectID, At: at, By: PrincipalFrom(ctx).Actor(), Outcome: RedeployDispatched}
+	a := model.RedeployAttempt{ID: newID(), ProjectID: projectID, At: at, By: model.PrincipalFrom(ctx).Actor(), Outcome: RedeployDispatched}
 	if status != 0 {
 		a.HTTPStatus = &status
 	}
 	if dispatchErr != nil {
-		a.Message = ErrorMessage(dispatchErr)
-		switch ErrorCode(dispatchErr) {
-		case CodeNotConfigured:
+		a.Message = model.ErrorMessage(dispatchErr)
+		switch model.ErrorCode(dispatchErr) {
+		case model.CodeNotConfigured:
 			a.Outcome = RedeployNotConfigured
 		case CodeDispatchFailed:
 			// Refused is the provider saying no; a 2xx whose answer was cut off (too large,
@@ -340,7 +272,7 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 	// lose the record of a dispatch that happened.
 	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := c.store.Update(recCtx, "", func(tx Tx) error { return tx.AddRedeployAttempt(recCtx, a) }); err != nil {
+	if err := c.store.Update(recCtx, "", func(tx model.Tx) error { return tx.AddRedeployAttempt(recCtx, a) }); err != nil {
 		c.opts.Logger.Error("recording a redeploy attempt", "project", projectID, "outcome", a.Outcome, "err", err)
 	}
 	if dispatchErr != nil {
@@ -350,7 +282,7 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 }
 
 // dispatch makes the provider's call and reports its HTTP status (0 when none answered).
-func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConfig) (int, error) {
+func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg model.DeployConfig) (int, error) {
 	var req *http.Request
 	var err error
 	switch cfg.Provider {
@@ -358,7 +290,7 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		var token string
 		if token, err = c.opts.Secrets.Open(cfg.TokenEnc, deployTokenPurpose(projectID)); err != nil {
 			c.opts.Logger.Error("opening a deploy token", "project", projectID, "err", err)
-			return 0, Errorf(CodeNotConfigured, "the stored GitHub token cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
+			return 0, model.Errorf(model.CodeNotConfigured, "the stored GitHub token cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
 		}
 		inputs := cfg.Inputs
 		if inputs == nil {
@@ -372,23 +304,23 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		u := cfg.APIURL + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(name) + "/actions/workflows/" +
 			url.PathEscape(cfg.Workflow) + "/dispatches"
 		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body)); err != nil {
-			return 0, Errorf(CodeNotConfigured, "the GitHub API URL cannot be used: %v", err)
+			return 0, model.Errorf(model.CodeNotConfigured, "the GitHub API URL cannot be used: %v", err)
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Accept", "application/vnd.github+json")
 		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
 		req.Header.Set("Content-Type", "application/json")
 	case DeployHook:
-		hookURL, err := c.opts.Secrets.Open(cfg.URLEnc, DeployHookPurpose(projectID))
+		hookURL, err := c.opts.Secrets.Open(cfg.URLEnc, model.DeployHookPurpose(projectID))
 		if err != nil {
 			c.opts.Logger.Error("opening a deploy hook URL", "project", projectID, "err", err)
-			return 0, Errorf(CodeNotConfigured, "the stored deploy hook URL cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
+			return 0, model.Errorf(model.CodeNotConfigured, "the stored deploy hook URL cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
 		}
 		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, hookURL, http.NoBody); err != nil {
-			return 0, Errorf(CodeNotConfigured, "the deploy hook URL cannot be used: %v", err)
+			return 0, model.Errorf(model.CodeNotConfigured, "the deploy hook URL cannot be used: %v", err)
 		}
 	default:
-		return 0, Errorf(CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
+		return 0, model.Errorf(model.CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
 	}
 	req.Header.Set("User-Agent", "lokal-redeploy")
 	timeout := c.opts.DispatchTimeout
@@ -400,11 +332,11 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		var b *outbound.BlockedError
 		switch {
 		case errors.As(err, &b):
-			return 0, Errorf(CodeDispatchFailed, "the dispatch was refused by lokal's outbound guard: %v", b)
+			return 0, model.Errorf(CodeDispatchFailed, "the dispatch was refused by lokal's outbound guard: %v", b)
 		case isNetTimeout(err) || errors.Is(err, context.DeadlineExceeded):
-			return 0, Errorf(CodeDispatchFailed, "the provider did not answer within %s", timeout)
+			return 0, model.Errorf(CodeDispatchFailed, "the provider did not answer within %s", timeout)
 		}
-		return 0, Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
+		return 0, model.Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
 	}
 	defer resp.Body.Close()
 	st := resp.StatusCode
@@ -412,10 +344,10 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 	switch {
 	case errors.Is(rerr, outbound.ErrTooLarge):
 		// Whatever the status, an answer without end is not one lokal takes as valid.
-		return st, Errorf(CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
+		return st, model.Errorf(CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
 			outbound.FormatSize(outbound.MaxHookAnswer))
 	case rerr != nil && (isNetTimeout(rerr) || errors.Is(rerr, context.DeadlineExceeded)):
-		return st, Errorf(CodeDispatchFailed, "the provider's answer did not end within %s", timeout)
+		return st, model.Errorf(CodeDispatchFailed, "the provider's answer did not end within %s", timeout)
 	}
 	switch {
 	case st >= 200 && st < 300:
@@ -425,9 +357,9 @@ func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg DeployConf
 		if cfg.Provider == DeployHook {
 			what = "the deploy hook URL is refused or unknown"
 		}
-		return st, Errorf(CodeNotConfigured, "the provider answered %d: %s%s", st, what, providerMessage(snippet))
+		return st, model.Errorf(model.CodeNotConfigured, "the provider answered %d: %s%s", st, what, providerMessage(snippet))
 	default:
-		return st, Errorf(CodeDispatchFailed, "the provider refused the dispatch with %d%s", st, providerMessage(snippet))
+		return st, model.Errorf(CodeDispatchFailed, "the provider refused the dispatch with %d%s", st, providerMessage(snippet))
 	}
 }
 
@@ -445,7 +377,7 @@ func providerMessage(body []byte) string {
 	if json.Unmarshal(body, &m) != nil || m.Message == "" {
 		return ""
 	}
-	return ": " + truncate(strings.Join(strings.Fields(m.Message), " "), 200)
+	return ": " + model.Truncate(strings.Join(strings.Fields(m.Message), " "), 200)
 }
 
 // redactURLError drops the URL from a transport error: a deploy hook URL is a secret.
@@ -459,17 +391,13 @@ func redactURLError(err error) error {
 
 func deployTokenPurpose(projectID string) string { return "project:" + projectID + ":deploy_token" }
 
-// DeployHookPurpose is what a project's hook URL is sealed for; storage seals the URLs
-// stored in plain text before they were secrets with it.
-func DeployHookPurpose(projectID string) string { return "project:" + projectID + ":deploy_hook_url" }
-
 // ParseDeployInputs reads workflow inputs written NAME=VALUE.
 func ParseDeployInputs(items []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, it := range items {
 		k, v, ok := strings.Cut(it, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, Errorf(CodeInvalid, "input %q must be NAME=VALUE", truncate(it, 100))
+			return nil, model.Errorf(model.CodeInvalid, "input %q must be NAME=VALUE", model.Truncate(it, 100))
 		}
 		out[strings.TrimSpace(k)] = v
 	}

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // AddCommentIn is add_comment's input.
@@ -11,23 +13,23 @@ type AddCommentIn struct {
 }
 
 // AddComment attaches a comment to one language's row of a key.
-func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (Comment, error) {
-	var out Comment
+func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (model.Comment, error) {
+	var out model.Comment
 	var body string
 	err := c.write(ctx, write{op: "add_comment", project: in.ProjectID,
 		validate: func() (err error) {
 			body, err = checkText("body", in.Body, MaxCommentBytes)
 			return err
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, key, _, err := loadRow(ctx, tx, proj, in.RowRef)
 			if err != nil {
 				return nil, err
 			}
-			if out, err = tx.AddComment(ctx, key.ID, Comment{Language: in.Language, Body: body}); err != nil {
+			if out, err = tx.AddComment(ctx, key.ID, model.Comment{Language: in.Language, Body: body}); err != nil {
 				return nil, err
 			}
-			return []Change{{Kind: ChangeCommentAdded, Namespace: ns.Key, Key: key.Key, KeyID: key.ID, Language: in.Language}}, nil
+			return []model.Change{{Kind: model.ChangeCommentAdded, Namespace: ns.Key, Key: key.Key, KeyID: key.ID, Language: in.Language}}, nil
 		}})
 	return out, err
 }
@@ -45,37 +47,37 @@ func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error
 	var out RowOut
 	err := c.write(ctx, write{op: "flag_translation", project: in.ProjectID,
 		validate: func() error {
-			if in.Flag != FlagDoNotTranslate && in.Flag != FlagLanguageLocked {
-				return Errorf(CodeInvalid, "flag must be do_not_translate or language_locked")
+			if in.Flag != model.FlagDoNotTranslate && in.Flag != model.FlagLanguageLocked {
+				return model.Errorf(model.CodeInvalid, "flag must be do_not_translate or language_locked")
 			}
 			return nil
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 			if err != nil {
 				return nil, err
 			}
-			var w TranslationWrite
+			var w model.TranslationWrite
 			switch {
 			case cur != nil:
-				w = TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: cur.Status,
-					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeFlagChanged}
-			case in.Flag == FlagDoNotTranslate && in.Value:
+				w = model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: cur.Status,
+					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeFlagChanged}
+			case in.Flag == model.FlagDoNotTranslate && in.Value:
 				src, err := sourceValue(ctx, tx, proj, key)
 				if err != nil {
 					return nil, err
 				}
-				w = TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: src, Status: StatusNeedsReview,
-					SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
+				w = model.TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: src, Status: model.StatusNeedsReview,
+					SourceVersion: versionPtr(key.SourceVersion), Change: model.ChangeValueCreated}
 			default:
-				return nil, Errorf(CodeNotFound, "%q has no %s translation to flag", in.TranslationKey, in.Language)
+				return nil, model.Errorf(model.CodeNotFound, "%q has no %s translation to flag", in.TranslationKey, in.Language)
 			}
-			if in.Flag == FlagDoNotTranslate {
+			if in.Flag == model.FlagDoNotTranslate {
 				w.DoNotTranslate = in.Value
 			} else {
 				w.LanguageLocked = in.Value
 			}
-			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+			out = rowOut(in.RowRef, w, model.PrincipalFrom(ctx).Actor())
 			if cur != nil && cur.DoNotTranslate == w.DoNotTranslate && cur.LanguageLocked == w.LanguageLocked {
 				out.UpdatedBy = cur.UpdatedBy
 				return nil, nil

@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // RowRef names one language's row of a key.
 type RowRef struct {
@@ -23,24 +27,24 @@ type RowOut struct {
 	UpdatedBy string `json:"updated_by"`
 }
 
-func rowOut(in RowRef, w TranslationWrite, actor string) RowOut {
+func rowOut(in RowRef, w model.TranslationWrite, actor string) RowOut {
 	return RowOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, UpdatedBy: actor,
 		RowState: RowState{Language: w.Language, Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked}}
 }
 
 // loadRow resolves a RowRef in proj: the language must be on, the key must exist. The row
 // is nil while the language has no value.
-func loadRow(ctx context.Context, tx Tx, proj Project, in RowRef) (Namespace, KeyRecord, *TranslationState, error) {
-	if err := proj.requireLanguage(in.Language); err != nil {
-		return Namespace{}, KeyRecord{}, nil, err
+func loadRow(ctx context.Context, tx model.Tx, proj model.Project, in RowRef) (model.Namespace, model.KeyRecord, *model.TranslationState, error) {
+	if err := proj.RequireLanguage(in.Language); err != nil {
+		return model.Namespace{}, model.KeyRecord{}, nil, err
 	}
 	ns, key, err := findKey(ctx, tx, proj, in.KeyRef)
 	if err != nil {
-		return Namespace{}, KeyRecord{}, nil, err
+		return model.Namespace{}, model.KeyRecord{}, nil, err
 	}
 	rows, err := tx.KeyTranslations(ctx, key.ID)
 	if err != nil {
-		return Namespace{}, KeyRecord{}, nil, err
+		return model.Namespace{}, model.KeyRecord{}, nil, err
 	}
 	for i := range rows {
 		if rows[i].Language == in.Language {
@@ -61,9 +65,9 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 			if in.Status, err = statusOrDefault(in.Status); err != nil {
 				return err
 			}
-			return GateValue(in.TranslationKey, in.Value)
+			return model.GateValue(in.TranslationKey, in.Value)
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) (ch []Change, err error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) (ch []model.Change, err error) {
 			out, ch, err = applyUpdate(ctx, tx, proj, in, nil)
 			return ch, err
 		}})
@@ -72,7 +76,7 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 
 // applyUpdate is update_translation's change of one row, for every operation that sets a
 // value: check, when not nil, sees the current row (nil while missing) first and may refuse.
-func applyUpdate(ctx context.Context, tx Tx, proj Project, in UpdateTranslationIn, check func(cur *TranslationState) error) (RowOut, []Change, error) {
+func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in UpdateTranslationIn, check func(cur *model.TranslationState) error) (RowOut, []model.Change, error) {
 	var out RowOut
 	ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 	if err != nil {
@@ -84,14 +88,14 @@ func applyUpdate(ctx context.Context, tx Tx, proj Project, in UpdateTranslationI
 		}
 	}
 	if cur != nil && cur.LanguageLocked {
-		return out, nil, Errorf(CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
+		return out, nil, model.Errorf(model.CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
 	}
-	w := TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
-		SourceVersion: versionPtr(key.SourceVersion), Change: ChangeValueCreated}
+	w := model.TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
+		SourceVersion: versionPtr(key.SourceVersion), Change: model.ChangeValueCreated}
 	if cur != nil {
-		w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, ChangeValueUpdated
+		w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, model.ChangeValueUpdated
 		if cur.Value == in.Value {
-			w.Change = ChangeStatusChanged
+			w.Change = model.ChangeStatusChanged
 		}
 	}
 	if in.Language == proj.SourceLanguage && (cur == nil || cur.Value != in.Value) {
@@ -101,13 +105,13 @@ func applyUpdate(ctx context.Context, tx Tx, proj Project, in UpdateTranslationI
 			return out, nil, err
 		}
 	}
-	out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+	out = rowOut(in.RowRef, w, model.PrincipalFrom(ctx).Actor())
 	ch, err := writeRow(ctx, tx, ns, w)
 	return out, ch, err
 }
 
 // sourceValue is the key's value in the source language.
-func sourceValue(ctx context.Context, tx Tx, proj Project, key KeyRecord) (string, error) {
+func sourceValue(ctx context.Context, tx model.Tx, proj model.Project, key model.KeyRecord) (string, error) {
 	rows, err := tx.KeyTranslations(ctx, key.ID)
 	if err != nil {
 		return "", err
@@ -117,13 +121,13 @@ func sourceValue(ctx context.Context, tx Tx, proj Project, key KeyRecord) (strin
 			return r.Value, nil
 		}
 	}
-	return "", Errorf(CodeNotFound, "%q has no source value to keep verbatim", key.Key)
+	return "", model.Errorf(model.CodeNotFound, "%q has no source value to keep verbatim", key.Key)
 }
 
 // writeRow stores one row and reports it.
-func writeRow(ctx context.Context, tx Tx, ns Namespace, w TranslationWrite) ([]Change, error) {
-	if err := tx.WriteTranslations(ctx, []TranslationWrite{w}); err != nil {
+func writeRow(ctx context.Context, tx model.Tx, ns model.Namespace, w model.TranslationWrite) ([]model.Change, error) {
+	if err := tx.WriteTranslations(ctx, []model.TranslationWrite{w}); err != nil {
 		return nil, err
 	}
-	return rowChanges(ns.Key, []TranslationWrite{w}), nil
+	return rowChanges(ns.Key, []model.TranslationWrite{w}), nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lokal-dev/lokal/tools/model"
 	"golang.org/x/crypto/argon2"
 )
 
@@ -94,13 +95,13 @@ func (c *Catalog) SetPassword(ctx context.Context, userID, password string) erro
 	}
 	password = strings.TrimRight(password, "\r\n")
 	if n := len(password); n < MinPasswordBytes || n > MaxPasswordBytes || !utf8.ValidString(password) {
-		return Errorf(CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
+		return model.Errorf(model.CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
 	}
 	if !validID(userID) {
-		return Errorf(CodeNotFound, "user %q not found", truncate(userID, 40))
+		return model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(userID, 40))
 	}
 	hash := hashPassword(password)
-	return c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	return c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		return nil, tx.SetPassword(ctx, userID, hash)
 	}})
 }
@@ -115,8 +116,8 @@ type SignInIn struct {
 // SignedIn is a new session: Token goes into the cookie and is never stored.
 type SignedIn struct {
 	Token   string
-	Session Session
-	User    User
+	Session model.Session
+	User    model.User
 }
 
 // SignIn checks an email and password and opens a session. Every failure is the same
@@ -125,25 +126,25 @@ type SignedIn struct {
 func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 	email := strings.TrimSpace(in.Email)
 	if email == "" || len(email) > 320 || in.Password == "" || len(in.Password) > MaxPasswordBytes {
-		return SignedIn{}, Errorf(CodeUnauthorized, "wrong email or password")
+		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
 	}
 	for _, key := range []string{"ip:" + in.ClientIP, "email:" + strings.ToLower(email)} {
 		if err := c.take(ctx, SignInBudget, key); err != nil {
-			if e, ok := err.(*Error); ok && e.Code == CodeRateLimited {
+			if e, ok := err.(*model.Error); ok && e.Code == model.CodeRateLimited {
 				e.Message = "too many sign-in attempts; retry in " + fmt.Sprint(RetryAfterSeconds(e)) + " s"
 			}
 			return SignedIn{}, err
 		}
 	}
-	var creds []Credential
-	if err := c.store.View(ctx, func(tx Tx) error {
+	var creds []model.Credential
+	if err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		creds, err = tx.Credentials(ctx, email)
 		return err
 	}); err != nil {
 		return SignedIn{}, err
 	}
-	var user *User
+	var user *model.User
 	for i := range creds {
 		if creds[i].PasswordHash != "" && checkPassword(creds[i].PasswordHash, in.Password) {
 			user = &creds[i].User
@@ -154,7 +155,7 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 		if len(creds) == 0 {
 			checkPassword(dummyHash, in.Password)
 		}
-		return SignedIn{}, Errorf(CodeUnauthorized, "wrong email or password")
+		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
 	}
 	token := newSecret(PrefixSession)
 	hash, err := c.hashToken(ctx, token)
@@ -162,8 +163,8 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 		return SignedIn{}, err
 	}
 	now := c.opts.Now().UTC().Truncate(time.Microsecond)
-	s := Session{Hash: hash, UserID: user.ID, WorkspaceID: user.WorkspaceID, CSRF: newSecret(""), CreatedAt: now, ExpiresAt: now.Add(SessionLifetime)}
-	err = c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	s := model.Session{Hash: hash, UserID: user.ID, WorkspaceID: user.WorkspaceID, CSRF: newSecret(""), CreatedAt: now, ExpiresAt: now.Add(SessionLifetime)}
+	err = c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		return nil, tx.CreateSession(ctx, s)
 	}})
 	if err != nil {
@@ -174,28 +175,28 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 
 // OpenSession finds the session of a cookie's token and returns ctx with the user's
 // principal. CodeUnauthorized for an unknown, ended or expired session.
-func (c *Catalog) OpenSession(ctx context.Context, token string) (context.Context, Session, error) {
+func (c *Catalog) OpenSession(ctx context.Context, token string) (context.Context, model.Session, error) {
 	if !strings.HasPrefix(token, PrefixSession) || len(token) > 100 {
-		return ctx, Session{}, Errorf(CodeUnauthorized, "not signed in")
+		return ctx, model.Session{}, model.Errorf(model.CodeUnauthorized, "not signed in")
 	}
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
-		return ctx, Session{}, err
+		return ctx, model.Session{}, err
 	}
-	var s Session
-	err = c.store.View(ctx, func(tx Tx) error {
+	var s model.Session
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		s, err = tx.SessionByHash(ctx, hash)
 		return err
 	})
-	if IsNotFound(err) || (err == nil && !c.opts.Now().Before(s.ExpiresAt)) {
-		return ctx, Session{}, Errorf(CodeUnauthorized, "not signed in")
+	if model.IsNotFound(err) || (err == nil && !c.opts.Now().Before(s.ExpiresAt)) {
+		return ctx, model.Session{}, model.Errorf(model.CodeUnauthorized, "not signed in")
 	}
 	if err != nil {
-		return ctx, Session{}, err
+		return ctx, model.Session{}, err
 	}
-	p := Principal{Kind: KindSession, TokenID: "session", UserID: s.UserID, WorkspaceID: s.WorkspaceID}
-	return WithPrincipal(ctx, p), s, nil
+	p := model.Principal{Kind: KindSession, TokenID: "session", UserID: s.UserID, WorkspaceID: s.WorkspaceID}
+	return model.WithPrincipal(ctx, p), s, nil
 }
 
 // SignOut ends the session of a cookie's token in the database, which every server reads
@@ -205,12 +206,12 @@ func (c *Catalog) SignOut(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	return c.write(WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	return c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		return nil, tx.DeleteSession(ctx, hash)
 	}})
 }
 
 // CheckCSRF compares a form's token with its session's in constant time.
-func CheckCSRF(s Session, token string) bool {
+func CheckCSRF(s model.Session, token string) bool {
 	return s.CSRF != "" && subtle.ConstantTimeCompare([]byte(s.CSRF), []byte(token)) == 1
 }

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Site hosts: how the host of a page running the Embed script is named when it is bound to
@@ -30,13 +32,13 @@ func siteHost(s string, dropPublicPort bool) (string, error) {
 	in := strings.TrimSpace(s)
 	name, port, err := splitHostPort(strings.ToLower(in))
 	if err != nil {
-		return "", Errorf(CodeInvalid, "%q is not a host name (%s)", s, err)
+		return "", model.Errorf(model.CodeInvalid, "%q is not a host name (%s)", s, err)
 	}
 	var host string
 	loopback := false
 	if a, err := netip.ParseAddr(name); err == nil {
 		if !a.IsLoopback() || a.Is4In6() || a.Zone() != "" {
-			return "", Errorf(CodeInvalid, "%q is an IP address, not a host name (only loopback addresses are accepted, for local testing)", s)
+			return "", model.Errorf(model.CodeInvalid, "%q is an IP address, not a host name (only loopback addresses are accepted, for local testing)", s)
 		}
 		loopback, host = true, a.String()
 		if a.Is6() {
@@ -56,7 +58,7 @@ func siteHost(s string, dropPublicPort bool) (string, error) {
 	case dropPublicPort:
 		return host, nil
 	}
-	return "", Errorf(CodeInvalid, "%q: a port is accepted only on localhost and loopback addresses, for local testing (give the name only, such as www.example.com)", s)
+	return "", model.Errorf(model.CodeInvalid, "%q: a port is accepted only on localhost and loopback addresses, for local testing (give the name only, such as www.example.com)", s)
 }
 
 // splitHostPort splits "name", "name:port", "v4:port", "[v6]", "[v6]:port" or a bare IPv6
@@ -112,10 +114,10 @@ func normalizeHostPattern(s string) (string, error) {
 	rest, wild := strings.CutPrefix(s, "*.")
 	h, err := NormalizeSiteHost(rest)
 	if err == nil && wild && (strings.Contains(h, ":") || isIPHost(h)) {
-		err = Errorf(CodeInvalid, "a wildcard goes before a name without a port")
+		err = model.Errorf(model.CodeInvalid, "a wildcard goes before a name without a port")
 	}
 	if err != nil {
-		return "", Errorf(CodeInvalid, "authorized host %q: give a host name such as example.com or *.example.com, "+
+		return "", model.Errorf(model.CodeInvalid, "authorized host %q: give a host name such as example.com or *.example.com, "+
 			"or for local testing localhost, localhost:8000, 127.0.0.1 or [::1]:8000", s)
 	}
 	if wild {

@@ -3,6 +3,8 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestSiteHosts(t *testing.T) {
@@ -49,8 +51,8 @@ func TestSiteHosts(t *testing.T) {
 		if got != tt.bound || (tt.bound == "") != (err != nil) {
 			t.Errorf("NormalizeSiteHost(%q) = %q, %v; want %q", tt.in, got, err, tt.bound)
 		}
-		if err != nil && ErrorCode(err) != CodeInvalid {
-			t.Errorf("NormalizeSiteHost(%q): code %s, want invalid", tt.in, ErrorCode(err))
+		if err != nil && model.ErrorCode(err) != model.CodeInvalid {
+			t.Errorf("NormalizeSiteHost(%q): code %s, want invalid", tt.in, model.ErrorCode(err))
 		}
 		got, err = PageHost(tt.in)
 		if got != tt.page || (tt.page == "") != (err != nil) {

@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // StaleIn asks for the stale translations of a namespace (spec endpoint 5).
 type StaleIn struct {
@@ -24,10 +28,10 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 		return out, err
 	}
 	if in.Language == "" {
-		return out, Errorf(CodeInvalid, "query parameter lang is required")
+		return out, model.Errorf(model.CodeInvalid, "query parameter lang is required")
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
-		if err := proj.requireLanguage(in.Language); err != nil {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
 		}
 		ns, err := findNamespace(ctx, tx, proj, in.Namespace)
@@ -64,19 +68,8 @@ func isStale(language, sourceLanguage string, rowVersion *int64, keyVersion int6
 	return *rowVersion < keyVersion
 }
 
-// LanguageCounts are the stored facts about one language that LanguageStats derives from:
-// visible keys with a source value, and that language's non-empty rows of them by the
-// source version they were made against.
-type LanguageCounts struct {
-	Language    string
-	Total       int // visible keys with a source value
-	Current     int // rows made against the key's current source version
-	Behind      int // rows made against an older source version
-	NullVersion int // rows with no recorded source version
-}
-
 // languageStats applies the staleness rule to counts.
-func languageStats(sourceLanguage string, counts []LanguageCounts) []LanguageStats {
+func languageStats(sourceLanguage string, counts []model.LanguageCounts) []LanguageStats {
 	out := make([]LanguageStats, 0, len(counts))
 	for _, n := range counts {
 		s := LanguageStats{Language: n.Language, Total: n.Total, Translated: n.Current + n.Behind + n.NullVersion}

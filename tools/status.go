@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // SetStatusIn is set_translation_status' input.
 type SetStatusIn struct {
@@ -13,17 +17,17 @@ func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (Row
 	var out RowOut
 	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
 		validate: func() error { return checkStatus(in.Status) },
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 			if err != nil {
 				return nil, err
 			}
 			if cur == nil {
-				return nil, Errorf(CodeNotFound, "%q has no %s translation", in.TranslationKey, in.Language)
+				return nil, model.Errorf(model.CodeNotFound, "%q has no %s translation", in.TranslationKey, in.Language)
 			}
-			w := TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: in.Status,
-				DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: ChangeStatusChanged}
-			out = rowOut(in.RowRef, w, PrincipalFrom(ctx).Actor())
+			w := model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: in.Status,
+				DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeStatusChanged}
+			out = rowOut(in.RowRef, w, model.PrincipalFrom(ctx).Actor())
 			if cur.Status == in.Status {
 				out.UpdatedBy = cur.UpdatedBy
 				return nil, nil
@@ -35,8 +39,8 @@ func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (Row
 
 // checkStatus accepts the two statuses a translation can have.
 func checkStatus(s string) error {
-	if s != StatusApproved && s != StatusNeedsReview {
-		return Errorf(CodeInvalid, "status must be needs_review or approved")
+	if s != model.StatusApproved && s != model.StatusNeedsReview {
+		return model.Errorf(model.CodeInvalid, "status must be needs_review or approved")
 	}
 	return nil
 }
@@ -45,7 +49,7 @@ func checkStatus(s string) error {
 // needs_review; only approved is asked for explicitly.
 func statusOrDefault(s string) (string, error) {
 	if s == "" {
-		return StatusNeedsReview, nil
+		return model.StatusNeedsReview, nil
 	}
 	return s, checkStatus(s)
 }

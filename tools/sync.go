@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // SyncIn is the body of spec endpoint 3.
@@ -52,7 +54,7 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	err := c.write(ctx, write{op: "sync", project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
-		apply: func(ctx context.Context, tx Tx, proj Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, true)
 			if err != nil {
 				return nil, err
@@ -72,7 +74,7 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 }
 
 // syncNamespace applies a sync to ns and reports it in out.
-func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in SyncIn, preserve bool, out *SyncOut) ([]Change, error) {
+func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in SyncIn, preserve bool, out *SyncOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
 	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, in.Language)
 	if err != nil {
@@ -80,8 +82,8 @@ func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in Sy
 	}
 	existing := indexKeys(keys)
 	var unhide, hide, changedIDs []int64
-	var writes []TranslationWrite
-	var changes []Change
+	var writes []model.TranslationWrite
+	var changes []model.Change
 	for _, k := range sortedKeys(in.Translations) {
 		v := in.Translations[k]
 		ks := existing[k]
@@ -93,7 +95,7 @@ func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in Sy
 		if ks.Hidden {
 			unhide = append(unhide, ks.ID)
 			out.Unhidden = append(out.Unhidden, k)
-			changes = append(changes, Change{Kind: ChangeKeyUnhidden, Namespace: ns.Key, Key: k, KeyID: ks.ID})
+			changes = append(changes, model.Change{Kind: model.ChangeKeyUnhidden, Namespace: ns.Key, Key: k, KeyID: ks.ID})
 			touched = true
 		}
 		switch {
@@ -101,18 +103,18 @@ func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in Sy
 			// A key first made in a target language gets its source from the first
 			// source sync; otherwise only preserve_source_values=false overwrites.
 			next := ks.SourceVersion + 1
-			w := TranslationWrite{KeyID: ks.ID, Key: k, Language: proj.SourceLanguage, Value: v, Status: StatusApproved,
-				SourceVersion: &next, Change: ChangeValueCreated}
+			w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: proj.SourceLanguage, Value: v, Status: model.StatusApproved,
+				SourceVersion: &next, Change: model.ChangeValueCreated}
 			if ks.Source != nil {
-				w.ID, w.DoNotTranslate, w.Change = ks.Source.ID, ks.Source.DoNotTranslate, ChangeValueUpdated
+				w.ID, w.DoNotTranslate, w.Change = ks.Source.ID, ks.Source.DoNotTranslate, model.ChangeValueUpdated
 			}
 			writes = append(writes, w)
 			changedIDs = append(changedIDs, ks.ID)
 			out.SourceValueChanged = append(out.SourceValueChanged, k)
 			touched = true
 		case !isSource && ks.Value == nil && v != "":
-			writes = append(writes, TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v,
-				Status: StatusApproved, SourceVersion: versionPtr(ks.SourceVersion), Change: ChangeValueCreated})
+			writes = append(writes, model.TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v,
+				Status: model.StatusApproved, SourceVersion: versionPtr(ks.SourceVersion), Change: model.ChangeValueCreated})
 			out.Filled = append(out.Filled, k)
 			touched = true
 		}
@@ -128,7 +130,7 @@ func syncNamespace(ctx context.Context, tx Tx, proj Project, ns Namespace, in Sy
 			}
 			hide = append(hide, k.ID)
 			out.Hidden = append(out.Hidden, k.Key)
-			changes = append(changes, Change{Kind: ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
+			changes = append(changes, model.Change{Kind: model.ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
 		}
 	}
 	created, err := createKeys(ctx, tx, proj, ns, in.Language, out.Created, in.Translations)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Where a project's syntax comes from, as SyntaxView.Source tells it.
@@ -29,7 +30,7 @@ type SyntaxView struct {
 // value. A failed read gives message.All, the reading that protects the most, and is not
 // cached. p must be read in tx (loadProject, tx.Project): the authorization cache's copy
 // has no Settings, so its set syntax would be missed.
-func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.Syntax {
+func (c *Catalog) ProjectSyntax(ctx context.Context, tx model.Tx, p model.Project) message.Syntax {
 	if p.Settings.Syntax != "" {
 		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
 			return s
@@ -57,7 +58,7 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx Tx, p Project) message.S
 var syntaxNeedles = []string{"{", "}", "%", "<", "&", "$", "[", "'|"}
 
 // syntaxView tells p's effective syntax and where it comes from.
-func (c *Catalog) syntaxView(ctx context.Context, tx Tx, p Project) SyntaxView {
+func (c *Catalog) syntaxView(ctx context.Context, tx model.Tx, p model.Project) SyntaxView {
 	v := SyntaxView{Names: []string{}, Source: SyntaxDetected}
 	if p.Settings.Syntax != "" {
 		v.Source = SyntaxSet

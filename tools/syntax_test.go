@@ -9,6 +9,7 @@ import (
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestProjectSyntax: a project's syntax is detected from its source values, a setting
@@ -22,12 +23,12 @@ func TestProjectSyntax(t *testing.T) {
 			dsn, f := storagetest.FixtureDSN(t, dialect)
 			db := storagetest.MustOpen(t, dsn, nil)
 			cat := tools.NewCatalog(db, nil)
-			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			syntaxOf := func(projectID string) message.Syntax {
 				t.Helper()
 				var s message.Syntax
-				if err := db.View(ctx, func(tx tools.Tx) error {
+				if err := db.View(ctx, func(tx model.Tx) error {
 					proj, err := tx.Project(ctx, projectID)
 					s = cat.ProjectSyntax(ctx, tx, proj)
 					return err
@@ -82,7 +83,7 @@ func TestProjectSyntax(t *testing.T) {
 				t.Errorf("set: %v, want icu,printf", got)
 			}
 			_, err = set("icu,handlebars")
-			if tools.ErrorCode(err) != tools.CodeInvalid || !strings.Contains(err.Error(), `"handlebars"`) ||
+			if model.ErrorCode(err) != model.CodeInvalid || !strings.Contains(err.Error(), `"handlebars"`) ||
 				!strings.Contains(err.Error(), strings.Join(message.SyntaxNames(), ", ")) {
 				t.Errorf("unknown syntax: %v, want invalid naming it and the known ones", err)
 			}
@@ -142,13 +143,13 @@ func BenchmarkProjectSyntax(b *testing.B) {
 		b.Run(dialect, func(b *testing.B) {
 			db, f := storagetest.MustOpenFixture(b, dialect)
 			cat := tools.NewCatalog(db, nil)
-			ctx := tools.WithPrincipal(b.Context(), tools.System)
+			ctx := model.WithPrincipal(b.Context(), tools.System)
 			ns := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
 			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: benchEntries(n)}); err != nil {
 				b.Fatal(err)
 			}
 			call := func(b *testing.B) {
-				if err := db.View(ctx, func(tx tools.Tx) error {
+				if err := db.View(ctx, func(tx model.Tx) error {
 					p, err := tx.Project(ctx, f.Project.ID)
 					if s := cat.ProjectSyntax(ctx, tx, p); s != message.I18next|message.HTML {
 						b.Fatalf("detected %v, want i18next,html", s)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // GlossaryIn is add_glossary_term's input.
@@ -18,14 +20,14 @@ type GlossaryIn struct {
 const MaxTermBytes = 500
 
 // AddGlossaryTerm adds a fixed translation of a term for one locale or all.
-func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (GlossaryPair, error) {
-	var out, g GlossaryPair
+func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (model.GlossaryPair, error) {
+	var out, g model.GlossaryPair
 	err := c.write(ctx, write{op: "add_glossary_term", project: in.ProjectID,
 		validate: func() (err error) {
 			g, err = checkGlossaryPair(in)
 			return err
 		},
-		apply: func(ctx context.Context, tx Tx, proj Project) (ch []Change, err error) {
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) (ch []model.Change, err error) {
 			out, ch, err = addGlossaryPair(ctx, tx, proj.ID, g)
 			return ch, err
 		}})
@@ -34,14 +36,14 @@ func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (GlossaryP
 
 // AddGlossaryPair is AddGlossaryTerm for the operator (lokal term add): the same rules,
 // through an admin write that spends no budget.
-func (c *Catalog) AddGlossaryPair(ctx context.Context, in GlossaryIn) (GlossaryPair, error) {
-	var out, g GlossaryPair
+func (c *Catalog) AddGlossaryPair(ctx context.Context, in GlossaryIn) (model.GlossaryPair, error) {
+	var out, g model.GlossaryPair
 	err := c.write(ctx, write{op: "add_glossary_term", admin: true, project: in.ProjectID,
 		validate: func() (err error) {
 			g, err = checkGlossaryPair(in)
 			return err
 		},
-		apply: func(ctx context.Context, tx Tx, _ Project) (ch []Change, err error) {
+		apply: func(ctx context.Context, tx model.Tx, _ model.Project) (ch []model.Change, err error) {
 			proj, err := c.loadProject(ctx, tx, in.ProjectID)
 			if err != nil {
 				return nil, err
@@ -53,8 +55,8 @@ func (c *Catalog) AddGlossaryPair(ctx context.Context, in GlossaryIn) (GlossaryP
 }
 
 // checkGlossaryPair is the one rule of a glossary pair, whoever adds it.
-func checkGlossaryPair(in GlossaryIn) (GlossaryPair, error) {
-	var g GlossaryPair
+func checkGlossaryPair(in GlossaryIn) (model.GlossaryPair, error) {
+	var g model.GlossaryPair
 	var err error
 	if g.Locale, err = checkLocale(in.Locale); err != nil {
 		return g, err
@@ -65,24 +67,24 @@ func checkGlossaryPair(in GlossaryIn) (GlossaryPair, error) {
 	if g.TargetTerm, err = checkText("target_term", in.TargetTerm, MaxTermBytes); err != nil {
 		return g, err
 	}
-	return g, GateValue(g.SourceTerm, g.TargetTerm)
+	return g, model.GateValue(g.SourceTerm, g.TargetTerm)
 }
 
 // addGlossaryPair stores g unless the project has the same pair for the same locale.
-func addGlossaryPair(ctx context.Context, tx Tx, projectID string, g GlossaryPair) (GlossaryPair, []Change, error) {
+func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model.GlossaryPair) (model.GlossaryPair, []model.Change, error) {
 	existing, err := tx.Glossary(ctx, projectID)
 	if err != nil {
 		return g, nil, err
 	}
 	for _, e := range existing {
 		if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm && e.Locale == g.Locale {
-			return g, nil, Errorf(CodeConflict, "the glossary already has %q → %q for %s", g.SourceTerm, g.TargetTerm, g.Locale)
+			return g, nil, model.Errorf(model.CodeConflict, "the glossary already has %q → %q for %s", g.SourceTerm, g.TargetTerm, g.Locale)
 		}
 	}
 	if g, err = tx.AddGlossary(ctx, projectID, g); err != nil {
 		return g, nil, err
 	}
-	return g, []Change{{Kind: ChangeGlossaryAdded, Language: g.Locale}}, nil
+	return g, []model.Change{{Kind: model.ChangeGlossaryAdded, Language: g.Locale}}, nil
 }
 
 // AddDoNotTranslate adds a term that translations keep as it is, in every locale.
@@ -93,7 +95,7 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 			t, err = checkText("term", term, MaxTermBytes)
 			return err
 		},
-		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 			proj, err := c.loadProject(ctx, tx, projectID)
 			if err != nil {
 				return nil, err
@@ -104,13 +106,13 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 			}
 			for _, e := range existing {
 				if e == t {
-					return nil, Errorf(CodeConflict, "%q is already a do-not-translate term", t)
+					return nil, model.Errorf(model.CodeConflict, "%q is already a do-not-translate term", t)
 				}
 			}
 			if err := tx.AddDoNotTranslate(ctx, proj.ID, t); err != nil {
 				return nil, err
 			}
-			return []Change{{Kind: ChangeTermAdded}}, nil
+			return []model.Change{{Kind: model.ChangeTermAdded}}, nil
 		}})
 	return t, err
 }
@@ -120,8 +122,8 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 // (a stray character a model keeps adding); from may not. Both are kept exactly, spaces
 // too: typography rules are often about spaces (a no-break space before "!" in French).
 // A locale has at most one rule per from, since two would depend on the order they ran in.
-func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (SubstitutionRule, error) {
-	var r SubstitutionRule
+func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (model.SubstitutionRule, error) {
+	var r model.SubstitutionRule
 	err := c.write(ctx, write{op: "add_substitution", admin: true, project: projectID,
 		validate: func() (err error) {
 			if r.Locale, err = checkLocale(locale); err != nil {
@@ -133,9 +135,9 @@ func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, loca
 			if r.Replacement, err = checkRuleText("to", to, true); err != nil {
 				return err
 			}
-			return GateValue(r.Pattern, r.Replacement)
+			return model.GateValue(r.Pattern, r.Replacement)
 		},
-		apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 			proj, err := c.loadProject(ctx, tx, projectID)
 			if err != nil {
 				return nil, err
@@ -147,15 +149,15 @@ func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, loca
 			for _, e := range existing {
 				if e.Pattern == r.Pattern && e.Locale == r.Locale {
 					if e.Replacement == r.Replacement {
-						return nil, Errorf(CodeConflict, "the rule %q → %q for %s exists already", r.Pattern, r.Replacement, r.Locale)
+						return nil, model.Errorf(model.CodeConflict, "the rule %q → %q for %s exists already", r.Pattern, r.Replacement, r.Locale)
 					}
-					return nil, Errorf(CodeConflict, "%q is already replaced with %q for %s", r.Pattern, e.Replacement, r.Locale)
+					return nil, model.Errorf(model.CodeConflict, "%q is already replaced with %q for %s", r.Pattern, e.Replacement, r.Locale)
 				}
 			}
 			if r, err = tx.AddSubstitution(ctx, proj.ID, r); err != nil {
 				return nil, err
 			}
-			return []Change{{Kind: ChangeSubstitution, Language: r.Locale}}, nil
+			return []model.Change{{Kind: model.ChangeSubstitution, Language: r.Locale}}, nil
 		}})
 	return r, err
 }
@@ -174,7 +176,7 @@ func checkRuleText(field, s string, mayBeEmpty bool) (string, error) {
 		if mayBeEmpty {
 			least = 0
 		}
-		return "", Errorf(CodeInvalid, "%s must be %d to %d bytes of text", field, least, MaxTermBytes)
+		return "", model.Errorf(model.CodeInvalid, "%s must be %d to %d bytes of text", field, least, MaxTermBytes)
 	}
 	return s, nil
 }
@@ -186,7 +188,7 @@ func checkLocale(locale string) (string, error) {
 	}
 	l, ok := LookupLanguage(locale)
 	if !ok {
-		return "", Errorf(CodeInvalid, "locale must be a supported language code or all")
+		return "", model.Errorf(model.CodeInvalid, "locale must be a supported language code or all")
 	}
 	return l.Code, nil
 }
@@ -199,21 +201,21 @@ type TerminologyIn struct {
 
 // TerminologyOut lists the project's fixed terms and rules.
 type TerminologyOut struct {
-	Glossary       []GlossaryPair     `json:"glossary"`
-	DoNotTranslate []string           `json:"do_not_translate"`
-	Substitutions  []SubstitutionRule `json:"substitutions"`
+	Glossary       []model.GlossaryPair     `json:"glossary"`
+	DoNotTranslate []string                 `json:"do_not_translate"`
+	Substitutions  []model.SubstitutionRule `json:"substitutions"`
 }
 
 // ListTerminology lists glossary pairs, do-not-translate terms and substitution rules.
 func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (TerminologyOut, error) {
-	out := TerminologyOut{Glossary: []GlossaryPair{}, DoNotTranslate: []string{}, Substitutions: []SubstitutionRule{}}
+	out := TerminologyOut{Glossary: []model.GlossaryPair{}, DoNotTranslate: []string{}, Substitutions: []model.SubstitutionRule{}}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
 	keep := func(locale string) bool {
 		return in.Locale == "" || locale == "all" || strings.EqualFold(locale, in.Locale)
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		gl, err := tx.Glossary(ctx, proj.ID)
 		if err != nil {
 			return err

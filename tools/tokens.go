@@ -4,30 +4,9 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// TokenInfo is a stored API key or personal access token as the operator sees it: never
-// the token, only its non-secret prefix.
-type TokenInfo struct {
-	ID          string
-	Kind        string
-	Prefix      string
-	UserID      string
-	WorkspaceID string
-	ProjectID   string
-	ReadOnly    bool
-	CreatedAt   time.Time
-	LastUsedAt  *time.Time
-	RevokedAt   *time.Time
-}
-
-// TokenFilter selects tokens: the keys of a project (Kinds api_key) or the personal
-// tokens of a user. Empty fields match everything.
-type TokenFilter struct {
-	Kinds     []string
-	ProjectID string
-	UserID    string
-}
 
 // tokenPrefixLen is how much of the random part of a token its prefix keeps: 24 of 192 bits
 // tell keys apart in a list and leave 168 to guess.
@@ -77,13 +56,13 @@ func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing,
 	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
-	var recs []TokenInfo
-	err := c.store.View(ctx, func(tx Tx) error {
+	var recs []model.TokenInfo
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Project(ctx, projectID); err != nil {
 			return err
 		}
 		var err error
-		recs, err = tx.Tokens(ctx, TokenFilter{Kinds: []string{KindAPIKey}, ProjectID: projectID})
+		recs, err = tx.Tokens(ctx, model.TokenFilter{Kinds: []string{model.KindAPIKey}, ProjectID: projectID})
 		return err
 	})
 	if err != nil {
@@ -103,13 +82,13 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
-	var recs []TokenInfo
-	err := c.store.View(ctx, func(tx Tx) error {
+	var recs []model.TokenInfo
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.User(ctx, userID); err != nil {
 			return err
 		}
 		var err error
-		recs, err = tx.Tokens(ctx, TokenFilter{Kinds: []string{KindPersonal, KindWorkspace}, UserID: userID})
+		recs, err = tx.Tokens(ctx, model.TokenFilter{Kinds: []string{model.KindPersonal, model.KindWorkspace}, UserID: userID})
 		return err
 	})
 	if err != nil {
@@ -119,7 +98,7 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 	for i, r := range recs {
 		t := TokenListing{ID: r.ID, Prefix: r.Prefix, Scope: "workspace", WorkspaceID: r.WorkspaceID,
 			CreatedAt: r.CreatedAt.UTC(), LastUsedAt: utc(r.LastUsedAt), RevokedAt: utc(r.RevokedAt)}
-		if r.Kind == KindPersonal {
+		if r.Kind == model.KindPersonal {
 			t.Scope, t.ProjectID = "project", &r.ProjectID
 		}
 		out[i] = t
@@ -130,12 +109,12 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 // RevokeKey revokes a project API key. Revoking twice answers the first revocation's time.
 // Every server stops taking the key within its auth cache TTL (one second). Admin only.
 func (c *Catalog) RevokeKey(ctx context.Context, id string) (Revoked, error) {
-	return c.revoke(ctx, id, "key", KindAPIKey)
+	return c.revoke(ctx, id, "key", model.KindAPIKey)
 }
 
 // RevokeToken revokes a personal access token, as RevokeKey does a key. Admin only.
 func (c *Catalog) RevokeToken(ctx context.Context, id string) (Revoked, error) {
-	return c.revoke(ctx, id, "token", KindPersonal, KindWorkspace)
+	return c.revoke(ctx, id, "token", model.KindPersonal, model.KindWorkspace)
 }
 
 func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) (Revoked, error) {
@@ -143,11 +122,11 @@ func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) 
 		return Revoked{}, err
 	}
 	var out Revoked
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		rec, err := tx.Token(ctx, id)
 		if err != nil || !contains(kinds, rec.Kind) {
-			if err == nil || IsNotFound(err) {
-				return nil, Errorf(CodeNotFound, "%s %s not found", what, id)
+			if err == nil || model.IsNotFound(err) {
+				return nil, model.Errorf(model.CodeNotFound, "%s %s not found", what, id)
 			}
 			return nil, err
 		}
@@ -209,9 +188,9 @@ func (c *Catalog) noteTokenUse(id string) {
 	c.uses.last[id] = now
 	c.uses.mu.Unlock()
 	go func() {
-		ctx, cancel := context.WithTimeout(WithPrincipal(context.Background(), System), 10*time.Second)
+		ctx, cancel := context.WithTimeout(model.WithPrincipal(context.Background(), System), 10*time.Second)
 		defer cancel()
-		if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+		if err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 			return nil, tx.TouchToken(ctx, id, now.UTC())
 		}}); err != nil {
 			c.opts.Logger.Debug("recording a token's last use", "token_id", id, "err", err)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Tool is one catalogue operation as MCP offers it: its name, description, whether it only
@@ -69,21 +71,21 @@ func define[In, Out any](name, title, description string, readOnly bool, fn func
 				dec := json.NewDecoder(bytes.NewReader(args))
 				dec.DisallowUnknownFields()
 				if err := dec.Decode(&in); err != nil {
-					return nil, Errorf(CodeInvalid, "arguments: %v", err)
+					return nil, model.Errorf(model.CodeInvalid, "arguments: %v", err)
 				}
 				if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-					return nil, Errorf(CodeInvalid, "arguments: data after the JSON object")
+					return nil, model.Errorf(model.CodeInvalid, "arguments: data after the JSON object")
 				}
 			}
 			if pa, ok := any(&in).(projectArger); ok {
 				arg := pa.projectArg()
 				if scope := ProjectScope(ctx); scope != "" {
 					if arg.ProjectID != "" && arg.ProjectID != scope {
-						return nil, Errorf(CodeInvalid, "this endpoint is fixed to project %s; omit project_id", scope)
+						return nil, model.Errorf(model.CodeInvalid, "this endpoint is fixed to project %s; omit project_id", scope)
 					}
 					arg.ProjectID = scope
 				} else if arg.ProjectID == "" {
-					return nil, Errorf(CodeInvalid, "project_id is required; list_projects gives the ids")
+					return nil, model.Errorf(model.CodeInvalid, "project_id is required; list_projects gives the ids")
 				}
 			}
 			return fn(ctx, in)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // GetTranslationsIn selects a language, a format and optionally one namespace.
@@ -41,13 +42,13 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		return out, err
 	}
 	if !contains(formats.Formats, out.Format) {
-		return out, Errorf(CodeInvalid, "format must be one of %s", strings.Join(formats.Formats, ", "))
+		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Formats, ", "))
 	}
-	var rows []ProjectTranslation
+	var rows []model.ProjectTranslation
 	var sources map[int64]string
 	var po []formats.Entry
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
-		if err := proj.requireLanguage(in.Language); err != nil {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
 		}
 		if in.NamespaceKey != "" && !contains(proj.Namespaces, in.NamespaceKey) {
@@ -101,7 +102,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		body, err = formats.Render(out.Format, in.Language, all)
 	}
 	if err != nil {
-		return out, Errorf(CodeInternal, "rendering %s: %v", out.Format, err)
+		return out, model.Errorf(model.CodeInternal, "rendering %s: %v", out.Format, err)
 	}
 	out.Content = string(body)
 	return out, nil
@@ -113,7 +114,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 // against an older source text is flagged fuzzy. Only rows known to be behind count as
 // stale here (not rows with no recorded source version): msgfmt drops fuzzy entries, and
 // a translation of unknown age should not vanish from the compiled catalog.
-func poEntries(ctx context.Context, tx Tx, proj Project, language, namespace string) ([]formats.Entry, error) {
+func poEntries(ctx context.Context, tx model.Tx, proj model.Project, language, namespace string) ([]formats.Entry, error) {
 	names := proj.Namespaces
 	if namespace != "" {
 		names = []string{namespace}
@@ -171,18 +172,18 @@ type RowState struct {
 	LanguageLocked bool   `json:"language_locked"`
 }
 
-func rowState(r TranslationState) RowState {
+func rowState(r model.TranslationState) RowState {
 	return RowState{Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked}
 }
 
 // TranslationView is one language's row of a key.
 type TranslationView struct {
 	RowState
-	Stale         bool      `json:"stale"`
-	SourceVersion *int64    `json:"source_version"`
-	UpdatedBy     string    `json:"updated_by"`
-	UpdatedAt     string    `json:"updated_at"`
-	Comments      []Comment `json:"comments"`
+	Stale         bool            `json:"stale"`
+	SourceVersion *int64          `json:"source_version"`
+	UpdatedBy     string          `json:"updated_by"`
+	UpdatedAt     string          `json:"updated_at"`
+	Comments      []model.Comment `json:"comments"`
 }
 
 // GetTranslationOut is one key across all languages.
@@ -201,7 +202,7 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		proj, _, key, err := c.loadKey(ctx, tx, in)
 		if err != nil {
 			return err
@@ -234,13 +235,13 @@ func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslation
 	return out, err
 }
 
-func viewOf(r TranslationState, keyVersion int64, sourceLanguage string) TranslationView {
+func viewOf(r model.TranslationState, keyVersion int64, sourceLanguage string) TranslationView {
 	return TranslationView{RowState: rowState(r), Stale: isStale(r.Language, sourceLanguage, r.SourceVersion, keyVersion, true), SourceVersion: r.SourceVersion,
-		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z07:00"), Comments: []Comment{}}
+		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z07:00"), Comments: []model.Comment{}}
 }
 
-func commentsIn(all []Comment, lang string) []Comment {
-	out := []Comment{}
+func commentsIn(all []model.Comment, lang string) []model.Comment {
+	out := []model.Comment{}
 	for _, c := range all {
 		if c.Language == lang {
 			out = append(out, c)
@@ -280,7 +281,7 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 		return out, err
 	}
 	if in.Offset < 0 {
-		return out, Errorf(CodeInvalid, "offset must not be negative")
+		return out, model.Errorf(model.CodeInvalid, "offset must not be negative")
 	}
 	if in.Status != "" {
 		if err := checkStatus(in.Status); err != nil {
@@ -292,8 +293,8 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 			return out, err
 		}
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
-		rows, err := tx.Search(ctx, SearchFilter{ProjectID: proj.ID, KeyContains: in.KeyContains, ValueContains: in.ValueContains,
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		rows, err := tx.Search(ctx, model.SearchFilter{ProjectID: proj.ID, KeyContains: in.KeyContains, ValueContains: in.ValueContains,
 			Language: in.Language, Status: in.Status, Offset: in.Offset, Limit: SearchPage + 1})
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Usage ledger kinds: a model call, the outcome of one translation run (strings stored and
@@ -18,35 +19,6 @@ const (
 
 // MemoryModel is the model name the ledger gives translation memory.
 const MemoryModel = "translation-memory"
-
-// UsageRecord is one ledger entry.
-type UsageRecord struct {
-	ProjectID, WorkspaceID, Kind, Op, Model, Language, Outcome string
-	PromptTokens, CompletionTokens                             int64
-	Strings, Translated, Failed                                int
-	Latency                                                    time.Duration
-	At                                                         time.Time
-}
-
-// UsageTotal sums the ledger of one model and kind.
-type UsageTotal struct {
-	Model            string `bun:"model"`
-	Kind             string `bun:"kind"`
-	Entries          int    `bun:"entries"`
-	PromptTokens     int64  `bun:"prompt_tokens"`
-	CompletionTokens int64  `bun:"completion_tokens"`
-	Strings          int    `bun:"strings"`
-	Translated       int    `bun:"translated"`
-	Failed           int    `bun:"failed"`
-	LatencyMS        int64  `bun:"latency_ms"`
-}
-
-// UsageTx is the AI usage ledger.
-type UsageTx interface {
-	RecordUsage(ctx context.Context, recs []UsageRecord) error
-	// UsageTotals sums a project's ledger since a time, per model and kind.
-	UsageTotals(ctx context.Context, projectID string, since time.Time) ([]UsageTotal, error)
-}
 
 // UsageIn asks for a project's AI usage since an RFC 3339 time (empty: all of it).
 type UsageIn struct {
@@ -93,10 +65,10 @@ func (c *Catalog) Usage(ctx context.Context, in UsageIn) (UsageOut, error) {
 	if in.Since != "" {
 		var err error
 		if since, err = time.Parse(time.RFC3339, in.Since); err != nil {
-			return out, Errorf(CodeInvalid, "since must be an RFC 3339 time, such as 2026-11-01T00:00:00Z")
+			return out, model.Errorf(model.CodeInvalid, "since must be an RFC 3339 time, such as 2026-11-01T00:00:00Z")
 		}
 	}
-	err := c.read(ctx, in.ProjectID, func(tx Tx, proj Project) error {
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		var err error
 		out, err = usageOf(ctx, tx, proj.ID, since)
 		return err
@@ -104,7 +76,7 @@ func (c *Catalog) Usage(ctx context.Context, in UsageIn) (UsageOut, error) {
 	return out, err
 }
 
-func usageOf(ctx context.Context, tx Tx, projectID string, since time.Time) (UsageOut, error) {
+func usageOf(ctx context.Context, tx model.Tx, projectID string, since time.Time) (UsageOut, error) {
 	out := UsageOut{ProjectID: projectID, ByModel: []ModelUsage{}}
 	if !since.IsZero() {
 		s := since.UTC()
@@ -154,10 +126,10 @@ func usageOf(ctx context.Context, tx Tx, projectID string, since time.Time) (Usa
 
 // usageRecords are the ledger entries of one translation run: every model call and the
 // run's outcome.
-func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) []UsageRecord {
+func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) []model.UsageRecord {
 	at := c.opts.Now().UTC()
-	base := UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: j.op, Model: r.Config.Model, Language: j.language, At: at}
-	recs := make([]UsageRecord, 0, len(calls)+1)
+	base := model.UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: j.op, Model: r.Config.Model, Language: j.language, At: at}
+	recs := make([]model.UsageRecord, 0, len(calls)+1)
 	for _, call := range calls {
 		rec := base
 		rec.Kind, rec.Outcome, rec.Strings, rec.Latency = UsageCall, call.Outcome, call.Strings, call.Latency
@@ -176,12 +148,12 @@ func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, tra
 }
 
 // ledger stores usage records as the system, even when the request that spent them is gone.
-func (c *Catalog) ledger(ctx context.Context, recs []UsageRecord) {
+func (c *Catalog) ledger(ctx context.Context, recs []model.UsageRecord) {
 	if len(recs) == 0 {
 		return
 	}
-	ctx = WithPrincipal(context.WithoutCancel(ctx), System)
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	ctx = model.WithPrincipal(context.WithoutCancel(ctx), System)
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		return nil, tx.RecordUsage(ctx, recs)
 	}})
 	if err != nil {

@@ -5,19 +5,15 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-)
 
-// Size bounds of stored text. Page strings (key equal to value) reach 5,000 characters.
-const (
-	MaxKeyBytes   = 20000
-	MaxValueBytes = 100000
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 var namespacePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$`)
 
 func checkNamespace(ns string) error {
 	if !namespacePattern.MatchString(ns) {
-		return Errorf(CodeUnprocessable, "namespace key %q must be 1 to 128 letters, digits, '_', '-' or '.'", ns)
+		return model.Errorf(model.CodeUnprocessable, "namespace key %q must be 1 to 128 letters, digits, '_', '-' or '.'", ns)
 	}
 	return nil
 }
@@ -25,13 +21,13 @@ func checkNamespace(ns string) error {
 func checkKey(k string) error {
 	switch {
 	case k == "":
-		return Errorf(CodeUnprocessable, "keys must not be empty")
-	case len(k) > MaxKeyBytes:
-		return Errorf(CodeUnprocessable, "key %q… is longer than %d bytes", truncate(k, 40), MaxKeyBytes)
+		return model.Errorf(model.CodeUnprocessable, "keys must not be empty")
+	case len(k) > model.MaxKeyBytes:
+		return model.Errorf(model.CodeUnprocessable, "key %q… is longer than %d bytes", model.Truncate(k, 40), model.MaxKeyBytes)
 	case !utf8.ValidString(k):
-		return Errorf(CodeUnprocessable, "key %q is not valid UTF-8", truncate(k, 40))
+		return model.Errorf(model.CodeUnprocessable, "key %q is not valid UTF-8", model.Truncate(k, 40))
 	case strings.ContainsRune(k, 0):
-		return Errorf(CodeUnprocessable, "key %q contains a NUL character", truncate(k, 40))
+		return model.Errorf(model.CodeUnprocessable, "key %q contains a NUL character", model.Truncate(k, 40))
 	}
 	return nil
 }
@@ -49,7 +45,7 @@ func checkText(field, s string, max int) (string, error) {
 		}
 	}
 	if bad {
-		return "", Errorf(CodeInvalid, "%s must be 1 to %d bytes of text", field, max)
+		return "", model.Errorf(model.CodeInvalid, "%s must be 1 to %d bytes of text", field, max)
 	}
 	return t, nil
 }
@@ -64,7 +60,7 @@ func checkFilter(field, s string) error {
 		return nil
 	}
 	if len(s) > MaxFilterBytes || !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
-		return Errorf(CodeInvalid, "%s must be at most %d bytes of text", field, MaxFilterBytes)
+		return model.Errorf(model.CodeInvalid, "%s must be at most %d bytes of text", field, MaxFilterBytes)
 	}
 	return nil
 }
@@ -76,7 +72,7 @@ func checkEntries(m map[string]string) error {
 		if err := checkKey(k); err != nil {
 			return err
 		}
-		if err := GateValue(k, m[k]); err != nil {
+		if err := model.GateValue(k, m[k]); err != nil {
 			return err
 		}
 	}
@@ -92,22 +88,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+func errNoNamespace(ns string) error {
+	return model.Errorf(model.CodeNotFound, "namespace %q not found", ns)
 }
-
-// requireLanguage answers not_found for a language that is not on for the project.
-func (p *Project) requireLanguage(code string) error {
-	if !p.HasLanguage(code) {
-		return Errorf(CodeNotFound, "language %q is not on for this project", code)
-	}
-	return nil
-}
-
-func errNoNamespace(ns string) error { return Errorf(CodeNotFound, "namespace %q not found", ns) }

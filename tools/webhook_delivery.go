@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The delivery rules: the deliverer (workflows) does the HTTP and the scheduling, these
@@ -36,7 +38,7 @@ type ClaimedWebhook struct {
 	ID         string
 	URL        string
 	Secret     string
-	Deliveries []Delivery
+	Deliveries []model.Delivery
 }
 
 func (w ClaimedWebhook) String() string {
@@ -51,20 +53,20 @@ func (c *Catalog) ExpandWebhookBatches(ctx context.Context, limit int) (int, err
 		return 0, err
 	}
 	n := 0
-	err := c.store.Update(ctx, "", func(tx Tx) error {
+	err := c.store.Update(ctx, "", func(tx model.Tx) error {
 		batches, err := tx.TakeWebhookBatches(ctx, limit)
 		if err != nil {
 			return err
 		}
 		n = len(batches)
-		hooks := map[string]*Webhook{}
-		var ds []Delivery
+		hooks := map[string]*model.Webhook{}
+		var ds []model.Delivery
 		for _, b := range batches {
 			for _, id := range b.WebhookIDs {
 				h, ok := hooks[id]
 				if !ok {
 					w, err := tx.Webhook(ctx, id)
-					if err != nil && !IsNotFound(err) {
+					if err != nil && !model.IsNotFound(err) {
 						return err
 					}
 					if err == nil && w.Enabled {
@@ -79,8 +81,8 @@ func (c *Catalog) ExpandWebhookBatches(ctx context.Context, limit int) (int, err
 					if !containsString(h.Events, e.Kind) {
 						continue
 					}
-					ds = append(ds, Delivery{EventID: e.ID, WebhookID: id, ProjectID: b.ProjectID, Event: e.Kind, Key: e.Key,
-						Locale: e.Locale, ProjectTitle: b.ProjectTitle, CreatedAt: b.CreatedAt, State: DeliveryPending, NextAt: b.CreatedAt})
+					ds = append(ds, model.Delivery{EventID: e.ID, WebhookID: id, ProjectID: b.ProjectID, Event: e.Kind, Key: e.Key,
+						Locale: e.Locale, ProjectTitle: b.ProjectTitle, CreatedAt: b.CreatedAt, State: model.DeliveryPending, NextAt: b.CreatedAt})
 				}
 			}
 		}
@@ -98,7 +100,7 @@ func (c *Catalog) DueWebhooks(ctx context.Context, now time.Time) ([]string, err
 		return nil, err
 	}
 	var ids []string
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		ids, err = tx.DueWebhooks(ctx, now.UTC())
 		return err
@@ -115,7 +117,7 @@ func (c *Catalog) ClaimDeliveries(ctx context.Context, webhookID string, now tim
 	}
 	var out ClaimedWebhook
 	var sealed string
-	err := c.store.Update(ctx, "", func(tx Tx) error {
+	err := c.store.Update(ctx, "", func(tx model.Tx) error {
 		h, err := tx.Webhook(ctx, webhookID)
 		if err != nil || !h.Enabled {
 			return err
@@ -138,7 +140,7 @@ func (c *Catalog) RenewDeliveries(ctx context.Context, token string, ids []int64
 	if err := requireSystem(ctx); err != nil {
 		return err
 	}
-	return c.store.Update(ctx, "", func(tx Tx) error { return tx.RenewDeliveries(ctx, token, ids, until.UTC()) })
+	return c.store.Update(ctx, "", func(tx model.Tx) error { return tx.RenewDeliveries(ctx, token, ids, until.UTC()) })
 }
 
 // AttemptResult is what one POST of a delivery got.
@@ -156,15 +158,15 @@ func (r AttemptResult) Delivered() bool {
 
 // AttemptRecord is one finished attempt of a delivery, to record.
 type AttemptRecord struct {
-	Delivery Delivery
+	Delivery model.Delivery
 	Result   AttemptResult
 }
 
 // RecordAttempt records one attempt; see RecordAttempts.
-func (c *Catalog) RecordAttempt(ctx context.Context, d Delivery, r AttemptResult, p DeliveryPolicy) (Delivery, error) {
+func (c *Catalog) RecordAttempt(ctx context.Context, d model.Delivery, r AttemptResult, p DeliveryPolicy) (model.Delivery, error) {
 	out, _, err := c.RecordAttempts(ctx, []AttemptRecord{{Delivery: d, Result: r}}, p)
 	if err != nil {
-		return Delivery{}, err
+		return model.Delivery{}, err
 	}
 	return out[0], nil
 }
@@ -174,39 +176,39 @@ func (c *Catalog) RecordAttempt(ctx context.Context, d Delivery, r AttemptResult
 // Each webhook keeps its newest outcome as its last; one failing every attempt for
 // DisableAfter is disabled and its pending deliveries end. It returns the deliveries' new
 // states and the webhooks it disabled. System only.
-func (c *Catalog) RecordAttempts(ctx context.Context, recs []AttemptRecord, p DeliveryPolicy) ([]Delivery, []string, error) {
+func (c *Catalog) RecordAttempts(ctx context.Context, recs []AttemptRecord, p DeliveryPolicy) ([]model.Delivery, []string, error) {
 	if err := requireSystem(ctx); err != nil {
 		return nil, nil, err
 	}
 	var disabled []string
-	out := make([]Delivery, len(recs))
-	attempts := make([]DeliveryAttempt, len(recs))
-	outcomes := make([]WebhookOutcome, len(recs))
+	out := make([]model.Delivery, len(recs))
+	attempts := make([]model.DeliveryAttempt, len(recs))
+	outcomes := make([]model.WebhookOutcome, len(recs))
 	for i, rec := range recs {
 		d, r := rec.Delivery, rec.Result
 		at := r.At.UTC()
 		d.Attempts++
-		a := DeliveryAttempt{DeliveryID: d.ID, WebhookID: d.WebhookID, Attempt: d.Attempts, At: at, HTTPStatus: r.HTTPStatus, Duration: r.Duration}
-		o := WebhookOutcome{At: at, Status: DeliveryDelivered}
+		a := model.DeliveryAttempt{DeliveryID: d.ID, WebhookID: d.WebhookID, Attempt: d.Attempts, At: at, HTTPStatus: r.HTTPStatus, Duration: r.Duration}
+		o := model.WebhookOutcome{At: at, Status: model.DeliveryDelivered}
 		if r.HTTPStatus != 0 {
 			s := r.HTTPStatus
 			o.HTTPStatus = &s
 		}
 		d.HTTPStatus = r.HTTPStatus
 		if r.Delivered() {
-			d.State, d.LastError, d.DeliveredAt = DeliveryDelivered, "", &at
+			d.State, d.LastError, d.DeliveredAt = model.DeliveryDelivered, "", &at
 		} else {
 			a.Error = attemptError(r)
-			o.Status, o.Error, d.LastError = DeliveryFailed, a.Error, a.Error
+			o.Status, o.Error, d.LastError = model.DeliveryFailed, a.Error, a.Error
 			if d.Attempts <= len(p.Backoff) {
-				d.State, d.NextAt = DeliveryPending, at.Add(p.Backoff[d.Attempts-1])
+				d.State, d.NextAt = model.DeliveryPending, at.Add(p.Backoff[d.Attempts-1])
 			} else {
-				d.State = DeliveryFailed
+				d.State = model.DeliveryFailed
 			}
 		}
 		out[i], attempts[i], outcomes[i] = d, a, o
 	}
-	err := c.store.Update(ctx, "", func(tx Tx) error {
+	err := c.store.Update(ctx, "", func(tx model.Tx) error {
 		var order []string
 		byHook := map[string][]int{}
 		for i := range out {
@@ -236,9 +238,9 @@ func (c *Catalog) RecordAttempts(ctx context.Context, recs []AttemptRecord, p De
 
 // applyOutcomes keeps a webhook's newest outcome and its failure streak, and disables it
 // when the streak is DisableAfter long (it reports whether it did).
-func (c *Catalog) applyOutcomes(ctx context.Context, tx Tx, id string, idx []int, outcomes []WebhookOutcome, p DeliveryPolicy) (bool, error) {
+func (c *Catalog) applyOutcomes(ctx context.Context, tx model.Tx, id string, idx []int, outcomes []model.WebhookOutcome, p DeliveryPolicy) (bool, error) {
 	h, err := tx.Webhook(ctx, id)
-	if IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -247,7 +249,7 @@ func (c *Catalog) applyOutcomes(ctx context.Context, tx Tx, id string, idx []int
 	sort.SliceStable(idx, func(a, b int) bool { return outcomes[idx[a]].At.Before(outcomes[idx[b]].At) })
 	since := h.FailingSince
 	for _, i := range idx {
-		if outcomes[i].Status == DeliveryDelivered {
+		if outcomes[i].Status == model.DeliveryDelivered {
 			since = nil
 		} else if since == nil {
 			at := outcomes[i].At
@@ -299,7 +301,7 @@ type webhookBodyData struct {
 }
 
 // DeliveryBody is the JSON body of d: the same bytes on every attempt.
-func DeliveryBody(d Delivery) []byte {
+func DeliveryBody(d model.Delivery) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
@@ -26,140 +27,10 @@ const (
 // EventKinds are every event kind, the default subscription of a new webhook.
 var EventKinds = []string{EventCreated, EventUpdated, EventApproved}
 
-// Delivery states.
-const (
-	DeliveryPending   = "pending"
-	DeliveryDelivered = "delivered"
-	DeliveryFailed    = "failed"
-)
-
 // WebhookSecretPrefix starts every webhook secret, as Standard Webhooks writes them.
 const WebhookSecretPrefix = "whsec_"
 
 const maxWebhookURL = 2000
-
-// Webhook is one endpoint of a project as stored: the secret only sealed.
-type Webhook struct {
-	ID             string
-	ProjectID      string
-	URL            string
-	Events         []string
-	SecretEnc      string
-	Enabled        bool
-	CreatedAt      time.Time
-	DisabledAt     *time.Time
-	DisabledReason string
-	// FailingSince is the first failed attempt after the last delivered one; nil while
-	// the endpoint answers.
-	FailingSince *time.Time
-	Last         *WebhookOutcome
-}
-
-// WebhookOutcome is the last attempt of a webhook, as the Connect page shows it.
-type WebhookOutcome struct {
-	At         time.Time `json:"at"`
-	Status     string    `json:"status"` // delivered or failed
-	HTTPStatus *int      `json:"http_status"`
-	Error      string    `json:"error"`
-}
-
-// WebhookEvent is one event of a write: its id is the webhook-id of every delivery of it.
-type WebhookEvent struct {
-	ID     string `json:"id"`
-	Kind   string `json:"event"`
-	Key    string `json:"key"`
-	Locale string `json:"locale"`
-}
-
-// WebhookBatch is the outbox row of one write: its events and the webhooks subscribed
-// when it committed. The deliverer turns it into one delivery per event and webhook.
-type WebhookBatch struct {
-	ID           int64
-	ProjectID    string
-	ProjectTitle string
-	WebhookIDs   []string
-	Events       []WebhookEvent
-	CreatedAt    time.Time
-}
-
-// Delivery is one event on its way to one webhook.
-type Delivery struct {
-	ID           int64
-	EventID      string
-	WebhookID    string
-	ProjectID    string
-	Event        string
-	Key          string
-	Locale       string
-	ProjectTitle string
-	CreatedAt    time.Time
-	State        string
-	Attempts     int
-	NextAt       time.Time
-	HTTPStatus   int // of the last attempt; 0 when none answered
-	LastError    string
-	DeliveredAt  *time.Time
-}
-
-// DeliveryAttempt is one POST of a delivery.
-type DeliveryAttempt struct {
-	DeliveryID int64
-	WebhookID  string
-	Attempt    int
-	At         time.Time
-	HTTPStatus int // 0 when nothing answered
-	Error      string
-	Duration   time.Duration
-}
-
-// WebhookTargets is what the write hook needs of a project: its title for the body, its
-// source language, and its enabled webhooks.
-type WebhookTargets struct {
-	Title          string
-	SourceLanguage string
-	Hooks          []Webhook
-}
-
-// WebhookTx holds webhooks, the outbox and deliveries. Errors: CodeNotFound for an unknown
-// webhook.
-type WebhookTx interface {
-	CreateWebhook(ctx context.Context, w Webhook) error
-	Webhook(ctx context.Context, id string) (Webhook, error)
-	ProjectWebhooks(ctx context.Context, projectID string) ([]Webhook, error)
-	SetWebhookEnabled(ctx context.Context, id string, enabled bool, at time.Time, reason string) error
-	// SetWebhookURL points a webhook at another URL with another (sealed) secret.
-	SetWebhookURL(ctx context.Context, id, url, secretEnc string) error
-	// SetWebhookOutcome records the last attempt and when the endpoint started failing.
-	SetWebhookOutcome(ctx context.Context, id string, o WebhookOutcome, failingSince *time.Time) error
-	WebhookTargets(ctx context.Context, projectID string) (WebhookTargets, error)
-
-	AddWebhookBatch(ctx context.Context, b WebhookBatch) error
-	// TakeWebhookBatches removes and returns up to limit outbox rows, oldest first.
-	TakeWebhookBatches(ctx context.Context, limit int) ([]WebhookBatch, error)
-	AddDeliveries(ctx context.Context, ds []Delivery) error
-	// DueWebhooks lists enabled webhooks with a pending delivery due at now and unleased.
-	DueWebhooks(ctx context.Context, now time.Time) ([]string, error)
-	// ClaimDeliveries leases up to n due deliveries of the webhook to token until until.
-	ClaimDeliveries(ctx context.Context, webhookID string, now, until time.Time, token string, n int) ([]Delivery, error)
-	// RenewDeliveries extends the leases token holds on ids.
-	RenewDeliveries(ctx context.Context, token string, ids []int64, until time.Time) error
-	// FinishDelivery stores the attempt and the delivery's new state, and releases the lease.
-	FinishDelivery(ctx context.Context, d Delivery, a DeliveryAttempt) error
-	// FailPendingDeliveries ends the pending deliveries of a webhook (it was disabled).
-	FailPendingDeliveries(ctx context.Context, webhookID, reason string) error
-	WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
-}
-
-// WebhookView is a webhook as `webhook list` prints it: never the secret.
-type WebhookView struct {
-	ID             string          `json:"id"`
-	URL            string          `json:"url"`
-	Events         []string        `json:"events"`
-	Enabled        bool            `json:"enabled"`
-	LastOutcome    *WebhookOutcome `json:"last_outcome"`
-	DisabledAt     *time.Time      `json:"disabled_at,omitempty"`
-	DisabledReason string          `json:"disabled_reason,omitempty"`
-}
 
 // WebhookCreated is what `webhook add` prints: the secret, this once.
 type WebhookCreated struct {
@@ -183,22 +54,17 @@ type DeliveryView struct {
 	DeliveredAt *time.Time `json:"delivered_at"`
 }
 
-func (w Webhook) view() WebhookView {
-	return WebhookView{ID: w.ID, URL: w.URL, Events: w.Events, Enabled: w.Enabled, LastOutcome: w.Last,
-		DisabledAt: w.DisabledAt, DisabledReason: w.DisabledReason}
-}
-
 // authorizeConnect lets the Connect settings be used by the operator and by personal
 // access tokens of the project; a project API key answers pat_required.
 func (c *Catalog) authorizeConnect(ctx context.Context, projectID string) error {
-	if PrincipalFrom(ctx).Kind == KindSystem {
+	if model.PrincipalFrom(ctx).Kind == model.KindSystem {
 		return nil
 	}
 	if err := c.AuthorizeProject(ctx, projectID); err != nil {
 		return err
 	}
-	if PrincipalFrom(ctx).Kind == KindAPIKey {
-		return &Error{Code: CodePATRequired, Message: "this operation takes a personal access token, not a project API key"}
+	if model.PrincipalFrom(ctx).Kind == model.KindAPIKey {
+		return &model.Error{Code: model.CodePATRequired, Message: "this operation takes a personal access token, not a project API key"}
 	}
 	return nil
 }
@@ -222,8 +88,8 @@ func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, even
 	if err != nil {
 		return WebhookCreated{}, err
 	}
-	err = c.write(ctx, write{op: "webhook_add", project: projectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
-		return []Change{{Kind: ChangeProjectSettings}}, tx.CreateWebhook(ctx, Webhook{ID: id, ProjectID: projectID, URL: u,
+	err = c.write(ctx, write{op: "webhook_add", project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, tx.CreateWebhook(ctx, model.Webhook{ID: id, ProjectID: projectID, URL: u,
 			Events: events, SecretEnc: sealed, Enabled: true, CreatedAt: c.opts.Now().UTC()})
 	}})
 	if err != nil {
@@ -248,8 +114,8 @@ func (c *Catalog) SetWebhookURL(ctx context.Context, id, rawURL string) (Webhook
 	if err != nil {
 		return WebhookCreated{}, err
 	}
-	err = c.write(ctx, write{op: "webhook_url", project: h.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
-		return []Change{{Kind: ChangeProjectSettings}}, tx.SetWebhookURL(ctx, id, u, sealed)
+	err = c.write(ctx, write{op: "webhook_url", project: h.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, tx.SetWebhookURL(ctx, id, u, sealed)
 	}})
 	if err != nil {
 		return WebhookCreated{}, err
@@ -271,15 +137,15 @@ func (c *Catalog) newWebhookSecret(id string) (secret, sealed string, err error)
 }
 
 // ListWebhooks returns a project's webhooks with their last outcome, oldest first.
-func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]WebhookView, error) {
+func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]model.WebhookView, error) {
 	if err := c.authorizeConnect(ctx, projectID); err != nil {
 		return nil, err
 	}
-	out := []WebhookView{}
-	err := c.read(ctx, projectID, func(tx Tx, _ Project) error {
+	out := []model.WebhookView{}
+	err := c.read(ctx, projectID, func(tx model.Tx, _ model.Project) error {
 		hooks, err := tx.ProjectWebhooks(ctx, projectID)
 		for _, h := range hooks {
-			out = append(out, h.view())
+			out = append(out, h.View())
 		}
 		return err
 	})
@@ -288,16 +154,16 @@ func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]Webhook
 
 // SetWebhookEnabled turns a webhook off or on again. Turning it off ends its pending
 // deliveries as failed; turning it on clears the failure streak that disabled it.
-func (c *Catalog) SetWebhookEnabled(ctx context.Context, id string, enabled bool) (WebhookView, error) {
+func (c *Catalog) SetWebhookEnabled(ctx context.Context, id string, enabled bool) (model.WebhookView, error) {
 	h, err := c.webhookOf(ctx, id)
 	if err != nil {
-		return WebhookView{}, err
+		return model.WebhookView{}, err
 	}
-	var out WebhookView
-	err = c.write(ctx, write{op: "webhook_state", project: h.ProjectID, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	var out model.WebhookView
+	err = c.write(ctx, write{op: "webhook_state", project: h.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		reason := ""
 		if !enabled {
-			reason = "disabled by " + PrincipalFrom(ctx).Actor()
+			reason = "disabled by " + model.PrincipalFrom(ctx).Actor()
 			if err := tx.FailPendingDeliveries(ctx, id, "the webhook was disabled"); err != nil {
 				return nil, err
 			}
@@ -306,8 +172,8 @@ func (c *Catalog) SetWebhookEnabled(ctx context.Context, id string, enabled bool
 			return nil, err
 		}
 		cur, err := tx.Webhook(ctx, id)
-		out = cur.view()
-		return []Change{{Kind: ChangeProjectSettings}}, err
+		out = cur.View()
+		return []model.Change{{Kind: model.ChangeProjectSettings}}, err
 	}})
 	return out, err
 }
@@ -318,14 +184,14 @@ func (c *Catalog) WebhookDeliveries(ctx context.Context, id string, limit int) (
 		limit = 50
 	}
 	if limit < 1 || limit > 1000 {
-		return nil, Errorf(CodeInvalid, "limit must be 1 to 1000")
+		return nil, model.Errorf(model.CodeInvalid, "limit must be 1 to 1000")
 	}
 	h, err := c.webhookOf(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	out := []DeliveryView{}
-	err = c.read(ctx, h.ProjectID, func(tx Tx, _ Project) error {
+	err = c.read(ctx, h.ProjectID, func(tx model.Tx, _ model.Project) error {
 		ds, err := tx.WebhookDeliveries(ctx, id, limit)
 		for _, d := range ds {
 			v := DeliveryView{EventID: d.EventID, Event: d.Event, Key: d.Key, Locale: d.Locale, Attempts: d.Attempts,
@@ -343,31 +209,31 @@ func (c *Catalog) WebhookDeliveries(ctx context.Context, id string, limit int) (
 
 // webhookOf loads a webhook by id and authorizes its project; an id that is not a UUID is
 // unknown without asking the database.
-func (c *Catalog) webhookOf(ctx context.Context, id string) (Webhook, error) {
+func (c *Catalog) webhookOf(ctx context.Context, id string) (model.Webhook, error) {
 	if !validID(id) {
-		return Webhook{}, Errorf(CodeNotFound, "webhook %q not found", truncate(id, 40))
+		return model.Webhook{}, model.Errorf(model.CodeNotFound, "webhook %q not found", model.Truncate(id, 40))
 	}
 	if err := requireToken(ctx); err != nil {
-		return Webhook{}, err
+		return model.Webhook{}, err
 	}
-	var h Webhook
-	err := c.store.View(ctx, func(tx Tx) error {
+	var h model.Webhook
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		h, err = tx.Webhook(ctx, id)
 		return err
 	})
-	if IsNotFound(err) {
-		return Webhook{}, Errorf(CodeNotFound, "webhook %s not found", id)
+	if model.IsNotFound(err) {
+		return model.Webhook{}, model.Errorf(model.CodeNotFound, "webhook %s not found", id)
 	}
 	if err != nil {
-		return Webhook{}, err
+		return model.Webhook{}, err
 	}
 	if err := c.authorizeConnect(ctx, h.ProjectID); err != nil {
 		// A token of another project learns nothing about the webhook.
-		if ErrorCode(err) == CodeUnauthorized {
-			return Webhook{}, Errorf(CodeNotFound, "webhook %s not found", id)
+		if model.ErrorCode(err) == model.CodeUnauthorized {
+			return model.Webhook{}, model.Errorf(model.CodeNotFound, "webhook %s not found", id)
 		}
-		return Webhook{}, err
+		return model.Webhook{}, err
 	}
 	return h, nil
 }
@@ -383,7 +249,7 @@ func checkEventKinds(events []string) ([]string, error) {
 			continue
 		}
 		if !slices.Contains(EventKinds, e) {
-			return nil, Errorf(CodeInvalid, "unknown event %q: events are %s", truncate(e, 60), strings.Join(EventKinds, ", "))
+			return nil, model.Errorf(model.CodeInvalid, "unknown event %q: events are %s", model.Truncate(e, 60), strings.Join(EventKinds, ", "))
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)
@@ -402,20 +268,20 @@ func (c *Catalog) checkCallURL(ctx context.Context, what, raw string) (string, e
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if raw == "" || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", Errorf(CodeInvalid, "%s %q must be an http or https URL", what, truncate(raw, 200))
+		return "", model.Errorf(model.CodeInvalid, "%s %q must be an http or https URL", what, model.Truncate(raw, 200))
 	}
 	if len(raw) > maxWebhookURL {
-		return "", Errorf(CodeInvalid, "%s is longer than %d characters", what, maxWebhookURL)
+		return "", model.Errorf(model.CodeInvalid, "%s is longer than %d characters", what, maxWebhookURL)
 	}
 	if u.Fragment != "" {
-		return "", Errorf(CodeInvalid, "%s %s must not have a fragment", what, raw)
+		return "", model.Errorf(model.CodeInvalid, "%s %s must not have a fragment", what, raw)
 	}
 	if err := c.guard().CheckURL(ctx, raw, c.opts.Resolver); err != nil {
 		var b *outbound.BlockedError
 		if errors.As(err, &b) {
-			return "", Errorf(CodeInvalid, "%s %s is refused: %v; lokal does not call private, loopback, link-local or metadata addresses (the operator may allow a network with --allow-private-nets or LOKAL_ALLOW_PRIVATE_NETS)", what, raw, b)
+			return "", model.Errorf(model.CodeInvalid, "%s %s is refused: %v; lokal does not call private, loopback, link-local or metadata addresses (the operator may allow a network with --allow-private-nets or LOKAL_ALLOW_PRIVATE_NETS)", what, raw, b)
 		}
-		return "", Errorf(CodeInvalid, "%s %s: %v", what, raw, err)
+		return "", model.Errorf(model.CodeInvalid, "%s %s: %v", what, raw, err)
 	}
 	return raw, nil
 }
@@ -426,22 +292,22 @@ func (c *Catalog) checkCallURL(ctx context.Context, what, raw string) (string, e
 // source value, which is approved by definition) stored as approved with its new text.
 // Refreshed rows (text unchanged, stamped current), flags and moves back to needs_review
 // emit nothing.
-func webhookEvents(ev WriteEvent, source string) []WebhookEvent {
-	var out []WebhookEvent
+func webhookEvents(ev model.WriteEvent, source string) []model.WebhookEvent {
+	var out []model.WebhookEvent
 	for _, ch := range ev.Changes {
 		switch ch.Kind {
-		case ChangeValueCreated, ChangeValueUpdated:
+		case model.ChangeValueCreated, model.ChangeValueUpdated:
 			kind := EventCreated
-			if ch.Kind == ChangeValueUpdated {
+			if ch.Kind == model.ChangeValueUpdated {
 				kind = EventUpdated
 			}
-			out = append(out, WebhookEvent{Kind: kind, Key: ch.Key, Locale: ch.Language})
-			if ch.Status == StatusApproved && ch.Language != source {
-				out = append(out, WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
+			out = append(out, model.WebhookEvent{Kind: kind, Key: ch.Key, Locale: ch.Language})
+			if ch.Status == model.StatusApproved && ch.Language != source {
+				out = append(out, model.WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
 			}
-		case ChangeStatusChanged:
-			if ch.Status == StatusApproved {
-				out = append(out, WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
+		case model.ChangeStatusChanged:
+			if ch.Status == model.StatusApproved {
+				out = append(out, model.WebhookEvent{Kind: EventApproved, Key: ch.Key, Locale: ch.Language})
 			}
 		}
 	}
@@ -451,8 +317,8 @@ func webhookEvents(ev WriteEvent, source string) []WebhookEvent {
 // webhookHook writes a write's events to the outbox in the write's transaction: a
 // committed change always has its events, a rolled-back one never does. One row per write
 // keeps the write fast; the deliverer fans it out into deliveries.
-func (c *Catalog) webhookHook(ctx context.Context, tx Tx, ev WriteEvent) error {
-	if ev.ProjectID == "" || !ev.Has(ChangeValueCreated, ChangeValueUpdated, ChangeStatusChanged) {
+func (c *Catalog) webhookHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
+	if ev.ProjectID == "" || !ev.Has(model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeStatusChanged) {
 		return nil
 	}
 	t, err := tx.WebhookTargets(ctx, ev.ProjectID)
@@ -467,7 +333,7 @@ func (c *Catalog) webhookHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 			wanted[e] = true
 		}
 	}
-	var events []WebhookEvent
+	var events []model.WebhookEvent
 	prefix := eventIDPrefix()
 	for _, e := range webhookEvents(ev, t.SourceLanguage) {
 		if wanted[e.Kind] {
@@ -478,7 +344,7 @@ func (c *Catalog) webhookHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 	if len(events) == 0 {
 		return nil
 	}
-	return tx.AddWebhookBatch(ctx, WebhookBatch{ProjectID: ev.ProjectID, ProjectTitle: t.Title, WebhookIDs: ids,
+	return tx.AddWebhookBatch(ctx, model.WebhookBatch{ProjectID: ev.ProjectID, ProjectTitle: t.Title, WebhookIDs: ids,
 		Events: events, CreatedAt: c.opts.Now().UTC()})
 }
 

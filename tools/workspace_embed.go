@@ -2,12 +2,14 @@ package tools
 
 import (
 	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // WorkspaceView is a workspace with its Embed settings, as `lokal workspace set` prints it.
 // HostLimit is null when unlimited; Embed is "on" or "off" (the emergency switch).
 type WorkspaceView struct {
-	Workspace
+	model.Workspace
 	AuthorizedHosts []string `json:"authorized_hosts"`
 	HostLimit       *int     `json:"host_limit"`
 	Embed           string   `json:"embed"`
@@ -42,10 +44,10 @@ func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWo
 		}
 	}
 	if in.HostLimit != nil && *in.HostLimit < 0 {
-		return WorkspaceView{}, Errorf(CodeInvalid, "host limit must be 0 (unlimited) or more")
+		return WorkspaceView{}, model.Errorf(model.CodeInvalid, "host limit must be 0 (unlimited) or more")
 	}
 	var out WorkspaceView
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx Tx, _ Project) ([]Change, error) {
+	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		w, err := tx.Workspace(ctx, workspaceID)
 		if err != nil {
 			return nil, err
@@ -90,7 +92,7 @@ func (c *Catalog) ShowWorkspace(ctx context.Context, workspaceID string) (Worksp
 		return WorkspaceView{}, err
 	}
 	var out WorkspaceView
-	err := c.store.View(ctx, func(tx Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		w, err := tx.Workspace(ctx, workspaceID)
 		if err != nil {
 			return err
@@ -102,7 +104,7 @@ func (c *Catalog) ShowWorkspace(ctx context.Context, workspaceID string) (Worksp
 	return out, err
 }
 
-func workspaceView(w Workspace, e WorkspaceEmbed) WorkspaceView {
+func workspaceView(w model.Workspace, e model.WorkspaceEmbed) WorkspaceView {
 	v := WorkspaceView{Workspace: w, AuthorizedHosts: e.AuthorizedHosts, Embed: "on"}
 	if v.AuthorizedHosts == nil {
 		v.AuthorizedHosts = []string{}

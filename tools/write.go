@@ -5,67 +5,15 @@ import (
 	"errors"
 	"net"
 	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// ChangeKind names what a write changed. Hooks switch on it; the history records it.
-type ChangeKind string
-
-// Change kinds. A value change in the source language is also a source change: its
-// translations go stale.
-const (
-	ChangeKeyCreated      ChangeKind = "key_created"        // a key was added to a namespace
-	ChangeKeyHidden       ChangeKind = "key_hidden"         // a sync no longer declares the key
-	ChangeKeyUnhidden     ChangeKind = "key_unhidden"       // a sync declares a hidden key again
-	ChangeValueCreated    ChangeKind = "value_created"      // a language got its first value of a key
-	ChangeValueUpdated    ChangeKind = "value_updated"      // a language's value of a key changed
-	ChangeValueRefreshed  ChangeKind = "value_refreshed"    // an unchanged value was stamped current
-	ChangeStatusChanged   ChangeKind = "status_changed"     // needs_review and approved, text unchanged
-	ChangeFlagChanged     ChangeKind = "flag_changed"       // do_not_translate or language_locked
-	ChangeCommentAdded    ChangeKind = "comment_added"      // a comment on a row
-	ChangeLanguageEnabled ChangeKind = "language_enabled"   // a language was turned on
-	ChangeGlossaryAdded   ChangeKind = "glossary_added"     // a glossary pair was added
-	ChangeTermAdded       ChangeKind = "dnt_term_added"     // a do-not-translate term was added
-	ChangeSubstitution    ChangeKind = "substitution_added" // a substitution rule was added
-	ChangeProjectCreated  ChangeKind = "project_created"    // a project was made
-	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
-)
-
-// Change is one thing a write did. Key changes name the namespace and key; value, status and
-// flag changes also the language and the row's status after the change.
-type Change struct {
-	Kind      ChangeKind
-	Namespace string
-	Key       string
-	KeyID     int64
-	Language  string
-	Status    string
-}
-
-// WriteEvent is what hooks receive: the changes of one committed-to-be write.
-type WriteEvent struct {
-	Op        string // the operation, as its tool or endpoint is named: sync, add_key, ...
-	ProjectID string
-	Actor     string // as the history records it: user:<id>, key:<id>, system, ai:<model>
-	Changes   []Change
-}
-
-// Has reports whether the write made a change of one of kinds.
-func (ev WriteEvent) Has(kinds ...ChangeKind) bool {
-	for _, ch := range ev.Changes {
-		for _, k := range kinds {
-			if ch.Kind == k {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // WriteHook runs inside the write's transaction after the operation applied its changes; an
 // error rolls the whole write back. Hooks are registered at wiring time (Options.Hooks) and
 // are how a side effect of every write (cache refresh, checkups, the webhook outbox,
 // automatic translation) is added without touching any operation.
-type WriteHook func(ctx context.Context, tx Tx, ev WriteEvent) error
+type WriteHook func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error
 
 // DefaultWriteTimeout is the spec's 25-second budget of one write request.
 const DefaultWriteTimeout = 25 * time.Second
@@ -86,7 +34,7 @@ type write struct {
 	validate func() error
 	// apply makes the changes in tx and reports them; proj is the loaded project (zero for
 	// admin writes).
-	apply func(ctx context.Context, tx Tx, proj Project) ([]Change, error)
+	apply func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error)
 	// bulk, when set, names the keys apply creates: on a store with one writer for every
 	// project, many new keys are staged in chunk transactions first (bulk.go).
 	bulk *bulkCreate
@@ -112,8 +60,8 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			return err
 		}
 	}
-	p := PrincipalFrom(ctx)
-	if !w.admin && p.Kind != KindSystem {
+	p := model.PrincipalFrom(ctx)
+	if !w.admin && p.Kind != model.KindSystem {
 		for _, b := range append([]Budget{WriteBudget}, w.budgets...) {
 			if err := c.take(ctx, b, w.project); err != nil {
 				return err
@@ -142,13 +90,13 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			}
 		}
 	}
-	err := c.store.Update(ctx, w.project, func(tx Tx) error {
+	err := c.store.Update(ctx, w.project, func(tx model.Tx) error {
 		if st != nil {
 			if err := st.check(ctx, tx, w.project); err != nil {
 				return err
 			}
 		}
-		var proj Project
+		var proj model.Project
 		if !w.admin {
 			var err error
 			if proj, err = c.loadProject(ctx, tx, w.project); err != nil {
@@ -162,7 +110,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		if err != nil || len(changes) == 0 {
 			return err
 		}
-		ev := WriteEvent{Op: w.op, ProjectID: w.project, Actor: p.Actor(), Changes: changes}
+		ev := model.WriteEvent{Op: w.op, ProjectID: w.project, Actor: p.Actor(), Changes: changes}
 		for _, h := range c.hooks {
 			if err := h(ctx, tx, ev); err != nil {
 				return err
@@ -183,16 +131,16 @@ func writeError(ctx context.Context, err error, budget time.Duration) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded || isNetTimeout(err):
-		return Errorf(CodeTimeout, "the write ran past its %s budget and stored nothing; send large syncs as partial chunks", budget)
+		return model.Errorf(model.CodeTimeout, "the write ran past its %s budget and stored nothing; send large syncs as partial chunks", budget)
 	case errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled:
-		return Errorf(CodeUnavailable, "the request was cancelled and stored nothing")
+		return model.Errorf(model.CodeUnavailable, "the request was cancelled and stored nothing")
 	}
 	return err
 }
 
 // touchHook moves the project's revision in the write's transaction, so that every cache of
 // the project, in this process or another, drops what the change made old.
-func touchHook(ctx context.Context, tx Tx, ev WriteEvent) error {
+func touchHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
 	if ev.ProjectID == "" {
 		return nil
 	}
@@ -200,10 +148,10 @@ func touchHook(ctx context.Context, tx Tx, ev WriteEvent) error {
 }
 
 // rowChanges reports the translation writes as changes of namespace ns.
-func rowChanges(ns string, writes []TranslationWrite) []Change {
-	out := make([]Change, len(writes))
+func rowChanges(ns string, writes []model.TranslationWrite) []model.Change {
+	out := make([]model.Change, len(writes))
 	for i, w := range writes {
-		out[i] = Change{Kind: w.Change, Namespace: ns, Key: w.Key, KeyID: w.KeyID, Language: w.Language, Status: w.Status}
+		out[i] = model.Change{Kind: w.Change, Namespace: ns, Key: w.Key, KeyID: w.KeyID, Language: w.Language, Status: w.Status}
 	}
 	return out
 }

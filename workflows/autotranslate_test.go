@@ -13,6 +13,7 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/workflows"
 )
 
@@ -32,7 +33,7 @@ func newAutoEnv(t *testing.T, dialect string, r aitest.Responder, wopts *workflo
 	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
-	e := &autoEnv{f: f, dsn: dsn, clk: &clock{t: time.Now()}, ctx: tools.WithPrincipal(t.Context(), tools.System)}
+	e := &autoEnv{f: f, dsn: dsn, clk: &clock{t: time.Now()}, ctx: model.WithPrincipal(t.Context(), tools.System)}
 	opts := &tools.Options{Now: e.clk.now}
 	if r != nil {
 		e.model = aitest.New(t, r)
@@ -169,7 +170,7 @@ func TestAutoTranslateAssistantStringsIntoEveryLanguage(t *testing.T) {
 				}
 			}
 			r := e.row(t, "app", "app.07", "sv")
-			if r.Value != "SV Text number 7 for %{name}" || r.Status != tools.StatusNeedsReview || r.UpdatedBy != "ai:test-model" || r.Stale {
+			if r.Value != "SV Text number 7 for %{name}" || r.Status != model.StatusNeedsReview || r.UpdatedBy != "ai:test-model" || r.Stale {
 				t.Errorf("sv row %+v, want a needs_review draft by ai:test-model with the placeholder intact", r)
 			}
 
@@ -234,7 +235,7 @@ func TestAutoTranslateReusesTranslationMemory(t *testing.T) {
 			e.drain(t)
 			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
 			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
-				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: tools.StatusApproved}); err != nil {
+				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: model.StatusApproved}); err != nil {
 				t.Fatal(err)
 			}
 			before := len(e.model.Calls())
@@ -246,7 +247,7 @@ func TestAutoTranslateReusesTranslationMemory(t *testing.T) {
 					t.Errorf("nb call with %v: want only Open sent, Save comes from memory", c.Strings)
 				}
 			}
-			if r := e.row(t, "dialog", "save", "nb"); r.Value != "Lagre" || r.UpdatedBy != "memory" || r.Status != tools.StatusNeedsReview {
+			if r := e.row(t, "dialog", "save", "nb"); r.Value != "Lagre" || r.UpdatedBy != "memory" || r.Status != model.StatusNeedsReview {
 				t.Errorf("dialog/save nb %+v, want the approved Lagre reused as a needs_review draft by memory", r)
 			}
 			if r := e.row(t, "dialog", "open", "nb"); r.Value != "NB Open" || r.UpdatedBy != "ai:test-model" {
@@ -443,21 +444,21 @@ func TestRenewedLeaseKeepsAJob(t *testing.T) {
 			e := newAutoEnv(t, dialect, byLang, nil)
 			e.register(t, "app", map[string]string{"a": "Alpha"})
 			at := e.clk.now().Add(tools.AutoTranslateDelay + time.Second)
-			var held tools.Job
+			var held model.Job
 			store := e.cat.Store()
-			if err := store.Update(e.ctx, "", func(tx tools.Tx) (err error) {
+			if err := store.Update(e.ctx, "", func(tx model.Tx) (err error) {
 				held, err = tx.ClaimJob(e.ctx, at, time.Minute)
 				return err
 			}); err != nil {
 				t.Fatal(err)
 			}
-			if err := store.Update(e.ctx, "", func(tx tools.Tx) error {
+			if err := store.Update(e.ctx, "", func(tx model.Tx) error {
 				return tx.RenewJobs(e.ctx, []int64{held.ID}, at.Add(5*time.Minute))
 			}); err != nil {
 				t.Fatal(err)
 			}
-			var next tools.Job
-			err := store.Update(e.ctx, "", func(tx tools.Tx) (err error) {
+			var next model.Job
+			err := store.Update(e.ctx, "", func(tx model.Tx) (err error) {
 				next, err = tx.ClaimJob(e.ctx, at.Add(2*time.Minute), time.Minute)
 				return err
 			})
@@ -488,7 +489,7 @@ func TestEndedJobsArePruned(t *testing.T) {
 				t.Fatalf("pruned %d (err %v) a week later, want the ended jobs", n, err)
 			}
 			var left int
-			err = e.cat.Store().View(e.ctx, func(tx tools.Tx) error {
+			err = e.cat.Store().View(e.ctx, func(tx model.Tx) error {
 				jobs, err := tx.QueuedJobs(e.ctx, e.f.Project.ID, tools.JobTranslate)
 				left = len(jobs)
 				return err
@@ -591,7 +592,7 @@ func TestAutoTranslateSkipsAMemoryTheGateRefuses(t *testing.T) {
 			e.drain(t)
 			p := tools.ProjectArg{ProjectID: e.f.Project.ID}
 			if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: p,
-				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: tools.StatusApproved}); err != nil {
+				NamespaceKey: "app", TranslationKey: "old.save"}, Language: "nb"}, Value: "Lagre", Status: model.StatusApproved}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := storagetest.SQL(t, e.dsn).ExecContext(t.Context(),
@@ -614,7 +615,7 @@ func TestAutoTranslateSkipsAMemoryTheGateRefuses(t *testing.T) {
 // they hold.
 func (e *autoEnv) queueRows(t *testing.T, projectID string) (rows, items int) {
 	t.Helper()
-	err := e.cat.Store().View(e.ctx, func(tx tools.Tx) error {
+	err := e.cat.Store().View(e.ctx, func(tx model.Tx) error {
 		jobs, err := tx.QueuedJobs(e.ctx, projectID, tools.JobTranslate)
 		for _, j := range jobs {
 			items += j.ItemCount

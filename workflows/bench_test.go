@@ -12,6 +12,7 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/workflows"
 )
 
@@ -40,15 +41,15 @@ const (
 
 func benchAutoTranslate(b *testing.B, dialect string) {
 	db, f := storagetest.MustOpenFixture(b, dialect)
-	model := aitest.New(b, func(c aitest.Call) aitest.Reply {
+	llm := aitest.New(b, func(c aitest.Call) aitest.Reply {
 		out := map[string]string{}
 		for id, s := range c.Strings {
 			out[id] = c.TargetLanguage + ": " + s
 		}
 		return aitest.Reply{Content: aitest.Content(out), Delay: benchLatency, PromptTokens: 200, CompletionTokens: 100}
 	})
-	cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "bench"}, AIConcurrency: benchConcurrency})
-	ctx := tools.WithPrincipal(context.Background(), tools.System)
+	cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"}, AIConcurrency: benchConcurrency})
+	ctx := model.WithPrincipal(context.Background(), tools.System)
 	langs := []string{"nb", "sv", "de"}
 	if _, err := cat.SetProject(ctx, f.Project.ID, tools.SetProjectIn{Languages: &langs, AutoTranslate: &langs}); err != nil {
 		b.Fatal(err)
@@ -120,7 +121,7 @@ func benchAutoTranslate(b *testing.B, dialect string) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 
-	calls := len(model.Calls())
+	calls := len(llm.Calls())
 	minimum := time.Duration((len(langs)*benchKeys+9)/10/benchConcurrency) * benchLatency
 	b.ReportMetric(wall.Seconds(), "wall_s")
 	b.ReportMetric(minimum.Seconds(), "min_s")
@@ -141,10 +142,10 @@ func BenchmarkRegisterAtCap(b *testing.B) {
 	for _, dialect := range storagetest.Dialects {
 		b.Run(dialect, func(b *testing.B) {
 			db, f := storagetest.MustOpenFixture(b, dialect)
-			model := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
-			cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "bench"},
+			llm := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
+			cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
 				Limits: tools.Limits{Writes: 1 << 30}})
-			ctx := tools.WithPrincipal(context.Background(), tools.System)
+			ctx := model.WithPrincipal(context.Background(), tools.System)
 			const n = 5000
 			var rows int
 			b.ResetTimer()

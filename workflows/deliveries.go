@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
@@ -74,7 +75,7 @@ type Deliverer struct {
 // of its (at most PerEndpoint) workers.
 type hookQueue struct {
 	w       tools.ClaimedWebhook
-	queue   []tools.Delivery
+	queue   []model.Delivery
 	held    int // queued, in flight, or waiting to be recorded
 	workers int
 }
@@ -127,7 +128,7 @@ func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
 
 // Run delivers until ctx ends, then waits for the POSTs in flight.
 func (d *Deliverer) Run(ctx context.Context) {
-	ctx = tools.WithPrincipal(ctx, tools.System)
+	ctx = model.WithPrincipal(ctx, tools.System)
 	poll := time.NewTicker(d.opts.Poll)
 	defer poll.Stop()
 	renew := time.NewTicker(d.opts.Lease / 3)
@@ -154,7 +155,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 // the concurrency bounds. It reports how many it started; they run in the background
 // (Wait waits for them).
 func (d *Deliverer) Pump(ctx context.Context) (int, error) {
-	ctx = tools.WithPrincipal(ctx, tools.System)
+	ctx = model.WithPrincipal(ctx, tools.System)
 	for i := 0; i < 100; i++ {
 		n, err := d.cat.ExpandWebhookBatches(ctx, 20)
 		if err != nil {
@@ -246,7 +247,7 @@ func (d *Deliverer) Renew(ctx context.Context) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return d.cat.RenewDeliveries(tools.WithPrincipal(ctx, tools.System), d.token, ids, d.opts.Now().Add(d.opts.Lease))
+	return d.cat.RenewDeliveries(model.WithPrincipal(ctx, tools.System), d.token, ids, d.opts.Now().Add(d.opts.Lease))
 }
 
 // work posts the queued deliveries of one webhook, one at a time, until none is left.
@@ -288,7 +289,7 @@ func (d *Deliverer) work(ctx context.Context, id string, q *hookQueue) {
 }
 
 // release forgets a held delivery; d.mu is held.
-func (d *Deliverer) release(q *hookQueue, dl tools.Delivery) {
+func (d *Deliverer) release(q *hookQueue, dl model.Delivery) {
 	q.held--
 	delete(d.held, dl.ID)
 	d.wg.Done()
@@ -346,7 +347,7 @@ func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
 
 // post makes one attempt: the spec's body and X-Webhook-Secret, and the Standard Webhooks
 // headers signed with the secret.
-func (d *Deliverer) post(ctx context.Context, w tools.ClaimedWebhook, dl tools.Delivery) tools.AttemptResult {
+func (d *Deliverer) post(ctx context.Context, w tools.ClaimedWebhook, dl model.Delivery) tools.AttemptResult {
 	at := d.opts.Now()
 	res := tools.AttemptResult{At: at}
 	body := tools.DeliveryBody(dl)

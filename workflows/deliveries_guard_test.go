@@ -15,6 +15,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/workflows"
 )
@@ -194,7 +195,7 @@ func TestHostileURLsRefusedAtConfiguration(t *testing.T) {
 	}
 	box := mustBox(t)
 	cat := tools.NewCatalog(db, &tools.Options{Secrets: box, Resolver: res})
-	ctx := tools.WithPrincipal(t.Context(), tools.System)
+	ctx := model.WithPrincipal(t.Context(), tools.System)
 	hostile := []string{
 		"http://127.0.0.1/", "http://127.1/", "http://2130706433/", "http://0177.0.0.1/", "http://0x7f000001/",
 		"http://0x7f.0x0.0x0.0x1/", "http://[::1]/", "http://[::]/", "http://0.0.0.0/", "http://0/",
@@ -213,21 +214,21 @@ func TestHostileURLsRefusedAtConfiguration(t *testing.T) {
 	}
 	for _, u := range hostile {
 		_, err := cat.AddWebhook(ctx, f.Project.ID, u, nil)
-		if tools.ErrorCode(err) != tools.CodeInvalid {
+		if model.ErrorCode(err) != model.CodeInvalid {
 			t.Errorf("webhook %q: err %v, want it refused as invalid", u, err)
 			continue
 		}
-		if msg := tools.ErrorMessage(err); !strings.Contains(msg, "refused") && !strings.Contains(msg, "must be an http or https URL") {
+		if msg := model.ErrorMessage(err); !strings.Contains(msg, "refused") && !strings.Contains(msg, "must be an http or https URL") {
 			t.Errorf("webhook %q: message %q does not say why", u, msg)
 		}
 		_, err = cat.SetRedeploy(ctx, tools.RedeployIn{ProjectID: f.Project.ID, Provider: tools.DeployHook, URL: u})
-		if tools.ErrorCode(err) != tools.CodeInvalid {
+		if model.ErrorCode(err) != model.CodeInvalid {
 			t.Errorf("deploy hook %q: err %v, want it refused", u, err)
 		}
 	}
 	// The refusal names the address and the way out.
 	_, err := cat.AddWebhook(ctx, f.Project.ID, "http://internal.corp.test/hook", nil)
-	if msg := tools.ErrorMessage(err); !strings.Contains(msg, "10.1.2.3") || !strings.Contains(msg, "--allow-private-nets") {
+	if msg := model.ErrorMessage(err); !strings.Contains(msg, "10.1.2.3") || !strings.Contains(msg, "--allow-private-nets") {
 		t.Errorf("message %q, want the private address and --allow-private-nets", msg)
 	}
 	if hooks, _ := cat.ListWebhooks(ctx, f.Project.ID); len(hooks) != 0 {
@@ -409,7 +410,7 @@ func TestRolledBackWriteEmitsNothing(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dialect string) {
 		var failing atomic.Bool
 		boom := errors.New("boom")
-		e := newEnv(t, dialect, "127.0.0.1/32", func(context.Context, tools.Tx, tools.WriteEvent) error {
+		e := newEnv(t, dialect, "127.0.0.1/32", func(context.Context, model.Tx, model.WriteEvent) error {
 			if failing.Load() {
 				return boom
 			}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/tools/secrets"
 	"github.com/lokal-dev/lokal/workflows"
@@ -99,7 +100,7 @@ type env struct {
 	dsn string
 	cat *tools.Catalog
 	clk *clock
-	p   tools.Project
+	p   model.Project
 	// sibling is another project of the workspace, without webhooks.
 	sibling string
 	ctx     context.Context
@@ -121,7 +122,7 @@ func newEnv(t *testing.T, dialect string, allow string, hooks ...tools.WriteHook
 	}
 	clk := &clock{t: time.Date(2026, 3, 2, 17, 0, 0, 0, time.UTC)}
 	cat := tools.NewCatalog(db, &tools.Options{Now: clk.now, Secrets: box, Outbound: outbound.NewGuard(nets), Hooks: hooks})
-	return &env{dsn: dsn, sibling: f.Sibling.ID, cat: cat, clk: clk, p: f.Project, ctx: tools.WithPrincipal(t.Context(), tools.System)}
+	return &env{dsn: dsn, sibling: f.Sibling.ID, cat: cat, clk: clk, p: f.Project, ctx: model.WithPrincipal(t.Context(), tools.System)}
 }
 
 func (e *env) deliverer(o workflows.DeliveryOptions) *workflows.Deliverer {
@@ -193,7 +194,7 @@ func TestDeliveryShapeAndEvents(t *testing.T) {
 		if _, err := e.cat.UpdateTranslation(e.ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Varor"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.cat.SetTranslationStatus(e.ctx, tools.SetStatusIn{RowRef: row, Status: tools.StatusApproved}); err != nil {
+		if _, err := e.cat.SetTranslationStatus(e.ctx, tools.SetStatusIn{RowRef: row, Status: model.StatusApproved}); err != nil {
 			t.Fatal(err)
 		}
 		// Changing a source value: updated, in the source language, never "approved".

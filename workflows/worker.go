@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Options tune a Worker; nil means the defaults.
@@ -32,17 +33,17 @@ type Options struct {
 }
 
 // Handler runs one job; an error retries it with backoff.
-type Handler func(ctx context.Context, j tools.Job) error
+type Handler func(ctx context.Context, j model.Job) error
 
 // kind is how a worker runs one job kind: the handler, and what to do when it gives up.
 type kind struct {
 	run    Handler
-	giveUp func(ctx context.Context, j tools.Job, cause error) error
+	giveUp func(ctx context.Context, j model.Job, cause error) error
 }
 
 // Worker runs durable jobs from the store.
 type Worker struct {
-	store tools.Store
+	store model.Store
 	opts  Options
 	kinds map[string]kind
 
@@ -77,7 +78,7 @@ func New(cat *tools.Catalog, opts *Options) *Worker {
 	if w.opts.Now == nil {
 		w.opts.Now = time.Now
 	}
-	w.kinds[tools.JobCheckup] = kind{run: func(ctx context.Context, j tools.Job) error {
+	w.kinds[tools.JobCheckup] = kind{run: func(ctx context.Context, j model.Job) error {
 		_, err := cat.RunCheckup(ctx, j.ProjectID, "job")
 		return err
 	}}
@@ -139,7 +140,7 @@ func (w *Worker) renew(ctx context.Context) {
 			continue
 		}
 		until := w.opts.Now().Add(w.opts.Lease)
-		err := w.store.Update(ctx, "", func(tx tools.Tx) error { return tx.RenewJobs(ctx, ids, until) })
+		err := w.store.Update(ctx, "", func(tx model.Tx) error { return tx.RenewJobs(ctx, ids, until) })
 		if err != nil && ctx.Err() == nil {
 			w.opts.Logger.Warn("renewing job leases", "jobs", len(ids), "err", err)
 		}
@@ -166,7 +167,7 @@ func (w *Worker) prune(ctx context.Context) {
 // Prune deletes the jobs that ended more than KeepEnded ago and says how many.
 func (w *Worker) Prune(ctx context.Context) (int, error) {
 	var n int
-	err := w.store.Update(ctx, "", func(tx tools.Tx) (err error) {
+	err := w.store.Update(ctx, "", func(tx model.Tx) (err error) {
 		n, err = tx.PruneJobs(ctx, w.opts.Now().Add(-w.opts.KeepEnded))
 		return err
 	})
@@ -175,14 +176,14 @@ func (w *Worker) Prune(ctx context.Context) (int, error) {
 
 // RunOnce claims one due job and runs it; it reports whether there was one.
 func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
-	ctx = tools.WithPrincipal(ctx, tools.System)
-	var job tools.Job
-	err := w.store.Update(ctx, "", func(tx tools.Tx) error {
+	ctx = model.WithPrincipal(ctx, tools.System)
+	var job model.Job
+	err := w.store.Update(ctx, "", func(tx model.Tx) error {
 		var err error
 		job, err = tx.ClaimJob(ctx, w.opts.Now(), w.opts.Lease)
 		return err
 	})
-	if tools.IsNotFound(err) {
+	if model.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -212,13 +213,13 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 			}
 		}
 	}
-	if err := w.store.Update(ctx, "", func(tx tools.Tx) error { return tx.FinishJob(ctx, job.ID, runErr, retryAt) }); err != nil {
+	if err := w.store.Update(ctx, "", func(tx model.Tx) error { return tx.FinishJob(ctx, job.ID, runErr, retryAt) }); err != nil {
 		return true, fmt.Errorf("finishing job %d: %w", job.ID, err)
 	}
 	return true, nil
 }
 
-func (w *Worker) run(ctx context.Context, j tools.Job) (err error) {
+func (w *Worker) run(ctx context.Context, j model.Job) (err error) {
 	k, ok := w.kinds[j.Kind]
 	if !ok {
 		return fmt.Errorf("no handler for job kind %q", j.Kind)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/workflows"
 )
 
@@ -26,7 +27,7 @@ func TestCheckupJobAfterWrites(t *testing.T) {
 			db, f := storagetest.MustOpenFixture(t, dialect)
 			clk := &clock{t: time.Now()}
 			cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
-			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
 			for _, tr := range []map[string]string{{"hi": "Hello %{name}"}, {"hi": "Hello %{name}", "bye": "Goodbye"}} {
@@ -69,8 +70,8 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 // claimOnly leases the due job as a worker would and then "dies" without finishing it.
 func claimOnly(t *testing.T, cat *tools.Catalog, now time.Time) {
 	t.Helper()
-	ctx := tools.WithPrincipal(context.Background(), tools.System)
-	err := cat.Store().Update(ctx, "", func(tx tools.Tx) error {
+	ctx := model.WithPrincipal(context.Background(), tools.System)
+	err := cat.Store().Update(ctx, "", func(tx model.Tx) error {
 		_, err := tx.ClaimJob(ctx, now, time.Minute)
 		return err
 	})
@@ -92,7 +93,7 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 			db, f := storagetest.MustOpenFixture(t, dialect)
 			clk := &clock{t: time.Now()}
 			cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
-			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			ctx := model.WithPrincipal(t.Context(), tools.System)
 			p := f.Project
 			write := func(v string) {
 				t.Helper()
@@ -104,8 +105,8 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 			}
 			queued := func() (pending, running []int64) {
 				t.Helper()
-				var jobs []tools.Job
-				if err := db.View(ctx, func(tx tools.Tx) (err error) { jobs, err = tx.QueuedJobs(ctx, p.ID, tools.JobCheckup); return err }); err != nil {
+				var jobs []model.Job
+				if err := db.View(ctx, func(tx model.Tx) (err error) { jobs, err = tx.QueuedJobs(ctx, p.ID, tools.JobCheckup); return err }); err != nil {
 					t.Fatal(err)
 				}
 				for _, j := range jobs {
@@ -118,16 +119,16 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 				return pending, running
 			}
 			// claimAll claims from n connections at once and returns the jobs claimed.
-			claimAll := func(n int) []tools.Job {
+			claimAll := func(n int) []model.Job {
 				t.Helper()
 				var mu sync.Mutex
-				var got []tools.Job
+				var got []model.Job
 				var wg sync.WaitGroup
 				for range n {
 					wg.Go(func() {
-						var j tools.Job
-						err := db.Update(ctx, "", func(tx tools.Tx) (err error) { j, err = tx.ClaimJob(ctx, clk.now(), time.Minute); return err })
-						if err != nil && !tools.IsNotFound(err) {
+						var j model.Job
+						err := db.Update(ctx, "", func(tx model.Tx) (err error) { j, err = tx.ClaimJob(ctx, clk.now(), time.Minute); return err })
+						if err != nil && !model.IsNotFound(err) {
 							t.Errorf("claiming: %v", err)
 						}
 						if err == nil {
@@ -157,8 +158,8 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 			for i := range 8 {
 				wg.Go(func() {
 					// Enqueued from 8 connections at once, as 8 servers' writes would.
-					err := db.Update(ctx, "", func(tx tools.Tx) error {
-						return tx.EnqueueJob(ctx, tools.Job{Kind: tools.JobCheckup, ProjectID: p.ID, RunAt: clk.now()}, true)
+					err := db.Update(ctx, "", func(tx model.Tx) error {
+						return tx.EnqueueJob(ctx, model.Job{Kind: tools.JobCheckup, ProjectID: p.ID, RunAt: clk.now()}, true)
 					})
 					if err != nil {
 						t.Errorf("enqueue %d: %v", i, err)
@@ -182,7 +183,7 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 				t.Fatalf("after the lease: claimed %+v, want job %d again", got, first[0].ID)
 			}
 			// It fails: a retry would be a second pending job; the pending one redoes it.
-			if err := db.Update(ctx, "", func(tx tools.Tx) error {
+			if err := db.Update(ctx, "", func(tx model.Tx) error {
 				return tx.FinishJob(ctx, first[0].ID, errors.New("boom"), clk.now().Add(time.Minute))
 			}); err != nil {
 				t.Fatal(err)

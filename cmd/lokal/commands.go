@@ -14,6 +14,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // command is one entry of the command table.
@@ -282,7 +283,7 @@ func projectSetCommand() *command {
 		}}
 }
 
-func projectText(p tools.Project) string {
+func projectText(p model.Project) string {
 	return fmt.Sprintf("project %s (%s)\nsource language: %s\nenabled languages: %s", p.ID, p.Title, p.SourceLanguage,
 		strings.Join(p.EnabledLanguages, ", "))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // embedCommands are the workspace's Embed settings: authorized hosts, host limit and the
@@ -32,7 +33,7 @@ func embedCommands() []*command {
 				if v := c.in.opt("host-limit"); v != nil {
 					n, err := strconv.Atoi(*v)
 					if err != nil || n < 0 {
-						return nil, "", tools.Errorf(tools.CodeInvalid, "--host-limit must be a whole number, 0 for unlimited")
+						return nil, "", model.Errorf(model.CodeInvalid, "--host-limit must be a whole number, 0 for unlimited")
 					}
 					in.HostLimit = &n
 				}
@@ -43,7 +44,7 @@ func embedCommands() []*command {
 					case "off", "false":
 						in.Embed = ptrTo(false)
 					default:
-						return nil, "", tools.Errorf(tools.CodeInvalid, "--embed must be on or off")
+						return nil, "", model.Errorf(model.CodeInvalid, "--embed must be on or off")
 					}
 				}
 				w, err := c.cat.SetWorkspace(ctx, c.in.str("workspace"), in)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The webhook and redeploy commands: each is one catalogue operation, so the editor's
@@ -63,7 +64,7 @@ func hookCommands() []*command {
 					b.WriteString(webhookText(w))
 				}
 				return struct {
-					Webhooks []tools.WebhookView `json:"webhooks"`
+					Webhooks []model.WebhookView `json:"webhooks"`
 				}{ws}, b.String(), nil
 			}},
 		{name: "webhook disable", args: "--id ID", synopsis: "stop sending to a webhook (its pending deliveries end)",
@@ -156,7 +157,7 @@ func hookCommands() []*command {
 					}
 				}
 				return struct {
-					Attempts []tools.RedeployAttempt `json:"attempts"`
+					Attempts []model.RedeployAttempt `json:"attempts"`
 				}{as}, b.String(), nil
 			}},
 	}
@@ -203,12 +204,12 @@ type cliRedeploy struct {
 	TokenSet bool   `json:"token_set"`
 }
 
-func redeployShow(v tools.RedeployView) cliRedeploy {
+func redeployShow(v model.RedeployView) cliRedeploy {
 	return cliRedeploy{Provider: v.Provider, Repo: v.Repo, Workflow: v.Workflow, Ref: v.Ref, APIURL: v.APIURL, URL: v.URL,
 		TokenSet: v.TokenSet}
 }
 
-func redeployText(v tools.RedeployView) string {
+func redeployText(v model.RedeployView) string {
 	switch v.Provider {
 	case tools.DeployGitHub:
 		tok := "no token"
@@ -226,7 +227,7 @@ func redeployText(v tools.RedeployView) string {
 	return "redeploy: not configured"
 }
 
-func webhookText(w tools.WebhookView) string {
+func webhookText(w model.WebhookView) string {
 	state := "enabled"
 	if !w.Enabled {
 		state = "disabled"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestCLIEmbedLocalSiteAndContents(t *testing.T) {
@@ -56,7 +57,7 @@ func TestCLIEmbedLocalSiteAndContents(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		sys := tools.WithPrincipal(ctx, tools.System)
+		sys := model.WithPrincipal(ctx, tools.System)
 		if _, err := cat.Overwrite(sys, tools.OverwriteIn{NamespaceRef: tools.NamespaceRef{ProjectID: site.ProjectID, Language: "nb", Namespace: "page"},
 			Translations: map[string]string{"Order now": "Bestill nå"}}); err != nil {
 			t.Fatal(err)

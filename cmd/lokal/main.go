@@ -13,6 +13,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func main() {
@@ -68,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer db.Close()
 		c.db = db
 		c.cat = tools.NewCatalog(db, opts)
-		ctx = tools.WithPrincipal(ctx, tools.System)
+		ctx = model.WithPrincipal(ctx, tools.System)
 	}
 	out, text, err := cmd.run(ctx, c)
 	if err != nil || (out == nil && text == "") {

@@ -26,6 +26,7 @@ import (
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	_ "modernc.org/sqlite"
 )
 
@@ -359,7 +360,7 @@ func TestCLIBackup(t *testing.T) {
 		}
 		defer db.Close()
 		cat := tools.NewCatalog(db, nil)
-		ctx := tools.WithPrincipal(t.Context(), tools.System)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
 		var written atomic.Int64
 		write := func() {
 			if _, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "w"}); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/workflows"
 )
@@ -206,7 +207,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	// Webhooks, redeploy and workspace AI providers call out through this guard.
 	opts.Outbound = outbound.NewGuard(cfg.allowPrivateNets)
 	cat := tools.NewCatalog(db, opts)
-	boot, err := cat.BootstrapIfEmpty(tools.WithPrincipal(ctx, tools.System))
+	boot, err := cat.BootstrapIfEmpty(model.WithPrincipal(ctx, tools.System))
 	if err != nil {
 		return fmt.Errorf("creating the first workspace: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestCLIProjectSyntax(t *testing.T) {
@@ -51,7 +52,7 @@ func TestCLIProjectSyntax(t *testing.T) {
 			t.Fatal(err)
 		}
 		cat := tools.NewCatalog(store, nil)
-		_, err = cat.Sync(tools.WithPrincipal(t.Context(), tools.System), tools.SyncIn{
+		_, err = cat.Sync(model.WithPrincipal(t.Context(), tools.System), tools.SyncIn{
 			NamespaceRef: tools.NamespaceRef{ProjectID: f.project, Language: "en", Namespace: "app"},
 			Translations: map[string]string{"files": "{count, plural, one {# file} other {# files}}", "hi": "Hi %{name}"}})
 		store.Close()

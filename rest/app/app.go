@@ -18,6 +18,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 //go:embed templates/*.html
@@ -108,12 +109,12 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		s.Routes(m, h.signedIn)
 	}
 	m.HandleFunc("/app/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, tools.Errorf(tools.CodeNotFound, "no such page"))
+		h.fail(w, r, model.Errorf(model.CodeNotFound, "no such page"))
 	})
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "cross-site request refused"))
+		h.fail(w, r, model.Errorf(model.CodeForbidden, "cross-site request refused"))
 	}))
 	return reqbody.Guard(secureHeaders(cop.Handler(m)), h.opts.BodyTimeout)
 }
@@ -150,8 +151,8 @@ func cacheStatic(next http.Handler) http.Handler {
 
 // session is the signed-in request's context.
 type session struct {
-	tools.Session
-	user tools.User
+	model.Session
+	user model.User
 }
 
 type sessionKey struct{}
@@ -167,12 +168,12 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := r.Cookie(sessionCookie)
 		var ctx context.Context
-		var s tools.Session
+		var s model.Session
 		if err == nil {
 			ctx, s, err = h.cat.OpenSession(r.Context(), c.Value)
 		}
 		if err != nil {
-			if tools.ErrorCode(err) != tools.CodeUnauthorized && err != http.ErrNoCookie {
+			if model.ErrorCode(err) != model.CodeUnauthorized && err != http.ErrNoCookie {
 				h.fail(w, r, err)
 				return
 			}
@@ -180,7 +181,7 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 				http.Redirect(w, r, "/app/signin?next="+urlEscape(r.URL.RequestURI()), http.StatusSeeOther)
 				return
 			}
-			h.fail(w, r, tools.Errorf(tools.CodeUnauthorized, "not signed in"))
+			h.fail(w, r, model.Errorf(model.CodeUnauthorized, "not signed in"))
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -193,7 +194,7 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 				tok = r.PostFormValue("csrf")
 			}
 			if !tools.CheckCSRF(s, tok) {
-				h.fail(w, r, tools.Errorf(tools.CodeForbidden, "the form's CSRF token is missing or wrong; reload the page"))
+				h.fail(w, r, model.Errorf(model.CodeForbidden, "the form's CSRF token is missing or wrong; reload the page"))
 				return
 			}
 		}
@@ -218,15 +219,15 @@ func isFragment(r *http.Request) bool { return r.Header.Get("X-Lokal-Fragment") 
 // fail answers an error: JSON in the API's error shape for scripts, a page for people. A
 // token of another workspace is told the project does not exist.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if sessionFrom(r.Context()).UserID != "" && tools.ErrorCode(err) == tools.CodeUnauthorized {
+	if sessionFrom(r.Context()).UserID != "" && model.ErrorCode(err) == model.CodeUnauthorized {
 		// Signed in, but the project is another workspace's: to this user it does not exist.
-		err = tools.Errorf(tools.CodeNotFound, "project not found")
+		err = model.Errorf(model.CodeNotFound, "project not found")
 	}
-	code, msg := tools.ErrorCode(err), tools.ErrorMessage(err)
+	code, msg := model.ErrorCode(err), model.ErrorMessage(err)
 	status := httpx.Status(err)
 	if status == http.StatusInternalServerError {
 		h.opts.Logger.ErrorContext(r.Context(), "app request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		code, msg = tools.CodeInternal, "something went wrong; it was logged"
+		code, msg = model.CodeInternal, "something went wrong; it was logged"
 	}
 	httpx.SetRetryAfter(w, err)
 	if wantsJSON(r) || isFragment(r) {
@@ -309,7 +310,7 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := r.Cookie(signinCookie)
 	if err != nil || c.Value == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostFormValue("csrf"))) != 1 {
-		h.fail(w, r, tools.Errorf(tools.CodeForbidden, "the sign-in form expired; reload it and try again"))
+		h.fail(w, r, model.Errorf(model.CodeForbidden, "the sign-in form expired; reload it and try again"))
 		return
 	}
 	next := safeNext(r.PostFormValue("next"))
@@ -321,7 +322,7 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		httpx.SetRetryAfter(w, err)
-		h.render(w, r, status, "signin", map[string]any{"SigninCSRF": c.Value, "Next": next, "Email": r.PostFormValue("email"), "Error": tools.ErrorMessage(err)})
+		h.render(w, r, status, "signin", map[string]any{"SigninCSRF": c.Value, "Next": next, "Email": r.PostFormValue("email"), "Error": model.ErrorMessage(err)})
 		return
 	}
 	h.cookie(w, r, sessionCookie, out.Token, int(tools.SessionLifetime.Seconds()))

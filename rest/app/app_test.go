@@ -9,6 +9,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 var versionOf = regexp.MustCompile(`data-key="([^"]+)" data-version="([^"]+)"`)
@@ -101,7 +102,7 @@ func TestPasswordChangeEndsSessions(t *testing.T) {
 		if p := b.get(t, "/app/"); p.status != http.StatusSeeOther {
 			t.Errorf("a session outlived a password change: %d", p.status)
 		}
-		if err := e.cat.SetPassword(e.sys(t), e.f.User.ID, "short"); tools.ErrorCode(err) != tools.CodeInvalid {
+		if err := e.cat.SetPassword(e.sys(t), e.f.User.ID, "short"); model.ErrorCode(err) != model.CodeInvalid {
 			t.Errorf("a 5-byte password: %v, want invalid", err)
 		}
 	})
@@ -153,10 +154,10 @@ func TestPagesAndForms(t *testing.T) {
 			b.post(t, f.path, f.form, true).want(t, f.want)
 		}
 		got := e.row(t, "common", "greeting", "nb")
-		if got.Value != "Hei på deg %{name}" || got.Status != tools.StatusNeedsReview || len(got.Comments) != 1 || !got.LanguageLocked {
+		if got.Value != "Hei på deg %{name}" || got.Status != model.StatusNeedsReview || len(got.Comments) != 1 || !got.LanguageLocked {
 			t.Errorf("greeting after the forms: %+v", got)
 		}
-		if got := e.row(t, "common", "farewell", "nb"); got.Status != tools.StatusApproved {
+		if got := e.row(t, "common", "farewell", "nb"); got.Status != model.StatusApproved {
 			t.Errorf("farewell after batch approval: %s", got.Status)
 		}
 		c := b.get(t, p+"/connect").want(t, http.StatusOK, "shop.example.com", "gpt-test", "Be brief.")
@@ -247,7 +248,7 @@ func TestAcrossWorkspaces(t *testing.T) {
 		} {
 			b.post(t, f.path, f.form, true).want(t, http.StatusNotFound)
 		}
-		if got := e.row(t, "common", "greeting", "nb"); got.Value != "Hei" || got.Status != tools.StatusNeedsReview || got.LanguageLocked || len(got.Comments) != 0 {
+		if got := e.row(t, "common", "greeting", "nb"); got.Value != "Hei" || got.Status != model.StatusNeedsReview || got.LanguageLocked || len(got.Comments) != 0 {
 			t.Errorf("another workspace's user changed the row: %+v", got)
 		}
 		b.json(t, p+"/review/nb/check", `{"namespace_key":"common","translation_key":"greeting","value":"x"}`, true).want(t, http.StatusNotFound)
@@ -281,7 +282,7 @@ func TestEditableLanguages(t *testing.T) {
 		} {
 			b.post(t, f.path, f.form, true).want(t, http.StatusForbidden, "not an editable language")
 		}
-		if got := e.row(t, "common", "greeting", "sv"); got.Value != "Hej" || got.Status != tools.StatusNeedsReview || got.LanguageLocked || len(got.Comments) != 0 {
+		if got := e.row(t, "common", "greeting", "sv"); got.Value != "Hej" || got.Status != model.StatusNeedsReview || got.LanguageLocked || len(got.Comments) != 0 {
 			t.Errorf("a non-editable row changed: %+v", got)
 		}
 		b.get(t, p+"/review/en").want(t, http.StatusBadRequest, "source language")
@@ -311,7 +312,7 @@ func TestConflict(t *testing.T) {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("X-Lokal-Fragment", "1")
 		second.do(t, req).want(t, http.StatusConflict, "was changed by user:"+e.f.User.ID, `"value":"Hallo"`, `"status":"approved"`)
-		if got := e.row(t, "common", "greeting", "nb"); got.Value != "Hallo" || got.Status != tools.StatusApproved {
+		if got := e.row(t, "common", "greeting", "nb"); got.Value != "Hallo" || got.Status != model.StatusApproved {
 			t.Errorf("after the conflict the row is %+v", got)
 		}
 		// Batch approval leaves a row changed since it was shown.
@@ -320,7 +321,7 @@ func TestConflict(t *testing.T) {
 		if loc := b.header.Get("Location"); !strings.Contains(loc, "changed+meanwhile") {
 			t.Errorf("batch approval of a changed row answered %q", loc)
 		}
-		if got := e.row(t, "common", "greeting", "nb"); got.Status != tools.StatusNeedsReview {
+		if got := e.row(t, "common", "greeting", "nb"); got.Status != model.StatusNeedsReview {
 			t.Errorf("batch approval approved a row changed since: %+v", got)
 		}
 	})
@@ -333,10 +334,10 @@ func TestFilters(t *testing.T) {
 		e.source(t, "common", "a.ai", "Hello %{name}", "b.ai_ok", "Welcome", "c.human", "Save", "d.missing", "Cancel", "e.stale", "Open the door")
 		e.draft(t, "common", "a.ai", "nb", "Hei")
 		e.draft(t, "common", "b.ai_ok", "nb", "Velkommen")
-		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "c.human", "nb"), Value: "Lagre", Status: tools.StatusApproved}); err != nil {
+		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "c.human", "nb"), Value: "Lagre", Status: model.StatusApproved}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "e.stale", "nb"), Value: "Åpne", Status: tools.StatusApproved}); err != nil {
+		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "e.stale", "nb"), Value: "Åpne", Status: model.StatusApproved}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "e.stale", "en"), Value: "Open the door now"}); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/app"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 const benchKeys = 50000
@@ -40,7 +41,7 @@ func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 	db := storagetest.MustOpen(b, dsn, nil)
 	// The write budget is the API's; the benchmark approves far faster than 300 a minute.
 	cat := tools.NewCatalog(db, &tools.Options{Limits: tools.Limits{Writes: 1 << 30}})
-	ctx := tools.WithPrincipal(b.Context(), tools.System)
+	ctx := model.WithPrincipal(b.Context(), tools.System)
 	src, nb := map[string]string{}, map[string]string{}
 	var drafts []string
 	for i := range benchKeys {
@@ -140,7 +141,7 @@ func BenchmarkEditorApproveNext(b *testing.B) {
 			e := newBenchEnv(b, dialect)
 			path := "/app/p/" + e.project + "/review/nb/save"
 			versions := map[string]string{}
-			sys := tools.WithPrincipal(b.Context(), tools.System)
+			sys := model.WithPrincipal(b.Context(), tools.System)
 			for after := int64(0); ; {
 				page, err := e.cat.ReviewQueue(sys, tools.ReviewIn{ProjectID: e.project, Language: "nb", Filter: tools.FilterAIDrafts, After: after, Limit: 200})
 				if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // chromium finds the browser, or skips (fails under CI=true) naming what to install.
@@ -173,7 +174,7 @@ func TestBrowserReview(t *testing.T) {
 	e.draft(t, "common", "checkout.items", "nb", "Du har varer i handlekurven") // lost %{count}
 	e.draft(t, "common", "checkout.pay", "nb", "Betal <strong>nå</strong>")
 	e.draft(t, "common", "checkout.help", "nb", "Spør {name} om hjelp")
-	if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "checkout.done", "nb"), Value: "Takk", Status: tools.StatusApproved}); err != nil {
+	if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "checkout.done", "nb"), Value: "Takk", Status: model.StatusApproved}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.cat.AddGlossaryTerm(e.sys(t), tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: e.f.Project.ID}, SourceTerm: "cart", TargetTerm: "handlekurv", Locale: "nb"}); err != nil {
@@ -245,14 +246,14 @@ func TestBrowserReview(t *testing.T) {
 	if got := restFile(t, e)["checkout.items"]; got != "Du har %{count} varer i handlekurven" {
 		t.Errorf("the REST file serves %q", got)
 	}
-	if got := e.row(t, "common", "checkout.items", "nb"); got.Status != tools.StatusApproved {
+	if got := e.row(t, "common", "checkout.items", "nb"); got.Status != model.StatusApproved {
 		t.Errorf("status after approve: %s", got.Status)
 	}
 
 	// Live: a change made elsewhere shows up; a row being typed in keeps the typed text.
 	help := rowID(t, e, "checkout.help")
 	do(t, ctx, "typing in another row", chromedp.Focus(chromedp.CSS(`#value-`+help)), chromedp.KeyEvent(kb.End), chromedp.SendKeys(chromedp.CSS(`#value-`+help), " (typed)"))
-	agent := tools.WithPrincipal(t.Context(), tools.Principal{Kind: tools.KindSystem, Agent: "ai:other-model"})
+	agent := model.WithPrincipal(t.Context(), model.Principal{Kind: model.KindSystem, Agent: "ai:other-model"})
 	for k, v := range map[string]string{"checkout.pay": "Betal <strong>med en gang</strong>", "checkout.help": "Spør {name}"} {
 		if _, err := e.cat.UpdateTranslation(agent, tools.UpdateTranslationIn{RowRef: e.ref("common", k, "nb"), Value: v}); err != nil {
 			t.Fatal(err)
@@ -291,7 +292,7 @@ func TestBrowserReview(t *testing.T) {
 	if s := eval[string](t, ctx, `document.querySelector('#secret-value').value`); !strings.HasPrefix(s, tools.WebhookSecretPrefix) {
 		t.Errorf("the webhook secret shown is %q", s)
 	}
-	if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "checkout.title", "nb"), Value: "Handlekurven din", Status: tools.StatusApproved}); err != nil {
+	if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "checkout.title", "nb"), Value: "Handlekurven din", Status: model.StatusApproved}); err != nil {
 		t.Fatal(err)
 	}
 	e.deliver(t)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The owner's parts of the Connect page: webhooks, redeploy and AI usage. Each form calls
@@ -19,19 +20,19 @@ import (
 // ownerView is what the page shows of them.
 type ownerView struct {
 	Webhooks []webhookRow
-	Redeploy tools.RedeployView // its hook URL comes masked: it is a secret
+	Redeploy model.RedeployView // its hook URL comes masked: it is a secret
 	Inputs   string
 	Attempts []attemptRow
 	Usage    tools.UsageOut
 }
 
 type webhookRow struct {
-	tools.WebhookView
+	model.WebhookView
 	Deliveries []tools.DeliveryView
 }
 
 type attemptRow struct {
-	tools.RedeployAttempt
+	model.RedeployAttempt
 	Who string
 }
 
@@ -86,7 +87,7 @@ func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error)
 		return
 	}
 	httpx.SetRetryAfter(w, err)
-	h.connectPage(w, r, status, notice{Error: tools.ErrorMessage(err)})
+	h.connectPage(w, r, status, notice{Error: model.ErrorMessage(err)})
 }
 
 func (h *handler) addWebhook(w http.ResponseWriter, r *http.Request) {
@@ -107,8 +108,8 @@ func (h *handler) projectWebhook(r *http.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !slices.ContainsFunc(hooks, func(v tools.WebhookView) bool { return v.ID == id }) {
-		return "", tools.Errorf(tools.CodeNotFound, "webhook %s not found in this project", truncate(id, 40))
+	if !slices.ContainsFunc(hooks, func(v model.WebhookView) bool { return v.ID == id }) {
+		return "", model.Errorf(model.CodeNotFound, "webhook %s not found in this project", truncate(id, 40))
 	}
 	return id, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/workflows"
 )
 
@@ -165,7 +166,7 @@ func TestRedeployOnConnect(t *testing.T) {
 			want(t, http.StatusBadRequest, "GitHub needs a token")
 		b.post(t, p+"/connect/redeploy", url.Values{"provider": {"hook"}, "url": {"http://169.254.169.254/latest"}}, true).
 			want(t, http.StatusBadRequest, "is refused")
-		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.Provider != "hook" || v.URL != tools.MaskURL(secretURL) {
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.Provider != "hook" || v.URL != model.MaskURL(secretURL) {
 			t.Errorf("refused forms changed the redeploy: %+v", v)
 		}
 		// GitHub with a token: shown without it.
@@ -210,7 +211,7 @@ func TestOwnerFormsAcrossWorkspaces(t *testing.T) {
 		if len(hooks) != 1 || !hooks[0].Enabled {
 			t.Errorf("another workspace's user changed the webhooks: %+v", hooks)
 		}
-		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.URL != tools.MaskURL(recv.URL+"/deploy") {
+		if v, _ := e.cat.ShowRedeploy(e.sys(t), e.f.Project.ID); v.URL != model.MaskURL(recv.URL+"/deploy") {
 			t.Errorf("another workspace's user changed the redeploy: %+v", v)
 		}
 		if n := recv.posts.Load(); n != 0 {

@@ -8,8 +8,8 @@ import (
 	"net/http"
 
 	"github.com/lokal-dev/lokal/rest/reqbody"
-	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // readBody reads a POST body whole before the handler, so that one that is too large,
@@ -23,7 +23,7 @@ func readBody(r *http.Request, limit int64) error {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	if err := r.ParseForm(); err != nil {
-		return tools.Errorf(tools.CodeInvalid, "the form is malformed: %v", err)
+		return model.Errorf(model.CodeInvalid, "the form is malformed: %v", err)
 	}
 	return nil
 }
@@ -34,15 +34,15 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return tools.Errorf(tools.CodeTooLarge, "the body is over %d bytes", maxForm)
+		return model.Errorf(model.CodeTooLarge, "the body is over %d bytes", maxForm)
 	case err != nil:
-		return tools.Errorf(tools.CodeInvalid, "reading the body: %v", err)
+		return model.Errorf(model.CodeInvalid, "reading the body: %v", err)
 	}
 	if err := jsoncheck.Check(b); err != nil {
-		return tools.Errorf(tools.CodeInvalid, "the body: %v", err)
+		return model.Errorf(model.CodeInvalid, "the body: %v", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return tools.Errorf(tools.CodeInvalid, "the body must be a JSON object: %v", err)
+		return model.Errorf(model.CodeInvalid, "the body must be a JSON object: %v", err)
 	}
 	return nil
 }

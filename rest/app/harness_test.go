@@ -19,6 +19,7 @@ import (
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/tools/outbound"
 	"github.com/lokal-dev/lokal/tools/secrets"
 )
@@ -85,7 +86,7 @@ func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 }
 
 func (e *env) sys(t *testing.T) context.Context {
-	return tools.WithPrincipal(t.Context(), tools.System)
+	return model.WithPrincipal(t.Context(), tools.System)
 }
 
 // forEachDialect runs fn on a fresh env of each dialect as parallel subtests.
@@ -209,7 +210,7 @@ func (p page) want(t *testing.T, status int, contains ...string) page {
 // draft stores an AI draft of key in lang, as the automatic translation would.
 func (e *env) draft(t *testing.T, ns, key, lang, value string) {
 	t.Helper()
-	ctx := tools.WithPrincipal(t.Context(), tools.Principal{Kind: tools.KindSystem, Agent: "ai:test-model"})
+	ctx := model.WithPrincipal(t.Context(), model.Principal{Kind: model.KindSystem, Agent: "ai:test-model"})
 	if _, err := e.cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: e.ref(ns, key, lang), Value: value}); err != nil {
 		t.Fatalf("storing a draft of %s: %v", key, err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The value gate at the editor (issue 15): the hostile values of the other doors' tests,
@@ -16,8 +16,8 @@ import (
 
 func (e *env) rows(t *testing.T) map[string]string {
 	t.Helper()
-	var rows []tools.ProjectTranslation
-	err := e.db.View(e.sys(t), func(tx tools.Tx) (err error) {
+	var rows []model.ProjectTranslation
+	err := e.db.View(e.sys(t), func(tx model.Tx) (err error) {
 		rows, err = tx.ProjectTranslations(e.sys(t), e.f.Project.ID, "")
 		return err
 	})
@@ -43,12 +43,12 @@ func TestHostileValueGateEditor(t *testing.T) {
 		before := e.rows(t)
 
 		values := []struct{ name, value, code string }{
-			{"NUL", "a\x00b", tools.CodeUnprocessable},
-			{"invalid UTF-8", "a\xffb", tools.CodeUnprocessable},
-			{"surrogate as UTF-8 bytes", "a\xed\xa0\x80b", tools.CodeUnprocessable},
-			{"over-long", strings.Repeat("x", 144014), tools.CodeUnprocessable},
-			{"script URL", "javascript:alert(1)", tools.CodeInvalidTranslation},
-			{"script URL as entities", "&#106;avascript:alert(1)", tools.CodeInvalidTranslation},
+			{"NUL", "a\x00b", model.CodeUnprocessable},
+			{"invalid UTF-8", "a\xffb", model.CodeUnprocessable},
+			{"surrogate as UTF-8 bytes", "a\xed\xa0\x80b", model.CodeUnprocessable},
+			{"over-long", strings.Repeat("x", 144014), model.CodeUnprocessable},
+			{"script URL", "javascript:alert(1)", model.CodeInvalidTranslation},
+			{"script URL as entities", "&#106;avascript:alert(1)", model.CodeInvalidTranslation},
 		}
 		for _, c := range values {
 			for _, action := range []string{"save", "approve"} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
@@ -30,7 +31,7 @@ func (h *handler) project(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var proj tools.Project
+	var proj model.Project
 	for _, p := range ps {
 		if p.ID == id {
 			proj = p
@@ -97,7 +98,7 @@ func (h *handler) rows(w http.ResponseWriter, r *http.Request) {
 	}
 	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang"), KeyIDs: ids, Limit: 200}
 	if len(ids) == 0 {
-		h.fail(w, r, tools.Errorf(tools.CodeInvalid, "keys must list key ids"))
+		h.fail(w, r, model.Errorf(model.CodeInvalid, "keys must list key ids"))
 		return
 	}
 	page, err := h.cat.ReviewQueue(r.Context(), in)
@@ -188,19 +189,19 @@ func (h *handler) done(w http.ResponseWriter, r *http.Request, back, msg, anchor
 
 func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
-	status := tools.StatusNeedsReview
+	status := model.StatusNeedsReview
 	if r.PostFormValue("action") == "approve" {
-		status = tools.StatusApproved
+		status = model.StatusApproved
 	}
 	value := strings.ReplaceAll(r.PostFormValue("value"), "\r\n", "\n")
 	it, err := h.cat.SaveRow(r.Context(), tools.SaveRowIn{RowRef: ref, Value: value, Status: status, Version: r.PostFormValue("version")})
 	back := safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language})
 	if err != nil {
-		if tools.ErrorCode(err) == tools.CodeConflict && (wantsJSON(r) || isFragment(r)) {
+		if model.ErrorCode(err) == model.CodeConflict && (wantsJSON(r) || isFragment(r)) {
 			// The reviewer's text stays in their browser; they get the row as it is now.
 			cur, derr := h.cat.RowDetails(r.Context(), ref)
 			if derr == nil {
-				writeJSON(w, r, http.StatusConflict, map[string]any{"error": tools.CodeConflict, "message": tools.ErrorMessage(err),
+				writeJSON(w, r, http.StatusConflict, map[string]any{"error": model.CodeConflict, "message": model.ErrorMessage(err),
 					"current": map[string]any{"value": cur.Item.Value, "status": cur.Item.Status, "version": cur.Item.Version, "updated_by": actorLabel(cur.Item.UpdatedBy)}})
 				return
 			}
@@ -223,7 +224,7 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := "Saved " + it.Key
-	if status == tools.StatusApproved {
+	if status == model.StatusApproved {
 		msg = "Approved " + it.Key
 	}
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // ErrorBody is the spec's error shape.
@@ -49,21 +50,21 @@ var (
 
 // WriteError answers err in the spec's error shape with the status of its code. A refusal
 // that says when to come back carries Retry-After. An internal error is logged, and its
-// insides stay out of the answer (tools.ErrorMessage).
+// insides stay out of the answer (model.ErrorMessage).
 func (d *Door) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if d.DeadlineIsTimeout && errors.Is(err, context.DeadlineExceeded) {
-		err = tools.Errorf(tools.CodeTimeout, "the request ran past its time budget and stored nothing")
+		err = model.Errorf(model.CodeTimeout, "the request ran past its time budget and stored nothing")
 	}
-	code, status := tools.ErrorCode(err), Status(err)
+	code, status := model.ErrorCode(err), Status(err)
 	if status == http.StatusInternalServerError {
 		slog.ErrorContext(r.Context(), d.LogMessage, "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	SetRetryAfter(w, err)
-	if d.OKFalse && (code == tools.CodeNotConfigured || code == tools.CodeDispatchFailed) {
-		WriteJSON(w, r, status, okFalseBody{OK: false, Error: code, Message: tools.ErrorMessage(err)})
+	if d.OKFalse && (code == model.CodeNotConfigured || code == tools.CodeDispatchFailed) {
+		WriteJSON(w, r, status, okFalseBody{OK: false, Error: code, Message: model.ErrorMessage(err)})
 		return
 	}
-	WriteJSON(w, r, status, ErrorBody{Error: code, Message: tools.ErrorMessage(err)})
+	WriteJSON(w, r, status, ErrorBody{Error: code, Message: model.ErrorMessage(err)})
 }
 
 // GinError is WriteError for a Gin route: the handlers after the current one do not run.

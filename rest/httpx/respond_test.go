@@ -14,6 +14,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // answer is what a door wrote for err.
@@ -33,9 +34,9 @@ func TestWriteErrorEveryCode(t *testing.T) {
 			name string
 			d    *Door
 		}{{"api", API}, {"public", Public}} {
-			w := answer(t, door.d, tools.Errorf(code, "the <b>%s</b> & more", code))
+			w := answer(t, door.d, model.Errorf(code, "the <b>%s</b> & more", code))
 			want := fmt.Sprintf(`{"error":%q,"message":"the <b>%s</b> & more"}`+"\n", code, code)
-			if door.d == API && (code == tools.CodeNotConfigured || code == tools.CodeDispatchFailed) {
+			if door.d == API && (code == model.CodeNotConfigured || code == tools.CodeDispatchFailed) {
 				want = fmt.Sprintf(`{"ok":false,"error":%q,"message":"the <b>%s</b> & more"}`+"\n", code, code)
 			}
 			if w.Code != status || w.Body.String() != want {
@@ -46,7 +47,7 @@ func TestWriteErrorEveryCode(t *testing.T) {
 }
 
 func TestWriteErrorWithoutMessage(t *testing.T) {
-	w := answer(t, API, &tools.Error{Code: tools.CodeNotFound})
+	w := answer(t, API, &model.Error{Code: model.CodeNotFound})
 	if got := w.Body.String(); got != `{"error":"not_found"}`+"\n" {
 		t.Errorf("body %s", got)
 	}
@@ -74,7 +75,7 @@ func TestWriteErrorInternal(t *testing.T) {
 		}
 	}
 	logs := captureLog(t)
-	answer(t, API, tools.Errorf(tools.CodeNotFound, "no such key"))
+	answer(t, API, model.Errorf(model.CodeNotFound, "no such key"))
 	if logs.Len() != 0 {
 		t.Errorf("a caller's error was logged: %s", logs)
 	}
@@ -96,11 +97,11 @@ func TestRetryAfter(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&tools.Error{Code: tools.CodeRateLimited, RetryAfter: 1500 * time.Millisecond}, "2"},
-		{&tools.Error{Code: tools.CodeRateLimited, RetryAfter: time.Millisecond}, "1"},
-		{&tools.Error{Code: tools.CodeUnavailable, RetryAfter: time.Minute}, "60"},
-		{&tools.Error{Code: tools.CodeRateLimited}, ""},
-		{tools.Errorf(tools.CodeInvalid, "x"), ""},
+		{&model.Error{Code: model.CodeRateLimited, RetryAfter: 1500 * time.Millisecond}, "2"},
+		{&model.Error{Code: model.CodeRateLimited, RetryAfter: time.Millisecond}, "1"},
+		{&model.Error{Code: model.CodeUnavailable, RetryAfter: time.Minute}, "60"},
+		{&model.Error{Code: model.CodeRateLimited}, ""},
+		{model.Errorf(model.CodeInvalid, "x"), ""},
 	} {
 		for _, d := range []*Door{API, Public} {
 			w := answer(t, d, c.err)
@@ -130,7 +131,7 @@ func TestGinErrorAbortsTheChain(t *testing.T) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	reached := false
-	r.GET("/x", func(c *gin.Context) { API.GinError(c, tools.Errorf(tools.CodeForbidden, "no")) }, func(*gin.Context) { reached = true })
+	r.GET("/x", func(c *gin.Context) { API.GinError(c, model.Errorf(model.CodeForbidden, "no")) }, func(*gin.Context) { reached = true })
 	w := httptest.NewRecorder()
 	r.ServeHTTP(w, httptest.NewRequest("GET", "/x", nil))
 	if reached || w.Code != 403 || w.Body.String() != `{"error":"forbidden","message":"no"}`+"\n" {

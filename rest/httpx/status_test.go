@@ -6,28 +6,29 @@ import (
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // statusOfCode is the spec's table (SPEC.md, Errors) written out again, so that a change to
 // the map is a change to this test too.
 var statusOfCode = map[string]int{
-	tools.CodeUnauthorized:       401,
-	tools.CodeReadOnlyKey:        403,
-	tools.CodePATRequired:        403,
-	tools.CodeForbidden:          403,
+	model.CodeUnauthorized:       401,
+	model.CodeReadOnlyKey:        403,
+	model.CodePATRequired:        403,
+	model.CodeForbidden:          403,
 	tools.CodeHostLimit:          402,
-	tools.CodeInvalidTranslation: 422,
-	tools.CodeNotConfigured:      422,
+	model.CodeInvalidTranslation: 422,
+	model.CodeNotConfigured:      422,
 	tools.CodeDispatchFailed:     502,
-	tools.CodeUnprocessable:      422,
-	tools.CodeNotFound:           404,
-	tools.CodeConflict:           409,
-	tools.CodeInvalid:            400,
-	tools.CodeTooLarge:           413,
-	tools.CodeRateLimited:        429,
-	tools.CodeTimeout:            503,
-	tools.CodeUnavailable:        503,
-	tools.CodeInternal:           500,
+	model.CodeUnprocessable:      422,
+	model.CodeNotFound:           404,
+	model.CodeConflict:           409,
+	model.CodeInvalid:            400,
+	model.CodeTooLarge:           413,
+	model.CodeRateLimited:        429,
+	model.CodeTimeout:            503,
+	model.CodeUnavailable:        503,
+	model.CodeInternal:           500,
 }
 
 func TestStatus(t *testing.T) {
@@ -35,16 +36,16 @@ func TestStatus(t *testing.T) {
 		t.Errorf("the map has %d codes, the test %d", len(byCode), len(statusOfCode))
 	}
 	for code, want := range statusOfCode {
-		if got := Status(tools.Errorf(code, "m")); got != want {
+		if got := Status(model.Errorf(code, "m")); got != want {
 			t.Errorf("%s: status %d, want %d", code, got, want)
 		}
 		// Wrapping keeps the code.
-		if got := Status(errors.Join(errors.New("context"), tools.Errorf(code, "m"))); got != want {
+		if got := Status(errors.Join(errors.New("context"), model.Errorf(code, "m"))); got != want {
 			t.Errorf("%s wrapped: status %d, want %d", code, got, want)
 		}
 	}
 	for name, err := range map[string]error{
-		"an undocumented code": tools.Errorf("no_such_code", "m"),
+		"an undocumented code": model.Errorf("no_such_code", "m"),
 		"a plain error":        errors.New("database gone"),
 	} {
 		if got := Status(err); got != http.StatusInternalServerError {

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // ReadAll reads r's body whole, refusing one over limit bytes with too_large; other
@@ -32,7 +32,7 @@ func ReadAll(r *http.Request, limit int64) ([]byte, error) {
 }
 
 func tooLarge(limit int64) error {
-	return tools.Errorf(tools.CodeTooLarge, "body is over %d bytes", limit)
+	return model.Errorf(model.CodeTooLarge, "body is over %d bytes", limit)
 }
 
 // Err is the catalogue's error for a failed body read: a body that did not arrive in time
@@ -44,7 +44,7 @@ func Err(err error) error {
 }
 
 func errOf(err error, timeout time.Duration) error {
-	var te *tools.Error
+	var te *model.Error
 	if err == nil || errors.As(err, &te) {
 		return err
 	}
@@ -58,10 +58,10 @@ func errOf(err error, timeout time.Duration) error {
 		if timeout > 0 {
 			within = fmt.Sprintf(" within %s", timeout)
 		}
-		return tools.Errorf(tools.CodeTimeout, "the request body did not arrive%s", within)
+		return model.Errorf(model.CodeTimeout, "the request body did not arrive%s", within)
 	}
 	if errors.Is(err, http.ErrBodyReadAfterClose) {
 		return err // a handler's bug, not the client's
 	}
-	return tools.Errorf(tools.CodeInvalid, "the request body was cut short or its framing is broken")
+	return model.Errorf(model.CodeInvalid, "the request body was cut short or its framing is broken")
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/rest/reqbody"
-	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestErr: what a body read fails with becomes the catalogue's code: the client's faults
@@ -26,15 +26,15 @@ func TestErr(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&net.OpError{Op: "read", Err: os.ErrDeadlineExceeded}, tools.CodeTimeout},
-		{&http.MaxBytesError{Limit: 10}, tools.CodeTooLarge},
-		{io.ErrUnexpectedEOF, tools.CodeInvalid},
-		{errors.New("malformed chunked encoding"), tools.CodeInvalid},
-		{fmt.Errorf("reading: %w", &net.OpError{Op: "read", Err: errors.New("connection reset by peer")}), tools.CodeInvalid},
-		{tools.Errorf(tools.CodeUnavailable, "busy"), tools.CodeUnavailable},
-		{http.ErrBodyReadAfterClose, tools.CodeInternal},
+		{&net.OpError{Op: "read", Err: os.ErrDeadlineExceeded}, model.CodeTimeout},
+		{&http.MaxBytesError{Limit: 10}, model.CodeTooLarge},
+		{io.ErrUnexpectedEOF, model.CodeInvalid},
+		{errors.New("malformed chunked encoding"), model.CodeInvalid},
+		{fmt.Errorf("reading: %w", &net.OpError{Op: "read", Err: errors.New("connection reset by peer")}), model.CodeInvalid},
+		{model.Errorf(model.CodeUnavailable, "busy"), model.CodeUnavailable},
+		{http.ErrBodyReadAfterClose, model.CodeInternal},
 	} {
-		if got := tools.ErrorCode(reqbody.Err(tt.err)); got != tt.want {
+		if got := model.ErrorCode(reqbody.Err(tt.err)); got != tt.want {
 			t.Errorf("Err(%v) has code %q, want %q", tt.err, got, tt.want)
 		}
 	}

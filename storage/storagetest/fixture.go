@@ -6,6 +6,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Fixture is the one set of rows the tests start from, written once per test binary
@@ -18,18 +19,18 @@ import (
 //   - workspace Rival with its own user, project "Rival app" (en; nb), a read/write key,
 //     a read-only key and a workspace token, for cross-project and cross-workspace checks.
 type Fixture struct {
-	Workspace tools.Workspace
-	User      tools.User
-	Project   tools.Project
-	Sibling   tools.Project
+	Workspace model.Workspace
+	User      model.User
+	Project   model.Project
+	Sibling   model.Project
 	RW        string // read/write API key of Project
 	RO        string // read-only API key of Project
 	PAT       string // the user's personal token for Project
 	WSToken   string // the user's workspace token
 
-	OtherWorkspace tools.Workspace
-	OtherUser      tools.User
-	Other          tools.Project
+	OtherWorkspace model.Workspace
+	OtherUser      model.User
+	Other          model.Project
 	OtherRW        string
 	OtherRO        string
 	OtherWSToken   string
@@ -39,7 +40,7 @@ type Fixture struct {
 // runs, after the steps before it filled them in.
 func writeFixture(ctx context.Context, db *storage.DB) (Fixture, error) {
 	cat := tools.NewCatalog(db, nil)
-	ctx = tools.WithPrincipal(ctx, tools.System)
+	ctx = model.WithPrincipal(ctx, tools.System)
 	var f Fixture
 	var err error
 	step := func(what string, fn func() error) {

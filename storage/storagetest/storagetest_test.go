@@ -6,6 +6,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
@@ -17,7 +18,7 @@ func TestFreshDatabases(t *testing.T) {
 	for _, dialect := range storagetest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
-			ctx := tools.WithPrincipal(t.Context(), tools.System)
+			ctx := model.WithPrincipal(t.Context(), tools.System)
 			var first storagetest.Fixture
 			for i := range 3 {
 				t.Run("with the fixture", func(t *testing.T) {

@@ -1,31 +1,6 @@
-package tools
+package model
 
-import (
-	"context"
-	"time"
-)
-
-// EditorTx is what the translator's editor stores and reads: passwords and browser
-// sessions of users, the review queue and a row's history. Errors: CodeNotFound for an
-// unknown user or session.
-type EditorTx interface {
-	// SetPassword stores a user's password hash (an encoded argon2id hash, never the
-	// password) and ends every session of the user.
-	SetPassword(ctx context.Context, userID, hash string) error
-	// Credentials returns the users with email and their password hashes, oldest first;
-	// a user without a password has an empty hash.
-	Credentials(ctx context.Context, email string) ([]Credential, error)
-	CreateSession(ctx context.Context, s Session) error
-	// SessionByHash returns the session whose cookie hashes to hash, expired ones too.
-	SessionByHash(ctx context.Context, hash string) (Session, error)
-	// DeleteSession ends one session; DeleteUserSessions every session of a user.
-	DeleteSession(ctx context.Context, hash string) error
-	DeleteUserSessions(ctx context.Context, userID string) error
-	// ReviewRows returns a page of the review queue of one language.
-	ReviewRows(ctx context.Context, f ReviewFilter) ([]ReviewRow, error)
-	// RowHistory returns the history of one language's row of a key, newest first.
-	RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]HistoryEntry, error)
-}
+import "time"
 
 // Credential is a user with the stored hash of their password.
 type Credential struct {

@@ -1,4 +1,4 @@
-package tools
+package model
 
 import (
 	"context"
@@ -6,162 +6,6 @@ import (
 
 	"github.com/lokal-dev/lokal/tools/checkup"
 )
-
-// Translation statuses.
-const (
-	StatusNeedsReview = "needs_review"
-	StatusApproved    = "approved"
-)
-
-// Translation flags.
-const (
-	FlagDoNotTranslate = "do_not_translate"
-	FlagLanguageLocked = "language_locked"
-)
-
-// Workspace groups users and projects; its public token identifies it to the Embed script.
-type Workspace struct {
-	ID          string    `json:"id"`
-	Name        string    `json:"name"`
-	PublicToken string    `json:"public_token"`
-	CreatedAt   time.Time `json:"-"`
-}
-
-// User owns personal access tokens; writes made with them are attributed to the user.
-type User struct {
-	ID          string    `json:"id"`
-	WorkspaceID string    `json:"-"`
-	Email       string    `json:"email"`
-	CreatedAt   time.Time `json:"-"`
-}
-
-// Project is the spec's Project object. Settings holds what later features need and is not
-// part of the public JSON.
-type Project struct {
-	ID                     string   `json:"id"`
-	Title                  string   `json:"title"`
-	SourceLanguage         string   `json:"source_language"`
-	EnabledLanguages       []string `json:"enabled_languages"`
-	EditableLanguages      []string `json:"editable_languages"`
-	Namespaces             []string `json:"namespaces"`
-	DeployConfigured       bool     `json:"deploy_configured"`
-	IntegrationType        string   `json:"integration_type"`
-	AutoTranslateLanguages []string `json:"auto_translate_languages"`
-
-	WorkspaceID string          `json:"-"`
-	Active      bool            `json:"-"`
-	Settings    ProjectSettings `json:"-"`
-	Languages   []Language      `json:"-"`
-	CreatedAt   time.Time       `json:"-"`
-}
-
-// ProjectSettings are the per-project settings of the Embed, AI and redeploy features.
-type ProjectSettings struct {
-	AllowedOrigins  []string
-	ShowSwitcher    bool
-	KeepSiteCurrent bool // keep-site-up-to-date-between-deploys
-	EmbedMode       string
-	JITHarvest      bool
-	AutoApply       bool
-	AIProvider      string
-	AIModel         string
-	AIBaseURL       string
-	AIKey           string
-	DeployProvider  string
-	DeployRepo      string
-	DeployWorkflow  string
-	DeployRef       string
-	DeployToken     string
-	// Syntax is the syntaxes the project's values are written in, as message.Syntax
-	// writes them ("icu,html", "none"); empty detects them (Catalog.ProjectSyntax).
-	Syntax string
-}
-
-// Language is one language row of a project. The source language is always enabled.
-type Language struct {
-	Code          string
-	Enabled       bool
-	Editable      bool
-	AutoTranslate bool
-}
-
-// HasLanguage reports whether code is on for the project (the source language always is).
-func (p *Project) HasLanguage(code string) bool {
-	if code == p.SourceLanguage {
-		return true
-	}
-	for _, l := range p.EnabledLanguages {
-		if l == code {
-			return true
-		}
-	}
-	return false
-}
-
-// Namespace is a group of keys of one project.
-type Namespace struct {
-	ID        int64
-	ProjectID string
-	Key       string
-}
-
-// TokenRecord is a stored token: only its keyed hash is kept.
-type TokenRecord struct {
-	ID          string
-	Kind        string
-	Hash        string
-	UserID      string
-	WorkspaceID string
-	ProjectID   string
-	ReadOnly    bool
-	Prefix      string // the token's first characters, for lists; not a secret
-	CreatedAt   time.Time
-}
-
-// KeyState is a key with its source row and the row of one requested language.
-type KeyState struct {
-	ID            int64
-	Key           string
-	Hidden        bool
-	SourceVersion int64 // 0 while the key has no source value
-	Source        *TranslationState
-	Value         *TranslationState // the requested language; equals Source for the source language
-}
-
-// TranslationState is one stored translation row.
-type TranslationState struct {
-	ID             int64
-	Language       string
-	Value          string
-	Status         string
-	DoNotTranslate bool
-	LanguageLocked bool
-	SourceVersion  *int64 // nil for rows made before source versions were recorded
-	UpdatedBy      string
-	UpdatedAt      time.Time
-}
-
-// NewKey is a key to insert; its translations follow with WriteTranslations.
-type NewKey struct {
-	NamespaceID   int64
-	Key           string
-	SourceVersion int64
-}
-
-// TranslationWrite is the whole new state of one translation row. ID 0 inserts a row.
-// Change is the kind of change the history records; Key names the key for hooks.
-type TranslationWrite struct {
-	ID             int64
-	KeyID          int64
-	Key            string
-	Language       string
-	Value          string
-	Status         string
-	DoNotTranslate bool
-	LanguageLocked bool
-	SourceVersion  *int64
-	Change         ChangeKind
-}
 
 // Store is the database. Update and View run fn in one transaction; Update serializes
 // writes to projectID (when not empty) so that concurrent writes to one project take turns.
@@ -171,14 +15,6 @@ type Store interface {
 	// Cached returns the bytes cached under (projectID, name), building them with build on a
 	// miss. The entry lives until the project's revision moves (Tx.Touch).
 	Cached(ctx context.Context, projectID, name string, build func(ctx context.Context) ([]byte, error)) (*File, error)
-}
-
-// File is a pre-serialized response body with its gzip form and strong ETag.
-type File struct {
-	Body   []byte
-	Gzip   []byte
-	ETag   string
-	Stored time.Time
 }
 
 // Tx is one transaction, grouped by aggregate. Every method returns *Error with
@@ -201,6 +37,138 @@ type Tx interface {
 	WebhookTx
 	DeployTx
 	EditorTx
+}
+
+// AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
+type AITx interface {
+	WorkspaceAI(ctx context.Context, workspaceID string) (WorkspaceAI, error)
+	SetWorkspaceAI(ctx context.Context, workspaceID string, ai WorkspaceAI) error
+	ProjectAI(ctx context.Context, projectID string) (ProjectAI, error)
+	SetProjectAI(ctx context.Context, projectID string, ai ProjectAI) error
+}
+
+// AutoTranslateTx holds what automatic translation keeps beside the jobs.
+type AutoTranslateTx interface {
+	// RecordAIFailures remembers the keys (id to reason) automatic translation gave up on.
+	RecordAIFailures(ctx context.Context, projectID, language string, failures map[int64]string) error
+	// ClearAIFailures forgets failures of keys that got a translation.
+	ClearAIFailures(ctx context.Context, language string, keyIDs []int64) error
+	// AIFailureCounts counts, per language, visible keys that failed and have no value yet.
+	AIFailureCounts(ctx context.Context, projectID string) (map[string]int, error)
+	// MemoryMatches maps each source text that has an approved, current translation into
+	// targetLang somewhere in the project to that translation.
+	MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error)
+}
+
+// ChunkedStore is implemented by a Store whose writes queue for one writer whatever their
+// project; ChunkWrites true asks for chunked writes, and then the store's Tx implements
+// StagingTx.
+type ChunkedStore interface {
+	ChunkWrites() bool
+	// WritersWaiting reports whether another write waits for the writer: a chunk ends
+	// early then.
+	WritersWaiting() bool
+}
+
+// StagingTx is what a chunked write needs of a transaction beyond Tx.
+type StagingTx interface {
+	// ProjectRevision is the revision Touch last stamped on the project.
+	ProjectRevision(ctx context.Context, projectID string) (int64, error)
+	// RemoveStagedKeys is the rollback of a chunked write: it deletes the keys the chunks
+	// inserted with their rows and history, and the namespace namespaceID (when not zero)
+	// once it has no key left. Nothing else is touched.
+	RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []int64) error
+}
+
+// EditorTx is what the translator's editor stores and reads: passwords and browser
+// sessions of users, the review queue and a row's history. Errors: CodeNotFound for an
+// unknown user or session.
+type EditorTx interface {
+	// SetPassword stores a user's password hash (an encoded argon2id hash, never the
+	// password) and ends every session of the user.
+	SetPassword(ctx context.Context, userID, hash string) error
+	// Credentials returns the users with email and their password hashes, oldest first;
+	// a user without a password has an empty hash.
+	Credentials(ctx context.Context, email string) ([]Credential, error)
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByHash returns the session whose cookie hashes to hash, expired ones too.
+	SessionByHash(ctx context.Context, hash string) (Session, error)
+	// DeleteSession ends one session; DeleteUserSessions every session of a user.
+	DeleteSession(ctx context.Context, hash string) error
+	DeleteUserSessions(ctx context.Context, userID string) error
+	// ReviewRows returns a page of the review queue of one language.
+	ReviewRows(ctx context.Context, f ReviewFilter) ([]ReviewRow, error)
+	// RowHistory returns the history of one language's row of a key, newest first.
+	RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]HistoryEntry, error)
+}
+
+// EmbedTx is the part of a transaction the Embed's public endpoints use: workspaces by
+// public token and their Embed settings, value history for the dictionary and the changes
+// feed, install pings and visitor demand. Errors: CodeNotFound for an unknown workspace.
+type EmbedTx interface {
+	WorkspaceByPublicToken(ctx context.Context, token string) (Workspace, error)
+	WorkspaceEmbed(ctx context.Context, workspaceID string) (WorkspaceEmbed, error)
+	SetWorkspaceEmbed(ctx context.Context, workspaceID string, e WorkspaceEmbed) error
+	// WorkspaceHosts counts the hosts bound to the workspace's projects.
+	WorkspaceHosts(ctx context.Context, workspaceID string) (int, error)
+	// NamespaceHistory returns every recorded value of the namespace's visible keys in
+	// language, oldest first per key.
+	NamespaceHistory(ctx context.Context, ns Namespace, language string) ([]HistoryValue, error)
+	// RecordPing keeps at as the project's newest install ping.
+	RecordPing(ctx context.Context, projectID string, at time.Time) error
+	// LastPing returns the project's newest kept ping, zero when none.
+	LastPing(ctx context.Context, projectID string) (time.Time, error)
+	// PrunePings removes pings older than before and returns how many went.
+	PrunePings(ctx context.Context, before time.Time) (int, error)
+	// AddDemand adds n dictionary reads of language on day (UTC midnight).
+	AddDemand(ctx context.Context, projectID, language string, day time.Time, n int64) error
+	// Demand sums the reads per language on days from since.
+	Demand(ctx context.Context, projectID string, since time.Time) (map[string]int64, error)
+	PruneDemand(ctx context.Context, before time.Time) (int, error)
+	// NamespaceCounts counts, per namespace of the project (by name), the visible keys with
+	// a source value and, per language, those keys' rows that have a value.
+	NamespaceCounts(ctx context.Context, projectID string) ([]NamespaceCount, error)
+	// NewestKeys returns up to limit visible keys of the namespace, newest first.
+	NewestKeys(ctx context.Context, ns Namespace, limit int) ([]NewestKey, error)
+}
+
+// Limiter is the one rate-limit port: REST, MCP and the public endpoints all spend budgets
+// through it. Take records one event in bucket, or refuses it when n events already fell
+// inside the last window, and says how long until one leaves it. A database-backed
+// implementation shares budgets between every server on the database; MemoryLimiter is
+// right for a single process.
+type Limiter interface {
+	Take(ctx context.Context, bucket string, n int, window time.Duration) (ok bool, wait time.Duration, err error)
+}
+
+// AdminTx is the part of a transaction that the operator's commands use: project settings,
+// site hosts and the key and token lists. Methods return CodeNotFound for missing rows and
+// CodeConflict for a host bound twice.
+type AdminTx interface {
+	// UpdateProject stores the project's title, integration type and Settings; languages
+	// are written with SetLanguage.
+	UpdateProject(ctx context.Context, p Project) error
+	// ProjectHosts returns the hosts bound to the project, sorted.
+	ProjectHosts(ctx context.Context, projectID string) ([]string, error)
+	// HostProject returns the id of the project the host is bound to.
+	HostProject(ctx context.Context, host string) (string, error)
+	// SetProjectHosts binds exactly hosts to the project.
+	SetProjectHosts(ctx context.Context, projectID string, hosts []string) error
+
+	// Tokens returns the tokens matching f, oldest first.
+	Tokens(ctx context.Context, f TokenFilter) ([]TokenInfo, error)
+	Token(ctx context.Context, id string) (TokenInfo, error)
+	RevokeToken(ctx context.Context, id string, at time.Time) error
+	TouchToken(ctx context.Context, id string, at time.Time) error
+}
+
+// DeployTx holds the redeploy settings and attempts. Errors: CodeNotFound for an unknown
+// project.
+type DeployTx interface {
+	DeployConfig(ctx context.Context, projectID string) (DeployConfig, error)
+	SetDeployConfig(ctx context.Context, projectID string, c DeployConfig) error
+	AddRedeployAttempt(ctx context.Context, a RedeployAttempt) error
+	RedeployAttempts(ctx context.Context, projectID string, limit int) ([]RedeployAttempt, error)
 }
 
 // AuthTx holds tokens. Errors: CodeNotFound for an unknown or revoked hash.
@@ -331,143 +299,6 @@ type CheckupTx interface {
 	DeleteCheckups(ctx context.Context, projectID string, ids []string, limit int) (int, error)
 }
 
-// CheckupMark is one queued key of a checkup.
-type CheckupMark struct {
-	ID    int64
-	KeyID int64
-}
-
-// CheckupKeySelect names keys to analyse: KeyIDs, or else the next Limit keys of namespace
-// NamespaceID after key id AfterKey.
-type CheckupKeySelect struct {
-	KeyIDs      []int64
-	NamespaceID int64
-	AfterKey    int64
-	Limit       int
-}
-
-// CheckupKey is a visible key with its source version and its rows.
-type CheckupKey struct {
-	ID            int64
-	NamespaceID   int64
-	Namespace     string
-	Key           string
-	SourceVersion int64
-	Rows          []TranslationState
-}
-
-// CheckupFinding is a finding of a key.
-type CheckupFinding struct {
-	KeyID       int64
-	NamespaceID int64
-	checkup.Finding
-}
-
-// CheckupChunk is one chunk of a checkup: the findings of the keys it covered, which
-// replace their findings in the running report. It covers KeyIDs, or else the keys of
-// namespace NamespaceID with ids in (AfterKey, UpToKey] (UpToKey 0: to the end).
-type CheckupChunk struct {
-	KeyIDs      []int64
-	NamespaceID int64
-	AfterKey    int64
-	UpToKey     int64
-	Findings    []CheckupFinding
-	Marks       []int64 // queue marks the chunk consumed
-	Checked     int     // keys analysed
-}
-
-// KeyRecord is one key without its translations.
-type KeyRecord struct {
-	ID            int64
-	NamespaceID   int64
-	Key           string
-	Hidden        bool
-	SourceVersion int64
-}
-
-// Comment is a note attached to one language's row of a key.
-type Comment struct {
-	ID        int64     `json:"id"`
-	Language  string    `json:"language"`
-	Body      string    `json:"body"`
-	Author    string    `json:"author"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-// GlossaryPair is a fixed translation of a term; Locale is a language code or "all".
-type GlossaryPair struct {
-	ID         int64  `json:"id"`
-	SourceTerm string `json:"source_term"`
-	TargetTerm string `json:"target_term"`
-	Locale     string `json:"locale"`
-}
-
-// SubstitutionRule replaces Pattern with Replacement in one locale or "all".
-type SubstitutionRule struct {
-	ID          int64  `json:"id"`
-	Locale      string `json:"locale"`
-	Pattern     string `json:"pattern"`
-	Replacement string `json:"replacement"`
-}
-
-// ProjectTranslation is one translation row of a visible key, with where it lives.
-type ProjectTranslation struct {
-	Namespace     string
-	Key           string
-	KeyID         int64
-	SourceVersion int64
-	Row           TranslationState
-}
-
-// SearchFilter selects translation rows of visible keys; empty fields match everything.
-type SearchFilter struct {
-	ProjectID     string
-	KeyContains   string
-	ValueContains string
-	Language      string
-	Status        string
-	Offset        int
-	Limit         int
-}
-
-// CheckupReport is a stored QA pass over a project. Its findings are rows of their own,
-// paged through with Tx.CheckupFindings; the report holds their counts.
-type CheckupReport struct {
-	ID          string     `json:"id"`
-	ProjectID   string     `json:"project_id"`
-	Status      string     `json:"status"` // running or completed
-	Trigger     string     `json:"trigger"`
-	CreatedAt   time.Time  `json:"created_at"`
-	CompletedAt *time.Time `json:"completed_at"`
-	// KeysChecked is how many keys this report analysed; the rest carried their findings
-	// over from the report before.
-	KeysChecked int  `json:"keys_checked"`
-	Full        bool `json:"full"` // every key was analysed (the first report, or the terminology or languages changed)
-
-	Seq         int64            `json:"-"`
-	Fingerprint string           `json:"-"` // of what the analysis depends on beyond the keys
-	Counts      map[string]int   `json:"-"` // findings by kind and language ("kind language")
-	CursorNS    int64            `json:"-"` // a full pass's progress: namespace, then key
-	CursorKey   int64            `json:"-"`
-	Runner      string           `json:"-"`
-	LockedUntil time.Time        `json:"-"`
-	Summary     *checkup.Summary `json:"-"` // of a completed report
-}
-
-// Job is a durable background job.
-type Job struct {
-	ID        int64
-	Kind      string
-	ProjectID string
-	Payload   string
-	Attempts  int
-	RunAt     time.Time
-	// Items are what a batch job works through (the keys of a translation batch).
-	Items     []string
-	ItemCount int
-	Status    string
-}
-
 // JobTx is the part of a transaction that background jobs use.
 type JobTx interface {
 	// EnqueueJob stores a job; with coalesce the job is a singleton: a pending job of the
@@ -493,4 +324,41 @@ type JobTx interface {
 	QueuedJobs(ctx context.Context, projectID, kind string) ([]Job, error)
 	// PruneJobs deletes jobs that ended (done or given up) before a time, and says how many.
 	PruneJobs(ctx context.Context, before time.Time) (int, error)
+}
+
+// UsageTx is the AI usage ledger.
+type UsageTx interface {
+	RecordUsage(ctx context.Context, recs []UsageRecord) error
+	// UsageTotals sums a project's ledger since a time, per model and kind.
+	UsageTotals(ctx context.Context, projectID string, since time.Time) ([]UsageTotal, error)
+}
+
+// WebhookTx holds webhooks, the outbox and deliveries. Errors: CodeNotFound for an unknown
+// webhook.
+type WebhookTx interface {
+	CreateWebhook(ctx context.Context, w Webhook) error
+	Webhook(ctx context.Context, id string) (Webhook, error)
+	ProjectWebhooks(ctx context.Context, projectID string) ([]Webhook, error)
+	SetWebhookEnabled(ctx context.Context, id string, enabled bool, at time.Time, reason string) error
+	// SetWebhookURL points a webhook at another URL with another (sealed) secret.
+	SetWebhookURL(ctx context.Context, id, url, secretEnc string) error
+	// SetWebhookOutcome records the last attempt and when the endpoint started failing.
+	SetWebhookOutcome(ctx context.Context, id string, o WebhookOutcome, failingSince *time.Time) error
+	WebhookTargets(ctx context.Context, projectID string) (WebhookTargets, error)
+
+	AddWebhookBatch(ctx context.Context, b WebhookBatch) error
+	// TakeWebhookBatches removes and returns up to limit outbox rows, oldest first.
+	TakeWebhookBatches(ctx context.Context, limit int) ([]WebhookBatch, error)
+	AddDeliveries(ctx context.Context, ds []Delivery) error
+	// DueWebhooks lists enabled webhooks with a pending delivery due at now and unleased.
+	DueWebhooks(ctx context.Context, now time.Time) ([]string, error)
+	// ClaimDeliveries leases up to n due deliveries of the webhook to token until until.
+	ClaimDeliveries(ctx context.Context, webhookID string, now, until time.Time, token string, n int) ([]Delivery, error)
+	// RenewDeliveries extends the leases token holds on ids.
+	RenewDeliveries(ctx context.Context, token string, ids []int64, until time.Time) error
+	// FinishDelivery stores the attempt and the delivery's new state, and releases the lease.
+	FinishDelivery(ctx context.Context, d Delivery, a DeliveryAttempt) error
+	// FailPendingDeliveries ends the pending deliveries of a webhook (it was disabled).
+	FailPendingDeliveries(ctx context.Context, webhookID, reason string) error
+	WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
 }

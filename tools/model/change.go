@@ -1,0 +1,55 @@
+package model
+
+// ChangeKind names what a write changed. Hooks switch on it; the history records it.
+type ChangeKind string
+
+// Change kinds. A value change in the source language is also a source change: its
+// translations go stale.
+const (
+	ChangeKeyCreated      ChangeKind = "key_created"        // a key was added to a namespace
+	ChangeKeyHidden       ChangeKind = "key_hidden"         // a sync no longer declares the key
+	ChangeKeyUnhidden     ChangeKind = "key_unhidden"       // a sync declares a hidden key again
+	ChangeValueCreated    ChangeKind = "value_created"      // a language got its first value of a key
+	ChangeValueUpdated    ChangeKind = "value_updated"      // a language's value of a key changed
+	ChangeValueRefreshed  ChangeKind = "value_refreshed"    // an unchanged value was stamped current
+	ChangeStatusChanged   ChangeKind = "status_changed"     // needs_review and approved, text unchanged
+	ChangeFlagChanged     ChangeKind = "flag_changed"       // do_not_translate or language_locked
+	ChangeCommentAdded    ChangeKind = "comment_added"      // a comment on a row
+	ChangeLanguageEnabled ChangeKind = "language_enabled"   // a language was turned on
+	ChangeGlossaryAdded   ChangeKind = "glossary_added"     // a glossary pair was added
+	ChangeTermAdded       ChangeKind = "dnt_term_added"     // a do-not-translate term was added
+	ChangeSubstitution    ChangeKind = "substitution_added" // a substitution rule was added
+	ChangeProjectCreated  ChangeKind = "project_created"    // a project was made
+	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
+)
+
+// Change is one thing a write did. Key changes name the namespace and key; value, status and
+// flag changes also the language and the row's status after the change.
+type Change struct {
+	Kind      ChangeKind
+	Namespace string
+	Key       string
+	KeyID     int64
+	Language  string
+	Status    string
+}
+
+// WriteEvent is what hooks receive: the changes of one committed-to-be write.
+type WriteEvent struct {
+	Op        string // the operation, as its tool or endpoint is named: sync, add_key, ...
+	ProjectID string
+	Actor     string // as the history records it: user:<id>, key:<id>, system, ai:<model>
+	Changes   []Change
+}
+
+// Has reports whether the write made a change of one of kinds.
+func (ev WriteEvent) Has(kinds ...ChangeKind) bool {
+	for _, ch := range ev.Changes {
+		for _, k := range kinds {
+			if ch.Kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}

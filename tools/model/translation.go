@@ -1,0 +1,122 @@
+package model
+
+import "time"
+
+// Translation statuses.
+const (
+	StatusNeedsReview = "needs_review"
+	StatusApproved    = "approved"
+)
+
+// KeyState is a key with its source row and the row of one requested language.
+type KeyState struct {
+	ID            int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64 // 0 while the key has no source value
+	Source        *TranslationState
+	Value         *TranslationState // the requested language; equals Source for the source language
+}
+
+// TranslationState is one stored translation row.
+type TranslationState struct {
+	ID             int64
+	Language       string
+	Value          string
+	Status         string
+	DoNotTranslate bool
+	LanguageLocked bool
+	SourceVersion  *int64 // nil for rows made before source versions were recorded
+	UpdatedBy      string
+	UpdatedAt      time.Time
+}
+
+// NewKey is a key to insert; its translations follow with WriteTranslations.
+type NewKey struct {
+	NamespaceID   int64
+	Key           string
+	SourceVersion int64
+}
+
+// TranslationWrite is the whole new state of one translation row. ID 0 inserts a row.
+// Change is the kind of change the history records; Key names the key for hooks.
+type TranslationWrite struct {
+	ID             int64
+	KeyID          int64
+	Key            string
+	Language       string
+	Value          string
+	Status         string
+	DoNotTranslate bool
+	LanguageLocked bool
+	SourceVersion  *int64
+	Change         ChangeKind
+}
+
+// File is a pre-serialized response body with its gzip form and strong ETag.
+type File struct {
+	Body   []byte
+	Gzip   []byte
+	ETag   string
+	Stored time.Time
+}
+
+// KeyRecord is one key without its translations.
+type KeyRecord struct {
+	ID            int64
+	NamespaceID   int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64
+}
+
+// Comment is a note attached to one language's row of a key.
+type Comment struct {
+	ID        int64     `json:"id"`
+	Language  string    `json:"language"`
+	Body      string    `json:"body"`
+	Author    string    `json:"author"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// GlossaryPair is a fixed translation of a term; Locale is a language code or "all".
+type GlossaryPair struct {
+	ID         int64  `json:"id"`
+	SourceTerm string `json:"source_term"`
+	TargetTerm string `json:"target_term"`
+	Locale     string `json:"locale"`
+}
+
+// SubstitutionRule replaces Pattern with Replacement in one locale or "all".
+type SubstitutionRule struct {
+	ID          int64  `json:"id"`
+	Locale      string `json:"locale"`
+	Pattern     string `json:"pattern"`
+	Replacement string `json:"replacement"`
+}
+
+// ProjectTranslation is one translation row of a visible key, with where it lives.
+type ProjectTranslation struct {
+	Namespace     string
+	Key           string
+	KeyID         int64
+	SourceVersion int64
+	Row           TranslationState
+}
+
+// SearchFilter selects translation rows of visible keys; empty fields match everything.
+type SearchFilter struct {
+	ProjectID     string
+	KeyContains   string
+	ValueContains string
+	Language      string
+	Status        string
+	Offset        int
+	Limit         int
+}
+
+// Translation flags.
+const (
+	FlagDoNotTranslate = "do_not_translate"
+	FlagLanguageLocked = "language_locked"
+)
