@@ -85,10 +85,10 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 			h.limits[r] = m
 		}
 	}
-	// Open to every origin (httpx.PublicCORS): the routes take no token and no cookie, and
+	// Open to every origin (httpx.Public): the routes take no token and no cookie, and
 	// the project's allowed origins are checked by the operations where the spec says.
 	// Preflights are answered here (a router in front may answer them first).
-	cors := httpx.PublicCORS.Gin
+	cors := httpx.Public.CORS.Gin
 	return func(r *gin.Engine) {
 		r.GET("/embed.js", h.serveScript)
 		r.POST("/api/embed/resolve", cors, h.limit(RouteResolve), h.resolve)

@@ -22,14 +22,14 @@ func NewCORS(methods, headers, expose string) *CORS {
 }
 
 var (
-	// APICORS is the token API's and MCP's: a script reads ETag, Retry-After and the MCP
+	// apiCORS is the token API's and MCP's: a script reads ETag, Retry-After and the MCP
 	// session, and sends its token.
-	APICORS = NewCORS("GET, POST, PUT, OPTIONS",
+	apiCORS = NewCORS("GET, POST, PUT, OPTIONS",
 		"Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id",
 		"ETag, Retry-After, Mcp-Session-Id")
-	// PublicCORS is the Embed's public routes': no token, nothing but ETag and Retry-After
+	// publicCORS is the Embed's public routes': no token, nothing but ETag and Retry-After
 	// to read.
-	PublicCORS = NewCORS("GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After")
+	publicCORS = NewCORS("GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After")
 )
 
 // Handle sets the policy's headers on the answer, and answers a preflight (OPTIONS) with

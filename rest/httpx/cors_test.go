@@ -13,10 +13,10 @@ var doors = []struct {
 	cors                     *CORS
 	methods, headers, expose string
 }{
-	{"api", APICORS, "GET, POST, PUT, OPTIONS",
+	{"api", apiCORS, "GET, POST, PUT, OPTIONS",
 		"Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id",
 		"ETag, Retry-After, Mcp-Session-Id"},
-	{"public", PublicCORS, "GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After"},
+	{"public", publicCORS, "GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After"},
 }
 
 func TestCORSPreflight(t *testing.T) {
@@ -71,14 +71,14 @@ func TestCORSSimpleRequest(t *testing.T) {
 func TestCORSGin(t *testing.T) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	r.Use(APICORS.Gin)
+	r.Use(apiCORS.Gin)
 	reached := 0
-	r.GET("/public", PublicCORS.Gin, func(c *gin.Context) {
+	r.GET("/public", publicCORS.Gin, func(c *gin.Context) {
 		reached++
 		c.Writer.Header().Add("Access-Control-Expose-Headers", "X-More")
 		c.Status(http.StatusOK)
 	})
-	r.OPTIONS("/public", PublicCORS.Gin, func(*gin.Context) { reached += 100 })
+	r.OPTIONS("/public", publicCORS.Gin, func(*gin.Context) { reached += 100 })
 	get := func() *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		r.ServeHTTP(w, httptest.NewRequest("GET", "/public", nil))

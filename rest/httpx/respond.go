@@ -43,9 +43,9 @@ type Door struct {
 
 var (
 	// API is the token API's door, MCP's HTTP answers included.
-	API = &Door{CORS: APICORS, DeadlineIsTimeout: true, OKFalse: true, LogMessage: "request failed"}
+	API = &Door{CORS: apiCORS, DeadlineIsTimeout: true, OKFalse: true, LogMessage: "request failed"}
 	// Public is the door of the Embed's public routes.
-	Public = &Door{CORS: PublicCORS, LogMessage: "public request failed"}
+	Public = &Door{CORS: publicCORS, LogMessage: "public request failed"}
 )
 
 // WriteError answers err in the spec's error shape with the status of its code. A refusal
