@@ -72,29 +72,26 @@ func TestAPIWriteLimit(t *testing.T) {
 func TestAPIWriteLimitIsPerMinute(t *testing.T) {
 	t.Parallel()
 	const perMinute = 60
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-			s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Writes: perMinute}, Now: clock.now})
-			s.sync(t, "en", "ui", map[string]string{"a": "A"})
-			clock.advance(10 * time.Second)
-			for i := 1; i < perMinute; i++ {
-				s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
-			}
-			for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
-				clock.advance(step)
-				wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
-			}
-			// 59 s after the first write: it leaves the window in one second.
-			if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
-				t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
-			}
-			clock.advance(time.Second)
-			s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+		s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Writes: perMinute}, Now: clock.now})
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		clock.advance(10 * time.Second)
+		for i := 1; i < perMinute; i++ {
+			s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
+		}
+		for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
+			clock.advance(step)
 			wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
-		})
-	}
+		}
+		// 59 s after the first write: it leaves the window in one second.
+		if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
+			t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
+		}
+		clock.advance(time.Second)
+		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
+		wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
+	})
 }
 
 // fakeClock is a settable clock for the limiter.
