@@ -32,6 +32,7 @@ type Tx interface {
 	AdminTx
 	AITx
 	UsageTx
+	CountsTx
 	AutoTranslateTx
 	EmbedTx
 	WebhookTx

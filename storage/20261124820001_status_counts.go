@@ -1,0 +1,62 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
+
+func registerStatusCounts(m *migrate.Migrations) { m.MustRegister(migrateStatusCounts, noDown) }
+
+// statusCountRow20261124820001 is the status_counts table as this release made it: per
+// project and language, the counts get_project_status reports. The row of language ""
+// holds the project's visible keys with a source value; the others their language's
+// non-empty rows by the source version they were made against.
+type statusCountRow20261124820001 struct {
+	bun.BaseModel `bun:"table:status_counts"`
+	ProjectID     string `bun:"project_id,pk,type:varchar(36)"`
+	Language      string `bun:"language,pk"`
+	KeyCount      int64  `bun:"key_count,notnull,default:0"`
+	CurrentRows   int64  `bun:"current_rows,notnull,default:0"`
+	BehindRows    int64  `bun:"behind_rows,notnull,default:0"`
+	NullRows      int64  `bun:"null_rows,notnull,default:0"`
+}
+
+// migrateStatusCounts adds the counters of project status and, on every key and
+// translation, the share it was counted with (0 none; keys 1 counted; rows 1 current, 2
+// behind, 3 no source version), then counts the existing rows.
+func migrateStatusCounts(ctx context.Context, db *bun.DB) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := createTables(ctx, tx, []table{{model: (*statusCountRow20261124820001)(nil),
+			fks: []string{`("project_id") REFERENCES "projects" ("id")`}}}); err != nil {
+			return err
+		}
+		if err := addColumns(ctx, tx, []column{
+			{"translation_keys", "counted", "SMALLINT NOT NULL DEFAULT 0"},
+			{"translations", "counted", "SMALLINT NOT NULL DEFAULT 0"},
+		}); err != nil {
+			return err
+		}
+		return execAll(ctx, tx,
+			`UPDATE translation_keys SET counted = 1 WHERE NOT hidden AND source_version > 0`,
+			`UPDATE translations SET counted = CASE
+  WHEN source_version IS NULL THEN 3
+  WHEN source_version >= (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 1
+  ELSE 2 END
+WHERE value <> '' AND key_id IN (SELECT id FROM translation_keys WHERE counted = 1)`,
+			`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
+SELECT n.project_id, '', COUNT(*), 0, 0, 0
+FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
+WHERE k.counted = 1 GROUP BY n.project_id`,
+			`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
+SELECT n.project_id, t.language, 0,
+  SUM(CASE WHEN t.counted = 1 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END)
+FROM translations AS t
+JOIN translation_keys AS k ON k.id = t.key_id
+JOIN namespaces AS n ON n.id = k.namespace_id
+WHERE t.counted > 0 GROUP BY n.project_id, t.language`)
+	})
+}

@@ -1,0 +1,196 @@
+package tools_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/lokal-dev/lokal/ai/aitest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// TestCountersEqualARecount runs a random sequence of every kind of write (syncs that hide,
+// unhide and change sources, partial syncs, overwrites, single edits, flags, statuses, AI
+// drafts, missing keys, languages turned on) and after each checks that the counters
+// get_project_status reads equal a count of the rows.
+func TestCountersEqualARecount(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		llm := aitest.New(t, aitest.Echo(func(_, masked string) string { return "ai " + masked }))
+		cat := storagetest.Catalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "counters"}})
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		pid := f.Project.ID
+		rng := rand.New(rand.NewPCG(19, 4))
+		langs := []string{"nb", "sv"}
+		nss := []string{"app", "extra"}
+		key := func() string { return fmt.Sprintf("k%02d", rng.IntN(30)) }
+		text := func() string {
+			if rng.IntN(8) == 0 {
+				return "" // an empty value counts as missing
+			}
+			return fmt.Sprintf("v%d", rng.IntN(4))
+		}
+		values := func(n int) map[string]string {
+			m := map[string]string{}
+			for range n {
+				m[key()] = text()
+			}
+			return m
+		}
+		ops := []struct {
+			name string
+			run  func(ns, lang string) error
+		}{
+			{"sync", func(ns, _ string) error {
+				_, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: ns},
+					Translations: values(rng.IntN(25))})
+				return err
+			}},
+			{"partial sync", func(ns, _ string) error {
+				_, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: ns},
+					Translations: values(rng.IntN(6)), Partial: true})
+				return err
+			}},
+			{"overwrite", func(ns, lang string) error {
+				_, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: tools.NamespaceRef{ProjectID: pid, Language: lang, Namespace: ns},
+					Translations: values(rng.IntN(10))})
+				return err
+			}},
+			{"missing", func(ns, _ string) error {
+				_, err := cat.ReportMissing(ctx, tools.ReportMissingIn{NamespaceRef: tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: ns},
+					Translations: values(3)})
+				return err
+			}},
+			{"register", func(ns, _ string) error {
+				_, err := cat.RegisterSourceStrings(ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: pid}, NamespaceKey: ns, Strings: values(3)})
+				return err
+			}},
+			{"add key", func(ns, _ string) error {
+				_, err := cat.AddKey(ctx, tools.AddKeyIn{KeyRef: keyRef(pid, ns, key()), SourceValue: text()})
+				return err
+			}},
+			{"update", func(ns, lang string) error {
+				if rng.IntN(4) == 0 {
+					lang = "en"
+				}
+				_, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: keyRef(pid, ns, key()), Language: lang},
+					Value: text()})
+				return err
+			}},
+			{"status", func(ns, lang string) error {
+				_, err := cat.SetTranslationStatus(ctx, tools.SetStatusIn{RowRef: tools.RowRef{KeyRef: keyRef(pid, ns, key()), Language: lang},
+					Status: model.StatusApproved})
+				return err
+			}},
+			{"flag", func(ns, lang string) error {
+				_, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: tools.RowRef{KeyRef: keyRef(pid, ns, key()), Language: lang},
+					Flag: model.FlagDoNotTranslate, Value: rng.IntN(2) == 0})
+				return err
+			}},
+			{"ai", func(ns, lang string) error {
+				_, err := cat.AITranslateKeys(ctx, tools.AITranslateIn{ProjectArg: tools.ProjectArg{ProjectID: pid}, NamespaceKey: ns,
+					TranslationKeys: []string{key(), key()}, TargetLang: lang})
+				return err
+			}},
+			{"enable language", func(_, _ string) error {
+				l := []string{"de", "fr", "nb"}[rng.IntN(3)]
+				if !slices.Contains(langs, l) {
+					langs = append(langs, l)
+				}
+				_, err := cat.EnableLanguage(ctx, tools.EnableLanguageIn{ProjectArg: tools.ProjectArg{ProjectID: pid}, Language: l})
+				return err
+			}},
+		}
+		done := map[string]int{}
+		drifted := 0
+		for step := range 300 {
+			op := ops[rng.IntN(len(ops))]
+			ns, lang := nss[rng.IntN(len(nss))], langs[rng.IntN(len(langs))]
+			if err := op.run(ns, lang); err == nil {
+				done[op.name]++
+			} else if e, ok := err.(*model.Error); !ok || e.Code == model.CodeInternal {
+				t.Fatalf("step %d %s: %v", step, op.name, err)
+			}
+			if want, got := recountAndCounters(t, ctx, db, pid); !slices.Equal(want, got) {
+				t.Fatalf("after step %d (%s in %s/%s) the counters say\n%+v\na recount says\n%+v", step, op.name, ns, lang, got, want)
+			} else {
+				for _, n := range got {
+					drifted = max(drifted, n.Behind)
+				}
+			}
+		}
+		if drifted == 0 {
+			t.Error("no translation was ever behind its source: the sequence does not test drift")
+		}
+		for _, op := range ops {
+			if done[op.name] == 0 {
+				t.Errorf("no %s succeeded: the sequence does not test it", op.name)
+			}
+		}
+	})
+}
+
+// TestRecountRepairs spoils the counters behind the catalogue's back; lokal project recount's
+// operation puts them back.
+func TestRecountRepairs(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		db := storagetest.MustOpen(t, dsn, nil)
+		cat := storagetest.Catalog(db, nil)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		pid := f.Project.ID
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: "app"},
+			Translations: map[string]string{"a": "A", "b": "B"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := storagetest.SQL(t, dsn).ExecContext(ctx,
+			`UPDATE status_counts SET key_count = key_count + 7, current_rows = 0 WHERE project_id = '`+pid+`'`); err != nil {
+			t.Fatal(err)
+		}
+		if want, got := recountAndCounters(t, ctx, db, pid); slices.Equal(want, got) {
+			t.Fatalf("spoiling the counters changed nothing: %+v", got)
+		}
+		out, err := cat.RecountProject(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := recountAndCounters(t, ctx, db, pid)
+		if !slices.Equal(want, got) {
+			t.Fatalf("after the recount the counters say %+v, a recount %+v", got, want)
+		}
+		if len(out.Languages) != len(want) || out.Languages[0].Total != want[0].Total {
+			t.Errorf("recount answered %+v, want the counts %+v", out.Languages, want)
+		}
+		if _, err := cat.RecountProject(model.WithPrincipal(t.Context(), model.Principal{Kind: model.KindAPIKey, ProjectID: pid}), pid); err == nil {
+			t.Error("a project key recounted: the repair is the operator's")
+		}
+	})
+}
+
+func keyRef(project, ns, key string) tools.KeyRef {
+	return tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: project}, NamespaceKey: ns, TranslationKey: key}
+}
+
+// recountAndCounters reads a count of the project's rows and its counters.
+func recountAndCounters(t *testing.T, ctx context.Context, store model.Store, projectID string) (want, got []model.LanguageCounts) {
+	t.Helper()
+	err := store.View(ctx, func(tx model.Tx) error {
+		proj, err := tx.Project(ctx, projectID)
+		if err != nil {
+			return err
+		}
+		if want, err = tx.LanguageCounts(ctx, proj); err != nil {
+			return err
+		}
+		got, err = tx.StatusCounts(ctx, proj)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, got
+}

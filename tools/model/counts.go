@@ -1,0 +1,19 @@
+package model
+
+import "context"
+
+// CountsTx keeps the counts get_project_status reports (LanguageCounts) as stored
+// counters, so that the status of a project of a million keys is read, not aggregated.
+// The counting hook brings them up to date for the keys a write touched, in the write's
+// transaction; Recount rebuilds them from the rows, for the repair command.
+type CountsTx interface {
+	// CountKeys brings the counters up to date for every row of the keys ids: what each
+	// row adds to its project's counts is recorded beside it, so only rows whose share
+	// moved change the counters.
+	CountKeys(ctx context.Context, ids []int64) error
+	// StatusCounts reads the counters of the project's enabled languages (source first),
+	// as LanguageCounts would count them.
+	StatusCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
+	// Recount recomputes every row's share and the project's counters from the rows.
+	Recount(ctx context.Context, projectID string) error
+}
