@@ -25,7 +25,9 @@ type statusCountRow20261124820001 struct {
 
 // migrateStatusCounts adds the counters of project status and, on every key and
 // translation, the share it was counted with (0 none; keys 1 counted; rows 1 current, 2
-// behind, 3 no source version), then counts the existing rows.
+// behind, 3 no source version, 4 and 5 the same two of an empty value), counts the
+// existing rows, and adds the partial indexes the editor's rare filters and the stale
+// list start from: rows behind their source or without a version, and rows to review.
 func migrateStatusCounts(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := createTables(ctx, tx, []table{{model: (*statusCountRow20261124820001)(nil),
@@ -41,10 +43,12 @@ func migrateStatusCounts(ctx context.Context, db *bun.DB) error {
 		return execAll(ctx, tx,
 			`UPDATE translation_keys SET counted = 1 WHERE NOT hidden AND source_version > 0`,
 			`UPDATE translations SET counted = CASE
-  WHEN source_version IS NULL THEN 3
-  WHEN source_version >= (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 1
-  ELSE 2 END
-WHERE value <> '' AND key_id IN (SELECT id FROM translation_keys WHERE counted = 1)`,
+  WHEN value <> '' THEN CASE WHEN source_version IS NULL THEN 3
+    WHEN source_version >= (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 1 ELSE 2 END
+  WHEN source_version IS NULL THEN 5
+  WHEN source_version < (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 4
+  ELSE 0 END
+WHERE key_id IN (SELECT id FROM translation_keys WHERE counted = 1)`,
 			`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
 SELECT n.project_id, '', COUNT(*), 0, 0, 0
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
@@ -57,6 +61,8 @@ SELECT n.project_id, t.language, 0,
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE t.counted > 0 GROUP BY n.project_id, t.language`)
+WHERE t.counted BETWEEN 1 AND 3 GROUP BY n.project_id, t.language`,
+			`CREATE INDEX IF NOT EXISTS translations_drifted ON translations (language, key_id) WHERE counted >= 2`,
+			`CREATE INDEX IF NOT EXISTS translations_review ON translations (language, key_id) WHERE status = 'needs_review'`)
 	})
 }

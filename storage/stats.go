@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
@@ -38,12 +39,15 @@ type statusCountRow struct {
 }
 
 // keyShare and rowShare are what a key and a translation row add to their project's status
-// counts (the counted column): the rule of LanguageCounts, row by row.
+// counts (the counted column): the rule of LanguageCounts, row by row. A visible row with
+// a source value is 1 current, 2 behind or 3 without a source version; an empty one that is
+// behind (4) or has no version (5) counts as missing but is still on the stale list, which
+// reads these marks through the translations_drifted index.
 const (
 	keyShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 THEN 1 ELSE 0 END`
-	rowShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 AND t.value <> '' THEN
-  CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN 1 ELSE 2 END
-ELSE 0 END`
+	rowShare = `CASE WHEN k.hidden OR k.source_version <= 0 THEN 0
+  WHEN t.value <> '' THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN 1 ELSE 2 END
+  WHEN t.source_version IS NULL THEN 5 WHEN t.source_version < k.source_version THEN 4 ELSE 0 END`
 )
 
 // countBatch is how many keys one statement of CountKeys reads: a maximal sync touches
@@ -197,8 +201,26 @@ SELECT ?, t.language, 0,
   SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END),
   SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END)
 FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
-WHERE t.counted > 0 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
+WHERE t.counted BETWEEN 1 AND 3 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting translations: %w", err)
 	}
 	return nil
+}
+
+// StaleKeys lists the visible keys of the namespace whose row in language was made against
+// an older source value (with includeNull, or against none), bytewise sorted: the rows
+// the stale list needs are found through the translations_drifted index, whatever the
+// namespace's size.
+func (t *tx) StaleKeys(ctx context.Context, ns model.Namespace, language string, includeNull bool) ([]string, error) {
+	shares := []int{2, 4}
+	if includeNull {
+		shares = append(shares, 3, 5)
+	}
+	var keys []string
+	if err := t.tx.NewRaw(`SELECT k.key FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
+WHERE t.language = ? AND t.counted >= 2 AND t.counted IN (?) AND k.namespace_id = ?`, language, bun.In(shares), ns.ID).Scan(ctx, &keys); err != nil {
+		return nil, mapError(err)
+	}
+	sort.Strings(keys)
+	return keys, nil
 }

@@ -122,6 +122,15 @@ func TestCountersEqualARecount(t *testing.T) {
 					drifted = max(drifted, n.Behind)
 				}
 			}
+			includeNull := rng.IntN(2) == 0
+			want := staleByRule(t, ctx, db, pid, ns, lang, includeNull)
+			got, err := cat.ListStale(ctx, tools.StaleIn{ProjectID: pid, Namespace: ns, Language: lang, IncludeNull: includeNull})
+			if err != nil && !isNotFound(err) {
+				t.Fatal(err)
+			}
+			if !slices.Equal(want, got.StaleKeys) {
+				t.Fatalf("after step %d (%s) the stale list of %s/%s is %q, the rule says %q", step, op.name, ns, lang, got.StaleKeys, want)
+			}
 		}
 		if drifted == 0 {
 			t.Error("no translation was ever behind its source: the sequence does not test drift")
@@ -193,4 +202,37 @@ func recountAndCounters(t *testing.T, ctx context.Context, store model.Store, pr
 		t.Fatal(err)
 	}
 	return want, got
+}
+
+// staleByRule applies the stale list's rule to every key of the namespace.
+func staleByRule(t *testing.T, ctx context.Context, store model.Store, projectID, ns, lang string, includeNull bool) []string {
+	t.Helper()
+	out := []string{}
+	err := store.View(ctx, func(tx model.Tx) error {
+		n, err := tx.Namespace(ctx, projectID, ns)
+		if isNotFound(err) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		keys, err := tx.Keys(ctx, n, "en", lang)
+		for _, k := range keys {
+			if k.Hidden || k.Value == nil {
+				continue
+			}
+			if v := k.Value.SourceVersion; v == nil && includeNull && k.SourceVersion > 0 || v != nil && *v < k.SourceVersion {
+				out = append(out, k.Key)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func isNotFound(err error) bool {
+	e, ok := err.(*model.Error)
+	return ok && e.Code == model.CodeNotFound
 }

@@ -16,4 +16,7 @@ type CountsTx interface {
 	StatusCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
 	// Recount recomputes every row's share and the project's counters from the rows.
 	Recount(ctx context.Context, projectID string) error
+	// StaleKeys lists the visible keys of ns whose row in language was made against an
+	// older source value, or with includeNull against none, sorted bytewise.
+	StaleKeys(ctx context.Context, ns Namespace, language string, includeNull bool) ([]string, error)
 }
