@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -108,19 +109,20 @@ type reviewRow struct {
 	CommentsCount int       `bun:"comments"`
 }
 
-// The review queue's columns and the two shapes of its FROM clause. A page is the first
-// rows in key id order (the order keys were added, which keeps the strings of one screen
+// The review queue's columns and the shapes of its FROM clause. A page is the first rows
+// in key id order (the order keys were added, which keeps the strings of one screen
 // together), found without sorting the project:
-//   - walk: the project's keys by id, each joined to its two rows, stopping when the page is
-//     full; for filters most rows pass (all, missing, approved, text).
+//   - walk: the project's keys by id, each joined to its two rows, stopping when the page
+//     is full; for filters most rows pass (all, missing, approved, text).
 //   - drive: the language's rows in a partial index by key id (translations_drifted,
 //     translations_review), each joined to its key; for filters few rows pass (stale, AI
 //     drafts, needs review), which a walk would answer only after reading the project.
+//   - commented: the walk, over the keys with a comment in the language only.
 //
 // The shapes are forced, not left to the planner: on SQLite by CROSS JOIN (the tables in
 // the order written), on PostgreSQL by LATERAL subqueries with a LIMIT, which it cannot
-// flatten into a join and so runs per row of the table before them; at a million keys its estimates chose hash joins over the whole
-// project instead (3.4 s for the missing filter).
+// flatten into a join and so runs per row of the table before them; at a million keys its
+// estimates chose hash joins over the whole project instead (3.4 s for missing).
 const (
 	reviewColumns = `k.id AS key_id, k.key AS key, k.namespace_id AS namespace_id, k.source_version AS key_version,
   s.id AS s_id, s.value AS s_value, s.status AS s_status, s.updated_by AS s_updated_by, s.updated_at AS s_updated_at,
@@ -133,8 +135,9 @@ const (
 	walkSQLite  = `translation_keys AS k CROSS JOIN translations AS s LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?`
 	walkPG      = `translation_keys AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
 	driveSQLite = `translations AS t CROSS JOIN translation_keys AS k CROSS JOIN translations AS s`
-	drivePG     = `translations AS t CROSS JOIN LATERAL (SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = t.key_id LIMIT 1) AS k
-  CROSS JOIN LATERAL ` + reviewSource + ` AS s`
+	reviewKey   = `(SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = %s LIMIT 1)`
+	drivePG     = `translations AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
+	commented   = `(SELECT DISTINCT key_id FROM comments WHERE language = ?) AS ck CROSS JOIN `
 )
 
 // ReviewRows finds a page of the review queue: the project's visible keys with a source
@@ -158,14 +161,20 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 	}
 	// The filters the partial indexes hold start from the language's rows.
 	drive := len(f.KeyIDs) == 0 && (f.Stale || f.AIDrafts || f.Status == model.StatusNeedsReview)
+	byComments := len(f.KeyIDs) == 0 && !drive && f.HasComments
 	id := "k.id"
 	var from string
 	var args []any
 	switch {
 	case drive && t.db.postgres:
-		from, args, id = drivePG, []any{f.SourceLanguage}, "t.key_id"
+		from, args, id = fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
 	case drive:
 		from, args, id = driveSQLite, nil, "t.key_id"
+	case byComments && t.db.postgres:
+		from = commented + `LATERAL ` + fmt.Sprintf(reviewKey, "ck.key_id") + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
+		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
+	case byComments:
+		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
 	case t.db.postgres:
 		from, args = walkPG, []any{f.SourceLanguage, f.Language}
 	default:
@@ -189,10 +198,13 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 		if drive {
 			where = append(where, "k.id = t.key_id")
 		}
+		if byComments {
+			where = append(where, "k.id = ck.key_id")
+		}
 	}
 	if len(f.KeyIDs) == 0 {
 		// The project's keys lie between lo and hi: a walk by id stays in that range.
-		lo, hi, err := t.keyRange(ctx, ids)
+		lo, hi, err := t.idRange(ctx, ids)
 		if err != nil || hi == 0 {
 			return []model.ReviewRow{}, err
 		}
@@ -222,7 +234,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 	if f.Missing {
 		where = append(where, "(t.id IS NULL OR t.value = '')")
 	}
-	if f.HasComments {
+	if f.HasComments && !byComments {
 		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")
 		args = append(args, f.Language)
 	}
@@ -254,9 +266,18 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 	return out, nil
 }
 
-// keyRange is the smallest and largest key id of the namespaces (0, 0 without keys), each
+// keyRange is the smallest and largest key id of a project (0, 0 without keys).
+func (t *tx) keyRange(ctx context.Context, projectID string) (lo, hi int64, err error) {
+	var nss []int64
+	if err := t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").Where("project_id = ?", projectID).Scan(ctx, &nss); err != nil {
+		return 0, 0, mapError(err)
+	}
+	return t.idRange(ctx, nss)
+}
+
+// idRange is the smallest and largest key id of the namespaces (0, 0 without keys), each
 // found in the (namespace_id, id) index.
-func (t *tx) keyRange(ctx context.Context, nss []int64) (lo, hi int64, err error) {
+func (t *tx) idRange(ctx context.Context, nss []int64) (lo, hi int64, err error) {
 	for _, ns := range nss {
 		var mn, mx *int64
 		if err := t.tx.NewRaw("SELECT (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id LIMIT 1), (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id DESC LIMIT 1)", ns, ns).

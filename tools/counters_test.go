@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/ai/aitest"
@@ -27,6 +28,7 @@ func TestCountersEqualARecount(t *testing.T) {
 		rng := rand.New(rand.NewPCG(19, 4))
 		langs := []string{"nb", "sv"}
 		nss := []string{"app", "extra"}
+		commented := map[string]bool{} // namespace/key/language
 		key := func() string { return fmt.Sprintf("k%02d", rng.IntN(30)) }
 		text := func() string {
 			if rng.IntN(8) == 0 {
@@ -96,6 +98,14 @@ func TestCountersEqualARecount(t *testing.T) {
 					TranslationKeys: []string{key(), key()}, TargetLang: lang})
 				return err
 			}},
+			{"comment", func(ns, lang string) error {
+				k := key()
+				_, err := cat.AddComment(ctx, tools.AddCommentIn{RowRef: tools.RowRef{KeyRef: keyRef(pid, ns, k), Language: lang}, Body: "look"})
+				if err == nil {
+					commented[ns+"/"+k+"/"+lang] = true
+				}
+				return err
+			}},
 			{"enable language", func(_, _ string) error {
 				l := []string{"de", "fr", "nb"}[rng.IntN(3)]
 				if !slices.Contains(langs, l) {
@@ -107,6 +117,7 @@ func TestCountersEqualARecount(t *testing.T) {
 		}
 		done := map[string]int{}
 		drifted := 0
+
 		for step := range 300 {
 			op := ops[rng.IntN(len(ops))]
 			ns, lang := nss[rng.IntN(len(nss))], langs[rng.IntN(len(langs))]
@@ -130,6 +141,9 @@ func TestCountersEqualARecount(t *testing.T) {
 			}
 			if !slices.Equal(want, got.StaleKeys) {
 				t.Fatalf("after step %d (%s) the stale list of %s/%s is %q, the rule says %q", step, op.name, ns, lang, got.StaleKeys, want)
+			}
+			if step%25 == 24 {
+				checkQueue(t, ctx, cat, db, pid, langs, nss, commented)
 			}
 		}
 		if drifted == 0 {
@@ -235,4 +249,91 @@ func staleByRule(t *testing.T, ctx context.Context, store model.Store, projectID
 func isNotFound(err error) bool {
 	e, ok := err.(*model.Error)
 	return ok && e.Code == model.CodeNotFound
+}
+
+// checkQueue pages through every filter of the editor's queue, three rows a page, in
+// every language and namespace, and compares the keys with the filters' rules applied to
+// every key.
+func checkQueue(t *testing.T, ctx context.Context, cat *tools.Catalog, store model.Store, pid string, langs, nss []string, commented map[string]bool) {
+	t.Helper()
+	rules := map[string]func(ns string, k model.KeyState, lang string) bool{
+		tools.FilterAll: func(string, model.KeyState, string) bool { return true },
+		tools.FilterAIDrafts: func(_ string, k model.KeyState, _ string) bool {
+			return k.Value != nil && strings.HasPrefix(k.Value.UpdatedBy, "ai:") && k.Value.Status == model.StatusNeedsReview
+		},
+		tools.FilterNeedsReview: func(_ string, k model.KeyState, _ string) bool {
+			return k.Value != nil && k.Value.Status == model.StatusNeedsReview
+		},
+		tools.FilterApproved: func(_ string, k model.KeyState, _ string) bool {
+			return k.Value != nil && k.Value.Status == model.StatusApproved
+		},
+		tools.FilterStale: func(_ string, k model.KeyState, _ string) bool {
+			v := k.Value
+			return v != nil && v.Value != "" && (v.SourceVersion == nil || *v.SourceVersion < k.SourceVersion)
+		},
+		tools.FilterMissing: func(_ string, k model.KeyState, _ string) bool { return k.Value == nil || k.Value.Value == "" },
+		tools.FilterComments: func(ns string, k model.KeyState, lang string) bool {
+			return commented[ns+"/"+k.Key+"/"+lang]
+		},
+	}
+	for _, lang := range langs {
+		type entry struct {
+			id  int64
+			key string
+			ns  string
+		}
+		var all []entry
+		states := map[int64]model.KeyState{}
+		err := store.View(ctx, func(tx model.Tx) error {
+			for _, ns := range nss {
+				n, err := tx.Namespace(ctx, pid, ns)
+				if isNotFound(err) {
+					continue
+				} else if err != nil {
+					return err
+				}
+				keys, err := tx.Keys(ctx, n, "en", lang)
+				if err != nil {
+					return err
+				}
+				for _, k := range keys {
+					if !k.Hidden && k.Source != nil && k.Source.Value != "" {
+						all = append(all, entry{k.ID, k.Key, ns})
+						states[k.ID] = k
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(all, func(a, b entry) int { return int(a.id - b.id) })
+		for filter, rule := range rules {
+			for _, ns := range append([]string{""}, nss...) {
+				var want []string
+				for _, e := range all {
+					if (ns == "" || e.ns == ns) && rule(e.ns, states[e.id], lang) {
+						want = append(want, e.ns+"/"+e.key)
+					}
+				}
+				var got []string
+				for after := int64(0); ; {
+					page, err := cat.ReviewQueue(ctx, tools.ReviewIn{ProjectID: pid, Language: lang, Namespace: ns, Filter: filter, After: after, Limit: 3})
+					if err != nil {
+						t.Fatalf("filter %q in %s/%s: %v", filter, ns, lang, err)
+					}
+					for _, r := range page.Rows {
+						got = append(got, r.Namespace+"/"+r.Key)
+					}
+					if after = page.Next; after == 0 {
+						break
+					}
+				}
+				if !slices.Equal(want, got) {
+					t.Fatalf("filter %q in %q/%s pages\n%q\nthe rule says\n%q", filter, ns, lang, got, want)
+				}
+			}
+		}
+	}
 }
