@@ -24,7 +24,7 @@
 // write time budget, and hands the typed [model.Change]s it reports to every [WriteHook] inside
 // that transaction. Every side effect of a write is a hook the wiring registers
 // ([Options].Hooks; cmd/lokal lists them, tests take [DefaultHooks]): refreshing caches,
-// recording AI usage, scheduling checkups, queueing the automatic translation of new keys,
+// keeping the status counters, recording AI usage, scheduling checkups, queueing the automatic translation of new keys,
 // and the webhook outbox. The operations know none of them.
 //
 // # AI translation
