@@ -34,21 +34,25 @@ func migrateStatusCounts(ctx context.Context, db *bun.DB) error {
 			fks: []string{`("project_id") REFERENCES "projects" ("id")`}}}); err != nil {
 			return err
 		}
+		// New rows are stored marked as counted and current, the common case, so that
+		// inserting them is not followed by marking them; only the others are written here.
 		if err := addColumns(ctx, tx, []column{
-			{"translation_keys", "counted", "SMALLINT NOT NULL DEFAULT 0"},
-			{"translations", "counted", "SMALLINT NOT NULL DEFAULT 0"},
+			{"translation_keys", "counted", "SMALLINT NOT NULL DEFAULT 1"},
+			{"translations", "counted", "SMALLINT NOT NULL DEFAULT 1"},
 		}); err != nil {
 			return err
 		}
+		const keyVersion = `(SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id)`
 		return execAll(ctx, tx,
-			`UPDATE translation_keys SET counted = 1 WHERE NOT hidden AND source_version > 0`,
+			`UPDATE translation_keys SET counted = 0 WHERE hidden OR source_version <= 0`,
+			`UPDATE translations SET counted = 0 WHERE key_id IN (SELECT id FROM translation_keys WHERE counted = 0)`,
 			`UPDATE translations SET counted = CASE
-  WHEN value <> '' THEN CASE WHEN source_version IS NULL THEN 3
-    WHEN source_version >= (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 1 ELSE 2 END
+  WHEN value <> '' THEN CASE WHEN source_version IS NULL THEN 3 ELSE 2 END
   WHEN source_version IS NULL THEN 5
-  WHEN source_version < (SELECT k.source_version FROM translation_keys AS k WHERE k.id = translations.key_id) THEN 4
+  WHEN source_version < `+keyVersion+` THEN 4
   ELSE 0 END
-WHERE key_id IN (SELECT id FROM translation_keys WHERE counted = 1)`,
+WHERE key_id IN (SELECT id FROM translation_keys WHERE counted = 1)
+  AND (value = '' OR source_version IS NULL OR source_version < `+keyVersion+`)`,
 			`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
 SELECT n.project_id, '', COUNT(*), 0, 0, 0
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -68,9 +69,12 @@ func (d *statusDelta) add(share int, n int64) {
 	}
 }
 
-// CountKeys compares each row's recorded share with the one its key and value give now and
-// moves the counters by the difference, so a write pays for the keys it touched only.
-func (t *tx) CountKeys(ctx context.Context, ids []int64) error {
+// CountKeys compares each row's recorded share with the one its key and value give now,
+// moves the counters by the difference and records the new share where it moved, so a
+// write pays for the keys it touched only, and a new row that is current (stored marked
+// so) is counted without being written again. The database compares and sums: a sync of
+// 50,000 new keys sends no row back.
+func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 	deltas := map[[2]string]*statusDelta{}
 	at := func(project, language string) *statusDelta {
 		d := deltas[[2]string{project, language}]
@@ -80,53 +84,96 @@ func (t *tx) CountKeys(ctx context.Context, ids []int64) error {
 		}
 		return d
 	}
-	for start := 0; start < len(ids); start += countBatch {
-		batch := bun.In(ids[start:min(len(ids), start+countBatch)])
-		var keys []struct {
-			ProjectID string `bun:"project_id"`
-			Was, Now  int
-			N         int64
+	for start := 0; start < len(touched.IDs); start += countBatch {
+		ids := touched.IDs[start:min(len(touched.IDs), start+countBatch)]
+		batch := bun.In(ids)
+		// What the batch's keys and rows counted as before this write: nothing for what it
+		// created, else their mark.
+		var created []int64
+		newRows := map[string][]int64{}
+		for _, id := range ids {
+			if touched.New[id] {
+				created = append(created, id)
+			}
+			for _, l := range touched.NewRows[id] {
+				newRows[l] = append(newRows[l], id)
+			}
 		}
-		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS was, `+keyShare+` AS now, COUNT(*) AS n
+		keyWas, rowWas := "k.counted", "t.counted"
+		var keyArgs, rowArgs []any
+		switch {
+		case len(created) == len(ids):
+			// A batch of new keys (a sync's): nothing of it counted yet.
+			keyWas, rowWas = "0", "0"
+		case len(created) > 0 || len(newRows) > 0:
+			if len(created) > 0 {
+				keyWas, keyArgs = "CASE WHEN k.id IN (?) THEN 0 ELSE k.counted END", []any{bun.In(created)}
+			}
+			rowWas = "CASE"
+			if len(created) > 0 {
+				rowWas += " WHEN t.key_id IN (?) THEN 0"
+				rowArgs = append(rowArgs, bun.In(created))
+			}
+			for l, kids := range newRows {
+				rowWas += " WHEN t.language = ? AND t.key_id IN (?) THEN 0"
+				rowArgs = append(rowArgs, l, bun.In(kids))
+			}
+			rowWas += " ELSE t.counted END"
+		}
+		// One pass over the keys and one over their rows find what moved: the counters by
+		// was -> now, the marks where mark <> now (most often nowhere).
+		var keys []struct {
+			ProjectID      string `bun:"project_id"`
+			Mark, Was, Now int
+			N              int64
+		}
+		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE k.id IN (?) AND k.counted <> `+keyShare+`
-GROUP BY n.project_id, k.counted, `+keyShare, batch).Scan(ctx, &keys); err != nil {
+WHERE k.id IN (?) AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
+GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, []any{batch}, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
 			return fmt.Errorf("counting keys: %w", err)
 		}
+		markKeys := false
 		for _, r := range keys {
 			at(r.ProjectID, "").keys += int64(r.Now-r.Was) * r.N
+			markKeys = markKeys || r.Mark != r.Now
 		}
 		var rows []struct {
-			ProjectID string `bun:"project_id"`
-			Language  string
-			Was, Now  int
-			N         int64
+			ProjectID      string `bun:"project_id"`
+			Language       string
+			Mark, Was, Now int
+			N              int64
 		}
-		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, t.counted AS was, `+rowShare+` AS now, COUNT(*) AS n
+		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, t.counted AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE t.key_id IN (?) AND t.counted <> `+rowShare+`
-GROUP BY n.project_id, t.language, t.counted, `+rowShare, batch).Scan(ctx, &rows); err != nil {
+WHERE t.key_id IN (?) AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
+GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, []any{batch}, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("counting translations: %w", err)
 		}
+		markRows := false
 		for _, r := range rows {
 			d := at(r.ProjectID, r.Language)
 			d.add(r.Was, -r.N)
 			d.add(r.Now, r.N)
+			markRows = markRows || r.Mark != r.Now
 		}
-		if len(keys) > 0 {
+		if markKeys {
 			if err := t.markKeys(ctx, "k.id IN (?)", batch); err != nil {
 				return err
 			}
 		}
-		if len(rows) > 0 {
+		if markRows {
 			if err := t.markRows(ctx, "t.key_id IN (?)", batch); err != nil {
 				return err
 			}
 		}
 	}
 	for pl, d := range deltas {
+		if *d == (statusDelta{}) {
+			continue
+		}
 		if _, err := t.tx.NewRaw(`INSERT INTO status_counts AS c (project_id, language, key_count, current_rows, behind_rows, null_rows)
 VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + excluded.key_count,
@@ -154,6 +201,15 @@ FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND t.counted
 		return fmt.Errorf("marking counted translations: %w", err)
 	}
 	return nil
+}
+
+// groupBy is a GROUP BY term for expr and a comma, or nothing for the constant 0, which
+// SQL would read as a column position.
+func groupBy(expr string) string {
+	if expr == "0" {
+		return ""
+	}
+	return expr + ", "
 }
 
 func (t *tx) StatusCounts(ctx context.Context, p model.Project) ([]model.LanguageCounts, error) {

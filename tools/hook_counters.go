@@ -14,18 +14,26 @@ import (
 // counters are kept for every language with rows, enabled or not.
 func CountsHook() WriteHook {
 	return func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
-		var ids []int64
+		keys := model.TouchedKeys{New: map[int64]bool{}, NewRows: map[int64][]string{}}
 		seen := map[int64]bool{}
 		for _, ch := range ev.Changes {
-			if ch.KeyID == 0 || seen[ch.KeyID] {
+			if ch.KeyID == 0 {
 				continue
 			}
-			seen[ch.KeyID] = true
-			ids = append(ids, ch.KeyID)
+			switch ch.Kind {
+			case model.ChangeKeyCreated:
+				keys.New[ch.KeyID] = true
+			case model.ChangeValueCreated:
+				keys.NewRows[ch.KeyID] = append(keys.NewRows[ch.KeyID], ch.Language)
+			}
+			if !seen[ch.KeyID] {
+				seen[ch.KeyID] = true
+				keys.IDs = append(keys.IDs, ch.KeyID)
+			}
 		}
-		if len(ids) == 0 {
+		if len(keys.IDs) == 0 {
 			return nil
 		}
-		return tx.CountKeys(ctx, ids)
+		return tx.CountKeys(ctx, keys)
 	}
 }
