@@ -21,6 +21,7 @@ const (
 	ChangeSubstitution    ChangeKind = "substitution_added" // a substitution rule was added
 	ChangeProjectCreated  ChangeKind = "project_created"    // a project was made
 	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
+	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
 )
 
 // Change is one thing a write did. Key changes name the namespace and key; value, status and
