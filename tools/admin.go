@@ -49,13 +49,15 @@ func (c *Catalog) ListWorkspaces(ctx context.Context) ([]model.Workspace, error)
 	return out, err
 }
 
-// WorkspaceUsers returns the users of a workspace, oldest first. Admin only.
+// WorkspaceUsers returns the users of a workspace, oldest first. For the operator, and for
+// a signed-in user their own workspace (self).
 func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]model.User, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := self(ctx, "", workspaceID)
+	if err != nil {
 		return nil, err
 	}
 	var out []model.User
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}
@@ -171,9 +173,11 @@ type CreateAPIKeyIn struct {
 	ReadOnly  bool   `json:"read_only"`
 }
 
-// CreateAPIKey creates a project API key. Admin only.
+// CreateAPIKey creates a project API key. For the operator and the project's owners
+// (owner).
 func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, in.ProjectID, true)
+	if err != nil {
 		return APIKey{}, err
 	}
 	key := newSecret(PrefixAPIKey)
@@ -208,9 +212,16 @@ type CreateTokenIn struct {
 	WorkspaceID string `json:"workspace_id,omitempty"`
 }
 
-// CreateToken creates a personal access token. Admin only.
+// CreateToken creates a personal access token. For the operator, and for a signed-in user
+// a token of their own, for a project of their workspace (owner) or for the workspace.
 func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalToken, error) {
-	if err := requireSystem(ctx); err != nil {
+	if model.PrincipalFrom(ctx).Kind == KindSession && in.ProjectID != "" {
+		if _, err := c.owner(ctx, in.ProjectID, true); err != nil {
+			return PersonalToken{}, err
+		}
+	}
+	ctx, err := self(ctx, in.UserID, in.WorkspaceID)
+	if err != nil {
 		return PersonalToken{}, err
 	}
 	if (in.ProjectID == "") == (in.WorkspaceID == "") {

@@ -321,36 +321,6 @@ func (c *Catalog) qaRows(proj model.Project, t terms, language string, rows []mo
 	return out
 }
 
-// EditorProjects returns the active projects of the signed-in user's workspace.
-func (c *Catalog) EditorProjects(ctx context.Context) ([]model.Project, error) {
-	p := model.PrincipalFrom(ctx)
-	if p.Kind != KindSession && p.Kind != model.KindWorkspace {
-		return nil, model.Errorf(model.CodeUnauthorized, "sign in first")
-	}
-	var out []model.Project
-	err := c.store.View(ctx, func(tx model.Tx) error {
-		var err error
-		out, err = tx.Projects(ctx, p.WorkspaceID)
-		return err
-	})
-	return out, err
-}
-
-// EditorUser is the signed-in user.
-func (c *Catalog) EditorUser(ctx context.Context) (model.User, error) {
-	p := model.PrincipalFrom(ctx)
-	if p.UserID == "" {
-		return model.User{}, model.Errorf(model.CodeUnauthorized, "sign in first")
-	}
-	var u model.User
-	err := c.store.View(ctx, func(tx model.Tx) error {
-		var err error
-		u, err = tx.User(ctx, p.UserID)
-		return err
-	})
-	return u, err
-}
-
 // CheckIn is a value being typed into one row.
 type CheckIn struct {
 	RowRef

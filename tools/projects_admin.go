@@ -56,13 +56,15 @@ type EmbedCapabilities struct {
 	AutoApply  bool   `json:"auto_apply"`
 }
 
-// WorkspaceProjects returns the active projects of a workspace, oldest first. Admin only.
+// WorkspaceProjects returns the active projects of a workspace, oldest first. For the
+// operator, and for a signed-in user their own workspace (self).
 func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]model.Project, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := self(ctx, "", workspaceID)
+	if err != nil {
 		return nil, err
 	}
 	var out []model.Project
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}
@@ -76,13 +78,15 @@ func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]
 	return out, err
 }
 
-// ShowProject returns a project with its settings. Admin only.
+// ShowProject returns a project with its settings. For the operator and the project's
+// owners (owner).
 func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectView, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, projectID, false)
+	if err != nil {
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		if out, err = c.projectView(ctx, tx, projectID); err != nil {
 			return err
@@ -154,10 +158,17 @@ type SetProjectIn struct {
 }
 
 // SetProject changes what in names and returns the project as ShowProject does. A host
-// bound to another project is a conflict. Admin only.
+// bound to another project is a conflict. For the operator; the project's owners (owner)
+// change its Embed settings only, its title, languages and integration staying the
+// operator's.
 func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
-	if err := requireSystem(ctx); err != nil {
+	session := model.PrincipalFrom(ctx).Kind == KindSession
+	ctx, err := c.owner(ctx, projectID, true)
+	if err != nil {
 		return ProjectView{}, err
+	}
+	if session && (in.Title != nil || in.Languages != nil || in.Editable != nil || in.AutoTranslate != nil || in.IntegrationType != nil) {
+		return ProjectView{}, model.Errorf(model.CodeForbidden, "the Connect page changes a project's Embed settings only")
 	}
 	var title, integration, mode string
 	if in.Title != nil {

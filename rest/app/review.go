@@ -11,7 +11,7 @@ import (
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
-	ps, err := h.cat.EditorProjects(r.Context())
+	ps, err := h.cat.WorkspaceProjects(r.Context(), sessionFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -26,7 +26,7 @@ func (h *handler) project(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ps, err := h.cat.EditorProjects(r.Context())
+	ps, err := h.cat.WorkspaceProjects(r.Context(), sessionFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
