@@ -581,20 +581,14 @@ func (c *Catalog) editable(ctx context.Context, projectID, language string) erro
 	return c.read(ctx, projectID, func(_ model.Tx, proj model.Project) error { return canEdit(ctx, proj, language) })
 }
 
-// CommentRow is add_comment for a reviewer of an editable language.
-func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (model.Comment, error) {
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
-		return model.Comment{}, err
+// reviewer applies the editor's rule in the operations a signed-in reviewer shares with the
+// API (add_comment, flag_translation): a reviewer acts on the project's editable languages
+// only, before anything else is looked at; tokens keep the tools' own rules.
+func (c *Catalog) reviewer(ctx context.Context, projectID, language string) error {
+	if model.PrincipalFrom(ctx).Kind != KindSession {
+		return nil
 	}
-	return c.AddComment(ctx, in)
-}
-
-// FlagRow is flag_translation for a reviewer of an editable language.
-func (c *Catalog) FlagRow(ctx context.Context, in FlagIn) (RowOut, error) {
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
-		return RowOut{}, err
-	}
-	return c.FlagTranslation(ctx, in)
+	return c.editable(ctx, projectID, language)
 }
 
 // TranslateRowsIn asks the AI for rows of one language: Keys by namespace, or with All

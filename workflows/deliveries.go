@@ -22,6 +22,8 @@ import (
 // DeliveryOptions tune a Deliverer; zero fields take the defaults.
 type DeliveryOptions struct {
 	Logger *slog.Logger
+	// Store is the database the deliveries live in (storage's DB); nil means the catalogue's.
+	Store DeliveryStore
 	// Guard checks every connection of a delivery (after DNS, on every attempt); nil
 	// refuses every private network.
 	Guard *outbound.Guard
@@ -81,14 +83,16 @@ type hookQueue struct {
 	workers int
 }
 
-// NewDeliverer returns a deliverer over the catalogue's store, whose secrets the catalogue
-// opens.
+// NewDeliverer returns a deliverer; the catalogue opens the webhooks' secrets.
 func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
-	d := &Deliverer{cat: cat, store: cat.Store(), wake: make(chan struct{}, 1), hooks: map[string]*hookQueue{}, held: map[int64]bool{}}
+	d := &Deliverer{cat: cat, wake: make(chan struct{}, 1), hooks: map[string]*hookQueue{}, held: map[int64]bool{}}
 	if opts != nil {
 		d.opts = *opts
 	}
 	o := &d.opts
+	if d.store = o.Store; d.store == nil {
+		d.store = cat.Store()
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
