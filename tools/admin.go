@@ -49,15 +49,13 @@ func (c *Catalog) ListWorkspaces(ctx context.Context) ([]model.Workspace, error)
 	return out, err
 }
 
-// WorkspaceUsers returns the users of a workspace, oldest first. For the operator, and for
-// a signed-in user their own workspace (self).
+// WorkspaceUsers returns the users of a workspace, oldest first. Admin only.
 func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]model.User, error) {
-	ctx, err := self(ctx, "", workspaceID)
-	if err != nil {
+	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
 	var out []model.User
-	err = c.store.View(ctx, func(tx model.Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}

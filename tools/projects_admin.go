@@ -56,15 +56,13 @@ type EmbedCapabilities struct {
 	AutoApply  bool   `json:"auto_apply"`
 }
 
-// WorkspaceProjects returns the active projects of a workspace, oldest first. For the
-// operator, and for a signed-in user their own workspace (self).
+// WorkspaceProjects returns the active projects of a workspace, oldest first. Admin only.
 func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]model.Project, error) {
-	ctx, err := self(ctx, "", workspaceID)
-	if err != nil {
+	if err := requireSystem(ctx); err != nil {
 		return nil, err
 	}
 	var out []model.Project
-	err = c.store.View(ctx, func(tx model.Tx) error {
+	err := c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Workspace(ctx, workspaceID); err != nil {
 			return err
 		}

@@ -160,7 +160,8 @@ func cacheStatic(next http.Handler) http.Handler {
 // session is the signed-in request's context.
 type session struct {
 	model.Session
-	user model.User
+	user     model.User
+	projects []model.Project // the active projects of the user's workspace
 }
 
 type sessionKey struct{}
@@ -206,27 +207,13 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		u, err := h.me(ctx, s)
+		me, err := h.cat.Me(ctx)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(ctx, sessionKey{}, session{Session: s, user: u})))
+		next(w, r.WithContext(context.WithValue(ctx, sessionKey{}, session{Session: s, user: me.User, projects: *me.Projects})))
 	}
-}
-
-// me is the signed-in user, found among their workspace's users.
-func (h *handler) me(ctx context.Context, s model.Session) (model.User, error) {
-	users, err := h.cat.WorkspaceUsers(ctx, s.WorkspaceID)
-	if err != nil {
-		return model.User{}, err
-	}
-	for _, u := range users {
-		if u.ID == s.UserID {
-			return u, nil
-		}
-	}
-	return model.User{}, model.Errorf(model.CodeNotFound, "user %s not found", s.UserID)
 }
 
 // maxForm bounds a form body: a translation value is at most tools.MaxValueBytes.

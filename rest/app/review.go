@@ -11,12 +11,7 @@ import (
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
-	ps, err := h.cat.WorkspaceProjects(r.Context(), sessionFrom(r.Context()).WorkspaceID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": ps})
+	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects})
 }
 
 func (h *handler) project(w http.ResponseWriter, r *http.Request) {
@@ -26,13 +21,8 @@ func (h *handler) project(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ps, err := h.cat.WorkspaceProjects(r.Context(), sessionFrom(r.Context()).WorkspaceID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
 	var proj model.Project
-	for _, p := range ps {
+	for _, p := range sessionFrom(r.Context()).projects {
 		if p.ID == id {
 			proj = p
 		}
