@@ -27,10 +27,10 @@ import (
 func BenchmarkEmbedDictionaryThroughput(b *testing.B) {
 	const strings = 200
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, nil)
+	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: 1 << 30, tools.PublicResolveBudget.Name: 10}})
 	logger := slog.New(slog.DiscardHandler)
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,
-		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: 1 << 30, public.RouteResolve: 10}})})
+		Public: public.Mount(cat, &public.Options{Logger: logger})})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ctx := model.WithPrincipal(b.Context(), tools.System)
@@ -136,11 +136,11 @@ func load(b *testing.B, url, auth string, conc int, dur time.Duration) float64 {
 func BenchmarkEmbedFirstSwap(b *testing.B) {
 	chromium(b)
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, nil)
+	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: -1, tools.PublicInfoBudget.Name: -1,
+		tools.PublicInstallPingBudget.Name: -1, tools.PublicResolveBudget.Name: -1, tools.PublicHarvestBudget.Name: -1}})
 	logger := slog.New(slog.DiscardHandler)
 	srv := httptest.NewServer(rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,
-		Public: public.Mount(cat, &public.Options{Logger: logger, Limits: map[string]int{public.RouteDictionary: -1, public.RoutePublicInfo: -1,
-			public.RoutePing: -1, public.RouteResolve: -1, public.RouteHarvest: -1}})}))
+		Public: public.Mount(cat, &public.Options{Logger: logger})}))
 	defer srv.Close()
 	ctx := model.WithPrincipal(b.Context(), tools.System)
 	if _, err := cat.SetWorkspace(ctx, f.Workspace.ID, tools.SetWorkspaceIn{AuthorizedHosts: &[]string{"swap.example.test"}}); err != nil {

@@ -12,8 +12,9 @@
 //	GET  /embed.js                                       the script, gzipped, with an ETag
 //
 // They take no token and are open to every origin (CORS, with preflight). Each is throttled
-// per client address through the catalogue's [tools.Limiter] (buckets "ip:<addr>:<route>",
-// an IPv6 client counted by its /64), answering 429 with Retry-After. The client address is
+// per client address by its budget in the catalogue's table ([tools.PublicResolveBudget] and
+// the rest; an IPv6 client counted by its /64), answering 429 with Retry-After and counted
+// in the refusal metric like every other budget. The client address is
 // the socket's, or X-Forwarded-For's when the connection comes from a proxy the operator
 // trusts (the router's trusted proxies). The project's allowed origins guard harvest,
 // dictionary and changes; the workspace's emergency switch closes them all, and a project

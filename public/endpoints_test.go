@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -438,8 +437,8 @@ func TestPerIPLimits(t *testing.T) {
 	t.Parallel()
 	limiter := tools.NewMemoryLimiter(nil, 50)
 	opts := func() *envOptions {
-		return &envOptions{cat: &tools.Options{Limiter: limiter}, trusted: []string{"127.0.0.1/32"},
-			public: &public.Options{Limits: map[string]int{public.RouteDictionary: 3, public.RouteHarvest: 2, public.RouteResolve: 2}}}
+		return &envOptions{trusted: []string{"127.0.0.1/32"}, cat: &tools.Options{Limiter: limiter,
+			Budgets: map[string]int{tools.PublicDictionaryBudget.Name: 3, tools.PublicHarvestBudget.Name: 2, tools.PublicResolveBudget.Name: 2}}}
 	}
 	e := newEnv(t, "sqlite", opts())
 	id := e.site(t, "www.example.test") // one resolve spent by 127.0.0.1
@@ -476,7 +475,7 @@ func TestPerIPLimits(t *testing.T) {
 	}
 
 	// Without trusted proxies X-Forwarded-For is ignored: the socket's address counts.
-	e2 := newEnv(t, "sqlite", &envOptions{public: &public.Options{Limits: map[string]int{public.RouteDictionary: 2}}})
+	e2 := newEnv(t, "sqlite", &envOptions{cat: &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: 2}}})
 	id2 := e2.site(t, "www.example.test")
 	e2.call(t, "POST", "/api/embed/"+id2+"/harvest", map[string]any{"strings": []string{"Hello"}}, nil)
 	p2 := "/api/" + id2 + "/dictionary/de/page"

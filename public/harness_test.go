@@ -65,16 +65,13 @@ func newEnv(t *testing.T, dialect string, o *envOptions) *env {
 // forEachDialect runs fn on a fresh env of each dialect as parallel subtests.
 func forEachDialect(t *testing.T, o func() *envOptions, fn func(t *testing.T, e *env)) {
 	t.Helper()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			var opts *envOptions
-			if o != nil {
-				opts = o()
-			}
-			fn(t, newEnv(t, dialect, opts))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		var opts *envOptions
+		if o != nil {
+			opts = o()
+		}
+		fn(t, newEnv(t, dialect, opts))
+	})
 }
 
 func sys(t *testing.T) context.Context { return model.WithPrincipal(t.Context(), tools.System) }

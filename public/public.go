@@ -18,32 +18,11 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// Routes named in limit buckets and Options.Limits.
-const (
-	RouteResolve    = "resolve"
-	RouteHarvest    = "harvest"
-	RouteDictionary = "dictionary"
-	RouteChanges    = "changes"
-	RoutePing       = "install_ping"
-	RoutePublicInfo = "public_info"
-)
-
-// DefaultLimits are the spec's calls per minute per client address.
-var DefaultLimits = map[string]int{
-	RouteResolve:    30,
-	RouteHarvest:    60,
-	RouteDictionary: 240,
-	RouteChanges:    120,
-	RoutePing:       60,
-	RoutePublicInfo: 120,
-}
-
-// Options configure the public routes; nil means the defaults.
+// Options configure the public routes; nil means the defaults. Their per-address budgets
+// are the catalogue's (tools.PublicResolveBudget and the rest), overridden by
+// tools.Options.Budgets.
 type Options struct {
 	Logger *slog.Logger
-	// Limits override DefaultLimits per route (benchmarks and tests); a missing or zero
-	// entry keeps the default, a negative one turns the route's limit off.
-	Limits map[string]int
 	// HarvestFloor is the least time a harvest takes to answer (default 250 ms), so that
 	// storing, refusing and ignoring strings are not told apart by timing.
 	HarvestFloor time.Duration
@@ -63,7 +42,6 @@ const (
 type handler struct {
 	cat    *tools.Catalog
 	opts   Options
-	limits map[string]int
 	script *script
 }
 
@@ -80,21 +58,14 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	if h.opts.HarvestFloor <= 0 {
 		h.opts.HarvestFloor = 250 * time.Millisecond
 	}
-	h.limits = map[string]int{}
-	for r, n := range DefaultLimits {
-		h.limits[r] = n
-		if m := h.opts.Limits[r]; m != 0 {
-			h.limits[r] = m
-		}
-	}
 	return func(r *gin.Engine) {
 		r.GET("/embed.js", h.serveScript)
-		r.POST("/api/embed/resolve", cors, h.limit(RouteResolve), h.resolve)
-		r.POST("/api/embed/:project_id/harvest", cors, h.limit(RouteHarvest), h.harvest)
-		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(RouteDictionary), h.dictionary)
-		r.GET("/api/:project_id/changes/:language/:namespace", cors, h.limit(RouteChanges), h.changes)
-		r.POST("/api/:project_id/install_ping", cors, h.limit(RoutePing), h.ping)
-		r.GET("/api/:project_id/public_info", cors, h.limit(RoutePublicInfo), h.publicInfo)
+		r.POST("/api/embed/resolve", cors, h.limit(tools.PublicResolveBudget), h.resolve)
+		r.POST("/api/embed/:project_id/harvest", cors, h.limit(tools.PublicHarvestBudget), h.harvest)
+		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(tools.PublicDictionaryBudget), h.dictionary)
+		r.GET("/api/:project_id/changes/:language/:namespace", cors, h.limit(tools.PublicChangesBudget), h.changes)
+		r.POST("/api/:project_id/install_ping", cors, h.limit(tools.PublicInstallPingBudget), h.ping)
+		r.GET("/api/:project_id/public_info", cors, h.limit(tools.PublicInfoBudget), h.publicInfo)
 		for _, path := range []string{"/api/embed/resolve", "/api/embed/:project_id/harvest",
 			"/api/:project_id/dictionary/:language/:namespace", "/api/:project_id/changes/:language/:namespace",
 			"/api/:project_id/install_ping", "/api/:project_id/public_info"} {
@@ -135,24 +106,12 @@ func clientKey(ip string) string {
 	return p.String()
 }
 
-// limit spends one call of route from the client's per-minute budget.
-func (h *handler) limit(route string) gin.HandlerFunc {
-	n := h.limits[route]
+// limit spends one call of the route's budget b for the client's address, in the
+// catalogue, so that refusals are counted with every other.
+func (h *handler) limit(b tools.Budget) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if n < 0 {
-			c.Next()
-			return
-		}
-		bucket := "ip:" + clientKey(c.ClientIP()) + ":" + route
-		ok, wait, err := h.cat.Limiter().Take(c.Request.Context(), bucket, n, time.Minute)
-		if err != nil {
+		if err := h.cat.Take(c.Request.Context(), b, clientKey(c.ClientIP())); err != nil {
 			writeError(c, err)
-			return
-		}
-		if !ok {
-			e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
-			e.Message = "too many calls of " + route + " from this address; retry in " + strconv.Itoa(tools.RetryAfterSeconds(e)) + " s"
-			writeError(c, e)
 			return
 		}
 		c.Next()

@@ -27,7 +27,7 @@ import (
 
 // hostileLimits lift the write budgets: the hundreds of hostile writes must reach the
 // code behind the limiter, not a 429.
-var hostileLimits = &tools.Options{Limits: tools.Limits{Writes: 1 << 30, PageStrings: 1 << 30}}
+var hostileLimits = &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30, tools.PageStringsBudget.Name: 1 << 30}}
 
 // hostileRoute is one route of the router with valid defaults for its path parameters.
 type hostileRoute struct {
@@ -965,42 +965,39 @@ func TestHostileValueGateAI(t *testing.T) {
 		}
 		answers = append(answers, struct{ name, content string }{v.name, v.json})
 	}
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			for _, a := range answers {
-				t.Run(a.name, func(t *testing.T) {
-					r := gateAnswer(a.content)
-					if a.content == "" {
-						r = gateDuplicateAnswer
-					}
-					s, model := aiServer(t, dialect, r, tools.Limits{})
-					before := s.gateRows(t)
-					res := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"plain"})
-					res.wantStatus(t, http.StatusOK)
-					var out retranslateOut
-					res.decode(t, &out)
-					wantKeys(t, "failed", out.Failed, []string{"plain"})
-					if len(out.Retranslated) != 0 {
-						t.Errorf("retranslated %v", out.Retranslated)
-					}
-					s.wantRows(t, before)
-					if len(model.Calls()) == 0 {
-						t.Fatal("the model was never called")
-					}
-					mcpOut := mcpOK[struct {
-						Translated map[string]string `json:"translated"`
-						Failed     []string          `json:"failed"`
-					}](t, s.mcpProject(t, tokenAuth(s.rw)), "ai_translate_keys",
-						map[string]any{"namespace_key": "ui", "translation_keys": []string{"plain"}, "target_lang": "nb"})
-					if len(mcpOut.Translated) != 0 || !slices.Equal(mcpOut.Failed, []string{"plain"}) {
-						t.Errorf("ai_translate_keys: translated %v failed %v", mcpOut.Translated, mcpOut.Failed)
-					}
-					s.wantRows(t, before)
-				})
-			}
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		for _, a := range answers {
+			t.Run(a.name, func(t *testing.T) {
+				r := gateAnswer(a.content)
+				if a.content == "" {
+					r = gateDuplicateAnswer
+				}
+				s, model := aiServer(t, dialect, r, nil)
+				before := s.gateRows(t)
+				res := s.call(t, "POST", s.retranslatePath("nb", "ui"), tokenAuth(s.rw), []string{"plain"})
+				res.wantStatus(t, http.StatusOK)
+				var out retranslateOut
+				res.decode(t, &out)
+				wantKeys(t, "failed", out.Failed, []string{"plain"})
+				if len(out.Retranslated) != 0 {
+					t.Errorf("retranslated %v", out.Retranslated)
+				}
+				s.wantRows(t, before)
+				if len(model.Calls()) == 0 {
+					t.Fatal("the model was never called")
+				}
+				mcpOut := mcpOK[struct {
+					Translated map[string]string `json:"translated"`
+					Failed     []string          `json:"failed"`
+				}](t, s.mcpProject(t, tokenAuth(s.rw)), "ai_translate_keys",
+					map[string]any{"namespace_key": "ui", "translation_keys": []string{"plain"}, "target_lang": "nb"})
+				if len(mcpOut.Translated) != 0 || !slices.Equal(mcpOut.Failed, []string{"plain"}) {
+					t.Errorf("ai_translate_keys: translated %v failed %v", mcpOut.Translated, mcpOut.Failed)
+				}
+				s.wantRows(t, before)
+			})
+		}
+	})
 }
 
 // TestHostileMCPEnvelopeStrict: outside a tool's arguments, a JSON-RPC message is read

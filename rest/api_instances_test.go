@@ -16,42 +16,39 @@ import (
 // one writes, the other serves within a second.
 func TestAPIInstances(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			dsn, f := storagetest.FixtureDSN(t, dialect)
-			// Production settings: the default poll interval.
-			open := func() *storage.DB { return storagetest.MustOpen(t, dsn, &storage.Options{}) }
-			a := serve(t, dialect, open(), nil)
-			a.useFixture(f)
-			b := a.peer(t, open())
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		// Production settings: the default poll interval.
+		open := func() *storage.DB { return storagetest.MustOpen(t, dsn, &storage.Options{}) }
+		a := serve(t, dialect, open(), nil)
+		a.useFixture(f)
+		b := a.peer(t, open())
 
-			abc(t, a)
-			b.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
-			etag := b.call(t, "GET", b.readPath("nb", "ui"), tokenAuth(b.ro), nil).wantStatus(t, http.StatusOK).header.Get("ETag")
-			b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).wantStatus(t, http.StatusOK)
+		abc(t, a)
+		b.wantFlat(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
+		etag := b.call(t, "GET", b.readPath("nb", "ui"), tokenAuth(b.ro), nil).wantStatus(t, http.StatusOK).header.Get("ETag")
+		b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).wantStatus(t, http.StatusOK)
 
-			a.sync(t, "en", "ui", map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "d": "D"}, "preserve_source_values": false})
-			a.overwrite(t, "nb", "ui", map[string]string{"b": "B-nb"})
-			wantEN := map[string]string{"a": "A2", "b": "B", "d": "D"}
-			eventually(t, "the other instance to serve the new English values", func() bool {
-				return jsonEqual(t, b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(b.ro), nil).body, wantEN)
-			})
-			eventually(t, "the other instance to serve the new values to a workspace token", func() bool {
-				return jsonEqual(t, b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).body, wantEN)
-			})
-			eventually(t, "the other instance to drop the old Norwegian ETag", func() bool {
-				r := b.do(t, request{Method: "GET", Path: b.readPath("nb", "ui"), Auth: tokenAuth(b.ro), Header: map[string]string{"If-None-Match": etag}})
-				return r.status == http.StatusOK && jsonEqual(t, r.body, map[string]string{"a": "A-nb", "b": "B-nb"})
-			})
-			wantKeys(t, "stale on the other instance", b.stale(t, "ui", "lang=nb"), []string{"a"})
-
-			key := a.key(t, a.proj.ID, false)
-			eventually(t, "the other instance to take a key made by the first", func() bool {
-				return b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(key), nil).status == http.StatusOK
-			})
+		a.sync(t, "en", "ui", map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "d": "D"}, "preserve_source_values": false})
+		a.overwrite(t, "nb", "ui", map[string]string{"b": "B-nb"})
+		wantEN := map[string]string{"a": "A2", "b": "B", "d": "D"}
+		eventually(t, "the other instance to serve the new English values", func() bool {
+			return jsonEqual(t, b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(b.ro), nil).body, wantEN)
 		})
-	}
+		eventually(t, "the other instance to serve the new values to a workspace token", func() bool {
+			return jsonEqual(t, b.call(t, "GET", "/api/"+b.proj.ID+"/latest/en/ui", bearerAuth(b.wsToken), nil).body, wantEN)
+		})
+		eventually(t, "the other instance to drop the old Norwegian ETag", func() bool {
+			r := b.do(t, request{Method: "GET", Path: b.readPath("nb", "ui"), Auth: tokenAuth(b.ro), Header: map[string]string{"If-None-Match": etag}})
+			return r.status == http.StatusOK && jsonEqual(t, r.body, map[string]string{"a": "A-nb", "b": "B-nb"})
+		})
+		wantKeys(t, "stale on the other instance", b.stale(t, "ui", "lang=nb"), []string{"a"})
+
+		key := a.key(t, a.proj.ID, false)
+		eventually(t, "the other instance to take a key made by the first", func() bool {
+			return b.call(t, "GET", b.readPath("en", "ui"), tokenAuth(key), nil).status == http.StatusOK
+		})
+	})
 }
 
 // eventually polls cond every 50 ms for up to two seconds (changes made elsewhere must show
@@ -76,7 +73,7 @@ func TestAPIInstancesShareTheWriteBudget(t *testing.T) {
 	dsn, f := storagetest.FixtureDSN(t, "postgres")
 	instance := func() *server {
 		db := storagetest.MustOpen(t, dsn, &storage.Options{})
-		s := serve(t, "postgres", db, &tools.Options{Limits: tools.Limits{Writes: 5}, Limiter: db.Limiter(nil)})
+		s := serve(t, "postgres", db, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 5}, Limiter: db.Limiter(nil)})
 		s.useFixture(f)
 		return s
 	}

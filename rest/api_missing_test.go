@@ -92,26 +92,23 @@ func TestAPIMissing(t *testing.T) {
 // run), and the body and write budgets are out of reach (other tests cover them).
 func TestAPIMissingTakesAFiveMegabyteBody(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			s := newServerWith(t, dialect, &tools.Options{WriteTimeout: time.Hour}, &rest.Options{BodyTimeout: time.Hour})
-			s.sync(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
-			body := flatBodyOf(rest.MaxBody, model.MaxValueBytes-1000)
-			if len(body) != rest.MaxBody {
-				t.Fatalf("body of %d bytes, want %d", len(body), rest.MaxBody)
-			}
-			s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), body).wantStatus(t, http.StatusCreated)
-			want := map[string]string{}
-			if err := json.Unmarshal(body, &want); err != nil {
-				t.Fatal(err)
-			}
-			want["a"], want["b"], want["c"] = "A", "B", "C"
-			if got := s.flat(t, "en", "ui"); !reflect.DeepEqual(got, want) {
-				t.Errorf("namespace has %d keys after a 5 MB report of %d, want every one with its value", len(got), len(want)-3)
-			}
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		s := newServerWith(t, dialect, &tools.Options{WriteTimeout: time.Hour}, &rest.Options{BodyTimeout: time.Hour})
+		s.sync(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})
+		body := flatBodyOf(rest.MaxBody, model.MaxValueBytes-1000)
+		if len(body) != rest.MaxBody {
+			t.Fatalf("body of %d bytes, want %d", len(body), rest.MaxBody)
+		}
+		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), body).wantStatus(t, http.StatusCreated)
+		want := map[string]string{}
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatal(err)
+		}
+		want["a"], want["b"], want["c"] = "A", "B", "C"
+		if got := s.flat(t, "en", "ui"); !reflect.DeepEqual(got, want) {
+			t.Errorf("namespace has %d keys after a 5 MB report of %d, want every one with its value", len(got), len(want)-3)
+		}
+	})
 }
 
 // errorShape is a scenario check of the spec's error shape, whatever the code.

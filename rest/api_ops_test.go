@@ -155,7 +155,7 @@ func TestMetricsThroughTheRouter(t *testing.T) {
 	m := rest.NewMetrics()
 	hs, f, _ := opsServer(t, rest.Options{Metrics: m})
 	get(t, hs.URL+"/api/"+f.Project.ID+"/latest/en/nope", map[string]string{"Authorization": "Token token=" + f.RO})
-	m.WriteRefused("writes")
+	m.Refused("writes")
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	out := rec.Body.String()

@@ -94,9 +94,9 @@ func TestModelAnswerCap(t *testing.T) {
 		{"answer", http.StatusOK, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`, outbound.MaxModelAnswer},
 		{"error", http.StatusInternalServerError, `{"error":{"message":"`, outbound.MaxErrorBody},
 	} {
-		for _, dialect := range storagetest.Dialects {
-			t.Run(tc.name+"/"+dialect, func(t *testing.T) {
-				t.Parallel()
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 				flood := newFlooder(t, tc.status, tc.prefix)
 				dsn, f := storagetest.FixtureDSN(t, dialect)
 				s := serve(t, dialect, storagetest.MustOpen(t, dsn, nil),
@@ -125,7 +125,7 @@ func TestModelAnswerCap(t *testing.T) {
 					t.Errorf("usage %+v (%v), want the one call and 2 failed strings", u, err)
 				}
 			})
-		}
+		})
 	}
 }
 

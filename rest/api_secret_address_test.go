@@ -216,68 +216,65 @@ func ptr[T any](v T) *T { return &v }
 // still calls it. Without a secret key the upgrade stops, naming the key, and leaves it.
 func TestUpgradeSealsDeployHookURLs(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			dsn, f := storagetest.FixtureDSN(t, dialect)
-			hook := newRecorder(t, nil)
-			plain := hook.URL + "/deploy/plain-hook-secret-7f3a"
-			// As an older version left it: the URL in plain text, this migration not run.
-			raw := storagetest.SQL(t, dsn)
-			for _, q := range []struct {
-				sql  string
-				args []any
-			}{
-				{"UPDATE projects SET deploy_provider = 'hook', deploy_url = $1 WHERE id = $2", []any{plain, f.Project.ID}},
-				{"DELETE FROM bun_migrations WHERE name = '20261124500001'", nil},
-			} {
-				if res, err := raw.ExecContext(t.Context(), q.sql, q.args...); err != nil {
-					t.Fatal(err)
-				} else if n, _ := res.RowsAffected(); n != 1 {
-					t.Fatalf("%s: %d rows", q.sql, n)
-				}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		hook := newRecorder(t, nil)
+		plain := hook.URL + "/deploy/plain-hook-secret-7f3a"
+		// As an older version left it: the URL in plain text, this migration not run.
+		raw := storagetest.SQL(t, dsn)
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{"UPDATE projects SET deploy_provider = 'hook', deploy_url = $1 WHERE id = $2", []any{plain, f.Project.ID}},
+			{"DELETE FROM bun_migrations WHERE name = '20261124500001'", nil},
+		} {
+			if res, err := raw.ExecContext(t.Context(), q.sql, q.args...); err != nil {
+				t.Fatal(err)
+			} else if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%s: %d rows", q.sql, n)
 			}
-			storedURL := func() string {
-				var v string
-				if err := raw.QueryRowContext(t.Context(), "SELECT deploy_url FROM projects WHERE id = $1", f.Project.ID).Scan(&v); err != nil {
-					t.Fatal(err)
-				}
-				return v
-			}
-
-			if _, err := storage.Open(t.Context(), dsn, &storage.Options{}); err == nil || !strings.Contains(err.Error(), secrets.EnvKey) {
-				t.Fatalf("upgrading without a secret key: %v, want an error naming %s", err, secrets.EnvKey)
-			}
-			if storedURL() != plain {
-				t.Fatal("a failed upgrade changed the row")
-			}
-
-			box, err := secrets.New(make([]byte, secrets.KeySize))
-			if err != nil {
+		}
+		storedURL := func() string {
+			var v string
+			if err := raw.QueryRowContext(t.Context(), "SELECT deploy_url FROM projects WHERE id = $1", f.Project.ID).Scan(&v); err != nil {
 				t.Fatal(err)
 			}
-			db := storagetest.MustOpen(t, dsn, &storage.Options{Secrets: box})
-			if v := storedURL(); !strings.HasPrefix(v, "v1:") || strings.Contains(v, "plain-hook-secret") || strings.Contains(v, hook.URL) {
-				t.Fatalf("after the upgrade the row holds %q, want it sealed", v)
-			}
-			opts := redeployOptions(t)
-			opts.Secrets = box
-			s := serve(t, dialect, db, opts)
-			s.useFixture(f)
-			v, err := s.cat.ShowRedeploy(sys(t), f.Project.ID)
-			if err != nil || v.Provider != tools.DeployHook || v.URL != hook.URL+"/…7f3a" {
-				t.Errorf("ShowRedeploy after the upgrade = %+v, %v; want the URL masked", v, err)
-			}
-			s.call(t, "POST", "/api/"+f.Project.ID+"/redeploy", bearerAuth(f.PAT), nil).wantStatus(t, http.StatusOK)
-			if got := hook.requests(); len(got) != 1 || got[0].path != "/deploy/plain-hook-secret-7f3a" {
-				t.Errorf("the hook got %+v, want one POST to its URL", got)
-			}
-			// Reopening does not seal twice.
-			before := storedURL()
-			storagetest.MustOpen(t, dsn, &storage.Options{Secrets: box})
-			if storedURL() != before {
-				t.Error("a second start changed the sealed URL")
-			}
-		})
-	}
+			return v
+		}
+
+		if _, err := storage.Open(t.Context(), dsn, &storage.Options{}); err == nil || !strings.Contains(err.Error(), secrets.EnvKey) {
+			t.Fatalf("upgrading without a secret key: %v, want an error naming %s", err, secrets.EnvKey)
+		}
+		if storedURL() != plain {
+			t.Fatal("a failed upgrade changed the row")
+		}
+
+		box, err := secrets.New(make([]byte, secrets.KeySize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := storagetest.MustOpen(t, dsn, &storage.Options{Secrets: box})
+		if v := storedURL(); !strings.HasPrefix(v, "v1:") || strings.Contains(v, "plain-hook-secret") || strings.Contains(v, hook.URL) {
+			t.Fatalf("after the upgrade the row holds %q, want it sealed", v)
+		}
+		opts := redeployOptions(t)
+		opts.Secrets = box
+		s := serve(t, dialect, db, opts)
+		s.useFixture(f)
+		v, err := s.cat.ShowRedeploy(sys(t), f.Project.ID)
+		if err != nil || v.Provider != tools.DeployHook || v.URL != hook.URL+"/…7f3a" {
+			t.Errorf("ShowRedeploy after the upgrade = %+v, %v; want the URL masked", v, err)
+		}
+		s.call(t, "POST", "/api/"+f.Project.ID+"/redeploy", bearerAuth(f.PAT), nil).wantStatus(t, http.StatusOK)
+		if got := hook.requests(); len(got) != 1 || got[0].path != "/deploy/plain-hook-secret-7f3a" {
+			t.Errorf("the hook got %+v, want one POST to its URL", got)
+		}
+		// Reopening does not seal twice.
+		before := storedURL()
+		storagetest.MustOpen(t, dsn, &storage.Options{Secrets: box})
+		if storedURL() != before {
+			t.Error("a second start changed the sealed URL")
+		}
+	})
 }

@@ -158,8 +158,10 @@ func bigBody() []byte {
 	return b.Bytes()
 }
 
-// TestAPISync covers endpoint 3 request by request: the States table for keys and source
-// values, the options, the body forms, and the refusals.
+// TestAPISync is endpoint 3's transport table: each option and body form reaches the
+// catalogue's sync, the answer carries every field, and each refusal has its status and
+// stores nothing. The States table itself (every kind of key, in the source language and a
+// target one) is tools' TestSyncStates, and the walk through it tools' TestSyncLifecycle.
 func TestAPISync(t *testing.T) {
 	t.Parallel()
 	const en, nb = "/api/sync/{project}/latest/en/", "/api/sync/{project}/latest/nb/"
@@ -192,18 +194,6 @@ func TestAPISync(t *testing.T) {
 			wantStatus: 200, check: then(
 				syncReport(syncWant{total: 3, created: []string{"d"}, hidden: []string{"c"}, unchanged: 2}),
 				flatIs("en", "ui", map[string]string{"a": "A", "b": "B", "d": "D"}))},
-		{name: "a hidden key is not reported hidden again", setup: abcHiddenC, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]string{"a": "A", "b": "B"},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 2, unchanged: 2}),
-				flatIs("en", "ui", map[string]string{"a": "A", "b": "B"}))},
-		{name: "a hidden key sent again is unhidden with its value", setup: abcHiddenC, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]string{"a": "A", "b": "B", "c": "C-new"},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 3, unhidden: []string{"c"}, unchanged: 2}),
-				flatIs("en", "ui", abcEN))},
-		{name: "a hidden key sent with a new value and preserve false", setup: abcHiddenC, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"a": "A", "b": "B", "c": "C2"}, "preserve_source_values": false},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 3, unhidden: []string{"c"}, changed: []string{"c"}, unchanged: 2}),
-				flatIs("en", "ui", map[string]string{"a": "A", "b": "B", "c": "C2"}))},
 		{name: "partial hides nothing", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"d": "D"}, "partial": true},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 1, created: []string{"d"}}),
@@ -212,9 +202,6 @@ func TestAPISync(t *testing.T) {
 			body:       map[string]any{"translations": map[string]string{"a": "A"}, "partial": false},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 1, hidden: []string{"b", "c"}, unchanged: 1}),
 				flatIs("en", "ui", map[string]string{"a": "A"}))},
-		{name: "partial unhides a key it sends", setup: abcHiddenC, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"c": "C"}, "partial": true},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unhidden: []string{"c"}}), flatIs("en", "ui", abcEN))},
 		{name: "a target-language sync reports the empty rows it fills", setup: abc, method: "PUT", path: nb + "ui", auth: "{rw}",
 			body:       map[string]string{"a": "A-nb-new", "b": "B-nb"},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 2, filled: []string{"b"}, unchanged: 1}),
@@ -234,10 +221,6 @@ func TestAPISync(t *testing.T) {
 		{name: "preserve_source_values true keeps source values", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"a": "A2", "b": "B2", "c": "C"}, "preserve_source_values": true},
 			wantStatus: 200, check: then(syncReport(syncWant{total: 3, unchanged: 3}), flatIs("en", "ui", abcEN))},
-		{name: "new keys take payload values with preserve true", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "c": "C", "d": "D"}, "preserve_source_values": true},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 4, created: []string{"d"}, unchanged: 3}),
-				flatIs("en", "ui", map[string]string{"a": "A", "b": "B", "c": "C", "d": "D"}))},
 		{name: "preserve_source_values false overwrites changed values", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "c": "C3"}, "preserve_source_values": false},
 			wantStatus: 200, check: then(
@@ -245,34 +228,11 @@ func TestAPISync(t *testing.T) {
 				flatIs("en", "ui", map[string]string{"a": "A2", "b": "B", "c": "C3"}),
 				flatIs("nb", "ui", map[string]string{"a": "A-nb"}),
 				staleIs("ui", "lang=nb", "a"))},
-		{name: "a target-language sync creates keys with its values and hides nothing", setup: abc, method: "PUT", path: nb + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"a": "A-nb-new", "d": "D-nb"}},
-			wantStatus: 200, check: then(
-				syncReport(syncWant{total: 2, created: []string{"d"}, unchanged: 1}),
-				flatIs("en", "ui", abcEN),
-				flatIs("nb", "ui", map[string]string{"a": "A-nb", "d": "D-nb"}),
-				flatIs("sv", "ui", map[string]string{}))},
-		{name: "a target-language sync with preserve false leaves the source alone", setup: abc, method: "PUT", path: nb + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"a": "A-nb"}, "preserve_source_values": false},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unchanged: 1}), flatIs("en", "ui", abcEN), staleIs("ui", "lang=nb"))},
-		{name: "a target-language sync unhides a key it sends", setup: abcHiddenC, method: "PUT", path: nb + "ui", auth: "{rw}",
-			body:       map[string]string{"c": "C-nb"},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 1, unhidden: []string{"c"}, filled: []string{"c"}}), flatIs("en", "ui", abcEN))},
-		{name: "first push in a target language creates the namespace", method: "PUT", path: nb + "fresh", auth: "{rw}",
-			body:       map[string]string{"x": "X-nb"},
-			wantStatus: 200, check: then(syncReport(syncWant{total: 1, created: []string{"x"}}),
-				flatIs("nb", "fresh", map[string]string{"x": "X-nb"}), flatIs("en", "fresh", map[string]string{}))},
 
 		// Refusals store nothing.
 		{name: "a refused value stores nothing of the batch", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
 			body:       map[string]any{"translations": map[string]string{"new": "New", "bad": refusedValue}},
 			wantStatus: 422, wantError: "invalid_translation", check: then(flatIs("en", "ui", abcEN), flatIs("nb", "ui", map[string]string{"a": "A-nb"}))},
-		{name: "a refused value in a new namespace creates nothing", method: "PUT", path: en + "fresh", auth: "{rw}",
-			body:       map[string]string{"ok": "OK", "bad": `<a href="javascript:alert(1)">x</a>`},
-			wantStatus: 422, wantError: "invalid_translation", check: flatIs("en", "fresh", nil)},
-		{name: "a refused value with preserve false changes nothing", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}",
-			body:       map[string]any{"translations": map[string]string{"a": "A2", "b": "B", "c": refusedValue}, "preserve_source_values": false},
-			wantStatus: 422, wantError: "invalid_translation", check: then(flatIs("en", "ui", abcEN), staleIs("ui", "lang=nb"))},
 		{name: "body over 5 MB", setup: abc, method: "PUT", path: en + "ui", auth: "{rw}", body: bigBody(),
 			wantStatus: 413, wantError: "", check: flatIs("en", "ui", abcEN)},
 		{name: "body over 5 MB in a new namespace", method: "PUT", path: en + "fresh", auth: "{rw}", body: bigBody(),
@@ -305,62 +265,6 @@ func TestAPISync(t *testing.T) {
 			auth: "Bearer {ws}", body: map[string]string{"a": "A"}, wantStatus: 404, wantError: "not_found"},
 	}
 	runScenarios(t, scenarios)
-}
-
-// TestAPISyncLifecycle walks one namespace through the States table in order: create, hide,
-// unhide, chunked partial pushes finished by a full sync, a changed source that makes
-// translations stale and clears the language locks.
-func TestAPISyncLifecycle(t *testing.T) {
-	t.Parallel()
-	forEachDialect(t, func(t *testing.T, s *server) {
-		syncWant{total: 3, created: []string{"a", "b", "c"}}.check(t, s.sync(t, "en", "flow", map[string]string{"a": "A", "b": "B", "c": "C"}))
-		s.overwrite(t, "nb", "flow", map[string]string{"a": "A-nb", "b": "B-nb", "c": "C-nb"})
-		s.overwrite(t, "sv", "flow", map[string]string{"a": "A-sv"})
-
-		// Chunks: nothing hidden until the closing full sync.
-		syncWant{total: 1, created: []string{"d"}}.check(t, s.sync(t, "en", "flow", map[string]any{"translations": map[string]string{"d": "D"}, "partial": true}))
-		syncWant{total: 1, created: []string{"e"}}.check(t, s.sync(t, "en", "flow", map[string]any{"translations": map[string]string{"e": "E"}, "partial": true}))
-		s.wantFlat(t, "en", "flow", map[string]string{"a": "A", "b": "B", "c": "C", "d": "D", "e": "E"})
-		syncWant{total: 4, hidden: []string{"b"}, unchanged: 4}.check(t, s.sync(t, "en", "flow", map[string]string{"a": "A", "c": "C", "d": "D", "e": "E"}))
-		s.wantFlat(t, "nb", "flow", map[string]string{"a": "A-nb", "c": "C-nb"})
-
-		// Locks are set through the catalogue (MCP flag_translation): REST has no way to.
-		s.lock(t, "flow", "a", "nb")
-		s.lock(t, "flow", "a", "sv")
-		s.lock(t, "flow", "c", "nb")
-
-		got := s.sync(t, "en", "flow", map[string]any{
-			"translations":           map[string]string{"a": "A2", "b": "B", "c": "C", "d": "D", "e": "E"},
-			"preserve_source_values": false,
-		})
-		syncWant{total: 5, unhidden: []string{"b"}, changed: []string{"a"}, unchanged: 3}.check(t, got)
-		s.wantFlat(t, "en", "flow", map[string]string{"a": "A2", "b": "B", "c": "C", "d": "D", "e": "E"})
-		wantKeys(t, "nb stale after the source change", s.stale(t, "flow", "lang=nb"), []string{"a"})
-		wantKeys(t, "sv stale after the source change", s.stale(t, "flow", "lang=sv"), []string{"a"})
-		for _, c := range []struct {
-			key, lang string
-			locked    bool
-		}{{"a", "nb", false}, {"a", "sv", false}, {"c", "nb", true}} {
-			v, ok := s.translation(t, "flow", c.key, c.lang)
-			if !ok {
-				t.Fatalf("%s has no %s row", c.key, c.lang)
-			}
-			if v.LanguageLocked != c.locked {
-				t.Errorf("%s in %s: language_locked %v, want %v", c.key, c.lang, v.LanguageLocked, c.locked)
-			}
-			if v.Value != map[string]string{"a/nb": "A-nb", "a/sv": "A-sv", "c/nb": "C-nb"}[c.key+"/"+c.lang] {
-				t.Errorf("%s in %s: value %q changed", c.key, c.lang, v.Value)
-			}
-		}
-		s.wantFlat(t, "nb", "flow", map[string]string{"a": "A-nb", "b": "B-nb", "c": "C-nb"})
-
-		// The same sync again changes nothing.
-		syncWant{total: 5, unchanged: 5}.check(t, s.sync(t, "en", "flow", map[string]any{
-			"translations":           map[string]string{"a": "A2", "b": "B", "c": "C", "d": "D", "e": "E"},
-			"preserve_source_values": false,
-		}))
-		wantKeys(t, "nb stale", s.stale(t, "flow", "lang=nb"), []string{"a"})
-	})
 }
 
 // TestAPISyncLarge syncs 10,000 new keys in one request, then the same set again. One

@@ -259,19 +259,17 @@ func BenchmarkReadNamespace304(b *testing.B) {
 // benchSync times a full sync of n new keys into a fresh namespace per iteration, through
 // the handler (body decoding, validation, storage, the 200 body), on each dialect.
 func benchSync(b *testing.B, n int) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			s := benchNewServer(b, dialect)
-			body := benchBody(b, n)
-			b.SetBytes(int64(len(body)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.sync(b, fmt.Sprintf("sync_%d", i), body, n)
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
-		})
-	}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		s := benchNewServer(b, dialect)
+		body := benchBody(b, n)
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			s.sync(b, fmt.Sprintf("sync_%d", i), body, n)
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+	})
 }
 
 // BenchmarkSync10k is a full sync of 10,000 new keys.

@@ -30,7 +30,7 @@ func wantRateLimited(t *testing.T, r *response) {
 // other projects keep their own budget.
 func TestAPIWriteLimit(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 5}}, func(t *testing.T, s *server) {
+	forEachDialectWith(t, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 5}}, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{"b": "B"}).wantStatus(t, http.StatusCreated)
 		s.overwrite(t, "nb", "ui", map[string]string{"a": "A-nb"})
@@ -72,29 +72,26 @@ func TestAPIWriteLimit(t *testing.T) {
 func TestAPIWriteLimitIsPerMinute(t *testing.T) {
 	t.Parallel()
 	const perMinute = 60
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-			s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Writes: perMinute}, Now: clock.now})
-			s.sync(t, "en", "ui", map[string]string{"a": "A"})
-			clock.advance(10 * time.Second)
-			for i := 1; i < perMinute; i++ {
-				s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
-			}
-			for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
-				clock.advance(step)
-				wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
-			}
-			// 59 s after the first write: it leaves the window in one second.
-			if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
-				t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
-			}
-			clock.advance(time.Second)
-			s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		clock := &fakeClock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+		s := newServer(t, dialect, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: perMinute}, Now: clock.now})
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		clock.advance(10 * time.Second)
+		for i := 1; i < perMinute; i++ {
+			s.call(t, "POST", s.missingPath("en", "ui"), tokenAuth(s.rw), map[string]string{}).wantStatus(t, http.StatusCreated)
+		}
+		for _, step := range []time.Duration{0, 20 * time.Second, 29 * time.Second} {
+			clock.advance(step)
 			wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
-		})
-	}
+		}
+		// 59 s after the first write: it leaves the window in one second.
+		if ra := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}).header.Get("Retry-After"); ra != "1" {
+			t.Errorf("Retry-After %q one second before the oldest write leaves the minute, want 1", ra)
+		}
+		clock.advance(time.Second)
+		s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]any{"translations": map[string]string{"k": "K"}, "partial": true}).wantStatus(t, http.StatusOK)
+		wantRateLimited(t, s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"k": "K"}))
+	})
 }
 
 // fakeClock is a settable clock for the limiter.
@@ -134,7 +131,7 @@ func TestAPIWriteLimitDefault(t *testing.T) {
 // other writes keep their own budget.
 func TestAPIPageStringsLimit(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{PageStrings: 5}}, func(t *testing.T, s *server) {
+	forEachDialectWith(t, &tools.Options{Budgets: map[string]int{tools.PageStringsBudget.Name: 5}}, func(t *testing.T, s *server) {
 		for i := 0; i < 5; i++ {
 			s.call(t, "POST", s.pageStringsPath("page"), tokenAuth(s.rw), map[string]any{"source_strings": []string{fmt.Sprintf("String %d", i)}}).
 				wantStatus(t, http.StatusOK)
@@ -175,7 +172,7 @@ func TestAPISyncBudget(t *testing.T) {
 func TestWriteLimitRefusedWritesAreFree(t *testing.T) {
 	t.Parallel()
 	const budget = 3
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: budget}}, func(t *testing.T, s *server) {
+	forEachDialectWith(t, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: budget}}, func(t *testing.T, s *server) {
 		refused := []struct {
 			name  string
 			write func(t *testing.T)
@@ -211,7 +208,7 @@ func TestWriteLimitRefusedWritesAreFree(t *testing.T) {
 // error) and stores nothing.
 func TestWriteLimitSharedByRESTAndMCP(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, &tools.Options{Limits: tools.Limits{Writes: 4}}, func(t *testing.T, s *server) {
+	forEachDialectWith(t, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 4}}, func(t *testing.T, s *server) {
 		m := s.mcpProject(t, tokenAuth(s.rw))
 		s.sync(t, "en", "ui", map[string]string{"a": "A"})
 		mcpOK[map[string]any](t, m, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "b", "source_value": "B"})

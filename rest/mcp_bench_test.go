@@ -121,42 +121,38 @@ func mcpBenchRun(b *testing.B, s *mcpBenchServer, body []byte) {
 // BenchmarkMCPToolsList is tools/list on the project endpoint without initialize.
 func BenchmarkMCPToolsList(b *testing.B) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			s := mcpBenchNew(b, dialect)
-			var rpc struct {
-				Result struct {
-					Tools []json.RawMessage `json:"tools"`
-				} `json:"result"`
-			}
-			if err := json.Unmarshal(s.post(b, body), &rpc); err != nil || len(rpc.Result.Tools) != len(mcpAllTools) {
-				b.Fatalf("tools/list gave %d tools (%v)", len(rpc.Result.Tools), err)
-			}
-			mcpBenchRun(b, s, body)
-		})
-	}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		s := mcpBenchNew(b, dialect)
+		var rpc struct {
+			Result struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(s.post(b, body), &rpc); err != nil || len(rpc.Result.Tools) != len(mcpAllTools) {
+			b.Fatalf("tools/list gave %d tools (%v)", len(rpc.Result.Tools), err)
+		}
+		mcpBenchRun(b, s, body)
+	})
 }
 
 // BenchmarkMCPGetTranslations is get_translations (json) of a 1,000-key namespace.
 func BenchmarkMCPGetTranslations(b *testing.B) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_translations",` +
 		`"arguments":{"language":"en","format":"json","namespace_key":"bench"}}}`)
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			s := mcpBenchNew(b, dialect)
-			s.sync(b, "bench", mcpBenchKeys)
-			var rpc struct {
-				Result struct {
-					IsError           bool    `json:"isError"`
-					StructuredContent mcpFile `json:"structuredContent"`
-				} `json:"result"`
-			}
-			data := s.post(b, body)
-			if err := json.Unmarshal(data, &rpc); err != nil || rpc.Result.IsError || rpc.Result.StructuredContent.Count != mcpBenchKeys {
-				b.Fatalf("get_translations: count %d (%v): %s", rpc.Result.StructuredContent.Count, err, truncated(data))
-			}
-			b.SetBytes(int64(len(data)))
-			mcpBenchRun(b, s, body)
-		})
-	}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		s := mcpBenchNew(b, dialect)
+		s.sync(b, "bench", mcpBenchKeys)
+		var rpc struct {
+			Result struct {
+				IsError           bool    `json:"isError"`
+				StructuredContent mcpFile `json:"structuredContent"`
+			} `json:"result"`
+		}
+		data := s.post(b, body)
+		if err := json.Unmarshal(data, &rpc); err != nil || rpc.Result.IsError || rpc.Result.StructuredContent.Count != mcpBenchKeys {
+			b.Fatalf("get_translations: count %d (%v): %s", rpc.Result.StructuredContent.Count, err, truncated(data))
+		}
+		b.SetBytes(int64(len(data)))
+		mcpBenchRun(b, s, body)
+	})
 }

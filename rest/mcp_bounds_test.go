@@ -100,62 +100,59 @@ func mcpWantRateLimited(t *testing.T, m *mcpSession, name string, args any) mcpR
 // other tokens and the REST reads (1 and 5) go on; the minute's end frees it again.
 func TestMCPReadLimit(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			clock := &fakeClock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
-			s := newServer(t, dialect, &tools.Options{Limits: tools.Limits{Reads: 5}, Now: clock.now})
-			s.sync(t, "en", "ui", map[string]string{"a": "A"})
-			m := s.mcpProject(t, tokenAuth(s.ro))
-			reads := []struct {
-				name string
-				args map[string]any
-			}{
-				{"list_projects", nil},
-				{"get_project_status", nil},
-				{"get_translations", map[string]any{"language": "en", "namespace_key": "ui"}},
-				{"search_translations", map[string]any{"value_contains": "A"}},
-				{"get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"}},
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		clock := &fakeClock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+		s := newServer(t, dialect, &tools.Options{Budgets: map[string]int{tools.ReadBudget.Name: 5}, Now: clock.now})
+		s.sync(t, "en", "ui", map[string]string{"a": "A"})
+		m := s.mcpProject(t, tokenAuth(s.ro))
+		reads := []struct {
+			name string
+			args map[string]any
+		}{
+			{"list_projects", nil},
+			{"get_project_status", nil},
+			{"get_translations", map[string]any{"language": "en", "namespace_key": "ui"}},
+			{"search_translations", map[string]any{"value_contains": "A"}},
+			{"get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"}},
+		}
+		for _, r := range reads {
+			if res := m.call(t, r.name, r.args); res.IsError {
+				t.Fatalf("%s within the budget failed: %s", r.name, mcpText(res))
 			}
-			for _, r := range reads {
-				if res := m.call(t, r.name, r.args); res.IsError {
-					t.Fatalf("%s within the budget failed: %s", r.name, mcpText(res))
-				}
+		}
+		clock.advance(20 * time.Second)
+		for _, r := range append(reads, struct {
+			name string
+			args map[string]any
+		}{"list_terminology", nil}) {
+			e := mcpWantRateLimited(t, m, r.name, r.args)
+			if e.RetryAfter != 40 || !strings.Contains(e.Message, "token") {
+				t.Errorf("%s: retry_after %d, message %q; want 40 s (the first read leaves the minute then), per token", r.name, e.RetryAfter, e.Message)
 			}
-			clock.advance(20 * time.Second)
-			for _, r := range append(reads, struct {
-				name string
-				args map[string]any
-			}{"list_terminology", nil}) {
-				e := mcpWantRateLimited(t, m, r.name, r.args)
-				if e.RetryAfter != 40 || !strings.Contains(e.Message, "token") {
-					t.Errorf("%s: retry_after %d, message %q; want 40 s (the first read leaves the minute then), per token", r.name, e.RetryAfter, e.Message)
-				}
-			}
+		}
 
-			t.Run("writes, other tokens and the REST reads go on", func(t *testing.T) {
-				rw := s.mcpProject(t, tokenAuth(s.rw))
-				if res := rw.call(t, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "b", "source_value": "B"}); res.IsError {
-					t.Errorf("a write tool after the read budget of another token: %s", mcpText(res))
+		t.Run("writes, other tokens and the REST reads go on", func(t *testing.T) {
+			rw := s.mcpProject(t, tokenAuth(s.rw))
+			if res := rw.call(t, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "b", "source_value": "B"}); res.IsError {
+				t.Errorf("a write tool after the read budget of another token: %s", mcpText(res))
+			}
+			for i := 0; i < 5; i++ {
+				if res := rw.call(t, "get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"}); res.IsError {
+					t.Fatalf("read %d of the read/write key: %s", i+1, mcpText(res))
 				}
-				for i := 0; i < 5; i++ {
-					if res := rw.call(t, "get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"}); res.IsError {
-						t.Fatalf("read %d of the read/write key: %s", i+1, mcpText(res))
-					}
-				}
-				mcpWantRateLimited(t, rw, "get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"})
-				for i := 0; i < 20; i++ {
-					s.call(t, "GET", s.readPath("en", "ui"), tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
-					s.call(t, "GET", s.stalePath("ui", "lang=nb"), tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
-				}
-			})
-
-			clock.advance(40 * time.Second)
-			if res := m.call(t, "get_project_status", nil); res.IsError {
-				t.Errorf("a read once the minute passed: %s", mcpText(res))
+			}
+			mcpWantRateLimited(t, rw, "get_translation", map[string]any{"namespace_key": "ui", "translation_key": "a"})
+			for i := 0; i < 20; i++ {
+				s.call(t, "GET", s.readPath("en", "ui"), tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+				s.call(t, "GET", s.stalePath("ui", "lang=nb"), tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
 			}
 		})
-	}
+
+		clock.advance(40 * time.Second)
+		if res := m.call(t, "get_project_status", nil); res.IsError {
+			t.Errorf("a read once the minute passed: %s", mcpText(res))
+		}
+	})
 }
 
 // TestMCPReadLimitDefault: 600 read tool calls a minute per token, the 601st refused. Six

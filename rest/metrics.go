@@ -22,7 +22,7 @@ type Metrics struct {
 	refused  *prometheus.CounterVec
 }
 
-// NewMetrics returns the HTTP and write-budget metrics plus the Go runtime and process
+// NewMetrics returns the HTTP and budget metrics plus the Go runtime and process
 // collectors.
 func NewMetrics() *Metrics {
 	m := &Metrics{
@@ -84,9 +84,10 @@ func method(s string) string {
 	return "other"
 }
 
-// WriteRefused counts one refusal by the write budget or a rate limit; bucket names the
-// limit ("writes", "page_strings", ...).
-func (m *Metrics) WriteRefused(bucket string) {
+// Refused counts one refusal by a budget, given as the catalogue's tools.Options.OnRefused;
+// bucket is the budget's Name ("writes", "page_strings", "resolve", ...), a fixed set, so
+// the label stays bounded.
+func (m *Metrics) Refused(bucket string) {
 	if m == nil {
 		return
 	}

@@ -39,7 +39,7 @@ func TestMetricsMiddleware(t *testing.T) {
 	r.Use(m.Middleware())
 	r.GET("/api/things/:id", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 	r.POST("/api/things", func(c *gin.Context) {
-		m.WriteRefused("writes")
+		m.Refused("writes")
 		c.Status(http.StatusTooManyRequests)
 	})
 	srv := httptest.NewServer(r)
@@ -110,7 +110,7 @@ func TestMetricsNil(t *testing.T) {
 	if rec.Code != http.StatusOK || rec.Body.String() != "ok" {
 		t.Fatalf("GET /x through a nil Metrics = %d %q", rec.Code, rec.Body)
 	}
-	m.WriteRefused("writes")
+	m.Refused("writes")
 	m.AddGaugeFunc("x", "x", func() float64 { return 0 })
 	m.AddCounterFunc("y", "y", func() float64 { return 0 })
 }

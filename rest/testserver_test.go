@@ -144,22 +144,17 @@ func forEachDialect(t *testing.T, fn func(t *testing.T, s *server)) {
 // forEachDialectWith is forEachDialect with catalogue options (limits, clock, budgets).
 func forEachDialectWith(t *testing.T, opts *tools.Options, fn func(t *testing.T, s *server)) {
 	t.Helper()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newServer(t, dialect, opts))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		fn(t, newServer(t, dialect, opts))
+	})
 }
 
 // forEachDialectRouter is forEachDialect with router options (body budgets, timeouts).
 func forEachDialectRouter(t *testing.T, routerOpts *rest.Options, fn func(t *testing.T, s *server)) {
 	t.Helper()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			fn(t, newServerWith(t, dialect, nil, routerOpts))
-		})
-	}
+	storagetest.ForEachDialectInOrder(t, func(t *testing.T, dialect string) {
+		fn(t, newServerWith(t, dialect, nil, routerOpts))
+	})
 }
 
 // Authorization header values.
@@ -567,20 +562,17 @@ func runScenarios(t *testing.T, scenarios []scenario) {
 	if testing.Short() {
 		t.Skip("scenario table: one request at a time; run without -short")
 	}
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			if dialect == "postgres" && os.Getenv(storagetest.EnvPostgres) == "" {
-				storagetest.DSN(t, dialect) // skips (or fails under CI=true) once, not per scenario
-			}
-			for _, sc := range scenarios {
-				t.Run(sc.name, func(t *testing.T) {
-					t.Parallel()
-					sc.run(t, newServer(t, dialect, nil))
-				})
-			}
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		if dialect == "postgres" && os.Getenv(storagetest.EnvPostgres) == "" {
+			storagetest.DSN(t, dialect) // skips (or fails under CI=true) once, not per scenario
+		}
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				t.Parallel()
+				sc.run(t, newServer(t, dialect, nil))
+			})
+		}
+	})
 }
 
 func (sc scenario) run(t *testing.T, s *server) {

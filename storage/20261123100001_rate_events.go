@@ -2,7 +2,7 @@ package storage
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -10,17 +10,20 @@ import (
 
 func registerRateEvents(m *migrate.Migrations) { m.MustRegister(migrateRateEvents, noDown) }
 
+type rateEventV1 struct {
+	bun.BaseModel `bun:"table:rate_events"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	Bucket        string    `bun:"bucket,notnull"`
+	At            time.Time `bun:"at,notnull"`
+}
+
 // migrateRateEvents adds the table in which servers on one PostgreSQL share rate budgets.
 // SQLite gets it too (one schema), but limits there stay in memory.
 func migrateRateEvents(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewCreateTable().Model((*rateEventRow)(nil)).IfNotExists().Exec(ctx); err != nil {
-			return fmt.Errorf("creating rate_events: %w", err)
+		if err := createTables(ctx, tx, []table{{(*rateEventV1)(nil), nil}}); err != nil {
+			return err
 		}
-		if _, err := tx.NewCreateIndex().Model((*rateEventRow)(nil)).Index("rate_events_bucket_at").
-			Column("bucket", "at").IfNotExists().Exec(ctx); err != nil {
-			return fmt.Errorf("creating index rate_events_bucket_at: %w", err)
-		}
-		return nil
+		return createIndexes(ctx, tx, []index{{"rate_events", "rate_events_bucket_at", false, []string{"bucket", "at"}}})
 	})
 }

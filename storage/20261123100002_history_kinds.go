@@ -16,7 +16,7 @@ func migrateHistoryKinds(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for old, kind := range map[string]string{"created": "value_created", "value": "value_updated",
 			"status": "status_changed", "flag": "flag_changed", "refresh": "value_refreshed"} {
-			if _, err := tx.NewUpdate().Model((*historyRow)(nil)).Set("change = ?", kind).Where("change = ?", old).Exec(ctx); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE translation_history SET change = ? WHERE change = ?`, kind, old); err != nil {
 				return fmt.Errorf("renaming history change %q: %w", old, err)
 			}
 		}

@@ -2,7 +2,7 @@ package storage
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -10,9 +10,23 @@ import (
 
 func registerEmbed(m *migrate.Migrations) { m.MustRegister(migrateEmbed, noDown) }
 
+type pingV1 struct {
+	bun.BaseModel `bun:"table:embed_pings"`
+	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`
+	At            time.Time `bun:"at,notnull"`
+}
+
+type demandV1 struct {
+	bun.BaseModel `bun:"table:embed_demand"`
+	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`
+	Language      string    `bun:"language,pk"`
+	Day           time.Time `bun:"day,pk"`
+	Reads         int64     `bun:"reads,notnull"`
+}
+
 // migrateEmbed adds what the Embed needs: a workspace's authorized hosts, host limit and
-// emergency switch; the newest install ping per project (kept seven days); and visitor demand per language
-// and day.
+// emergency switch; the newest install ping per project (kept seven days); and visitor
+// demand per language and day.
 func migrateEmbed(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := addColumns(ctx, tx, []column{
@@ -22,16 +36,10 @@ func migrateEmbed(ctx context.Context, db *bun.DB) error {
 		}); err != nil {
 			return err
 		}
-		for _, model := range []any{(*pingRow)(nil), (*demandRow)(nil)} {
-			if _, err := tx.NewCreateTable().Model(model).IfNotExists().
-				ForeignKey(`("project_id") REFERENCES "projects" ("id")`).Exec(ctx); err != nil {
-				return fmt.Errorf("creating table for %T: %w", model, err)
-			}
+		toProjects := []string{`("project_id") REFERENCES "projects" ("id")`}
+		if err := createTables(ctx, tx, []table{{(*pingV1)(nil), toProjects}, {(*demandV1)(nil), toProjects}}); err != nil {
+			return err
 		}
-		if _, err := tx.NewCreateIndex().Model((*pingRow)(nil)).Index("embed_pings_at").
-			Column("at").IfNotExists().Exec(ctx); err != nil {
-			return fmt.Errorf("creating index embed_pings_at: %w", err)
-		}
-		return nil
+		return createIndexes(ctx, tx, []index{{"embed_pings", "embed_pings_at", false, []string{"at"}}})
 	})
 }

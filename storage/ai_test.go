@@ -11,7 +11,7 @@ import (
 // the project settings that UpdateProject writes, and name what is missing.
 func TestAISettingsRows(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		ctx := t.Context()
 		ws := model.WorkspaceAI{BaseURL: "https://llm.example/v1", Model: "m1", KeyEnc: "v1:sealed"}

@@ -21,9 +21,21 @@
 //
 // # Migrations
 //
-// Each migration is a Go file named VERSION_name.go. One changes data as well as schema:
+// Each schema change is one migration, a Go file named VERSION_name.go that states exactly
+// what it changes on both dialects: the tables it creates come from row structs frozen in
+// that file as the release that shipped it had them, never from the live rows, so a fresh
+// database and one upgraded from any earlier release end with the same schema. A change
+// to a row struct therefore needs a new migration. testdata/releases holds the database
+// each landed release created and filled (make-fixture.sh builds the release and dumps it
+// with internal/dbdump); the tests upgrade every one and compare its schema with a fresh
+// database's and its rows with the release's.
+//
+// Some migrations change data as well: 20261123100002 renames old history labels,
+// 20261124103001 drops the old checkup reports and queues a checkup instead, and
 // 20261124500001 seals the deploy hook URLs older versions stored in plain text, with
 // [Options.Secrets]; without a key it stops the upgrade and names LOKAL_SECRET_KEY.
+// 20261124700001 evens out the three columns that differed by the release that created
+// the database, rebuilding two tables on SQLite.
 //
 // # Errors
 //

@@ -11,7 +11,7 @@ import (
 
 // PendingJobs counts jobs waiting to run, not those claimed or finished.
 func TestPendingJobs(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		p := f.Project
 		ctx := sys(t)
@@ -50,7 +50,7 @@ func TestPendingJobs(t *testing.T) {
 
 // CacheStats counts a built answer as a miss and a served one as a hit.
 func TestCacheStats(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db := storagetest.MustOpenDB(t, dialect)
 		build := func(context.Context) ([]byte, error) { return []byte(`{"k":"v"}`), nil }
 		for i := 0; i < 3; i++ {

@@ -18,21 +18,11 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 
 func sys(t *testing.T) context.Context { return model.WithPrincipal(t.Context(), tools.System) }
 
-// forEachDialect runs fn as parallel subtests, one per dialect.
-func forEachDialect(t *testing.T, fn func(t *testing.T, dialect string)) {
-	for _, d := range storagetest.Dialects {
-		t.Run(d, func(t *testing.T) {
-			t.Parallel()
-			fn(t, d)
-		})
-	}
-}
-
 // Another process on the same database (the admin CLI, a second server) changes a
 // namespace; this one's cache must serve the change within a poll interval.
 func TestCacheFollowsOtherProcesses(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		open := func() *tools.Catalog {
 			return tools.NewCatalog(storagetest.MustOpen(t, dsn, &storage.Options{PollInterval: 100 * time.Millisecond}), nil)
@@ -73,7 +63,7 @@ func TestCacheFollowsOtherProcesses(t *testing.T) {
 
 func TestErrorsMapToCodes(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		p := f.Project
 		tests := []struct {
@@ -109,7 +99,7 @@ func TestErrorsMapToCodes(t *testing.T) {
 // Jobs are durable: a job whose worker died is claimed again once its lease runs out.
 func TestJobsLeaseAndRetry(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		p := f.Project
 		ctx := sys(t)
@@ -172,7 +162,7 @@ func TestJobsLeaseAndRetry(t *testing.T) {
 // the flag change in the history.
 func TestSourceChangeClearsLocks(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
 		p := f.Project

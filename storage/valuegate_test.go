@@ -14,7 +14,7 @@ import (
 // NUL that SQLite kept. A refused value rolls the whole batch back.
 func TestWriteTranslationsGate(t *testing.T) {
 	t.Parallel()
-	forEachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		cat := tools.NewCatalog(db, nil)
 		ref := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}

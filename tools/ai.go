@@ -33,9 +33,6 @@ type AITranslateOut struct {
 	Failed               []string          `json:"failed"`
 }
 
-// MaxAIKeys bounds one AI translation call.
-const MaxAIKeys = 10
-
 // DefaultAICallBudget is how long a request waits for the model: under the HTTP server's
 // two-minute write timeout, with room for the store.
 const DefaultAICallBudget = 50 * time.Second

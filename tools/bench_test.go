@@ -63,25 +63,23 @@ func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, contex
 }
 
 func benchCatalogSync(b *testing.B, n int) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			cat, project, ctx := benchCatalog(b, dialect)
-			entries := benchEntries(n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
-					ProjectID: project, Language: "en", Namespace: fmt.Sprintf("sync_%d", i)}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if out.Summary.Created != n {
-					b.Fatalf("created %d keys, want %d", out.Summary.Created, n)
-				}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		cat, project, ctx := benchCatalog(b, dialect)
+		entries := benchEntries(n)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
+				ProjectID: project, Language: "en", Namespace: fmt.Sprintf("sync_%d", i)}})
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
-		})
-	}
+			if out.Summary.Created != n {
+				b.Fatalf("created %d keys, want %d", out.Summary.Created, n)
+			}
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+	})
 }
 
 // BenchmarkCatalogSync10k is Catalog.Sync of 10,000 new keys into a fresh namespace.
@@ -149,23 +147,21 @@ func worstCaseEntries() map[string]string {
 // BenchmarkCatalogSyncWorstCase is Catalog.Sync of the worst-case 5 MB body into a fresh
 // namespace: it must finish well inside the 25-second write budget.
 func BenchmarkCatalogSyncWorstCase(b *testing.B) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			cat, project, ctx := benchCatalog(b, dialect)
-			entries := worstCaseEntries()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
-					ProjectID: project, Language: "en", Namespace: fmt.Sprintf("worst_%d", i)}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if out.Summary.Created != len(entries) {
-					b.Fatalf("created %d keys, want %d", out.Summary.Created, len(entries))
-				}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		cat, project, ctx := benchCatalog(b, dialect)
+		entries := worstCaseEntries()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
+				ProjectID: project, Language: "en", Namespace: fmt.Sprintf("worst_%d", i)}})
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(len(entries))*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
-		})
-	}
+			if out.Summary.Created != len(entries) {
+				b.Fatalf("created %d keys, want %d", out.Summary.Created, len(entries))
+			}
+		}
+		b.ReportMetric(float64(len(entries))*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+	})
 }

@@ -235,17 +235,14 @@ func TestChunkedWritesReportAsUnchunked(t *testing.T) {
 	if want := 5 * bulkKeys / bulkChunk; chunked.chunks != want {
 		t.Fatalf("%d chunks committed, want %d", chunked.chunks, want)
 	}
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			want := bulkScenario(t, bulkOpen(t, dialect, false, tools.Options{}, nil))
-			for name, w := range want {
-				if got[name] != w {
-					t.Errorf("%s chunked:\n%s\nunchunked on %s:\n%s", name, got[name], dialect, w)
-				}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		want := bulkScenario(t, bulkOpen(t, dialect, false, tools.Options{}, nil))
+		for name, w := range want {
+			if got[name] != w {
+				t.Errorf("%s chunked:\n%s\nunchunked on %s:\n%s", name, got[name], dialect, w)
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestFailedChunkedWriteLeavesNothing: when a write fails after its chunks committed (in

@@ -23,10 +23,13 @@ type Options struct {
 	// Limiter spends the write budgets; nil means a MemoryLimiter on Now, right for one
 	// process. Several servers on one database share a database-backed one.
 	Limiter model.Limiter
-	// OnRefused is told the budget name of every refused write (for metrics).
+	// OnRefused is told the Name of every refused budget, whichever door spent it (for
+	// metrics).
 	OnRefused func(budget string)
-	// Limits override the per-minute budgets (tests use small ones); zero keeps the spec's.
-	Limits Limits
+	// Budgets override the counts of the budgets table (budgets.go) by Budget.Name: a
+	// positive count replaces the table's, a negative one turns the budget off (tests and
+	// benchmarks); a name the table lacks panics in NewCatalog.
+	Budgets map[string]int
 	// WriteTimeout is the time budget of one write (the spec's 25 seconds by default).
 	WriteTimeout time.Duration
 	// Outbound guards every call to an address a user typed in (webhooks, redeploy, a
@@ -101,6 +104,7 @@ func NewCatalog(store model.Store, opts *Options) *Catalog {
 	if c.opts.AICallBudget <= 0 {
 		c.opts.AICallBudget = DefaultAICallBudget
 	}
+	checkBudgets(c.opts.Budgets)
 	c.limiter = c.opts.Limiter
 	if c.limiter == nil {
 		c.limiter = NewMemoryLimiter(c.opts.Now, 0)

@@ -13,52 +13,49 @@ import (
 // until the lock is cleared.
 func TestLockedRowsAreNeverOverwritten(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			db, f := storagetest.MustOpenFixture(t, dialect)
-			cat := tools.NewCatalog(db, nil)
-			ctx := model.WithPrincipal(t.Context(), tools.System)
-			p := f.Project
-			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}
-			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"terms": "Terms"}}); err != nil {
-				t.Fatal(err)
-			}
-			row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "legal", TranslationKey: "terms"}, Language: "nb"}
-			if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Vilkår", Status: model.StatusApproved}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: true}); err != nil {
-				t.Fatal(err)
-			}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		cat := tools.NewCatalog(db, nil)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		p := f.Project
+		ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"terms": "Terms"}}); err != nil {
+			t.Fatal(err)
+		}
+		row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: p.ID}, NamespaceKey: "legal", TranslationKey: "terms"}, Language: "nb"}
+		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Vilkår", Status: model.StatusApproved}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: true}); err != nil {
+			t.Fatal(err)
+		}
 
-			nb := tools.NamespaceRef{ProjectID: p.ID, Language: "nb", Namespace: "legal"}
-			out, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(out.Unchanged, []string{"terms"}) || len(out.Updated) != 0 {
-				t.Errorf("overwrite of a locked row: %+v, want it unchanged", out)
-			}
-			_, err = cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Betingelser"})
-			if model.ErrorCode(err) != model.CodeConflict {
-				t.Errorf("update_translation of a locked row: %v, want conflict", err)
-			}
-			if got := value(t, cat, row); got != "Vilkår" {
-				t.Fatalf("locked value became %q", got)
-			}
+		nb := tools.NamespaceRef{ProjectID: p.ID, Language: "nb", Namespace: "legal"}
+		out, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(out.Unchanged, []string{"terms"}) || len(out.Updated) != 0 {
+			t.Errorf("overwrite of a locked row: %+v, want it unchanged", out)
+		}
+		_, err = cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: "Betingelser"})
+		if model.ErrorCode(err) != model.CodeConflict {
+			t.Errorf("update_translation of a locked row: %v, want conflict", err)
+		}
+		if got := value(t, cat, row); got != "Vilkår" {
+			t.Fatalf("locked value became %q", got)
+		}
 
-			if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: false}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}}); err != nil {
-				t.Fatal(err)
-			}
-			if got := value(t, cat, row); got != "Betingelser" {
-				t.Fatalf("after clearing the lock, overwrite left %q", got)
-			}
-		})
-	}
+		if _, err := cat.FlagTranslation(ctx, tools.FlagIn{RowRef: row, Flag: model.FlagLanguageLocked, Value: false}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: nb, Translations: map[string]string{"terms": "Betingelser"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := value(t, cat, row); got != "Betingelser" {
+			t.Fatalf("after clearing the lock, overwrite left %q", got)
+		}
+	})
 }
 
 func TestMain(m *testing.M) { storagetest.Main(m) }

@@ -125,104 +125,98 @@ func (x *checkupFixture) sameAsReference(t *testing.T, id string) tools.CheckupR
 // whole project, and older reports keep showing what they found.
 func TestCheckupIncremental(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			x := newCheckupFixture(t, dialect)
-			tools.SetCheckupChunks(x.cat, 3, nil) // several chunks per pass
-			x.sync(t, "en", "qa", map[string]string{
-				"missing.one": "Only in English",
-				"greet":       "Hello %{name}, welcome back",
-				"cart":        "{count} items in your cart",
-				"bold":        "<strong>Bold</strong> statement here",
-				"same":        "Welcome to the dashboard",
-				"fine":        "Save your changes",
-				"login":       "Sign in to continue",
-				"moved":       "The old wording of this line",
-			}, false)
-			x.sync(t, "en", "other", map[string]string{"a": "First line of text", "b": "Second line of text"}, false)
-			x.overwrite(t, "nb", "qa", map[string]string{
-				"login": "Meld deg på for å fortsette", "moved": "Den gamle ordlyden i denne linjen", "greet": "Hei, velkommen tilbake",
-				"cart": "varer i handlekurven", "bold": "Fet uttalelse her", "same": "Welcome to the dashboard", "fine": "Lagre endringene dine",
-			})
-			first := x.run(t)
-			if !first.Full || first.KeysChecked != 10 {
-				t.Errorf("first report: full %v, keys checked %d; want a full pass over 10 keys", first.Full, first.KeysChecked)
-			}
-			firstFindings := sortedFindings(x.sameAsReference(t, "").Findings)
-
-			// Three keys change: a placeholder fixed, a source rewritten (stale), one hidden.
-			x.overwrite(t, "nb", "qa", map[string]string{"greet": "Hei %{name}, velkommen tilbake"})
-			x.sync(t, "en", "qa", map[string]string{"moved": "The new wording of this line"}, true)
-			x.sync(t, "en", "other", map[string]string{"a": "First line of text"}, false) // hides b
-			second := x.run(t)
-			if second.Full || second.KeysChecked != 3 {
-				t.Errorf("second report: full %v, keys checked %d; want 3 keys, incrementally", second.Full, second.KeysChecked)
-			}
-			got := x.sameAsReference(t, "")
-			for _, f := range got.Findings {
-				if f.Key == "b" {
-					t.Errorf("the hidden key b still has a finding: %+v", f)
-				}
-			}
-			if _, old := x.allFindings(t, first.ID); !slices.Equal(sortedFindings(old), firstFindings) {
-				t.Errorf("the first report changed: %v, want %v", sortedFindings(old), firstFindings)
-			}
-
-			// The glossary changes what every key is checked against: a full pass.
-			if _, err := x.cat.AddGlossaryTerm(x.ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj},
-				SourceTerm: "Sign in", TargetTerm: "Logg inn", Locale: "nb"}); err != nil {
-				t.Fatal(err)
-			}
-			third := x.run(t)
-			if !third.Full || third.KeysChecked != 9 {
-				t.Errorf("third report: full %v, keys checked %d; want a full pass over the 9 visible keys", third.Full, third.KeysChecked)
-			}
-			x.sameAsReference(t, "")
-
-			// Unhiding brings its findings back; nothing else is analysed.
-			x.sync(t, "en", "other", map[string]string{"a": "First line of text", "b": "Second line of text"}, false)
-			fourth := x.run(t)
-			if fourth.Full || fourth.KeysChecked != 1 {
-				t.Errorf("fourth report: full %v, keys checked %d; want 1 key", fourth.Full, fourth.KeysChecked)
-			}
-			x.sameAsReference(t, "")
-			x.sameAsReference(t, fourth.ID)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		tools.SetCheckupChunks(x.cat, 3, nil) // several chunks per pass
+		x.sync(t, "en", "qa", map[string]string{
+			"missing.one": "Only in English",
+			"greet":       "Hello %{name}, welcome back",
+			"cart":        "{count} items in your cart",
+			"bold":        "<strong>Bold</strong> statement here",
+			"same":        "Welcome to the dashboard",
+			"fine":        "Save your changes",
+			"login":       "Sign in to continue",
+			"moved":       "The old wording of this line",
+		}, false)
+		x.sync(t, "en", "other", map[string]string{"a": "First line of text", "b": "Second line of text"}, false)
+		x.overwrite(t, "nb", "qa", map[string]string{
+			"login": "Meld deg på for å fortsette", "moved": "Den gamle ordlyden i denne linjen", "greet": "Hei, velkommen tilbake",
+			"cart": "varer i handlekurven", "bold": "Fet uttalelse her", "same": "Welcome to the dashboard", "fine": "Lagre endringene dine",
 		})
-	}
+		first := x.run(t)
+		if !first.Full || first.KeysChecked != 10 {
+			t.Errorf("first report: full %v, keys checked %d; want a full pass over 10 keys", first.Full, first.KeysChecked)
+		}
+		firstFindings := sortedFindings(x.sameAsReference(t, "").Findings)
+
+		// Three keys change: a placeholder fixed, a source rewritten (stale), one hidden.
+		x.overwrite(t, "nb", "qa", map[string]string{"greet": "Hei %{name}, velkommen tilbake"})
+		x.sync(t, "en", "qa", map[string]string{"moved": "The new wording of this line"}, true)
+		x.sync(t, "en", "other", map[string]string{"a": "First line of text"}, false) // hides b
+		second := x.run(t)
+		if second.Full || second.KeysChecked != 3 {
+			t.Errorf("second report: full %v, keys checked %d; want 3 keys, incrementally", second.Full, second.KeysChecked)
+		}
+		got := x.sameAsReference(t, "")
+		for _, f := range got.Findings {
+			if f.Key == "b" {
+				t.Errorf("the hidden key b still has a finding: %+v", f)
+			}
+		}
+		if _, old := x.allFindings(t, first.ID); !slices.Equal(sortedFindings(old), firstFindings) {
+			t.Errorf("the first report changed: %v, want %v", sortedFindings(old), firstFindings)
+		}
+
+		// The glossary changes what every key is checked against: a full pass.
+		if _, err := x.cat.AddGlossaryTerm(x.ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj},
+			SourceTerm: "Sign in", TargetTerm: "Logg inn", Locale: "nb"}); err != nil {
+			t.Fatal(err)
+		}
+		third := x.run(t)
+		if !third.Full || third.KeysChecked != 9 {
+			t.Errorf("third report: full %v, keys checked %d; want a full pass over the 9 visible keys", third.Full, third.KeysChecked)
+		}
+		x.sameAsReference(t, "")
+
+		// Unhiding brings its findings back; nothing else is analysed.
+		x.sync(t, "en", "other", map[string]string{"a": "First line of text", "b": "Second line of text"}, false)
+		fourth := x.run(t)
+		if fourth.Full || fourth.KeysChecked != 1 {
+			t.Errorf("fourth report: full %v, keys checked %d; want 1 key", fourth.Full, fourth.KeysChecked)
+		}
+		x.sameAsReference(t, "")
+		x.sameAsReference(t, fourth.ID)
+	})
 }
 
 // TestCheckupPages: get_checkup_report answers at most MaxReportFindings findings and
 // pages through the rest with offset and next_offset; a bad offset is refused.
 func TestCheckupPages(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			x := newCheckupFixture(t, dialect)
-			keys := map[string]string{}
-			for i := range 700 { // missing in nb and sv: 1,400 findings
-				keys[fmt.Sprintf("k%03d", i)] = fmt.Sprintf("Source text number %d", i)
-			}
-			x.sync(t, "en", "many", keys, false)
-			x.run(t)
-			r, all := x.allFindings(t, "")
-			if len(r.Findings) != tools.MaxReportFindings || !r.Truncated || r.NextOffset == nil || *r.NextOffset != tools.MaxReportFindings {
-				t.Errorf("first page: %d findings, truncated %v, next_offset %v; want %d and more", len(r.Findings), r.Truncated, r.NextOffset, tools.MaxReportFindings)
-			}
-			if r.FindingsTotal != 1400 || len(all) != 1400 {
-				t.Errorf("findings_total %d, paged %d; want 1400", r.FindingsTotal, len(all))
-			}
-			x.sameAsReference(t, "")
-			last, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: 5000})
-			if err != nil || len(last.Findings) != 0 || last.NextOffset != nil {
-				t.Errorf("offset past the end: %d findings, next %v, err %v; want an empty last page", len(last.Findings), last.NextOffset, err)
-			}
-			if _, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: -1}); model.ErrorCode(err) != model.CodeInvalid {
-				t.Errorf("offset -1: %v, want invalid", err)
-			}
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		keys := map[string]string{}
+		for i := range 700 { // missing in nb and sv: 1,400 findings
+			keys[fmt.Sprintf("k%03d", i)] = fmt.Sprintf("Source text number %d", i)
+		}
+		x.sync(t, "en", "many", keys, false)
+		x.run(t)
+		r, all := x.allFindings(t, "")
+		if len(r.Findings) != tools.MaxReportFindings || !r.Truncated || r.NextOffset == nil || *r.NextOffset != tools.MaxReportFindings {
+			t.Errorf("first page: %d findings, truncated %v, next_offset %v; want %d and more", len(r.Findings), r.Truncated, r.NextOffset, tools.MaxReportFindings)
+		}
+		if r.FindingsTotal != 1400 || len(all) != 1400 {
+			t.Errorf("findings_total %d, paged %d; want 1400", r.FindingsTotal, len(all))
+		}
+		x.sameAsReference(t, "")
+		last, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: 5000})
+		if err != nil || len(last.Findings) != 0 || last.NextOffset != nil {
+			t.Errorf("offset past the end: %d findings, next %v, err %v; want an empty last page", len(last.Findings), last.NextOffset, err)
+		}
+		if _, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, Offset: -1}); model.ErrorCode(err) != model.CodeInvalid {
+			t.Errorf("offset -1: %v, want invalid", err)
+		}
+	})
 }
 
 // TestCheckupCancelled: a checkup of 20,000 keys whose context ends after its third chunk
@@ -232,58 +226,55 @@ func TestCheckupPages(t *testing.T) {
 // same twenty chunks, within the sync's write budget under the detector.
 func TestCheckupCancelled(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			x := newCheckupFixture(t, dialect)
-			x.sync(t, "en", "small", map[string]string{"hello": "Hello there, friend"}, false)
-			before := x.run(t)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		x.sync(t, "en", "small", map[string]string{"hello": "Hello there, friend"}, false)
+		before := x.run(t)
 
-			n, chunk := 20000, 0 // the default chunk, 1,000 keys
-			if testing.Short() {
-				n, chunk = 2000, 100
+		n, chunk := 20000, 0 // the default chunk, 1,000 keys
+		if testing.Short() {
+			n, chunk = 2000, 100
+		}
+		tools.SetCheckupChunks(x.cat, chunk, nil)
+		keys := make(map[string]string, n)
+		for i := range n {
+			keys[fmt.Sprintf("page_%d.line_%d", i/100, i%100)] = fmt.Sprintf("Line %d of the long page {{count}}", i)
+		}
+		x.sync(t, "en", "big", keys, true)
+		// A glossary term: every key is analysed again, so the pass is long.
+		if _, err := x.cat.AddGlossaryTerm(x.ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj},
+			SourceTerm: "page", TargetTerm: "side", Locale: "nb"}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(x.ctx)
+		defer cancel()
+		stored := 0
+		tools.SetCheckupChunks(x.cat, chunk, func(_ context.Context, chunks int) {
+			stored = chunks
+			if chunks == 3 {
+				cancel()
 			}
-			tools.SetCheckupChunks(x.cat, chunk, nil)
-			keys := make(map[string]string, n)
-			for i := range n {
-				keys[fmt.Sprintf("page_%d.line_%d", i/100, i%100)] = fmt.Sprintf("Line %d of the long page {{count}}", i)
-			}
-			x.sync(t, "en", "big", keys, true)
-			// A glossary term: every key is analysed again, so the pass is long.
-			if _, err := x.cat.AddGlossaryTerm(x.ctx, tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj},
-				SourceTerm: "page", TargetTerm: "side", Locale: "nb"}); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(x.ctx)
-			defer cancel()
-			stored := 0
-			tools.SetCheckupChunks(x.cat, chunk, func(_ context.Context, chunks int) {
-				stored = chunks
-				if chunks == 3 {
-					cancel()
-				}
-			})
-			_, err := x.cat.RunCheckup(ctx, x.proj, "test")
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("cancelled checkup: %v, want context.Canceled", err)
-			}
-			if stored != 3 {
-				t.Errorf("%d chunks stored, want 3: the checkup went on after its context ended", stored)
-			}
-			r, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}})
-			if err != nil || r.ID != before.ID || r.FindingsTotal != before.FindingsTotal {
-				t.Errorf("after the cancelled checkup the newest report is %s with %d findings (%v), want %s with %d",
-					r.ID, r.FindingsTotal, err, before.ID, before.FindingsTotal)
-			}
-
-			tools.SetCheckupChunks(x.cat, chunk, nil)
-			again := x.run(t)
-			if !again.Full || again.KeysChecked != n+1 {
-				t.Errorf("resumed report: full %v, keys checked %d; want a full pass of %d keys, each once", again.Full, again.KeysChecked, n+1)
-			}
-			x.sameAsReference(t, "")
 		})
-	}
+		_, err := x.cat.RunCheckup(ctx, x.proj, "test")
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled checkup: %v, want context.Canceled", err)
+		}
+		if stored != 3 {
+			t.Errorf("%d chunks stored, want 3: the checkup went on after its context ended", stored)
+		}
+		r, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}})
+		if err != nil || r.ID != before.ID || r.FindingsTotal != before.FindingsTotal {
+			t.Errorf("after the cancelled checkup the newest report is %s with %d findings (%v), want %s with %d",
+				r.ID, r.FindingsTotal, err, before.ID, before.FindingsTotal)
+		}
+
+		tools.SetCheckupChunks(x.cat, chunk, nil)
+		again := x.run(t)
+		if !again.Full || again.KeysChecked != n+1 {
+			t.Errorf("resumed report: full %v, keys checked %d; want a full pass of %d keys, each once", again.Full, again.KeysChecked, n+1)
+		}
+		x.sameAsReference(t, "")
+	})
 }
 
 // TestCheckupPruning: of daily checkups for two weeks, several a day, the newest five and
@@ -291,69 +282,66 @@ func TestCheckupCancelled(t *testing.T) {
 // only they showed.
 func TestCheckupPruning(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			x := newCheckupFixture(t, dialect)
-			db := storagetest.SQL(t, x.dsn)
-			type made struct {
-				id string
-				at time.Time
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		db := storagetest.SQL(t, x.dsn)
+		type made struct {
+			id string
+			at time.Time
+		}
+		var reports []made
+		start := x.now
+		x.sync(t, "en", "daily", map[string]string{"line": "Wording {v0} of the line"}, false)
+		x.overwrite(t, "nb", "daily", map[string]string{"line": "Ordlyden av linjen"})
+		for day := range 14 {
+			for n := range 3 {
+				x.now = start.Add(time.Duration(day)*24*time.Hour + time.Duration(n)*time.Hour)
+				// A new placeholder each time: every report closes the nb placeholder
+				// finding of the one before and opens its own; sv stays missing and nb
+				// stale, the same findings all along.
+				x.sync(t, "en", "daily", map[string]string{"line": fmt.Sprintf("Wording {v%d} of the line", day*3+n+1)}, false)
+				reports = append(reports, made{x.run(t).ID, x.now})
 			}
-			var reports []made
-			start := x.now
-			x.sync(t, "en", "daily", map[string]string{"line": "Wording {v0} of the line"}, false)
-			x.overwrite(t, "nb", "daily", map[string]string{"line": "Ordlyden av linjen"})
-			for day := range 14 {
-				for n := range 3 {
-					x.now = start.Add(time.Duration(day)*24*time.Hour + time.Duration(n)*time.Hour)
-					// A new placeholder each time: every report closes the nb placeholder
-					// finding of the one before and opens its own; sv stays missing and nb
-					// stale, the same findings all along.
-					x.sync(t, "en", "daily", map[string]string{"line": fmt.Sprintf("Wording {v%d} of the line", day*3+n+1)}, false)
-					reports = append(reports, made{x.run(t).ID, x.now})
-				}
+		}
+		var want []string
+		days := map[string]bool{}
+		for i := len(reports) - 1; i >= 0; i-- {
+			r := reports[i]
+			day := r.at.Format(time.DateOnly)
+			if len(reports)-1-i < 5 || (x.now.Sub(r.at) < 7*24*time.Hour && !days[day]) {
+				days[day] = true
+				want = append(want, r.id)
 			}
-			var want []string
-			days := map[string]bool{}
-			for i := len(reports) - 1; i >= 0; i-- {
-				r := reports[i]
-				day := r.at.Format(time.DateOnly)
-				if len(reports)-1-i < 5 || (x.now.Sub(r.at) < 7*24*time.Hour && !days[day]) {
-					days[day] = true
-					want = append(want, r.id)
-				}
-			}
-			var got []string
-			for _, r := range reports {
-				_, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, ReportID: r.id})
-				switch {
-				case err == nil:
-					got = append(got, r.id)
-				case model.ErrorCode(err) != model.CodeNotFound:
-					t.Fatal(err)
-				}
-			}
-			slices.Sort(got)
-			slices.Sort(want)
-			if !slices.Equal(got, want) || len(want) != 10 {
-				t.Errorf("kept %d reports %v, want the %d %v", len(got), got, len(want), want)
-			}
-			// Left: the nb placeholder finding of each kept report, and the sv missing and
-			// nb stale findings all of them share.
-			var rows int
-			if err := db.QueryRowContext(x.ctx, "SELECT COUNT(*) FROM checkup_findings WHERE project_id = '"+x.proj+"'").Scan(&rows); err != nil {
+		}
+		var got []string
+		for _, r := range reports {
+			_, err := x.cat.GetCheckupReport(x.ctx, tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: x.proj}, ReportID: r.id})
+			switch {
+			case err == nil:
+				got = append(got, r.id)
+			case model.ErrorCode(err) != model.CodeNotFound:
 				t.Fatal(err)
 			}
-			if rows != len(want)+2 {
-				t.Errorf("%d finding rows left, want %d (one of each kept report and two shared)", rows, len(want)+2)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || len(want) != 10 {
+			t.Errorf("kept %d reports %v, want the %d %v", len(got), got, len(want), want)
+		}
+		// Left: the nb placeholder finding of each kept report, and the sv missing and
+		// nb stale findings all of them share.
+		var rows int
+		if err := db.QueryRowContext(x.ctx, "SELECT COUNT(*) FROM checkup_findings WHERE project_id = '"+x.proj+"'").Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if rows != len(want)+2 {
+			t.Errorf("%d finding rows left, want %d (one of each kept report and two shared)", rows, len(want)+2)
+		}
+		for _, id := range want {
+			if _, fs := x.allFindings(t, id); len(fs) != 3 {
+				t.Errorf("kept report %s shows %d findings, want 3: %v", id, len(fs), sortedFindings(fs))
 			}
-			for _, id := range want {
-				if _, fs := x.allFindings(t, id); len(fs) != 3 {
-					t.Errorf("kept report %s shows %d findings, want 3: %v", id, len(fs), sortedFindings(fs))
-				}
-			}
-			x.sameAsReference(t, "")
-		})
-	}
+		}
+		x.sameAsReference(t, "")
+	})
 }

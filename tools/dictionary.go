@@ -225,12 +225,6 @@ type ChangesOut struct {
 	Truncated  bool          `json:"truncated"`
 }
 
-// MaxChanges bounds one answer of the changes feed; ChangesWindow is how far back it reads.
-const (
-	MaxChanges    = 500
-	ChangesWindow = 7 * 24 * time.Hour
-)
-
 // Changes lists the keys whose value in the language changed after since (spec endpoint
 // 15), newest first, at most MaxChanges. CodeInvalid when since is missing, unparsable, in
 // the future or more than seven days back; otherwise as ReadDictionary.

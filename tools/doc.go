@@ -38,9 +38,9 @@
 //
 // [model.Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
 // process, storage's database-backed one for several servers on PostgreSQL. A refusal is
-// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding. Writes spend a
-// budget per project, MCP read tools one per token ([ReadBudget]); a call's size is bounded
-// by its operation (MaxRegisterStrings, MaxPageStrings, MaxAIKeys).
+// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding. Every budget (per
+// project, token, client address) and every per-call size cap is in one table ([Budgets]),
+// overridden one way (Options.Budgets), and every refusal reaches Options.OnRefused.
 //
 // # Who is calling
 //

@@ -526,8 +526,5 @@ func (c *Catalog) RunEmbedMaintenance(ctx context.Context, interval time.Duratio
 	}
 }
 
-// Limiter is the catalogue's rate limiter, for the public endpoints' per-IP budgets.
-func (c *Catalog) Limiter() model.Limiter { return c.limiter }
-
 // Now is the catalogue's clock.
 func (c *Catalog) Now() time.Time { return c.opts.Now() }

@@ -3,23 +3,11 @@ package tools
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// Bounds of spec endpoint 13: strings per call and characters per string.
-const (
-	MaxHarvestStrings = 50
-	MinHarvestChars   = 2
-	MaxHarvestChars   = 5000
-)
-
-// HarvestBudget bounds the harvest calls one project takes in from every visitor
-// together, so that a crowd of addresses cannot fill a project with text.
-var HarvestBudget = Budget{Name: "harvests", Bucket: "harvest:", N: 600, Window: time.Minute}
 
 // HarvestIn is the body of spec endpoint 13 with the browser's Origin header.
 type HarvestIn struct {

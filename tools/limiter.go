@@ -3,85 +3,11 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// Budget is one named allowance: at most N events per Window in a bucket per key.
-type Budget struct {
-	Name   string // what is limited, for the error message ("writes")
-	Bucket string // the bucket prefix; the key (project id, client IP) is appended
-	N      int
-	Window time.Duration
-	Per    string // what the key names, for the error message; "project" when empty
-}
-
-// Budgets of the token-authenticated API.
-var (
-	// WriteBudget is the spec's 300 writes a minute per project, whatever door they use.
-	WriteBudget = Budget{Name: "writes", Bucket: "writes:", N: 300, Window: time.Minute}
-	// PageStringsBudget is endpoint 7's 60 calls a minute per project.
-	PageStringsBudget = Budget{Name: "page string registrations", Bucket: "pagestrings:", N: 60, Window: time.Minute}
-	// RetranslateBudget is the 60 AI calls a minute per project that endpoint 6 and
-	// ai_translate_keys share (automatic translation is paced by its workers instead).
-	RetranslateBudget = Budget{Name: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute}
-	// ReadBudget is 600 MCP read tool calls a minute per token: ten a second, far above an
-	// assistant's pace, while a published read-only key cannot keep the server busy with
-	// whole-project reads. Endpoints 1 and 5 are not limited.
-	ReadBudget = Budget{Name: "read tool calls", Bucket: "reads:", N: 600, Window: time.Minute, Per: "token"}
-)
-
-// Limits override budgets' per-window counts; zero fields keep the defaults.
-type Limits struct {
-	Writes      int
-	PageStrings int
-	Retranslate int
-	Reads       int
-}
-
-// budget applies the configured override to b.
-func (c *Catalog) budget(b Budget) Budget {
-	var n int
-	switch b.Bucket {
-	case WriteBudget.Bucket:
-		n = c.opts.Limits.Writes
-	case PageStringsBudget.Bucket:
-		n = c.opts.Limits.PageStrings
-	case RetranslateBudget.Bucket:
-		n = c.opts.Limits.Retranslate
-	case ReadBudget.Bucket:
-		n = c.opts.Limits.Reads
-	}
-	if n > 0 {
-		b.N = n
-	}
-	return b
-}
-
-// take spends one event of b for key, answering CodeRateLimited with RetryAfter when spent.
-func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
-	b = c.budget(b)
-	ok, wait, err := c.limiter.Take(ctx, b.Bucket+key, b.N, b.Window)
-	if err != nil {
-		return err
-	}
-	if ok {
-		return nil
-	}
-	if c.opts.OnRefused != nil {
-		c.opts.OnRefused(b.Name)
-	}
-	per := b.Per
-	if per == "" {
-		per = "project"
-	}
-	e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
-	e.Message = "too many " + b.Name + " for this " + per + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
-	return e
-}
 
 // metered makes read tool t spend the calling token's ReadBudget before it runs. Tool.Call
 // is the MCP door only: the REST reads (endpoints 1 and 5) call the operations directly

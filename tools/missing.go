@@ -45,11 +45,6 @@ type RegisterIn struct {
 	Strings      map[string]string `json:"strings" jsonschema:"map of key to source text"`
 }
 
-// MaxRegisterStrings bounds one register_source_strings call as MaxPageStrings bounds
-// endpoint 7: an assistant registers a screen or a feature at a time, far below it, and the
-// keys one call writes and the translation it queues stay bounded.
-const MaxRegisterStrings = 5000
-
 // RegisterOut lists the keys created and the ones that existed already.
 type RegisterOut struct {
 	Created []string `json:"created"`

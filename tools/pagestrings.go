@@ -65,6 +65,3 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 	}
 	return out, nil
 }
-
-// MaxPageStrings bounds one registration call.
-const MaxPageStrings = 5000

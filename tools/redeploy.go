@@ -37,10 +37,6 @@ const DefaultGitHubAPI = "https://api.github.com"
 // DefaultDispatchTimeout bounds one dispatch call.
 const DefaultDispatchTimeout = 15 * time.Second
 
-// RedeployBudget is endpoint 8's rate limit: a dispatch starts a CI run, so 6 a minute per
-// project is plenty for people and stops a loop from queueing hundreds of builds.
-var RedeployBudget = Budget{Name: "redeploys", Bucket: "redeploy:", N: 6, Window: time.Minute}
-
 const maxDeployToken = 1024
 
 // RedeployIn is `redeploy set`. Token nil keeps the stored one.

@@ -27,10 +27,6 @@ const PrefixSession = "ses_"
 // SessionLifetime is how long a sign-in lasts; signing out ends it sooner.
 const SessionLifetime = 7 * 24 * time.Hour
 
-// SignInBudget bounds password guesses: per client address and per email, so that neither
-// one address trying many accounts nor many addresses trying one account get far.
-var SignInBudget = Budget{Name: "sign-in attempts", Bucket: "signin:", N: 10, Window: time.Minute}
-
 // Password rules: long enough to matter, short enough that hashing stays cheap.
 const (
 	MinPasswordBytes = 10

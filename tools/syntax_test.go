@@ -17,119 +17,116 @@ import (
 // cached until a write moves the revision (a source sync that changes the syntax).
 func TestProjectSyntax(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			dsn, f := storagetest.FixtureDSN(t, dialect)
-			db := storagetest.MustOpen(t, dsn, nil)
-			cat := tools.NewCatalog(db, nil)
-			ctx := model.WithPrincipal(t.Context(), tools.System)
-			p := f.Project
-			syntaxOf := func(projectID string) message.Syntax {
-				t.Helper()
-				var s message.Syntax
-				if err := db.View(ctx, func(tx model.Tx) error {
-					proj, err := tx.Project(ctx, projectID)
-					s = cat.ProjectSyntax(ctx, tx, proj)
-					return err
-				}); err != nil {
-					t.Fatal(err)
-				}
-				return s
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		db := storagetest.MustOpen(t, dsn, nil)
+		cat := tools.NewCatalog(db, nil)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		p := f.Project
+		syntaxOf := func(projectID string) message.Syntax {
+			t.Helper()
+			var s message.Syntax
+			if err := db.View(ctx, func(tx model.Tx) error {
+				proj, err := tx.Project(ctx, projectID)
+				s = cat.ProjectSyntax(ctx, tx, proj)
+				return err
+			}); err != nil {
+				t.Fatal(err)
 			}
-			show := func(want tools.SyntaxView) {
-				t.Helper()
-				v, err := cat.ShowProject(ctx, p.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := v.Settings.Syntax; !slices.Equal(got.Names, want.Names) || got.Source != want.Source {
-					t.Errorf("project show syntax = %+v, want %+v", got, want)
-				}
-			}
-			sync := func(values map[string]string) {
-				t.Helper()
-				ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
-				overwrite := false
-				if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: values, PreserveSourceValues: &overwrite}); err != nil {
-					t.Fatal(err)
-				}
-			}
-
-			if got := syntaxOf(p.ID); got != 0 {
-				t.Errorf("project without values: %v, want none", got)
-			}
-			show(tools.SyntaxView{Names: []string{}, Source: tools.SyntaxDetected})
-			sync(map[string]string{"greet": "Hello {name}", "bold": "<b>Bold</b> text", "plain": "Use it"})
-			if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
-				t.Errorf("detected %v, want icu,html", got)
-			}
-			show(tools.SyntaxView{Names: []string{"icu", "html"}, Source: tools.SyntaxDetected})
-			if got := syntaxOf(f.Sibling.ID); got != 0 {
-				t.Errorf("sibling project: %v, want none (its own values only)", got)
-			}
-
-			set := func(list string) (tools.ProjectView, error) {
-				return cat.SetProject(ctx, p.ID, tools.SetProjectIn{Syntax: &list})
-			}
-			v, err := set(" Printf, ICU ")
+			return s
+		}
+		show := func(want tools.SyntaxView) {
+			t.Helper()
+			v, err := cat.ShowProject(ctx, p.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := v.Settings.Syntax; !slices.Equal(got.Names, []string{"icu", "printf"}) || got.Source != tools.SyntaxSet {
-				t.Errorf("project set answered %+v, want icu,printf set", got)
+			if got := v.Settings.Syntax; !slices.Equal(got.Names, want.Names) || got.Source != want.Source {
+				t.Errorf("project show syntax = %+v, want %+v", got, want)
 			}
-			if got := syntaxOf(p.ID); got != message.ICU|message.Printf {
-				t.Errorf("set: %v, want icu,printf", got)
-			}
-			_, err = set("icu,handlebars")
-			if model.ErrorCode(err) != model.CodeInvalid || !strings.Contains(err.Error(), `"handlebars"`) ||
-				!strings.Contains(err.Error(), strings.Join(message.SyntaxNames(), ", ")) {
-				t.Errorf("unknown syntax: %v, want invalid naming it and the known ones", err)
-			}
-			if got := syntaxOf(p.ID); got != message.ICU|message.Printf {
-				t.Errorf("after a refused set: %v, want icu,printf unchanged", got)
-			}
-			if _, err := set("none"); err != nil {
-				t.Fatal(err)
-			}
-			if got := syntaxOf(p.ID); got != 0 {
-				t.Errorf("set none: %v, want no syntax", got)
-			}
-			show(tools.SyntaxView{Names: []string{}, Source: tools.SyntaxSet})
-			if _, err := set(""); err != nil {
-				t.Fatal(err)
-			}
-			if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
-				t.Errorf("cleared: %v, want icu,html detected again", got)
-			}
-			show(tools.SyntaxView{Names: []string{"icu", "html"}, Source: tools.SyntaxDetected})
-
-			// A change that bypasses the catalogue moves no revision: the cached answer stays.
-			sqldb := storagetest.SQL(t, dsn)
-			if _, err := sqldb.ExecContext(ctx, `UPDATE translations SET value = 'Saved %d files' WHERE value = 'Use it'`); err != nil {
-				t.Fatal(err)
-			}
-			if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
-				t.Errorf("without a revision move: %v, want the cached icu,html", got)
-			}
-			// A source sync moves it: detection runs again and sees both changes.
-			sync(map[string]string{"greet": "Hello {{name}}", "bold": "<b>Bold</b> text", "plain": "Saved %d files",
-				"link": "See [the guide](/guide_1)", "quote": "Type '|' to split", "price": "Costs ${price}"})
-			if got := syntaxOf(p.ID); got != message.I18next|message.Printf|message.HTML|message.Markdown|message.Template|message.ICU {
-				t.Errorf("after a source sync: %v, want i18next,printf,template,html,markdown and icu", got)
-			}
-			// A full sync hides the keys it does not send: their values are no longer read.
+		}
+		sync := func(values map[string]string) {
+			t.Helper()
 			ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
-			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{
-				"greet": "Hello {{name}}", "bold": "<b>Bold</b> text"}}); err != nil {
+			overwrite := false
+			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: values, PreserveSourceValues: &overwrite}); err != nil {
 				t.Fatal(err)
 			}
-			if got := syntaxOf(p.ID); got != message.I18next|message.HTML {
-				t.Errorf("after hiding keys: %v, want i18next,html", got)
-			}
-		})
-	}
+		}
+
+		if got := syntaxOf(p.ID); got != 0 {
+			t.Errorf("project without values: %v, want none", got)
+		}
+		show(tools.SyntaxView{Names: []string{}, Source: tools.SyntaxDetected})
+		sync(map[string]string{"greet": "Hello {name}", "bold": "<b>Bold</b> text", "plain": "Use it"})
+		if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
+			t.Errorf("detected %v, want icu,html", got)
+		}
+		show(tools.SyntaxView{Names: []string{"icu", "html"}, Source: tools.SyntaxDetected})
+		if got := syntaxOf(f.Sibling.ID); got != 0 {
+			t.Errorf("sibling project: %v, want none (its own values only)", got)
+		}
+
+		set := func(list string) (tools.ProjectView, error) {
+			return cat.SetProject(ctx, p.ID, tools.SetProjectIn{Syntax: &list})
+		}
+		v, err := set(" Printf, ICU ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Settings.Syntax; !slices.Equal(got.Names, []string{"icu", "printf"}) || got.Source != tools.SyntaxSet {
+			t.Errorf("project set answered %+v, want icu,printf set", got)
+		}
+		if got := syntaxOf(p.ID); got != message.ICU|message.Printf {
+			t.Errorf("set: %v, want icu,printf", got)
+		}
+		_, err = set("icu,handlebars")
+		if model.ErrorCode(err) != model.CodeInvalid || !strings.Contains(err.Error(), `"handlebars"`) ||
+			!strings.Contains(err.Error(), strings.Join(message.SyntaxNames(), ", ")) {
+			t.Errorf("unknown syntax: %v, want invalid naming it and the known ones", err)
+		}
+		if got := syntaxOf(p.ID); got != message.ICU|message.Printf {
+			t.Errorf("after a refused set: %v, want icu,printf unchanged", got)
+		}
+		if _, err := set("none"); err != nil {
+			t.Fatal(err)
+		}
+		if got := syntaxOf(p.ID); got != 0 {
+			t.Errorf("set none: %v, want no syntax", got)
+		}
+		show(tools.SyntaxView{Names: []string{}, Source: tools.SyntaxSet})
+		if _, err := set(""); err != nil {
+			t.Fatal(err)
+		}
+		if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
+			t.Errorf("cleared: %v, want icu,html detected again", got)
+		}
+		show(tools.SyntaxView{Names: []string{"icu", "html"}, Source: tools.SyntaxDetected})
+
+		// A change that bypasses the catalogue moves no revision: the cached answer stays.
+		sqldb := storagetest.SQL(t, dsn)
+		if _, err := sqldb.ExecContext(ctx, `UPDATE translations SET value = 'Saved %d files' WHERE value = 'Use it'`); err != nil {
+			t.Fatal(err)
+		}
+		if got := syntaxOf(p.ID); got != message.ICU|message.HTML {
+			t.Errorf("without a revision move: %v, want the cached icu,html", got)
+		}
+		// A source sync moves it: detection runs again and sees both changes.
+		sync(map[string]string{"greet": "Hello {{name}}", "bold": "<b>Bold</b> text", "plain": "Saved %d files",
+			"link": "See [the guide](/guide_1)", "quote": "Type '|' to split", "price": "Costs ${price}"})
+		if got := syntaxOf(p.ID); got != message.I18next|message.Printf|message.HTML|message.Markdown|message.Template|message.ICU {
+			t.Errorf("after a source sync: %v, want i18next,printf,template,html,markdown and icu", got)
+		}
+		// A full sync hides the keys it does not send: their values are no longer read.
+		ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{
+			"greet": "Hello {{name}}", "bold": "<b>Bold</b> text"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := syntaxOf(p.ID); got != message.I18next|message.HTML {
+			t.Errorf("after hiding keys: %v, want i18next,html", got)
+		}
+	})
 }
 
 // BenchmarkProjectSyntax measures ProjectSyntax on a project of 20,000 source values (one in
@@ -139,48 +136,46 @@ func TestProjectSyntax(t *testing.T) {
 //	go test -run '^$' -bench ProjectSyntax ./tools/
 func BenchmarkProjectSyntax(b *testing.B) {
 	const n = 20000
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			db, f := storagetest.MustOpenFixture(b, dialect)
-			cat := tools.NewCatalog(db, nil)
-			ctx := model.WithPrincipal(b.Context(), tools.System)
-			ns := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
-			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: benchEntries(n)}); err != nil {
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		db, f := storagetest.MustOpenFixture(b, dialect)
+		cat := tools.NewCatalog(db, nil)
+		ctx := model.WithPrincipal(b.Context(), tools.System)
+		ns := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: benchEntries(n)}); err != nil {
+			b.Fatal(err)
+		}
+		call := func(b *testing.B) {
+			if err := db.View(ctx, func(tx model.Tx) error {
+				p, err := tx.Project(ctx, f.Project.ID)
+				if s := cat.ProjectSyntax(ctx, tx, p); s != message.I18next|message.HTML {
+					b.Fatalf("detected %v, want i18next,html", s)
+				}
+				return err
+			}); err != nil {
 				b.Fatal(err)
 			}
-			call := func(b *testing.B) {
-				if err := db.View(ctx, func(tx model.Tx) error {
-					p, err := tx.Project(ctx, f.Project.ID)
-					if s := cat.ProjectSyntax(ctx, tx, p); s != message.I18next|message.HTML {
-						b.Fatalf("detected %v, want i18next,html", s)
-					}
-					return err
-				}); err != nil {
+		}
+		b.Run("cached", func(b *testing.B) {
+			call(b)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				call(b)
+			}
+		})
+		b.Run("after_write", func(b *testing.B) {
+			row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID},
+				NamespaceKey: "app", TranslationKey: "section_0.element_1.label"}, Language: "nb"}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: fmt.Sprintf("Verdi %d", i)}); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.Run("cached", func(b *testing.B) {
+				b.StartTimer()
 				call(b)
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					call(b)
-				}
-			})
-			b.Run("after_write", func(b *testing.B) {
-				row := tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID},
-					NamespaceKey: "app", TranslationKey: "section_0.element_1.label"}, Language: "nb"}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: row, Value: fmt.Sprintf("Verdi %d", i)}); err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-					call(b)
-				}
-			})
+			}
 		})
-	}
+	})
 }

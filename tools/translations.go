@@ -312,6 +312,3 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 	})
 	return out, err
 }
-
-// SearchPage is how many rows search_translations returns at most.
-const SearchPage = 50

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/workflows"
 )
@@ -28,51 +29,49 @@ func TestBenchWebhooks(t *testing.T) {
 		runs = n
 	}
 	const keys = 10000
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		t.Run(dialect, func(t *testing.T) {
-			e := newEnv(t, dialect, "127.0.0.1/32")
-			var got atomic.Int64
-			rc := newReceiver(t, func(_ int, _ *http.Request, w http.ResponseWriter) { got.Add(1); w.WriteHeader(http.StatusNoContent) })
-			sibling := e.sibling
-			wh, err := e.cat.AddWebhook(e.ctx, e.p.ID, rc.srv.URL, nil)
-			if err != nil {
-				t.Fatal(err)
+	storagetest.ForEachDialectInOrder(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect, "127.0.0.1/32")
+		var got atomic.Int64
+		rc := newReceiver(t, func(_ int, _ *http.Request, w http.ResponseWriter) { got.Add(1); w.WriteHeader(http.StatusNoContent) })
+		sibling := e.sibling
+		wh, err := e.cat.AddWebhook(e.ctx, e.p.ID, rc.srv.URL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		syncOnce := func(projectID, ns string) time.Duration {
+			tr := make(map[string]string, keys)
+			for i := 0; i < keys; i++ {
+				tr[fmt.Sprintf("section_%d.element_%d.label", i/100, i%100)] = fmt.Sprintf("The label number %d.", i)
 			}
-			syncOnce := func(projectID, ns string) time.Duration {
-				tr := make(map[string]string, keys)
-				for i := 0; i < keys; i++ {
-					tr[fmt.Sprintf("section_%d.element_%d.label", i/100, i%100)] = fmt.Sprintf("The label number %d.", i)
-				}
-				ref := tools.NamespaceRef{ProjectID: projectID, Language: "en", Namespace: ns}
-				start := time.Now()
-				if _, err := e.cat.Sync(e.ctx, tools.SyncIn{NamespaceRef: ref, Translations: tr}); err != nil {
-					t.Fatal(err)
-				}
-				return time.Since(start)
-			}
-			var without, with []time.Duration
-			for i := 0; i < runs; i++ {
-				without = append(without, syncOnce(sibling, "plain"+strconv.Itoa(i)))
-				with = append(with, syncOnce(e.p.ID, "hooked"+strconv.Itoa(i)))
-			}
-			d := e.deliverer(workflows.DeliveryOptions{})
+			ref := tools.NamespaceRef{ProjectID: projectID, Language: "en", Namespace: ns}
 			start := time.Now()
-			if err := d.Drain(e.ctx); err != nil {
+			if _, err := e.cat.Sync(e.ctx, tools.SyncIn{NamespaceRef: ref, Translations: tr}); err != nil {
 				t.Fatal(err)
 			}
-			wall := time.Since(start)
-			n := got.Load()
-			if n != int64(keys*runs) {
-				t.Fatalf("the receiver got %d deliveries, want %d", n, keys*runs)
-			}
-			if ds := e.deliveries(t, wh.ID); len(ds) == 0 || ds[0].State != "delivered" {
-				t.Fatalf("deliveries not marked delivered: %+v", ds[:min(1, len(ds))])
-			}
-			mw, mh := median(without), median(with)
-			fmt.Printf("BENCH hooks %s: sync of %d new keys %.2f s without webhooks, %.2f s with one (%+.1f%%, medians of %d); %d deliveries in %.1f s, %.0f deliveries/s\n",
-				dialect, keys, mw.Seconds(), mh.Seconds(), 100*(mh.Seconds()/mw.Seconds()-1), runs, n, wall.Seconds(), float64(n)/wall.Seconds())
-		})
-	}
+			return time.Since(start)
+		}
+		var without, with []time.Duration
+		for i := 0; i < runs; i++ {
+			without = append(without, syncOnce(sibling, "plain"+strconv.Itoa(i)))
+			with = append(with, syncOnce(e.p.ID, "hooked"+strconv.Itoa(i)))
+		}
+		d := e.deliverer(workflows.DeliveryOptions{})
+		start := time.Now()
+		if err := d.Drain(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+		wall := time.Since(start)
+		n := got.Load()
+		if n != int64(keys*runs) {
+			t.Fatalf("the receiver got %d deliveries, want %d", n, keys*runs)
+		}
+		if ds := e.deliveries(t, wh.ID); len(ds) == 0 || ds[0].State != "delivered" {
+			t.Fatalf("deliveries not marked delivered: %+v", ds[:min(1, len(ds))])
+		}
+		mw, mh := median(without), median(with)
+		fmt.Printf("BENCH hooks %s: sync of %d new keys %.2f s without webhooks, %.2f s with one (%+.1f%%, medians of %d); %d deliveries in %.1f s, %.0f deliveries/s\n",
+			dialect, keys, mw.Seconds(), mh.Seconds(), 100*(mh.Seconds()/mw.Seconds()-1), runs, n, wall.Seconds(), float64(n)/wall.Seconds())
+	})
 }
 
 func median(ds []time.Duration) time.Duration {

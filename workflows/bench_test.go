@@ -24,13 +24,11 @@ import (
 //
 //	go test -run '^$' -bench AutoTranslate -benchtime 1x ./workflows/
 func BenchmarkAutoTranslate(b *testing.B) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			for range b.N {
-				benchAutoTranslate(b, dialect)
-			}
-		})
-	}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		for range b.N {
+			benchAutoTranslate(b, dialect)
+		}
+	})
 }
 
 const (
@@ -139,40 +137,38 @@ func benchAutoTranslate(b *testing.B, dialect string) {
 //
 //	go test -run '^$' -bench RegisterAtCap -benchtime 3x ./workflows/
 func BenchmarkRegisterAtCap(b *testing.B) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			db, f := storagetest.MustOpenFixture(b, dialect)
-			llm := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
-			cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
-				Limits: tools.Limits{Writes: 1 << 30}})
-			ctx := model.WithPrincipal(context.Background(), tools.System)
-			const n = 5000
-			var rows int
-			b.ResetTimer()
-			for i := range b.N {
-				b.StopTimer()
-				strs := make(map[string]string, n)
-				for k := range n {
-					strs[fmt.Sprintf("screen_%d.label_%d", k/100, k)] = fmt.Sprintf("Open the %d settings for %%{name}", k)
-				}
-				before, err := db.PendingJobs(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				if _, err := cat.RegisterSourceStrings(ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID},
-					NamespaceKey: fmt.Sprintf("bench%d", i), Strings: strs}); err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				after, err := db.PendingJobs(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
-				rows = after - before
-				b.StartTimer()
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		db, f := storagetest.MustOpenFixture(b, dialect)
+		llm := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
+		cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
+			Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		const n = 5000
+		var rows int
+		b.ResetTimer()
+		for i := range b.N {
+			b.StopTimer()
+			strs := make(map[string]string, n)
+			for k := range n {
+				strs[fmt.Sprintf("screen_%d.label_%d", k/100, k)] = fmt.Sprintf("Open the %d settings for %%{name}", k)
 			}
-			b.ReportMetric(float64(rows), "job_rows/call")
-		})
-	}
+			before, err := db.PendingJobs(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := cat.RegisterSourceStrings(ctx, tools.RegisterIn{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID},
+				NamespaceKey: fmt.Sprintf("bench%d", i), Strings: strs}); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			after, err := db.PendingJobs(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows = after - before
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(rows), "job_rows/call")
+	})
 }

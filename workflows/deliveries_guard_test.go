@@ -77,7 +77,7 @@ func pointAt(t *testing.T, e *env, url string) string {
 // made, and the listeners there see nothing. Only loopback addresses are ever dialled.
 func TestDeliveryGuardAtDialTime(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		t1 := newTrap(t, "tcp4", "127.0.0.1:0")
 		t2 := newTrap(t, "tcp4", "127.0.0.2:0")
 		okRC := newReceiver(t, nil)
@@ -251,7 +251,7 @@ func TestHostileURLsRefusedAtConfiguration(t *testing.T) {
 // A receiver that does not answer in time is a failed attempt, retried later.
 func TestDeliveryTimeout(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, "127.0.0.1/32")
 		release := make(chan struct{})
 		t.Cleanup(func() { close(release) })
@@ -293,7 +293,7 @@ func TestDeliveryTimeout(t *testing.T) {
 // A slow receiver holds at most PerEndpoint POSTs; another endpoint's deliveries go on.
 func TestSlowReceiverDoesNotStarveOthers(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, "127.0.0.1/32")
 		release := make(chan struct{})
 		var once sync.Once
@@ -366,7 +366,7 @@ func TestSlowReceiverDoesNotStarveOthers(t *testing.T) {
 // before; a lease renewed in flight holds.
 func TestLeasedDeliveryResumes(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, "127.0.0.1/32")
 		rc := newReceiver(t, nil)
 		wh, err := e.cat.AddWebhook(e.ctx, e.p.ID, rc.srv.URL, nil)
@@ -408,7 +408,7 @@ func TestLeasedDeliveryResumes(t *testing.T) {
 // A write that rolls back leaves no event; one that commits always has it.
 func TestRolledBackWriteEmitsNothing(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		var failing atomic.Bool
 		boom := errors.New("boom")
 		e := newEnv(t, dialect, "127.0.0.1/32", func(context.Context, model.Tx, model.WriteEvent) error {

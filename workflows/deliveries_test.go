@@ -150,15 +150,6 @@ func (e *env) deliveries(t *testing.T, id string) []tools.DeliveryView {
 	return ds
 }
 
-func eachDialect(t *testing.T, fn func(t *testing.T, dialect string)) {
-	for _, d := range storagetest.Dialects {
-		t.Run(d, func(t *testing.T) {
-			t.Parallel()
-			fn(t, d)
-		})
-	}
-}
-
 type body struct {
 	Event     string `json:"event"`
 	Timestamp string `json:"timestamp"`
@@ -172,7 +163,7 @@ type body struct {
 // Every kind of change reaches the receiver once, signed, with the spec's body and headers.
 func TestDeliveryShapeAndEvents(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, "127.0.0.1/32")
 		rc := newReceiver(t, nil)
 		wh, err := e.cat.AddWebhook(e.ctx, e.p.ID, rc.srv.URL+"/hooks/lokal", nil)
@@ -284,7 +275,7 @@ func sameSet(a, b []string) bool {
 // time; a webhook failing for five days is disabled and its pending deliveries end.
 func TestRetriesBackoffAndDisable(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, dialect string) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, "127.0.0.1/32")
 		var fail atomic.Bool
 		fail.Store(true)

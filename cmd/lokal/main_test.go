@@ -148,12 +148,9 @@ var showFields = append(append([]string{}, projectFields...), "settings", "names
 // eachDialect runs fn with the DSN of a fresh migrated database of each dialect, as
 // parallel subtests.
 func eachDialect(t *testing.T, fn func(t *testing.T, dsn string)) {
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			fn(t, storagetest.DSN(t, dialect))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		fn(t, storagetest.DSN(t, dialect))
+	})
 }
 
 // freshDSN is the DSN of a fresh, migrated database of dialect: only serve creates a
@@ -565,12 +562,9 @@ var workspaceTokenRE = regexp.MustCompile(`pat_ws_[0-9A-Za-z]+`)
 // in-flight request before exiting 0.
 func TestServe(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			testServe(t, storagetest.EmptyDSN(t, dialect))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		testServe(t, storagetest.EmptyDSN(t, dialect))
+	})
 }
 
 func testServe(t *testing.T, dsn string) {

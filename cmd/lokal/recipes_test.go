@@ -84,12 +84,9 @@ func runNode(t *testing.T, dir string, env []string, args ...string) nodeRun {
 func TestRecipes(t *testing.T) {
 	t.Parallel()
 	dir := recipesDir(t)
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			testRecipes(t, dir, freshDSN(t, dialect))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		testRecipes(t, dir, freshDSN(t, dialect))
+	})
 }
 
 func testRecipes(t *testing.T, dir, migrated string) {

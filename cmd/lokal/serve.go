@@ -202,8 +202,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 		})
 	}
 	opts.BaseURL, opts.Logger, opts.AIConcurrency = cfg.baseURL, logger, cfg.aiConcurrency
-	// Budgets live in PostgreSQL when several servers share it, in memory on SQLite.
-	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.WriteRefused
+	// Budgets live in PostgreSQL when several servers share it, in memory on SQLite; every
+	// refusal, the public routes' included, is counted by budget name.
+	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.Refused
 	// Webhooks, redeploy and workspace AI providers call out through this guard.
 	opts.Outbound = outbound.NewGuard(cfg.allowPrivateNets)
 	cat := tools.NewCatalog(db, opts)

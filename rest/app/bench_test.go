@@ -40,7 +40,7 @@ func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 	dsn, f := storagetest.FixtureDSN(b, dialect)
 	db := storagetest.MustOpen(b, dsn, nil)
 	// The write budget is the API's; the benchmark approves far faster than 300 a minute.
-	cat := tools.NewCatalog(db, &tools.Options{Limits: tools.Limits{Writes: 1 << 30}})
+	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
 	ctx := model.WithPrincipal(b.Context(), tools.System)
 	src, nb := map[string]string{}, map[string]string{}
 	var drafts []string
@@ -106,27 +106,25 @@ func (e *benchEnv) get(b *testing.B, path string) string {
 
 // BenchmarkEditorQueue is one page of the queue under each filter.
 func BenchmarkEditorQueue(b *testing.B) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			e := newBenchEnv(b, dialect)
-			base := "/app/p/" + e.project + "/review/nb"
-			for _, q := range []struct{ name, query string }{
-				{"all", ""}, {"ai_drafts", "?filter=ai"}, {"ai_drafts_page_100", "?filter=ai&after=40000"},
-				{"search", "?q=" + url.QueryEscape("49 items")}, {"qa", "?filter=qa"}, {"approved", "?filter=approved"},
-			} {
-				b.Run(q.name, func(b *testing.B) {
-					if n := strings.Count(e.get(b, base+q.query), `class="row`); n == 0 {
-						b.Fatalf("%s shows no rows", q.query)
-					}
-					b.ResetTimer()
-					for b.Loop() {
-						e.get(b, base+q.query)
-					}
-					b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/page")
-				})
-			}
-		})
-	}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		e := newBenchEnv(b, dialect)
+		base := "/app/p/" + e.project + "/review/nb"
+		for _, q := range []struct{ name, query string }{
+			{"all", ""}, {"ai_drafts", "?filter=ai"}, {"ai_drafts_page_100", "?filter=ai&after=40000"},
+			{"search", "?q=" + url.QueryEscape("49 items")}, {"qa", "?filter=qa"}, {"approved", "?filter=approved"},
+		} {
+			b.Run(q.name, func(b *testing.B) {
+				if n := strings.Count(e.get(b, base+q.query), `class="row`); n == 0 {
+					b.Fatalf("%s shows no rows", q.query)
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					e.get(b, base+q.query)
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/page")
+			})
+		}
+	})
 }
 
 var benchVersion = regexp.MustCompile(`data-version="([^"]+)"`)
@@ -136,47 +134,45 @@ var benchVersion = regexp.MustCompile(`data-version="([^"]+)"`)
 // iteration approves another draft; past the last one the rows go back to needs review and
 // round again, so every iteration writes.
 func BenchmarkEditorApproveNext(b *testing.B) {
-	for _, dialect := range storagetest.Dialects {
-		b.Run(dialect, func(b *testing.B) {
-			e := newBenchEnv(b, dialect)
-			path := "/app/p/" + e.project + "/review/nb/save"
-			versions := map[string]string{}
-			sys := model.WithPrincipal(b.Context(), tools.System)
-			for after := int64(0); ; {
-				page, err := e.cat.ReviewQueue(sys, tools.ReviewIn{ProjectID: e.project, Language: "nb", Filter: tools.FilterAIDrafts, After: after, Limit: 200})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, r := range page.Rows {
-					versions[r.Key] = r.Version
-				}
-				if after = page.Next; after == 0 {
-					break
-				}
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		e := newBenchEnv(b, dialect)
+		path := "/app/p/" + e.project + "/review/nb/save"
+		versions := map[string]string{}
+		sys := model.WithPrincipal(b.Context(), tools.System)
+		for after := int64(0); ; {
+			page, err := e.cat.ReviewQueue(sys, tools.ReviewIn{ProjectID: e.project, Language: "nb", Filter: tools.FilterAIDrafts, After: after, Limit: 200})
+			if err != nil {
+				b.Fatal(err)
 			}
-			i := 0
-			b.ResetTimer()
-			for b.Loop() {
-				k := e.drafts[i%len(e.drafts)]
-				action := "approve"
-				if (i/len(e.drafts))%2 == 1 {
-					action = "save"
-				}
-				i++
-				v := versions[k]
-				form := url.Values{"csrf": {e.csrf}, "ns": {"common"}, "key": {k}, "value": {e.values[k]}, "version": {v}, "action": {action}}
-				req := httptest.NewRequestWithContext(b.Context(), http.MethodPost, path, strings.NewReader(form.Encode()))
-				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-				req.Header.Set("X-Lokal-Fragment", "1")
-				req.AddCookie(e.cookie)
-				w := httptest.NewRecorder()
-				e.h.ServeHTTP(w, req)
-				if w.Code != http.StatusOK {
-					b.Fatalf("approving %s: %d %.300s", k, w.Code, w.Body.String())
-				}
-				versions[k] = benchVersion.FindStringSubmatch(w.Body.String())[1]
+			for _, r := range page.Rows {
+				versions[r.Key] = r.Version
 			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/approve")
-		})
-	}
+			if after = page.Next; after == 0 {
+				break
+			}
+		}
+		i := 0
+		b.ResetTimer()
+		for b.Loop() {
+			k := e.drafts[i%len(e.drafts)]
+			action := "approve"
+			if (i/len(e.drafts))%2 == 1 {
+				action = "save"
+			}
+			i++
+			v := versions[k]
+			form := url.Values{"csrf": {e.csrf}, "ns": {"common"}, "key": {k}, "value": {e.values[k]}, "version": {v}, "action": {action}}
+			req := httptest.NewRequestWithContext(b.Context(), http.MethodPost, path, strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Lokal-Fragment", "1")
+			req.AddCookie(e.cookie)
+			w := httptest.NewRecorder()
+			e.h.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				b.Fatalf("approving %s: %d %.300s", k, w.Code, w.Body.String())
+			}
+			versions[k] = benchVersion.FindStringSubmatch(w.Body.String())[1]
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/approve")
+	})
 }

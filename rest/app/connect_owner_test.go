@@ -224,25 +224,22 @@ func TestOwnerFormsAcrossWorkspaces(t *testing.T) {
 // AI section shows the calls, tokens and strings.
 func TestUsageOnConnect(t *testing.T) {
 	t.Parallel()
-	for _, d := range storagetest.Dialects {
-		t.Run(d, func(t *testing.T) {
-			t.Parallel()
-			model := aitest.New(t, aitest.Echo(func(_, masked string) string { return "NB " + masked }))
-			e := newEnv(t, d, &tools.Options{AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "test-model"}})
-			e.source(t, "common", "greeting", "Hello", "farewell", "Goodbye")
-			b := e.browser(t)
-			b.signIn(t, e.f.User.Email)
-			p := "/app/p/" + e.f.Project.ID
-			b.get(t, p+"/connect").want(t, http.StatusOK, "0 model calls")
-			b.post(t, p+"/review/nb/translate", url.Values{"all": {"1"}}, true).want(t, http.StatusSeeOther)
-			if len(model.Calls()) != 1 {
-				t.Fatalf("model calls: %d, want 1", len(model.Calls()))
-			}
-			b.get(t, p+"/connect").want(t, http.StatusOK,
-				"1 model calls, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
-				"<td><code>test-model</code></td><td>1</td><td>20</td><td>16</td><td>2</td><td>0</td>")
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
+		model := aitest.New(t, aitest.Echo(func(_, masked string) string { return "NB " + masked }))
+		e := newEnv(t, d, &tools.Options{AIDefault: tools.AIProvider{BaseURL: model.URL, Model: "test-model"}})
+		e.source(t, "common", "greeting", "Hello", "farewell", "Goodbye")
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID
+		b.get(t, p+"/connect").want(t, http.StatusOK, "0 model calls")
+		b.post(t, p+"/review/nb/translate", url.Values{"all": {"1"}}, true).want(t, http.StatusSeeOther)
+		if len(model.Calls()) != 1 {
+			t.Fatalf("model calls: %d, want 1", len(model.Calls()))
+		}
+		b.get(t, p+"/connect").want(t, http.StatusOK,
+			"1 model calls, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
+			"<td><code>test-model</code></td><td>1</td><td>20</td><td>16</td><td>2</td><td>0</td>")
+	})
 }
 
 // TestConnectSecretsStayWithTheirAddress: on the Connect page, moving the workspace's AI

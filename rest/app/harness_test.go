@@ -92,12 +92,9 @@ func (e *env) sys(t *testing.T) context.Context {
 // forEachDialect runs fn on a fresh env of each dialect as parallel subtests.
 func forEachDialect(t *testing.T, fn func(t *testing.T, e *env)) {
 	t.Helper()
-	for _, d := range storagetest.Dialects {
-		t.Run(d, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newEnv(t, d, nil))
-		})
-	}
+	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
+		fn(t, newEnv(t, d, nil))
+	})
 }
 
 // browser is a cookie-keeping client that does not follow redirects.

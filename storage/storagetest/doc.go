@@ -18,5 +18,9 @@
 // its tests end; databases of a binary that died are dropped by the next binary that
 // starts more than an hour later.
 //
+// [ForEachDialect] is the one loop over the dialects: every package's tests run through it
+// (a harness builds its own environment inside), so the subtests are named alike
+// ("sqlite", "postgres") everywhere and `-run` picks one the same way.
+//
 // [Long] marks the tests that `make test` leaves to `make test-long`.
 package storagetest

@@ -15,50 +15,47 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 // on both dialects, including a PostgreSQL database handed back to the pool and leased
 // again.
 func TestFreshDatabases(t *testing.T) {
-	for _, dialect := range storagetest.Dialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			ctx := model.WithPrincipal(t.Context(), tools.System)
-			var first storagetest.Fixture
-			for i := range 3 {
-				t.Run("with the fixture", func(t *testing.T) {
-					dsn, f := storagetest.FixtureDSN(t, dialect)
-					cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
-					if i == 0 {
-						first = f
-					} else if !reflect.DeepEqual(f, first) {
-						t.Fatalf("the fixture changed between tests: %+v, then %+v", first, f)
-					}
-					me, err := cat.Authenticate(ctx, f.RW)
-					if err != nil || me.ProjectID != f.Project.ID {
-						t.Fatalf("the fixture's read/write key: %+v, %v", me, err)
-					}
-					wantRows(t, dsn, "workspaces", 2)
-					if _, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "Written by a test"}); err != nil {
-						t.Fatal(err)
-					}
-					wantRows(t, dsn, "workspaces", 3)
-				})
-				t.Run("migrated", func(t *testing.T) {
-					dsn := storagetest.DSN(t, dialect)
-					storagetest.MustOpen(t, dsn, nil)
-					wantRows(t, dsn, "workspaces", 0)
-					wantRows(t, dsn, "tokens", 0)
-				})
-			}
-			t.Run("empty", func(t *testing.T) {
-				db := storagetest.SQL(t, storagetest.EmptyDSN(t, dialect))
-				var n int
-				q := `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()`
-				if dialect == "sqlite" {
-					q = `SELECT count(*) FROM sqlite_master WHERE type = 'table'`
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		var first storagetest.Fixture
+		for i := range 3 {
+			t.Run("with the fixture", func(t *testing.T) {
+				dsn, f := storagetest.FixtureDSN(t, dialect)
+				cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
+				if i == 0 {
+					first = f
+				} else if !reflect.DeepEqual(f, first) {
+					t.Fatalf("the fixture changed between tests: %+v, then %+v", first, f)
 				}
-				if err := db.QueryRow(q).Scan(&n); err != nil || n != 0 {
-					t.Fatalf("an empty database has %d tables (%v)", n, err)
+				me, err := cat.Authenticate(ctx, f.RW)
+				if err != nil || me.ProjectID != f.Project.ID {
+					t.Fatalf("the fixture's read/write key: %+v, %v", me, err)
 				}
+				wantRows(t, dsn, "workspaces", 2)
+				if _, err := cat.CreateWorkspace(ctx, tools.CreateWorkspaceIn{Name: "Written by a test"}); err != nil {
+					t.Fatal(err)
+				}
+				wantRows(t, dsn, "workspaces", 3)
 			})
+			t.Run("migrated", func(t *testing.T) {
+				dsn := storagetest.DSN(t, dialect)
+				storagetest.MustOpen(t, dsn, nil)
+				wantRows(t, dsn, "workspaces", 0)
+				wantRows(t, dsn, "tokens", 0)
+			})
+		}
+		t.Run("empty", func(t *testing.T) {
+			db := storagetest.SQL(t, storagetest.EmptyDSN(t, dialect))
+			var n int
+			q := `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()`
+			if dialect == "sqlite" {
+				q = `SELECT count(*) FROM sqlite_master WHERE type = 'table'`
+			}
+			if err := db.QueryRow(q).Scan(&n); err != nil || n != 0 {
+				t.Fatalf("an empty database has %d tables (%v)", n, err)
+			}
 		})
-	}
+	})
 }
 
 func wantRows(t *testing.T, dsn, table string, want int) {

@@ -1,0 +1,159 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// Every rate budget of the service, whatever door spends it, and the size caps of one call
+// beside them: a reader finds every limit here. The counts are the spec's (its Limits
+// table) where it names one; the others are ours and say why. Options.Budgets overrides
+// the counts by Name. Transport caps live with their transport: the 5 MB body of the token
+// API (rest.MaxBody), the public routes' body sizes (package public), connections per
+// client address (lokal serve --max-conns-per-ip).
+
+// Scope is what a budget's key names: who gets one allowance.
+type Scope string
+
+// Scopes of the budgets.
+const (
+	PerProject Scope = "project"
+	PerToken   Scope = "token"
+	// PerAddress is a client's IP address, or an IPv6 address's /64 (one subscriber).
+	PerAddress Scope = "address"
+	// PerAddressAndEmail spends one allowance of the client address and one of the email.
+	PerAddressAndEmail Scope = "address and email"
+)
+
+// Budget is one named allowance: at most N events per Window in a bucket per key.
+type Budget struct {
+	Name   string // the key of Options.Budgets and the refusal metric's label
+	Noun   string // what is counted, for the refusal message ("writes")
+	Bucket string // the bucket prefix, unique per budget; the key (project id, address) is appended
+	N      int
+	Window time.Duration
+	Per    Scope
+}
+
+// The token API's budgets.
+var (
+	// WriteBudget: 300 writes a minute per project, whatever door they use.
+	WriteBudget = Budget{Name: "writes", Noun: "writes", Bucket: "writes:", N: 300, Window: time.Minute, Per: PerProject}
+	// PageStringsBudget: endpoint 7, on top of WriteBudget.
+	PageStringsBudget = Budget{Name: "page_strings", Noun: "page string registrations", Bucket: "pagestrings:", N: 60, Window: time.Minute, Per: PerProject}
+	// RetranslateBudget: the AI calls endpoint 6 and ai_translate_keys share (automatic
+	// translation is paced by its workers instead).
+	RetranslateBudget = Budget{Name: "retranslate", Noun: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute, Per: PerProject}
+	// ReadBudget: MCP read tool calls, ten a second, far above an assistant's pace, while a
+	// published read-only key cannot keep the server busy with whole-project reads.
+	// Endpoints 1 and 5 are not limited.
+	ReadBudget = Budget{Name: "reads", Noun: "read tool calls", Bucket: "reads:", N: 600, Window: time.Minute, Per: PerToken}
+	// RedeployBudget: endpoint 8 starts a CI run, so 6 a minute is plenty for people and
+	// stops a loop from queueing hundreds of builds.
+	RedeployBudget = Budget{Name: "redeploy", Noun: "redeploys", Bucket: "redeploy:", N: 6, Window: time.Minute, Per: PerProject}
+	// SignInBudget bounds password guesses per client address and per email, so that neither
+	// one address trying many accounts nor many addresses trying one account get far.
+	SignInBudget = Budget{Name: "sign_in", Noun: "sign-in attempts", Bucket: "signin:", N: 10, Window: time.Minute, Per: PerAddressAndEmail}
+)
+
+// The public Embed routes' budgets (spec endpoints 12 to 17): per client address, spent
+// before the route runs.
+var (
+	PublicResolveBudget     = Budget{Name: "resolve", Noun: "calls of resolve", Bucket: "ip:resolve:", N: 30, Window: time.Minute, Per: PerAddress}
+	PublicHarvestBudget     = Budget{Name: "harvest", Noun: "calls of harvest", Bucket: "ip:harvest:", N: 60, Window: time.Minute, Per: PerAddress}
+	PublicDictionaryBudget  = Budget{Name: "dictionary", Noun: "calls of dictionary", Bucket: "ip:dictionary:", N: 240, Window: time.Minute, Per: PerAddress}
+	PublicChangesBudget     = Budget{Name: "changes", Noun: "calls of changes", Bucket: "ip:changes:", N: 120, Window: time.Minute, Per: PerAddress}
+	PublicInstallPingBudget = Budget{Name: "install_ping", Noun: "calls of install_ping", Bucket: "ip:install_ping:", N: 60, Window: time.Minute, Per: PerAddress}
+	PublicInfoBudget        = Budget{Name: "public_info", Noun: "calls of public_info", Bucket: "ip:public_info:", N: 120, Window: time.Minute, Per: PerAddress}
+	// HarvestBudget bounds the harvests one project takes in from every visitor
+	// together, so that a crowd of addresses cannot fill a project with text. A harvest over
+	// it is dropped silently, as the script sends the strings again.
+	HarvestBudget = Budget{Name: "project_harvest", Noun: "harvests", Bucket: "harvest:", N: 600, Window: time.Minute, Per: PerProject}
+)
+
+// Budgets lists every budget above, for overrides, documentation and the table's tests.
+func Budgets() []Budget {
+	return []Budget{WriteBudget, PageStringsBudget, RetranslateBudget, ReadBudget, RedeployBudget, SignInBudget,
+		PublicResolveBudget, PublicHarvestBudget, PublicDictionaryBudget, PublicChangesBudget, PublicInstallPingBudget, PublicInfoBudget, HarvestBudget}
+}
+
+// Size caps of one call.
+const (
+	// MaxRegisterStrings bounds one register_source_strings call as MaxPageStrings bounds
+	// endpoint 7: an assistant registers a screen or a feature at a time, far below it, and
+	// the keys one call writes and the translation it queues stay bounded.
+	MaxRegisterStrings = 5000
+	MaxPageStrings     = 5000
+	// MaxAIKeys bounds one AI translation call (endpoint 6, ai_translate_keys).
+	MaxAIKeys = 10
+	// SearchPage is the most rows search_translations answers at once.
+	SearchPage = 50
+	// Endpoint 13's strings per call and characters per string.
+	MaxHarvestStrings = 50
+	MinHarvestChars   = 2
+	MaxHarvestChars   = 5000
+	// MaxChanges bounds one answer of the changes feed (endpoint 15); ChangesWindow is how
+	// far back it reads.
+	MaxChanges    = 500
+	ChangesWindow = 7 * 24 * time.Hour
+)
+
+// checkBudgets refuses overrides of budgets that do not exist: a misspelt name would
+// otherwise keep the default without a word.
+func checkBudgets(over map[string]int) {
+	for name := range over {
+		if !hasBudget(name) {
+			panic(fmt.Sprintf("tools.Options.Budgets: no budget named %q", name))
+		}
+	}
+}
+
+func hasBudget(name string) bool {
+	for _, b := range Budgets() {
+		if b.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Take spends one event of b for key (see take); the transports outside the catalogue's
+// operations, the public routes, spend their budgets through it.
+func (c *Catalog) Take(ctx context.Context, b Budget, key string) error {
+	return c.take(ctx, b, key)
+}
+
+// take spends one event of b for key, answering CodeRateLimited with RetryAfter when spent.
+// Every refusal is reported to Options.OnRefused here, whichever door it came through.
+func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
+	switch n := c.opts.Budgets[b.Name]; {
+	case n < 0:
+		return nil
+	case n > 0:
+		b.N = n
+	}
+	ok, wait, err := c.limiter.Take(ctx, b.Bucket+key, b.N, b.Window)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return nil
+	}
+	if c.opts.OnRefused != nil {
+		c.opts.OnRefused(b.Name)
+	}
+	e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
+	e.Message = "too many " + b.Noun + " " + b.Per.phrase() + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
+	return e
+}
+
+func (s Scope) phrase() string {
+	if s == PerAddress {
+		return "from this address"
+	}
+	return "for this " + string(s)
+}
