@@ -27,7 +27,7 @@ import (
 func BenchmarkEmbedDictionaryThroughput(b *testing.B) {
 	const strings = 200
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: 1 << 30, tools.PublicResolveBudget.Name: 10}})
+	cat := storagetest.Catalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: 1 << 30, tools.PublicResolveBudget.Name: 10}})
 	logger := slog.New(slog.DiscardHandler)
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,
 		Public: public.Mount(cat, &public.Options{Logger: logger})})
@@ -136,7 +136,7 @@ func load(b *testing.B, url, auth string, conc int, dur time.Duration) float64 {
 func BenchmarkEmbedFirstSwap(b *testing.B) {
 	chromium(b)
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: -1, tools.PublicInfoBudget.Name: -1,
+	cat := storagetest.Catalog(db, &tools.Options{Budgets: map[string]int{tools.PublicDictionaryBudget.Name: -1, tools.PublicInfoBudget.Name: -1,
 		tools.PublicInstallPingBudget.Name: -1, tools.PublicResolveBudget.Name: -1, tools.PublicHarvestBudget.Name: -1}})
 	logger := slog.New(slog.DiscardHandler)
 	srv := httptest.NewServer(rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping,

@@ -2,6 +2,7 @@ package public_test
 
 import (
 	"fmt"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"net/http"
 	"slices"
 	"strings"
@@ -416,7 +417,7 @@ func TestPingAndPublicInfo(t *testing.T) {
 		id := e.site(t, "www.example.test")
 		e.want(t, e.call(t, "POST", "/api/"+id+"/install_ping", nil, nil), 204)
 		later := &fakeClock{now: clock.Now().Add(tools.PingRetention + time.Minute)}
-		cat2 := tools.NewCatalog(e.db, &tools.Options{Now: later.Now})
+		cat2 := storagetest.Catalog(e.db, &tools.Options{Now: later.Now})
 		if v, _ := cat2.ShowProject(sys(t), id); v.Embed.ScriptLive {
 			t.Fatal("live eight days after the last ping")
 		}

@@ -47,7 +47,7 @@ func newEnv(t *testing.T, dialect string, o *envOptions) *env {
 		o = &envOptions{}
 	}
 	db, f := storagetest.MustOpenFixture(t, dialect)
-	cat := tools.NewCatalog(db, o.cat)
+	cat := storagetest.Catalog(db, o.cat)
 	popts := o.public
 	if popts == nil {
 		popts = &public.Options{}

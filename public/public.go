@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/lokal-dev/lokal/rest/cached"
-	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
@@ -58,6 +56,10 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	if h.opts.HarvestFloor <= 0 {
 		h.opts.HarvestFloor = 250 * time.Millisecond
 	}
+	// Open to every origin (httpx.Public): the routes take no token and no cookie, and
+	// the project's allowed origins are checked by the operations where the spec says.
+	// Preflights are answered here (a router in front may answer them first).
+	cors := httpx.Public.CORS.Gin
 	return func(r *gin.Engine) {
 		r.GET("/embed.js", h.serveScript)
 		r.POST("/api/embed/resolve", cors, h.limit(tools.PublicResolveBudget), h.resolve)
@@ -74,43 +76,11 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	}
 }
 
-// cors opens the public routes to every origin: they take no token and no cookie, and
-// the project's allowed origins are checked by the operations where the spec says.
-// Preflights are answered here (a router in front may answer them first, the same way).
-func cors(c *gin.Context) {
-	h := c.Writer.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
-	if c.Request.Method == http.MethodOptions {
-		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Content-Type, If-None-Match")
-		h.Set("Access-Control-Max-Age", "86400")
-		c.AbortWithStatus(http.StatusNoContent)
-		return
-	}
-	c.Next()
-}
-
-// clientKey is the address a client is limited by: the IPv4 address, or an IPv6
-// address's /64, since one subscriber holds a whole /64.
-func clientKey(ip string) string {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	a = a.Unmap()
-	if a.Is4() {
-		return a.String()
-	}
-	p, _ := a.Prefix(64)
-	return p.String()
-}
-
 // limit spends one call of the route's budget b for the client's address, in the
 // catalogue, so that refusals are counted with every other.
 func (h *handler) limit(b tools.Budget) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if err := h.cat.Take(c.Request.Context(), b, clientKey(c.ClientIP())); err != nil {
+		if err := h.cat.Take(c.Request.Context(), b, httpx.ClientKey(httpx.GinClientIP(c))); err != nil {
 			writeError(c, err)
 			return
 		}
@@ -194,7 +164,7 @@ func (h *handler) dictionary(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	cached.Serve(c, d.File.Body, d.File.Gzip, d.ETag, cached.NoCache, cached.JSONType)
+	httpx.ServeCached(c.Writer, c.Request, d.File.Body, d.File.Gzip, d.ETag, httpx.NoCache, httpx.JSONType)
 }
 
 func (h *handler) changes(c *gin.Context) {
@@ -225,35 +195,11 @@ func (h *handler) publicInfo(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	cached.Serve(c, f.Body, f.Gzip, f.ETag, publicInfoCacheControl, cached.JSONType)
+	httpx.ServeCached(c.Writer, c.Request, f.Body, f.Gzip, f.ETag, publicInfoCacheControl, httpx.JSONType)
 }
 
-type errorBody struct {
-	Error   string `json:"error"`
-	Message string `json:"message,omitempty"`
-}
+// writeError answers err through the public routes' door (package httpx) and aborts the
+// chain: limits and the switch carry Retry-After, internal errors are logged.
+func writeError(c *gin.Context, err error) { httpx.Public.GinError(c, err) }
 
-// writeError answers err in the spec's error shape; limits and the switch carry
-// Retry-After. Internal errors are logged and answered without their insides.
-func writeError(c *gin.Context, err error) {
-	code := model.ErrorCode(err)
-	status := httpstatus.Of(err)
-	if status == http.StatusInternalServerError {
-		slog.ErrorContext(c.Request.Context(), "public request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "err", err)
-	}
-	if secs := tools.RetryAfterSeconds(err); secs > 0 {
-		c.Header("Retry-After", strconv.Itoa(secs))
-	}
-	c.Abort()
-	writeJSON(c, status, errorBody{Error: code, Message: model.ErrorMessage(err)})
-}
-
-func writeJSON(c *gin.Context, status int, v any) {
-	c.Status(status)
-	c.Header("Content-Type", "application/json; charset=utf-8")
-	enc := json.NewEncoder(c.Writer)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		slog.ErrorContext(c.Request.Context(), "encoding response", "err", err)
-	}
-}
+func writeJSON(c *gin.Context, status int, v any) { httpx.WriteJSON(c.Writer, c.Request, status, v) }

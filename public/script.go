@@ -8,7 +8,7 @@ import (
 	"encoding/hex"
 
 	"github.com/gin-gonic/gin"
-	"github.com/lokal-dev/lokal/rest/cached"
+	"github.com/lokal-dev/lokal/rest/httpx"
 )
 
 // embedJS is the Embed script: plain JavaScript kept in the repository, no build step.
@@ -46,5 +46,5 @@ var (
 func (h *handler) serveScript(c *gin.Context) {
 	c.Header("Access-Control-Allow-Origin", "*")
 	c.Header("X-Content-Type-Options", "nosniff")
-	cached.Serve(c, h.script.body, h.script.gzip, h.script.etag, scriptCacheControl, scriptType)
+	httpx.ServeCached(c.Writer, c.Request, h.script.body, h.script.gzip, h.script.etag, scriptCacheControl, scriptType)
 }

@@ -48,7 +48,7 @@ func newEdgeServer(t *testing.T, dialect string) *edgeServer {
 	db, f := storagetest.MustOpenFixture(t, dialect)
 	// Public limits off: the tables call resolve more often than a visitor may.
 	off := map[string]int{tools.PublicResolveBudget.Name: -1, tools.PublicHarvestBudget.Name: -1}
-	cat := tools.NewCatalog(db, &tools.Options{Budgets: off})
+	cat := storagetest.Catalog(db, &tools.Options{Budgets: off})
 	quiet := slog.New(slog.DiscardHandler)
 	api := rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping, BodyTimeout: edgeBodyTimeout,
 		Public: public.Mount(cat, &public.Options{Logger: quiet})})

@@ -13,7 +13,6 @@ import (
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
-	"github.com/lokal-dev/lokal/tools"
 )
 
 // TestRequestLogBytes: the request log counts the body bytes sent: 0 for a 201 or 204
@@ -23,7 +22,7 @@ func TestRequestLogBytes(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		logs := &syncBuffer{}
 		hs := httptest.NewServer(rest.New(cat, &rest.Options{Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 			Health: db.Ping, Public: public.Mount(cat, nil)}))

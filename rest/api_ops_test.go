@@ -13,7 +13,6 @@ import (
 
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
-	"github.com/lokal-dev/lokal/tools"
 )
 
 // syncBuffer is a log sink that tests read while the server writes.
@@ -56,7 +55,7 @@ func opsServer(t *testing.T, opts rest.Options) (*httptest.Server, storagetest.F
 	db, f := storagetest.MustOpenFixture(t, "sqlite")
 	logs := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	hs := httptest.NewServer(rest.New(tools.NewCatalog(db, nil), &opts))
+	hs := httptest.NewServer(rest.New(storagetest.Catalog(db, nil), &opts))
 	t.Cleanup(hs.Close)
 	return hs, f, logs
 }

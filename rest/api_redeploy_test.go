@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"io"
 	"net"
 	"net/http"
@@ -302,7 +303,7 @@ func TestRedeployGuardAtDialTime(t *testing.T) {
 	// Configured through a catalogue that allows 127.0.0.0/8; served by one that does not.
 	wide := *opts
 	wide.Outbound = outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
-	if _, err := tools.NewCatalog(s.db, &wide).SetRedeploy(sys(t), tools.RedeployIn{ProjectID: s.proj.ID, Provider: tools.DeployHook,
+	if _, err := storagetest.Catalog(s.db, &wide).SetRedeploy(sys(t), tools.RedeployIn{ProjectID: s.proj.ID, Provider: tools.DeployHook,
 		URL: "http://" + ln.Addr().String() + "/hook"}); err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func benchNewServer(tb testing.TB, dialect string) *benchServer {
 	tb.Helper()
 	db, f := storagetest.MustOpenFixture(tb, dialect)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	cat := tools.NewCatalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
+	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping})
 	return &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
 }

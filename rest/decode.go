@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -18,12 +17,6 @@ import (
 
 // MaxBody is the spec's 5 MB request body cap.
 const MaxBody = 5 << 20
-
-func newEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
-}
 
 // readLimited reads the whole body under the cap. JSON is UTF-8: the decoder would quietly
 // turn bad bytes into U+FFFD and store that, so invalid UTF-8 is refused.

@@ -14,8 +14,9 @@
 //
 // # Errors
 //
-// Catalogue errors map to HTTP statuses in one table (statusOf) and answer the spec's
-// shape { "error": code, "message": text }.
+// Catalogue errors answer the spec's shape { "error": code, "message": text } with the
+// status of their code, through the token API's door of package httpx, which also holds the
+// CORS policy and the client-address rule (Options.TrustedProxies) this router applies.
 //
 // # Limits
 //

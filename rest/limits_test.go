@@ -152,7 +152,7 @@ func TestAPISyncBudget(t *testing.T) {
 	forEachDialectWith(t, &tools.Options{WriteTimeout: time.Nanosecond}, func(t *testing.T, s *server) {
 		// Seeded through a catalogue of its own: no write can finish on this server.
 		ref := tools.NamespaceRef{ProjectID: s.proj.ID, Language: "en", Namespace: "ui"}
-		if _, err := tools.NewCatalog(s.db, nil).Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "A", "b": "B"}}); err != nil {
+		if _, err := storagetest.Catalog(s.db, nil).Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "A", "b": "B"}}); err != nil {
 			t.Fatal(err)
 		}
 		r := s.call(t, "PUT", s.syncPath("en", "ui"), tokenAuth(s.rw), map[string]string{"a": "A2", "c": "C"})

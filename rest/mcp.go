@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
 	"github.com/lokal-dev/lokal/tools/model"
@@ -134,7 +135,7 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 			}
 			return toolError(err), nil
 		}
-		raw, err := marshalNoEscape(result)
+		raw, err := httpx.Marshal(result)
 		if err != nil {
 			return toolError(err), nil
 		}
@@ -147,7 +148,7 @@ func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler
 // toolError is a domain error as MCP wants it: a result with isError, whose text is the
 // spec's error shape so that agents can read the code; rate limits add retry_after seconds.
 func toolError(err error) *mcp.CallToolResult {
-	body, _ := marshalNoEscape(toolErrorBody{Error: model.ErrorCode(err), Message: model.ErrorMessage(err),
+	body, _ := httpx.Marshal(toolErrorBody{Error: model.ErrorCode(err), Message: model.ErrorMessage(err),
 		RetryAfter: tools.RetryAfterSeconds(err)})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
 }
@@ -158,19 +159,11 @@ type toolErrorBody struct {
 	RetryAfter int    `json:"retry_after,omitempty"`
 }
 
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := newEncoder(&buf).Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
 // mcpMethodNotAllowed answers GET and DELETE: the endpoints are stateless, with no stream
 // to open and no session to end, and clients expect 405 for that.
 func mcpMethodNotAllowed(c *gin.Context) {
 	c.Header("Allow", "POST")
-	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: "MCP here is stateless: POST one JSON-RPC message"})
+	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, httpx.ErrorBody{Error: "method_not_allowed", Message: "MCP here is stateless: POST one JSON-RPC message"})
 }
 
 // openMCP authorizes the endpoint before the body is read: the workspace endpoint takes

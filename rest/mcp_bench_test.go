@@ -40,7 +40,7 @@ func mcpBenchNew(b *testing.B, dialect string) *mcpBenchServer {
 	b.Helper()
 	db, f := storagetest.MustOpenFixture(b, dialect)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	cat := tools.NewCatalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
+	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
 	hs := httptest.NewServer(rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping}))
 	b.Cleanup(hs.Close)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}

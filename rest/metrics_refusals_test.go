@@ -21,7 +21,7 @@ func TestMetricsCountEveryRefusal(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		m := rest.NewMetrics()
-		cat := tools.NewCatalog(db, &tools.Options{OnRefused: m.Refused,
+		cat := storagetest.Catalog(db, &tools.Options{OnRefused: m.Refused,
 			Budgets: map[string]int{tools.PublicResolveBudget.Name: 1, tools.WriteBudget.Name: 1}})
 		quiet := slog.New(slog.DiscardHandler)
 		api := httptest.NewServer(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping, Metrics: m,

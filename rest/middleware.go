@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 	"golang.org/x/sync/semaphore"
@@ -21,7 +22,7 @@ func (s *server) logRequests(c *gin.Context) {
 	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
 		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()), slog.Int("bytes", size),
-		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", c.ClientIP()))
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", s.proxies.ClientIP(c.Request)))
 }
 
 func (s *server) recover(c *gin.Context) {
@@ -40,34 +41,12 @@ func (s *server) recover(c *gin.Context) {
 	c.Next()
 }
 
-// Header values set on every response, built once (the keys are already canonical).
-var (
-	corsOrigin = []string{"*"}
-	corsExpose = []string{"ETag, Retry-After, Mcp-Session-Id"}
-)
-
-// cors opens the API to browsers: tokens travel in headers, never in cookies, so any
-// origin may call it.
-func cors(c *gin.Context) {
-	h := c.Writer.Header()
-	h["Access-Control-Allow-Origin"] = corsOrigin
-	h["Access-Control-Expose-Headers"] = corsExpose
-	if c.Request.Method == http.MethodOptions {
-		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id")
-		h.Set("Access-Control-Max-Age", "86400")
-		c.AbortWithStatus(http.StatusNoContent)
-		return
-	}
-	c.Next()
-}
-
 func noRoute(c *gin.Context) {
 	writeError(c, model.Errorf(model.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 }
 
 func noMethod(c *gin.Context) {
-	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: c.Request.Method + " is not allowed here"})
+	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, httpx.ErrorBody{Error: "method_not_allowed", Message: c.Request.Method + " is not allowed here"})
 }
 
 // authenticate puts the caller's principal in the request context, or answers 401.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"github.com/lokal-dev/lokal/rest/cached"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -28,7 +28,7 @@ func (s *server) readNamespace(c *gin.Context) {
 }
 
 func serveFile(c *gin.Context, f *model.File) {
-	cached.Serve(c, f.Body, f.Gzip, f.ETag, cached.NoCache, cached.JSONType)
+	httpx.ServeCached(c.Writer, c.Request, f.Body, f.Gzip, f.ETag, httpx.NoCache, httpx.JSONType)
 }
 
 func (s *server) reportMissing(c *gin.Context) {

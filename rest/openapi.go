@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"github.com/lokal-dev/lokal/rest/cached"
+	"github.com/lokal-dev/lokal/rest/httpx"
 )
 
 // openAPIDocument is the OpenAPI 3.1 description of API version 1. It is written by hand
@@ -30,7 +30,7 @@ func openAPIHandler(c *gin.Context) {
 	h := c.Writer.Header()
 	h.Set("ETag", openAPIETag)
 	h.Set("Cache-Control", "no-cache")
-	if cached.ETagMatches(c.GetHeader("If-None-Match"), openAPIETag) {
+	if httpx.ETagMatches(c.GetHeader("If-None-Match"), openAPIETag) {
 		c.AbortWithStatus(http.StatusNotModified)
 		return
 	}

@@ -30,7 +30,7 @@ import (
 func openAPIRouter(t *testing.T, dialect string) (*tools.Catalog, *gin.Engine) {
 	t.Helper()
 	db := storagetest.MustOpenDB(t, dialect)
-	cat := tools.NewCatalog(db, nil)
+	cat := storagetest.Catalog(db, nil)
 	_, engine := newRouter(cat, &Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping, Public: public.Mount(cat, nil)})
 	return cat, engine
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 )
@@ -40,14 +41,17 @@ type server struct {
 	opts   Options
 	mcp    http.Handler
 	bodies *bodyBudget
+	// proxies is the client-address rule, from Options.TrustedProxies.
+	proxies httpx.Proxies
 }
 
 // New returns the handler of the token-authenticated API (spec endpoints 1-11), the locize
 // languages route, the API description and /healthz. This file is the route table; the
 // middleware and the handlers live in files named for their subject.
 //
-// It panics if a catalogue tool's schema cannot be built or a trusted proxy is not a CIDR:
-// programming and wiring errors that tests and the command line catch first.
+// It panics if a catalogue tool's schema cannot be built or a trusted proxy is neither a
+// network (CIDR) nor an address: programming and wiring errors that tests and the command
+// line catch first.
 func New(cat *tools.Catalog, opts *Options) http.Handler {
 	s, r := newRouter(cat, opts)
 	return reqbody.Guard(r, s.opts.BodyTimeout)
@@ -78,12 +82,14 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
-	r.ForwardedByClientIP = true
-	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
-	if err := r.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
+	// Client addresses come from httpx's rule alone: Gin's own (ClientIP) is left unused.
+	r.ForwardedByClientIP = false
+	proxies, err := httpx.ParseProxies(s.opts.TrustedProxies)
+	if err != nil {
 		panic(err)
 	}
-	r.Use(s.logRequests, s.recover, cors)
+	s.proxies = proxies
+	r.Use(s.logRequests, s.recover, httpx.API.CORS.Gin)
 	if s.opts.Metrics != nil {
 		r.Use(s.opts.Metrics.Middleware())
 	}
@@ -93,9 +99,6 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	r.GET("/healthz", s.health)
 	r.GET("/api/openapi.json", openAPIHandler)
 	r.GET("/api/languages/:project_id", s.locizeLanguages)
-	if s.opts.Public != nil {
-		s.opts.Public(r)
-	}
 
 	api := r.Group("/api", s.authenticate)
 	api.GET("/:project_id/latest/:language/:namespace", s.readNamespace)
@@ -113,6 +116,13 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	for _, path := range []string{"/api/mcp", "/api/:project_id/mcp"} {
 		r.GET(path, mcpMethodNotAllowed)
 		r.DELETE(path, mcpMethodNotAllowed)
+	}
+	if s.opts.Public != nil {
+		// Mounted last, after the one middleware only they need: their per-address limits
+		// read the client address it resolves (httpx.GinClientIP); the API's routes do not
+		// pay for keeping it.
+		r.Use(proxies.Gin)
+		s.opts.Public(r)
 	}
 	return s, r
 }

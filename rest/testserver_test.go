@@ -85,7 +85,7 @@ func serve(t *testing.T, dialect string, db *storage.DB, opts *tools.Options) *s
 // serveWith is serve with router options; their Health and Logger are the harness's.
 func serveWith(t *testing.T, dialect string, db *storage.DB, opts *tools.Options, routerOpts *rest.Options) *server {
 	t.Helper()
-	cat := tools.NewCatalog(db, opts)
+	cat := storagetest.Catalog(db, opts)
 	o := rest.Options{}
 	if routerOpts != nil {
 		o = *routerOpts

@@ -20,7 +20,7 @@ func TestCheckupFindingsMigration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		p := project(t, cat)
 		db.Close()
 
@@ -53,7 +53,7 @@ func TestCheckupFindingsMigration(t *testing.T) {
 			t.Fatalf("migrating the older schema: %v", err)
 		}
 		defer db.Close()
-		cat = tools.NewCatalog(db, nil)
+		cat = storagetest.Catalog(db, nil)
 		if _, err := cat.GetCheckupReport(sys(t), tools.CheckupIn{ProjectArg: tools.ProjectArg{ProjectID: p.ID}}); model.ErrorCode(err) != model.CodeNotFound {
 			t.Errorf("the old report after the migration: %v, want not_found (dropped)", err)
 		}

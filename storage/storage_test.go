@@ -25,7 +25,7 @@ func TestCacheFollowsOtherProcesses(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		open := func() *tools.Catalog {
-			return tools.NewCatalog(storagetest.MustOpen(t, dsn, &storage.Options{PollInterval: 100 * time.Millisecond}), nil)
+			return storagetest.Catalog(storagetest.MustOpen(t, dsn, &storage.Options{PollInterval: 100 * time.Millisecond}), nil)
 		}
 		server, other := open(), open()
 		p := f.Project
@@ -164,7 +164,7 @@ func TestSourceChangeClearsLocks(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
-		cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
+		cat := storagetest.Catalog(storagetest.MustOpen(t, dsn, nil), nil)
 		p := f.Project
 		ctx := sys(t)
 		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}

@@ -20,7 +20,7 @@ func TestTokensHostsMigration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		p := project(t, cat)
 		if _, err := cat.CreateAPIKey(sys(t), tools.CreateAPIKeyIn{ProjectID: p.ID}); err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestTokensHostsMigration(t *testing.T) {
 			t.Fatalf("migrating the older schema: %v", err)
 		}
 		defer db.Close()
-		cat = tools.NewCatalog(db, nil)
+		cat = storagetest.Catalog(db, nil)
 		k, err := cat.CreateAPIKey(sys(t), tools.CreateAPIKeyIn{ProjectID: p.ID})
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestTokensHostsMigration(t *testing.T) {
 func TestHostBoundOnce(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db := storagetest.MustOpenDB(t, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		a, b := project(t, cat), project(t, cat)
 		set := func(projectID string, hosts ...string) error {
 			return db.Update(sys(t), projectID, func(tx model.Tx) error { return tx.SetProjectHosts(sys(t), projectID, hosts) })

@@ -16,7 +16,7 @@ func TestWriteTranslationsGate(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		ref := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
 		if _, err := cat.Sync(sys(t), tools.SyncIn{NamespaceRef: ref, Translations: map[string]string{"a": "one", "b": "two"}}); err != nil {
 			t.Fatal(err)

@@ -41,7 +41,7 @@ const DefaultAICallBudget = 50 * time.Second
 // results as needs_review drafts; it spends endpoint 6's budget of AI calls (60 a minute). Approved and language-locked translations are never
 // overwritten; keys without a source value are skipped.
 func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
-	o, err := c.aiTranslate(ctx, aiJob{op: "ai_translate_keys", project: in.ProjectID, namespace: in.NamespaceKey,
+	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAITranslateKeys, project: in.ProjectID, namespace: in.NamespaceKey,
 		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: model.CodeInvalid, waiting: true,
 		budgets: []Budget{RetranslateBudget}})
 	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
@@ -68,7 +68,7 @@ type RetranslateOut struct {
 // AI (spec endpoint 6), approved ones included; language-locked rows are kept. At most 10
 // keys (422) and 60 calls a minute per project (429).
 func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (RetranslateOut, error) {
-	o, err := c.aiTranslate(ctx, aiJob{op: "retranslate", project: in.ProjectID, namespace: in.Namespace,
+	o, err := c.aiTranslate(ctx, aiJob{op: model.OpRetranslate, project: in.ProjectID, namespace: in.Namespace,
 		language: in.Language, keys: in.Keys, tooMany: model.CodeUnprocessable, budgets: []Budget{RetranslateBudget}, waiting: true})
 	return RetranslateOut{Lang: in.Language, Retranslated: o.translated, SkippedMissingSource: o.skippedMissingSource,
 		SkippedLocked: o.skippedLocked, Failed: o.failed}, err
@@ -76,14 +76,15 @@ func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (Retranslat
 
 // aiJob is one AI translation request, whichever door it came through.
 type aiJob struct {
-	op, project, namespace, language string
-	keys                             []string
-	keepApproved                     bool     // ai_translate_keys never overwrites approved rows
-	onlyMissing                      bool     // automatic translation fills empty rows only
-	memory                           bool     // reuse approved translations of the same source text
-	tooMany                          string   // the error code for more than MaxAIKeys keys
-	budgets                          []Budget // spent before the model is called
-	waiting                          bool     // a caller waits for the answer: the model gets Options.AICallBudget
+	op                           model.Operation
+	project, namespace, language string
+	keys                         []string
+	keepApproved                 bool     // ai_translate_keys never overwrites approved rows
+	onlyMissing                  bool     // automatic translation fills empty rows only
+	memory                       bool     // reuse approved translations of the same source text
+	tooMany                      string   // the error code for more than MaxAIKeys keys
+	budgets                      []Budget // spent before the model is called
+	waiting                      bool     // a caller waits for the answer: the model gets Options.AICallBudget
 }
 
 type aiOutcome struct {
@@ -181,7 +182,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	if len(remember) > 0 {
 		// Translation memory: an approved translation of the same source text, no call.
 		memory := func(stored, _ int) []model.UsageRecord {
-			return []model.UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: j.op,
+			return []model.UsageRecord{{ProjectID: j.project, WorkspaceID: cfg.WorkspaceID, Kind: UsageMemory, Op: string(j.op),
 				Model: MemoryModel, Language: j.language, Outcome: "ok", Strings: len(remember), Translated: stored, At: c.opts.Now().UTC()}}
 		}
 		if _, err := c.aiStore(ctx, j, "memory", remember, versions, &o, memory); err != nil {
@@ -221,8 +222,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		o.reasons[keyOf[id]] = why
 	}
 	sort.Strings(o.failed)
-	// The ledger goes into the store's transaction, so that a stored batch always has its
-	// usage (a process killed between the two lost it); without one it is written alone.
+	// The ledger goes with the batch's write (the usage hook), so that a stored batch always
+	// has its usage (a process killed between the two lost it); without one it is written
+	// alone.
 	modelFailed := len(o.failed)
 	usage := func(stored, moved int) []model.UsageRecord {
 		return c.usageRecords(cfg, j, res.Calls, stored, modelFailed+moved)
@@ -231,7 +233,7 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 		_, err = c.aiStore(ctx, j, "ai:"+cfg.Config.Model, translated, versions, &o, usage)
 	}
 	if len(translated) == 0 || err != nil {
-		c.ledger(ctx, usage(0, 0))
+		c.recordUsage(ctx, j.op, usage(0, 0))
 	}
 	o.transient = transientAIError(callErr)
 	var pe *ai.Error
@@ -260,8 +262,8 @@ func (o *aiOutcome) skip(j aiJob, k string, ks *model.KeyState) bool {
 
 // aiStore writes values (key to text) as needs_review drafts credited to agent, unless a
 // key's source moved on from versions[key] or its row may no longer be written; it reports
-// how many it stored. usage(stored, moved) gives the ledger entries written in the same
-// transaction. A rolled-back write stores none of them.
+// how many it stored. usage(stored, moved) gives the ledger entries of the write, which the
+// usage hook records in its transaction. A rolled-back write stores none of them.
 func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map[string]string, versions map[string]int64, o *aiOutcome,
 	usage func(stored, moved int) []model.UsageRecord) (int, error) {
 	p := model.PrincipalFrom(ctx)
@@ -306,11 +308,9 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 			if err := tx.WriteTranslations(ctx, writes); err != nil {
 				return nil, err
 			}
-			if err := tx.RecordUsage(ctx, usage(len(writes), len(moved))); err != nil {
-				return nil, err
-			}
 			return rowChanges(ns.Key, writes), nil
-		}})
+		},
+		usage: func() []model.UsageRecord { return usage(len(stored), len(moved)) }})
 	if err != nil {
 		return 0, err
 	}

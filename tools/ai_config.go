@@ -222,6 +222,11 @@ func (r resolvedAI) view() AIView {
 // resolveAI applies the order: the project's model and instructions, then the workspace's
 // provider (its key, base URL and model), then the operator's default.
 func (c *Catalog) resolveAI(ctx context.Context, tx model.Tx, projectID string) (resolvedAI, error) {
+	return resolveAI(ctx, tx, projectID, c.opts.AIDefault)
+}
+
+// resolveAI is Catalog.resolveAI with the operator's default given: hooks have no catalogue.
+func resolveAI(ctx context.Context, tx model.Tx, projectID string, def AIProvider) (resolvedAI, error) {
 	p, err := tx.Project(ctx, projectID)
 	if err != nil {
 		return resolvedAI{}, err
@@ -235,7 +240,6 @@ func (c *Catalog) resolveAI(ctx context.Context, tx model.Tx, projectID string) 
 		return resolvedAI{}, err
 	}
 	r := resolvedAI{source: AISourceNone, workspaceID: p.WorkspaceID, instructions: pa.Instructions}
-	def := c.opts.AIDefault
 	switch {
 	case wa.BaseURL != "":
 		r.source, r.baseURL, r.model, r.keyEnc = AISourceWorkspace, wa.BaseURL, wa.Model, wa.KeyEnc

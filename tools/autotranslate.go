@@ -15,9 +15,6 @@ import (
 // of one namespace into one language.
 const JobTranslate = "translate"
 
-// OpAutoTranslate names automatic translation's writes for hooks and the usage ledger.
-const OpAutoTranslate = "auto_translate"
-
 // AutoTranslateDelay lets the keys of a burst of small writes (an assistant adding keys one
 // by one) gather into full batches before the first is claimed.
 const AutoTranslateDelay = 2 * time.Second
@@ -31,12 +28,12 @@ type translateBatch struct {
 // autoTranslateTargets says which languages the keys a write of op creates are translated
 // into: an assistant's new strings into every enabled language, a build's (sync, missing,
 // overwrite) and a website's (page strings, harvest) into the auto-translate languages.
-func autoTranslateTargets(op string, proj model.Project) []string {
+func autoTranslateTargets(op model.Operation, proj model.Project) []string {
 	var from []string
 	switch op {
-	case "register_source_strings", "add_key":
+	case model.OpRegisterSourceStrings, model.OpAddKey:
 		from = proj.EnabledLanguages
-	case "sync", "missing", "overwrite", "sync_page_strings", "harvest":
+	case model.OpSync, model.OpMissing, model.OpOverwrite, model.OpSyncPageStrings, model.OpHarvest:
 		for _, l := range proj.AutoTranslateLanguages {
 			if proj.HasLanguage(l) {
 				from = append(from, l)
@@ -53,49 +50,9 @@ func autoTranslateTargets(op string, proj model.Project) []string {
 	return out
 }
 
-// autoTranslateHook queues the translation of the keys a write created, in the write's own
-// transaction: a committed key always has its jobs, a rolled-back one never. Nothing is
-// queued while the project has no AI provider.
-func (c *Catalog) autoTranslateHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
-	if ev.ProjectID == "" || !ev.Has(model.ChangeKeyCreated) {
-		return nil
-	}
-	proj, err := tx.Project(ctx, ev.ProjectID)
-	if err != nil {
-		return err
-	}
-	langs := autoTranslateTargets(ev.Op, proj)
-	if len(langs) == 0 {
-		return nil
-	}
-	r, err := c.resolveAI(ctx, tx, ev.ProjectID)
-	if err != nil || !r.configured {
-		return err
-	}
-	byNS := map[string][]string{}
-	var namespaces []string
-	for _, ch := range ev.Changes {
-		if ch.Kind != model.ChangeKeyCreated {
-			continue
-		}
-		if _, ok := byNS[ch.Namespace]; !ok {
-			namespaces = append(namespaces, ch.Namespace)
-		}
-		byNS[ch.Namespace] = append(byNS[ch.Namespace], ch.Key)
-	}
-	slices.Sort(namespaces) // one lock order for the pending jobs of every writer
-	runAt := c.opts.Now().Add(AutoTranslateDelay)
-	for _, ns := range namespaces {
-		for _, l := range langs {
-			if err := c.enqueueTranslation(ctx, tx, ev.ProjectID, ns, l, byNS[ns], runAt); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (c *Catalog) enqueueTranslation(ctx context.Context, tx model.Tx, projectID, ns, lang string, keys []string, runAt time.Time) error {
+// enqueueTranslation queues keys of namespace ns for translation into lang, in batches of
+// at most MaxAIKeys that a pending job of the same batch absorbs.
+func enqueueTranslation(ctx context.Context, tx model.Tx, projectID, ns, lang string, keys []string, runAt time.Time) error {
 	payload, err := json.Marshal(translateBatch{Language: lang, Namespace: ns})
 	if err != nil {
 		return err
@@ -117,7 +74,7 @@ func (c *Catalog) RunTranslateJob(ctx context.Context, j model.Job) error {
 	if len(j.Items) == 0 {
 		return nil
 	}
-	o, err := c.aiTranslate(ctx, aiJob{op: OpAutoTranslate, project: j.ProjectID, namespace: b.Namespace, language: b.Language,
+	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAutoTranslate, project: j.ProjectID, namespace: b.Namespace, language: b.Language,
 		keys: j.Items, keepApproved: true, onlyMissing: true, memory: true, tooMany: model.CodeInvalid})
 	switch {
 	case model.IsNotFound(err):
@@ -154,7 +111,7 @@ func (c *Catalog) translateFailed(ctx context.Context, j model.Job, b translateB
 // settleTranslation records the batch's failures, forgets earlier failures of keys now
 // translated, and queues again keys whose source moved during the call.
 func (c *Catalog) settleTranslation(ctx context.Context, j model.Job, b translateBatch, o aiOutcome) error {
-	return c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	return c.write(model.WithPrincipal(ctx, System), write{op: model.OpAutoTranslate, admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		proj, err := tx.Project(ctx, j.ProjectID)
 		if err != nil {
 			return nil, ignoreNotFound(err)
@@ -186,7 +143,7 @@ func (c *Catalog) settleTranslation(ctx context.Context, j model.Job, b translat
 		if err := tx.ClearAIFailures(ctx, b.Language, done); err != nil {
 			return nil, err
 		}
-		return nil, c.enqueueTranslation(ctx, tx, j.ProjectID, b.Namespace, b.Language, o.moved, c.opts.Now())
+		return nil, enqueueTranslation(ctx, tx, j.ProjectID, b.Namespace, b.Language, o.moved, c.opts.Now())
 	}})
 }
 
@@ -226,7 +183,7 @@ type AutoTranslationStatus struct {
 
 // autoTranslationStatus fills the queue figures of out from the jobs and failures.
 func (c *Catalog) autoTranslationStatus(ctx context.Context, tx model.Tx, proj model.Project, stats []LanguageStats) (AutoTranslationStatus, error) {
-	st := AutoTranslationStatus{Languages: autoTranslateTargets("sync", proj)}
+	st := AutoTranslationStatus{Languages: autoTranslateTargets(model.OpSync, proj)}
 	r, err := c.resolveAI(ctx, tx, proj.ID)
 	if err != nil {
 		return st, err

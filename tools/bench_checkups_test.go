@@ -45,7 +45,7 @@ func TestBenchCheckups(t *testing.T) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		db := storagetest.MustOpen(t, dsn, nil)
 		raw := storagetest.SQL(t, dsn)
-		cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		cat := storagetest.Catalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		ctx := model.WithPrincipal(context.Background(), tools.System)
 		p := f.Project.ID
 		line := func(format string, args ...any) {

@@ -54,7 +54,7 @@ func benchEntries(n int) map[string]string {
 func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, context.Context) {
 	tb.Helper()
 	db, f := storagetest.MustOpenFixture(tb, dialect)
-	cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	cat := storagetest.Catalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	principal, err := cat.Authenticate(context.Background(), f.RW)
 	if err != nil {
 		tb.Fatal(err)
@@ -118,7 +118,7 @@ func BenchmarkCatalogReadNamespace(b *testing.B) {
 // principal cache), in parallel.
 func BenchmarkAuthenticate(b *testing.B) {
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	cat := tools.NewCatalog(db, nil)
+	cat := storagetest.Catalog(db, nil)
 	header := "Token token=" + f.RW
 	b.ReportAllocs()
 	b.ResetTimer()

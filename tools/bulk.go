@@ -12,9 +12,9 @@ import (
 // Chunked writes. On SQLite every write of every project queues for one writer connection,
 // so one write that creates the keys of a 5 MB body would hold all the others for its whole
 // duration. There, a write that creates more than defaultBulkThreshold new keys first
-// inserts them in chunk transactions (no hooks, no Touch: caches keep serving the old
-// state), letting other projects' writes take the writer in between, and then runs its
-// operation in the main transaction as usual, which reports the staged keys as created and
+// inserts them in chunk transactions (reporting no change, so no hook runs and caches
+// keep serving the old state), letting other projects' writes take the writer in between,
+// and then runs its operation in the main transaction as usual, which reports the staged keys as created and
 // runs the hooks once with every change. If anything fails after chunks committed, the
 // staged rows are removed again: the write applies completely or leaves nothing behind.
 // Writes to one project in this process take turns for the whole of a write (bulkWrites.lock),
@@ -175,7 +175,7 @@ func (c *Catalog) bulkLimits() (threshold, batch int, slice time.Duration) {
 // stage inserts the keys b creates in chunk transactions when they are more than the
 // threshold. It returns nil when the write is not worth chunking or its checks will fail
 // in the main transaction anyway. On error the committed chunks are already removed.
-func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*staged, error) {
+func (c *Catalog) stage(ctx context.Context, op model.Operation, project string, b *bulkCreate) (*staged, error) {
 	threshold, batch, slice := c.bulkLimits()
 	if len(b.values) <= threshold {
 		return nil, nil
@@ -244,7 +244,9 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 		var ids []int64
 		var keys []string
 		createdNS := false
-		err := c.store.Update(ctx, project, func(tx model.Tx) error {
+		// A chunk reports no change: the main transaction reports its keys as created and
+		// the hooks run once there, so no hook (nor cache refresh) runs for a chunk.
+		err := c.transact(ctx, model.WriteEvent{Op: op, ProjectID: project}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
 			ids, keys, createdNS = nil, nil, false
 			if st.nsID == 0 {
 				var err error
@@ -254,7 +256,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 					createdNS = true
 				}
 				if err != nil {
-					return err
+					return nil, nil, err
 				}
 			}
 			began := time.Now()
@@ -262,7 +264,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 				part := fresh[i:min(i+batch, len(fresh))]
 				changes, err := createKeys(ctx, tx, proj, ns, st.language, part, b.values)
 				if err != nil {
-					return err
+					return nil, nil, err
 				}
 				for _, ch := range changes {
 					if ch.Kind == model.ChangeKeyCreated {
@@ -274,7 +276,7 @@ func (c *Catalog) stage(ctx context.Context, project string, b *bulkCreate) (*st
 					break
 				}
 			}
-			return nil
+			return nil, nil, nil
 		})
 		if err != nil {
 			c.unstage(ctx, project, st)
@@ -317,9 +319,8 @@ func (st *staged) done() error {
 
 // unstage removes what the chunks of st committed, newest first, in transactions of a
 // batch of keys each (a chunk's deletes in one would hold the writer for seconds), even
-// when ctx is done. It moves the project's revision too: a reader with a cold cache may
-// have cached the staged keys. A failure is logged; the caller returns the error that made
-// the write fail.
+// when ctx is done. A failure is logged; the caller returns the error that made the write
+// fail.
 func (c *Catalog) unstage(ctx context.Context, project string, st *staged) {
 	var ids []int64
 	for _, chunk := range st.chunks {
@@ -333,22 +334,22 @@ func (c *Catalog) unstage(ctx context.Context, project string, st *staged) {
 	defer cancel()
 	for end := len(ids); end > 0; end -= batch {
 		start := max(0, end-batch)
-		err := c.store.Update(ctx, project, func(tx model.Tx) error {
+		// The last transaction reports the keys gone, so that the cache hook moves the
+		// project's revision: a reader with a cold cache may have cached the staged keys.
+		last := start == 0
+		err := c.transact(ctx, model.WriteEvent{Op: model.OpRemoveStagedKeys, ProjectID: project}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
 			stx, ok := tx.(model.StagingTx)
 			if !ok {
-				return errors.New("the store's transaction cannot remove staged keys")
+				return nil, nil, errors.New("the store's transaction cannot remove staged keys")
 			}
 			var nsID int64
-			if start == 0 && st.createdNS {
+			if last && st.createdNS {
 				nsID = st.nsID
 			}
-			if err := stx.RemoveStagedKeys(ctx, nsID, ids[start:end]); err != nil {
-				return err
+			if err := stx.RemoveStagedKeys(ctx, nsID, ids[start:end]); err != nil || !last {
+				return nil, nil, err
 			}
-			if start == 0 {
-				return tx.Touch(ctx, project)
-			}
-			return nil
+			return []model.Change{{Kind: model.ChangeKeysRemoved}}, nil, nil
 		})
 		if err != nil {
 			c.opts.Logger.Error("removing the staged keys of a failed chunked write", "project", project, "err", err)

@@ -29,7 +29,7 @@ import (
 func BenchmarkBulkSyncNeighbour(b *testing.B) {
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
 		db := storagetest.MustOpenDB(b, dialect)
-		cat := tools.NewCatalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		cat := storagetest.Catalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		sys := model.WithPrincipal(context.Background(), tools.System)
 		ws, err := cat.CreateWorkspace(sys, tools.CreateWorkspaceIn{Name: "bench"})
 		if err != nil {

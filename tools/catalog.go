@@ -2,6 +2,7 @@ package tools
 
 import (
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +46,9 @@ type Options struct {
 	// AIDefault is the operator's own AI provider, used when a workspace has none; its
 	// base URL is the operator's and is not checked by Outbound.
 	AIDefault AIProvider
-	// Hooks run inside every write's transaction after the built-in ones (cache refresh,
-	// checkup scheduling).
+	// Hooks run inside every write's transaction, in this order; they are every side effect
+	// of a write (cache refresh, usage, checkups, automatic translation, webhooks). The
+	// catalogue builds none: cmd/lokal registers them, tests take DefaultHooks.
 	Hooks []WriteHook
 	// AIConcurrency bounds the model calls in flight per AI provider; 0 means 4.
 	AIConcurrency int
@@ -109,8 +111,22 @@ func NewCatalog(store model.Store, opts *Options) *Catalog {
 	if c.limiter == nil {
 		c.limiter = NewMemoryLimiter(c.opts.Now, 0)
 	}
-	c.hooks = append([]WriteHook{touchHook, c.checkupHook, c.autoTranslateHook, c.webhookHook}, c.opts.Hooks...)
+	c.hooks = slices.Clone(c.opts.Hooks)
 	return c
+}
+
+// DefaultHooks are the hooks cmd/lokal registers, in its order, on o's clock and AI default
+// (nil o: the defaults), for tests and tools that build a catalogue outside the server.
+func DefaultHooks(o *Options) []WriteHook {
+	var now func() time.Time
+	var def AIProvider
+	if o != nil {
+		now, def = o.Now, o.AIDefault
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return []WriteHook{CacheHook(), UsageHook(), CheckupHook(now), AutoTranslateHook(def, now), WebhookHook(now)}
 }
 
 // BaseURL is the public address the catalogue was configured with.

@@ -15,7 +15,7 @@ func TestLockedRowsAreNeverOverwritten(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		ctx := model.WithPrincipal(t.Context(), tools.System)
 		p := f.Project
 		ns := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "legal"}

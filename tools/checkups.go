@@ -68,34 +68,6 @@ func (c *Catalog) checkupChunkSize() int {
 // NextOffset pages on.
 const MaxReportFindings = 1000
 
-// checkupHook queues the keys a write changed and schedules the project's checkup in the
-// write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
-// into one pending job.
-func (c *Catalog) checkupHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
-	if ev.ProjectID == "" {
-		return nil
-	}
-	seen := map[int64]bool{}
-	var keys []int64
-	for _, ch := range ev.Changes {
-		switch ch.Kind {
-		case model.ChangeKeyCreated, model.ChangeKeyHidden, model.ChangeKeyUnhidden, model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeValueRefreshed, model.ChangeFlagChanged:
-			if ch.KeyID != 0 && !seen[ch.KeyID] {
-				seen[ch.KeyID] = true
-				keys = append(keys, ch.KeyID)
-			}
-		}
-	}
-	// Settings may change the languages: the fingerprint tells the checkup whether they did.
-	if len(keys) == 0 && !ev.Has(model.ChangeLanguageEnabled, model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeProjectSettings) {
-		return nil
-	}
-	if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {
-		return err
-	}
-	return tx.EnqueueJob(ctx, model.Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: c.opts.Now().Add(CheckupDelay)}, true)
-}
-
 // CheckupReportOut is a checkup report with one page of its findings.
 type CheckupReportOut struct {
 	model.CheckupReport
@@ -237,7 +209,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	now := c.opts.Now().UTC()
 	r := model.CheckupReport{ID: newID(), ProjectID: projectID, Trigger: trigger, CreatedAt: now, Runner: newID(),
 		LockedUntil: now.Add(checkupLease), Fingerprint: cfg.fingerprint}
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error {
+	if err := c.bookkeep(ctx, model.OpCheckup, func(tx model.Tx) error {
 		var err error
 		r, err = tx.StartCheckup(ctx, r, now)
 		return err
@@ -253,7 +225,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 		// next checkup to carry on from, at once rather than after the lease.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if rerr := c.store.Update(rctx, "", func(tx model.Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
+		if rerr := c.bookkeep(rctx, model.OpCheckup, func(tx model.Tx) error { return tx.ReleaseCheckup(rctx, r) }); rerr != nil {
 			c.opts.Logger.Warn("releasing a stopped checkup", "project", projectID, "report", r.ID, "err", rerr)
 		}
 		return CheckupReportOut{}, err
@@ -271,7 +243,7 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	sum := cfg.summary(stored.Counts)
 	done := c.opts.Now().UTC()
 	stored.Runner, stored.Summary, stored.CompletedAt, stored.Status = r.Runner, &sum, &done, "completed"
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.CompleteCheckup(ctx, stored) }); err != nil {
+	if err := c.bookkeep(ctx, model.OpCheckup, func(tx model.Tx) error { return tx.CompleteCheckup(ctx, stored) }); err != nil {
 		return CheckupReportOut{}, err
 	}
 	if err := c.pruneCheckups(ctx, projectID); err != nil && ctx.Err() == nil {
@@ -407,7 +379,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model
 // applyCheckup stores one chunk and renews the runner's lease.
 func (c *Catalog) applyCheckup(ctx context.Context, r *model.CheckupReport, ch model.CheckupChunk) error {
 	r.LockedUntil = c.opts.Now().UTC().Add(checkupLease)
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
+	if err := c.bookkeep(ctx, model.OpCheckup, func(tx model.Tx) error { return tx.ApplyCheckup(ctx, *r, ch) }); err != nil {
 		return err
 	}
 	if c.checkup.afterChunk != nil {
@@ -453,7 +425,7 @@ func (c *Catalog) pruneCheckups(ctx context.Context, projectID string) error {
 			return err
 		}
 		var n int
-		if err := c.store.Update(ctx, "", func(tx model.Tx) error {
+		if err := c.bookkeep(ctx, model.OpCheckup, func(tx model.Tx) error {
 			var err error
 			n, err = tx.DeleteCheckups(ctx, projectID, ids, checkupPruneBatch)
 			return err

@@ -32,7 +32,7 @@ func newCheckupFixture(t *testing.T, dialect string) *checkupFixture {
 		now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	// The write budget is out of reach: the big syncs here are not about it, and the race
 	// run on a loaded machine can take longer than 25 s.
-	x.cat = tools.NewCatalog(db, &tools.Options{Now: func() time.Time { return x.now }, WriteTimeout: time.Hour})
+	x.cat = storagetest.Catalog(db, &tools.Options{Now: func() time.Time { return x.now }, WriteTimeout: time.Hour})
 	return x
 }
 

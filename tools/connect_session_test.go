@@ -22,7 +22,7 @@ func TestSessionOnOwnerOperations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cat := tools.NewCatalog(db, &tools.Options{Secrets: box, Outbound: outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")})})
+		cat := storagetest.Catalog(db, &tools.Options{Secrets: box, Outbound: outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")})})
 		sys := model.WithPrincipal(t.Context(), tools.System)
 		const pw = "correct horse battery"
 		for _, u := range []string{f.User.ID, f.OtherUser.ID} {

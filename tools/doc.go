@@ -22,9 +22,10 @@
 // Every write goes through Catalog.write (write.go): it authorizes, validates, spends the
 // write budget through the [model.Limiter] port, runs the operation in one transaction under the
 // write time budget, and hands the typed [model.Change]s it reports to every [WriteHook] inside
-// that transaction. Refreshing caches ([model.Tx] Touch), scheduling checkups and queueing the
-// automatic translation of new keys are the built-in hooks; [Options].Hooks adds more
-// without touching any operation.
+// that transaction. Every side effect of a write is a hook the wiring registers
+// ([Options].Hooks; cmd/lokal lists them, tests take [DefaultHooks]): refreshing caches,
+// recording AI usage, scheduling checkups, queueing the automatic translation of new keys,
+// and the webhook outbox. The operations know none of them.
 //
 // # AI translation
 //

@@ -453,7 +453,7 @@ func errChanged(key string, cur *model.TranslationState) error {
 func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
 	var out ReviewItem
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
-	err := c.write(ctx, write{op: "update_translation", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
 		validate: func() error {
 			var err error
 			if up.Status, err = statusOrDefault(up.Status); err != nil {
@@ -525,7 +525,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
 	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}}
-	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
 				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)

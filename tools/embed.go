@@ -267,7 +267,7 @@ func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error)
 	}
 	p := newEmbedProject(ws.ID, host, in.PageLang, in.Languages)
 	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})
-	err = c.write(sys, write{op: "resolve", admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err = c.write(sys, write{op: model.OpResolve, admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		// Checked again in the transaction: another resolve may have bound the host.
 		if id, err := c.boundProject(ctx, tx, ws.ID, host); err != nil || id != "" {
 			out.ProjectID = id
@@ -401,7 +401,7 @@ func (c *Catalog) InstallPing(ctx context.Context, projectID string) error {
 		return err
 	}
 	at := c.opts.Now()
-	return c.write(model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"}), write{op: "install_ping", admin: true, project: projectID,
+	return c.write(model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"}), write{op: model.OpInstallPing, admin: true, project: projectID,
 		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 			return nil, tx.RecordPing(ctx, projectID, at)
 		}})
@@ -483,7 +483,7 @@ func (c *Catalog) EmbedMaintenance(ctx context.Context) error {
 		}
 		return true
 	})
-	err := c.write(ctx, write{op: "embed_maintenance", admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpEmbedMaintenance, admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		for _, ct := range counts {
 			if err := tx.AddDemand(ctx, ct.project, ct.lang, day(now), ct.n); err != nil && !model.IsNotFound(err) {
 				return nil, err

@@ -44,7 +44,7 @@ func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
 		return nil // over the project's budget: dropped, as the script will send it again
 	}
 	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})
-	return c.write(sys, write{op: "harvest", project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
+	return c.write(sys, write{op: model.OpHarvest, project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 		ns, err := openNamespace(ctx, tx, proj, "", EmbedNamespace, true)
 		if err != nil {
 			return nil, err

@@ -156,7 +156,7 @@ type KeyOut struct {
 // AddKey creates one key with its source value; an existing key is a conflict.
 func (c *Catalog) AddKey(ctx context.Context, in AddKeyIn) (KeyOut, error) {
 	out := KeyOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey}
-	return out, c.write(ctx, write{op: "add_key", project: in.ProjectID,
+	return out, c.write(ctx, write{op: model.OpAddKey, project: in.ProjectID,
 		validate: func() error {
 			if err := checkKey(in.TranslationKey); err != nil {
 				return err

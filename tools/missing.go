@@ -24,7 +24,7 @@ type ReportMissingOut struct {
 // cache is cold may see some of them.
 func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (ReportMissingOut, error) {
 	out := ReportMissingOut{Created: []string{}}
-	return out, c.write(ctx, write{op: "missing", project: in.ProjectID,
+	return out, c.write(ctx, write{op: model.OpMissing, project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
@@ -55,7 +55,7 @@ type RegisterOut struct {
 // of new keys are committed in chunks first on SQLite (see Sync).
 func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (RegisterOut, error) {
 	out := RegisterOut{Created: []string{}, Skipped: []string{}}
-	return out, c.write(ctx, write{op: "register_source_strings", project: in.ProjectID,
+	return out, c.write(ctx, write{op: model.OpRegisterSourceStrings, project: in.ProjectID,
 		bulk: &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: in.Strings},
 		validate: func() error {
 			switch {

@@ -19,7 +19,7 @@ func TestSessionOnAdminOperations(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		sys := model.WithPrincipal(t.Context(), tools.System)
 		const pw = "correct horse battery"
 		for _, u := range []string{f.User.ID, f.OtherUser.ID} {

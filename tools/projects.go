@@ -146,7 +146,7 @@ type EnableLanguageOut struct {
 func (c *Catalog) EnableLanguage(ctx context.Context, in EnableLanguageIn) (EnableLanguageOut, error) {
 	var out EnableLanguageOut
 	var l LanguageInfo
-	err := c.write(ctx, write{op: "enable_language", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpEnableLanguage, project: in.ProjectID,
 		validate: func() error {
 			var ok bool
 			if l, ok = LookupLanguage(in.Language); !ok {

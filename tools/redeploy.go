@@ -146,7 +146,7 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (model.Redeplo
 		}
 	}
 	var out model.RedeployView
-	err := c.write(ctx, write{op: "redeploy_set", project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpRedeploySet, project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.DeployConfig(ctx, in.ProjectID)
 		if err != nil {
 			return nil, err
@@ -248,7 +248,7 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string, dispatch Dispa
 		}
 	}
 	var cfg model.DeployConfig
-	err := c.write(ctx, write{op: "redeploy", project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpRedeploy, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		var err error
 		cfg, err = tx.DeployConfig(ctx, projectID)
 		return []model.Change{{Kind: model.ChangeCacheRefreshed}}, err

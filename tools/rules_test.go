@@ -28,7 +28,7 @@ type rules struct {
 func newRules(t *testing.T, dialect string) *rules {
 	t.Helper()
 	db, f := storagetest.MustOpenFixture(t, dialect)
-	return &rules{cat: tools.NewCatalog(db, nil), ctx: model.WithPrincipal(t.Context(), tools.System), p: f.Project.ID}
+	return &rules{cat: storagetest.Catalog(db, nil), ctx: model.WithPrincipal(t.Context(), tools.System), p: f.Project.ID}
 }
 
 func (r *rules) ns(lang, ns string) tools.NamespaceRef {

@@ -51,7 +51,7 @@ type SyncOut struct {
 func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	out := SyncOut{Created: []string{}, Unhidden: []string{}, Hidden: []string{}, SourceValueChanged: []string{}, Filled: []string{}}
 	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
-	err := c.write(ctx, write{op: "sync", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSync, project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {

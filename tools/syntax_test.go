@@ -20,7 +20,7 @@ func TestProjectSyntax(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		db := storagetest.MustOpen(t, dsn, nil)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		ctx := model.WithPrincipal(t.Context(), tools.System)
 		p := f.Project
 		syntaxOf := func(projectID string) message.Syntax {
@@ -138,7 +138,7 @@ func BenchmarkProjectSyntax(b *testing.B) {
 	const n = 20000
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
 		db, f := storagetest.MustOpenFixture(b, dialect)
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		ctx := model.WithPrincipal(b.Context(), tools.System)
 		ns := tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"}
 		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: benchEntries(n)}); err != nil {

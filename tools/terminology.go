@@ -22,7 +22,7 @@ const MaxTermBytes = 500
 // AddGlossaryTerm adds a fixed translation of a term for one locale or all.
 func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (model.GlossaryPair, error) {
 	var out, g model.GlossaryPair
-	err := c.write(ctx, write{op: "add_glossary_term", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpAddGlossaryTerm, project: in.ProjectID,
 		validate: func() (err error) {
 			g, err = checkGlossaryPair(in)
 			return err
@@ -38,7 +38,7 @@ func (c *Catalog) AddGlossaryTerm(ctx context.Context, in GlossaryIn) (model.Glo
 // through an admin write that spends no budget.
 func (c *Catalog) AddGlossaryPair(ctx context.Context, in GlossaryIn) (model.GlossaryPair, error) {
 	var out, g model.GlossaryPair
-	err := c.write(ctx, write{op: "add_glossary_term", admin: true, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpAddGlossaryTerm, admin: true, project: in.ProjectID,
 		validate: func() (err error) {
 			g, err = checkGlossaryPair(in)
 			return err
@@ -90,7 +90,7 @@ func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model
 // AddDoNotTranslate adds a term that translations keep as it is, in every locale.
 func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string) (string, error) {
 	var t string
-	err := c.write(ctx, write{op: "add_do_not_translate", admin: true, project: projectID,
+	err := c.write(ctx, write{op: model.OpAddDoNotTranslate, admin: true, project: projectID,
 		validate: func() (err error) {
 			t, err = checkText("term", term, MaxTermBytes)
 			return err
@@ -124,7 +124,7 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 // A locale has at most one rule per from, since two would depend on the order they ran in.
 func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (model.SubstitutionRule, error) {
 	var r model.SubstitutionRule
-	err := c.write(ctx, write{op: "add_substitution", admin: true, project: projectID,
+	err := c.write(ctx, write{op: model.OpAddSubstitution, admin: true, project: projectID,
 		validate: func() (err error) {
 			if r.Locale, err = checkLocale(locale); err != nil {
 				return err

@@ -128,7 +128,7 @@ func usageOf(ctx context.Context, tx model.Tx, projectID string, since time.Time
 // run's outcome.
 func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, translated, failed int) []model.UsageRecord {
 	at := c.opts.Now().UTC()
-	base := model.UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: j.op, Model: r.Config.Model, Language: j.language, At: at}
+	base := model.UsageRecord{ProjectID: j.project, WorkspaceID: r.WorkspaceID, Op: string(j.op), Model: r.Config.Model, Language: j.language, At: at}
 	recs := make([]model.UsageRecord, 0, len(calls)+1)
 	for _, call := range calls {
 		rec := base
@@ -147,15 +147,17 @@ func (c *Catalog) usageRecords(r ResolvedAI, j aiJob, calls []ai.CallRecord, tra
 	return recs
 }
 
-// ledger stores usage records as the system, even when the request that spent them is gone.
-func (c *Catalog) ledger(ctx context.Context, recs []model.UsageRecord) {
+// recordUsage stores the usage of model calls whose results no write stored, as the
+// system, even when the request that spent them is gone. The write reports no change: the
+// usage hook records recs and no other side effect runs.
+func (c *Catalog) recordUsage(ctx context.Context, op model.Operation, recs []model.UsageRecord) {
 	if len(recs) == 0 {
 		return
 	}
 	ctx = model.WithPrincipal(context.WithoutCancel(ctx), System)
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
-		return nil, tx.RecordUsage(ctx, recs)
-	}})
+	err := c.write(ctx, write{op: op, admin: true,
+		apply: func(context.Context, model.Tx, model.Project) ([]model.Change, error) { return nil, nil },
+		usage: func() []model.UsageRecord { return recs }})
 	if err != nil {
 		c.opts.Logger.Error("recording AI usage", "project", recs[0].ProjectID, "entries", len(recs), "err", err)
 	}

@@ -25,7 +25,8 @@ type SetWorkspaceIn struct {
 
 // SetWorkspace changes a workspace's Embed settings and returns them. Turning the Embed
 // off or on reaches every project of the workspace at once: their public state is cached
-// per project revision, so each is touched. Admin only.
+// per project revision, so the switch is reported as a change of each (the cache hook
+// moves their revisions). Admin only.
 func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWorkspaceIn) (WorkspaceView, error) {
 	if err := requireSystem(ctx); err != nil {
 		return WorkspaceView{}, err
@@ -47,7 +48,7 @@ func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWo
 		return WorkspaceView{}, model.Errorf(model.CodeInvalid, "host limit must be 0 (unlimited) or more")
 	}
 	var out WorkspaceView
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpSetWorkspaceEmbed, admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		w, err := tx.Workspace(ctx, workspaceID)
 		if err != nil {
 			return nil, err
@@ -69,19 +70,16 @@ func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWo
 		if err := tx.SetWorkspaceEmbed(ctx, workspaceID, e); err != nil {
 			return nil, err
 		}
-		if switched {
-			projects, err := tx.Projects(ctx, workspaceID)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range projects {
-				if err := tx.Touch(ctx, p.ID); err != nil {
-					return nil, err
-				}
-			}
-		}
 		out = workspaceView(w, e)
-		return nil, nil
+		if !switched {
+			return nil, nil
+		}
+		projects, err := tx.Projects(ctx, workspaceID)
+		changes := make([]model.Change, len(projects))
+		for i, p := range projects {
+			changes[i] = model.Change{Kind: model.ChangeEmbedSwitched, ProjectID: p.ID}
+		}
+		return changes, err
 	}})
 	return out, err
 }

@@ -11,8 +11,10 @@ import (
 
 // WriteHook runs inside the write's transaction after the operation applied its changes; an
 // error rolls the whole write back. Hooks are registered at wiring time (Options.Hooks) and
-// are how a side effect of every write (cache refresh, checkups, the webhook outbox,
-// automatic translation) is added without touching any operation.
+// are the only way a write has side effects beyond its own rows (cache refresh, usage
+// ledger, checkups, automatic translation, the webhook outbox), so that no operation can
+// forget one. A hook passes over the change kinds it has no use for: every write's
+// changes reach every hook, the undoing of a failed chunked write's keys (bulk.go) too.
 type WriteHook func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error
 
 // DefaultWriteTimeout is the spec's 25-second budget of one write request.
@@ -22,7 +24,7 @@ const DefaultWriteTimeout = 25 * time.Second
 type write struct {
 	// op names the operation for hooks (automatic translation treats MCP adds and syncs
 	// differently).
-	op string
+	op model.Operation
 	// project is the project written. Admin writes that make a project name it too.
 	project string
 	// admin writes are for the system principal only, spend no budget and load no project.
@@ -38,6 +40,9 @@ type write struct {
 	// bulk, when set, names the keys apply creates: on a store with one writer for every
 	// project, many new keys are staged in chunk transactions first (bulk.go).
 	bulk *bulkCreate
+	// usage, when set, is the AI ledger of the write, asked after apply succeeded (it may
+	// count what apply stored); the usage hook records it.
+	usage func() []model.UsageRecord
 }
 
 // write is the one write path of the catalogue: it authorizes (401, then 403 read_only_key),
@@ -82,7 +87,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		}
 		defer unlock()
 		if w.bulk != nil {
-			if st, err = c.stage(ctx, w.project, w.bulk); err != nil {
+			if st, err = c.stage(ctx, w.op, w.project, w.bulk); err != nil {
 				return writeError(ctx, err, c.opts.WriteTimeout)
 			}
 			if st != nil {
@@ -90,33 +95,32 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			}
 		}
 	}
-	err := c.store.Update(ctx, w.project, func(tx model.Tx) error {
+	ev := model.WriteEvent{Op: w.op, ProjectID: w.project, Actor: p.Actor()}
+	err := c.transact(ctx, ev, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
 		if st != nil {
 			if err := st.check(ctx, tx, w.project); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		var proj model.Project
 		if !w.admin {
 			var err error
 			if proj, err = c.loadProject(ctx, tx, w.project); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		changes, err := w.apply(ctx, tx, proj)
 		if err == nil && st != nil {
 			err = st.done()
 		}
-		if err != nil || len(changes) == 0 {
-			return err
+		if err != nil {
+			return nil, nil, err
 		}
-		ev := model.WriteEvent{Op: w.op, ProjectID: w.project, Actor: p.Actor(), Changes: changes}
-		for _, h := range c.hooks {
-			if err := h(ctx, tx, ev); err != nil {
-				return err
-			}
+		var usage []model.UsageRecord
+		if w.usage != nil {
+			usage = w.usage()
 		}
-		return nil
+		return changes, usage, nil
 	})
 	if err != nil && st != nil {
 		c.unstage(ctx, w.project, st)
@@ -138,13 +142,34 @@ func writeError(ctx context.Context, err error, budget time.Duration) error {
 	return err
 }
 
-// touchHook moves the project's revision in the write's transaction, so that every cache of
-// the project, in this process or another, drops what the change made old.
-func touchHook(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
-	if ev.ProjectID == "" {
+// transact is the one place the catalogue opens a write transaction. It runs apply in a
+// transaction of ev.ProjectID ("" for none: on a store with one writer, the writer is
+// taken all the same) and, when apply reports changes or AI usage, hands them to every
+// hook in the same transaction, so that a side effect commits or rolls back with the write.
+func (c *Catalog) transact(ctx context.Context, ev model.WriteEvent, apply func(tx model.Tx) ([]model.Change, []model.UsageRecord, error)) error {
+	return c.store.Update(ctx, ev.ProjectID, func(tx model.Tx) error {
+		changes, usage, err := apply(tx)
+		if err != nil || (len(changes) == 0 && len(usage) == 0) {
+			return err
+		}
+		ev.Changes, ev.Usage = changes, usage
+		for _, h := range c.hooks {
+			if err := h(ctx, tx, ev); err != nil {
+				return err
+			}
+		}
 		return nil
-	}
-	return tx.Touch(ctx, ev.ProjectID)
+	})
+}
+
+// bookkeep runs fn in a transaction that changes nothing a reader, a cache or a hook
+// cares about: a worker's own state (a checkup's lease and report, its pruning). It runs
+// no hook, needs no principal and spends no budget; everything fn writes is derived from
+// data that was written through Catalog.write.
+func (c *Catalog) bookkeep(ctx context.Context, op model.Operation, fn func(tx model.Tx) error) error {
+	return c.transact(ctx, model.WriteEvent{Op: op}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
+		return nil, nil, fn(tx)
+	})
 }
 
 // rowChanges reports the translation writes as changes of namespace ns.

@@ -39,7 +39,7 @@ func newAutoEnv(t *testing.T, dialect string, r aitest.Responder, wopts *workflo
 		e.model = aitest.New(t, r)
 		opts.AIDefault = tools.AIProvider{BaseURL: e.model.URL, Model: "test-model"}
 	}
-	e.cat = tools.NewCatalog(db, opts)
+	e.cat = storagetest.Catalog(db, opts)
 	wo := workflows.Options{Now: e.clk.now, Lease: time.Minute}
 	if wopts != nil {
 		wo = *wopts

@@ -46,7 +46,7 @@ func benchAutoTranslate(b *testing.B, dialect string) {
 		}
 		return aitest.Reply{Content: aitest.Content(out), Delay: benchLatency, PromptTokens: 200, CompletionTokens: 100}
 	})
-	cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"}, AIConcurrency: benchConcurrency})
+	cat := storagetest.Catalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"}, AIConcurrency: benchConcurrency})
 	ctx := model.WithPrincipal(context.Background(), tools.System)
 	langs := []string{"nb", "sv", "de"}
 	if _, err := cat.SetProject(ctx, f.Project.ID, tools.SetProjectIn{Languages: &langs, AutoTranslate: &langs}); err != nil {
@@ -140,7 +140,7 @@ func BenchmarkRegisterAtCap(b *testing.B) {
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
 		db, f := storagetest.MustOpenFixture(b, dialect)
 		llm := aitest.New(b, aitest.Echo(func(_, masked string) string { return masked }))
-		cat := tools.NewCatalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
+		cat := storagetest.Catalog(db, &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "bench"},
 			Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
 		ctx := model.WithPrincipal(context.Background(), tools.System)
 		const n = 5000

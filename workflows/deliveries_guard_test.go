@@ -194,7 +194,7 @@ func TestHostileURLsRefusedAtConfiguration(t *testing.T) {
 		"public.example":           {"93.184.216.34"},
 	}
 	box := mustBox(t)
-	cat := tools.NewCatalog(db, &tools.Options{Secrets: box, Resolver: res})
+	cat := storagetest.Catalog(db, &tools.Options{Secrets: box, Resolver: res})
 	ctx := model.WithPrincipal(t.Context(), tools.System)
 	hostile := []string{
 		"http://127.0.0.1/", "http://127.1/", "http://2130706433/", "http://0177.0.0.1/", "http://0x7f000001/",
@@ -238,7 +238,7 @@ func TestHostileURLsRefusedAtConfiguration(t *testing.T) {
 	if _, err := cat.AddWebhook(ctx, f.Project.ID, "https://public.example/hook", nil); err != nil {
 		t.Errorf("public URL refused: %v", err)
 	}
-	allowed := tools.NewCatalog(db, &tools.Options{Secrets: box, Resolver: res,
+	allowed := storagetest.Catalog(db, &tools.Options{Secrets: box, Resolver: res,
 		Outbound: outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")})})
 	if _, err := allowed.AddWebhook(ctx, f.Project.ID, "http://internal.corp.test/hook", nil); err != nil {
 		t.Errorf("allowed private network refused: %v", err)

@@ -121,7 +121,7 @@ func newEnv(t *testing.T, dialect string, allow string, hooks ...tools.WriteHook
 		}
 	}
 	clk := &clock{t: time.Date(2026, 3, 2, 17, 0, 0, 0, time.UTC)}
-	cat := tools.NewCatalog(db, &tools.Options{Now: clk.now, Secrets: box, Outbound: outbound.NewGuard(nets), Hooks: hooks})
+	cat := storagetest.Catalog(db, &tools.Options{Now: clk.now, Secrets: box, Outbound: outbound.NewGuard(nets), Hooks: hooks})
 	return &env{dsn: dsn, sibling: f.Sibling.ID, cat: cat, clk: clk, p: f.Project, ctx: model.WithPrincipal(t.Context(), tools.System)}
 }
 

@@ -24,7 +24,7 @@ func TestCheckupJobAfterWrites(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		clk := &clock{t: time.Now()}
-		cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
+		cat := storagetest.Catalog(db, &tools.Options{Now: clk.now})
 		ctx := model.WithPrincipal(t.Context(), tools.System)
 		p := f.Project
 		ref := tools.NamespaceRef{ProjectID: p.ID, Language: "en", Namespace: "app"}
@@ -87,7 +87,7 @@ func TestCheckupJobsOneRunsOneWaits(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		clk := &clock{t: time.Now()}
-		cat := tools.NewCatalog(db, &tools.Options{Now: clk.now})
+		cat := storagetest.Catalog(db, &tools.Options{Now: clk.now})
 		ctx := model.WithPrincipal(t.Context(), tools.System)
 		p := f.Project
 		write := func(v string) {

@@ -214,7 +214,7 @@ func TestCLIAI(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer store.Close()
-		cat := tools.NewCatalog(store, &tools.Options{Secrets: box})
+		cat := storagetest.Catalog(store, &tools.Options{Secrets: box})
 		r, err := cat.ResolveAI(model.WithPrincipal(t.Context(), tools.System), f.project)
 		if err != nil {
 			t.Fatalf("ResolveAI: %v", err)
@@ -228,7 +228,7 @@ func TestCLIAI(t *testing.T) {
 		}
 		// Another secret key does not open it, and says so without a panic.
 		other, _ := secrets.New(bytes.Repeat([]byte{7}, 32))
-		if _, err := tools.NewCatalog(store, &tools.Options{Secrets: other}).ResolveAI(model.WithPrincipal(t.Context(), tools.System), f.project); err == nil ||
+		if _, err := storagetest.Catalog(store, &tools.Options{Secrets: other}).ResolveAI(model.WithPrincipal(t.Context(), tools.System), f.project); err == nil ||
 			!strings.Contains(err.Error(), "another key") {
 			t.Errorf("ResolveAI with another secret key: %v, want a clear error", err)
 		}

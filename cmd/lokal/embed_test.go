@@ -4,6 +4,7 @@ package main_test
 // `project show` telling what a site's visits brought in.
 
 import (
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestCLIEmbedLocalSiteAndContents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cat := tools.NewCatalog(store, nil)
+		cat := storagetest.Catalog(store, nil)
 		ctx := t.Context()
 		site, err := cat.Resolve(ctx, tools.ResolveIn{Token: str(t, w, "public_token"), Host: "localhost:8000", PageLang: "en", Languages: []string{"nb"}})
 		if err != nil {

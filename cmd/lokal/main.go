@@ -68,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer db.Close()
 		c.db = db
+		opts.Hooks = writeHooks(opts)
 		c.cat = tools.NewCatalog(db, opts)
 		ctx = model.WithPrincipal(ctx, tools.System)
 	}

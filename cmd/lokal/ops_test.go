@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"log/slog"
 	"net"
 	"net/http"
@@ -297,7 +298,7 @@ func TestRevokedKeyRefusedWithinASecond(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		hs := httptest.NewServer(rest.New(tools.NewCatalog(db, nil), &rest.Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping}))
+		hs := httptest.NewServer(rest.New(storagetest.Catalog(db, nil), &rest.Options{Logger: slog.New(slog.DiscardHandler), Health: db.Ping}))
 		t.Cleanup(hs.Close)
 		put, _ := http.NewRequestWithContext(t.Context(), "PUT", hs.URL+"/api/sync/"+f.project+"/latest/en/common",
 			strings.NewReader(`{"translations":{"hello":"Hello"}}`))
@@ -359,7 +360,7 @@ func TestCLIBackup(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		cat := tools.NewCatalog(db, nil)
+		cat := storagetest.Catalog(db, nil)
 		ctx := model.WithPrincipal(t.Context(), tools.System)
 		var written atomic.Int64
 		write := func() {

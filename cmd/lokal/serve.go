@@ -207,6 +207,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.Refused
 	// Webhooks, redeploy and workspace AI providers call out through this guard.
 	opts.Outbound = outbound.NewGuard(cfg.allowPrivateNets)
+	opts.Hooks = writeHooks(opts)
 	cat := tools.NewCatalog(db, opts)
 	boot, err := cat.BootstrapIfEmpty(model.WithPrincipal(ctx, tools.System))
 	if err != nil {
@@ -297,4 +298,24 @@ func parseBackoff(items []string) ([]time.Duration, error) {
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// writeHooks are the side effects of every write, run in the write's transaction in this
+// order: the caches first (every write that changed something moves its project's
+// revision), then the AI usage ledger, then the work a write leaves for later (the
+// checkup's queue, automatic translation of new keys) and last the webhook outbox. A hook's
+// error rolls the write back. The admin commands register the same hooks: a change made
+// from the CLI is checked, translated and announced as one made over HTTP.
+func writeHooks(opts *tools.Options) []tools.WriteHook {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return []tools.WriteHook{
+		tools.CacheHook(),
+		tools.UsageHook(),
+		tools.CheckupHook(now),
+		tools.AutoTranslateHook(opts.AIDefault, now),
+		tools.WebhookHook(now),
+	}
 }

@@ -4,6 +4,7 @@ package main_test
 // the source values, set, refused with the valid names, and cleared back to detection.
 
 import (
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestCLIProjectSyntax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cat := tools.NewCatalog(store, nil)
+		cat := storagetest.Catalog(store, nil)
 		_, err = cat.Sync(model.WithPrincipal(t.Context(), tools.System), tools.SyncIn{
 			NamespaceRef: tools.NamespaceRef{ProjectID: f.project, Language: "en", Namespace: "app"},
 			Translations: map[string]string{"files": "{count, plural, one {# file} other {# files}}", "hi": "Hi %{name}"}})

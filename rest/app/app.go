@@ -7,17 +7,15 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
-	"encoding/json"
 	"html/template"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"strings"
 	"time"
 
-	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
@@ -71,13 +69,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 		h.opts.BodyTimeout = 20 * time.Second
 	}
 	if h.opts.ClientIP == nil {
-		h.opts.ClientIP = func(r *http.Request) string {
-			host, _, err := net.SplitHostPort(r.RemoteAddr)
-			if err != nil {
-				return r.RemoteAddr
-			}
-			return host
-		}
+		h.opts.ClientIP = httpx.Proxies{}.ClientIP
 	}
 	h.pages = parsePages()
 	static, _ := fs.Sub(staticFS, "static")
@@ -233,33 +225,24 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		err = model.Errorf(model.CodeNotFound, "project not found")
 	}
 	code, msg := model.ErrorCode(err), model.ErrorMessage(err)
-	status := httpstatus.Of(err)
+	status := httpx.Status(err)
 	if status == http.StatusInternalServerError {
 		h.opts.Logger.ErrorContext(r.Context(), "app request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		code, msg = model.CodeInternal, "something went wrong; it was logged"
 	}
-	if model.ErrorCode(err) == model.CodeRateLimited {
-		w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-	}
+	httpx.SetRetryAfter(w, err)
 	if wantsJSON(r) || isFragment(r) {
-		writeJSON(w, status, map[string]string{"error": code, "message": msg})
+		writeJSON(w, r, status, map[string]string{"error": code, "message": msg})
 		return
 	}
 	h.render(w, r, status, "error", map[string]any{"Status": status, "Code": code, "Message": msg})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, `{"error":"internal"}`, http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+// writeJSON answers v as the API would (package httpx); the editor's answers are the
+// signed-in user's, so no cache keeps them.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes()) //nolint:errcheck // the client left
+	httpx.WriteJSON(w, r, status, v)
 }
 
 // render writes a page, or the named fragment alone.
@@ -334,14 +317,12 @@ func (h *handler) signin(w http.ResponseWriter, r *http.Request) {
 	next := safeNext(r.PostFormValue("next"))
 	out, err := h.cat.SignIn(r.Context(), tools.SignInIn{Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), ClientIP: h.opts.ClientIP(r)})
 	if err != nil {
-		status := httpstatus.Of(err)
+		status := httpx.Status(err)
 		if status == http.StatusInternalServerError {
 			h.fail(w, r, err)
 			return
 		}
-		if model.ErrorCode(err) == model.CodeRateLimited {
-			w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-		}
+		httpx.SetRetryAfter(w, err)
 		h.render(w, r, status, "signin", map[string]any{"SigninCSRF": c.Value, "Next": next, "Email": r.PostFormValue("email"), "Error": model.ErrorMessage(err)})
 		return
 	}
@@ -368,37 +349,9 @@ func safeNext(next string) string {
 	return "/app/"
 }
 
-// ClientIPFrom returns the client address of a request: the connection's, or when the
-// connection comes from a trusted proxy, the nearest address in X-Forwarded-For that is not
-// a trusted proxy.
+// ClientIPFrom returns the client address of a request by httpx's rule: the connection's,
+// or when the connection comes from a trusted proxy, the nearest address in X-Forwarded-For
+// that is not a trusted proxy.
 func ClientIPFrom(trusted []netip.Prefix) func(*http.Request) string {
-	isTrusted := func(a netip.Addr) bool {
-		for _, p := range trusted {
-			if p.Contains(a.Unmap()) {
-				return true
-			}
-		}
-		return false
-	}
-	return func(r *http.Request) string {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
-		}
-		addr, err := netip.ParseAddr(host)
-		if err != nil || !isTrusted(addr) {
-			return host
-		}
-		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
-		for i := len(hops) - 1; i >= 0; i-- {
-			a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-			if err != nil {
-				return host
-			}
-			if !isTrusted(a) {
-				return a.Unmap().String()
-			}
-		}
-		return host
-	}
+	return httpx.NewProxies(trusted).ClientIP
 }

@@ -40,7 +40,7 @@ func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 	dsn, f := storagetest.FixtureDSN(b, dialect)
 	db := storagetest.MustOpen(b, dsn, nil)
 	// The write budget is the API's; the benchmark approves far faster than 300 a minute.
-	cat := tools.NewCatalog(db, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
+	cat := storagetest.Catalog(db, &tools.Options{Budgets: map[string]int{tools.WriteBudget.Name: 1 << 30}})
 	ctx := model.WithPrincipal(b.Context(), tools.System)
 	src, nb := map[string]string{}, map[string]string{}
 	var drafts []string

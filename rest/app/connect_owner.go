@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lokal-dev/lokal/rest/httpstatus"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/lokal-dev/lokal/workflows"
@@ -80,16 +80,14 @@ func (h *handler) ownerSections(ctx context.Context, projectID string) (ownerVie
 // message (a private-network URL, a provider's refusal); not found and not allowed get the
 // error page as everywhere else.
 func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error) {
-	status := httpstatus.Of(err)
+	status := httpx.Status(err)
 	switch status {
 	case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
 	default:
 		h.fail(w, r, err)
 		return
 	}
-	if model.ErrorCode(err) == model.CodeRateLimited {
-		w.Header().Set("Retry-After", itoa(tools.RetryAfterSeconds(err)))
-	}
+	httpx.SetRetryAfter(w, err)
 	h.connectPage(w, r, status, notice{Error: model.ErrorMessage(err)})
 }
 

@@ -71,7 +71,7 @@ func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
 	opts = ownerOptions(t, opts)
-	cat := tools.NewCatalog(db, opts)
+	cat := storagetest.Catalog(db, opts)
 	quiet := slog.New(slog.DiscardHandler)
 	h := app.Mount(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping}), app.New(cat, &app.Options{Logger: quiet}))
 	srv := httptest.NewServer(h)

@@ -124,7 +124,7 @@ func (h *handler) revision(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]int64{"revision": page.Revision})
+	writeJSON(w, r, http.StatusOK, map[string]int64{"revision": page.Revision})
 }
 
 func rowRef(r *http.Request, ns, key string) tools.RowRef {
@@ -191,7 +191,7 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 			// The reviewer's text stays in their browser; they get the row as it is now.
 			cur, derr := h.cat.RowDetails(r.Context(), ref)
 			if derr == nil {
-				writeJSON(w, http.StatusConflict, map[string]any{"error": model.CodeConflict, "message": model.ErrorMessage(err),
+				writeJSON(w, r, http.StatusConflict, map[string]any{"error": model.CodeConflict, "message": model.ErrorMessage(err),
 					"current": map[string]any{"value": cur.Item.Value, "status": cur.Item.Status, "version": cur.Item.Version, "updated_by": actorLabel(cur.Item.UpdatedBy)}})
 				return
 			}
@@ -210,7 +210,7 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, it)
+		writeJSON(w, r, http.StatusOK, it)
 		return
 	}
 	msg := "Saved " + it.Key
@@ -240,7 +240,7 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped})
 		return
 	}
 	msg := "Approved " + itoa(len(out.Approved)) + " rows"
@@ -267,7 +267,7 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "skipped": out.Skipped, "more": out.More})
+		writeJSON(w, r, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "skipped": out.Skipped, "more": out.More})
 		return
 	}
 	msg := "AI translated " + itoa(out.Translated) + " rows"
@@ -290,7 +290,7 @@ func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		writeJSON(w, r, http.StatusOK, map[string]bool{"ok": true})
 		return
 	}
 	h.done(w, r, safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}), "Comment added", "")
@@ -304,7 +304,7 @@ func (h *handler) flag(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		writeJSON(w, r, http.StatusOK, map[string]bool{"ok": true})
 		return
 	}
 	h.done(w, r, safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}), "Flag changed", "")
@@ -330,5 +330,5 @@ func (h *handler) check(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, r, http.StatusOK, out)
 }

@@ -22,5 +22,8 @@
 // (a harness builds its own environment inside), so the subtests are named alike
 // ("sqlite", "postgres") everywhere and `-run` picks one the same way.
 //
+// [Catalog] builds a catalogue with the write hooks the server registers, so that a test's
+// writes refresh caches, queue jobs and fill the webhook outbox as the server's do.
+//
 // [Long] marks the tests that `make test` leaves to `make test-long`.
 package storagetest

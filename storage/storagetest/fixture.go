@@ -39,7 +39,7 @@ type Fixture struct {
 // writeFixture creates the fixture in db. Each step's arguments are read when the step
 // runs, after the steps before it filled them in.
 func writeFixture(ctx context.Context, db *storage.DB) (Fixture, error) {
-	cat := tools.NewCatalog(db, nil)
+	cat := Catalog(db, nil)
 	ctx = model.WithPrincipal(ctx, tools.System)
 	var f Fixture
 	var err error

@@ -21,7 +21,7 @@ func TestFreshDatabases(t *testing.T) {
 		for i := range 3 {
 			t.Run("with the fixture", func(t *testing.T) {
 				dsn, f := storagetest.FixtureDSN(t, dialect)
-				cat := tools.NewCatalog(storagetest.MustOpen(t, dsn, nil), nil)
+				cat := storagetest.Catalog(storagetest.MustOpen(t, dsn, nil), nil)
 				if i == 0 {
 					first = f
 				} else if !reflect.DeepEqual(f, first) {

@@ -21,6 +21,8 @@ const (
 	ChangeSubstitution    ChangeKind = "substitution_added" // a substitution rule was added
 	ChangeProjectCreated  ChangeKind = "project_created"    // a project was made
 	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
+	ChangeKeysRemoved     ChangeKind = "keys_removed"       // keys a failed chunked write staged are gone
+	ChangeEmbedSwitched   ChangeKind = "embed_switched"     // a workspace's Embed turned off or on (ProjectID)
 	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
 )
 
@@ -33,14 +35,20 @@ type Change struct {
 	KeyID     int64
 	Language  string
 	Status    string
+	// ProjectID names the project of a change of a write that spans projects (a workspace's
+	// settings); empty means the event's project.
+	ProjectID string
 }
 
 // WriteEvent is what hooks receive: the changes of one committed-to-be write.
 type WriteEvent struct {
-	Op        string // the operation, as its tool or endpoint is named: sync, add_key, ...
+	Op        Operation
 	ProjectID string
 	Actor     string // as the history records it: user:<id>, key:<id>, system, ai:<model>
 	Changes   []Change
+	// Usage is the AI ledger of the write: the model calls that produced its values, or of a
+	// write that stored none, the calls alone.
+	Usage []UsageRecord
 }
 
 // Has reports whether the write made a change of one of kinds.

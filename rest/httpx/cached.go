@@ -1,11 +1,9 @@
-package cached
+package httpx
 
 import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/gin-gonic/gin"
 )
 
 // Header values shared by every answer, so the hot path allocates none.
@@ -16,26 +14,27 @@ var (
 	gzipEncoding = []string{"gzip"}
 )
 
-// Serve answers body (or gz, its gzip form, when not nil and accepted) with etag, or 304
-// when If-None-Match matches it.
-func Serve(c *gin.Context, body, gz []byte, etag string, cacheControl, contentType []string) {
-	h := c.Writer.Header()
+// ServeCached answers body (or gz, its gzip form, when not nil and accepted) with etag, or
+// 304 when If-None-Match matches it. HEAD gets the headers alone. Callers pass bytes they
+// built once, so that a read that changed nothing costs no serialization.
+func ServeCached(w http.ResponseWriter, r *http.Request, body, gz []byte, etag string, cacheControl, contentType []string) {
+	h := w.Header()
 	h["Etag"] = []string{etag}
 	h["Cache-Control"] = cacheControl
 	h["Vary"] = varyEncoding
-	if ETagMatches(c.GetHeader("If-None-Match"), etag) {
-		c.AbortWithStatus(http.StatusNotModified)
+	if ETagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	h["Content-Type"] = contentType
-	if gz != nil && AcceptsGzip(c.GetHeader("Accept-Encoding")) {
+	if gz != nil && AcceptsGzip(r.Header.Get("Accept-Encoding")) {
 		h["Content-Encoding"] = gzipEncoding
 		body = gz
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	c.Status(http.StatusOK)
-	if c.Request.Method != http.MethodHead {
-		c.Writer.Write(body)
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(body) //nolint:errcheck // the client left
 	}
 }
 

@@ -1,4 +1,4 @@
-package httpstatus
+package httpx
 
 import (
 	"net/http"
@@ -7,6 +7,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
+// byCode is the spec's table of statuses (SPEC.md, Errors) with lokal's own codes added.
 var byCode = map[string]int{
 	model.CodeUnauthorized:       http.StatusUnauthorized,
 	model.CodeReadOnlyKey:        http.StatusForbidden,
@@ -27,9 +28,9 @@ var byCode = map[string]int{
 	model.CodeInternal:           http.StatusInternalServerError,
 }
 
-// Of is the status of err's code: 500 for an error that carries no code the catalogue
-// documents (a bug or a failing database).
-func Of(err error) int {
+// Status is the HTTP status of err's code: 500 for an error that carries no code the
+// catalogue documents (a bug or a failing database).
+func Status(err error) int {
 	if s, ok := byCode[model.ErrorCode(err)]; ok {
 		return s
 	}

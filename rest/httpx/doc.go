@@ -1,0 +1,20 @@
+// Package httpx is the HTTP edge of every door lokal serves: the token API and MCP (package
+// rest), the Embed's public routes (package public) and the editor (package rest/app). What
+// a caller sees at that edge — the status of each error code, the error body, JSON without
+// HTML escaping, Retry-After, CORS, which address a request comes from, ETags and 304 — is
+// decided here once, so that the doors cannot drift apart.
+//
+// # net/http first
+//
+// Every piece works on [http.ResponseWriter] and [*http.Request], since the editor is a
+// plain net/http handler; the Gin routes use the thin wrappers whose names start with Gin,
+// which add only what Gin needs (aborting the handler chain, a per-request value).
+//
+// # Doors
+//
+// The doors differ where the spec or their clients make them: [API] and [Public] hold each
+// door's CORS and error wording. The token API answers a request that ran past its deadline
+// as timeout and the redeploy endpoint's not_configured and dispatch_failed with
+// { "ok": false, ... } (spec endpoint 8); the public routes answer neither way. The editor
+// renders its own error pages and uses [Status] and [WriteJSON] only.
+package httpx

@@ -1,0 +1,38 @@
+package tools
+
+import (
+	"context"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// CheckupHook queues the keys a write changed and schedules the project's checkup in the
+// write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
+// into one pending job, due CheckupDelay after now.
+func CheckupHook(now func() time.Time) WriteHook {
+	return func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
+		if ev.ProjectID == "" {
+			return nil
+		}
+		seen := map[int64]bool{}
+		var keys []int64
+		for _, ch := range ev.Changes {
+			switch ch.Kind {
+			case model.ChangeKeyCreated, model.ChangeKeyHidden, model.ChangeKeyUnhidden, model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeValueRefreshed, model.ChangeFlagChanged:
+				if ch.KeyID != 0 && !seen[ch.KeyID] {
+					seen[ch.KeyID] = true
+					keys = append(keys, ch.KeyID)
+				}
+			}
+		}
+		// Settings may change the languages: the fingerprint tells the checkup whether they did.
+		if len(keys) == 0 && !ev.Has(model.ChangeLanguageEnabled, model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeProjectSettings) {
+			return nil
+		}
+		if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {
+			return err
+		}
+		return tx.EnqueueJob(ctx, model.Job{Kind: JobCheckup, ProjectID: ev.ProjectID, RunAt: now().Add(CheckupDelay)}, true)
+	}
+}

@@ -1,0 +1,54 @@
+package model
+
+// Operation names an operation of the service. The strings are part of the contract: MCP
+// clients call the tools by them, and the usage ledger and write events carry them.
+type Operation string
+
+// MCP tools, read-only first.
+const (
+	OpListProjects          Operation = "list_projects"
+	OpGetProjectStatus      Operation = "get_project_status"
+	OpGetEmbedSnippet       Operation = "get_embed_snippet"
+	OpGetTranslations       Operation = "get_translations"
+	OpGetTranslation        Operation = "get_translation"
+	OpSearchTranslations    Operation = "search_translations"
+	OpListTerminology       Operation = "list_terminology"
+	OpGetCheckupReport      Operation = "get_checkup_report"
+	OpEnableLanguage        Operation = "enable_language"
+	OpRegisterSourceStrings Operation = "register_source_strings"
+	OpUpdateTranslation     Operation = "update_translation"
+	OpSetTranslationStatus  Operation = "set_translation_status"
+	OpAddKey                Operation = "add_key"
+	OpAddComment            Operation = "add_comment"
+	OpFlagTranslation       Operation = "flag_translation"
+	OpAddGlossaryTerm       Operation = "add_glossary_term"
+	OpAITranslateKeys       Operation = "ai_translate_keys"
+)
+
+// Writes of the REST API, the build tools and the website endpoints.
+const (
+	OpSync            Operation = "sync"              // a namespace's source strings from a build
+	OpMissing         Operation = "missing"           // keys a running app found missing
+	OpOverwrite       Operation = "overwrite"         // one language's values replaced
+	OpSyncPageStrings Operation = "sync_page_strings" // a website's strings (endpoint 7)
+	OpHarvest         Operation = "harvest"           // strings collected from visitors' pages
+	OpRetranslate     Operation = "retranslate"       // the editor's "translate again"
+)
+
+// Writes of the operator and of Connect (webhooks, redeploy, terminology from the CLI).
+const (
+	OpWebhookAdd        Operation = "webhook_add"
+	OpWebhookURL        Operation = "webhook_url"
+	OpWebhookState      Operation = "webhook_state"
+	OpRedeploySet       Operation = "redeploy_set"
+	OpRedeploy          Operation = "redeploy"
+	OpAddDoNotTranslate Operation = "add_do_not_translate"
+	OpAddSubstitution   Operation = "add_substitution"
+	OpResolve           Operation = "resolve"             // a site's first request creates its project
+	OpInstallPing       Operation = "install_ping"        // a site reports the script is installed
+	OpEmbedMaintenance  Operation = "embed_maintenance"   // stored visitor demand, old pings removed
+	OpAutoTranslate     Operation = "auto_translate"      // the background translation of new keys
+	OpRemoveStagedKeys  Operation = "remove_staged_keys"  // a failed chunked write undone (bulk)
+	OpSetWorkspaceEmbed Operation = "set_workspace_embed" // lokal workspace set
+	OpCheckup           Operation = "checkup"             // a checkup's report and lease
+)
