@@ -47,7 +47,10 @@
 //
 // Transports authenticate and put a [model.Principal] in the context ([model.WithPrincipal]); every
 // operation authorizes itself against it. Writes are attributed to [model.Principal.Actor] in the
-// history.
+// history. A user signed in to the browser app ([KindSession]) calls the same operations
+// as the API and the command line: the admin operations on a project (keys, AI and Embed
+// settings, the user's own tokens) admit a member of its workspace themselves, so no
+// screen has a wrapper of its own.
 //
 // # Rules
 //
@@ -55,7 +58,8 @@
 // (isStale), the status default (statusOrDefault), text fields (checkText), flags and value
 // safety (GateValue over package valuecheck) live here, each in one function, with no HTTP
 // or SQL in sight. Package outbound is the guarded HTTP client for calls to addresses users
-// configure.
+// configure; the catalogue checks those addresses when they are set, and package workflows
+// makes the calls (webhook deliveries, a redeploy's dispatch handed to [Catalog.Redeploy]).
 //
 // # Errors
 //
