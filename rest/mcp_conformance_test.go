@@ -236,8 +236,13 @@ func TestMCPConformanceMessages(t *testing.T) {
 		{name: "unknown notification", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","method":"notifications/bogus"}`, wantStatus: 400, rpcCode: rpcMethodNotFound},
 		{name: "a call without id", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","method":"tools/list"}`, wantStatus: 400, rpcCode: rpcInvalidRequest},
 		{name: "a notification with an id", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"notifications/initialized"}`, wantStatus: 400, rpcCode: rpcInvalidRequest},
+		{name: "no method", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1}`, wantStatus: 400, rpcCode: rpcInvalidRequest},
+		{name: "an id of the wrong type", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, wantStatus: 400, rpcCode: rpcInvalidRequest},
+		{name: "a null id", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, wantStatus: 400, rpcCode: rpcInvalidRequest},
+		{name: "initialize without params", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"initialize"}`, wantStatus: 400, rpcCode: rpcInvalidParams},
+		{name: "params a string", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}`, wantStatus: 200, rpcCode: rpcInvalidParams},
 		{name: "tools/call without params", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, wantStatus: 400, rpcCode: rpcInvalidParams},
-		{name: "tools/call with null params", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`, wantStatus: 200, rpcCode: rpcInvalidRequest},
+		{name: "tools/call with null params", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`, wantStatus: 400, rpcCode: rpcInvalidParams},
 		{name: "params of the wrong type", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`, wantStatus: 200, rpcCode: rpcInvalidParams},
 		{name: "tool name missing", auth: "Token token={rw}", body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`, wantStatus: 200, rpcCode: rpcInvalidParams},
 	}
@@ -261,6 +266,15 @@ func TestMCPConformanceMessages(t *testing.T) {
 				}
 				if r.Error == nil || r.Error.Code != tc.rpcCode {
 					t.Fatalf("answer %s, want JSON-RPC error %d", truncated(r.body), tc.rpcCode)
+				}
+				// The id is echoed once the request is known to be one; a request found
+				// invalid may have none to echo (null).
+				var req struct{ ID json.RawMessage }
+				json.Unmarshal([]byte(tc.body), &req)
+				echoed := len(req.ID) > 0 && string(r.ID) == string(req.ID)
+				if mustEcho := tc.rpcCode == rpcMethodNotFound || tc.rpcCode == rpcInvalidParams; mustEcho && len(req.ID) > 0 && !echoed ||
+					!echoed && string(r.ID) != "null" {
+					t.Errorf("id %s for a request with id %s", r.ID, req.ID)
 				}
 				if r.Error.Message == "" {
 					t.Errorf("JSON-RPC error %d without a message", r.Error.Code)
