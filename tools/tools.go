@@ -8,7 +8,8 @@ package tools
 // Budgets are spent by the operation whatever the door, except ReadBudget, which only the
 // MCP door spends (the REST reads stay unlimited); system callers spend none, so the public
 // routes' writes (made as the system) are bounded by package public's per-address limit,
-// named in PublicLimit, and harvest also by a per-project budget.
+// named in PublicLimit, and harvest also by a per-project budget. The operator's commands
+// run as the system principal, without budgets; cmd/lokal's command table lists them.
 var Operations = []Operation{
 	// MCP read tools.
 	{Name: "list_projects", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
@@ -123,7 +124,6 @@ const (
 	WorkspacePAT                     // a personal access token for a workspace
 	Session                          // a signed-in editor user
 	Anonymous                        // no credential: a visitor's browser, a build tool
-	Internal                         // the system principal: the admin command line, background jobs
 
 	AnyToken = KeyRO | KeyRW | PAT | WorkspacePAT
 	Writer   = KeyRW | PAT | WorkspacePAT
