@@ -100,9 +100,9 @@ func (b *bulkWrites) lock(ctx context.Context, project string) (func(), error) {
 // its context.
 type staged struct {
 	nsID      int64
-	createdNS bool   // the first chunk made the namespace
-	language  string // the language Keys was read in
-	revision  int64  // the project's revision when snapshot was read
+	createdNS bool             // the first chunk made the namespace
+	language  string           // the language Keys was read in
+	revision  int64            // the project's revision when snapshot was read
 	snapshot  []model.KeyState // the keys of the write's values that existed
 	ids       map[string]int64 // staged key name to id
 	byID      map[int64]bool
