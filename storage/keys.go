@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -45,10 +44,34 @@ const keysFilterBatch = 10000
 
 func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
 	var rows []keyStateRow
-	if len(only) == 0 {
+	all := len(only) == 0
+	if len(only) > keysFilterBatch {
+		// Naming most of the namespace costs more than reading it: the statement would
+		// carry a hash per key. Then the namespace is read and the keys picked here.
+		n, err := t.tx.NewSelect().Model((*keyRow)(nil)).Where("namespace_id = ?", ns.ID).Count(ctx)
+		if err != nil {
+			return nil, mapError(err)
+		}
+		all = n <= 2*int64(len(only))
+	}
+	if all {
 		if err := t.keyStates(ctx, ns, sourceLanguage, language, nil, &rows); err != nil {
 			return nil, err
 		}
+		if len(only) > 0 {
+			named := make(map[string]bool, len(only))
+			for _, k := range only {
+				named[k] = true
+			}
+			kept := rows[:0]
+			for _, r := range rows {
+				if named[r.Key] {
+					kept = append(kept, r)
+				}
+			}
+			rows = kept
+		}
+		only = nil
 	}
 	for start := 0; start < len(only); start += keysFilterBatch {
 		part := only[start:min(start+keysFilterBatch, len(only))]
@@ -67,6 +90,10 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 			k.Source = &model.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
 				DoNotTranslate: deref(r.SDNT), LanguageLocked: deref(r.SLocked), SourceVersion: r.SVersion, UpdatedBy: deref(r.SBy), UpdatedAt: deref(r.SUpdated)}
 		}
+		if language == sourceLanguage && k.Source != nil {
+			v := *k.Source
+			k.Value = &v
+		}
 		if r.TID != nil {
 			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
 				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
@@ -80,11 +107,24 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 
 // keyStates appends to rows the keys of ns (those with the given hashes, when not nil)
 // with their rows in the source language and in language. In the source language the
-// row is joined once: the second join would read every row twice.
+// row is joined and read once; Keys copies it.
+//
+// On PostgreSQL each row is looked up through a lateral subquery: as a plain join of a
+// large namespace the planner hashes the whole project's rows of the language (a
+// sequential scan of millions of rows for 50,000 keys). The LIMIT keeps it from
+// flattening the subquery back into such a join; the unique index makes it a no-op.
 func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, rows *[]keyStateRow) error {
-	target, join, args := "t", "\nLEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?", []any{sourceLanguage, language, ns.ID}
+	join := func(alias string) string {
+		if t.db.postgres {
+			return "\nLEFT JOIN LATERAL (SELECT * FROM translations WHERE key_id = k.id AND language = ? LIMIT 1) AS " + alias + " ON TRUE"
+		}
+		return "\nLEFT JOIN translations AS " + alias + " ON " + alias + ".key_id = k.id AND " + alias + ".language = ?"
+	}
+	cols, from, args := `,
+  t.id AS t_id, t.value AS t_value, t.status AS t_status, t.do_not_translate AS t_dnt, t.language_locked AS t_locked,
+  t.source_version AS t_version, t.updated_by AS t_by, t.updated_at AS t_updated`, join("s")+join("t"), []any{sourceLanguage, language, ns.ID}
 	if language == sourceLanguage {
-		target, join, args = "s", "", []any{sourceLanguage, ns.ID}
+		cols, from, args = "", join("s"), []any{sourceLanguage, ns.ID}
 	}
 	filter := ""
 	if hashes != nil {
@@ -92,14 +132,20 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 		filter, arg = t.inStrings("k.key_hash", hashes)
 		filter, args = " AND "+filter, append(args, arg)
 	}
-	err := t.tx.NewRaw(strings.ReplaceAll(`SELECT k.id, k.key, k.hidden, k.source_version,
+	if t.db.postgres {
+		// The lateral lookups are priced far above what they cost, enough for the planner
+		// to spend more time compiling the query (JIT) than running it.
+		if _, err := t.tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
+			return mapError(err)
+		}
+	}
+	var part []keyStateRow // Scan replaces a slice's contents
+	err := t.tx.NewRaw(`SELECT k.id, k.key, k.hidden, k.source_version,
   s.id AS s_id, s.value AS s_value, s.status AS s_status, s.do_not_translate AS s_dnt, s.language_locked AS s_locked,
-  s.source_version AS s_version, s.updated_by AS s_by, s.updated_at AS s_updated,
-  T.id AS t_id, T.value AS t_value, T.status AS t_status, T.do_not_translate AS t_dnt, T.language_locked AS t_locked,
-  T.source_version AS t_version, T.updated_by AS t_by, T.updated_at AS t_updated
-FROM translation_keys AS k
-LEFT JOIN translations AS s ON s.key_id = k.id AND s.language = ?`, "T.", target+".")+join+`
-WHERE k.namespace_id = ?`+filter, args...).Scan(ctx, rows)
+  s.source_version AS s_version, s.updated_by AS s_by, s.updated_at AS s_updated`+cols+`
+FROM translation_keys AS k`+from+`
+WHERE k.namespace_id = ?`+filter, args...).Scan(ctx, &part)
+	*rows = append(*rows, part...)
 	return mapError(err)
 }
 

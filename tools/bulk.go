@@ -190,8 +190,9 @@ func (c *Catalog) bulkLimits() (threshold, batch int, slice time.Duration) {
 }
 
 // stage inserts the keys b creates in chunk transactions when they are more than the
-// threshold. It returns nil when the write is not worth chunking or its checks will fail
-// in the main transaction anyway. On error the committed chunks are already removed.
+// threshold; for a write of more keys than that which creates fewer, it returns the
+// snapshot alone. It returns nil when the write is not worth chunking or its checks will
+// fail in the main transaction anyway. On error the committed chunks are already removed.
 func (c *Catalog) stage(ctx context.Context, op model.Operation, project string, b *bulkCreate) (*staged, error) {
 	threshold, batch, slice := c.bulkLimits()
 	if len(b.values) <= threshold {
@@ -252,7 +253,13 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		}
 	}
 	if len(fresh) <= threshold {
-		return nil, nil
+		if st.nsID == 0 {
+			return nil, nil
+		}
+		// Nothing to stage, but the snapshot stands for the namespace in the main
+		// transaction if no other write comes between: read outside the writer, it
+		// spares the writer the longest read of the write.
+		return st, nil
 	}
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))
