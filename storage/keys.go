@@ -217,6 +217,7 @@ func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, erro
 	if len(keys) == 0 {
 		return []int64{}, nil
 	}
+	t.db.analyze.inserted(len(keys))
 	if t.db.postgres {
 		return t.insertKeysPostgres(ctx, keys, now())
 	}
