@@ -57,6 +57,7 @@ type DB struct {
 	secrets  *secrets.Box
 
 	waiting atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
+	analyze analyzer     // statistics after large imports (analyze.go)
 
 	mu      sync.Mutex
 	lastRev int64
@@ -264,6 +265,7 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 	}
+	db.waitAnalyze()
 	return db.closePools()
 }
 
@@ -297,6 +299,9 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 	})
 	if waiting {
 		db.waiting.Add(-1)
+	}
+	if err == nil {
+		db.afterWrite()
 	}
 	for id, rev := range t.touched {
 		// Also on error: a failed commit may have left nothing, but dropping is always safe.
