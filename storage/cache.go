@@ -174,23 +174,20 @@ func (db *DB) Cached(ctx context.Context, projectID, name string, build func(con
 	return v.(*model.File), nil
 }
 
-// Build makes a grouped file whole and returns it with the builder's own form of it.
-type Build func(ctx context.Context) (state any, body []byte, err error)
-
-// Patch remakes a grouped file from its previous state and the keys changed since.
-type Patch func(ctx context.Context, state any, keys []string) (newState any, body []byte, err error)
-
 type patched struct {
 	file *model.File
 	upTo uint64
 }
 
-// CachedPatch returns the file cached under (projectID, name) in group (a namespace). A
-// change to keys of the group is applied with patch on the next read, which reads only
-// those keys; a change to the whole group or project rebuilds it with build. While the
+// CachedPatch returns the file cached under (projectID, name) in group (a namespace). build
+// makes it whole and returns it with the builder's own form of it (state); a change to
+// keys of the group is applied on the next read by patch, which gets the previous state
+// and the keys and reads only those; a change to the whole group or project rebuilds it. While the
 // file is patched, reads that started before the change keep the previous file; its ETag
 // changes only when its bytes do.
-func (db *DB) CachedPatch(ctx context.Context, projectID, group, name string, build Build, patch Patch) (*model.File, error) {
+func (db *DB) CachedPatch(ctx context.Context, projectID, group, name string,
+	build func(ctx context.Context) (state any, body []byte, err error),
+	patch func(ctx context.Context, state any, keys []string) (any, []byte, error)) (*model.File, error) {
 	c := db.cache
 	start := c.seq.Load()
 	for {
@@ -222,7 +219,9 @@ func (db *DB) CachedPatch(ctx context.Context, projectID, group, name string, bu
 
 // refresh brings one grouped file up to date; the singleflight group runs one at a time
 // per file.
-func (db *DB) refresh(ctx context.Context, projectID, group, name string, build Build, patch Patch) (patched, error) {
+func (db *DB) refresh(ctx context.Context, projectID, group, name string,
+	build func(context.Context) (any, []byte, error),
+	patch func(context.Context, any, []string) (any, []byte, error)) (patched, error) {
 	c := db.cache
 	c.mu.Lock()
 	p := c.project(projectID)
@@ -245,6 +244,12 @@ func (db *DB) refresh(ctx context.Context, projectID, group, name string, build 
 		for k := range e.pending {
 			keys = append(keys, k)
 		}
+	}
+	if !whole && len(keys) == 0 {
+		// Another refresh brought the file up to date since this read looked.
+		e.upTo = upTo
+		c.mu.Unlock()
+		return patched{old, upTo}, nil
 	}
 	c.mu.Unlock()
 
