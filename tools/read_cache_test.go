@@ -18,7 +18,7 @@ import (
 
 // readCacheServers opens two catalogues on one database, as two servers behind one load
 // balancer, that learn of each other's writes only when the test calls Poll.
-func readCacheServers(t *testing.T, dialect string) (a, b *tools.Catalog, dbB *storage.DB, project string, ctx context.Context, dsn string) {
+func readCacheServers(t testing.TB, dialect string) (a, b *tools.Catalog, dbB *storage.DB, project string, ctx context.Context, dsn string) {
 	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	quiet := &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}

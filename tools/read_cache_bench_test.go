@@ -1,0 +1,82 @@
+package tools_test
+
+// Benchmarks of endpoint 1 after a write, the issue-19 targets: the first read on the
+// writing server after a 1-key write to a 50,000-key namespace, and the time another
+// server takes, once its poll has run, to serve the write (the poll interval adds to it).
+//
+//	LOKAL_TEST_POSTGRES=postgres://... go test -run '^$' -bench ReadAfter ./tools/
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+)
+
+const benchReadKeys = 50000
+
+// benchReadSetup fills namespace "big" with benchReadKeys keys in en and nb and reads both
+// on both servers, so that every cache holds them.
+func benchReadSetup(b *testing.B, dialect string) (a, other *tools.Catalog, poll func() error, ctx context.Context, en tools.NamespaceRef) {
+	a, other, dbB, project, ctx, _ := readCacheServers(b, dialect)
+	en = tools.NamespaceRef{ProjectID: project, Language: "en", Namespace: "big"}
+	entries := benchEntries(benchReadKeys)
+	if _, err := a.Sync(ctx, tools.SyncIn{NamespaceRef: en, Translations: entries}); err != nil {
+		b.Fatal(err)
+	}
+	for _, cat := range []*tools.Catalog{a, other} {
+		if _, err := cat.ReadNamespace(ctx, en); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return a, other, func() error { return dbB.Poll(context.Background()) }, ctx, en
+}
+
+func benchWriteOne(b *testing.B, cat *tools.Catalog, ctx context.Context, ref tools.NamespaceRef, i int) {
+	key := fmt.Sprintf("section_%d.element_%d.label", (i*7919)%benchReadKeys/100, i%100)
+	if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: ref, Translations: map[string]string{key: fmt.Sprintf("changed %d", i)}}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkReadAfterWrite50k is the first read of a 50,000-key namespace on the server that
+// just wrote one key of it (the write is not timed). Target: < 50 ms.
+func BenchmarkReadAfterWrite50k(b *testing.B) {
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		a, _, _, ctx, en := benchReadSetup(b, dialect)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			benchWriteOne(b, a, ctx, en, i)
+			b.StartTimer()
+			f, err := a.ReadNamespace(ctx, en)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(f.Body)))
+		}
+	})
+}
+
+// BenchmarkReadAfterOtherServerWrite50k is another server's poll and first read after a
+// 1-key write to a 50,000-key namespace: with the poll interval (250 ms by default), how
+// long a write takes to reach every server. Target: < 1 s with the interval.
+func BenchmarkReadAfterOtherServerWrite50k(b *testing.B) {
+	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+		a, other, poll, ctx, en := benchReadSetup(b, dialect)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			benchWriteOne(b, a, ctx, en, i)
+			b.StartTimer()
+			if err := poll(); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := other.ReadNamespace(ctx, en); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
