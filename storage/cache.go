@@ -144,6 +144,11 @@ func (c *cache) apply(projectID string, cs changeSet) {
 			for _, k := range keys {
 				e.pending[k] = seq
 			}
+			if len(e.pending) > maxChangedKeys {
+				// A file nobody reads while its namespace is written keeps no list.
+				e.whole = seq
+				clear(e.pending)
+			}
 		}
 	}
 }
@@ -237,7 +242,7 @@ func (db *DB) refresh(ctx context.Context, projectID, group, name string,
 	// below see it.
 	upTo := c.seq.Load()
 	old, state := e.file, e.state
-	whole := old == nil || e.whole != 0 || len(e.pending) > maxChangedKeys
+	whole := old == nil || e.whole != 0
 	var keys []string
 	if !whole {
 		keys = make([]string, 0, len(e.pending))
