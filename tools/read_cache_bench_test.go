@@ -19,6 +19,8 @@ import (
 
 const benchReadKeys = 50000
 
+var benchWrites int
+
 // benchReadSetup fills namespace "big" with benchReadKeys keys, and the project with fill
 // more, and reads "big" on both servers, so that both caches hold it.
 func benchReadSetup(b *testing.B, dialect string, fill int) (a, other *tools.Catalog, poll func() error, ctx context.Context, en tools.NamespaceRef) {
@@ -47,9 +49,11 @@ func benchReadSetup(b *testing.B, dialect string, fill int) (a, other *tools.Cat
 	return a, other, func() error { return dbB.Poll(context.Background()) }, ctx, en
 }
 
+// benchWriteOne changes one key of ref to a value no round wrote before.
 func benchWriteOne(b *testing.B, cat *tools.Catalog, ctx context.Context, ref tools.NamespaceRef, i int) {
+	benchWrites++
 	key := fmt.Sprintf("section_%d.element_%d.label", (i*7919)%benchReadKeys/100, i%100)
-	if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: ref, Translations: map[string]string{key: fmt.Sprintf("changed %d", i)}}); err != nil {
+	if _, err := cat.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: ref, Translations: map[string]string{key: fmt.Sprintf("changed %d", benchWrites)}}); err != nil {
 		b.Fatal(err)
 	}
 }
