@@ -29,9 +29,9 @@ const (
 const (
 	// journalKeep is how many revisions the journal keeps. A process that falls further
 	// behind (asleep, or a burst of writes) drops the whole changed projects instead.
-	journalKeep = 8192
+	journalKeep = 2048
 	// pruneEvery spaces out the statements that trim the journal.
-	pruneEvery = 512
+	pruneEvery = 256
 )
 
 // TouchKeys moves the project's revision for a change of the keys named per namespace (a
