@@ -25,7 +25,7 @@ import (
 // a write that returned before the read began is in the answer (changes of this process
 // are applied before Update returns; other processes' when the revision poll sees them).
 type cache struct {
-	mu       sync.Mutex
+	mu       sync.RWMutex
 	projects map[string]*projectFiles
 	group    singleflight.Group
 	seq      atomic.Uint64 // written under mu
@@ -100,8 +100,8 @@ func (c *cache) project(projectID string) *projectFiles {
 }
 
 func (c *cache) get(projectID, name string) (*model.File, uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	p := c.projects[projectID]
 	if p == nil {
 		return nil, 0
@@ -187,27 +187,27 @@ type patched struct {
 // CachedPatch returns the file cached under (projectID, name) in group (a namespace). build
 // makes it whole and returns it with the builder's own form of it (state); a change to
 // keys of the group is applied on the next read by patch, which gets the previous state
-// and the keys and reads only those; a change to the whole group or project rebuilds it. While the
-// file is patched, reads that started before the change keep the previous file; its ETag
-// changes only when its bytes do.
+// and the keys and reads only those; a change to the whole group or project rebuilds it.
+// A read waits only for changes applied before it began; its ETag moves only with the
+// bytes.
 func (db *DB) CachedPatch(ctx context.Context, projectID, group, name string,
 	build func(ctx context.Context) (state any, body []byte, err error),
 	patch func(ctx context.Context, state any, keys []string) (any, []byte, error)) (*model.File, error) {
 	c := db.cache
 	start := c.seq.Load()
 	for {
-		c.mu.Lock()
+		c.mu.RLock()
 		var e *patchEntry
 		if p := c.projects[projectID]; p != nil {
 			e = p.groups[group][name]
 		}
 		if e != nil && e.current(start) {
 			f := e.file
-			c.mu.Unlock()
+			c.mu.RUnlock()
 			c.hits.Add(1)
 			return f, nil
 		}
-		c.mu.Unlock()
+		c.mu.RUnlock()
 		c.misses.Add(1)
 		v, err, _ := c.group.Do("patch\x00"+projectID+"\x00"+name, func() (any, error) {
 			return db.refresh(ctx, projectID, group, name, build, patch)
