@@ -763,7 +763,11 @@ func (r *scaleRun) measureMCP() {
 				break
 			}
 		}
-		r.figs[id] = fmt.Sprintf("%s; %.1f MB; %d calls", ms(time.Since(start)), float64(ct.bytes.Load()-before)/1e6, calls)
+		paged := "one call"
+		if calls > 1 {
+			paged = fmt.Sprintf("%d calls", calls)
+		}
+		r.figs[id] = fmt.Sprintf("%s; %.1f MB; %s", ms(time.Since(start)), float64(ct.bytes.Load()-before)/1e6, paged)
 	}
 }
 
