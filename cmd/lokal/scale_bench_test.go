@@ -164,6 +164,7 @@ func TestBenchScale(t *testing.T) {
 	if os.Getenv("LOKAL_SCALE_DIALECTS") == "" {
 		dialects = []string{"postgres", "sqlite"}
 	}
+	chunk, writers, runs := scaleEnvInt(t, "LOKAL_SCALE_CHUNK", 5000), scaleEnvInt(t, "LOKAL_SCALE_WRITERS", 2), scaleEnvInt(t, "LOKAL_SCALE_RUNS", 3)
 	figs := map[string]map[string]string{}
 	notes := map[string]string{}
 	for _, d := range dialects {
@@ -171,16 +172,16 @@ func TestBenchScale(t *testing.T) {
 		if d != "postgres" && d != "sqlite" {
 			t.Fatalf("LOKAL_SCALE_DIALECTS: unknown dialect %q", d)
 		}
-		r := &scaleRun{t: t, dialect: d, n: n, plan: scalePlan(n), figs: map[string]string{},
-			chunk: scaleEnvInt(t, "LOKAL_SCALE_CHUNK", 5000), writers: scaleEnvInt(t, "LOKAL_SCALE_WRITERS", 2),
-			runs: scaleEnvInt(t, "LOKAL_SCALE_RUNS", 3)}
+		r := &scaleRun{dialect: d, n: n, plan: scalePlan(n), figs: map[string]string{}, chunk: chunk, writers: writers, runs: runs}
 		start, load := time.Now(), loadAvg()
-		if !t.Run(d, r.run) {
-			t.FailNow()
-		}
+		ok := t.Run(d, r.run)
+		// A failed run still shows what it measured before the error.
 		figs[d] = r.figs
 		notes[d] = fmt.Sprintf("%s: %s in total; load average before %s, after %s", d, time.Since(start).Round(time.Second), load, loadAvg())
-		if r.skipped != "" {
+		switch {
+		case !ok:
+			notes[d] = d + ": FAILED (the error is above); " + notes[d]
+		case r.skipped != "":
 			notes[d] = d + ": " + r.skipped
 		}
 	}
@@ -189,7 +190,7 @@ func TestBenchScale(t *testing.T) {
 		fmt.Sprintf("%d keys in %d namespaces (the big one ns00: %d keys, the others about %d); en source, de 100%%, fr 50%%, nb 10%%, sv enabled and empty (2.6 rows a key)",
 			n, scaleNamespaces, plan[0].size, plan[1].size),
 		fmt.Sprintf("seeded through the REST API in writes of %d keys, %d in flight; read figures are the median of %d runs (max in brackets)",
-			scaleEnvInt(t, "LOKAL_SCALE_CHUNK", 5000), scaleEnvInt(t, "LOKAL_SCALE_WRITERS", 2), scaleEnvInt(t, "LOKAL_SCALE_RUNS", 3)),
+			chunk, writers, runs),
 		"",
 		"| operation | PostgreSQL | SQLite |",
 		"|---|---|---|",
