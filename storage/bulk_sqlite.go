@@ -93,6 +93,16 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), true, func(i int) []any {
 	return err
 }
 
+func (t *tx) updateTranslationsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
+	at := sqliteTime(ts)
+	_, err := t.execEach(ctx, `UPDATE translations SET value = ?, status = ?, do_not_translate = ?, language_locked = ?,
+  source_version = ?, updated_by = ?, updated_at = ? WHERE id = ?`, len(rows), false, func(i int) []any {
+		r := &rows[i]
+		return []any{r.Value, r.Status, r.DoNotTranslate, r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, r.ID}
+	})
+	return err
+}
+
 func (t *tx) insertHistorySQLite(ctx context.Context, rows []historyRow) error {
 	_, err := t.execEach(ctx, `INSERT INTO translation_history (translation_id, key_id, language, change, value, status, do_not_translate, language_locked, source_version, actor, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), false, func(i int) []any {

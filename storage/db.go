@@ -57,6 +57,7 @@ type DB struct {
 	secrets  *secrets.Box
 
 	waiting atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
+	analyze analyzer     // statistics after large imports (analyze.go)
 
 	mu      sync.Mutex
 	lastRev int64
@@ -264,6 +265,7 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 	}
+	db.waitAnalyze()
 	return db.closePools()
 }
 
@@ -276,7 +278,8 @@ func (db *DB) closePools() error {
 }
 
 // Update runs fn in one write transaction. On PostgreSQL writes to projectID take turns.
-// The caches of every project fn touched (Tx.Touch) are dropped after the transaction ends.
+// The cached files of every project fn touched (Tx.Touch, TouchKeys) learn the change
+// before Update returns, so that a read that starts afterwards sees it.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) error) error {
 	t := &tx{db: db}
 	db.waiting.Add(1)
@@ -298,16 +301,25 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 	if waiting {
 		db.waiting.Add(-1)
 	}
-	for id, rev := range t.touched {
-		// Also on error: a failed commit may have left nothing, but dropping is always safe.
-		db.cache.invalidate(id)
-		if err == nil {
-			db.mu.Lock()
+	if err == nil {
+		db.afterWrite()
+	}
+	for id, cs := range t.touched {
+		if err != nil {
+			// A failed commit may have left nothing, but dropping is always safe.
+			db.cache.invalidate(id)
+			continue
+		}
+		db.cache.apply(id, *cs)
+	}
+	if err == nil {
+		db.mu.Lock()
+		for _, rev := range t.revs {
 			if rev > db.lastRev {
 				db.own[rev] = true
 			}
-			db.mu.Unlock()
 		}
+		db.mu.Unlock()
 	}
 	return mapError(err)
 }
@@ -331,8 +343,8 @@ func (db *DB) View(ctx context.Context, fn func(model.Tx) error) error {
 	return mapError(err)
 }
 
-// watch polls the revision counter and drops the cache of every project another process
-// changed since the last poll.
+// watch polls the revision counter and applies to the cache what other processes changed
+// since the last poll.
 func (db *DB) watch(every time.Duration) {
 	defer close(db.done)
 	t := time.NewTicker(every)
@@ -347,52 +359,6 @@ func (db *DB) watch(every time.Duration) {
 			}
 		}
 	}
-}
-
-func (db *DB) poll(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	var rev int64
-	if err := db.r.NewSelect().Model((*revisionRow)(nil)).Column("value").Where("id = 1").Scan(ctx, &rev); err != nil {
-		return err
-	}
-	db.mu.Lock()
-	last := db.lastRev
-	db.mu.Unlock()
-	if rev <= last {
-		return nil
-	}
-	var changed []struct {
-		ID       string `bun:"id"`
-		Revision int64  `bun:"revision"`
-	}
-	if err := db.r.NewSelect().Model((*projectRow)(nil)).Column("id", "revision").Where("revision > ?", last).Scan(ctx, &changed); err != nil {
-		return err
-	}
-	var drop []string
-	db.mu.Lock()
-	for _, p := range changed {
-		// A project's revision is its newest write; when that write is ours, Update
-		// already dropped the cache and a second drop would only rebuild it again.
-		if !db.own[p.Revision] {
-			drop = append(drop, p.ID)
-		}
-	}
-	db.mu.Unlock()
-	for _, id := range drop {
-		db.cache.invalidate(id)
-	}
-	db.mu.Lock()
-	if rev > db.lastRev {
-		db.lastRev = rev
-	}
-	for r := range db.own {
-		if r <= db.lastRev {
-			delete(db.own, r)
-		}
-	}
-	db.mu.Unlock()
-	return nil
 }
 
 func redactDSN(dsn string) string {

@@ -4,10 +4,15 @@
 // # Transactions
 //
 // [DB.Update] and [DB.View] run a function over a [tools.Tx] in one transaction. Tx.Touch
-// (called by the catalogue's cache hook on every write) bumps a database-wide revision
-// counter and stores it on the project; every process polls the counter and drops the
-// cached files of projects whose revision moved, so a change made by the admin CLI or
-// another server instance reaches this one within one poll interval.
+// and TouchKeys (called by the catalogue's cache hook on every write) bump a database-wide
+// revision counter, store it on the project and journal in cache_changes what the revision
+// changed: keys of namespaces, whole namespaces, or the whole project. This process applies
+// the change to its cache before Update returns; every other process polls the counter and
+// applies the journal, so a change made by the admin CLI or another server instance reaches
+// this one within one poll interval. A cached namespace file learns the keys a change named
+// and re-reads only those on its next read (DB.CachedPatch): a 1-key write to a 50,000-key
+// namespace costs the next reader a few milliseconds, not a rebuild. A process that finds
+// the journal trimmed past its last poll drops the changed projects whole.
 //
 // Files follow the aggregates of the tools.Tx port: tokens, workspaces, projects, keys,
 // translations, comments, terminology, checkups, jobs; bulk_sqlite.go and bulk_postgres.go

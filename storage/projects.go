@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -178,22 +177,7 @@ GROUP BY t.language`, p.ID).Scan(ctx, &rows)
 	return out, nil
 }
 
-// Touch bumps the database-wide revision counter and stamps it on the project: every
-// process drops the project's caches when it sees the new revision (DB.watch), and this
-// one right after the commit (DB.Update).
+// Touch moves the project's revision for a change of every file of it (changes.go).
 func (t *tx) Touch(ctx context.Context, projectID string) error {
-	var rev int64
-	if err := t.tx.NewUpdate().Model((*revisionRow)(nil)).Set("value = value + 1").Where("id = 1").
-		Returning("value").Scan(ctx, &rev); err != nil {
-		return fmt.Errorf("bumping revision: %w", err)
-	}
-	if _, err := t.tx.NewUpdate().Model((*projectRow)(nil)).Set("revision = ?", rev).
-		Where("id = ?", projectID).Exec(ctx); err != nil {
-		return fmt.Errorf("bumping project revision: %w", err)
-	}
-	if t.touched == nil {
-		t.touched = map[string]int64{}
-	}
-	t.touched[projectID] = rev
-	return nil
+	return t.touch(ctx, projectID, changeSet{project: true})
 }

@@ -11,9 +11,21 @@ import (
 func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWrite) error {
 	ts := now()
 	actor := model.PrincipalFrom(ctx).Actor()
-	var inserts []translationRow
+	var inserts, updates []translationRow
 	var hist []historyRow
+	pending := map[int64]bool{} // rows in updates: one statement must not update a row twice
 	flush := func() error {
+		if len(updates) > 0 {
+			if t.db.postgres {
+				if err := t.updateTranslationsPostgres(ctx, updates, ts); err != nil {
+					return err
+				}
+			} else if err := t.updateTranslationsSQLite(ctx, updates, ts); err != nil {
+				return err
+			}
+			updates = updates[:0]
+			clear(pending)
+		}
 		if len(inserts) > 0 {
 			if t.db.postgres {
 				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
@@ -52,19 +64,20 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 		if err := model.GateValue(w.Key, w.Value); err != nil {
 			return err
 		}
+		if w.ID != 0 && pending[w.ID] {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
 			DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, SourceVersion: w.SourceVersion,
 			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts}
 		if w.ID == 0 {
 			inserts = append(inserts, row)
 		} else {
-			if _, err := t.tx.NewUpdate().Model(&row).
-				Column("value", "status", "do_not_translate", "language_locked", "source_version", "updated_by", "updated_at").
-				WherePK().Exec(ctx); err != nil {
-				return mapError(err)
-			}
-			change := string(w.Change)
-			hist = append(hist, historyRow{TranslationID: w.ID, KeyID: w.KeyID, Language: w.Language, Change: change,
+			updates = append(updates, row)
+			pending[w.ID] = true
+			hist = append(hist, historyRow{TranslationID: w.ID, KeyID: w.KeyID, Language: w.Language, Change: string(w.Change),
 				Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked,
 				SourceVersion: w.SourceVersion, Actor: actor, CreatedAt: ts})
 		}

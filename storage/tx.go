@@ -15,7 +15,8 @@ const batch = 1000
 type tx struct {
 	db      *DB
 	tx      bun.Tx
-	touched map[string]int64 // projects whose revision this transaction moved, to their revision
+	touched map[string]*changeSet // projects whose revision this transaction moved, to what changed
+	revs    []int64               // the revisions it took
 }
 
 // batch is how many rows one insert statement carries: array inserts on PostgreSQL take a

@@ -171,9 +171,11 @@ type CreateAPIKeyIn struct {
 	ReadOnly  bool   `json:"read_only"`
 }
 
-// CreateAPIKey creates a project API key. Admin only.
+// CreateAPIKey creates a project API key. For the operator and the project's owners
+// (owner).
 func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, in.ProjectID, true)
+	if err != nil {
 		return APIKey{}, err
 	}
 	key := newSecret(PrefixAPIKey)
@@ -208,9 +210,16 @@ type CreateTokenIn struct {
 	WorkspaceID string `json:"workspace_id,omitempty"`
 }
 
-// CreateToken creates a personal access token. Admin only.
+// CreateToken creates a personal access token. For the operator, and for a signed-in user
+// a token of their own, for a project of their workspace (owner) or for the workspace.
 func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalToken, error) {
-	if err := requireSystem(ctx); err != nil {
+	if model.PrincipalFrom(ctx).Kind == KindSession && in.ProjectID != "" {
+		if _, err := c.owner(ctx, in.ProjectID, true); err != nil {
+			return PersonalToken{}, err
+		}
+	}
+	ctx, err := self(ctx, in.UserID, in.WorkspaceID)
+	if err != nil {
 		return PersonalToken{}, err
 	}
 	if (in.ProjectID == "") == (in.WorkspaceID == "") {

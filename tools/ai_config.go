@@ -79,16 +79,18 @@ func (r ResolvedAI) String() string {
 // SetWorkspaceAI gives a workspace its own provider. The base URL must pass the outbound
 // guard now (and does again on every call); a key given is sealed before it reaches the
 // database. apiKey nil keeps the stored key only while the base URL stays the same: a new
-// base URL without a key clears it (secretStays). Admin only.
+// base URL without a key clears it (secretStays). For the operator, and for a signed-in
+// user their own workspace (self).
 func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, modelName string, apiKey *string) (WorkspaceAIView, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := self(ctx, "", workspaceID)
+	if err != nil {
 		return WorkspaceAIView{}, err
 	}
 	baseURL = strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	if err := c.checkAIBaseURL(ctx, baseURL); err != nil {
 		return WorkspaceAIView{}, err
 	}
-	modelName, err := checkAIModel(modelName)
+	modelName, err = checkAIModel(modelName)
 	if err != nil {
 		return WorkspaceAIView{}, err
 	}
@@ -130,9 +132,10 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 
 // SetProjectAI sets a project's model and instructions; nil keeps one, and an empty model
 // goes back to the provider's. It returns the project's configuration as ShowAI does.
-// Admin only.
+// For the operator and the project's owners (owner).
 func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName, instructions *string) (AIView, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, projectID, true)
+	if err != nil {
 		return AIView{}, err
 	}
 	var m, ins string
@@ -149,7 +152,7 @@ func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName,
 		}
 	}
 	var out AIView
-	err := c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err = c.write(ctx, write{admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.ProjectAI(ctx, projectID)
 		if err != nil {
 			return nil, err
@@ -170,13 +173,15 @@ func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName,
 	return out, err
 }
 
-// ShowAI returns where a project's AI comes from and what it uses, never a key. Admin only.
+// ShowAI returns where a project's AI comes from and what it uses, never a key. For the
+// operator and the project's owners (owner).
 func (c *Catalog) ShowAI(ctx context.Context, projectID string) (AIView, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, projectID, false)
+	if err != nil {
 		return AIView{}, err
 	}
 	var out AIView
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		r, err := c.resolveAI(ctx, tx, projectID)
 		out = r.view()
 		return err

@@ -98,6 +98,38 @@ func requirePersonal(ctx context.Context) error {
 	return &model.Error{Code: model.CodePATRequired, Message: "this needs a personal access token, not a project API key"}
 }
 
+// owner admits, to a project's admin operation (its keys, AI and settings), the operator and
+// a user signed in to the Connect page who is a member of the project's workspace: the
+// page and the command line run one operation under one rule. It returns the context the
+// operation runs in, the system's for both, so what it records reads as the command
+// line's; anyone else gets the admin operation's refusal.
+func (c *Catalog) owner(ctx context.Context, projectID string, write bool) (context.Context, error) {
+	if model.PrincipalFrom(ctx).Kind != KindSession {
+		return ctx, requireSystem(ctx)
+	}
+	if err := c.begin(ctx, projectID, write); err != nil {
+		return ctx, err
+	}
+	if err := c.read(ctx, projectID, func(model.Tx, model.Project) error { return nil }); err != nil {
+		return ctx, err
+	}
+	return model.WithPrincipal(ctx, System), nil
+}
+
+// self admits the operator, and a signed-in user to what is their own: their user (userID)
+// and their workspace (workspaceID), each when given. It returns the system's context, as
+// owner does.
+func self(ctx context.Context, userID, workspaceID string) (context.Context, error) {
+	p := model.PrincipalFrom(ctx)
+	if p.Kind != KindSession {
+		return ctx, requireSystem(ctx)
+	}
+	if (userID != "" && userID != p.UserID) || (workspaceID != "" && workspaceID != p.WorkspaceID) {
+		return ctx, &model.Error{Code: model.CodeUnauthorized, Message: "a signed-in user manages only their own tokens and workspace"}
+	}
+	return model.WithPrincipal(ctx, System), nil
+}
+
 // AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
 // for a token of another project or workspace, CodeNotFound for an unknown project.
 func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error {

@@ -100,10 +100,10 @@ func (b *bulkWrites) lock(ctx context.Context, project string) (func(), error) {
 // its context.
 type staged struct {
 	nsID      int64
-	createdNS bool   // the first chunk made the namespace
-	language  string // the language Keys was read in
-	revision  int64  // the project's revision when snapshot was read
-	snapshot  []model.KeyState
+	createdNS bool             // the first chunk made the namespace
+	language  string           // the language Keys was read in
+	revision  int64            // the project's revision when snapshot was read
+	snapshot  []model.KeyState // the keys of the write's values that existed
 	ids       map[string]int64 // staged key name to id
 	byID      map[int64]bool
 	chunks    [][]int64 // key ids per committed chunk
@@ -123,18 +123,35 @@ func stagedIn(ctx context.Context, nsID int64) *staged {
 	return st
 }
 
-// namespaceKeys is tx.Keys as the namespace was before the write's staged chunks: the
-// operations of a chunked write read their namespace through it.
-func namespaceKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLanguage, language string) ([]model.KeyState, error) {
+// namespaceKeys is tx.Keys of the keys only, as the namespace was before the write's
+// staged chunks: the operations of a chunked write read their namespace through it. A
+// write reads only the keys it names, so that its cost does not grow with the namespace.
+func namespaceKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLanguage, language string, only []string) ([]model.KeyState, error) {
+	if len(only) == 0 {
+		return nil, nil // tx.Keys would read the whole namespace
+	}
 	st := stagedIn(ctx, ns.ID)
 	if st == nil {
-		return tx.Keys(ctx, ns, sourceLanguage, language)
+		return tx.Keys(ctx, ns, sourceLanguage, language, only...)
 	}
 	if st.current && st.language == language {
 		// Reading the staged keys back would hold the writer for seconds.
-		return st.snapshot, nil
+		if len(st.snapshot) == 0 {
+			return nil, nil
+		}
+		named := make(map[string]bool, len(only))
+		for _, k := range only {
+			named[k] = true
+		}
+		var out []model.KeyState
+		for _, k := range st.snapshot {
+			if named[k.Key] {
+				out = append(out, k)
+			}
+		}
+		return out, nil
 	}
-	keys, err := tx.Keys(ctx, ns, sourceLanguage, language)
+	keys, err := tx.Keys(ctx, ns, sourceLanguage, language, only...)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +190,9 @@ func (c *Catalog) bulkLimits() (threshold, batch int, slice time.Duration) {
 }
 
 // stage inserts the keys b creates in chunk transactions when they are more than the
-// threshold. It returns nil when the write is not worth chunking or its checks will fail
-// in the main transaction anyway. On error the committed chunks are already removed.
+// threshold; for a write of more keys than that which creates fewer, it returns the
+// snapshot alone. It returns nil when the write is not worth chunking or its checks will
+// fail in the main transaction anyway. On error the committed chunks are already removed.
 func (c *Catalog) stage(ctx context.Context, op model.Operation, project string, b *bulkCreate) (*staged, error) {
 	threshold, batch, slice := c.bulkLimits()
 	if len(b.values) <= threshold {
@@ -212,7 +230,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 			return skip
 		}
 		st.nsID = ns.ID
-		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language)
+		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language, sortedKeys(b.values)...)
 		return err
 	})
 	switch {
@@ -235,7 +253,13 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		}
 	}
 	if len(fresh) <= threshold {
-		return nil, nil
+		if st.nsID == 0 {
+			return nil, nil
+		}
+		// Nothing to stage, but the snapshot stands for the namespace in the main
+		// transaction if no other write comes between: read outside the writer, it
+		// spares the writer the longest read of the write.
+		return st, nil
 	}
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))

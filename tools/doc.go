@@ -1,69 +1,68 @@
 // Package tools is lokal's catalogue: every operation of the service, its typed input and
-// output, and its rules. MCP, REST and the public routes are adapters around it.
+// output, and its rules. MCP, REST, the public Embed routes, the editor and the command
+// line are adapters around it; none decides who may do what or what a value may be.
 //
 // # Operations
 //
-// Each operation is a [Catalog] method func(ctx, In) (Out, error). The MCP tools are listed
-// once by [Catalog.Tools], which the rest package registers on the go-sdk server; the REST
-// handlers call the same methods directly.
-//
-// Files are named by subject: read.go (endpoint 1), sync.go, missing.go, overwrite.go,
-// stale.go, pagestrings.go, keys.go, rows.go (one row's value), status.go, review.go
-// (comments and flags), terminology.go, projects.go, translations.go (the read tools),
-// checkups.go, ai.go (AI translation on request), ai_config.go (where a project's provider
-// comes from), autotranslate.go (automatic translation of new keys), usage.go (the AI usage
-// ledger), embed.go, dictionary.go and harvest.go (the Embed's public operations),
-// sitehost.go (how a site's host is bound, authorized and matched), syntax.go (which
-// message syntaxes a project's values are read in: [Catalog.ProjectSyntax]), and the admin
-// operations in admin.go, projects_admin.go, tokens.go.
+// [Operations] (tools.go) is the whole service on one screen: each operation with the
+// doors it is offered through, who may call it and the budgets it spends. Each is a
+// [Catalog] method func(ctx, In) (Out, error); the MCP adapter binds the tool rows to
+// their methods with the go-sdk's typed mcp.AddTool, and the other doors call the methods
+// directly. Files are named by the subject of their operations.
 //
 // # The write path
 //
-// Every write goes through Catalog.write (write.go): it authorizes, validates, spends the
-// write budget through the [model.Limiter] port, runs the operation in one transaction under the
-// write time budget, and hands the typed [model.Change]s it reports to every [WriteHook] inside
-// that transaction. Every side effect of a write is a hook the wiring registers
-// ([Options].Hooks; cmd/lokal lists them, tests take [DefaultHooks]): refreshing caches,
-// keeping the status counters, recording AI usage, scheduling checkups, queueing the automatic translation of new keys,
-// and the webhook outbox. The operations know none of them.
+// Every write goes through Catalog.write: it authorizes, validates, spends the write
+// budget through the [model.Limiter] port, runs the operation in one transaction under the
+// write time budget, and hands the typed [model.Change]s it reports to every [WriteHook]
+// inside that transaction. Every side effect of a write is a hook the wiring registers
+// ([Options].Hooks; cmd/lokal lists them in order, tests take [DefaultHooks]): refreshing
+// caches, keeping the status counters, recording AI usage, scheduling checkups, queueing
+// the automatic translation of new keys, and the webhook outbox, each in a hook_*.go file.
+// The operations know none of them, and no code of the package opens a transaction
+// elsewhere (a test keeps it so).
 //
 // # AI translation
 //
 // aiTranslate is the one AI operation behind endpoint 6, ai_translate_keys and the
 // automatic translation jobs: read the keys and rules, call the model outside any
-// transaction (package ai masks placeholders and verifies answers), store what passed through
-// the write path as needs_review drafts credited to ai:<model>, unless the source moved
-// meanwhile, and write every call to the usage ledger.
+// transaction (package ai masks placeholders and verifies answers), store what passed
+// through the write path as needs_review drafts credited to ai:<model>, unless the source
+// moved meanwhile, and report every call's usage to the usage hook.
 //
 // # Limits
 //
-// [model.Limiter] is the one rate-limit port for every transport: [MemoryLimiter] for one
-// process, storage's database-backed one for several servers on PostgreSQL. A refusal is
-// CodeRateLimited with RetryAfter; [RetryAfterSeconds] is the one rounding. Every budget (per
-// project, token, client address) and every per-call size cap is in one table ([Budgets]),
-// overridden one way (Options.Budgets), and every refusal reaches Options.OnRefused.
+// Every budget (per project, token, client address, address and email) and every per-call
+// size cap is in one table ([Budgets], budgets.go), overridden one way (Options.Budgets).
+// [model.Limiter] is the one rate-limit port: [MemoryLimiter] for one process, storage's
+// database-backed one for several servers on PostgreSQL. A refusal is CodeRateLimited with
+// RetryAfter ([RetryAfterSeconds] is the one rounding) and reaches Options.OnRefused, so
+// every door's refusals are counted alike.
 //
 // # Who is calling
 //
-// Transports authenticate and put a [model.Principal] in the context ([model.WithPrincipal]); every
-// operation authorizes itself against it. Writes are attributed to [model.Principal.Actor] in the
-// history.
+// Transports authenticate and put a [model.Principal] in the context
+// ([model.WithPrincipal]); every operation authorizes itself against it, and writes are
+// attributed to [model.Principal.Actor] in the history. A user signed in to the browser app
+// calls the same operations as the API and the command line: the operations on a project
+// admit a member of its workspace themselves, so no screen has a wrapper of its own.
 //
 // # Rules
 //
 // Sync semantics (created, hidden, unhidden, source_value_changed, filled), staleness
 // (isStale), the status default (statusOrDefault), text fields (checkText), flags and value
-// safety (GateValue over package valuecheck) live here, each in one function, with no HTTP
-// or SQL in sight. Package outbound is the guarded HTTP client for calls to addresses users
-// configure.
+// safety ([model.GateValue] over package valuecheck) live here or in the model, each in one
+// function, with no HTTP or SQL in sight; text is read only through package message. The
+// rules are tested here, on both databases, against the storage test fixture.
 //
-// # Errors
+// Addresses users configure (webhooks, deploy hooks, workspace AI providers) are checked
+// when they are set; package workflows makes the outbound calls through package outbound's
+// guarded client (webhook deliveries, a redeploy's dispatch handed to [Catalog.Redeploy]).
 //
-// Operations return [*model.Error] with a Code constant; rest maps codes to HTTP statuses and
-// the MCP adapter turns them into tool errors.
+// # Errors and storage
 //
-// # Storage
-//
-// [model.Store] and [model.Tx] are the database as the catalogue needs it; package storage implements
-// them on SQLite and PostgreSQL.
+// Operations return [*model.Error] with a code; package rest/httpx maps codes to HTTP
+// statuses and the MCP adapter turns them into tool errors. [model.Store] and [model.Tx]
+// are the database as the catalogue needs it; package storage implements them on SQLite
+// and PostgreSQL.
 package tools

@@ -321,36 +321,6 @@ func (c *Catalog) qaRows(proj model.Project, t terms, language string, rows []mo
 	return out
 }
 
-// EditorProjects returns the active projects of the signed-in user's workspace.
-func (c *Catalog) EditorProjects(ctx context.Context) ([]model.Project, error) {
-	p := model.PrincipalFrom(ctx)
-	if p.Kind != KindSession && p.Kind != model.KindWorkspace {
-		return nil, model.Errorf(model.CodeUnauthorized, "sign in first")
-	}
-	var out []model.Project
-	err := c.store.View(ctx, func(tx model.Tx) error {
-		var err error
-		out, err = tx.Projects(ctx, p.WorkspaceID)
-		return err
-	})
-	return out, err
-}
-
-// EditorUser is the signed-in user.
-func (c *Catalog) EditorUser(ctx context.Context) (model.User, error) {
-	p := model.PrincipalFrom(ctx)
-	if p.UserID == "" {
-		return model.User{}, model.Errorf(model.CodeUnauthorized, "sign in first")
-	}
-	var u model.User
-	err := c.store.View(ctx, func(tx model.Tx) error {
-		var err error
-		u, err = tx.User(ctx, p.UserID)
-		return err
-	})
-	return u, err
-}
-
 // CheckIn is a value being typed into one row.
 type CheckIn struct {
 	RowRef
@@ -483,7 +453,7 @@ func errChanged(key string, cur *model.TranslationState) error {
 func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
 	var out ReviewItem
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
-	err := c.write(ctx, write{op: "update_translation", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
 		validate: func() error {
 			var err error
 			if up.Status, err = statusOrDefault(up.Status); err != nil {
@@ -555,7 +525,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
 	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}}
-	err := c.write(ctx, write{op: "set_translation_status", project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
 				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)
@@ -611,20 +581,14 @@ func (c *Catalog) editable(ctx context.Context, projectID, language string) erro
 	return c.read(ctx, projectID, func(_ model.Tx, proj model.Project) error { return canEdit(ctx, proj, language) })
 }
 
-// CommentRow is add_comment for a reviewer of an editable language.
-func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (model.Comment, error) {
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
-		return model.Comment{}, err
+// reviewer applies the editor's rule in the operations a signed-in reviewer shares with the
+// API (add_comment, flag_translation): a reviewer acts on the project's editable languages
+// only, before anything else is looked at; tokens keep the tools' own rules.
+func (c *Catalog) reviewer(ctx context.Context, projectID, language string) error {
+	if model.PrincipalFrom(ctx).Kind != KindSession {
+		return nil
 	}
-	return c.AddComment(ctx, in)
-}
-
-// FlagRow is flag_translation for a reviewer of an editable language.
-func (c *Catalog) FlagRow(ctx context.Context, in FlagIn) (RowOut, error) {
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
-		return RowOut{}, err
-	}
-	return c.FlagTranslation(ctx, in)
+	return c.editable(ctx, projectID, language)
 }
 
 // TranslateRowsIn asks the AI for rows of one language: Keys by namespace, or with All

@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -240,6 +241,20 @@ func TestWriteScenarios(t *testing.T) {
 			_, err := s.cat.SetWebhookEnabled(s.ctx, s.webhook, false)
 			return err
 		}, kinds: kinds("project_settings"), checkup: true},
+		{op: model.OpRedeploySet, run: func(s *scenario) error {
+			_, err := s.cat.SetRedeploy(s.ctx, tools.RedeployIn{ProjectID: s.f.Project.ID, Provider: tools.DeployHook, URL: "http://127.0.0.1:9/deploy"})
+			return err
+		}, kinds: kinds("project_settings"), checkup: true},
+		{op: model.OpRedeploy, run: func(s *scenario) error {
+			// Nothing is configured: the caches are refreshed all the same, and no call is made.
+			_, err := s.cat.Redeploy(s.ctx, s.f.Project.ID, func(context.Context, tools.DeployCall) (int, error) {
+				return 0, errors.New("dispatched with nothing configured")
+			})
+			if model.ErrorCode(err) == model.CodeNotConfigured {
+				return nil
+			}
+			return fmt.Errorf("redeploy with nothing configured: %v, want not_configured", err)
+		}, kinds: kinds("cache_refreshed")},
 		{op: model.OpSetWorkspaceEmbed, run: func(s *scenario) error {
 			off := false
 			_, err := s.cat.SetWorkspace(s.ctx, s.f.Workspace.ID, tools.SetWorkspaceIn{Embed: &off})

@@ -2,28 +2,20 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// metered makes read tool t spend the calling token's ReadBudget before it runs. Tool.Call
-// is the MCP door only: the REST reads (endpoints 1 and 5) call the operations directly
-// and stay unlimited.
-func (c *Catalog) metered(t Tool) Tool {
-	call := t.Call
-	t.Call = func(ctx context.Context, args json.RawMessage) (any, error) {
-		switch p := model.PrincipalFrom(ctx); p.Kind {
-		case model.KindAPIKey, model.KindPersonal, model.KindWorkspace:
-			if err := c.take(ctx, ReadBudget, p.TokenID); err != nil {
-				return nil, err
-			}
-		}
-		return call(ctx, args)
+// MeterRead spends the calling token's ReadBudget. The MCP door calls it before each read
+// tool; the REST reads (endpoints 1 and 5) call the operations directly and stay unlimited.
+func (c *Catalog) MeterRead(ctx context.Context) error {
+	switch p := model.PrincipalFrom(ctx); p.Kind {
+	case model.KindAPIKey, model.KindPersonal, model.KindWorkspace:
+		return c.take(ctx, ReadBudget, p.TokenID)
 	}
-	return t
+	return nil
 }
 
 // MemoryLimiter is a sliding-window Limiter in this process's memory: it keeps the times of

@@ -80,7 +80,8 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 // addMissingKeys creates, with their source values, the keys of values that ns lacks.
 // Existing keys are not touched. Endpoints 2 and 7 and register_source_strings share it.
 func addMissingKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, values map[string]string) (created, existing []string, changes []model.Change, err error) {
-	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, proj.SourceLanguage)
+	names := sortedKeys(values)
+	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, proj.SourceLanguage, names)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -89,7 +90,7 @@ func addMissingKeys(ctx context.Context, tx model.Tx, proj model.Project, ns mod
 		have[k.Key] = true
 	}
 	created, existing = []string{}, []string{}
-	for _, k := range sortedKeys(values) {
+	for _, k := range names {
 		if have[k] {
 			existing = append(existing, k)
 		} else {

@@ -56,14 +56,19 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 // overwriteNamespace applies an overwrite to ns and reports it in out.
 func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in OverwriteIn, out *OverwriteOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
-	keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
-	if err != nil {
-		return nil, err
+	names := sortedKeys(in.Translations)
+	var keys []model.KeyState
+	if len(names) > 0 {
+		// Only the keys sent: an overwrite costs what it names, not what the namespace holds.
+		var err error
+		if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, in.Language, names...); err != nil {
+			return nil, err
+		}
 	}
 	existing := indexKeys(keys)
 	var writes []model.TranslationWrite
 	var changedIDs []int64
-	for _, k := range sortedKeys(in.Translations) {
+	for _, k := range names {
 		v := in.Translations[k]
 		ks := existing[k]
 		if ks == nil {

@@ -249,10 +249,11 @@ type MeOut struct {
 	Projects  *[]model.Project `json:"projects,omitempty"` // set, possibly empty, for workspace tokens
 }
 
-// Me answers who owns the personal access token in ctx.
+// Me answers who owns the personal access token in ctx; a user signed in to the editor is
+// answered as their workspace token would be (the user, the workspace and its projects).
 func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 	p := model.PrincipalFrom(ctx)
-	if p.Kind != model.KindPersonal && p.Kind != model.KindWorkspace {
+	if p.Kind != model.KindPersonal && p.Kind != model.KindWorkspace && p.Kind != KindSession {
 		return MeOut{}, &model.Error{Code: model.CodeUnauthorized, Message: "a personal access token is required"}
 	}
 	var out MeOut

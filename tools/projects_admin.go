@@ -76,13 +76,15 @@ func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]
 	return out, err
 }
 
-// ShowProject returns a project with its settings. Admin only.
+// ShowProject returns a project with its settings. For the operator and the project's
+// owners (owner).
 func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectView, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, projectID, false)
+	if err != nil {
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		var err error
 		if out, err = c.projectView(ctx, tx, projectID); err != nil {
 			return err
@@ -154,10 +156,17 @@ type SetProjectIn struct {
 }
 
 // SetProject changes what in names and returns the project as ShowProject does. A host
-// bound to another project is a conflict. Admin only.
+// bound to another project is a conflict. For the operator; the project's owners (owner)
+// change its Embed settings only, its title, languages and integration staying the
+// operator's.
 func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
-	if err := requireSystem(ctx); err != nil {
+	session := model.PrincipalFrom(ctx).Kind == KindSession
+	ctx, err := c.owner(ctx, projectID, true)
+	if err != nil {
 		return ProjectView{}, err
+	}
+	if session && (in.Title != nil || in.Languages != nil || in.Editable != nil || in.AutoTranslate != nil || in.IntegrationType != nil) {
+		return ProjectView{}, model.Errorf(model.CodeForbidden, "the Connect page changes a project's Embed settings only")
 	}
 	var title, integration, mode string
 	if in.Title != nil {

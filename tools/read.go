@@ -3,6 +3,9 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"slices"
+	"sort"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -12,6 +15,14 @@ type NamespaceRef struct {
 	ProjectID string `json:"project_id"`
 	Language  string `json:"language"`
 	Namespace string `json:"namespace_key"`
+}
+
+// patchingStore caches a namespace's file so that a write of a few keys is applied by
+// re-reading those keys alone (storage.DB.CachedPatch).
+type patchingStore interface {
+	CachedPatch(ctx context.Context, projectID, group, name string,
+		build func(context.Context) (any, []byte, error),
+		patch func(ctx context.Context, state any, keys []string) (any, []byte, error)) (*model.File, error)
 }
 
 // ReadNamespace returns the flat map of one namespace in one language (spec endpoint 1),
@@ -24,35 +35,172 @@ func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*model.F
 	if checkNamespace(ref.Namespace) != nil {
 		return nil, errNoNamespace(ref.Namespace)
 	}
-	return c.store.Cached(ctx, ref.ProjectID, "ns\x00"+ref.Namespace+"\x00"+ref.Language, func(ctx context.Context) ([]byte, error) {
-		var body []byte
-		err := c.store.View(ctx, func(tx model.Tx) error {
-			proj, err := tx.Project(ctx, ref.ProjectID)
-			if err != nil {
+	name := "ns\x00" + ref.Namespace + "\x00" + ref.Language
+	ps, ok := c.store.(patchingStore)
+	if !ok {
+		return c.store.Cached(ctx, ref.ProjectID, name, func(ctx context.Context) ([]byte, error) {
+			_, body, err := c.buildFlat(ctx, ref, nil, nil)
+			return body, err
+		})
+	}
+	return ps.CachedPatch(ctx, ref.ProjectID, ref.Namespace, name,
+		func(ctx context.Context) (any, []byte, error) {
+			f, body, err := c.buildFlat(ctx, ref, nil, nil)
+			return f, body, err
+		},
+		func(ctx context.Context, state any, keys []string) (any, []byte, error) {
+			f, body, err := c.buildFlat(ctx, ref, state.(*flatFile), keys)
+			return f, body, err
+		})
+}
+
+// buildFlat reads the namespace whole, or with old only the keys named, and renders it.
+func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile, only []string) (*flatFile, []byte, error) {
+	var f *flatFile
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		proj, err := tx.Project(ctx, ref.ProjectID)
+		if err != nil {
+			return err
+		}
+		if err := proj.RequireLanguage(ref.Language); err != nil {
+			return err
+		}
+		ns, err := tx.Namespace(ctx, ref.ProjectID, ref.Namespace)
+		if err != nil {
+			return err
+		}
+		var keys []model.KeyState
+		if old == nil || len(only) > 0 {
+			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, only...); err != nil {
 				return err
 			}
-			if err := proj.RequireLanguage(ref.Language); err != nil {
-				return err
+		}
+		var rows []flatRow
+		for _, k := range keys {
+			if !k.Hidden && k.Value != nil {
+				rows = append(rows, flatRow{k.Key, k.Value.Value})
 			}
-			ns, err := tx.Namespace(ctx, ref.ProjectID, ref.Namespace)
-			if err != nil {
-				return err
+		}
+		if old == nil {
+			f, err = newFlatFile(rows)
+		} else {
+			f, err = old.patch(only, rows)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.body, nil
+}
+
+type flatRow struct{ key, value string }
+
+// flatFile is a served flat map with the place of each key in it, so that a patch copies
+// the unchanged entries' bytes instead of encoding 50,000 of them again.
+type flatFile struct {
+	body []byte
+	keys []string // sorted bytewise, as encoding/json sorts a map's keys
+	ends []int    // entry i is body[start(i):ends[i]]
+}
+
+func (f *flatFile) entry(i int) []byte {
+	start := 1 // after '{'
+	if i > 0 {
+		start = f.ends[i-1] + 1 // after ','
+	}
+	return f.body[start:f.ends[i]]
+}
+
+// newFlatFile renders rows (sorted by key, keys unique) as marshalFlat renders the map.
+func newFlatFile(rows []flatRow) (*flatFile, error) {
+	w := newFlatWriter(len(rows), 0)
+	for _, r := range rows {
+		if err := w.add(r.key, r.value); err != nil {
+			return nil, err
+		}
+	}
+	return w.done(), nil
+}
+
+// patch returns the file with the keys in changed set to their rows, or removed when they
+// have none.
+func (f *flatFile) patch(changed []string, rows []flatRow) (*flatFile, error) {
+	changed = slices.Clone(changed)
+	sort.Strings(changed)
+	changed = slices.Compact(changed)
+	values := make(map[string]string, len(rows))
+	for _, r := range rows {
+		values[r.key] = r.value
+	}
+	w := newFlatWriter(len(f.keys)+len(rows), len(f.body))
+	i, j := 0, 0
+	for i < len(f.keys) || j < len(changed) {
+		switch {
+		case j == len(changed) || (i < len(f.keys) && f.keys[i] < changed[j]):
+			w.copy(f.keys[i], f.entry(i))
+			i++
+		default:
+			k := changed[j]
+			if i < len(f.keys) && f.keys[i] == k {
+				i++
 			}
-			keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language)
-			if err != nil {
-				return err
-			}
-			m := make(map[string]string, len(keys))
-			for _, k := range keys {
-				if !k.Hidden && k.Value != nil {
-					m[k.Key] = k.Value.Value
+			if v, ok := values[k]; ok {
+				if err := w.add(k, v); err != nil {
+					return nil, err
 				}
 			}
-			body, err = marshalFlat(m)
-			return err
-		})
-		return body, err
-	})
+			j++
+		}
+	}
+	return w.done(), nil
+}
+
+type flatWriter struct {
+	f   *flatFile
+	buf bytes.Buffer // scratch for encoding/json, whose string escaping the body must match
+	enc *json.Encoder
+}
+
+func newFlatWriter(n, size int) *flatWriter {
+	w := &flatWriter{f: &flatFile{body: make([]byte, 0, size+2), keys: make([]string, 0, n), ends: make([]int, 0, n)}}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	w.f.body = append(w.f.body, '{')
+	return w
+}
+
+func (w *flatWriter) sep() {
+	if len(w.f.keys) > 0 {
+		w.f.body = append(w.f.body, ',')
+	}
+}
+
+func (w *flatWriter) add(key, value string) error {
+	w.buf.Reset()
+	if err := w.enc.Encode(key); err != nil {
+		return err
+	}
+	w.buf.Truncate(w.buf.Len() - 1) // Encode's newline
+	w.buf.WriteByte(':')
+	if err := w.enc.Encode(value); err != nil {
+		return err
+	}
+	w.buf.Truncate(w.buf.Len() - 1)
+	w.copy(key, w.buf.Bytes())
+	return nil
+}
+
+func (w *flatWriter) copy(key string, entry []byte) {
+	w.sep()
+	w.f.body = append(w.f.body, entry...)
+	w.f.keys = append(w.f.keys, key)
+	w.f.ends = append(w.f.ends, len(w.f.body))
+}
+
+func (w *flatWriter) done() *flatFile {
+	w.f.body = append(w.f.body, '}')
+	return w.f
 }
 
 // marshalFlat renders a flat map with sorted keys and without HTML escaping: values carry

@@ -1,13 +1,8 @@
 package tools
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -151,7 +146,7 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (model.Redeplo
 		}
 	}
 	var out model.RedeployView
-	err := c.write(ctx, write{op: "redeploy_set", project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpRedeploySet, project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		cur, err := tx.DeployConfig(ctx, in.ProjectID)
 		if err != nil {
 			return nil, err
@@ -216,13 +211,34 @@ func (c *Catalog) RedeployAttempts(ctx context.Context, projectID string, limit 
 	return out, err
 }
 
+// DeployCall is one redeploy dispatch as the catalogue decided it: the configuration with
+// its secret opened, and the guard and time budget the call must keep to. It is for the
+// dispatcher only: String leaves the secrets out.
+type DeployCall struct {
+	ProjectID string
+	Config    model.DeployConfig
+	Token     string // github: the opened token
+	HookURL   string // hook: the opened URL, itself a secret
+	Guard     *outbound.Guard
+	Timeout   time.Duration
+}
+
+func (d DeployCall) String() string {
+	return fmt.Sprintf("redeploy of project %s (%s)", d.ProjectID, d.Config.Provider)
+}
+
+// Dispatcher makes a redeploy's outbound call (workflows.Dispatch) and reports the
+// provider's HTTP status, 0 when none answered. Its errors carry CodeNotConfigured when the
+// provider refuses the token or does not know the target, CodeDispatchFailed otherwise.
+type Dispatcher func(ctx context.Context, call DeployCall) (status int, err error)
+
 // Redeploy is endpoint 8: personal access tokens only; it refreshes the project's cache
-// (its revision moves, so every server drops what it cached), then dispatches the
-// configured workflow. Every attempt past authorization and the rate limit is recorded.
+// (its revision moves, so every server drops what it cached), then has dispatch make the
+// configured call. Every attempt past authorization and the rate limit is recorded.
 // Answers: CodeNotConfigured when nothing is configured or the provider refuses the token
 // or does not know the repository or workflow (401, 403, 404); CodeDispatchFailed when it
 // refuses otherwise or does not answer in time.
-func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, error) {
+func (c *Catalog) Redeploy(ctx context.Context, projectID string, dispatch Dispatcher) (RedeployOut, error) {
 	if err := c.authorizeConnect(ctx, projectID); err != nil {
 		return RedeployOut{}, err
 	}
@@ -232,18 +248,20 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 		}
 	}
 	var cfg model.DeployConfig
-	err := c.write(ctx, write{op: "redeploy", project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err := c.write(ctx, write{op: model.OpRedeploy, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		var err error
-		if cfg, err = tx.DeployConfig(ctx, projectID); err != nil {
-			return nil, err
-		}
-		return nil, tx.Touch(ctx, projectID)
+		cfg, err = tx.DeployConfig(ctx, projectID)
+		return []model.Change{{Kind: model.ChangeCacheRefreshed}}, err
 	}})
 	if err != nil {
 		return RedeployOut{}, err
 	}
 	at := c.opts.Now().UTC()
-	status, dispatchErr := c.dispatch(ctx, projectID, cfg)
+	var status int
+	call, dispatchErr := c.deployCall(projectID, cfg)
+	if dispatchErr == nil {
+		status, dispatchErr = dispatch(ctx, call)
+	}
 	a := model.RedeployAttempt{ID: newID(), ProjectID: projectID, At: at, By: model.PrincipalFrom(ctx).Actor(), Outcome: RedeployDispatched}
 	if status != 0 {
 		a.HTTPStatus = &status
@@ -264,11 +282,14 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 			a.Outcome = RedeployError
 		}
 	}
-	// Recorded after the call, with a context of its own: a caller that went away must not
-	// lose the record of a dispatch that happened.
-	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	// Recorded after the call, as the system and with a context of its own: a caller that
+	// went away must not lose the record of a dispatch that happened, and the record spends
+	// no second write budget.
+	recCtx, cancel := context.WithTimeout(model.WithPrincipal(context.WithoutCancel(ctx), System), 10*time.Second)
 	defer cancel()
-	if err := c.store.Update(recCtx, "", func(tx model.Tx) error { return tx.AddRedeployAttempt(recCtx, a) }); err != nil {
+	if err := c.write(recCtx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+		return nil, tx.AddRedeployAttempt(ctx, a)
+	}}); err != nil {
 		c.opts.Logger.Error("recording a redeploy attempt", "project", projectID, "outcome", a.Outcome, "err", err)
 	}
 	if dispatchErr != nil {
@@ -277,112 +298,30 @@ func (c *Catalog) Redeploy(ctx context.Context, projectID string) (RedeployOut, 
 	return RedeployOut{OK: true, DispatchedAt: at}, nil
 }
 
-// dispatch makes the provider's call and reports its HTTP status (0 when none answered).
-func (c *Catalog) dispatch(ctx context.Context, projectID string, cfg model.DeployConfig) (int, error) {
-	var req *http.Request
-	var err error
-	switch cfg.Provider {
-	case DeployGitHub:
-		var token string
-		if token, err = c.opts.Secrets.Open(cfg.TokenEnc, deployTokenPurpose(projectID)); err != nil {
-			c.opts.Logger.Error("opening a deploy token", "project", projectID, "err", err)
-			return 0, model.Errorf(model.CodeNotConfigured, "the stored GitHub token cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
-		}
-		inputs := cfg.Inputs
-		if inputs == nil {
-			inputs = map[string]string{}
-		}
-		body, _ := json.Marshal(struct {
-			Ref    string            `json:"ref"`
-			Inputs map[string]string `json:"inputs"`
-		}{cfg.Ref, inputs})
-		owner, name, _ := strings.Cut(cfg.Repo, "/")
-		u := cfg.APIURL + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(name) + "/actions/workflows/" +
-			url.PathEscape(cfg.Workflow) + "/dispatches"
-		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body)); err != nil {
-			return 0, model.Errorf(model.CodeNotConfigured, "the GitHub API URL cannot be used: %v", err)
-		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Accept", "application/vnd.github+json")
-		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-		req.Header.Set("Content-Type", "application/json")
-	case DeployHook:
-		hookURL, err := c.opts.Secrets.Open(cfg.URLEnc, model.DeployHookPurpose(projectID))
-		if err != nil {
-			c.opts.Logger.Error("opening a deploy hook URL", "project", projectID, "err", err)
-			return 0, model.Errorf(model.CodeNotConfigured, "the stored deploy hook URL cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
-		}
-		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, hookURL, http.NoBody); err != nil {
-			return 0, model.Errorf(model.CodeNotConfigured, "the deploy hook URL cannot be used: %v", err)
-		}
-	default:
-		return 0, model.Errorf(model.CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
-	}
-	req.Header.Set("User-Agent", "lokal-redeploy")
+// deployCall opens what cfg's call needs; a secret this server cannot open, or nothing
+// configured, is CodeNotConfigured.
+func (c *Catalog) deployCall(projectID string, cfg model.DeployConfig) (DeployCall, error) {
 	timeout := c.opts.DispatchTimeout
 	if timeout <= 0 {
 		timeout = DefaultDispatchTimeout
 	}
-	resp, err := c.dispatchClient(timeout).Do(req)
-	if err != nil {
-		var b *outbound.BlockedError
-		switch {
-		case errors.As(err, &b):
-			return 0, model.Errorf(CodeDispatchFailed, "the dispatch was refused by lokal's outbound guard: %v", b)
-		case isNetTimeout(err) || errors.Is(err, context.DeadlineExceeded):
-			return 0, model.Errorf(CodeDispatchFailed, "the provider did not answer within %s", timeout)
+	call := DeployCall{ProjectID: projectID, Config: cfg, Guard: c.guard(), Timeout: timeout}
+	var err error
+	switch cfg.Provider {
+	case DeployGitHub:
+		if call.Token, err = c.opts.Secrets.Open(cfg.TokenEnc, deployTokenPurpose(projectID)); err != nil {
+			c.opts.Logger.Error("opening a deploy token", "project", projectID, "err", err)
+			return DeployCall{}, model.Errorf(model.CodeNotConfigured, "the stored GitHub token cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
 		}
-		return 0, model.Errorf(CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
-	}
-	defer resp.Body.Close()
-	st := resp.StatusCode
-	snippet, rerr := outbound.ReadLimited(resp.Body, outbound.MaxHookAnswer)
-	switch {
-	case errors.Is(rerr, outbound.ErrTooLarge):
-		// Whatever the status, an answer without end is not one lokal takes as valid.
-		return st, model.Errorf(CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
-			outbound.FormatSize(outbound.MaxHookAnswer))
-	case rerr != nil && (isNetTimeout(rerr) || errors.Is(rerr, context.DeadlineExceeded)):
-		return st, model.Errorf(CodeDispatchFailed, "the provider's answer did not end within %s", timeout)
-	}
-	switch {
-	case st >= 200 && st < 300:
-		return st, nil
-	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusNotFound:
-		what := "the token is refused or the repository or workflow is unknown"
-		if cfg.Provider == DeployHook {
-			what = "the deploy hook URL is refused or unknown"
+	case DeployHook:
+		if call.HookURL, err = c.opts.Secrets.Open(cfg.URLEnc, model.DeployHookPurpose(projectID)); err != nil {
+			c.opts.Logger.Error("opening a deploy hook URL", "project", projectID, "err", err)
+			return DeployCall{}, model.Errorf(model.CodeNotConfigured, "the stored deploy hook URL cannot be read with this server's secret key (LOKAL_SECRET_KEY); set it again with lokal redeploy set")
 		}
-		return st, model.Errorf(model.CodeNotConfigured, "the provider answered %d: %s%s", st, what, providerMessage(snippet))
 	default:
-		return st, model.Errorf(CodeDispatchFailed, "the provider refused the dispatch with %d%s", st, providerMessage(snippet))
+		return DeployCall{}, model.Errorf(model.CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
 	}
-}
-
-// dispatchClient is the outbound client of dispatches: no redirect is followed, so a
-// provider cannot bounce the token or the call anywhere.
-func (c *Catalog) dispatchClient(timeout time.Duration) *http.Client {
-	return c.guard().Client(outbound.ClientOptions{Timeout: timeout})
-}
-
-// providerMessage quotes GitHub's JSON "message", which says what was wrong.
-func providerMessage(body []byte) string {
-	var m struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &m) != nil || m.Message == "" {
-		return ""
-	}
-	return ": " + model.Truncate(strings.Join(strings.Fields(m.Message), " "), 200)
-}
-
-// redactURLError drops the URL from a transport error: a deploy hook URL is a secret.
-func redactURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
+	return call, nil
 }
 
 func deployTokenPurpose(projectID string) string { return "project:" + projectID + ":deploy_token" }

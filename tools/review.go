@@ -12,9 +12,13 @@ type AddCommentIn struct {
 	Body string `json:"body" jsonschema:"the comment text"`
 }
 
-// AddComment attaches a comment to one language's row of a key.
+// AddComment attaches a comment to one language's row of a key; a signed-in reviewer
+// comments on the project's editable languages only (reviewer).
 func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (model.Comment, error) {
 	var out model.Comment
+	if err := c.reviewer(ctx, in.ProjectID, in.Language); err != nil {
+		return out, err
+	}
 	var body string
 	err := c.write(ctx, write{op: model.OpAddComment, project: in.ProjectID,
 		validate: func() (err error) {
@@ -42,9 +46,13 @@ type FlagIn struct {
 }
 
 // FlagTranslation sets or clears a flag on one language's row. Setting do_not_translate on
-// a language with no value yet stores the source text verbatim, which is what the flag means.
+// a language with no value yet stores the source text verbatim, which is what the flag
+// means. A signed-in reviewer flags the project's editable languages only (reviewer).
 func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error) {
 	var out RowOut
+	if err := c.reviewer(ctx, in.ProjectID, in.Language); err != nil {
+		return out, err
+	}
 	err := c.write(ctx, write{op: model.OpFlagTranslation, project: in.ProjectID,
 		validate: func() error {
 			if in.Flag != model.FlagDoNotTranslate && in.Flag != model.FlagLanguageLocked {

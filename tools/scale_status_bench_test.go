@@ -21,7 +21,7 @@ import (
 
 const scaleNamespaces = 20
 
-func scaleKeys(b *testing.B) int {
+func statusScaleKeys(b *testing.B) int {
 	n := 20000
 	if s := os.Getenv("LOKAL_SCALE_KEYS"); s != "" {
 		var err error
@@ -118,7 +118,7 @@ func scaleSource(n, edition int) string {
 
 // BenchmarkScaleReads reports server time per call (ms/op) of each whole-project read.
 func BenchmarkScaleReads(b *testing.B) {
-	keys := scaleKeys(b)
+	keys := statusScaleKeys(b)
 	storagetest.ForEachDialectInOrder(b, func(b *testing.B, dialect string) {
 		cat, pid := seedScale(b, dialect, keys)
 		ctx := model.WithPrincipal(b.Context(), tools.System)

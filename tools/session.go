@@ -16,7 +16,9 @@ import (
 
 // KindSession is a user signed in to the editor in a browser: it may do what the user's
 // workspace token may, and the editor's operations add the user's own limits (only the
-// project's editable languages).
+// project's editable languages). On the Connect page it is also the owner of its
+// workspace's projects: their keys, AI and Embed settings, and the user's own tokens
+// (owner and self, authorize.go).
 const KindSession = "session"
 
 // PrefixSession marks a session cookie's token.

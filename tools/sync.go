@@ -73,24 +73,27 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	return out, nil
 }
 
-// syncNamespace applies a sync to ns and reports it in out.
+// syncNamespace applies a sync to ns and reports it in out. It reads only the keys sent; a
+// full sync asks the database for the visible keys it did not send, which are usually none.
 func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in SyncIn, preserve bool, out *SyncOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
-	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, in.Language)
+	names := sortedKeys(in.Translations)
+	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, in.Language, names)
 	if err != nil {
 		return nil, err
 	}
 	existing := indexKeys(keys)
-	var unhide, hide, changedIDs []int64
+	var unhide, hide, changedIDs, sent []int64
 	var writes []model.TranslationWrite
 	var changes []model.Change
-	for _, k := range sortedKeys(in.Translations) {
+	for _, k := range names {
 		v := in.Translations[k]
 		ks := existing[k]
 		if ks == nil {
 			out.Created = append(out.Created, k)
 			continue
 		}
+		sent = append(sent, ks.ID)
 		touched := false
 		if ks.Hidden {
 			unhide = append(unhide, ks.ID)
@@ -122,23 +125,32 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 			out.Summary.Unchanged++
 		}
 	}
-	if isSource && !in.Partial {
-		for i := range keys {
-			k := &keys[i]
-			if k.Hidden || hasKey(in.Translations, k.Key) || hasPrefix(k.Key, in.DynamicKeyPrefixes) {
-				continue
-			}
-			hide = append(hide, k.ID)
-			out.Hidden = append(out.Hidden, k.Key)
-			changes = append(changes, model.Change{Kind: model.ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
-		}
-	}
 	created, err := createKeys(ctx, tx, proj, ns, in.Language, out.Created, in.Translations)
 	if err != nil {
 		return nil, err
 	}
 	if err := tx.SetHidden(ctx, unhide, false); err != nil {
 		return nil, err
+	}
+	if isSource && !in.Partial {
+		// Every key sent is visible now: the ones left visible are the ones to hide.
+		for _, ch := range created {
+			if ch.Kind == model.ChangeKeyCreated {
+				sent = append(sent, ch.KeyID)
+			}
+		}
+		absent, err := tx.VisibleKeysExcept(ctx, ns, sent)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range absent {
+			if hasPrefix(k.Key, in.DynamicKeyPrefixes) {
+				continue
+			}
+			hide = append(hide, k.ID)
+			out.Hidden = append(out.Hidden, k.Key)
+			changes = append(changes, model.Change{Kind: model.ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
+		}
 	}
 	if err := tx.SetHidden(ctx, hide, true); err != nil {
 		return nil, err
@@ -152,8 +164,6 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 	changes = append(changes, created...)
 	return append(changes, rowChanges(ns.Key, writes)...), nil
 }
-
-func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 func hasPrefix(k string, prefixes []string) bool {
 	for _, p := range prefixes {

@@ -51,13 +51,15 @@ type Revoked struct {
 	RevokedAt time.Time `json:"revoked_at"`
 }
 
-// ListKeys returns the API keys of a project, revoked ones too, oldest first. Admin only.
+// ListKeys returns the API keys of a project, revoked ones too, oldest first. For the
+// operator and the project's owners (owner).
 func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := c.owner(ctx, projectID, false)
+	if err != nil {
 		return nil, err
 	}
 	var recs []model.TokenInfo
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.Project(ctx, projectID); err != nil {
 			return err
 		}
@@ -77,13 +79,14 @@ func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing,
 }
 
 // ListTokens returns the personal access tokens of a user, revoked ones too, oldest first.
-// Admin only.
+// For the operator, and for a signed-in user their own (self).
 func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing, error) {
-	if err := requireSystem(ctx); err != nil {
+	ctx, err := self(ctx, userID, "")
+	if err != nil {
 		return nil, err
 	}
 	var recs []model.TokenInfo
-	err := c.store.View(ctx, func(tx model.Tx) error {
+	err = c.store.View(ctx, func(tx model.Tx) error {
 		if _, err := tx.User(ctx, userID); err != nil {
 			return err
 		}
@@ -107,24 +110,32 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 }
 
 // RevokeKey revokes a project API key. Revoking twice answers the first revocation's time.
-// Every server stops taking the key within its auth cache TTL (one second). Admin only.
+// Every server stops taking the key within its auth cache TTL (one second). For the
+// operator, and for a signed-in user the keys of their workspace's projects.
 func (c *Catalog) RevokeKey(ctx context.Context, id string) (Revoked, error) {
 	return c.revoke(ctx, id, "key", model.KindAPIKey)
 }
 
-// RevokeToken revokes a personal access token, as RevokeKey does a key. Admin only.
+// RevokeToken revokes a personal access token, as RevokeKey does a key. For the operator,
+// and for a signed-in user their own tokens.
 func (c *Catalog) RevokeToken(ctx context.Context, id string) (Revoked, error) {
 	return c.revoke(ctx, id, "token", model.KindPersonal, model.KindWorkspace)
 }
 
 func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) (Revoked, error) {
-	if err := requireSystem(ctx); err != nil {
+	p := model.PrincipalFrom(ctx)
+	ctx, err := self(ctx, "", "")
+	if err != nil {
 		return Revoked{}, err
 	}
 	var out Revoked
-	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err = c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		rec, err := tx.Token(ctx, id)
-		if err != nil || !contains(kinds, rec.Kind) {
+		ours := err == nil && contains(kinds, rec.Kind)
+		if ours && p.Kind == KindSession {
+			ours, err = sessionMayRevoke(ctx, tx, p, rec)
+		}
+		if err != nil || !ours {
 			if err == nil || model.IsNotFound(err) {
 				return nil, model.Errorf(model.CodeNotFound, "%s %s not found", what, id)
 			}
@@ -153,6 +164,20 @@ func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) 
 	}
 	c.authMu.Unlock()
 	return out, nil
+}
+
+// sessionMayRevoke is a signed-in user's share of the tokens: their own personal tokens
+// and the keys of their workspace's active projects. The rest answer not found, as unknown
+// ones do.
+func sessionMayRevoke(ctx context.Context, tx model.Tx, p model.Principal, rec model.TokenInfo) (bool, error) {
+	if rec.Kind != model.KindAPIKey {
+		return rec.UserID == p.UserID, nil
+	}
+	proj, err := tx.Project(ctx, rec.ProjectID)
+	if err != nil {
+		return false, err
+	}
+	return authorizeProject(p, proj) == nil, nil
 }
 
 func utc(t *time.Time) *time.Time {

@@ -238,6 +238,20 @@ func (c *Catalog) webhookOf(ctx context.Context, id string) (model.Webhook, erro
 
 func webhookSecretPurpose(id string) string { return "webhook:" + id + ":secret" }
 
+// OpenWebhookSecret opens the signing secret of a webhook as stored, for the deliverer
+// (workflows), which claims the webhook's deliveries itself: the secret is sealed and
+// opened here only. System only.
+func (c *Catalog) OpenWebhookSecret(ctx context.Context, h model.Webhook) (string, error) {
+	if err := requireSystem(ctx); err != nil {
+		return "", err
+	}
+	s, err := c.opts.Secrets.Open(h.SecretEnc, webhookSecretPurpose(h.ID))
+	if err != nil {
+		return "", fmt.Errorf("opening the secret of webhook %s: %w", h.ID, err)
+	}
+	return s, nil
+}
+
 // checkEventKinds returns the sorted, deduplicated kinds, or every kind for none.
 func checkEventKinds(events []string) ([]string, error) {
 	var out []string

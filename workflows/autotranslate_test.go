@@ -34,7 +34,8 @@ func newAutoEnv(t *testing.T, dialect string, r aitest.Responder, wopts *workflo
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
 	e := &autoEnv{f: f, dsn: dsn, clk: &clock{t: time.Now()}, ctx: model.WithPrincipal(t.Context(), tools.System)}
-	opts := &tools.Options{Now: e.clk.now}
+	// No test here is about the write budget: an hour keeps a loaded -race run from tripping it.
+	opts := &tools.Options{Now: e.clk.now, WriteTimeout: time.Hour}
 	if r != nil {
 		e.model = aitest.New(t, r)
 		opts.AIDefault = tools.AIProvider{BaseURL: e.model.URL, Model: "test-model"}

@@ -22,6 +22,8 @@ import (
 // DeliveryOptions tune a Deliverer; zero fields take the defaults.
 type DeliveryOptions struct {
 	Logger *slog.Logger
+	// Store is the database the deliveries live in (storage's DB); nil means the catalogue's.
+	Store DeliveryStore
 	// Guard checks every connection of a delivery (after DNS, on every attempt); nil
 	// refuses every private network.
 	Guard *outbound.Guard
@@ -52,7 +54,8 @@ type DeliveryOptions struct {
 // Delivery is at least once: a delivery is marked only after its answer, so one in flight
 // when the process dies is posted again (with the same webhook-id) once its lease ends.
 type Deliverer struct {
-	cat    *tools.Catalog
+	cat    *tools.Catalog // opens the webhooks' secrets
+	store  DeliveryStore
 	opts   DeliveryOptions
 	client *http.Client
 	token  string // this process's lease holder name
@@ -67,26 +70,29 @@ type Deliverer struct {
 	start int            // rotates the first webhook served, so none waits behind the others
 
 	rmu      sync.Mutex
-	records  []tools.AttemptRecord
+	records  []attemptRecord
 	flushing bool
 }
 
 // hookQueue is what this process holds of one webhook: claimed deliveries waiting for one
 // of its (at most PerEndpoint) workers.
 type hookQueue struct {
-	w       tools.ClaimedWebhook
+	w       claimed
 	queue   []model.Delivery
 	held    int // queued, in flight, or waiting to be recorded
 	workers int
 }
 
-// NewDeliverer returns a deliverer over the catalogue's store.
+// NewDeliverer returns a deliverer; the catalogue opens the webhooks' secrets.
 func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
 	d := &Deliverer{cat: cat, wake: make(chan struct{}, 1), hooks: map[string]*hookQueue{}, held: map[int64]bool{}}
 	if opts != nil {
 		d.opts = *opts
 	}
 	o := &d.opts
+	if d.store = o.Store; d.store == nil {
+		d.store = cat.Store()
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -94,10 +100,10 @@ func NewDeliverer(cat *tools.Catalog, opts *DeliveryOptions) *Deliverer {
 		o.Timeout = 10 * time.Second
 	}
 	if o.Backoff == nil {
-		o.Backoff = tools.DefaultWebhookBackoff
+		o.Backoff = DefaultWebhookBackoff
 	}
 	if o.DisableAfter <= 0 {
-		o.DisableAfter = tools.DefaultWebhookDisableAfter
+		o.DisableAfter = DefaultWebhookDisableAfter
 	}
 	if o.Lease <= 0 {
 		o.Lease = 30 * time.Second
@@ -157,7 +163,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 	ctx = model.WithPrincipal(ctx, tools.System)
 	for i := 0; i < 100; i++ {
-		n, err := d.cat.ExpandWebhookBatches(ctx, 20)
+		n, err := d.expand(ctx, 20)
 		if err != nil {
 			return 0, fmt.Errorf("expanding the webhook outbox: %w", err)
 		}
@@ -166,7 +172,7 @@ func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 		}
 	}
 	now := d.opts.Now()
-	ids, err := d.cat.DueWebhooks(ctx, now)
+	ids, err := d.due(ctx, now)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
@@ -187,15 +193,15 @@ func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 		if n <= 0 {
 			continue
 		}
-		w, err := d.cat.ClaimDeliveries(ctx, id, now, d.opts.Lease, d.token, n)
+		w, err := d.claim(ctx, id, now, d.opts.Lease, d.token, n)
 		if err != nil {
 			return started, fmt.Errorf("claiming deliveries of webhook %s: %w", id, err)
 		}
-		if len(w.Deliveries) == 0 {
+		if len(w.deliveries) == 0 {
 			continue
 		}
-		started += len(w.Deliveries)
-		d.wg.Add(len(w.Deliveries))
+		started += len(w.deliveries)
+		d.wg.Add(len(w.deliveries))
 		d.mu.Lock()
 		q := d.hooks[id]
 		if q == nil {
@@ -203,9 +209,9 @@ func (d *Deliverer) Pump(ctx context.Context) (int, error) {
 			d.hooks[id] = q
 		}
 		q.w = w // the newest URL and secret
-		q.queue = append(q.queue, w.Deliveries...)
-		q.held += len(w.Deliveries)
-		for _, dl := range w.Deliveries {
+		q.queue = append(q.queue, w.deliveries...)
+		q.held += len(w.deliveries)
+		for _, dl := range w.deliveries {
 			d.held[dl.ID] = true
 		}
 		for q.workers < d.opts.PerEndpoint && q.workers < len(q.queue) {
@@ -247,7 +253,7 @@ func (d *Deliverer) Renew(ctx context.Context) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return d.cat.RenewDeliveries(model.WithPrincipal(ctx, tools.System), d.token, ids, d.opts.Now().Add(d.opts.Lease))
+	return d.renew(ctx, d.token, ids, d.opts.Now().Add(d.opts.Lease))
 }
 
 // work posts the queued deliveries of one webhook, one at a time, until none is left.
@@ -270,7 +276,7 @@ func (d *Deliverer) work(ctx context.Context, id string, q *hookQueue) {
 		w := q.w
 		d.mu.Unlock()
 
-		var res tools.AttemptResult
+		var res attemptResult
 		select {
 		case d.slots <- struct{}{}:
 			res = d.post(ctx, w, dl)
@@ -284,7 +290,7 @@ func (d *Deliverer) work(ctx context.Context, id string, q *hookQueue) {
 			d.mu.Unlock()
 			continue
 		}
-		d.record(ctx, tools.AttemptRecord{Delivery: dl, Result: res})
+		d.record(ctx, attemptRecord{delivery: dl, result: res})
 	}
 }
 
@@ -297,7 +303,7 @@ func (d *Deliverer) release(q *hookQueue, dl model.Delivery) {
 
 // record stores an attempt. Attempts finishing together are stored in one transaction: the
 // first worker to arrive writes what has gathered until nothing is left.
-func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
+func (d *Deliverer) record(ctx context.Context, rec attemptRecord) {
 	d.rmu.Lock()
 	d.records = append(d.records, rec)
 	if d.flushing {
@@ -310,7 +316,7 @@ func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
 		d.records = nil
 		d.rmu.Unlock()
 		recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		_, disabled, err := d.cat.RecordAttempts(recCtx, batch, tools.DeliveryPolicy{Backoff: d.opts.Backoff, DisableAfter: d.opts.DisableAfter})
+		_, disabled, err := d.recordAttempts(recCtx, batch)
 		if err != nil {
 			// Not recorded: the lease runs out and the deliveries are posted again.
 			d.opts.Logger.Warn("recording webhook attempts", "attempts", len(batch), "err", err)
@@ -327,8 +333,8 @@ func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
 			}
 		}
 		for _, r := range batch {
-			if hq := d.hooks[r.Delivery.WebhookID]; hq != nil {
-				d.release(hq, r.Delivery)
+			if hq := d.hooks[r.delivery.WebhookID]; hq != nil {
+				d.release(hq, r.delivery)
 			}
 		}
 		d.mu.Unlock()
@@ -347,40 +353,40 @@ func (d *Deliverer) record(ctx context.Context, rec tools.AttemptRecord) {
 
 // post makes one attempt: the spec's body and X-Webhook-Secret, and the Standard Webhooks
 // headers signed with the secret.
-func (d *Deliverer) post(ctx context.Context, w tools.ClaimedWebhook, dl model.Delivery) tools.AttemptResult {
+func (d *Deliverer) post(ctx context.Context, w claimed, dl model.Delivery) attemptResult {
 	at := d.opts.Now()
-	res := tools.AttemptResult{At: at}
-	body := tools.DeliveryBody(dl)
+	res := attemptResult{at: at}
+	body := deliveryBody(dl)
 	ts := at.Unix()
-	sig, err := tools.SignWebhook(w.Secret, dl.EventID, ts, body)
+	sig, err := signWebhook(w.secret, dl.EventID, ts, body)
 	if err != nil {
-		res.Err = err
+		res.err = err
 		return res
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
 	if err != nil {
-		res.Err = fmt.Errorf("building the request: %w", err)
+		res.err = fmt.Errorf("building the request: %w", err)
 		return res
 	}
 	h := req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("User-Agent", "lokal-webhooks/1")
-	h.Set("X-Webhook-Secret", w.Secret)
+	h.Set("X-Webhook-Secret", w.secret)
 	h.Set("webhook-id", dl.EventID)
 	h.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
 	h.Set("webhook-signature", sig)
 	start := time.Now()
 	resp, err := d.client.Do(req)
-	res.Duration = time.Since(start)
+	res.duration = time.Since(start)
 	if err != nil {
 		var b *outbound.BlockedError
 		switch {
 		case errors.As(err, &b):
-			res.Err = fmt.Errorf("refused by lokal's outbound guard: %w", b)
+			res.err = fmt.Errorf("refused by lokal's outbound guard: %w", b)
 		case isTimeout(err):
-			res.Err = fmt.Errorf("no answer within %s", d.opts.Timeout)
+			res.err = fmt.Errorf("no answer within %s", d.opts.Timeout)
 		default:
-			res.Err = err
+			res.err = err
 		}
 		return res
 	}
@@ -388,12 +394,12 @@ func (d *Deliverer) post(ctx context.Context, w tools.ClaimedWebhook, dl model.D
 	// attempt fails and the connection is closed unread.
 	_, rerr := io.Copy(io.Discard, outbound.LimitBody(resp.Body, outbound.MaxHookAnswer))
 	resp.Body.Close()
-	res.HTTPStatus = resp.StatusCode
+	res.httpStatus = resp.StatusCode
 	switch {
 	case errors.Is(rerr, outbound.ErrTooLarge):
-		res.Err = rerr
+		res.err = rerr
 	case rerr != nil && isTimeout(rerr):
-		res.Err = fmt.Errorf("the answer did not end within %s", d.opts.Timeout)
+		res.err = fmt.Errorf("the answer did not end within %s", d.opts.Timeout)
 	}
 	return res
 }

@@ -374,16 +374,17 @@ func TestLeasedDeliveryResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.sync(t, map[string]string{"k": "v"})
-		if _, err := e.cat.ExpandWebhookBatches(e.ctx, 10); err != nil {
+		other := e.deliverer(workflows.DeliveryOptions{})
+		if _, err := other.ExpandForTest(e.ctx, 10); err != nil {
 			t.Fatal(err)
 		}
 		// The dead process claimed it with a 30 s lease and renewed it once, 20 s later.
-		dead, err := e.cat.ClaimDeliveries(e.ctx, wh.ID, e.clk.now(), 30*time.Second, "dead", 10)
-		if err != nil || len(dead.Deliveries) != 1 {
+		dead, err := other.ClaimForTest(e.ctx, wh.ID, e.clk.now(), 30*time.Second, "dead", 10)
+		if err != nil || len(dead) != 1 {
 			t.Fatalf("claim %v %v", dead, err)
 		}
 		e.clk.t = e.clk.t.Add(20 * time.Second)
-		if err := e.cat.RenewDeliveries(e.ctx, "dead", []int64{dead.Deliveries[0].ID}, e.clk.now().Add(30*time.Second)); err != nil {
+		if err := other.RenewForTest(e.ctx, "dead", []int64{dead[0].ID}, e.clk.now().Add(30*time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		d := e.deliverer(workflows.DeliveryOptions{})
@@ -398,7 +399,7 @@ func TestLeasedDeliveryResumes(t *testing.T) {
 		if err := d.Drain(e.ctx); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(rc.requests()); n != 1 || rc.requests()[0].header.Get("webhook-id") != dead.Deliveries[0].EventID {
+		if n := len(rc.requests()); n != 1 || rc.requests()[0].header.Get("webhook-id") != dead[0].EventID {
 			t.Fatalf("%d requests after the lease ended, want 1 with the event's id", n)
 		}
 	})

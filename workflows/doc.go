@@ -22,7 +22,16 @@
 // write, in the write's transaction). It fans each row out into one delivery per event and
 // webhook, claims a webhook's due deliveries in batches under a 30-second lease renewed
 // while they are held, posts them through the outbound guard with at most PerEndpoint in
-// flight per webhook, and records every attempt; the rules (backoff, what counts as
-// delivered, disabling a webhook failing for days) are the catalogue's. Delivery is at
-// least once: a delivery is settled only after its answer is recorded.
+// flight per webhook, and records every attempt with the rules: backoff, what counts as
+// delivered, disabling a webhook failing for days. That bookkeeping is the deliverer's own,
+// on its own rows, through the [DeliveryStore] port that storage's DB satisfies; the
+// catalogue only opens the webhooks' secrets, which it sealed. Delivery is at least once: a
+// delivery is settled only after its answer is recorded.
+//
+// # Outbound calls
+//
+// What lokal calls on a user's behalf is made here, through the outbound guard the
+// catalogue was configured with: the webhook POSTs, and a redeploy's dispatch ([Dispatch],
+// GitHub's workflow_dispatch or a deploy hook), which the catalogue's Redeploy operation
+// authorizes, budgets and records around.
 package workflows

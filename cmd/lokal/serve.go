@@ -239,7 +239,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	embedDone := make(chan struct{})
 	go func() { defer close(embedDone); cat.RunEmbedMaintenance(embedCtx, 10*time.Second) }()
 	defer func() { stopEmbed(); <-embedDone }()
-	deliverer := workflows.NewDeliverer(cat, &workflows.DeliveryOptions{Logger: logger, Guard: opts.Outbound,
+	deliverer := workflows.NewDeliverer(cat, &workflows.DeliveryOptions{Logger: logger, Store: db, Guard: opts.Outbound,
 		Backoff: cfg.webhookBackoff})
 	deliveriesDone := make(chan struct{})
 	go func() { defer close(deliveriesDone); deliverer.Run(workerCtx) }()

@@ -152,7 +152,8 @@ func cacheStatic(next http.Handler) http.Handler {
 // session is the signed-in request's context.
 type session struct {
 	model.Session
-	user model.User
+	user     model.User
+	projects []model.Project // the active projects of the user's workspace
 }
 
 type sessionKey struct{}
@@ -198,12 +199,12 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		u, err := h.cat.EditorUser(ctx)
+		me, err := h.cat.Me(ctx)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(ctx, sessionKey{}, session{Session: s, user: u})))
+		next(w, r.WithContext(context.WithValue(ctx, sessionKey{}, session{Session: s, user: me.User, projects: *me.Projects})))
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"html/template"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Section is a further part of the Connect page, added by a feature outside this package
@@ -32,22 +34,22 @@ type notice struct {
 // connectPage renders the Connect page with a notice.
 func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
 	ctx, id := r.Context(), r.PathValue("project")
-	view, err := h.cat.ConnectProject(ctx, id)
+	view, err := h.cat.ShowProject(ctx, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	keys, err := h.cat.ConnectKeys(ctx, id)
+	keys, err := h.cat.ListKeys(ctx, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	toks, err := h.cat.ConnectTokens(ctx, id)
+	toks, err := h.cat.ListTokens(ctx, sessionFrom(ctx).UserID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	ai, err := h.cat.ConnectAI(ctx, id)
+	ai, err := h.cat.ShowAI(ctx, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -85,7 +87,7 @@ func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, ancho
 }
 
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
-	k, err := h.cat.ConnectCreateKey(r.Context(), r.PathValue("project"), r.PostFormValue("access") != "write")
+	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write"})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -98,8 +100,19 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 	h.connectPage(w, r, http.StatusCreated, notice{SecretWhat: what, Secret: k.Key})
 }
 
+// The page revokes what it lists: a key of this project, a token of the user's own. The
+// catalogue decides who may revoke a token; the page keeps to the project it shows.
+
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
-	if _, err := h.cat.ConnectRevokeKey(r.Context(), r.PathValue("project"), r.PostFormValue("id")); err != nil {
+	ctx, id := r.Context(), r.PostFormValue("id")
+	keys, err := h.cat.ListKeys(ctx, r.PathValue("project"))
+	if err == nil && !slices.ContainsFunc(keys, func(k tools.KeyListing) bool { return k.ID == id }) {
+		err = model.Errorf(model.CodeNotFound, "key %s not found in this project", model.Truncate(id, 40))
+	}
+	if err == nil {
+		_, err = h.cat.RevokeKey(ctx, id)
+	}
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -107,7 +120,18 @@ func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
-	t, err := h.cat.ConnectCreateToken(r.Context(), r.PathValue("project"), r.PostFormValue("scope") == "workspace")
+	ctx, s := r.Context(), sessionFrom(r.Context())
+	in := tools.CreateTokenIn{UserID: s.UserID, ProjectID: r.PathValue("project")}
+	var err error
+	if r.PostFormValue("scope") == "workspace" {
+		// A workspace token, from the page of a project the user may change.
+		in = tools.CreateTokenIn{UserID: s.UserID, WorkspaceID: s.WorkspaceID}
+		err = h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+	}
+	var t tools.PersonalToken
+	if err == nil {
+		t, err = h.cat.CreateToken(ctx, in)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -116,7 +140,19 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
-	if _, err := h.cat.ConnectRevokeToken(r.Context(), r.PathValue("project"), r.PostFormValue("id")); err != nil {
+	ctx, id := r.Context(), r.PostFormValue("id")
+	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+	var mine []tools.TokenListing
+	if err == nil {
+		mine, err = h.cat.ListTokens(ctx, sessionFrom(ctx).UserID)
+	}
+	if err == nil && !slices.ContainsFunc(mine, func(t tools.TokenListing) bool { return t.ID == id }) {
+		err = model.Errorf(model.CodeNotFound, "token %s is not one of yours", model.Truncate(id, 40))
+	}
+	if err == nil {
+		_, err = h.cat.RevokeToken(ctx, id)
+	}
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -124,8 +160,8 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) setAI(w http.ResponseWriter, r *http.Request) {
-	model, ins := strings.TrimSpace(r.PostFormValue("model")), r.PostFormValue("instructions")
-	if _, err := h.cat.ConnectSetAI(r.Context(), r.PathValue("project"), &model, &ins); err != nil {
+	name, ins := strings.TrimSpace(r.PostFormValue("model")), r.PostFormValue("instructions")
+	if _, err := h.cat.SetProjectAI(r.Context(), r.PathValue("project"), &name, &ins); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -137,7 +173,13 @@ func (h *handler) setWorkspaceAI(w http.ResponseWriter, r *http.Request) {
 	if k := r.PostFormValue("api_key"); k != "" {
 		key = &k
 	}
-	v, err := h.cat.ConnectSetWorkspaceAI(r.Context(), r.PathValue("project"), r.PostFormValue("base_url"), r.PostFormValue("model"), key)
+	// The user's workspace, from the page of a project they may change.
+	ctx := r.Context()
+	var v tools.WorkspaceAIView
+	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+	if err == nil {
+		v, err = h.cat.SetWorkspaceAI(ctx, sessionFrom(ctx).WorkspaceID, r.PostFormValue("base_url"), r.PostFormValue("model"), key)
+	}
 	if err != nil {
 		// A refused URL is said on the page itself.
 		h.connectFail(w, r, err)
@@ -166,7 +208,7 @@ func (h *handler) setEmbed(w http.ResponseWriter, r *http.Request) {
 	on := func(name string) *bool { v := r.PostFormValue(name) == "1"; return &v }
 	in := tools.SetProjectIn{Hosts: &hosts, AllowedOrigins: &origins, Mode: &mode, ShowSwitcher: on("show_switcher"),
 		KeepSiteUpToDate: on("keep_site_up_to_date"), JITHarvest: on("jit_harvest"), AutoApply: on("auto_apply")}
-	if _, err := h.cat.ConnectSetProject(r.Context(), r.PathValue("project"), in); err != nil {
+	if _, err := h.cat.SetProject(r.Context(), r.PathValue("project"), in); err != nil {
 		h.fail(w, r, err)
 		return
 	}

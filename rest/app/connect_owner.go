@@ -9,6 +9,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/lokal-dev/lokal/workflows"
 )
 
 // The owner's parts of the Connect page: webhooks, redeploy and AI usage. Each form calls
@@ -178,7 +179,7 @@ func (h *handler) setRedeploy(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) dispatchRedeploy(w http.ResponseWriter, r *http.Request) {
-	if _, err := h.cat.Redeploy(r.Context(), r.PathValue("project")); err != nil {
+	if _, err := h.cat.Redeploy(r.Context(), r.PathValue("project"), workflows.Dispatch); err != nil {
 		// The attempt is recorded and listed with the message.
 		h.connectFail(w, r, err)
 		return

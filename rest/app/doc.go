@@ -21,9 +21,12 @@
 // that is slow, too large or broken is answered as such and closes the connection.
 //
 // Every operation is a catalogue operation ([tools.Catalog.ReviewQueue],
-// [tools.Catalog.SaveRow], [tools.Catalog.ConnectCreateKey], [tools.Catalog.AddWebhook],
-// [tools.Catalog.Redeploy], ...): handlers decode the form, call one, and render. The
-// owner's operations (webhooks, redeploy, usage) run with the signed-in user as the
-// principal, so what they record credits the user. A refused form (a URL the outbound
-// guard refuses, a provider's refusal) is answered with the Connect page and the message.
+// [tools.Catalog.SaveRow], [tools.Catalog.CreateAPIKey], [tools.Catalog.AddWebhook],
+// [tools.Catalog.Redeploy], ...), the same one the API or the command line calls: handlers
+// decode the form, call it with the signed-in user as the principal, and render. Who may do
+// what is the catalogue's decision (a member of the project's workspace may manage its keys,
+// AI and Embed settings, their own tokens, webhooks and redeploy); the page only keeps to
+// what it shows. What the owner's operations record (webhooks, redeploy) credits the user.
+// A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
+// the Connect page and the message.
 package app

@@ -11,12 +11,7 @@ import (
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
-	ps, err := h.cat.EditorProjects(r.Context())
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": ps})
+	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects})
 }
 
 func (h *handler) project(w http.ResponseWriter, r *http.Request) {
@@ -26,13 +21,8 @@ func (h *handler) project(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ps, err := h.cat.EditorProjects(r.Context())
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
 	var proj model.Project
-	for _, p := range ps {
+	for _, p := range sessionFrom(r.Context()).projects {
 		if p.ID == id {
 			proj = p
 		}
@@ -295,7 +285,7 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
-	if _, err := h.cat.CommentRow(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
+	if _, err := h.cat.AddComment(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -309,7 +299,7 @@ func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 func (h *handler) flag(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
 	name, val, _ := strings.Cut(r.PostFormValue("flag"), ":")
-	if _, err := h.cat.FlagRow(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
+	if _, err := h.cat.FlagTranslation(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -23,6 +23,7 @@ const (
 	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
 	ChangeKeysRemoved     ChangeKind = "keys_removed"       // keys a failed chunked write staged are gone
 	ChangeEmbedSwitched   ChangeKind = "embed_switched"     // a workspace's Embed turned off or on (ProjectID)
+	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
 )
 
 // Change is one thing a write did. Key changes name the namespace and key; value, status and

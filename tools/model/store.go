@@ -220,6 +220,9 @@ type KeyTx interface {
 	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
 	InsertKeys(ctx context.Context, keys []NewKey) ([]int64, error)
 	SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error
+	// VisibleKeysExcept returns, ordered by key, the visible keys of ns other than keep,
+	// which must all be visible keys of ns.
+	VisibleKeysExcept(ctx context.Context, ns Namespace, keep []int64) ([]KeyRecord, error)
 	// SourceChanged bumps the source version of the keys and clears their language locks.
 	SourceChanged(ctx context.Context, keyIDs []int64) error
 }

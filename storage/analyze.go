@@ -1,0 +1,82 @@
+package storage
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Statistics after large imports. A database filled through the API grows from nothing to
+// millions of rows in minutes; until its statistics catch up the planner prices every
+// query for an empty table. Autovacuum may be off on a self-hoster's PostgreSQL, and SQLite
+// never gathers them by itself. So once the keys inserted since the last pass reach a
+// fifth of the keys the database held then (and at least analyzeMin), the store refreshes
+// them after the write commits, in the background: a write does not wait for it.
+
+const (
+	analyzeMin     = 20000
+	analyzeTimeout = 10 * time.Minute
+)
+
+type analyzer struct {
+	pending atomic.Int64 // keys inserted since the last pass, rolled back ones too
+	base    atomic.Int64 // keys there were at the last pass (estimated)
+	running atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// inserted counts n keys written in a transaction that may yet commit.
+func (a *analyzer) inserted(n int) { a.pending.Add(int64(n)) }
+
+// due reports whether enough keys came in to make a pass worth it.
+func (a *analyzer) due() bool {
+	p := a.pending.Load()
+	return p >= analyzeMin && p >= a.base.Load()/5
+}
+
+// afterWrite starts a pass when one is due and none runs; it runs after a write
+// committed, so that the pass sees the rows.
+func (db *DB) afterWrite() {
+	a := &db.analyze
+	if !a.due() || !a.running.CompareAndSwap(false, true) {
+		return
+	}
+	n := a.pending.Swap(0)
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer a.running.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), analyzeTimeout)
+		defer cancel()
+		if err := db.analyzeTables(ctx); err != nil {
+			db.log.Warn("refreshing planner statistics after an import", "err", err)
+			return
+		}
+		a.base.Add(n)
+	}()
+}
+
+// analyzeTables refreshes the statistics of the tables that grow with the keys. On SQLite
+// ANALYZE takes the writer: analysis_limit makes it sample each index instead of reading
+// it whole, so other writes wait milliseconds, not seconds.
+func (db *DB) analyzeTables(ctx context.Context) error {
+	if db.postgres {
+		_, err := db.w.ExecContext(ctx, "ANALYZE translation_keys, translations, translation_history")
+		return err
+	}
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, q := range []string{"PRAGMA analysis_limit = 1000", "ANALYZE translation_keys", "ANALYZE translations", "ANALYZE translation_history"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitAnalyze waits for a running pass, before the pools close.
+func (db *DB) waitAnalyze() { db.analyze.wg.Wait() }

@@ -1,0 +1,215 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// writesNamespace makes namespace name in the fixture project with n keys k00000... and
+// their English rows, the keys at the indexes in hidden hidden.
+func writesNamespace(t *testing.T, db *storage.DB, f storagetest.Fixture, name string, n int, hidden ...int) model.Namespace {
+	t.Helper()
+	var ns model.Namespace
+	err := db.Update(sys(t), f.Project.ID, func(tx model.Tx) error {
+		var err error
+		if ns, err = tx.CreateNamespace(sys(t), f.Project.ID, name); err != nil {
+			return err
+		}
+		keys := make([]model.NewKey, n)
+		for i := range keys {
+			keys[i] = model.NewKey{NamespaceID: ns.ID, Key: fmt.Sprintf("k%05d", i), SourceVersion: 1}
+		}
+		ids, err := tx.InsertKeys(sys(t), keys)
+		if err != nil {
+			return err
+		}
+		writes := make([]model.TranslationWrite, n)
+		v := int64(1)
+		for i, id := range ids {
+			writes[i] = model.TranslationWrite{KeyID: id, Key: keys[i].Key, Language: "en", Value: "v" + keys[i].Key,
+				Status: model.StatusApproved, SourceVersion: &v, Change: model.ChangeValueCreated}
+		}
+		if err := tx.WriteTranslations(sys(t), writes); err != nil {
+			return err
+		}
+		var hide []int64
+		for _, i := range hidden {
+			hide = append(hide, ids[i])
+		}
+		return tx.SetHidden(sys(t), hide, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns
+}
+
+func keyNames(keys []model.KeyState) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.Key
+	}
+	return out
+}
+
+// Keys with only returns exactly the named keys that exist, ordered, whichever way it
+// reads them: by hash in batches when they are few of the namespace, the whole namespace
+// when they are most of it.
+func TestKeysOnlyNamed(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		const n = 30000
+		ns := writesNamespace(t, db, f, "many", n)
+		writesNamespace(t, db, f, "other", 10) // the same names in another namespace
+		for _, named := range []int{5, 12000, 25000} {
+			var only, want []string
+			for i := 0; i < named; i++ {
+				k := fmt.Sprintf("k%05d", (i*7)%n)
+				only = append(only, k)
+				want = append(want, k)
+			}
+			only = append(only, "absent.a", "absent.b")
+			slices.Sort(want)
+			want = slices.Compact(want)
+			err := db.View(sys(t), func(tx model.Tx) error {
+				keys, err := tx.Keys(sys(t), ns, "en", "en", only...)
+				if err != nil {
+					return err
+				}
+				if got := keyNames(keys); !slices.Equal(got, want) {
+					return fmt.Errorf("%d named: got %d keys (%.3v...), want %d (%.3v...)", named, len(got), got, len(want), want)
+				}
+				k := keys[0]
+				if k.Source == nil || k.Value == nil || k.Source.Value != "v"+k.Key || k.Value == k.Source || *k.Value != *k.Source {
+					return fmt.Errorf("%d named: source %+v and value %+v, want two equal copies of the English row", named, k.Source, k.Value)
+				}
+				keys, err = tx.Keys(sys(t), ns, "en", "nb", only[:3]...)
+				if err != nil {
+					return err
+				}
+				if len(keys) != 3 || keys[0].Source == nil || keys[0].Value != nil {
+					return fmt.Errorf("in nb: got %+v, want three keys with a source and no nb row", keys)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// VisibleKeysExcept is what a full sync hides: visible keys not kept, ordered.
+func TestVisibleKeysExcept(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ns := writesNamespace(t, db, f, "app", 6, 1, 4)
+		err := db.View(sys(t), func(tx model.Tx) error {
+			keys, err := tx.Keys(sys(t), ns, "en", "en")
+			if err != nil {
+				return err
+			}
+			var keep []int64
+			for _, i := range []int{0, 3} {
+				keep = append(keep, keys[i].ID)
+			}
+			got, err := tx.VisibleKeysExcept(sys(t), ns, keep)
+			if err != nil {
+				return err
+			}
+			if names := []string{}; len(got) != 2 || got[0].Key != "k00002" || got[1].Key != "k00005" || got[0].ID != keys[2].ID {
+				for _, k := range got {
+					names = append(names, k.Key)
+				}
+				return fmt.Errorf("got %v, want k00002 and k00005", names)
+			}
+			var visible []int64
+			for _, i := range []int{0, 2, 3, 5} {
+				visible = append(visible, keys[i].ID)
+			}
+			if got, err = tx.VisibleKeysExcept(sys(t), ns, visible); err != nil || len(got) != 0 {
+				return fmt.Errorf("keeping every visible key: got %v, %v; want none", got, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Updates go in batches; a row written twice in one call keeps the last value.
+func TestWriteTranslationsSameRowTwice(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ns := writesNamespace(t, db, f, "app", 3)
+		err := db.Update(sys(t), f.Project.ID, func(tx model.Tx) error {
+			keys, err := tx.Keys(sys(t), ns, "en", "en")
+			if err != nil {
+				return err
+			}
+			w := func(k model.KeyState, v string) model.TranslationWrite {
+				return model.TranslationWrite{ID: k.Source.ID, KeyID: k.ID, Key: k.Key, Language: "en", Value: v, Status: model.StatusApproved,
+					SourceVersion: k.Source.SourceVersion, Change: model.ChangeValueUpdated}
+			}
+			if err := tx.WriteTranslations(sys(t), []model.TranslationWrite{w(keys[0], "first"), w(keys[1], "other"), w(keys[0], "last")}); err != nil {
+				return err
+			}
+			keys, err = tx.Keys(sys(t), ns, "en", "en")
+			if err != nil {
+				return err
+			}
+			if keys[0].Source.Value != "last" || keys[1].Source.Value != "other" || keys[2].Source.Value != "vk00002" {
+				return fmt.Errorf("values %q %q %q, want last, other, vk00002", keys[0].Source.Value, keys[1].Source.Value, keys[2].Source.Value)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// An import of many keys leaves the planner statistics of the key tables refreshed once
+// the store closes (the pass runs in the background after the write).
+func TestStatisticsAfterImport(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		db := storagetest.MustOpen(t, dsn, nil)
+		cat := storagetest.Catalog(db, nil)
+		entries := map[string]string{}
+		for i := 0; i < 20000; i++ {
+			entries[fmt.Sprintf("k%05d", i)] = "v"
+		}
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "import"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		q := `SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'translation_keys'`
+		if dialect == "postgres" {
+			q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'translation_keys'`
+		}
+		var n int
+		if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Fatal("the key table's statistics were not refreshed after importing 20,000 keys")
+		}
+	})
+}

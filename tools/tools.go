@@ -1,0 +1,170 @@
+package tools
+
+import "github.com/lokal-dev/lokal/tools/model"
+
+// Operations is the whole service on one screen: every operation, the doors it is offered
+// through, who may call it and the budgets it spends. The MCP adapter takes each tool's
+// title, description, read-only mark and caps from here and binds the row to its catalogue
+// method; a test holds the adapter's registrations to the MCP rows.
+//
+// Budgets (budgets.go) are spent by the operation whatever the door, except ReadBudget, which
+// only the MCP door spends (the REST reads stay unlimited), and the public routes'
+// per-address budgets, which package public spends for the visitor's address before the
+// operation runs as the system (harvest also spends a per-project budget). The operator's
+// commands run as the system principal, without budgets; cmd/lokal's command table lists
+// them.
+var Operations = []Operation{
+	// MCP read tools.
+	{Name: "list_projects", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
+	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Session, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
+	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Session, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
+	{Name: "get_translations", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
+	{Name: "get_translation", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
+	{Name: "search_translations", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
+	{Name: "list_terminology", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
+	{Name: "get_checkup_report", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
+
+	// MCP write tools, hidden from read-only callers.
+	{Name: "enable_language", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
+	{Name: "register_source_strings", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
+	{Name: "update_translation", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
+	{Name: "set_translation_status", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
+	{Name: "add_key", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
+	{Name: "add_comment", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
+	{Name: "flag_translation", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
+	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
+
+	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
+	{Name: "read_namespace", Doors: REST, Auth: AnyToken, ReadOnly: true},
+	{Name: "missing", Doors: REST, Auth: Writer, Budgets: writes},
+	{Name: "sync", Doors: REST, Auth: Writer, Budgets: writes},
+	{Name: "overwrite", Doors: REST, Auth: Writer, Budgets: writes},
+	{Name: "stale", Doors: REST, Auth: AnyToken, ReadOnly: true},
+	{Name: "retranslate", Doors: REST, Auth: Writer, Budgets: aiWrites},
+	{Name: "sync_page_strings", Doors: REST, Auth: Writer, Budgets: []*Budget{&WriteBudget, &PageStringsBudget}},
+	{Name: "me", Doors: REST, Auth: PAT | WorkspacePAT, ReadOnly: true},
+	{Name: "usage", Doors: REST | Editor, Auth: AnyToken | Session, ReadOnly: true},
+	{Name: "redeploy", Doors: REST | Editor, Auth: PAT | WorkspacePAT | Session, Budgets: []*Budget{&WriteBudget, &RedeployBudget}},
+	{Name: "locize_languages", Doors: REST, Auth: Anonymous, ReadOnly: true},
+
+	// The Embed's public routes, called from visitors' browsers.
+	{Name: "resolve", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicResolveBudget}},
+	{Name: "harvest", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicHarvestBudget, &HarvestBudget}},
+	{Name: "dictionary", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicDictionaryBudget}},
+	{Name: "changes", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicChangesBudget}},
+	{Name: "install_ping", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicInstallPingBudget}},
+	{Name: "public_info", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicInfoBudget}},
+
+	// The editor (rest/app): signed-in users of the workspace.
+	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	{Name: "sign_out", Doors: Editor, Auth: Session},
+	{Name: "editor_projects", Doors: Editor, Auth: Session, ReadOnly: true},
+	{Name: "review_queue", Doors: Editor, Auth: Session, ReadOnly: true},
+	{Name: "row_details", Doors: Editor, Auth: Session, ReadOnly: true},
+	{Name: "check_value", Doors: Editor, Auth: Session, ReadOnly: true},
+	{Name: "save_row", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "approve_rows", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "comment_row", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "flag_row", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "translate_rows", Doors: Editor, Auth: Session, Budgets: aiWrites},
+	{Name: "connect", Doors: Editor, Auth: Session, ReadOnly: true},
+	{Name: "create_key", Doors: Editor, Auth: Session},
+	{Name: "revoke_key", Doors: Editor, Auth: Session},
+	{Name: "create_token", Doors: Editor, Auth: Session},
+	{Name: "revoke_token", Doors: Editor, Auth: Session},
+	{Name: "set_ai", Doors: Editor, Auth: Session},
+	{Name: "set_workspace_ai", Doors: Editor, Auth: Session},
+	{Name: "set_project", Doors: Editor, Auth: Session},
+	{Name: "webhook_add", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "webhook_state", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "webhook_url", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "redeploy_set", Doors: Editor, Auth: Session, Budgets: writes},
+}
+
+// OpName names an operation; it is the key of Operations and of MCP tools, and the
+// Operation a write reports to the hooks.
+type OpName = model.Operation
+
+// Operation is one row of Operations.
+type Operation struct {
+	Name     OpName
+	Doors    Door
+	Auth     Callers
+	ReadOnly bool
+	// Budgets are the catalogue's rate limits the operation spends.
+	Budgets []*Budget
+	// Tool is set for the operations offered as MCP tools.
+	Tool *ToolInfo
+}
+
+// ToolInfo is what MCP clients read about a tool.
+type ToolInfo struct {
+	Title, Description string
+	// Caps bound the entries of input properties (an object's properties, an array's
+	// items); the schema states them, the operation enforces them with its own error.
+	Caps map[string]int
+}
+
+// Door is a transport an operation is offered through.
+type Door uint8
+
+const (
+	MCP    Door = 1 << iota // the MCP endpoints /api/mcp and /api/{project}/mcp
+	REST                    // the token API (package rest)
+	Public                  // the Embed's routes without a token (package public)
+	Editor                  // the signed-in web application (package rest/app)
+)
+
+// Callers is the set of principals an operation admits at its doors.
+type Callers uint8
+
+const (
+	KeyRO        Callers = 1 << iota // a read-only project API key
+	KeyRW                            // a read/write project API key
+	PAT                              // a personal access token for one project
+	WorkspacePAT                     // a personal access token for a workspace
+	Session                          // a signed-in editor user
+	Anonymous                        // no credential: a visitor's browser, a build tool
+
+	AnyToken = KeyRO | KeyRW | PAT | WorkspacePAT
+	Writer   = KeyRW | PAT | WorkspacePAT
+)
+
+// Budget lists shared by rows above.
+var (
+	mcpReads = []*Budget{&ReadBudget}
+	writes   = []*Budget{&WriteBudget}
+	aiWrites = []*Budget{&WriteBudget, &RetranslateBudget}
+)
+
+// Op returns the row of Operations named name.
+func Op(name OpName) (Operation, bool) {
+	for _, op := range Operations {
+		if op.Name == name {
+			return op, true
+		}
+	}
+	return Operation{}, false
+}
+
+// The MCP tools' descriptions, as clients show them to models.
+const (
+	descListProjects    = "Lists the projects this token can reach, with the ids that project_id expects."
+	descProjectStatus   = "Source language, enabled languages, namespaces, and per-language counts of translated, missing and source-drifted strings, with queued (waiting for automatic AI translation) and ai_failed (the AI gave up; still missing); auto_translation and ai_usage (model calls, tokens, strings); syntax: the placeholder and markup syntaxes the project's values are read in (names, and source: set by the operator or detected from the source values). Translation is asynchronous: fetched files are complete only when missing is 0 for the language."
+	descEmbedSnippet    = "Returns the one script tag to paste into the HTML head of a site to translate it with lokal."
+	descGetTranslations = "Returns one language of one namespace, or of the whole project, as json, yml (Rails i18n), po (gettext) or strings (Apple). Includes approved translations and AI drafts; po lists every key, untranslated ones with an empty msgstr and stale ones flagged fuzzy."
+	descGetTranslation  = "Returns one key's values, statuses, flags and comments across all languages."
+	descSearch          = "Finds translation rows by key or value substring, language and status; at most 50 rows per call, continue with next_offset."
+	descTerminology     = "Lists glossary pairs, do-not-translate terms and substitution rules; rules for all locales are always included."
+	descCheckup         = "Returns a QA report of the project (missing translations, placeholder and markup mismatches, stale rows, glossary and do-not-translate violations, values identical to the source): the newest completed one, or report_id."
+	descEnableLanguage  = "Turns a supported language on for the project. Strings registered afterwards are translated into it automatically; existing ones need ai_translate_keys."
+	descRegister        = "Creates the keys of strings (key to source text) that the namespace lacks; existing keys are untouched. Creates the namespace if new. New keys are then translated by AI into every enabled language in the background (see get_project_status). At most 5,000 strings per call; register more in further calls."
+	descUpdate          = "Sets one language's value of a key. It lands as needs_review unless status approved is asked for; language-locked rows are refused."
+	descSetStatus       = "Moves a translation between needs_review and approved without changing its text."
+	descAddKey          = "Creates one key with its source value; fails if the key exists. The key is then translated by AI into every enabled language in the background."
+	descAddComment      = "Attaches a comment to one language's row of a key."
+	descFlag            = "Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row."
+	descGlossary        = "Adds a fixed translation of a term for one locale or all."
+	descAITranslate     = "Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten."
+)
