@@ -27,7 +27,8 @@ type statusCountRow20261124820001 struct {
 // translation, the share it was counted with (0 none; keys 1 counted; rows 1 current, 2
 // behind, 3 no source version, 4 and 5 the same two of an empty value), counts the
 // existing rows, and adds the partial indexes the editor's rare filters and the stale
-// list start from: rows behind their source or without a version, and rows to review.
+// list start from: rows behind their source or without a version, rows to review, and of
+// those the AI's drafts.
 func migrateStatusCounts(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := createTables(ctx, tx, []table{{model: (*statusCountRow20261124820001)(nil),
@@ -67,6 +68,7 @@ JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
 WHERE t.counted BETWEEN 1 AND 3 GROUP BY n.project_id, t.language`,
 			`CREATE INDEX IF NOT EXISTS translations_drifted ON translations (language, key_id) WHERE counted >= 2`,
-			`CREATE INDEX IF NOT EXISTS translations_review ON translations (language, key_id) WHERE status = 'needs_review'`)
+			`CREATE INDEX IF NOT EXISTS translations_review ON translations (language, key_id) WHERE status = 'needs_review'`,
+			`CREATE INDEX IF NOT EXISTS translations_ai_drafts ON translations (language, key_id) WHERE status = 'needs_review' AND updated_by LIKE 'ai:%'`)
 	})
 }

@@ -115,7 +115,7 @@ type reviewRow struct {
 //   - walk: the project's keys by id, each joined to its two rows, stopping when the page
 //     is full; for filters most rows pass (all, missing, approved, text).
 //   - drive: the language's rows in a partial index by key id (translations_drifted,
-//     translations_review), each joined to its key; for filters few rows pass (stale, AI
+//     translations_review, translations_ai_drafts), each joined to its key; for filters few rows pass (stale, AI
 //     drafts, needs review), which a walk would answer only after reading the project.
 //   - commented: the walk, over the keys with a comment in the language only.
 //   - scan (text search on PostgreSQL): joins the planner orders.
@@ -231,7 +231,9 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 		args = append(args, f.Status)
 	}
 	if f.AIDrafts {
-		// As translations_review's predicate reads, so that SQLite sees the index applies.
+		// As translations_ai_drafts' predicate reads, so that SQLite sees the index applies;
+		// PostgreSQL, estimating the pattern selective, sorted a bitmap of every draft
+		// under translations_review instead of reading this one in order.
 		where = append(where, "t.status = 'needs_review'", "t.updated_by LIKE 'ai:%'")
 	}
 	if f.Stale {
