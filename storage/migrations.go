@@ -33,6 +33,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerSealedHookURLs(m, box)
 	registerProjectSyntax(m)
 	registerOneSchema(m)
+	registerSearchIndex(m)
 	return m
 }
 

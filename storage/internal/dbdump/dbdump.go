@@ -309,11 +309,17 @@ func pgConstraints(ctx context.Context, db *sql.DB, table string) ([]pgConstrain
 // onSchema is the schema name pg_get_indexdef puts before the table.
 var onSchema = regexp.MustCompile(` ON (?:"[^"]+"|[a-z_0-9]+)\.`)
 
+// opsSchema is the schema it puts before an operator class (pg_trgm's) that is not on the
+// reader's search_path: the same index reads differently from another schema.
+var opsSchema = regexp.MustCompile(` (?:"[^"]+"|[a-z_0-9]+)\.([a-z_0-9]+_ops)\b`)
+
 // pgIndexes lists the definitions of a table's indexes that no constraint owns, without
 // their schema, so they replay into any schema.
 func pgIndexes(ctx context.Context, db *sql.DB, table string) ([]string, error) {
 	var out []string
-	err := scan(ctx, db, func(s string) { out = append(out, onSchema.ReplaceAllString(s, " ON ")) },
+	err := scan(ctx, db, func(s string) {
+		out = append(out, opsSchema.ReplaceAllString(onSchema.ReplaceAllString(s, " ON "), " $1"))
+	},
 		`SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
 			JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class ic ON ic.oid = i.indexrelid
 		WHERE n.nspname = current_schema() AND c.relname = $1
