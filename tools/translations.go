@@ -37,8 +37,8 @@ type GetTranslationsOut struct {
 func (o GetTranslationsOut) Text() string { return o.Content }
 
 // exportChunk is how many keys one query of an export reads: with values of up to
-// 100,000 bytes a chunk stays a few tens of MB however large the namespace.
-const exportChunk = 250
+// 100,000 bytes a chunk stays under 20 MB however large the namespace.
+const exportChunk = 100
 
 // GetTranslations renders one language of one namespace, or of the whole project, in a
 // format its ecosystem reads. A whole-project json is an object of namespaces; the other
@@ -92,17 +92,17 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 				after = from.afterKeyID
 			}
 			for {
-				if keys >= ExportPageKeys || size >= ExportPageBytes {
-					next := exportCursor{namespace: name, afterKeyID: after}.encode()
-					out.NextOffset = &next
-					return nil
-				}
-				want := min(exportChunk, ExportPageKeys-keys)
+				want := exportChunk // past the cap too: the next key says whether a page follows
 				page, err := tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, want)
 				if err != nil {
 					return err
 				}
 				for _, k := range page {
+					if keys >= ExportPageKeys || size >= ExportPageBytes {
+						next := exportCursor{namespace: name, afterKeyID: after}.encode()
+						out.NextOffset = &next
+						return nil
+					}
 					after = k.ID
 					keys++
 					e, ok := exportEntry(k, out.Format, in.Language, proj.SourceLanguage)
