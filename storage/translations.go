@@ -184,11 +184,18 @@ func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectT
 	if narrowed && len(rowIDs) == 0 && len(keyIDs) == 0 {
 		return nil, nil
 	}
+	// SQLite would start from the project's namespaces and sort every row it finds; its
+	// CROSS JOIN keeps the translations in index order outermost. PostgreSQL chooses so by
+	// itself from the LIMIT.
+	join := "JOIN"
+	if !t.db.postgres {
+		join = "CROSS JOIN"
+	}
 	q := t.tx.NewSelect().TableExpr("translations AS t").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
-		Join("JOIN translation_keys AS k ON k.id = t.key_id").
-		Join("JOIN namespaces AS n ON n.id = k.namespace_id").
+		Join(join+" translation_keys AS k ON k.id = t.key_id").
+		Join(join+" namespaces AS n ON n.id = k.namespace_id").
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").
 		Where("t.key_id BETWEEN ? AND ?", lo, hi)
 	if len(rowIDs) > 0 {
