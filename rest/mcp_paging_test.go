@@ -127,7 +127,7 @@ func TestMCPGetTranslationsPages(t *testing.T) {
 		want["beta.small"] = "Small"
 		s.mcpSeed(t, "beta", map[string]string{"small": "Small"}, nil)
 		m := s.mcpProject(t, tokenAuth(s.ro))
-		for _, tc := range []struct{ format, namespace string }{{"json", ""}, {"po", ""}, {"strings", ""}, {"yml", "beta"}} {
+		for _, tc := range []struct{ format, namespace string }{{"json", ""}, {"po", ""}, {"yml", ""}, {"strings", "beta"}} {
 			t.Run(tc.format+" "+tc.namespace, func(t *testing.T) {
 				got := map[string]string{}
 				pages := 0

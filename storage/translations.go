@@ -165,6 +165,16 @@ func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectT
 	if err != nil || hi == 0 {
 		return nil, err
 	}
+	indexed := utf8.RuneCountInString(f.ValueContains) >= 3 || utf8.RuneCountInString(f.KeyContains) >= 3
+	if indexed && f.Offset == 0 && f.Limit > 0 {
+		// A common substring fills a page within the next few keys, and the index's answer
+		// for it costs more than that walk: look there first.
+		from := max(lo, f.AfterKeyID)
+		rows, err := t.searchRows(ctx, f, from, min(hi, from+searchWindow), nil, nil)
+		if err != nil || len(rows) >= f.Limit {
+			return rows, err
+		}
+	}
 	var rowIDs, keyIDs []int64
 	narrowed := false
 	if utf8.RuneCountInString(f.ValueContains) >= 3 {
@@ -184,6 +194,15 @@ func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectT
 	if narrowed && len(rowIDs) == 0 && len(keyIDs) == 0 {
 		return nil, nil
 	}
+	return t.searchRows(ctx, f, lo, hi, rowIDs, keyIDs)
+}
+
+// searchWindow is how many key ids Search walks before it asks a substring index.
+const searchWindow = 1000
+
+// searchRows is the page of rows f selects among keys lo to hi, only among rowIDs or
+// keyIDs when given.
+func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64, rowIDs, keyIDs []int64) ([]model.ProjectTranslation, error) {
 	// SQLite would start from the project's namespaces and sort every row it finds; its
 	// CROSS JOIN keeps the translations in index order outermost. PostgreSQL chooses so by
 	// itself from the LIMIT.
@@ -301,24 +320,28 @@ func ftsPhrase(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// KeyPage serves paged exports: the (namespace_id, id) index walks the namespace from afterID.
-func (t *tx) KeyPage(ctx context.Context, ns model.Namespace, sourceLanguage, language string, afterID int64, limit int) ([]model.KeyState, error) {
-	var rows []keyStateRow
-	err := t.tx.NewRaw(`SELECT k.id, k.key, k.hidden, k.source_version,
-  s.id AS s_id, s.value AS s_value, s.status AS s_status, s.do_not_translate AS s_dnt, s.language_locked AS s_locked,
-  s.source_version AS s_version, s.updated_by AS s_by, s.updated_at AS s_updated,
-  t.id AS t_id, t.value AS t_value, t.status AS t_status, t.do_not_translate AS t_dnt, t.language_locked AS t_locked,
-  t.source_version AS t_version, t.updated_by AS t_by, t.updated_at AS t_updated
+// KeyPage serves paged exports: the (namespace_id, id) index walks the namespace from
+// afterID, and rows are handed over as they arrive, so that memory holds one key at a time.
+func (t *tx) KeyPage(ctx context.Context, ns model.Namespace, sourceLanguage, language string, afterID int64, limit int, visit func(model.KeyState) bool) error {
+	rows, err := t.tx.QueryContext(ctx, `SELECT k.id, k.key, k.hidden, k.source_version,
+  s.id, s.value, s.status, s.do_not_translate, s.language_locked, s.source_version, s.updated_by, s.updated_at,
+  t.id, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at
 FROM translation_keys AS k
 LEFT JOIN translations AS s ON s.key_id = k.id AND s.language = ?
 LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
 WHERE k.namespace_id = ? AND k.id > ? AND NOT k.hidden
-ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit).Scan(ctx, &rows)
+ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit)
 	if err != nil {
-		return nil, mapError(err)
+		return mapError(err)
 	}
-	out := make([]model.KeyState, len(rows))
-	for i, r := range rows {
+	defer rows.Close()
+	for rows.Next() {
+		var r keyStateRow
+		if err := rows.Scan(&r.ID, &r.Key, &r.Hidden, &r.SourceVersion,
+			&r.SID, &r.SValue, &r.SStatus, &r.SDNT, &r.SLocked, &r.SVersion, &r.SBy, &r.SUpdated,
+			&r.TID, &r.TValue, &r.TStatus, &r.TDNT, &r.TLocked, &r.TVersion, &r.TBy, &r.TUpdated); err != nil {
+			return mapError(err)
+		}
 		k := model.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
 		if r.SID != nil {
 			k.Source = &model.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
@@ -328,7 +351,9 @@ ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit).Scan(ct
 			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
 				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
 		}
-		out[i] = k
+		if !visit(k) {
+			return nil
+		}
 	}
-	return out, nil
+	return mapError(rows.Err())
 }

@@ -36,10 +36,6 @@ type GetTranslationsOut struct {
 // Text is the file itself.
 func (o GetTranslationsOut) Text() string { return o.Content }
 
-// exportChunk is how many keys one query of an export reads: with values of up to
-// 100,000 bytes a chunk stays under 20 MB however large the namespace.
-const exportChunk = 100
-
 // GetTranslations renders one language of one namespace, or of the whole project, in a
 // format its ecosystem reads. A whole-project json is an object of namespaces; the other
 // formats prefix each key with its namespace and a dot. A project over ExportPageKeys keys
@@ -91,34 +87,29 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 			if i == 0 {
 				after = from.afterKeyID
 			}
-			for {
-				want := exportChunk // past the cap too: the next key says whether a page follows
-				page, err := tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, want)
-				if err != nil {
-					return err
+			// One more key than the page holds says whether another page follows.
+			err = tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, ExportPageKeys-keys+1, func(k model.KeyState) bool {
+				if keys >= ExportPageKeys || size >= ExportPageBytes {
+					next := exportCursor{namespace: name, afterKeyID: after}.encode()
+					out.NextOffset = &next
+					return false
 				}
-				for _, k := range page {
-					if keys >= ExportPageKeys || size >= ExportPageBytes {
-						next := exportCursor{namespace: name, afterKeyID: after}.encode()
-						out.NextOffset = &next
-						return nil
-					}
-					after = k.ID
-					keys++
-					e, ok := exportEntry(k, out.Format, in.Language, proj.SourceLanguage)
-					if !ok {
-						continue
-					}
-					size += len(e.Key) + len(e.Value) + len(e.Source)
-					byNamespace[name] = append(byNamespace[name], e)
-					if in.NamespaceKey == "" {
-						e.Key = name + "." + e.Key
-					}
-					all = append(all, e)
+				after = k.ID
+				keys++
+				e, ok := exportEntry(k, out.Format, in.Language, proj.SourceLanguage)
+				if !ok {
+					return true
 				}
-				if len(page) < want {
-					break
+				size += len(e.Key) + len(e.Value) + len(e.Source)
+				byNamespace[name] = append(byNamespace[name], e)
+				if in.NamespaceKey == "" {
+					e.Key = name + "." + e.Key
 				}
+				all = append(all, e)
+				return true
+			})
+			if err != nil || out.NextOffset != nil {
+				return err
 			}
 		}
 		return nil
