@@ -155,11 +155,12 @@ var searchCandidates = 5000
 
 // Search walks the project's rows in (key id, language) order from the cursor, which an
 // index serves (translations_key_language, or translations_status_key for a status), so a
-// page costs its own rows and never a sort of the project. A substring of three or more
-// characters first asks the trigram index which rows hold it: when few do, only those
-// are read and sorted. Shorter substrings, which trigrams cannot narrow, are checked row
-// by row during the walk. Every substring is also checked with LIKE, so the indexes only
-// ever narrow, never decide.
+// page costs its own rows and never a sort of the project. For a substring of three or
+// more characters, when the next searchWindow keys do not fill the page, the trigram
+// index says which rows hold it: when few do, only those are read and sorted. Shorter
+// substrings, which trigrams cannot narrow, are checked row by row during the walk (a
+// rare one reads the whole project). Every substring is also checked with LIKE, so the
+// indexes only ever narrow, never decide.
 func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectTranslation, error) {
 	lo, hi, err := t.keyRange(ctx, f.ProjectID)
 	if err != nil || hi == 0 {
