@@ -20,10 +20,11 @@ func registerSearchIndex(m *migrate.Migrations) { m.MustRegister(migrateSearchIn
 //     it cannot be created the migration leaves both indexes out and search keeps working
 //     by scanning, as before. An operator may create the extension later and the indexes
 //     by hand with the statements below.
-//   - SQLite: contentless FTS5 tables with the trigram tokenizer (translations_trgm,
-//     translation_keys_trgm, rowid = the row's id), filled from the existing rows and kept
-//     in step by triggers, so that every write path, bulk inserts and staged rollbacks
-//     included, maintains them without knowing they exist.
+//   - SQLite: FTS5 tables with the trigram tokenizer over the rows' own text (external
+//     content: translations_trgm, translation_keys_trgm, rowid = the row's id), filled
+//     from the existing rows and kept in step by triggers, so that every write path, bulk
+//     inserts and staged rollbacks included, maintains them without knowing they exist;
+//     'rebuild' regenerates one from its table.
 //   - both: translations_status_key (status, key_id, language).
 func migrateSearchIndex(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -36,34 +37,32 @@ func migrateSearchIndex(ctx context.Context, db *bun.DB) error {
 			return pgTrigramIndexes(ctx, tx)
 		}
 		return execAll(ctx, tx,
-			`CREATE VIRTUAL TABLE IF NOT EXISTS translations_trgm USING fts5(value, tokenize = 'trigram', content = '', contentless_delete = 1)`,
-			`CREATE VIRTUAL TABLE IF NOT EXISTS translation_keys_trgm USING fts5(key, tokenize = 'trigram', content = '', contentless_delete = 1)`,
-			// A migration run again (the tests take databases back) starts from empty tables.
-			`INSERT INTO translations_trgm (translations_trgm) VALUES ('delete-all')`,
-			`INSERT INTO translation_keys_trgm (translation_keys_trgm) VALUES ('delete-all')`,
-			`INSERT INTO translations_trgm (rowid, value) SELECT id, value FROM translations`,
-			`INSERT INTO translation_keys_trgm (rowid, key) SELECT id, key FROM translation_keys`,
+			`CREATE VIRTUAL TABLE IF NOT EXISTS translations_trgm USING fts5(value, tokenize = 'trigram', content = 'translations', content_rowid = 'id')`,
+			`CREATE VIRTUAL TABLE IF NOT EXISTS translation_keys_trgm USING fts5(key, tokenize = 'trigram', content = 'translation_keys', content_rowid = 'id')`,
+			// Filled from the rows there are; 'rebuild' starts over, so running again is safe.
+			`INSERT INTO translations_trgm (translations_trgm) VALUES ('rebuild')`,
+			`INSERT INTO translation_keys_trgm (translation_keys_trgm) VALUES ('rebuild')`,
 			`CREATE TRIGGER IF NOT EXISTS translations_trgm_insert AFTER INSERT ON translations BEGIN
   INSERT INTO translations_trgm (rowid, value) VALUES (new.id, new.value);
 END`,
 			// Most updates change a status or a flag: the index is touched only when the text
 			// changes.
 			`CREATE TRIGGER IF NOT EXISTS translations_trgm_update AFTER UPDATE OF value ON translations WHEN old.value <> new.value BEGIN
-  DELETE FROM translations_trgm WHERE rowid = old.id;
+  INSERT INTO translations_trgm (translations_trgm, rowid, value) VALUES ('delete', old.id, old.value);
   INSERT INTO translations_trgm (rowid, value) VALUES (new.id, new.value);
 END`,
 			`CREATE TRIGGER IF NOT EXISTS translations_trgm_delete AFTER DELETE ON translations BEGIN
-  DELETE FROM translations_trgm WHERE rowid = old.id;
+  INSERT INTO translations_trgm (translations_trgm, rowid, value) VALUES ('delete', old.id, old.value);
 END`,
 			`CREATE TRIGGER IF NOT EXISTS translation_keys_trgm_insert AFTER INSERT ON translation_keys BEGIN
   INSERT INTO translation_keys_trgm (rowid, key) VALUES (new.id, new.key);
 END`,
 			`CREATE TRIGGER IF NOT EXISTS translation_keys_trgm_update AFTER UPDATE OF key ON translation_keys WHEN old.key <> new.key BEGIN
-  DELETE FROM translation_keys_trgm WHERE rowid = old.id;
+  INSERT INTO translation_keys_trgm (translation_keys_trgm, rowid, key) VALUES ('delete', old.id, old.key);
   INSERT INTO translation_keys_trgm (rowid, key) VALUES (new.id, new.key);
 END`,
 			`CREATE TRIGGER IF NOT EXISTS translation_keys_trgm_delete AFTER DELETE ON translation_keys BEGIN
-  DELETE FROM translation_keys_trgm WHERE rowid = old.id;
+  INSERT INTO translation_keys_trgm (translation_keys_trgm, rowid, key) VALUES ('delete', old.id, old.key);
 END`,
 		)
 	})
