@@ -35,6 +35,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerOneSchema(m)
 	registerCacheChanges(m)
 	registerStatusCounts(m)
+	registerSearchIndex(m)
 	return m
 }
 
