@@ -65,6 +65,9 @@ func keyNames(keys []model.KeyState) []string {
 // when they are most of it.
 func TestKeysOnlyNamed(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: 30,000 keys read three ways run in the plain run; the race run keeps the tests that run at once")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		const n = 30000

@@ -19,6 +19,7 @@ import (
 // drafts, missing keys, languages turned on) and after each checks that the counters
 // get_project_status reads equal a count of the rows.
 func TestCountersEqualARecount(t *testing.T) {
+	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		llm := aitest.New(t, aitest.Echo(func(_, masked string) string { return "ai " + masked }))
