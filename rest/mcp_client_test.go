@@ -348,7 +348,7 @@ type mcpSearchRow struct {
 
 type mcpSearch struct {
 	Rows       []mcpSearchRow `json:"rows"`
-	NextOffset *int           `json:"next_offset"`
+	NextOffset *string        `json:"next_offset"`
 }
 
 type mcpGlossary struct {

@@ -9,13 +9,13 @@ import (
 )
 
 // mcpSpecArgs are the spec's arguments of each tool (project_id aside): required, then
-// optional. get_checkup_report also takes offset, which pages its findings as
-// search_translations pages rows.
+// optional. get_checkup_report and get_translations also take offset, which pages their
+// findings and files as search_translations pages rows.
 var mcpSpecArgs = map[string][2][]string{
 	"list_projects":           {nil, nil},
 	"get_project_status":      {nil, nil},
 	"get_embed_snippet":       {nil, nil},
-	"get_translations":        {{"language"}, {"format", "namespace_key"}},
+	"get_translations":        {{"language"}, {"format", "namespace_key", "offset"}},
 	"get_translation":         {{"namespace_key", "translation_key"}, nil},
 	"search_translations":     {nil, {"key_contains", "value_contains", "language", "status", "offset"}},
 	"list_terminology":        {nil, {"locale"}},

@@ -34,6 +34,8 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerProjectSyntax(m)
 	registerOneSchema(m)
 	registerCacheChanges(m)
+	registerStatusCounts(m)
+	registerSearchIndex(m)
 	return m
 }
 

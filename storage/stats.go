@@ -3,6 +3,11 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/uptrace/bun"
 )
 
 // CacheStats reports how many cached reads this process answered from memory (hits) and
@@ -19,4 +24,259 @@ func (db *DB) PendingJobs(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("counting pending jobs: %w", err)
 	}
 	return int(n), nil
+}
+
+// statusCountRow is one (project, language) of the status counters: the row of language ""
+// holds the project's visible keys with a source value, the others their language's
+// non-empty rows by the source version they were made against.
+type statusCountRow struct {
+	bun.BaseModel `bun:"table:status_counts"`
+	ProjectID     string `bun:"project_id,pk"`
+	Language      string `bun:"language,pk"`
+	KeyCount      int64  `bun:"key_count"`
+	CurrentRows   int64  `bun:"current_rows"`
+	BehindRows    int64  `bun:"behind_rows"`
+	NullRows      int64  `bun:"null_rows"`
+}
+
+// keyShare and rowShare are what a key and a translation row add to their project's status
+// counts (the counted column): the rule of LanguageCounts, row by row. A visible row with
+// a source value is 1 current, 2 behind or 3 without a source version; an empty one that is
+// behind (4) or has no version (5) counts as missing but is still on the stale list, which
+// reads these marks through the translations_drifted index.
+const (
+	keyShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 THEN 1 ELSE 0 END`
+	rowShare = `CASE WHEN k.hidden OR k.source_version <= 0 THEN 0
+  WHEN t.value <> '' THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN 1 ELSE 2 END
+  WHEN t.source_version IS NULL THEN 5 WHEN t.source_version < k.source_version THEN 4 ELSE 0 END`
+)
+
+// countBatch is how many keys one statement of CountKeys reads: a maximal sync touches
+// hundreds of thousands, and SQLite takes at most 32,766 parameters.
+const countBatch = 10000
+
+// statusDelta is how one (project, language) of status_counts moves.
+type statusDelta struct{ keys, current, behind, null int64 }
+
+func (d *statusDelta) add(share int, n int64) {
+	switch share {
+	case 1:
+		d.current += n
+	case 2:
+		d.behind += n
+	case 3:
+		d.null += n
+	}
+}
+
+// CountKeys compares each row's recorded share with the one its key and value give now,
+// moves the counters by the difference and records the new share where it moved, so a
+// write pays for the keys it touched only, and a new row that is current (stored marked
+// so) is counted without being written again. The database compares and sums: a sync of
+// 50,000 new keys sends no row back.
+func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
+	deltas := map[[2]string]*statusDelta{}
+	at := func(project, language string) *statusDelta {
+		d := deltas[[2]string{project, language}]
+		if d == nil {
+			d = &statusDelta{}
+			deltas[[2]string{project, language}] = d
+		}
+		return d
+	}
+	for start := 0; start < len(touched.IDs); start += countBatch {
+		ids := touched.IDs[start:min(len(touched.IDs), start+countBatch)]
+		batch := bun.In(ids)
+		// What the batch's keys and rows counted as before this write: nothing for what it
+		// created, else their mark.
+		var created []int64
+		newRows := map[string][]int64{}
+		for _, id := range ids {
+			if touched.New[id] {
+				created = append(created, id)
+			}
+			for _, l := range touched.NewRows[id] {
+				newRows[l] = append(newRows[l], id)
+			}
+		}
+		keyWas, rowWas := "k.counted", "t.counted"
+		var keyArgs, rowArgs []any
+		switch {
+		case len(created) == len(ids):
+			// A batch of new keys (a sync's): nothing of it counted yet.
+			keyWas, rowWas = "0", "0"
+		case len(created) > 0 || len(newRows) > 0:
+			if len(created) > 0 {
+				keyWas, keyArgs = "CASE WHEN k.id IN (?) THEN 0 ELSE k.counted END", []any{bun.In(created)}
+			}
+			rowWas = "CASE"
+			if len(created) > 0 {
+				rowWas += " WHEN t.key_id IN (?) THEN 0"
+				rowArgs = append(rowArgs, bun.In(created))
+			}
+			for l, kids := range newRows {
+				rowWas += " WHEN t.language = ? AND t.key_id IN (?) THEN 0"
+				rowArgs = append(rowArgs, l, bun.In(kids))
+			}
+			rowWas += " ELSE t.counted END"
+		}
+		// One pass over the keys and one over their rows find what moved: the counters by
+		// was -> now, the marks where mark <> now (most often nowhere).
+		var keys []struct {
+			ProjectID      string `bun:"project_id"`
+			Mark, Was, Now int
+			N              int64
+		}
+		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
+FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
+WHERE k.id IN (?) AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
+GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, []any{batch}, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
+			return fmt.Errorf("counting keys: %w", err)
+		}
+		markKeys := false
+		for _, r := range keys {
+			at(r.ProjectID, "").keys += int64(r.Now-r.Was) * r.N
+			markKeys = markKeys || r.Mark != r.Now
+		}
+		var rows []struct {
+			ProjectID      string `bun:"project_id"`
+			Language       string
+			Mark, Was, Now int
+			N              int64
+		}
+		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, t.counted AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
+FROM translations AS t
+JOIN translation_keys AS k ON k.id = t.key_id
+JOIN namespaces AS n ON n.id = k.namespace_id
+WHERE t.key_id IN (?) AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
+GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, []any{batch}, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
+			return fmt.Errorf("counting translations: %w", err)
+		}
+		markRows := false
+		for _, r := range rows {
+			d := at(r.ProjectID, r.Language)
+			d.add(r.Was, -r.N)
+			d.add(r.Now, r.N)
+			markRows = markRows || r.Mark != r.Now
+		}
+		if markKeys {
+			if err := t.markKeys(ctx, "k.id IN (?)", batch); err != nil {
+				return err
+			}
+		}
+		if markRows {
+			if err := t.markRows(ctx, "t.key_id IN (?)", batch); err != nil {
+				return err
+			}
+		}
+	}
+	for pl, d := range deltas {
+		if *d == (statusDelta{}) {
+			continue
+		}
+		if _, err := t.tx.NewRaw(`INSERT INTO status_counts AS c (project_id, language, key_count, current_rows, behind_rows, null_rows)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + excluded.key_count,
+  current_rows = c.current_rows + excluded.current_rows, behind_rows = c.behind_rows + excluded.behind_rows,
+  null_rows = c.null_rows + excluded.null_rows`, pl[0], pl[1], d.keys, d.current, d.behind, d.null).Exec(ctx); err != nil {
+			return fmt.Errorf("moving status counts: %w", err)
+		}
+	}
+	return nil
+}
+
+// markKeys and markRows record the current share of the keys and rows where matches.
+func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
+	q := `UPDATE translation_keys AS k SET counted = ` + keyShare + ` WHERE ` + where + ` AND k.counted <> ` + keyShare
+	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
+		return fmt.Errorf("marking counted keys: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) markRows(ctx context.Context, where string, args ...any) error {
+	q := `UPDATE translations AS t SET counted = ` + rowShare + `
+FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND t.counted <> ` + rowShare
+	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
+		return fmt.Errorf("marking counted translations: %w", err)
+	}
+	return nil
+}
+
+// groupBy is a GROUP BY term for expr and a comma, or nothing for the constant 0, which
+// SQL would read as a column position.
+func groupBy(expr string) string {
+	if expr == "0" {
+		return ""
+	}
+	return expr + ", "
+}
+
+func (t *tx) StatusCounts(ctx context.Context, p model.Project) ([]model.LanguageCounts, error) {
+	var rows []statusCountRow
+	if err := t.tx.NewSelect().Model(&rows).Where("project_id = ?", p.ID).Scan(ctx); err != nil {
+		return nil, mapError(err)
+	}
+	var total int
+	byLang := map[string]statusCountRow{}
+	for _, r := range rows {
+		if r.Language == "" {
+			total = int(r.KeyCount)
+		}
+		byLang[r.Language] = r
+	}
+	out := make([]model.LanguageCounts, 0, len(p.EnabledLanguages))
+	for _, code := range p.EnabledLanguages {
+		r := byLang[code]
+		out = append(out, model.LanguageCounts{Language: code, Total: total,
+			Current: int(r.CurrentRows), Behind: int(r.BehindRows), NullVersion: int(r.NullRows)})
+	}
+	return out, nil
+}
+
+// Recount marks every key and row of the project with its share again and rebuilds the
+// project's counters from the marks: the repair when counters and rows disagree.
+func (t *tx) Recount(ctx context.Context, projectID string) error {
+	in := `k.namespace_id IN (SELECT id FROM namespaces WHERE project_id = ?)`
+	if err := t.markKeys(ctx, in, projectID); err != nil {
+		return err
+	}
+	if err := t.markRows(ctx, in, projectID); err != nil {
+		return err
+	}
+	if _, err := t.tx.NewDelete().Model((*statusCountRow)(nil)).Where("project_id = ?", projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("dropping status counts: %w", err)
+	}
+	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
+SELECT ?, '', COUNT(*), 0, 0, 0 FROM translation_keys AS k WHERE k.counted = 1 AND `+in, projectID, projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("counting keys: %w", err)
+	}
+	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
+SELECT ?, t.language, 0,
+  SUM(CASE WHEN t.counted = 1 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END)
+FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
+WHERE t.counted BETWEEN 1 AND 3 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("counting translations: %w", err)
+	}
+	return nil
+}
+
+// StaleKeys lists the visible keys of the namespace whose row in language was made against
+// an older source value (with includeNull, or against none), bytewise sorted: the rows
+// the stale list needs are found through the translations_drifted index, whatever the
+// namespace's size.
+func (t *tx) StaleKeys(ctx context.Context, ns model.Namespace, language string, includeNull bool) ([]string, error) {
+	shares := []int{2, 4}
+	if includeNull {
+		shares = append(shares, 3, 5)
+	}
+	var keys []string
+	if err := t.tx.NewRaw(`SELECT k.key FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
+WHERE t.language = ? AND t.counted >= 2 AND t.counted IN (?) AND k.namespace_id = ?`, language, bun.In(shares), ns.ID).Scan(ctx, &keys); err != nil {
+		return nil, mapError(err)
+	}
+	sort.Strings(keys)
+	return keys, nil
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/uptrace/bun"
 )
 
 func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWrite) error {
@@ -159,6 +161,213 @@ func (t *tx) ProjectTranslations(ctx context.Context, projectID, language string
 	return t.projectTranslations(ctx, model.SearchFilter{ProjectID: projectID, Language: language})
 }
 
+// searchCandidates bounds the rows a substring index may name for search to read them
+// all and sort them; past it the search walks the project in order instead, where a term
+// that common fills a page within a few rows.
+var searchCandidates = 5000
+
+// Search walks the project's rows in (key id, language) order from the cursor, which an
+// index serves (translations_key_language, or translations_status_key for a status), so a
+// page costs its own rows and never a sort of the project. For a substring of three or
+// more characters, when the next searchWindow keys do not fill the page, the trigram
+// index says which rows hold it: when few do, only those are read and sorted. Shorter
+// substrings, which trigrams cannot narrow, are checked row by row during the walk (a
+// rare one reads the whole project). Every substring is also checked with LIKE, so the
+// indexes only ever narrow, never decide.
 func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectTranslation, error) {
-	return t.projectTranslations(ctx, f)
+	lo, hi, err := t.keyRange(ctx, f.ProjectID)
+	if err != nil || hi == 0 {
+		return nil, err
+	}
+	indexed := utf8.RuneCountInString(f.ValueContains) >= 3 || utf8.RuneCountInString(f.KeyContains) >= 3
+	if indexed && f.Offset == 0 && f.Limit > 0 {
+		// A common substring fills a page within the next few keys, and the index's answer
+		// for it costs more than that walk: look there first.
+		from := max(lo, f.AfterKeyID)
+		rows, err := t.searchRows(ctx, f, from, min(hi, from+searchWindow), nil, nil)
+		if err != nil || len(rows) >= f.Limit {
+			return rows, err
+		}
+	}
+	var rowIDs, keyIDs []int64
+	narrowed := false
+	if utf8.RuneCountInString(f.ValueContains) >= 3 {
+		ids, ok, err := t.valueCandidates(ctx, f, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		rowIDs, narrowed = ids, ok
+	}
+	if !narrowed && utf8.RuneCountInString(f.KeyContains) >= 3 {
+		ids, ok, err := t.keyCandidates(ctx, f.KeyContains, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		keyIDs, narrowed = ids, ok
+	}
+	if narrowed && len(rowIDs) == 0 && len(keyIDs) == 0 {
+		return nil, nil
+	}
+	return t.searchRows(ctx, f, lo, hi, rowIDs, keyIDs)
+}
+
+// searchWindow is how many key ids Search walks before it asks a substring index.
+const searchWindow = 1000
+
+// searchRows is the page of rows f selects among keys lo to hi, only among rowIDs or
+// keyIDs when given.
+func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64, rowIDs, keyIDs []int64) ([]model.ProjectTranslation, error) {
+	// SQLite would start from the project's namespaces and sort every row it finds; its
+	// CROSS JOIN keeps the translations in index order outermost. PostgreSQL chooses so by
+	// itself from the LIMIT.
+	join := "JOIN"
+	if !t.db.postgres {
+		join = "CROSS JOIN"
+	}
+	q := t.tx.NewSelect().TableExpr("translations AS t").
+		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
+		Join(join+" translation_keys AS k ON k.id = t.key_id").
+		Join(join+" namespaces AS n ON n.id = k.namespace_id").
+		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").
+		Where("t.key_id BETWEEN ? AND ?", lo, hi)
+	if len(rowIDs) > 0 {
+		q = q.Where("t.id IN (?)", bun.In(rowIDs))
+	}
+	if len(keyIDs) > 0 {
+		q = q.Where("t.key_id IN (?)", bun.In(keyIDs))
+	}
+	if f.Language != "" {
+		q = q.Where("t.language = ?", f.Language)
+	}
+	if f.Status != "" {
+		q = q.Where("t.status = ?", f.Status)
+	}
+	if f.KeyContains != "" {
+		q = q.Where(t.db.lower()+`(k.key) LIKE ? ESCAPE '\'`, likePattern(f.KeyContains))
+	}
+	if f.ValueContains != "" {
+		q = q.Where(t.db.lower()+`(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
+	}
+	if f.AfterKeyID > 0 {
+		// The first term bounds the index range; the second leaves the rows of the cursor's
+		// own key up to its language.
+		q = q.Where("t.key_id >= ?", f.AfterKeyID).Where("(t.key_id > ? OR t.language > ?)", f.AfterKeyID, f.AfterLanguage)
+	}
+	q = q.OrderExpr("t.key_id, t.language")
+	if f.Limit > 0 {
+		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	}
+	var rows []projectTranslationRow
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]model.ProjectTranslation, len(rows))
+	for i, r := range rows {
+		out[i] = model.ProjectTranslation{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.SourceVersion, Row: stateOf(r.translationRow)}
+	}
+	return out, nil
+}
+
+// valueCandidates returns the ids of the rows in the key range whose value may contain
+// f.ValueContains and that pass f's other row filters, and whether they are few enough
+// to read instead of walking (false also when PostgreSQL has no trigram index).
+func (t *tx) valueCandidates(ctx context.Context, f model.SearchFilter, lo, hi int64) ([]int64, bool, error) {
+	var q *bun.SelectQuery
+	if t.db.postgres {
+		if !t.hasIndex(ctx, "translations_value_trgm") {
+			return nil, false, nil
+		}
+		q = t.tx.NewSelect().TableExpr("translations AS t").Column("t.id").
+			Where(`LOWER(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
+	} else {
+		q = t.tx.NewSelect().TableExpr("translations_trgm AS g").Join("JOIN translations AS t ON t.id = g.rowid").Column("t.id").
+			Where("translations_trgm MATCH ?", ftsPhrase(f.ValueContains))
+	}
+	q = q.Where("t.key_id BETWEEN ? AND ?", lo, hi)
+	if f.Language != "" {
+		q = q.Where("t.language = ?", f.Language)
+	}
+	if f.Status != "" {
+		q = q.Where("t.status = ?", f.Status)
+	}
+	return t.candidates(ctx, q)
+}
+
+// keyCandidates is valueCandidates for the keys whose name may contain s.
+func (t *tx) keyCandidates(ctx context.Context, s string, lo, hi int64) ([]int64, bool, error) {
+	var q *bun.SelectQuery
+	if t.db.postgres {
+		if !t.hasIndex(ctx, "keys_key_trgm") {
+			return nil, false, nil
+		}
+		q = t.tx.NewSelect().TableExpr("translation_keys AS k").Column("k.id").
+			Where(`LOWER(k.key) LIKE ? ESCAPE '\'`, likePattern(s))
+	} else {
+		q = t.tx.NewSelect().TableExpr("translation_keys_trgm AS g").Join("JOIN translation_keys AS k ON k.id = g.rowid").Column("k.id").
+			Where("translation_keys_trgm MATCH ?", ftsPhrase(s))
+	}
+	return t.candidates(ctx, q.Where("k.id BETWEEN ? AND ?", lo, hi).Where("NOT k.hidden"))
+}
+
+func (t *tx) candidates(ctx context.Context, q *bun.SelectQuery) ([]int64, bool, error) {
+	var ids []int64
+	if err := q.Limit(int64(searchCandidates)+1).Scan(ctx, &ids); err != nil {
+		return nil, false, mapError(err)
+	}
+	if len(ids) > searchCandidates {
+		return nil, false, nil
+	}
+	return ids, true, nil
+}
+
+// hasIndex reports whether the index exists: pg_trgm may have been refused to the
+// migration, and then a substring is checked row by row.
+func (t *tx) hasIndex(ctx context.Context, name string) bool {
+	var ok bool
+	err := t.tx.NewRaw("SELECT to_regclass(?) IS NOT NULL", name).Scan(ctx, &ok)
+	return err == nil && ok
+}
+
+// ftsPhrase is s as one FTS5 phrase: a trigram table matches it anywhere, case folded.
+func ftsPhrase(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// KeyPage serves paged exports: the (namespace_id, id) index walks the namespace from
+// afterID, and rows are handed over as they arrive, so that memory holds one key at a time.
+func (t *tx) KeyPage(ctx context.Context, ns model.Namespace, sourceLanguage, language string, afterID int64, limit int, visit func(model.KeyState) bool) error {
+	rows, err := t.tx.QueryContext(ctx, `SELECT k.id, k.key, k.hidden, k.source_version,
+  s.id, s.value, s.status, s.do_not_translate, s.language_locked, s.source_version, s.updated_by, s.updated_at,
+  t.id, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at
+FROM translation_keys AS k
+LEFT JOIN translations AS s ON s.key_id = k.id AND s.language = ?
+LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
+WHERE k.namespace_id = ? AND k.id > ? AND NOT k.hidden
+ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit)
+	if err != nil {
+		return mapError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r keyStateRow
+		if err := rows.Scan(&r.ID, &r.Key, &r.Hidden, &r.SourceVersion,
+			&r.SID, &r.SValue, &r.SStatus, &r.SDNT, &r.SLocked, &r.SVersion, &r.SBy, &r.SUpdated,
+			&r.TID, &r.TValue, &r.TStatus, &r.TDNT, &r.TLocked, &r.TVersion, &r.TBy, &r.TUpdated); err != nil {
+			return mapError(err)
+		}
+		k := model.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
+		if r.SID != nil {
+			k.Source = &model.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
+				DoNotTranslate: deref(r.SDNT), LanguageLocked: deref(r.SLocked), SourceVersion: r.SVersion, UpdatedBy: deref(r.SBy), UpdatedAt: deref(r.SUpdated)}
+		}
+		if r.TID != nil {
+			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
+				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
+		}
+		if !visit(k) {
+			return nil
+		}
+	}
+	return mapError(rows.Err())
 }

@@ -92,6 +92,10 @@ const (
 	MaxAIKeys = 10
 	// SearchPage is the most rows search_translations answers at once.
 	SearchPage = 50
+	// A get_translations page holds at most this many keys and about this much text: a
+	// whole project of a million keys comes in pages, never in one body of hundreds of MB.
+	ExportPageKeys  = 10000
+	ExportPageBytes = 4 << 20
 	// Endpoint 13's strings per call and characters per string.
 	MaxHarvestStrings = 50
 	MinHarvestChars   = 2

@@ -126,7 +126,7 @@ func DefaultHooks(o *Options) []WriteHook {
 	if now == nil {
 		now = time.Now
 	}
-	return []WriteHook{CacheHook(), UsageHook(), CheckupHook(now), AutoTranslateHook(def, now), WebhookHook(now)}
+	return []WriteHook{CacheHook(), CountsHook(), UsageHook(), CheckupHook(now), AutoTranslateHook(def, now), WebhookHook(now)}
 }
 
 // BaseURL is the public address the catalogue was configured with.

@@ -17,9 +17,10 @@
 // write time budget, and hands the typed [model.Change]s it reports to every [WriteHook]
 // inside that transaction. Every side effect of a write is a hook the wiring registers
 // ([Options].Hooks; cmd/lokal lists them in order, tests take [DefaultHooks]): refreshing
-// caches, recording AI usage, scheduling checkups, queueing the automatic translation of
-// new keys, and the webhook outbox, each in a hook_*.go file. The operations know none of
-// them, and no code of the package opens a transaction elsewhere (a test keeps it so).
+// caches, keeping the status counters, recording AI usage, scheduling checkups, queueing
+// the automatic translation of new keys, and the webhook outbox, each in a hook_*.go file.
+// The operations know none of them, and no code of the package opens a transaction
+// elsewhere (a test keeps it so).
 //
 // # AI translation
 //

@@ -98,7 +98,9 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
-		counts, err := tx.LanguageCounts(ctx, proj)
+		// The counters, not a count of the rows: a project of a million keys answers in
+		// milliseconds (CountsHook keeps them; lokal project recount repairs them).
+		counts, err := tx.StatusCounts(ctx, proj)
 		if err != nil {
 			return err
 		}
@@ -127,6 +129,32 @@ type LanguageStats struct {
 	Drifted    int    `json:"source_drifted"` // translated against an older source value
 	Queued     int    `json:"queued"`         // waiting for automatic translation
 	AIFailed   int    `json:"ai_failed"`      // automatic translation gave up; still missing
+}
+
+// RecountOut is the project's status counts as lokal project recount left them.
+type RecountOut struct {
+	ProjectID string          `json:"project_id"`
+	Languages []LanguageStats `json:"languages"`
+}
+
+// RecountProject recomputes the project's status counters from its rows: the repair for
+// counters that drifted (a database edited by hand, a bug). An admin write, for the CLI.
+func (c *Catalog) RecountProject(ctx context.Context, projectID string) (RecountOut, error) {
+	out := RecountOut{ProjectID: projectID}
+	err := c.write(ctx, write{op: model.OpRecount, project: projectID, admin: true,
+		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+			proj, err := tx.Project(ctx, projectID)
+			if err != nil {
+				return nil, err
+			}
+			if err := tx.Recount(ctx, projectID); err != nil {
+				return nil, err
+			}
+			counts, err := tx.StatusCounts(ctx, proj)
+			out.Languages = languageStats(proj.SourceLanguage, counts)
+			return nil, err
+		}})
+	return out, err
 }
 
 // EnableLanguageIn names the language to turn on.
@@ -282,7 +310,7 @@ func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[st
 		if err != nil {
 			return err
 		}
-		counts, err := tx.LanguageCounts(ctx, proj)
+		counts, err := tx.StatusCounts(ctx, proj)
 		if err != nil {
 			return err
 		}

@@ -41,16 +41,12 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 		if in.Language == proj.SourceLanguage {
 			return nil
 		}
-		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language)
-		if err != nil {
-			return err
+		// The rows' marks apply isStale (storage's rowShare), kept by CountsHook.
+		keys, err := tx.StaleKeys(ctx, ns, in.Language, in.IncludeNull)
+		if len(keys) > 0 {
+			out.StaleKeys = keys
 		}
-		for _, k := range keys {
-			if !k.Hidden && k.Value != nil && isStale(in.Language, proj.SourceLanguage, k.Value.SourceVersion, k.SourceVersion, in.IncludeNull) {
-				out.StaleKeys = append(out.StaleKeys, k.Key)
-			}
-		}
-		return nil
+		return err
 	})
 	return out, err
 }

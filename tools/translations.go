@@ -2,7 +2,11 @@ package tools
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
@@ -15,16 +19,18 @@ type GetTranslationsIn struct {
 	Language     string `json:"language" jsonschema:"language code; must be enabled for the project"`
 	Format       string `json:"format,omitempty" jsonschema:"json (default), yml, po or strings"`
 	NamespaceKey string `json:"namespace_key,omitempty" jsonschema:"one namespace; default the whole project"`
+	Offset       string `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous call with the same language, format and namespace_key; absent for the first page"`
 }
 
-// GetTranslationsOut carries the rendered file.
+// GetTranslationsOut carries the rendered file, or one page of it.
 type GetTranslationsOut struct {
-	Language     string `json:"language"`
-	Format       string `json:"format"`
-	NamespaceKey string `json:"namespace_key,omitempty"`
-	Count        int    `json:"count"`
-	ContentType  string `json:"content_type"`
-	Content      string `json:"content"`
+	Language     string  `json:"language"`
+	Format       string  `json:"format"`
+	NamespaceKey string  `json:"namespace_key,omitempty"`
+	Count        int     `json:"count"`
+	ContentType  string  `json:"content_type"`
+	Content      string  `json:"content"`
+	NextOffset   *string `json:"next_offset"`
 }
 
 // Text is the file itself.
@@ -32,7 +38,10 @@ func (o GetTranslationsOut) Text() string { return o.Content }
 
 // GetTranslations renders one language of one namespace, or of the whole project, in a
 // format its ecosystem reads. A whole-project json is an object of namespaces; the other
-// formats prefix each key with its namespace and a dot.
+// formats prefix each key with its namespace and a dot. A project over ExportPageKeys keys
+// or ExportPageBytes of text comes in pages, each a complete file of its format holding
+// some of the keys, walked by namespace and key id so that a page costs its own rows;
+// next_offset continues, and is null on the last page.
 func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (GetTranslationsOut, error) {
 	out := GetTranslationsOut{Language: in.Language, Format: in.Format, NamespaceKey: in.NamespaceKey}
 	if out.Format == "" {
@@ -44,54 +53,69 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if !contains(formats.Formats, out.Format) {
 		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Formats, ", "))
 	}
-	var rows []model.ProjectTranslation
-	var sources map[int64]string
-	var po []formats.Entry
-	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+	from, err := decodeExportCursor(in.Offset)
+	if err != nil {
+		return out, err
+	}
+	byNamespace := map[string][]formats.Entry{}
+	var all []formats.Entry
+	err = c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
 		}
-		if in.NamespaceKey != "" && !contains(proj.Namespaces, in.NamespaceKey) {
-			return errNoNamespace(in.NamespaceKey)
+		names := slices.Sorted(slices.Values(proj.Namespaces))
+		if in.NamespaceKey != "" {
+			if !contains(proj.Namespaces, in.NamespaceKey) {
+				return errNoNamespace(in.NamespaceKey)
+			}
+			names = []string{in.NamespaceKey}
 		}
-		var err error
-		if out.Format == "po" {
-			po, err = poEntries(ctx, tx, proj, in.Language, in.NamespaceKey)
-			return err
+		if from.namespace != "" {
+			i := slices.Index(names, from.namespace)
+			if i < 0 {
+				return errBadOffset
+			}
+			names = names[i:]
 		}
-		if rows, err = tx.ProjectTranslations(ctx, proj.ID, in.Language); err != nil {
-			return err
-		}
-		sources = map[int64]string{}
-		if out.Format == "strings" {
-			src, err := tx.ProjectTranslations(ctx, proj.ID, proj.SourceLanguage)
+		keys, size := 0, 0
+		for i, name := range names {
+			ns, err := findNamespace(ctx, tx, proj, name)
 			if err != nil {
 				return err
 			}
-			for _, r := range src {
-				sources[r.KeyID] = r.Row.Value
+			var after int64
+			if i == 0 {
+				after = from.afterKeyID
+			}
+			// One more key than the page holds says whether another page follows.
+			err = tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, ExportPageKeys-keys+1, func(k model.KeyState) bool {
+				if keys >= ExportPageKeys || size >= ExportPageBytes {
+					next := exportCursor{namespace: name, afterKeyID: after}.encode()
+					out.NextOffset = &next
+					return false
+				}
+				after = k.ID
+				keys++
+				e, ok := exportEntry(k, out.Format, in.Language, proj.SourceLanguage)
+				if !ok {
+					return true
+				}
+				size += len(e.Key) + len(e.Value) + len(e.Source)
+				byNamespace[name] = append(byNamespace[name], e)
+				if in.NamespaceKey == "" {
+					e.Key = name + "." + e.Key
+				}
+				all = append(all, e)
+				return true
+			})
+			if err != nil || out.NextOffset != nil {
+				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		return out, err
-	}
-	byNamespace := map[string][]formats.Entry{}
-	var all []formats.Entry
-	for _, r := range rows {
-		if in.NamespaceKey != "" && r.Namespace != in.NamespaceKey {
-			continue
-		}
-		e := formats.Entry{Key: r.Key, Source: sources[r.KeyID], Value: r.Row.Value}
-		byNamespace[r.Namespace] = append(byNamespace[r.Namespace], e)
-		if in.NamespaceKey == "" {
-			e.Key = r.Namespace + "." + r.Key
-		}
-		all = append(all, e)
-	}
-	if out.Format == "po" {
-		all = po
 	}
 	out.Count = len(all)
 	out.ContentType = formats.ContentType(out.Format)
@@ -108,46 +132,61 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	return out, nil
 }
 
-// poEntries are the entries of a gettext catalog: every visible key of the namespace (all
-// of them when namespace is ""), translated or not, since a PO file is also the
+// exportEntry is a key's entry in a file of format, and whether the file has one. A gettext
+// catalog lists every visible key, translated or not, since a PO file is also the
 // translator's worklist: an untranslated key has an empty msgstr, and a translation made
 // against an older source text is flagged fuzzy. Only rows known to be behind count as
-// stale here (not rows with no recorded source version): msgfmt drops fuzzy entries, and
-// a translation of unknown age should not vanish from the compiled catalog.
-func poEntries(ctx context.Context, tx model.Tx, proj model.Project, language, namespace string) ([]formats.Entry, error) {
-	names := proj.Namespaces
-	if namespace != "" {
-		names = []string{namespace}
+// stale there (not rows with no recorded source version): msgfmt drops fuzzy entries, and
+// a translation of unknown age should not vanish from the compiled catalog. The other
+// formats hold the keys with a row in the language; strings also carries the source text.
+func exportEntry(k model.KeyState, format, language, sourceLanguage string) (formats.Entry, bool) {
+	e := formats.Entry{Key: k.Key}
+	if format == "po" {
+		if k.Source != nil {
+			e.Source = k.Source.Value
+		}
+		if k.Value != nil {
+			e.Value = k.Value.Value
+			e.Stale = e.Value != "" && isStale(language, sourceLanguage, k.Value.SourceVersion, k.SourceVersion, false)
+		}
+		return e, true
 	}
-	var out []formats.Entry
-	for _, name := range names {
-		ns, err := findNamespace(ctx, tx, proj, name)
-		if err != nil {
-			return nil, err
-		}
-		keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, language)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range keys {
-			if k.Hidden {
-				continue
-			}
-			e := formats.Entry{Key: k.Key}
-			if namespace == "" {
-				e.Key = name + "." + k.Key
-			}
-			if k.Source != nil {
-				e.Source = k.Source.Value
-			}
-			if k.Value != nil {
-				e.Value = k.Value.Value
-				e.Stale = e.Value != "" && isStale(language, proj.SourceLanguage, k.Value.SourceVersion, k.SourceVersion, false)
-			}
-			out = append(out, e)
-		}
+	if k.Value == nil {
+		return e, false
 	}
-	return out, nil
+	e.Value = k.Value.Value
+	if format == "strings" && k.Source != nil {
+		e.Source = k.Source.Value
+	}
+	return e, true
+}
+
+var errBadOffset = model.Errorf(model.CodeInvalid, "offset must be the next_offset of the previous call")
+
+// exportCursor is where a get_translations page continues: after a key of a namespace.
+type exportCursor struct {
+	namespace  string
+	afterKeyID int64
+}
+
+func (c exportCursor) encode() string {
+	return base64.RawURLEncoding.EncodeToString([]byte("e1:" + strconv.FormatInt(c.afterKeyID, 10) + ":" + c.namespace))
+}
+
+func decodeExportCursor(s string) (exportCursor, error) {
+	if s == "" {
+		return exportCursor{}, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	parts := strings.SplitN(string(b), ":", 3)
+	if err != nil || len(parts) != 3 || parts[0] != "e1" || parts[2] == "" {
+		return exportCursor{}, errBadOffset
+	}
+	id, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || id < 0 {
+		return exportCursor{}, errBadOffset
+	}
+	return exportCursor{namespace: parts[2], afterKeyID: id}, nil
 }
 
 // renderNamespaces is the whole-project json: { namespace: { key: value } }.
@@ -257,7 +296,8 @@ type SearchIn struct {
 	ValueContains string `json:"value_contains,omitempty" jsonschema:"substring of the value, case-insensitive"`
 	Language      string `json:"language,omitempty" jsonschema:"only rows in this language"`
 	Status        string `json:"status,omitempty" jsonschema:"needs_review or approved"`
-	Offset        int    `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous call"`
+	// Offset is a next_offset (a string), or a number of rows to skip as before cursors.
+	Offset any `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous call, an opaque cursor that stays valid across writes; absent on the first call"`
 }
 
 // SearchRow is one translation row found.
@@ -271,17 +311,20 @@ type SearchRow struct {
 // SearchOut is one page of rows; NextOffset is null on the last page.
 type SearchOut struct {
 	Rows       []SearchRow `json:"rows"`
-	NextOffset *int        `json:"next_offset"`
+	NextOffset *string     `json:"next_offset"`
 }
 
-// SearchTranslations pages through translation rows of visible keys in a stable order.
+// SearchTranslations pages through translation rows of visible keys in (key id, language)
+// order. next_offset is a cursor naming the last row given, not a count, so rows written
+// or hidden between two calls shift nothing: no row is skipped or given twice.
 func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOut, error) {
 	out := SearchOut{Rows: []SearchRow{}}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	if in.Offset < 0 {
-		return out, model.Errorf(model.CodeInvalid, "offset must not be negative")
+	from, err := decodeSearchOffset(in.Offset)
+	if err != nil {
+		return out, err
 	}
 	if in.Status != "" {
 		if err := checkStatus(in.Status); err != nil {
@@ -293,15 +336,17 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 			return out, err
 		}
 	}
-	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
-		rows, err := tx.Search(ctx, model.SearchFilter{ProjectID: proj.ID, KeyContains: in.KeyContains, ValueContains: in.ValueContains,
-			Language: in.Language, Status: in.Status, Offset: in.Offset, Limit: SearchPage + 1})
+	err = c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		f := from
+		f.ProjectID, f.KeyContains, f.ValueContains, f.Language, f.Status, f.Limit = proj.ID, in.KeyContains, in.ValueContains, in.Language, in.Status, SearchPage+1
+		rows, err := tx.Search(ctx, f)
 		if err != nil {
 			return err
 		}
 		if len(rows) > SearchPage {
 			rows = rows[:SearchPage]
-			next := in.Offset + SearchPage
+			last := rows[len(rows)-1]
+			next := base64.RawURLEncoding.EncodeToString([]byte("s1:" + strconv.FormatInt(last.KeyID, 10) + ":" + last.Row.Language))
 			out.NextOffset = &next
 		}
 		for _, r := range rows {
@@ -311,4 +356,35 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 		return nil
 	})
 	return out, err
+}
+
+// decodeSearchOffset reads a search's offset: a next_offset, or a count of rows to skip.
+func decodeSearchOffset(v any) (model.SearchFilter, error) {
+	var f model.SearchFilter
+	switch o := v.(type) {
+	case nil:
+		return f, nil
+	case float64:
+		if o < 0 || o != math.Trunc(o) || o > math.MaxInt32 {
+			return f, model.Errorf(model.CodeInvalid, "offset must not be negative")
+		}
+		f.Offset = int(o)
+		return f, nil
+	case string:
+		if o == "" {
+			return f, nil
+		}
+		b, err := base64.RawURLEncoding.DecodeString(o)
+		parts := strings.SplitN(string(b), ":", 3)
+		if err != nil || len(parts) != 3 || parts[0] != "s1" || parts[2] == "" {
+			return f, errBadOffset
+		}
+		id, err := strconv.ParseInt(parts[1], 10, 64)
+		if err != nil || id <= 0 {
+			return f, errBadOffset
+		}
+		f.AfterKeyID, f.AfterLanguage = id, parts[2]
+		return f, nil
+	}
+	return f, errBadOffset
 }

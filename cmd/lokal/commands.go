@@ -132,6 +132,19 @@ func init() {
 				return v, projectViewText(v), err
 			}},
 		projectSetCommand(),
+		{name: "project recount", args: "--project P", synopsis: "recompute a project's status counts from its rows",
+			about: "get_project_status reads counters that every write keeps; this rebuilds them from the rows, " +
+				"for a database edited by hand or counts that look wrong. Prints the counts it left.",
+			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			run: func(ctx context.Context, c *call) (any, string, error) {
+				r, err := c.cat.RecountProject(ctx, c.in.str("project"))
+				lines := []string{"status counts of " + r.ProjectID + " recomputed"}
+				for _, l := range r.Languages {
+					lines = append(lines, fmt.Sprintf("%-8s %d of %d translated, %d missing, %d source-drifted",
+						l.Language, l.Translated, l.Total, l.Missing, l.Drifted))
+				}
+				return r, strings.Join(lines, "\n"), err
+			}},
 		{name: "key create", args: "--project P [--read-only]", synopsis: "create a project API key (shown once)",
 			flags:    []flagDef{req("project", "ID", "project id"), boolean("read-only", "a key that can only read")},
 			database: true, json: true,

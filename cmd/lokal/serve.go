@@ -302,7 +302,7 @@ func parseBackoff(items []string) ([]time.Duration, error) {
 
 // writeHooks are the side effects of every write, run in the write's transaction in this
 // order: the caches first (every write that changed something moves its project's
-// revision), then the AI usage ledger, then the work a write leaves for later (the
+// revision), the status counters, then the AI usage ledger, then the work a write leaves for later (the
 // checkup's queue, automatic translation of new keys) and last the webhook outbox. A hook's
 // error rolls the write back. The admin commands register the same hooks: a change made
 // from the CLI is checked, translated and announced as one made over HTTP.
@@ -313,6 +313,7 @@ func writeHooks(opts *tools.Options) []tools.WriteHook {
 	}
 	return []tools.WriteHook{
 		tools.CacheHook(),
+		tools.CountsHook(),
 		tools.UsageHook(),
 		tools.CheckupHook(now),
 		tools.AutoTranslateHook(opts.AIDefault, now),

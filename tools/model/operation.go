@@ -51,4 +51,5 @@ const (
 	OpRemoveStagedKeys  Operation = "remove_staged_keys"  // a failed chunked write undone (bulk)
 	OpSetWorkspaceEmbed Operation = "set_workspace_embed" // lokal workspace set
 	OpCheckup           Operation = "checkup"             // a checkup's report and lease
+	OpRecount           Operation = "recount"             // lokal project recount
 )

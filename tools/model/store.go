@@ -32,6 +32,7 @@ type Tx interface {
 	AdminTx
 	AITx
 	UsageTx
+	CountsTx
 	AutoTranslateTx
 	EmbedTx
 	WebhookTx
@@ -235,7 +236,12 @@ type TranslationTx interface {
 	// ProjectTranslations returns the rows of visible keys in language ("" for all),
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
+	// Search returns the rows f selects in (key id, language) order.
 	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	// KeyPage hands visit up to limit visible keys of the namespace with an id above
+	// afterID, in id order, with the source row and the row in language, one at a time
+	// until visit returns false.
+	KeyPage(ctx context.Context, ns Namespace, sourceLanguage, language string, afterID int64, limit int, visit func(KeyState) bool) error
 	// ValuesContaining returns the distinct values in language of the project's visible
 	// keys that contain any of anyOf.
 	ValuesContaining(ctx context.Context, projectID, language string, anyOf []string) ([]string, error)

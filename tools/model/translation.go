@@ -111,6 +111,10 @@ type SearchFilter struct {
 	ValueContains string
 	Language      string
 	Status        string
+	// AfterKeyID and AfterLanguage continue after that row in (key id, language) order;
+	// Offset skips rows instead (the older paging, which a write in between shifts).
+	AfterKeyID    int64
+	AfterLanguage string
 	Offset        int
 	Limit         int
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,10 +71,24 @@ func Take(ctx context.Context, db *sql.DB, dialect string) (*Dump, error) {
 		return nil, err
 	}
 	if dialect == SQLite {
+		// A virtual table's shadow tables come with it, and its rows are derived (Load
+		// rebuilds full-text indexes); triggers wait until the rows are in, so that loading
+		// them fires nothing.
+		derived := map[string]bool{}
+		if err := scan(ctx, db, func(s string) { derived[s] = true },
+			`SELECT name FROM pragma_table_list WHERE type IN ('shadow', 'virtual')`); err != nil {
+			return nil, fmt.Errorf("listing virtual tables: %w", err)
+		}
 		if err := scan(ctx, db, func(s string) { d.DDL = append(d.DDL, s) },
-			`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY type DESC, rowid`); err != nil {
+			`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\' AND type IN ('table', 'index')
+				AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow') ORDER BY type DESC, rowid`); err != nil {
 			return nil, fmt.Errorf("reading the schema: %w", err)
 		}
+		if err := scan(ctx, db, func(s string) { d.Post = append(d.Post, s) },
+			`SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid`); err != nil {
+			return nil, fmt.Errorf("reading the triggers: %w", err)
+		}
+		tables = slices.DeleteFunc(tables, func(t string) bool { return derived[t] })
 		// AUTOINCREMENT's counters: restored after the tables that create their table.
 		var n int
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_sequence'`).Scan(&n); err != nil {
@@ -106,6 +121,9 @@ func Take(ctx context.Context, db *sql.DB, dialect string) (*Dump, error) {
 	return d, nil
 }
 
+// fts5Table is the name in a CREATE VIRTUAL TABLE of a full-text index.
+var fts5Table = regexp.MustCompile(`(?i)^CREATE VIRTUAL TABLE (?:IF NOT EXISTS )?"?(\w+)"? USING fts5\(`)
+
 // Load replays d into db, which must have no tables of d's yet.
 func Load(ctx context.Context, db *sql.DB, d *Dump) error {
 	tx, err := db.BeginTx(ctx, nil)
@@ -118,6 +136,14 @@ func Load(ctx context.Context, db *sql.DB, d *Dump) error {
 			return fmt.Errorf("%s: %w", firstLine(q), err)
 		}
 		return nil
+	}
+	if d.Dialect == Postgres {
+		// Indexes name extensions' operator classes (pg_trgm's) unqualified: they are found
+		// in the extensions' schemas, which need not be this connection's.
+		if err := exec(`SELECT set_config('search_path', current_setting('search_path') || COALESCE((SELECT string_agg(', ' || quote_ident(n.nspname), '')
+			FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE n.nspname <> 'pg_catalog'), ''), true)`); err != nil {
+			return err
+		}
 	}
 	for _, q := range d.DDL {
 		if err := exec(q); err != nil {
@@ -144,6 +170,15 @@ func Load(ctx context.Context, db *sql.DB, d *Dump) error {
 	for _, q := range d.Post {
 		if err := exec(q); err != nil {
 			return err
+		}
+	}
+	if d.Dialect == SQLite {
+		for _, q := range d.DDL {
+			if m := fts5Table.FindStringSubmatch(q); m != nil {
+				if err := exec("INSERT INTO " + Ident(m[1]) + " (" + Ident(m[1]) + ") VALUES ('rebuild')"); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if d.Dialect == Postgres {
@@ -309,11 +344,17 @@ func pgConstraints(ctx context.Context, db *sql.DB, table string) ([]pgConstrain
 // onSchema is the schema name pg_get_indexdef puts before the table.
 var onSchema = regexp.MustCompile(` ON (?:"[^"]+"|[a-z_0-9]+)\.`)
 
+// opsSchema is the schema it puts before an operator class (pg_trgm's) that is not on the
+// reader's search_path: the same index reads differently from another schema.
+var opsSchema = regexp.MustCompile(` (?:"[^"]+"|[a-z_0-9]+)\.([a-z_0-9]+_ops)\b`)
+
 // pgIndexes lists the definitions of a table's indexes that no constraint owns, without
 // their schema, so they replay into any schema.
 func pgIndexes(ctx context.Context, db *sql.DB, table string) ([]string, error) {
 	var out []string
-	err := scan(ctx, db, func(s string) { out = append(out, onSchema.ReplaceAllString(s, " ON ")) },
+	err := scan(ctx, db, func(s string) {
+		out = append(out, opsSchema.ReplaceAllString(onSchema.ReplaceAllString(s, " ON "), " $1"))
+	},
 		`SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
 			JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class ic ON ic.oid = i.indexrelid
 		WHERE n.nspname = current_schema() AND c.relname = $1

@@ -1,0 +1,269 @@
+package storage_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// searchSeed stores values (key → value, all in language "en") as visible keys of a new
+// namespace of project; hidden names keys stored but hidden.
+func searchSeed(t *testing.T, db *storage.DB, projectID, ns string, values map[string]string, hidden ...string) {
+	t.Helper()
+	ctx := sys(t)
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range values {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	err := db.Update(ctx, projectID, func(tx model.Tx) error {
+		n, err := tx.CreateNamespace(ctx, projectID, ns)
+		if err != nil {
+			return err
+		}
+		var nk []model.NewKey
+		for _, k := range keys {
+			nk = append(nk, model.NewKey{NamespaceID: n.ID, Key: k, SourceVersion: 1})
+		}
+		ids, err := tx.InsertKeys(ctx, nk)
+		if err != nil {
+			return err
+		}
+		var ws []model.TranslationWrite
+		var hide []int64
+		for i, k := range keys {
+			ws = append(ws, model.TranslationWrite{KeyID: ids[i], Key: k, Language: "en", Value: values[k], Status: model.StatusApproved, Change: model.ChangeValueCreated})
+			if slices.Contains(hidden, k) {
+				hide = append(hide, ids[i])
+			}
+		}
+		if err := tx.WriteTranslations(ctx, ws); err != nil {
+			return err
+		}
+		return tx.SetHidden(ctx, hide, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// searchAll pages through Search three rows at a time with the keyset cursor and returns
+// "key=value" of every row, failing on a repeat or a page out of order.
+func searchAll(t *testing.T, db *storage.DB, f model.SearchFilter) []string {
+	t.Helper()
+	ctx := sys(t)
+	var got []string
+	seen := map[string]bool{}
+	f.Limit = 3
+	for range 1000 {
+		var rows []model.ProjectTranslation
+		if err := db.View(ctx, func(tx model.Tx) error {
+			var err error
+			rows, err = tx.Search(ctx, f)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			id := r.Key + "=" + r.Row.Value
+			if seen[id] {
+				t.Fatalf("%+v: %s given twice", f, id)
+			}
+			if r.KeyID < f.AfterKeyID || (r.KeyID == f.AfterKeyID && r.Row.Language <= f.AfterLanguage) {
+				t.Fatalf("%+v: %s (%d %s) is not after the cursor", f, id, r.KeyID, r.Row.Language)
+			}
+			seen[id] = true
+			got = append(got, id)
+			f.AfterKeyID, f.AfterLanguage = r.KeyID, r.Row.Language
+		}
+		if len(rows) < f.Limit {
+			return got
+		}
+	}
+	t.Fatalf("%+v: pages do not end", f)
+	return nil
+}
+
+// TestSearchSubstrings: value_contains and key_contains find a substring anywhere, case
+// folded in every script, with LIKE's wildcards and escape taken literally, whether the
+// trigram index narrows the rows (three or more characters, few rows), the search walks
+// the project because the index names too many, or the term is too short for trigrams.
+// Hidden keys and other projects' rows are never found.
+func TestSearchSubstrings(t *testing.T) {
+	values := map[string]string{
+		"greeting.ÆØÅ":   "Ærlig talt ÆØÅ",
+		"street":         "Straße",
+		"city.athens":    "ΑΘΗΝΑ",
+		"hello":          "Привет мир",
+		"sure":           "100% sure",
+		"snake_case":     "snake_case value",
+		"path":           `back\slash`,
+		"quote":          `say "hi" now`,
+		"two":            "ab",
+		"world":          "Hello World",
+		"caps.HELLO":     "hello world",
+		"plain":          "nothing here",
+		"percent%key":    "fifty-fifty",
+		"under_score.x":  "x",
+		"mixed.Ünïcödé":  "ÜNÏCÖDÉ Text",
+		"repeat.1":       "aaaa",
+		"repeat.2":       "aaab",
+		"emoji":          "smile 😀 please",
+		"hidden.hello":   "hello hidden",
+		"hidden.pattern": "100% hidden",
+	}
+	hidden := []string{"hidden.hello", "hidden.pattern"}
+	queries := []string{"æøå", "ÆøÅ", "straße", "STRASSE", "αθηνα", "мир", "ПРИВЕТ", "%", "0% s", "_", "e_c", `\`, `k\s`, `"hi"`,
+		"ä", "ri", "x", "o w", "HELLO WORLD", "ünïcödé", "aaa", "aa", "😀", "ile 😀", "zzz", "ello", "%key", "_sc"}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		searchSeed(t, db, f.Project.ID, "search", values, hidden...)
+		searchSeed(t, db, f.Other.ID, "search", values) // same text elsewhere: never found
+		for _, walk := range []bool{false, true} {
+			name := "indexed"
+			if walk {
+				name = "walking"
+			}
+			t.Run(name, func(t *testing.T) {
+				if walk {
+					t.Cleanup(storage.SetSearchCandidates(1))
+				}
+				for _, q := range queries {
+					for _, byKey := range []bool{false, true} {
+						var want []string
+						for k, v := range values {
+							in := v
+							if byKey {
+								in = k
+							}
+							if !slices.Contains(hidden, k) && strings.Contains(strings.ToLower(in), strings.ToLower(q)) {
+								want = append(want, k+"="+v)
+							}
+						}
+						flt := model.SearchFilter{ProjectID: f.Project.ID, ValueContains: q}
+						if byKey {
+							flt = model.SearchFilter{ProjectID: f.Project.ID, KeyContains: q}
+						}
+						got := searchAll(t, db, flt)
+						if !sameSet(got, want) {
+							t.Errorf("key %v, %q: found %q, want %q", byKey, q, got, want)
+						}
+					}
+				}
+			})
+		}
+	})
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// TestSearchFilters: language and status filters with a substring, on both ways.
+func TestSearchFilters(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 30 {
+			values[fmt.Sprintf("k%02d", i)] = fmt.Sprintf("common word %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "filters", values)
+		// A second language, needs_review on odd keys.
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			var ws []model.TranslationWrite
+			for i, r := range rows {
+				st := model.StatusApproved
+				if i%2 == 1 {
+					st = model.StatusNeedsReview
+				}
+				ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: "vanlig ord " + r.Key, Status: st, Change: model.ChangeValueCreated})
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, walk := range []bool{false, true} {
+			if walk {
+				t.Cleanup(storage.SetSearchCandidates(1))
+			}
+			for _, tc := range []struct {
+				f    model.SearchFilter
+				want int
+			}{
+				{model.SearchFilter{Language: "nb"}, 30},
+				{model.SearchFilter{Status: model.StatusNeedsReview}, 15},
+				{model.SearchFilter{Status: model.StatusApproved}, 45},
+				{model.SearchFilter{Language: "en", ValueContains: "WORD"}, 30},
+				{model.SearchFilter{Language: "nb", ValueContains: "WORD"}, 0},
+				{model.SearchFilter{Status: model.StatusNeedsReview, ValueContains: "ord k"}, 15},
+				{model.SearchFilter{Language: "nb", KeyContains: "k1"}, 10},
+				{model.SearchFilter{KeyContains: "k0", ValueContains: "vanlig"}, 10},
+			} {
+				tc.f.ProjectID = f.Project.ID
+				if got := searchAll(t, db, tc.f); len(got) != tc.want {
+					t.Errorf("walk %v %+v: %d rows, want %d", walk, tc.f, len(got), tc.want)
+				}
+			}
+		}
+	})
+}
+
+// TestSearchFollowsWrites: the trigram index follows a value rewritten, a key's rows
+// removed (a rolled-back chunk) and a key hidden.
+func TestSearchFollowsWrites(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		searchSeed(t, db, f.Project.ID, "writes", map[string]string{"a": "old albatross", "b": "brave badger", "c": "cheeky cormorant"})
+		find := func(q string) []string {
+			return searchAll(t, db, model.SearchFilter{ProjectID: f.Project.ID, ValueContains: q})
+		}
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			ns, err := tx.Namespace(ctx, f.Project.ID, "writes")
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				switch r.Key {
+				case "a":
+					err = tx.WriteTranslations(ctx, []model.TranslationWrite{{ID: r.Row.ID, KeyID: r.KeyID, Key: r.Key, Language: "en",
+						Value: "new nightingale", Status: model.StatusApproved, Change: model.ChangeValueUpdated}})
+				case "b":
+					err = tx.(model.StagingTx).RemoveStagedKeys(ctx, ns.ID, []int64{r.KeyID})
+				case "c":
+					err = tx.SetHidden(ctx, []int64{r.KeyID}, true)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for q, want := range map[string][]string{"albatross": nil, "nightingale": {"a=new nightingale"}, "badger": nil, "cormorant": nil} {
+			if got := find(q); !sameSet(got, want) {
+				t.Errorf("%q: found %q, want %q", q, got, want)
+			}
+		}
+	})
+}

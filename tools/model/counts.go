@@ -1,0 +1,31 @@
+package model
+
+import "context"
+
+// CountsTx keeps the counts get_project_status reports (LanguageCounts) as stored
+// counters, so that the status of a project of a million keys is read, not aggregated.
+// The counting hook brings them up to date for the keys a write touched, in the write's
+// transaction; Recount rebuilds them from the rows, for the repair command.
+type CountsTx interface {
+	// CountKeys brings the counters up to date for every row of the keys a write touched:
+	// what each row adds to its project's counts is recorded beside it, so only rows whose
+	// share moved change the counters.
+	CountKeys(ctx context.Context, keys TouchedKeys) error
+	// StatusCounts reads the counters of the project's enabled languages (source first),
+	// as LanguageCounts would count them.
+	StatusCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
+	// Recount recomputes every row's share and the project's counters from the rows.
+	Recount(ctx context.Context, projectID string) error
+	// StaleKeys lists the visible keys of ns whose row in language was made against an
+	// older source value, or with includeNull against none, sorted bytewise.
+	StaleKeys(ctx context.Context, ns Namespace, language string, includeNull bool) ([]string, error)
+}
+
+// TouchedKeys are the keys a write touched, for the status counters. A key or row the write
+// created has counted for nothing yet: new rows are stored marked as a current value, the
+// common case, so that a sync of new keys writes no mark again.
+type TouchedKeys struct {
+	IDs     []int64
+	New     map[int64]bool     // keys created
+	NewRows map[int64][]string // languages of the rows created, by key
+}
