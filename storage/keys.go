@@ -14,6 +14,32 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
+// keyStateRow is one row of a keys join with the source and target rows, as KeyPage
+// scans it.
+type keyStateRow struct {
+	ID            int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64
+
+	SID      *int64
+	SValue   *string
+	SStatus  *string
+	SDNT     *bool
+	SLocked  *bool
+	SVersion *int64
+	SBy      *string
+	SUpdated *time.Time
+	TID      *int64
+	TValue   *string
+	TStatus  *string
+	TDNT     *bool
+	TLocked  *bool
+	TVersion *int64
+	TBy      *string
+	TUpdated *time.Time
+}
+
 // keysFilterBatch bounds the key hashes one Keys query names: a worst-case body names
 // hundreds of thousands, and one literal of them all would cost tens of MB to build and parse.
 const keysFilterBatch = 10000
