@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"time"
 
@@ -13,29 +14,30 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
-// keyStateRow is one row of the Keys join.
+// keyStateRow is one row of a keys join with the source and target rows, as KeyPage
+// scans it.
 type keyStateRow struct {
-	ID            int64  `bun:"id"`
-	Key           string `bun:"key"`
-	Hidden        bool   `bun:"hidden"`
-	SourceVersion int64  `bun:"source_version"`
+	ID            int64
+	Key           string
+	Hidden        bool
+	SourceVersion int64
 
-	SID      *int64     `bun:"s_id"`
-	SValue   *string    `bun:"s_value"`
-	SStatus  *string    `bun:"s_status"`
-	SDNT     *bool      `bun:"s_dnt"`
-	SLocked  *bool      `bun:"s_locked"`
-	SVersion *int64     `bun:"s_version"`
-	SBy      *string    `bun:"s_by"`
-	SUpdated *time.Time `bun:"s_updated"`
-	TID      *int64     `bun:"t_id"`
-	TValue   *string    `bun:"t_value"`
-	TStatus  *string    `bun:"t_status"`
-	TDNT     *bool      `bun:"t_dnt"`
-	TLocked  *bool      `bun:"t_locked"`
-	TVersion *int64     `bun:"t_version"`
-	TBy      *string    `bun:"t_by"`
-	TUpdated *time.Time `bun:"t_updated"`
+	SID      *int64
+	SValue   *string
+	SStatus  *string
+	SDNT     *bool
+	SLocked  *bool
+	SVersion *int64
+	SBy      *string
+	SUpdated *time.Time
+	TID      *int64
+	TValue   *string
+	TStatus  *string
+	TDNT     *bool
+	TLocked  *bool
+	TVersion *int64
+	TBy      *string
+	TUpdated *time.Time
 }
 
 // keysFilterBatch bounds the key hashes one Keys query names: a worst-case body names
@@ -43,7 +45,7 @@ type keyStateRow struct {
 const keysFilterBatch = 10000
 
 func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
-	var rows []keyStateRow
+	var out []model.KeyState
 	all := len(only) == 0
 	if len(only) > keysFilterBatch {
 		// Naming most of the namespace costs more than reading it: the statement would
@@ -55,7 +57,7 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 		all = n <= 2*int64(len(only))
 	}
 	if all {
-		if err := t.keyStates(ctx, ns, sourceLanguage, language, nil, &rows); err != nil {
+		if err := t.keyStates(ctx, ns, sourceLanguage, language, nil, &out); err != nil {
 			return nil, err
 		}
 		if len(only) > 0 {
@@ -63,13 +65,13 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 			for _, k := range only {
 				named[k] = true
 			}
-			kept := rows[:0]
-			for _, r := range rows {
-				if named[r.Key] {
-					kept = append(kept, r)
+			kept := out[:0]
+			for _, k := range out {
+				if named[k.Key] {
+					kept = append(kept, k)
 				}
 			}
-			rows = kept
+			out = kept
 		}
 		only = nil
 	}
@@ -79,51 +81,37 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 		for i, k := range part {
 			hashes[i] = KeyHash(k)
 		}
-		if err := t.keyStates(ctx, ns, sourceLanguage, language, hashes, &rows); err != nil {
+		if err := t.keyStates(ctx, ns, sourceLanguage, language, hashes, &out); err != nil {
 			return nil, err
 		}
-	}
-	out := make([]model.KeyState, len(rows))
-	for i, r := range rows {
-		k := model.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
-		if r.SID != nil {
-			k.Source = &model.TranslationState{ID: *r.SID, Language: sourceLanguage, Value: deref(r.SValue), Status: deref(r.SStatus),
-				DoNotTranslate: deref(r.SDNT), LanguageLocked: deref(r.SLocked), SourceVersion: r.SVersion, UpdatedBy: deref(r.SBy), UpdatedAt: deref(r.SUpdated)}
-		}
-		if language == sourceLanguage && k.Source != nil {
-			v := *k.Source
-			k.Value = &v
-		}
-		if r.TID != nil {
-			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
-				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
-		}
-		out[i] = k
 	}
 	// Sorted here rather than by SQL so that the order is bytewise on both dialects.
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
 }
 
-// keyStates appends to rows the keys of ns (those with the given hashes, when not nil)
+// keyStates appends to out the keys of ns (those with the given hashes, when not nil)
 // with their rows in the source language and in language. In the source language the
-// row is joined and read once; Keys copies it.
+// row is joined and read once and shared by Source and Value.
 //
 // On PostgreSQL each row is looked up through a lateral subquery: as a plain join of a
 // large namespace the planner hashes the whole project's rows of the language (a
 // sequential scan of millions of rows for 50,000 keys). The LIMIT keeps it from
 // flattening the subquery back into such a join; the unique index makes it a no-op.
-func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, rows *[]keyStateRow) error {
+//
+// The rows are scanned by hand: bun's reflection over a struct of pointers cost about
+// as much as the query itself for a 50,000-key namespace.
+func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, out *[]model.KeyState) error {
 	join := func(alias string) string {
 		if t.db.postgres {
 			return "\nLEFT JOIN LATERAL (SELECT * FROM translations WHERE key_id = k.id AND language = ? LIMIT 1) AS " + alias + " ON TRUE"
 		}
 		return "\nLEFT JOIN translations AS " + alias + " ON " + alias + ".key_id = k.id AND " + alias + ".language = ?"
 	}
-	cols, from, args := `,
-  t.id AS t_id, t.value AS t_value, t.status AS t_status, t.do_not_translate AS t_dnt, t.language_locked AS t_locked,
-  t.source_version AS t_version, t.updated_by AS t_by, t.updated_at AS t_updated`, join("s")+join("t"), []any{sourceLanguage, language, ns.ID}
-	if language == sourceLanguage {
+	const rowCols = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at"
+	same := language == sourceLanguage
+	cols, from, args := ",\n  "+fmt.Sprintf(rowCols, "t"), join("s")+join("t"), []any{sourceLanguage, language, ns.ID}
+	if same {
 		cols, from, args = "", join("s"), []any{sourceLanguage, ns.ID}
 	}
 	filter := ""
@@ -139,14 +127,118 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 			return mapError(err)
 		}
 	}
-	var part []keyStateRow // Scan replaces a slice's contents
-	err := t.tx.NewRaw(`SELECT k.id, k.key, k.hidden, k.source_version,
-  s.id AS s_id, s.value AS s_value, s.status AS s_status, s.do_not_translate AS s_dnt, s.language_locked AS s_locked,
-  s.source_version AS s_version, s.updated_by AS s_by, s.updated_at AS s_updated`+cols+`
+	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(rowCols, "s")+cols+`
 FROM translation_keys AS k`+from+`
-WHERE k.namespace_id = ?`+filter, args...).Scan(ctx, &part)
-	*rows = append(*rows, part...)
-	return mapError(err)
+WHERE k.namespace_id = ?`+filter, args...)
+	if err != nil {
+		return mapError(err)
+	}
+	defer rows.Close()
+	n := 4 + 8
+	if !same {
+		n += 8
+	}
+	vals := make([]any, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var sc scanner
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return mapError(err)
+		}
+		k := model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]), SourceVersion: sc.int(vals[3])}
+		k.Source = sc.translation(vals[4:12], sourceLanguage)
+		if same {
+			if k.Source != nil {
+				v := *k.Source
+				k.Value = &v
+			}
+		} else {
+			k.Value = sc.translation(vals[12:20], language)
+		}
+		if sc.err != nil {
+			return sc.err
+		}
+		*out = append(*out, k)
+	}
+	return mapError(rows.Err())
+}
+
+// scanner converts the values the drivers return (pgdriver's typed values; SQLite's
+// integers for booleans and, for a time it could not parse, text) and keeps the first
+// value it could not convert.
+type scanner struct{ err error }
+
+func (s *scanner) fail(v any, want string) {
+	if s.err == nil {
+		s.err = fmt.Errorf("scanning keys: %T is not %s", v, want)
+	}
+}
+
+func (s *scanner) int(v any) int64 {
+	n, ok := v.(int64)
+	if !ok {
+		s.fail(v, "an integer")
+	}
+	return n
+}
+
+func (s *scanner) str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case nil:
+		return ""
+	}
+	s.fail(v, "text")
+	return ""
+}
+
+func (s *scanner) bool(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case int64:
+		return x != 0
+	case nil:
+		return false
+	}
+	s.fail(v, "a boolean")
+	return false
+}
+
+func (s *scanner) time(v any) time.Time {
+	switch x := v.(type) {
+	case time.Time:
+		return x
+	case string, []byte:
+		t, err := time.Parse("2006-01-02 15:04:05.999999999-07:00", s.str(x))
+		if err != nil && s.err == nil {
+			s.err = fmt.Errorf("scanning keys: %w", err)
+		}
+		return t
+	}
+	s.fail(v, "a time")
+	return time.Time{}
+}
+
+// translation is the row of the eight columns v (id, value, status, do_not_translate,
+// language_locked, source_version, updated_by, updated_at), nil when the join found none.
+func (s *scanner) translation(v []any, language string) *model.TranslationState {
+	if v[0] == nil {
+		return nil
+	}
+	r := &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), Status: s.str(v[2]),
+		DoNotTranslate: s.bool(v[3]), LanguageLocked: s.bool(v[4]), UpdatedBy: s.str(v[6]), UpdatedAt: s.time(v[7])}
+	if v[5] != nil {
+		n := s.int(v[5])
+		r.SourceVersion = &n
+	}
+	return r
 }
 
 // inStrings is the condition "col is one of values" with its one argument: an array on

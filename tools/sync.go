@@ -161,7 +161,12 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 	if err := tx.WriteTranslations(ctx, writes); err != nil {
 		return nil, err
 	}
-	changes = append(changes, created...)
+	if len(changes) == 0 {
+		// The usual big sync only creates: a copy of its changes would be 100 bytes a key.
+		changes = created
+	} else {
+		changes = append(changes, created...)
+	}
 	return append(changes, rowChanges(ns.Key, writes)...), nil
 }
 
