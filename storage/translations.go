@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -163,8 +164,13 @@ func (t *tx) ProjectTranslations(ctx context.Context, projectID, language string
 
 // searchCandidates bounds the rows a substring index may name for search to read them
 // all and sort them; past it the search walks the project in order instead, where a term
-// that common fills a page within a few rows.
-var searchCandidates = 5000
+// that common fills a page within a few rows. Atomic: tests lower it while other tests
+// search (both ways give the same rows).
+var searchCandidates = func() *atomic.Int64 {
+	var n atomic.Int64
+	n.Store(5000)
+	return &n
+}()
 
 // Search walks the project's rows in (key id, language) order from the cursor, which an
 // index serves (translations_key_language, or translations_status_key for a status), so a
@@ -312,10 +318,11 @@ func (t *tx) keyCandidates(ctx context.Context, s string, lo, hi int64) ([]int64
 
 func (t *tx) candidates(ctx context.Context, q *bun.SelectQuery) ([]int64, bool, error) {
 	var ids []int64
-	if err := q.Limit(int64(searchCandidates)+1).Scan(ctx, &ids); err != nil {
+	limit := int(searchCandidates.Load())
+	if err := q.Limit(int64(limit)+1).Scan(ctx, &ids); err != nil {
 		return nil, false, mapError(err)
 	}
-	if len(ids) > searchCandidates {
+	if len(ids) > limit {
 		return nil, false, nil
 	}
 	return ids, true, nil
