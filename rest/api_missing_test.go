@@ -92,6 +92,9 @@ func TestAPIMissing(t *testing.T) {
 // run), and the body and write budgets are out of reach (other tests cover them).
 func TestAPIMissingTakesAFiveMegabyteBody(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: a 5 MB body runs in the plain run; the race run keeps the tests that run at once")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		s := newServerWith(t, dialect, &tools.Options{WriteTimeout: time.Hour}, &rest.Options{BodyTimeout: time.Hour})
 		s.sync(t, "en", "ui", map[string]string{"a": "A", "b": "B", "c": "C"})

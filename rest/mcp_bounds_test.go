@@ -20,6 +20,9 @@ import (
 // with unprocessable naming the cap and store nothing; the input schema says the caps.
 func TestMCPRegisterSourceStringsCap(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: 5,000 strings at the cap runs in the plain run; the race run keeps the tests that run at once")
+	}
 	strs := func(n int) map[string]string {
 		m := make(map[string]string, n)
 		for i := range n {
