@@ -54,7 +54,9 @@ TESTFLAGS ?= -count=1 -parallel 4
 # checkup, formats, secrets, the model, the dump helper) hold no goroutine or shared state:
 # the race run leaves them to the plain run, which on a cold cache saves compiling and
 # running their instrumented tests (tools/message's property tests alone ran 53 s).
-RACEPKGS = ./ai ./rest/... ./storage ./storage/storagetest ./tools ./tools/outbound ./workflows
+# Longest first: go test starts packages in this order, two at a time, so the two long ones
+# (rest, tools) overlap instead of tools starting last.
+RACEPKGS = ./rest/... ./tools ./storage ./workflows ./ai ./storage/storagetest ./tools/outbound
 
 # .ci/test runs the plain and the race runs side by side (each waits on databases and
 # loopback HTTP much of the time, so together they fill the two cores), streaming each
