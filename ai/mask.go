@@ -295,19 +295,31 @@ func formOf(forms []*message.Form, sel string) *message.Form {
 // Unmask puts the raw pieces back in place of the tokens of masked. Text
 // that is not a well-formed token of t is left as it is; Verify reports it.
 func Unmask(masked string, t Table) string {
+	return replaceTokens(masked, func(n int) (string, bool) {
+		if n < len(t) {
+			return t[n].Raw, true
+		}
+		return "", false
+	})
+}
+
+// replaceTokens writes s with each well-formed token numbered n replaced by with(n), when
+// with accepts it; other text, and tokens it refuses, stay as they are.
+func replaceTokens(s string, with func(n int) (string, bool)) string {
 	var b strings.Builder
-	for rest := masked; ; {
+	for rest := s; ; {
 		i := strings.Index(rest, tokOpen)
 		if i < 0 {
 			b.WriteString(rest)
 			return b.String()
 		}
 		b.WriteString(rest[:i])
-		n, size := parseToken(rest[i:])
-		if size > 0 && n < len(t) {
-			b.WriteString(t[n].Raw)
-			rest = rest[i+size:]
-			continue
+		if n, size := parseToken(rest[i:]); size > 0 {
+			if r, ok := with(n); ok {
+				b.WriteString(r)
+				rest = rest[i+size:]
+				continue
+			}
 		}
 		b.WriteString(tokOpen)
 		rest = rest[i+len(tokOpen):]
@@ -357,20 +369,5 @@ func tokens(masked string) (ids []int, stray bool) {
 
 // stripTokens replaces well-formed tokens by a space.
 func stripTokens(s string) string {
-	var b strings.Builder
-	for rest := s; ; {
-		i := strings.Index(rest, tokOpen)
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String()
-		}
-		b.WriteString(rest[:i])
-		if _, size := parseToken(rest[i:]); size > 0 {
-			b.WriteByte(' ')
-			rest = rest[i+size:]
-			continue
-		}
-		b.WriteString(tokOpen)
-		rest = rest[i+len(tokOpen):]
-	}
+	return replaceTokens(s, func(int) (string, bool) { return " ", true })
 }

@@ -141,6 +141,12 @@ func (t *tx) projectTranslations(ctx context.Context, f model.SearchFilter) ([]m
 	if f.Limit > 0 {
 		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	}
+	return scanProjectTranslations(ctx, q)
+}
+
+// scanProjectTranslations runs q, a select of projectTranslationRow columns, into the
+// model's rows.
+func scanProjectTranslations(ctx context.Context, q *bun.SelectQuery) ([]model.ProjectTranslation, error) {
 	var rows []projectTranslationRow
 	if err := q.Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
@@ -264,15 +270,7 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	if f.Limit > 0 {
 		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	}
-	var rows []projectTranslationRow
-	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, mapError(err)
-	}
-	out := make([]model.ProjectTranslation, len(rows))
-	for i, r := range rows {
-		out[i] = model.ProjectTranslation{Namespace: r.Namespace, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.SourceVersion, Row: stateOf(r.translationRow)}
-	}
-	return out, nil
+	return scanProjectTranslations(ctx, q)
 }
 
 // valueCandidates returns the ids of the rows in the key range whose value may contain

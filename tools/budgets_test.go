@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +16,10 @@ import (
 // each with a unique name and bucket prefix, a positive count and window, a scope and a noun.
 func TestBudgetsTable(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files := packageSource(t)
 	literals := 0
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, pf := range files {
+		name, f := pf.name, pf.file
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.CompositeLit); ok {
 				if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "Budget" {

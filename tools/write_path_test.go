@@ -24,20 +24,10 @@ func TestSideEffectsOnlyThroughTheWritePath(t *testing.T) {
 		"AddWebhookBatch": {"hook_webhooks.go"},
 		"MarkCheckupKeys": {"hook_checkup.go"},
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, files := packageSource(t)
 	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, pf := range files {
+		name, f := pf.name, pf.file
 		checked++
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -105,19 +95,10 @@ func TestWritesNameTheirOperation(t *testing.T) {
 	if len(known) < 30 {
 		t.Fatalf("read %d operations from model/operation.go", len(known))
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srcSet, files := packageSource(t)
 	writes := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, pf := range files {
+		f := pf.file
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -136,7 +117,7 @@ func TestWritesNameTheirOperation(t *testing.T) {
 					continue
 				}
 				if s, ok := kv.Value.(*ast.BasicLit); ok && !known[strings.Trim(s.Value, "`\"")] {
-					t.Errorf("%s: operation %s is not a model.Operation", fset.Position(s.Pos()), s.Value)
+					t.Errorf("%s: operation %s is not a model.Operation", srcSet.Position(s.Pos()), s.Value)
 				}
 			}
 			return true
@@ -145,4 +126,33 @@ func TestWritesNameTheirOperation(t *testing.T) {
 	if writes < 20 {
 		t.Fatalf("found %d writes: not the catalogue's directory?", writes)
 	}
+}
+
+// sourceFile is one non-test file of the package, parsed.
+type sourceFile struct {
+	name string
+	file *ast.File
+}
+
+// packageSource parses the package's non-test files, for the tests that hold its source to
+// a rule (where writes, hooks and budgets may be written).
+func packageSource(t *testing.T) (*token.FileSet, []sourceFile) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var out []sourceFile
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sourceFile{name, f})
+	}
+	return fset, out
 }
