@@ -367,7 +367,8 @@ func mcpRefusalCode(request []byte) int {
 }
 
 // mcpParamsRequired are the MCP methods whose params are required: without them the answer
-// is Invalid params, as the go-sdk gives for params it cannot use.
+// is Invalid params, as the go-sdk gives for params it cannot use. The list is go-sdk
+// v1.8.0's: check it when upgrading the SDK (a new such method would answer -32601 unseen).
 var mcpParamsRequired = map[string]bool{
 	"initialize": true, "tools/call": true, "prompts/get": true, "resources/read": true,
 	"resources/subscribe": true, "resources/unsubscribe": true, "completion/complete": true,
