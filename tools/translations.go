@@ -36,6 +36,9 @@ type GetTranslationsOut struct {
 // Text is the file itself.
 func (o GetTranslationsOut) Text() string { return o.Content }
 
+// exportFormats are the formats get_translations writes.
+var exportFormats = []string{"json", "yml", "po", "strings"}
+
 // GetTranslations renders one language of one namespace, or of the whole project, in a
 // format its ecosystem reads. A whole-project json is an object of namespaces; the other
 // formats prefix each key with its namespace and a dot. A project over ExportPageKeys keys
@@ -50,15 +53,15 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	if !contains(formats.Formats, out.Format) {
-		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Formats, ", "))
+	if !contains(exportFormats, out.Format) {
+		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(exportFormats, ", "))
 	}
 	from, err := decodeExportCursor(in.Offset)
 	if err != nil {
 		return out, err
 	}
-	byNamespace := map[string][]formats.Entry{}
-	var all []formats.Entry
+	byNamespace := map[string][]formats.Row{}
+	var all []formats.Row
 	err = c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
@@ -139,8 +142,8 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 // stale there (not rows with no recorded source version): msgfmt drops fuzzy entries, and
 // a translation of unknown age should not vanish from the compiled catalog. The other
 // formats hold the keys with a row in the language; strings also carries the source text.
-func exportEntry(k model.KeyState, format, language, sourceLanguage string) (formats.Entry, bool) {
-	e := formats.Entry{Key: k.Key}
+func exportEntry(k model.KeyState, format, language, sourceLanguage string) (formats.Row, bool) {
+	e := formats.Row{Key: k.Key}
 	if format == "po" {
 		if k.Source != nil {
 			e.Source = k.Source.Value
@@ -190,7 +193,7 @@ func decodeExportCursor(s string) (exportCursor, error) {
 }
 
 // renderNamespaces is the whole-project json: { namespace: { key: value } }.
-func renderNamespaces(language string, byNamespace map[string][]formats.Entry) ([]byte, error) {
+func renderNamespaces(language string, byNamespace map[string][]formats.Row) ([]byte, error) {
 	doc := map[string]json.RawMessage{}
 	for ns, entries := range byNamespace {
 		b, err := formats.Render("json", language, entries)

@@ -8,9 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// Entry is one translation to render. Key is dot-separated ("section.element"); keys may also
-// be arbitrary page text (key equal to the source text, may contain spaces, dots, quotes, newlines, unicode).
-type Entry struct {
+// Row is one key's translation for Render, lokal's export of one language. Key is
+// dot-separated ("section.element"); keys may also be arbitrary page text (key equal to the
+// source text, may contain spaces, dots, quotes, newlines, unicode).
+type Row struct {
 	Key    string // dot-separated key
 	Source string // source-language text ("" when unknown)
 	Value  string // translation in Language
@@ -19,53 +20,59 @@ type Entry struct {
 	Stale bool
 }
 
-// Formats lists the accepted format names in order: json, yml, po, strings.
-var Formats = []string{"json", "yml", "po", "strings"}
+// Formats lists the accepted format names in the contract's order; yml is also accepted
+// for yaml.
+var Formats = Names()
 
-type renderer func(language string, entries []Entry) ([]byte, error)
-
-var renderers = map[string]renderer{
-	"json":    renderJSON,
-	"yml":     renderYAML,
-	"po":      renderPO,
-	"strings": renderStrings,
-}
-
-var contentTypes = map[string]string{
-	"json":    "application/json",
-	"yml":     "application/x-yaml",
-	"po":      "text/x-gettext-translation",
-	"strings": "text/plain; charset=utf-8",
-}
-
-// Render writes entries (in any order; output is sorted by Key, deterministic) in the named format.
-// Language is the target language code (e.g. "nb", "pt-BR"). Unknown format returns an error.
+// Render writes rows (in any order; output is sorted by Key, deterministic) in the named
+// format: lokal's export of one language, through the format's codec. Language is the
+// target language code (e.g. "nb", "pt-BR").
 //
-// Render also returns an error when language is empty or contains control characters (it is
+// Render returns an error when language is empty or contains control characters (it is
 // written into the yml and po files, where it must not break the syntax), when a key is empty
-// (gettext would read an empty msgctxt/msgid pair as a second header), or when two entries
+// (gettext would read an empty msgctxt/msgid pair as a second header), or when two rows
 // share a key (every format is a map; silently dropping one would lose a translation).
 // Invalid UTF-8 in any field is replaced by U+FFFD, since every format is UTF-8 text; po
 // also replaces NUL and EOT, and fails if two keys then become equal.
-func Render(format, language string, entries []Entry) ([]byte, error) {
-	render, ok := renderers[format]
+func Render(format, language string, rows []Row) ([]byte, error) {
+	c, ok := Lookup(format)
 	if !ok {
-		return nil, fmt.Errorf("formats: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		return nil, unknownFormat(format)
 	}
 	if err := checkLanguage(language); err != nil {
 		return nil, err
 	}
-	sorted, err := normalize(entries)
+	sorted, err := normalize(rows)
 	if err != nil {
 		return nil, err
 	}
-	return render(language, sorted)
+	f := &File{Languages: []string{language}, Entries: make([]Entry, len(sorted))}
+	for i, r := range sorted {
+		v := Value{Text: r.Value}
+		if r.Stale {
+			v.State = StateStale
+		}
+		f.Entries[i] = Entry{Key: r.Key, Source: r.Source, Values: map[string]Value{language: v}}
+	}
+	return c.Encode(f, Options{Language: language})
 }
 
-// ContentType returns the media type for a format (application/json, application/x-yaml or text/yaml, text/x-gettext-translation for po, text/plain; charset=utf-8 for strings).
-// It returns "" for an unknown format.
+// rowsOf is f's entries as Rows of one language, for the renderers written for Render.
+func rowsOf(f *File, language string) []Row {
+	out := make([]Row, len(f.Entries))
+	for i, e := range f.Entries {
+		v := e.Values[language]
+		out[i] = Row{Key: e.Key, Source: e.Source, Value: v.Text, Stale: v.State == StateStale}
+	}
+	return out
+}
+
+// ContentType returns the media type of a format, or "" for an unknown one.
 func ContentType(format string) string {
-	return contentTypes[format]
+	if c, ok := Lookup(format); ok {
+		return c.ContentType
+	}
+	return ""
 }
 
 func checkLanguage(language string) error {
@@ -80,10 +87,10 @@ func checkLanguage(language string) error {
 
 // normalize returns a sorted copy of entries with valid UTF-8, so the caller's slice is
 // never reordered and every renderer sees the same input.
-func normalize(entries []Entry) ([]Entry, error) {
-	out := make([]Entry, len(entries))
+func normalize(entries []Row) ([]Row, error) {
+	out := make([]Row, len(entries))
 	for i, e := range entries {
-		out[i] = Entry{
+		out[i] = Row{
 			Key:    strings.ToValidUTF8(e.Key, "\uFFFD"),
 			Source: strings.ToValidUTF8(e.Source, "\uFFFD"),
 			Value:  strings.ToValidUTF8(e.Value, "\uFFFD"),
@@ -93,7 +100,7 @@ func normalize(entries []Entry) ([]Entry, error) {
 			return nil, fmt.Errorf("formats: entry %d has an empty key", i)
 		}
 	}
-	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b Row) int { return strings.Compare(a.Key, b.Key) })
 	for i := 1; i < len(out); i++ {
 		if out[i].Key == out[i-1].Key {
 			return nil, fmt.Errorf("formats: duplicate key %q", out[i].Key)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func renderPO(language string, entries []Entry) ([]byte, error) {
+func renderPO(language string, entries []Row) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("msgid \"\"\nmsgstr \"\"\n")
 	for _, h := range []string{

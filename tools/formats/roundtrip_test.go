@@ -43,7 +43,7 @@ var tricky = []string{
 }
 
 // edgeCases are named entry lists that every format must survive.
-var edgeCases = map[string][]Entry{
+var edgeCases = map[string][]Row{
 	"fixture":     fixture,
 	"empty list":  nil,
 	"empty value": {{Key: "a.b", Source: "A", Value: ""}, {Key: "c", Value: ""}},
@@ -71,13 +71,13 @@ var edgeCases = map[string][]Entry{
 }
 
 // trickyEntries uses each tricky string as a value and source, or as a key.
-func trickyEntries(prefix string, asKey bool) []Entry {
-	var out []Entry
+func trickyEntries(prefix string, asKey bool) []Row {
+	var out []Row
 	seen := map[string]bool{}
 	for i, s := range tricky {
-		e := Entry{Key: fmt.Sprintf("%s%03d", prefix, i), Source: s, Value: s}
+		e := Row{Key: fmt.Sprintf("%s%03d", prefix, i), Source: s, Value: s}
 		if asKey {
-			e = Entry{Key: s, Source: s, Value: fmt.Sprintf("value %d", i)}
+			e = Row{Key: s, Source: s, Value: fmt.Sprintf("value %d", i)}
 		}
 		k, _, _ := wantPO("po", e) // the strictest key identity: po folds NUL and EOT too
 		if k == "" || seen[k] {
@@ -91,7 +91,7 @@ func trickyEntries(prefix string, asKey bool) []Entry {
 
 func TestRoundTrip(t *testing.T) {
 	for name, entries := range edgeCases {
-		for _, format := range Formats {
+		for _, format := range renderFormats {
 			t.Run(name+"/"+format, func(t *testing.T) {
 				checkRoundTrip(t, format, "nb", entries)
 			})
@@ -100,7 +100,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // checkRoundTrip renders entries and parses them back with the format's parser.
-func checkRoundTrip(t *testing.T, format, language string, entries []Entry) {
+func checkRoundTrip(t *testing.T, format, language string, entries []Row) {
 	t.Helper()
 	out, err := Render(format, language, entries)
 	if err != nil {
@@ -147,7 +147,7 @@ func checkRoundTrip(t *testing.T, format, language string, entries []Entry) {
 
 // wantPO returns the key, value and msgid an entry should read back as: invalid UTF-8
 // becomes U+FFFD, and in po so do NUL and EOT (see poEscape).
-func wantPO(format string, e Entry) (key, value, id string) {
+func wantPO(format string, e Row) (key, value, id string) {
 	fix := func(s string) string {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 		if format == "po" {
@@ -335,11 +335,11 @@ func readStrings(data []byte) (map[string]string, error) {
 // TestYAMLPlainScalarsSafe checks the quoting rule directly on yaml.v3's parse: every
 // scalar the emitter left plain must be a string under both YAML 1.2 and 1.1.
 func TestYAMLPlainScalarsSafe(t *testing.T) {
-	var entries []Entry
+	var entries []Row
 	for i, s := range tricky {
-		entries = append(entries, Entry{Key: fmt.Sprintf("k%03d", i), Value: s})
+		entries = append(entries, Row{Key: fmt.Sprintf("k%03d", i), Value: s})
 		if s != "" && !strings.Contains(s, "\xff") && !strings.Contains(s, "\xfe") {
-			entries = append(entries, Entry{Key: "keys." + s, Value: "x"})
+			entries = append(entries, Row{Key: "keys." + s, Value: "x"})
 		}
 	}
 	out, err := Render("yml", "nb", entries)
@@ -362,7 +362,7 @@ func TestPOWithMsgfmt(t *testing.T) {
 	msgfmt := msgfmtPath(t)
 	for name, entries := range edgeCases {
 		t.Run(name, func(t *testing.T) {
-			var kept []Entry
+			var kept []Row
 			for _, e := range entries {
 				id := e.Source
 				if id == "" {
@@ -424,7 +424,7 @@ func TestPOWithMsgfmt(t *testing.T) {
 // catalog, and compiles the stale translation only with --use-fuzzy.
 func TestPOStatesWithMsgfmt(t *testing.T) {
 	msgfmt := msgfmtPath(t)
-	out, err := Render("po", "nb", []Entry{
+	out, err := Render("po", "nb", []Row{
 		{Key: "current", Source: "Home", Value: "Hjem"},
 		{Key: "untranslated", Source: "Cart", Value: ""},
 		{Key: "stale", Source: "Start", Value: "Begynn", Stale: true},
@@ -493,12 +493,12 @@ func FuzzRoundTrip(f *testing.F) {
 		f.Add("k", "k."+s, s+"."+s, "src", s)
 	}
 	f.Fuzz(func(t *testing.T, k1, k2, k3, source, value string) {
-		entries := []Entry{
+		entries := []Row{
 			{Key: k1, Source: source, Value: value},
 			{Key: k2, Value: value + "2"},
 			{Key: k3, Source: value, Value: source},
 		}
-		for _, format := range Formats {
+		for _, format := range renderFormats {
 			seen := map[string]bool{}
 			valid := true
 			for _, e := range entries {

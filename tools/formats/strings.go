@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func renderStrings(language string, entries []Entry) ([]byte, error) {
+func renderStrings(language string, entries []Row) ([]byte, error) {
 	var b bytes.Buffer
 	// Apple's parser rejects a zero-length file but reads a comment-only one as an empty
 	// table, so the header comment also keeps an empty export valid.

@@ -36,7 +36,7 @@ func nestable(key string) bool {
 // buildYAMLTree places every key by the rule in doc.go. entries must be sorted by key: a
 // key that is a segment prefix of another ("a" of "a.b") then always arrives first, so a
 // leaf is never replaced by a mapping and the leaf keeps its nested place.
-func buildYAMLTree(entries []Entry) (*yamlTree, error) {
+func buildYAMLTree(entries []Row) (*yamlTree, error) {
 	root := newYAMLTree()
 	for _, e := range entries {
 		if !nestable(e.Key) {
@@ -150,7 +150,7 @@ func literalSafe(s string) bool {
 	return true
 }
 
-func renderYAML(language string, entries []Entry) ([]byte, error) {
+func renderYAML(language string, entries []Row) ([]byte, error) {
 	tree, err := buildYAMLTree(entries)
 	if err != nil {
 		return nil, err
