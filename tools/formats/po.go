@@ -44,7 +44,9 @@ import (
 //	trailing          comment lines after the last entry, as written
 //
 // Language is Options.Language, else the header's Language. Encode writes the header from
-// Meta["header"] (its Language field set to the file's language), or lokal's own header.
+// Meta["header"] as it is, or lokal's own (Language, MIME-Version, Content-Type: UTF-8,
+// Content-Transfer-Encoding, Plural-Forms when there are plurals, X-Generator: lokal); a
+// file without a header is decoded with lokal's in Meta["header"], the one Encode writes.
 //
 // Plurals. msgid_plural and msgstr[n] become one ICU plural value. Which CLDR category a
 // gettext index stands for is found by evaluating the file's Plural-Forms expression (or,
@@ -465,6 +467,15 @@ func (p *poParser) file(o Options) (*File, error) {
 			break
 		}
 	}
+	if _, ok := meta["header"]; !ok {
+		// A file without a header gets lokal's: Encode writes one, and decoding what it
+		// writes must give back the same File.
+		forms := ""
+		if pm != nil {
+			forms = pm.forms
+		}
+		meta["header"] = poDefaultHeader(lang, forms)
+	}
 	srcLang := o.SourceLanguage
 	if srcLang == "" {
 		srcLang = "en"
@@ -604,14 +615,12 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		b.WriteString("#, " + fl + "\n")
 	}
 	b.WriteString("msgid \"\"\nmsgstr \"\"\n")
-	if hasHdr {
-		hdr = poSetHeaderField(hdr, "Language", lang)
-	} else {
-		fields := []string{"Language: " + lang, "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8", "Content-Transfer-Encoding: 8bit"}
+	if !hasHdr {
+		forms := ""
 		if anyPlural {
-			fields = append(fields, "Plural-Forms: "+pm.forms)
+			forms = pm.forms
 		}
-		hdr = strings.Join(append(fields, "X-Generator: lokal"), "\n") + "\n"
+		hdr = poDefaultHeader(lang, forms)
 	}
 	for line := range strings.Lines(hdr) {
 		b.WriteString(`"` + poEscape(line) + `"` + "\n")
@@ -719,24 +728,14 @@ func poIsPlural(e Entry, lang string) bool {
 	return false
 }
 
-// poSetHeaderField sets a field of a header msgstr that has it.
-func poSetHeaderField(h, field, value string) string {
-	if value == "" {
-		return h
+// poDefaultHeader is the header lokal writes: the fields a gettext tool needs, and the
+// Plural-Forms when the file has plurals.
+func poDefaultHeader(lang, pluralForms string) string {
+	fields := []string{"Language: " + lang, "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8", "Content-Transfer-Encoding: 8bit"}
+	if pluralForms != "" {
+		fields = append(fields, "Plural-Forms: "+pluralForms)
 	}
-	var b strings.Builder
-	for line := range strings.Lines(h) {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.TrimSpace(k) == field && strings.TrimSpace(v) != value {
-			nl := ""
-			if strings.HasSuffix(line, "\n") {
-				nl = "\n"
-			}
-			line = field + ": " + value + nl
-		}
-		b.WriteString(line)
-	}
-	return b.String()
+	return strings.Join(append(fields, "X-Generator: lokal"), "\n") + "\n"
 }
 
 func writePOComments(b *bytes.Buffer, prefix, text string) {
@@ -867,17 +866,25 @@ func icuForm(s string) string {
 	if p, ok := SinglePlural("{n, plural, other {" + q + "}}"); ok && len(p.Forms) == 1 && plainForm(p.Forms[0].Text) == s {
 		return q
 	}
-	// Braces that do not parse back as ICU arguments: quote every syntax character.
+	// Braces that do not parse back as ICU arguments: quote every run of syntax
+	// characters, apostrophes doubled inside the quotes.
 	b.Reset()
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '#', '{', '}', '|':
-			b.WriteString("'" + string(c) + "'")
-		case '\'':
-			b.WriteString("''")
-		default:
-			b.WriteByte(c)
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && strings.IndexByte("#{}|'", s[j]) >= 0 {
+			j++
 		}
+		if j == i {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		run := strings.ReplaceAll(s[i:j], "'", "''")
+		if strings.ContainsAny(s[i:j], "#{}|") {
+			run = "'" + run + "'"
+		}
+		b.WriteString(run)
+		i = j
 	}
 	return b.String()
 }
