@@ -339,7 +339,15 @@ func poUnquote(s string, line int) (string, error) {
 			if strings.Trim(s[i+1:], " \t") != "" {
 				return "", lineError(line, "po: unexpected text after the string: %q", cut(s[i+1:], 40))
 			}
-			return b.String(), nil
+			out := b.String()
+			if strings.ContainsAny(out, "\x00\x04") {
+				// C strings end at NUL, and EOT joins msgctxt to msgid in a .mo file.
+				return "", lineError(line, "po: NUL and EOT cannot be in a gettext string")
+			}
+			if !utf8.ValidString(out) {
+				return "", lineError(line, "po: escapes that are not UTF-8")
+			}
+			return out, nil
 		}
 		if c != '\\' {
 			b.WriteByte(c)
@@ -420,8 +428,8 @@ func (p *poParser) file(o Options) (*File, error) {
 			trailing = append(trailing, raw)
 		case i == 0 && !e.hasCtx && e.id == "" && e.hasStr:
 			meta["header"] = e.str
-			if len(e.tcomments) > 0 {
-				meta["header.comment"] = strings.Join(e.tcomments, "\n")
+			if c := strings.Join(e.tcomments, "\n"); c != "" {
+				meta["header.comment"] = c
 			}
 			if fl := e.allFlags(); fl != "" {
 				meta["header.flags"] = fl
@@ -495,14 +503,11 @@ func (p *poParser) file(o Options) (*File, error) {
 		seen[key] = e.line
 		out := Entry{Key: key, Source: e.id, Comment: strings.Join(e.xcomments, "\n")}
 		em := map[string]string{}
-		if len(e.tcomments) > 0 {
-			em["comment"] = strings.Join(e.tcomments, "\n")
-		}
-		if len(e.refs) > 0 {
-			em["references"] = strings.Join(e.refs, "\n")
-		}
-		if len(e.prev) > 0 {
-			em["previous"] = strings.Join(e.prev, "\n")
+		// A lone empty comment line is no comment.
+		for k, ls := range map[string][]string{"comment": e.tcomments, "references": e.refs, "previous": e.prev} {
+			if c := strings.Join(ls, "\n"); c != "" {
+				em[k] = c
+			}
 		}
 		flags := e.flags
 		v := Value{Text: e.str}
@@ -595,11 +600,10 @@ func encodePO(f *File, o Options) ([]byte, error) {
 	_, pluralForms := poHeaderFields(hdr)
 	var pm *poPluralMap
 	anyPlural := false
-	for _, e := range f.Entries {
-		if poIsPlural(e, lang) {
-			anyPlural = true
-			break
-		}
+	plurals := make([]bool, len(f.Entries))
+	for i, e := range f.Entries {
+		plurals[i] = poIsPlural(e, lang)
+		anyPlural = anyPlural || plurals[i]
 	}
 	if anyPlural {
 		var err error
@@ -627,7 +631,7 @@ func encodePO(f *File, o Options) ([]byte, error) {
 	}
 
 	ctxs := make(map[string]string, len(f.Entries))
-	for _, e := range f.Entries {
+	for i, e := range f.Entries {
 		key := strings.ToValidUTF8(e.Key, "\uFFFD")
 		ctx, id, hasCtx := key, e.Source, true
 		if byMsgid {
@@ -654,7 +658,7 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		}
 
 		v := e.Values[lang]
-		isPlural := poIsPlural(e, lang)
+		isPlural := plurals[i]
 		var idPlural string
 		if isPlural {
 			one, other := poSourceForms(e.Source)
@@ -772,14 +776,7 @@ func writePOString(b *bytes.Buffer, keyword, s string) {
 // NUL and EOT cannot be stored in a gettext catalog (strings are NUL-terminated, and EOT
 // joins msgctxt to msgid in .mo files, so msgfmt rejects it), so they become U+FFFD.
 func poEscape(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '\\' || c == '"' || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == '\\' || r == '"' || r == 0x7f || r == utf8.RuneError }) {
 		return s
 	}
 	var b strings.Builder

@@ -375,6 +375,8 @@ func TestPOBrokenFiles(t *testing.T) {
 		{"msgctxt without msgid", "msgctxt \"a\"\n", 1, "msgctxt without msgid"},
 		{"empty msgid after the header", "msgid \"a\"\nmsgstr \"\"\n\nmsgid \"\"\nmsgstr \"x\"\n", 4, "empty msgid"},
 		{"not UTF-8", "msgid \"a\"\nmsgstr \"\xff\"\n", 2, "not UTF-8"},
+		{"NUL escape", "msgid \"a\\0\"\nmsgstr \"\"\n", 1, "NUL and EOT"},
+		{"escape not UTF-8", "msgid \"a\"\nmsgstr \"\\377\"\n", 2, "not UTF-8"},
 		{"msgid_plural out of place", "msgid_plural \"a\"\n", 1, "msgid_plural out of place"},
 	}
 	for _, tt := range tests {
@@ -440,6 +442,7 @@ func FuzzDecodePO(f *testing.F) {
 		}
 	}
 	f.Add([]byte("msgid \"a\"\nmsgstr \"b\"\n"))
+	f.Add([]byte("#\nmsgid \"\"\nmsgstr \"\"\n"))
 	f.Add([]byte("#~ msgid \"a\"\n#~ msgstr \"b\"\n# c\n"))
 	f.Add([]byte("msgid \"\"\nmsgstr \"Plural-Forms: nplurals=2; plural=n>1;\\n\"\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"'#\"\nmsgstr[1] \"{\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
