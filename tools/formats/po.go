@@ -32,12 +32,16 @@ import (
 //	flags       "#," flags other than fuzzy, joined by ", " (c-format, python-format, ...)
 //	previous    "#|" lines (the previous msgctxt/msgid of a fuzzy entry), as written
 //	msgstr[N]   the text of a plural index that maps to no CLDR category of the language
+//	wrap        how strings not split the way Encode splits them were split over lines:
+//	            "msgid=0,72,30 msgstr=..." (the byte length of each quoted piece), used
+//	            while the text still fits it
 //
 // File.Meta keeps the header entry and what cannot be a key:
 //
 //	header            the header's msgstr, every field in order ("Language: ru\n...")
 //	header.comment    translator comments above the header (the licence notice)
 //	header.flags      its flags ("fuzzy" in a POT)
+//	header.wrap       how the header was split, when not one line per field (see wrap)
 //	keys              "msgid" for a file keyed by msgid (see above)
 //	obsolete          obsolete ("#~") entries as written, blank-line separated; written
 //	                  back at the end of the file, where gettext keeps them
@@ -64,8 +68,10 @@ import (
 // Spelling. Encode writes gettext's order (comments, msgctxt, msgid, msgid_plural, msgstr),
 // a blank line between entries, C escapes, raw UTF-8, and a string on one line unless it
 // has a line break before its end; then "" and one line per "\n"-terminated segment. A file
-// in that spelling comes back byte for byte; a file wrapped at 79 columns comes back equal
-// in meaning, unwrapped. CRLF line ends and a UTF-8 byte order mark are read, not kept.
+// in that spelling comes back byte for byte, and so does one split otherwise (wrapped at
+// 79 columns by gettext's tools), through Meta "wrap", while the text is unchanged. CRLF
+// line ends, a UTF-8 byte order mark, a comment without its space and escapes gettext does
+// not write (\x41, \1) are read, and written in the canonical spelling.
 
 var poCodec = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: decodePO, Encode: encodePO}
 
@@ -86,6 +92,13 @@ type poEntry struct {
 	strs                             []string
 	obsolete                         bool
 	obsStr                           bool
+	layout                           []poLayout
+}
+
+// poLayout is how a string was split over lines: the byte length of each quoted piece.
+type poLayout struct {
+	kw    string
+	parts []int
 }
 
 func (e *poEntry) started() bool { return e.hasCtx || e.hasID || e.hasStr || len(e.strs) > 0 }
@@ -231,6 +244,9 @@ func (p *poParser) line(i int, raw string) error {
 			return err
 		}
 		*p.target += s
+		if k := len(e.layout); k > 0 {
+			e.layout[k-1].parts = append(e.layout[k-1].parts, len(s))
+		}
 		return nil
 	}
 	kw, rest, _ := strings.Cut(l, " ")
@@ -313,6 +329,7 @@ func (p *poParser) line(i int, raw string) error {
 	}
 	*dst = s
 	p.target = dst
+	e.layout = append(e.layout, poLayout{kw: kw, parts: []int{len(s)}})
 	return nil
 }
 
@@ -434,6 +451,11 @@ func (p *poParser) file(o Options) (*File, error) {
 			if fl := e.allFlags(); fl != "" {
 				meta["header.flags"] = fl
 			}
+			for _, l := range e.layout {
+				if l.kw == "msgstr" && !slices.Equal(l.parts, poHeaderLayout(e.str)) {
+					meta["header.wrap"] = poJoinInts(l.parts)
+				}
+			}
 		case !e.hasCtx && e.id == "":
 			return nil, lineError(e.line, "po: an entry with an empty msgid (only the header has one, first in the file)")
 		default:
@@ -509,6 +531,9 @@ func (p *poParser) file(o Options) (*File, error) {
 				em[k] = c
 			}
 		}
+		if w := e.wrap(); w != "" {
+			em["wrap"] = w
+		}
 		flags := e.flags
 		v := Value{Text: e.str}
 		if e.hasPlural {
@@ -538,6 +563,93 @@ func (p *poParser) file(o Options) (*File, error) {
 		f.Meta = meta
 	}
 	return f, nil
+}
+
+// wrap describes the strings of e not split the way Encode splits them, "kw=n,n,..." each,
+// space-separated.
+func (e *poEntry) wrap() string {
+	var out []string
+	for _, l := range e.layout {
+		var s string
+		switch {
+		case l.kw == "msgctxt":
+			s = e.ctx
+		case l.kw == "msgid":
+			s = e.id
+		case l.kw == "msgid_plural":
+			s = e.idPlural
+		case l.kw == "msgstr":
+			s = e.str
+		default:
+			k, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(l.kw, "msgstr["), "]"))
+			s = e.strs[k]
+		}
+		if !slices.Equal(l.parts, poCanonicalLayout(s)) {
+			out = append(out, l.kw+"="+poJoinInts(l.parts))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// poCanonicalLayout is how writePOString splits s.
+func poCanonicalLayout(s string) []int {
+	if i := strings.IndexByte(s, '\n'); i < 0 || i == len(s)-1 {
+		return []int{len(s)}
+	}
+	out := []int{0}
+	for line := range strings.Lines(s) {
+		out = append(out, len(line))
+	}
+	return out
+}
+
+// poHeaderLayout is how Encode splits a header: "" and one line per field.
+func poHeaderLayout(h string) []int {
+	out := []int{0}
+	for line := range strings.Lines(h) {
+		out = append(out, len(line))
+	}
+	return out
+}
+
+func poJoinInts(xs []int) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	return b.String()
+}
+
+// poLayoutOf reads the layout of kw from a wrap description, if it still fits s: the
+// pieces add up to len(s) and split no character.
+func poLayoutOf(wrap, kw, s string) []int {
+	if wrap == "" {
+		return nil
+	}
+	for spec := range strings.SplitSeq(wrap, " ") {
+		k, v, ok := strings.Cut(spec, "=")
+		if !ok || k != kw {
+			continue
+		}
+		var parts []int
+		at := 0
+		for f := range strings.SplitSeq(v, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 0 || at+n > len(s) || at+n < len(s) && !utf8.RuneStart(s[at+n]) {
+				return nil
+			}
+			at += n
+			parts = append(parts, n)
+		}
+		if at != len(s) || len(parts) == 0 {
+			return nil
+		}
+		return parts
+	}
+	return nil
 }
 
 func (p *poParser) headerLine() int {
@@ -626,8 +738,13 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		}
 		hdr = poDefaultHeader(lang, forms)
 	}
-	for line := range strings.Lines(hdr) {
-		b.WriteString(`"` + poEscape(line) + `"` + "\n")
+	if parts := poLayoutOf("msgstr="+f.Meta["header.wrap"], "msgstr", hdr); parts != nil && f.Meta["header.wrap"] != "" {
+		b.Truncate(b.Len() - len("msgstr \"\"\n"))
+		writePOParts(&b, "msgstr", hdr, parts)
+	} else {
+		for line := range strings.Lines(hdr) {
+			b.WriteString(`"` + poEscape(line) + `"` + "\n")
+		}
 	}
 
 	ctxs := make(map[string]string, len(f.Entries))
@@ -693,17 +810,18 @@ func encodePO(f *File, o Options) ([]byte, error) {
 			b.WriteString("#, " + strings.Join(flags, ", ") + "\n")
 		}
 		writePOComments(&b, "#|", e.Meta["previous"])
+		wrap := e.Meta["wrap"]
 		if hasCtx {
-			writePOString(&b, "msgctxt", ctx)
+			writePOWrapped(&b, "msgctxt", ctx, wrap)
 		}
-		writePOString(&b, "msgid", id)
+		writePOWrapped(&b, "msgid", id, wrap)
 		if !isPlural {
-			writePOString(&b, "msgstr", v.Text)
+			writePOWrapped(&b, "msgstr", v.Text, wrap)
 			continue
 		}
-		writePOString(&b, "msgid_plural", idPlural)
+		writePOWrapped(&b, "msgid_plural", idPlural, wrap)
 		for i, s := range pm.fromICU(v.Text, e.Meta) {
-			writePOString(&b, "msgstr["+strconv.Itoa(i)+"]", s)
+			writePOWrapped(&b, "msgstr["+strconv.Itoa(i)+"]", s, wrap)
 		}
 	}
 	if obs := f.Meta["obsolete"]; obs != "" {
@@ -754,6 +872,28 @@ func writePOComments(b *bytes.Buffer, prefix, text string) {
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// writePOWrapped writes a string split as the decoded file had it (Meta "wrap"), when
+// that still fits, else as writePOString does.
+func writePOWrapped(b *bytes.Buffer, keyword, s, wrap string) {
+	if parts := poLayoutOf(wrap, keyword, s); parts != nil {
+		writePOParts(b, keyword, s, parts)
+		return
+	}
+	writePOString(b, keyword, s)
+}
+
+func writePOParts(b *bytes.Buffer, keyword, s string, parts []int) {
+	b.WriteString(keyword + " ")
+	for i, n := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(`"` + poEscape(s[:n]) + `"`)
+		s = s[n:]
+	}
+	b.WriteByte('\n')
 }
 
 // writePOString writes one keyword and its string the way GNU gettext does: on one line,

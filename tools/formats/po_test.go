@@ -310,9 +310,50 @@ func TestPOSpellings(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
+		if name == "spelling" {
+			// The split lines are kept apart from the text, so the file can be written back
+			// as it was.
+			if got.Meta["header.wrap"] != "0,10,3" || got.Entries[0].Meta["wrap"] != "msgid=0,16,20 msgstr=4,14" {
+				t.Errorf("wrap: %q, %q", got.Meta, got.Entries[0].Meta)
+			}
+			delete(got.Meta, "header.wrap")
+			delete(got.Entries[0].Meta, "wrap")
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", name, got, want)
 		}
+	}
+}
+
+// TestPOKeepsWrapping: a file wrapped the way gettext's tools wrap (79 columns) comes back
+// byte for byte; a string whose text changed is written in lokal's spelling.
+func TestPOKeepsWrapping(t *testing.T) {
+	t.Parallel()
+	file := "msgid \"\"\nmsgstr \"\"\n\"Language-Team: German (http://www.example.com/projects/p/language/\"\n\"de/)\\n\"\n\"Language: de\\n\"\n" +
+		"\n#. Translators: a comment long enough that the extraction tool wrapped it over\n#. two lines.\n" +
+		"msgid \"\"\n\"This sentence is long enough that msgmerge wrapped it at seventy-nine \"\n\"columns.\"\n" +
+		"msgstr \"\"\n\"Dieser Satz ist lang genug, dass msgmerge ihn bei neunundsiebzig Spalten \"\n\"umbrach.\"\n" +
+		"\nmsgid \"Short\"\nmsgstr \"\"\n\"Kurz\"\n"
+	o := Options{Language: "de"}
+	f, err := Decode("po", []byte(file), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Encode("po", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != file {
+		t.Errorf("got\n%s\nwant\n%s", out, file)
+	}
+	entriesRoundTrip(t, "po", f, o)
+	f.Entries[0].Values["de"] = Value{Text: "Neu."}
+	out, err = Encode("po", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "columns.\"\nmsgstr \"Neu.\"\n") {
+		t.Errorf("changed text not written on one line:\n%s", out)
 	}
 }
 
