@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/message/plural"
@@ -523,7 +524,11 @@ func (p *poParser) file(o Options) (*File, error) {
 			return nil, lineError(e.line, "po: duplicate entry (the same msgctxt and msgid as line %d)", prev)
 		}
 		seen[key] = e.line
-		out := Entry{Key: key, Source: e.id, Comment: strings.Join(e.xcomments, "\n")}
+		id := e.id
+		if byCtx && id == "" {
+			id = key // what Encode writes for a key without a source text
+		}
+		out := Entry{Key: key, Source: id, Comment: strings.Join(e.xcomments, "\n")}
 		em := map[string]string{}
 		// A lone empty comment line is no comment.
 		for k, ls := range map[string][]string{"comment": e.tcomments, "references": e.refs, "previous": e.prev} {
@@ -540,7 +545,7 @@ func (p *poParser) file(o Options) (*File, error) {
 			if len(e.strs) > pm.n {
 				return nil, lineError(e.line, "po: %d msgstr forms, but Plural-Forms says nplurals=%d", len(e.strs), pm.n)
 			}
-			out.Source = poSourcePlural(srcLang, e.id, e.idPlural)
+			out.Source = poSourcePlural(srcLang, id, e.idPlural)
 			v.Text = pm.toICU(e.strs, em)
 		}
 		if e.fuzzy {
@@ -1088,7 +1093,10 @@ type poPluralMap struct {
 	other int      // the index "other" takes its text from when no index is "other"
 }
 
-var poPluralCache sync.Map // lang + "\x00" + Plural-Forms -> *poPluralMap or error
+var (
+	poPluralCache     sync.Map // lang + "\x00" + Plural-Forms -> *poPluralMap or error
+	poPluralCacheSize atomic.Int64
+)
 
 func poPluralsFor(lang, pluralForms string) (*poPluralMap, error) {
 	if pluralForms == "" {
@@ -1101,13 +1109,19 @@ func poPluralsFor(lang, pluralForms string) (*poPluralMap, error) {
 		}
 		return v.(*poPluralMap), nil
 	}
-	pm, err := buildPluralMap(lang, pluralForms)
-	if err != nil {
-		poPluralCache.Store(ck, err)
-		return nil, err
+	if len(pluralForms) > 1000 {
+		return nil, fmt.Errorf("longer than 1000 bytes")
 	}
-	poPluralCache.Store(ck, pm)
-	return pm, nil
+	pm, err := buildPluralMap(lang, pluralForms)
+	// Files name few distinct Plural-Forms; the cap keeps uploads from growing the cache.
+	if poPluralCacheSize.Add(1) <= 512 {
+		if err != nil {
+			poPluralCache.Store(ck, err)
+		} else {
+			poPluralCache.Store(ck, pm)
+		}
+	}
+	return pm, err
 }
 
 func buildPluralMap(lang, pluralForms string) (*poPluralMap, error) {
