@@ -471,7 +471,7 @@ func (p *poParser) file(o Options) (*File, error) {
 	}
 	lang := o.Language
 	hdrLang, pluralForms := poHeaderFields(meta["header"])
-	if lang == "" {
+	if lang == "" || lang == AllLanguages {
 		lang = hdrLang
 	}
 	f.Languages = []string{lang}
@@ -705,7 +705,7 @@ func poHeaderFields(h string) (lang, pluralForms string) {
 
 func encodePO(f *File, o Options) ([]byte, error) {
 	lang := o.Language
-	if lang == "" && len(f.Languages) > 0 {
+	if (lang == "" || lang == AllLanguages) && len(f.Languages) > 0 {
 		lang = f.Languages[0]
 	}
 	byMsgid := f.Meta["keys"] == "msgid"
@@ -1260,11 +1260,12 @@ func (pm *poPluralMap) fromICU(v string, meta map[string]string) []string {
 
 // Plural-Forms shared by many languages.
 const (
-	pfOne     = "nplurals=1; plural=0;"
-	pfEnglish = "nplurals=2; plural=(n != 1);"
-	pfFrench  = "nplurals=2; plural=(n > 1);"
-	pfRussian = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
-	pfCzech   = "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"
+	pfOne      = "nplurals=1; plural=0;"
+	pfEnglish  = "nplurals=2; plural=(n != 1);"
+	pfFrench   = "nplurals=2; plural=(n > 1);"
+	pfRussian  = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
+	pfCzech    = "nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;"
+	pfFilipino = "nplurals=2; plural=(n==1 || n==2 || n==3 || (n%10!=4 && n%10!=6 && n%10!=9)) ? 0 : 1;"
 )
 
 // poPluralTable is the usual Plural-Forms of a language (gettext's and Weblate's tables),
@@ -1273,9 +1274,9 @@ const (
 var poPluralTable = map[string]string{
 	"ja": pfOne, "zh": pfOne, "ko": pfOne, "vi": pfOne, "th": pfOne, "id": pfOne, "ms": pfOne,
 	"lo": pfOne, "my": pfOne, "km": pfOne, "jv": pfOne, "yo": pfOne, "bo": pfOne, "ig": pfOne,
-	"fr": pfFrench, "pt-BR": pfFrench, "oc": pfFrench, "ln": pfFrench, "fil": pfFrench,
-	"tl": pfFrench, "ak": pfFrench, "am": pfFrench, "mg": pfFrench, "br": pfFrench,
-	"hy": pfFrench, "wa": pfFrench, "ti": pfFrench,
+	"fr": pfFrench, "pt-BR": pfFrench, "ln": pfFrench, "ak": pfFrench, "am": pfFrench,
+	"mg": pfFrench, "br": pfFrench, "hy": pfFrench, "wa": pfFrench, "ti": pfFrench,
+	"fil": pfFilipino, "tl": pfFilipino,
 	"ru": pfRussian, "uk": pfRussian, "be": pfRussian, "sr": pfRussian, "hr": pfRussian, "bs": pfRussian,
 	"cs": pfCzech, "sk": pfCzech,
 	"pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",

@@ -142,6 +142,19 @@ func TestPOPluralMapping(t *testing.T) {
 		// Forms are ternaries with !, parentheses and every comparison.
 		{lang: "en", forms: "nplurals=2; plural=!(n == 1 || n < 1 && n > 0 || n <= 0 && n >= 1);", want: []string{"one", "other"}, other: -1},
 	}
+	// Every Plural-Forms of the table gives each index a category of its language.
+	for lang := range poPluralTable {
+		pm, err := poPluralsFor(lang, "")
+		if err != nil {
+			t.Errorf("%s: %v", lang, err)
+			continue
+		}
+		for i, c := range pm.cat {
+			if c == "" {
+				t.Errorf("%s: index %d of %q stands for no category of %v", lang, i, pm.forms, Categories(lang, false))
+			}
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.lang+" "+tt.forms, func(t *testing.T) {
 			t.Parallel()
