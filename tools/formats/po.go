@@ -543,7 +543,11 @@ func (p *poParser) file(o Options) (*File, error) {
 		v := Value{Text: e.str}
 		if e.hasPlural {
 			if len(e.strs) > pm.n {
-				return nil, lineError(e.line, "po: %d msgstr forms, but Plural-Forms says nplurals=%d", len(e.strs), pm.n)
+				// A template has two empty forms whatever the language: nothing is lost.
+				if strings.Join(e.strs[pm.n:], "") != "" {
+					return nil, lineError(e.line, "po: %d msgstr forms, but Plural-Forms says nplurals=%d", len(e.strs), pm.n)
+				}
+				e.strs = e.strs[:pm.n]
 			}
 			out.Source = poSourcePlural(srcLang, id, e.idPlural)
 			v.Text = pm.toICU(e.strs, em)
@@ -589,7 +593,8 @@ func (e *poEntry) wrap() string {
 			k, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(l.kw, "msgstr["), "]"))
 			s = e.strs[k]
 		}
-		if !slices.Equal(l.parts, poCanonicalLayout(s)) {
+		if !(len(l.parts) == 1 && (strings.IndexByte(s, '\n') < 0 || strings.IndexByte(s, '\n') == len(s)-1)) &&
+			!slices.Equal(l.parts, poCanonicalLayout(s)) {
 			out = append(out, l.kw+"="+poJoinInts(l.parts))
 		}
 	}
@@ -1099,7 +1104,8 @@ var (
 )
 
 func poPluralsFor(lang, pluralForms string) (*poPluralMap, error) {
-	if pluralForms == "" {
+	if pluralForms == "" || strings.Contains(pluralForms, "INTEGER") {
+		// No Plural-Forms, or a template's placeholder (nplurals=INTEGER; plural=EXPRESSION;).
 		pluralForms = poDefaultPluralForms(lang)
 	}
 	ck := lang + "\x00" + pluralForms

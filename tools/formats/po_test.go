@@ -418,7 +418,7 @@ func TestPOBrokenFiles(t *testing.T) {
 		{"msgstr index not a number", "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr[x] \"\"\n", 3, "bad msgstr index"},
 		{"msgstr[n] without plural", "msgid \"a\"\nmsgstr[0] \"\"\n", 2, "without msgid_plural"},
 		{"plain msgstr in a plural", "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr \"\"\n", 3, "needs msgstr[0]"},
-		{"too many forms", "msgid \"\"\nmsgstr \"Language: ja\\nPlural-Forms: nplurals=1; plural=0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n", 4, "nplurals=1"},
+		{"too many forms", "msgid \"\"\nmsgstr \"Language: ja\\nPlural-Forms: nplurals=1; plural=0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"x\"\nmsgstr[1] \"y\"\n", 4, "nplurals=1"},
 		{"bad Plural-Forms", "msgid \"\"\nmsgstr \"Language: pl\\nPlural-Forms: nplurals=3; plural=(n==1 ? 0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\n", 1, "Plural-Forms"},
 		{"Plural-Forms out of range", "msgid \"\"\nmsgstr \"Language: de\\nPlural-Forms: nplurals=2; plural=n;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\n", 1, "outside nplurals"},
 		{"garbage line", "msgid \"a\"\nmsgstr \"\"\nhello\n", 3, "unexpected"},
@@ -573,4 +573,59 @@ func checkMsgfmt(t *testing.T, data []byte) {
 	if out, err := exec.Command(path, "--check-format", "--check-header", "-o", os.DevNull, src).CombinedOutput(); err != nil {
 		t.Errorf("msgfmt: %v\n%s\n%s", err, out, data)
 	}
+}
+
+// TestPOTemplateAndLeftovers: a POT (fuzzy header, CHARSET placeholder, empty msgstr)
+// comes back byte for byte; an obsolete entry in the middle of a file moves to the end,
+// where gettext keeps them, and comments after the last entry stay.
+func TestPOTemplateAndLeftovers(t *testing.T) {
+	t.Parallel()
+	pot := "# SOME DESCRIPTIVE TITLE.\n#\n#, fuzzy\nmsgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: PACKAGE VERSION\\n\"\n" +
+		"\"Language: \\n\"\n\"Content-Type: text/plain; charset=CHARSET\\n\"\n\"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n\"\n" +
+		"\n#: main.c:10\n#, c-format\nmsgid \"Hello, %s\"\nmsgstr \"\"\n" +
+		"\n#, c-format\nmsgid \"%d file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n"
+	o := Options{Language: "de"}
+	f, err := Decode("po", []byte(pot), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Meta["header.flags"] != "fuzzy" || f.Meta["header.comment"] != "SOME DESCRIPTIVE TITLE.\n" {
+		t.Errorf("meta %q", f.Meta)
+	}
+	out, err := Encode("po", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != pot {
+		t.Errorf("got\n%s\nwant\n%s", out, pot)
+	}
+	// Into a language with one form, the template's two empty forms become one.
+	ja, err := Decode("po", []byte(pot), Options{Language: "ja"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := Encode("po", ja, Options{Language: "ja"}); err != nil || !strings.HasSuffix(string(out), "msgid_plural \"%d files\"\nmsgstr[0] \"\"\n") {
+		t.Errorf("ja: %v\n%s", err, out)
+	}
+
+	in := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n" +
+		"\n# gone\n#~ msgid \"Old\"\n#~ msgstr \"Alt\"\n" +
+		"\nmsgid \"New\"\nmsgstr \"Neu\"\n" +
+		"\n# a note left at the end\n"
+	f, err = Decode("po", []byte(in), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 1 || f.Entries[0].Key != "New" || f.Meta["obsolete"] != "# gone\n#~ msgid \"Old\"\n#~ msgstr \"Alt\"" || f.Meta["trailing"] != "# a note left at the end" {
+		t.Fatalf("entries %#v meta %q", f.Entries, f.Meta)
+	}
+	out, err = Encode("po", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\nmsgid \"New\"\nmsgstr \"Neu\"\n\n# gone\n#~ msgid \"Old\"\n#~ msgstr \"Alt\"\n\n# a note left at the end\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	entriesRoundTrip(t, "po", f, o)
 }
