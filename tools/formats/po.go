@@ -43,7 +43,8 @@ import (
 //	header.comment    translator comments above the header (the licence notice)
 //	header.flags      its flags ("fuzzy" in a POT)
 //	header.wrap       how the header was split, when not one line per field (see wrap)
-//	keys              "msgid" for a file keyed by msgid (see above)
+//	keys              "msgid" for a file keyed by msgid (see above); without it, as for
+//	                  lokal's own export, Encode writes msgctxt = key
 //	obsolete          obsolete ("#~") entries as written, blank-line separated; written
 //	                  back at the end of the file, where gettext keeps them
 //	trailing          comment lines after the last entry, as written
@@ -63,8 +64,9 @@ import (
 // for ICU only where needed ('#' is "'#'", an apostrophe before a syntax character is
 // doubled, and a form that would not parse back quotes every brace); encoding undoes it and
 // writes an ICU '#' as "%d". The source side is the source language's plural from msgid
-// (one) and msgid_plural (other). Encode writes exactly nplurals msgstr[n]; a category the
-// value lacks is an empty msgstr[n].
+// (one) and msgid_plural (other). Encode writes an entry whose source or value is one ICU
+// plural as msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an
+// empty msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
 //
 // Spelling. Encode writes gettext's order (comments, msgctxt, msgid, msgid_plural, msgstr),
 // a blank line between entries, C escapes, raw UTF-8, and a string on one line unless it

@@ -59,6 +59,11 @@ func TestPOGolden(t *testing.T) {
 			t.Parallel()
 			f := goldenRoundTrip(t, "po", filepath.Join("po", tt.file), tt.o, tt.want)
 			entriesRoundTrip(t, "po", f, tt.o)
+			data, err := os.ReadFile(filepath.Join("testdata", "po", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMsgfmt(t, data) // gettext itself reads the golden file
 		})
 	}
 }
