@@ -117,6 +117,9 @@ type poParser struct {
 func decodePO(data []byte, o Options) (*File, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
+		data = poFromLatin1(data)
+	}
+	if !utf8.Valid(data) {
 		off := 0
 		for off < len(data) {
 			r, w := utf8.DecodeRune(data[off:])
@@ -145,6 +148,33 @@ func decodePO(data []byte, o Options) (*File, error) {
 		return nil, err
 	}
 	return p.file(o)
+}
+
+// poFromLatin1 converts a file whose header declares ISO-8859-1 to UTF-8, and says so in
+// its header (lokal writes UTF-8); any other file is returned as it is.
+func poFromLatin1(data []byte) []byte {
+	head := data[:min(len(data), 8192)]
+	i := bytes.Index(head, []byte("charset="))
+	if i < 0 {
+		return data
+	}
+	j := i + len("charset=")
+	k := j
+	for k < len(head) && (isHex(head[k]) || head[k] >= 'g' && head[k] <= 'z' || head[k] >= 'G' && head[k] <= 'Z' || head[k] == '-' || head[k] == '_') {
+		k++
+	}
+	switch strings.ToLower(string(head[j:k])) {
+	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "iso_8859-1":
+	default:
+		return data
+	}
+	out := make([]byte, 0, len(data)+len(data)/8)
+	out = append(out, data[:j]...)
+	out = append(out, "UTF-8"...)
+	for _, c := range data[k:] {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return out
 }
 
 func (p *poParser) flush(at int) error {

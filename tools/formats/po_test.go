@@ -580,6 +580,20 @@ func checkMsgfmt(t *testing.T, data []byte) {
 	}
 }
 
+// TestPOLatin1: a file in ISO-8859-1, as its header declares, is read as text and its
+// header then says UTF-8, the encoding lokal writes.
+func TestPOLatin1(t *testing.T) {
+	t.Parallel()
+	file := "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-1\\n\"\n\nmsgid \"Caf\xe9\"\nmsgstr \"Caf\xe9 cr\xe8me\"\n"
+	f, err := Decode("po", []byte(file), Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Entries[0].Key != "Café" || f.Entries[0].Values["fr"].Text != "Café crème" || f.Meta["header"] != "Content-Type: text/plain; charset=UTF-8\n" {
+		t.Errorf("got %#v, meta %q", f.Entries, f.Meta)
+	}
+}
+
 // TestPOTemplateAndLeftovers: a POT (fuzzy header, CHARSET placeholder, empty msgstr)
 // comes back byte for byte; an obsolete entry in the middle of a file moves to the end,
 // where gettext keeps them, and comments after the last entry stay.
