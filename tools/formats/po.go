@@ -52,7 +52,7 @@ import (
 // Language is Options.Language, else the header's Language. Encode writes the header from
 // Meta["header"] as it is, or lokal's own (Language, MIME-Version, Content-Type: UTF-8,
 // Content-Transfer-Encoding, Plural-Forms when there are plurals, X-Generator: lokal); a
-// file without a header is decoded with lokal's in Meta["header"], the one Encode writes.
+// file with lokal's header, or none, has no Meta["header"].
 //
 // Plurals. msgid_plural and msgstr[n] become one ICU plural value. Which CLDR category a
 // gettext index stands for is found by evaluating the file's Plural-Forms expression (or,
@@ -530,14 +530,15 @@ func (p *poParser) file(o Options) (*File, error) {
 			break
 		}
 	}
-	if _, ok := meta["header"]; !ok {
-		// A file without a header gets lokal's: Encode writes one, and decoding what it
-		// writes must give back the same File.
-		forms := ""
-		if pm != nil {
-			forms = pm.forms
-		}
-		meta["header"] = poDefaultHeader(lang, forms)
+	// lokal's own header (or none, for which Encode writes lokal's) is left out of Meta, so
+	// that lokal's export decodes to the File it was written from.
+	def := ""
+	if pm != nil {
+		def = poDefaultPluralForms(lang)
+	}
+	if h, ok := meta["header"]; !ok || h == poDefaultHeader(lang, def) {
+		delete(meta, "header")
+		delete(meta, "header.wrap")
 	}
 	srcLang := o.SourceLanguage
 	if srcLang == "" {
