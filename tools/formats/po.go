@@ -111,7 +111,6 @@ type poParser struct {
 	entries []*poEntry
 	cur     *poEntry
 	target  *string // the string a continuation line appends to
-	tline   int
 }
 
 func decodePO(data []byte, o Options) (*File, error) {
@@ -169,7 +168,9 @@ func poFromLatin1(data []byte) []byte {
 		return data
 	}
 	out := make([]byte, 0, len(data)+len(data)/8)
-	out = append(out, data[:j]...)
+	for _, c := range data[:j] {
+		out = utf8.AppendRune(out, rune(c))
+	}
 	out = append(out, "UTF-8"...)
 	for _, c := range data[k:] {
 		out = utf8.AppendRune(out, rune(c))
@@ -800,22 +801,18 @@ func encodePO(f *File, o Options) ([]byte, error) {
 				ctx, id, hasCtx = c, rest, true
 			}
 		}
-		ident := poEscape(ctx) + "\x04" + poEscape(id)
-		if !hasCtx {
-			ident = "\x04\x04" + poEscape(id)
-		}
-		if byMsgid || !hasCtx {
-			if other, dup := ctxs[ident]; dup {
-				return nil, fmt.Errorf("formats: po: keys %q and %q are the same in gettext (NUL and EOT are not allowed)", other, e.Key)
+		// gettext tells entries apart by msgctxt (a key-based file) or by msgctxt and msgid.
+		ident := poEscape(ctx)
+		if byMsgid {
+			if !hasCtx && id == "" {
+				return nil, fmt.Errorf("formats: po: an empty key would be read as the header")
 			}
-		} else if other, dup := ctxs[poEscape(ctx)]; dup {
+			ident = strconv.FormatBool(hasCtx) + "\x04" + ident + "\x04" + poEscape(id)
+		}
+		if other, dup := ctxs[ident]; dup {
 			return nil, fmt.Errorf("formats: po: keys %q and %q are the same in gettext (NUL and EOT are not allowed)", other, e.Key)
 		}
-		if byMsgid {
-			ctxs[ident] = e.Key
-		} else {
-			ctxs[poEscape(ctx)] = e.Key
-		}
+		ctxs[ident] = e.Key
 
 		v := e.Values[lang]
 		isPlural := plurals[i]

@@ -237,7 +237,7 @@ func TestPOEncodePlurals(t *testing.T) {
 	// A File lokal builds (no Meta) whose plurals fit gettext's forms comes back as it was.
 	entriesRoundTrip(t, "po", &File{Languages: []string{"pl"}, Entries: []Entry{
 		{Key: "files", Source: "{count, plural, one {%d file} other {%d files}}",
-			Values: map[string]Value{"pl": {Text: "{count, plural, one {%d plik} few {%d pliki} many {%d plików} other {%d plików}}", State: StateStale}},
+			Values:  map[string]Value{"pl": {Text: "{count, plural, one {%d plik} few {%d pliki} many {%d plików} other {%d plików}}", State: StateStale}},
 			Comment: "Shown in the file list.", Meta: map[string]string{"flags": "c-format"}},
 		{Key: "title", Source: "Files", Values: map[string]Value{"pl": {Text: "Pliki"}}},
 		{Key: "empty", Source: "Empty", Values: map[string]Value{"pl": {}}},
@@ -593,12 +593,12 @@ func checkMsgfmt(t *testing.T, data []byte) {
 // header then says UTF-8, the encoding lokal writes.
 func TestPOLatin1(t *testing.T) {
 	t.Parallel()
-	file := "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-1\\n\"\n\nmsgid \"Caf\xe9\"\nmsgstr \"Caf\xe9 cr\xe8me\"\n"
+	file := "# Traducci\xf3n\nmsgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-1\\n\"\n\nmsgid \"Caf\xe9\"\nmsgstr \"Caf\xe9 cr\xe8me\"\n"
 	f, err := Decode("po", []byte(file), Options{Language: "fr"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Entries[0].Key != "Café" || f.Entries[0].Values["fr"].Text != "Café crème" || f.Meta["header"] != "Content-Type: text/plain; charset=UTF-8\n" {
+	if f.Entries[0].Key != "Café" || f.Entries[0].Values["fr"].Text != "Café crème" || f.Meta["header"] != "Content-Type: text/plain; charset=UTF-8\n" || f.Meta["header.comment"] != "Traducción" {
 		t.Errorf("got %#v, meta %q", f.Entries, f.Meta)
 	}
 }
