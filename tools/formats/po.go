@@ -565,9 +565,9 @@ func (p *poParser) file(o Options) (*File, error) {
 		out := Entry{Key: key, Source: id, Comment: strings.Join(e.xcomments, "\n")}
 		em := map[string]string{}
 		// A lone empty comment line is no comment.
-		for k, ls := range map[string][]string{"comment": e.tcomments, "references": e.refs, "previous": e.prev} {
+		for k, ls := range [...][]string{e.tcomments, e.refs, e.prev} {
 			if c := strings.Join(ls, "\n"); c != "" {
-				em[k] = c
+				em[[...]string{"comment", "references", "previous"}[k]] = c
 			}
 		}
 		if w := e.wrap(); w != "" {
