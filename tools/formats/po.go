@@ -159,7 +159,7 @@ func poFromLatin1(data []byte) []byte {
 	}
 	j := i + len("charset=")
 	k := j
-	for k < len(head) && (isHex(head[k]) || head[k] >= 'g' && head[k] <= 'z' || head[k] >= 'G' && head[k] <= 'Z' || head[k] == '-' || head[k] == '_') {
+	for k < len(head) && (poIsHex(head[k]) || head[k] >= 'g' && head[k] <= 'z' || head[k] >= 'G' && head[k] <= 'Z' || head[k] == '-' || head[k] == '_') {
 		k++
 	}
 	switch strings.ToLower(string(head[j:k])) {
@@ -352,7 +352,7 @@ func (p *poParser) line(i int, raw string) error {
 		e.strs = append(e.strs, "")
 		dst = &e.strs[k]
 	default:
-		return lineError(n, "po: unexpected %q (want a comment, msgctxt, msgid, msgid_plural, msgstr or a string)", cut(l, 40))
+		return lineError(n, "po: unexpected %q (want a comment, msgctxt, msgid, msgid_plural, msgstr or a string)", poCut(l, 40))
 	}
 	if !strings.HasPrefix(rest, `"`) {
 		return lineError(n, "po: %s needs a string in double quotes", kw)
@@ -367,7 +367,7 @@ func (p *poParser) line(i int, raw string) error {
 	return nil
 }
 
-func cut(s string, n int) string {
+func poCut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -388,7 +388,7 @@ func poUnquote(s string, line int) (string, error) {
 		c := s[i]
 		if c == '"' {
 			if strings.Trim(s[i+1:], " \t") != "" {
-				return "", lineError(line, "po: unexpected text after the string: %q", cut(s[i+1:], 40))
+				return "", lineError(line, "po: unexpected text after the string: %q", poCut(s[i+1:], 40))
 			}
 			out := b.String()
 			if strings.ContainsAny(out, "\x00\x04") {
@@ -439,8 +439,8 @@ func poUnquote(s string, line int) (string, error) {
 			b.WriteByte(byte(v))
 		case 'x':
 			v, k := 0, 0
-			for ; i < len(s) && k < 2 && isHex(s[i]); k++ {
-				v = v*16 + hexVal(s[i])
+			for ; i < len(s) && k < 2 && poIsHex(s[i]); k++ {
+				v = v*16 + poHexVal(s[i])
 				i++
 			}
 			if k == 0 {
@@ -453,8 +453,10 @@ func poUnquote(s string, line int) (string, error) {
 	}
 }
 
-func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
-func hexVal(c byte) int {
+func poIsHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+func poHexVal(c byte) int {
 	switch {
 	case c <= '9':
 		return int(c - '0')
@@ -471,7 +473,7 @@ func (p *poParser) file(o Options) (*File, error) {
 	var entries []*poEntry
 	var obsolete, trailing []string
 	for i, e := range p.entries {
-		raw := strings.Join(trimBlank(p.lines[e.start:e.end]), "\n")
+		raw := strings.Join(poTrimBlank(p.lines[e.start:e.end]), "\n")
 		switch {
 		case e.obsolete:
 			obsolete = append(obsolete, raw)
@@ -713,7 +715,7 @@ func (e *poEntry) allFlags() string {
 	return strings.Join(fl, ", ")
 }
 
-func trimBlank(ls []string) []string {
+func poTrimBlank(ls []string) []string {
 	for len(ls) > 0 && strings.TrimSpace(ls[len(ls)-1]) == "" {
 		ls = ls[:len(ls)-1]
 	}
@@ -997,7 +999,7 @@ func poEscape(s string) string {
 
 // poSourcePlural is the source language's ICU plural of msgid and msgid_plural.
 func poSourcePlural(srcLang, one, other string) string {
-	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: icuForm(one)}, {Selector: "other", Text: icuForm(other)}})
+	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: poICUForm(one)}, {Selector: "other", Text: poICUForm(other)}})
 	return p.String()
 }
 
@@ -1019,12 +1021,12 @@ func poSourceForms(src string) (one, other string) {
 	if !ok1 {
 		o1 = o2
 	}
-	return plainForm(o1), plainForm(o2)
+	return poPlainForm(o1), poPlainForm(o2)
 }
 
-// icuForm quotes a gettext text for an ICU plural form so that plainForm gives it back:
+// poICUForm quotes a gettext text for an ICU plural form so that poPlainForm gives it back:
 // '#' is not the number in gettext, and an apostrophe or brace must not start ICU syntax.
-func icuForm(s string) string {
+func poICUForm(s string) string {
 	if !strings.ContainsAny(s, "#'{}|") {
 		return s
 	}
@@ -1040,7 +1042,7 @@ func icuForm(s string) string {
 		}
 	}
 	q := b.String()
-	if p, ok := SinglePlural("{n, plural, other {" + q + "}}"); ok && len(p.Forms) == 1 && plainForm(p.Forms[0].Text) == s {
+	if p, ok := SinglePlural("{n, plural, other {" + q + "}}"); ok && len(p.Forms) == 1 && poPlainForm(p.Forms[0].Text) == s {
 		return q
 	}
 	// Braces that do not parse back as ICU arguments: quote every run of syntax
@@ -1066,8 +1068,8 @@ func icuForm(s string) string {
 	return b.String()
 }
 
-// plainForm is the gettext text of an ICU form: quoting undone, '#' written as "%d".
-func plainForm(s string) string {
+// poPlainForm is the gettext text of an ICU form: quoting undone, '#' written as "%d".
+func poPlainForm(s string) string {
 	if !strings.ContainsAny(s, "#'") {
 		return s
 	}
@@ -1148,7 +1150,7 @@ func poPluralsFor(lang, pluralForms string) (*poPluralMap, error) {
 	if len(pluralForms) > 1000 {
 		return nil, fmt.Errorf("longer than 1000 bytes")
 	}
-	pm, err := buildPluralMap(lang, pluralForms)
+	pm, err := poBuildPluralMap(lang, pluralForms)
 	// Files name few distinct Plural-Forms; the cap keeps uploads from growing the cache.
 	if poPluralCacheSize.Add(1) <= 512 {
 		if err != nil {
@@ -1160,8 +1162,8 @@ func poPluralsFor(lang, pluralForms string) (*poPluralMap, error) {
 	return pm, err
 }
 
-func buildPluralMap(lang, pluralForms string) (*poPluralMap, error) {
-	n, expr, err := parsePluralForms(pluralForms)
+func poBuildPluralMap(lang, pluralForms string) (*poPluralMap, error) {
+	n, expr, err := poParsePluralForms(pluralForms)
 	if err != nil {
 		return nil, err
 	}
@@ -1260,7 +1262,7 @@ func (pm *poPluralMap) toICU(strs []string, meta map[string]string) string {
 	p := &Plural{Arg: poArg}
 	for _, c := range []string{"zero", "one", "two", "few", "many", "other"} {
 		if s, ok := byCat[c]; ok {
-			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: icuForm(s)})
+			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: poICUForm(s)})
 		}
 	}
 	return p.String()
@@ -1284,10 +1286,10 @@ func (pm *poPluralMap) fromICU(v string, meta map[string]string) []string {
 			continue
 		}
 		if t, ok := p.Form(c); ok {
-			out[i] = plainForm(t)
+			out[i] = poPlainForm(t)
 		} else if exp, ok := explicitFor[c]; ok {
 			if t, ok := p.Form(exp); ok {
-				out[i] = plainForm(t)
+				out[i] = poPlainForm(t)
 			}
 		}
 	}
@@ -1349,8 +1351,8 @@ func poDefaultPluralForms(lang string) string {
 
 // ---- Plural-Forms expressions ----
 
-// parsePluralForms reads "nplurals=N; plural=EXPR;".
-func parsePluralForms(s string) (int, *pfNode, error) {
+// poParsePluralForms reads "nplurals=N; plural=EXPR;".
+func poParsePluralForms(s string) (int, *pfNode, error) {
 	var n = -1
 	var expr *pfNode
 	for part := range strings.SplitSeq(s, ";") {

@@ -63,7 +63,7 @@ func TestPOGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkMsgfmt(t, data) // gettext itself reads the golden file
+			poCheckMsgfmt(t, data) // gettext itself reads the golden file
 		})
 	}
 }
@@ -232,7 +232,7 @@ func TestPOEncodePlurals(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
-	checkMsgfmt(t, out)
+	poCheckMsgfmt(t, out)
 
 	// A File lokal builds (no Meta) whose plurals fit gettext's forms comes back as it was.
 	entriesRoundTrip(t, "po", &File{Languages: []string{"pl"}, Entries: []Entry{
@@ -259,7 +259,7 @@ func TestPOEncodePlurals(t *testing.T) {
 		if !strings.HasSuffix(string(out), "msgid \"%d x\"\nmsgid_plural \"%d xs\"\n"+c.want) {
 			t.Errorf("%s: got\n%s\nwant it to end in\n%s", c.lang, out, c.want)
 		}
-		checkMsgfmt(t, out)
+		poCheckMsgfmt(t, out)
 	}
 }
 
@@ -269,13 +269,13 @@ func TestPOICUQuoting(t *testing.T) {
 	t.Parallel()
 	for _, s := range append([]string{"#", "# and #", "'#'", "it's", "''", "'{", "{a}", "{a} #", "}", "{", "{x, plural, other {#}}",
 		"a|b", "'|'", "%d # %s", "{{count}} #"}, tricky...) {
-		q := icuForm(s)
+		q := poICUForm(s)
 		p, ok := SinglePlural("{count, plural, other {" + q + "}}")
 		if !ok || len(p.Forms) != 1 {
 			t.Errorf("%q: form %q does not parse as one form", s, q)
 			continue
 		}
-		if got := plainForm(p.Forms[0].Text); got != s {
+		if got := poPlainForm(p.Forms[0].Text); got != s {
 			t.Errorf("%q: quoted %q, read back %q", s, q, got)
 		}
 	}
@@ -573,8 +573,8 @@ func BenchmarkPO10k(b *testing.B) {
 	}
 }
 
-// checkMsgfmt runs GNU msgfmt --check on a file when it is installed.
-func checkMsgfmt(t *testing.T, data []byte) {
+// poCheckMsgfmt runs GNU msgfmt --check on a file when it is installed.
+func poCheckMsgfmt(t *testing.T, data []byte) {
 	t.Helper()
 	path, err := exec.LookPath("msgfmt")
 	if err != nil {
