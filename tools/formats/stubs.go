@@ -17,7 +17,6 @@ func legacy(r func(string, []Row) ([]byte, error)) func(*File, Options) ([]byte,
 var (
 	jsonCodec        = &Codec{Name: "json", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: legacy(renderJSON)}
 	i18nextCodec     = &Codec{Name: "i18next", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	poCodec          = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: notBuiltDecode, Encode: legacy(renderPO)}
 	xliffCodec       = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	androidCodec     = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: notBuiltDecode, Encode: notBuiltEncode}
