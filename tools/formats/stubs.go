@@ -20,8 +20,6 @@ var (
 	poCodec          = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: notBuiltDecode, Encode: legacy(renderPO)}
 	xliffCodec       = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
-	androidCodec     = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xcstringsCodec   = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	arbCodec         = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	yamlCodec        = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: notBuiltDecode, Encode: legacy(renderYAML)}
