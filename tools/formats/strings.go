@@ -284,7 +284,7 @@ func decodeStrings(data []byte, o Options) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.space()
+		sc.skipAll()
 		value := key
 		if sc.i < len(sc.s) && sc.s[sc.i] == '=' {
 			sc.i++
