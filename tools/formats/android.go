@@ -442,7 +442,7 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 		}
 		v := p.String()
 		back, ok := SinglePlural(v)
-		if !ok || len(back.Forms) != len(forms) {
+		if !ok || len(back.Forms) != len(forms) || !quoteBraces && braceProblems(v) {
 			continue
 		}
 		same := true

@@ -305,13 +305,15 @@ func decodeStrings(data []byte, o Options) (*File, error) {
 		blankSeen = false
 		e := Entry{Key: key, Values: map[string]Value{o.Language: {Text: value}}}
 		if len(pending) > 0 {
-			texts := make([]string, len(pending))
+			var texts []string
 			lineStyle := true
-			for i, c := range pending {
-				texts[i], lineStyle = c.text, lineStyle && c.line
+			for _, c := range pending {
+				if c.text != "" {
+					texts, lineStyle = append(texts, c.text), lineStyle && c.line
+				}
 			}
 			e.Comment = strings.Join(texts, "\n")
-			if lineStyle {
+			if lineStyle && e.Comment != "" {
 				e.Meta = map[string]string{"comment": "//"}
 			}
 			pending = nil

@@ -178,6 +178,7 @@ func (r *plistReader) text(name string) (string, error) {
 // nextStart skips white space and comments to the next start element; nil at an end.
 func (r *plistReader) nextStart() (*xml.StartElement, error) {
 	for {
+		before := r.line()
 		t, err := r.token()
 		if err != nil {
 			return nil, err
@@ -188,8 +189,9 @@ func (r *plistReader) nextStart() (*xml.StartElement, error) {
 		case xml.EndElement:
 			return nil, nil
 		case xml.CharData:
-			if strings.TrimSpace(string(x)) != "" {
-				return nil, lineError(r.line(), "unexpected text %q", strings.TrimSpace(string(x)))
+			if t := strings.TrimSpace(string(x)); t != "" {
+				at := before + strings.Count(string(x)[:strings.Index(string(x), t)], "\n")
+				return nil, lineError(at, "unexpected text %q", t)
 			}
 		}
 	}
@@ -375,7 +377,7 @@ func stringsdictValue(d *pnode, lang string, line int) (string, map[string]strin
 		}
 		v := JoinPieces(ps)
 		back := Pieces(v)
-		same := len(back) == len(wants)
+		same := len(back) == len(wants) && (quoteBraces || !braceProblems(v))
 		for i := 0; same && i < len(back); i++ {
 			w, b := wants[i], back[i]
 			if w.arg == "" {
@@ -399,6 +401,17 @@ func stringsdictValue(d *pnode, lang string, line int) (string, map[string]strin
 		}
 	}
 	return "", nil, lineError(fk.line, "the format key and its variables cannot be written as one ICU value")
+}
+
+// braceProblems says whether v has a brace ICU reads as unclosed or unmatched: such text
+// is written with its braces quoted instead.
+func braceProblems(v string) bool {
+	for _, p := range message.Parse(v, valueSyntax).Problems {
+		if p.Code == message.UnclosedBrace || p.Code == message.UnmatchedBrace {
+			return true
+		}
+	}
+	return false
 }
 
 // icuLiteral writes native text as ICU message text that reads back as that text: in a
