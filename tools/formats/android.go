@@ -106,6 +106,7 @@ func rawName(n xml.Name) string {
 }
 
 func decodeAndroid(data []byte, o Options) (*File, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // encoding/xml does not skip a BOM
 	a := &androidDecoder{data: data, d: xml.NewDecoder(bytes.NewReader(data)), lang: o.Language}
 	a.d.Strict = true
 	f := &File{Languages: []string{o.Language}, Entries: []Entry{}}

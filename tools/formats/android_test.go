@@ -255,3 +255,15 @@ func FuzzDecodeAndroid(f *testing.F) {
 		fuzzRoundTrip(t, "android", data, Options{Language: "ar"})
 	})
 }
+
+func TestAndroidBOM(t *testing.T) {
+	t.Parallel()
+	f, err := Decode("android", []byte("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources><string name=\"a\">b</string></resources>"), Options{Language: "en"})
+	if err != nil || len(f.Entries) != 1 || f.Entries[0].Values["en"].Text != "b" {
+		t.Errorf("%#v %v", f, err)
+	}
+	_, err = Decode("stringsdict", []byte("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<plist><dict/></plist>"), Options{Language: "en"})
+	if err != nil {
+		t.Error(err)
+	}
+}

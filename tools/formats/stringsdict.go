@@ -48,13 +48,12 @@ type pnode struct {
 	vals     []*pnode
 	comments []string // per key, the comment before it
 	keyLines []int
+	index    map[string]int
 }
 
 func (n *pnode) get(k string) *pnode {
-	for i, key := range n.keys {
-		if key == k {
-			return n.vals[i]
-		}
+	if i, ok := n.index[k]; ok {
+		return n.vals[i]
 	}
 	return nil
 }
@@ -126,6 +125,10 @@ func (r *plistReader) value(se xml.StartElement) (*pnode, error) {
 				if n.get(k) != nil {
 					return nil, lineError(kl, "key %q appears twice in one dict", k)
 				}
+				if n.index == nil {
+					n.index = map[string]int{}
+				}
+				n.index[k] = len(n.keys)
 				n.keys, n.vals, n.keyLines = append(n.keys, k), append(n.vals, v), append(n.keyLines, kl)
 				n.comments = append(n.comments, strings.Join(comment, "\n"))
 				comment = nil
@@ -198,7 +201,8 @@ func (r *plistReader) nextStart() (*xml.StartElement, error) {
 }
 
 func decodeStringsdict(data []byte, o Options) (*File, error) {
-	r := &plistReader{d: xml.NewDecoder(strings.NewReader(string(data)))}
+	text := strings.TrimPrefix(string(data), "\ufeff") // encoding/xml does not skip a BOM
+	r := &plistReader{d: xml.NewDecoder(strings.NewReader(text))}
 	r.d.Strict = true
 	var root *pnode
 	for root == nil {
