@@ -127,7 +127,7 @@ func decodeAndroid(data []byte, o Options) (*File, error) {
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = append(comments, strings.TrimSpace(string(x)))
+			comments = appendComment(comments, x)
 		case xml.StartElement:
 			if x.Name.Local != "resources" || x.Name.Space != "" {
 				return nil, lineError(t.line, "the root element is <%s>, want <resources>", rawName(x.Name))
@@ -165,9 +165,12 @@ body:
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = append(comments, strings.TrimSpace(string(x)))
+			comments = appendComment(comments, x)
 		case xml.CharData:
 		case xml.EndElement:
+			if n := rawName(x.Name); n != "resources" {
+				return nil, lineError(t.line, "</%s> closes <resources>", n)
+			}
 			// </resources>: only white space and comments may follow; they are kept
 			// with the comments before it.
 			for {
@@ -186,7 +189,7 @@ body:
 					return nil, lineError(t.line, "an element after </resources>")
 				}
 				if c, ok := t.t.(xml.Comment); ok {
-					comments = append(comments, strings.TrimSpace(string(c)))
+					comments = appendComment(comments, c)
 				}
 			}
 			if len(comments) > 0 {
@@ -473,7 +476,7 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = append(comments, strings.TrimSpace(string(x)))
+			comments = appendComment(comments, x)
 		case xml.EndElement:
 			if n := rawName(x.Name); n != "string-array" {
 				return lineError(t.line, "</%s> closes <string-array>", n)
@@ -859,3 +862,11 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 }
 
 func first(s string, _ int) string { return s }
+
+// appendComment adds a comment's text, trimmed, unless it is empty.
+func appendComment(comments []string, c xml.Comment) []string {
+	if t := strings.TrimSpace(string(c)); t != "" {
+		return append(comments, t)
+	}
+	return comments
+}

@@ -95,7 +95,7 @@ func (r *plistReader) value(se xml.StartElement) (*pnode, error) {
 			}
 			switch x := t.(type) {
 			case xml.Comment:
-				comment = append(comment, strings.TrimSpace(string(x)))
+				comment = appendComment(comment, x)
 			case xml.EndElement:
 				return n, nil
 			case xml.CharData:
