@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/message"
@@ -23,13 +24,16 @@ import (
 // written as the variable's conversion (%d for value type d).
 //
 // A key whose format has no variable is a plain value (written back as a format key
-// without variables). Rule types other than NSStringPluralRuleType (device and width
+// without variables). A key whose dict is a NSStringVariableWidthRuleType is the text of
+// its widest variant, the variants kept in Meta. Other rule types of a variable (device
 // variants) are refused, naming the line.
 //
 // Entry.Meta:
 //   - "valueType.<var>": NSStringFormatValueTypeKey of the variable (d, ld, u, @, ...).
 //   - "position.<var>": the n of a positional reference %n$#@var@.
 //   - "plain": "true" for a format without variables whose text reads as an ICU plural.
+//   - "width.<n>": the text of each variant of a NSStringVariableWidthRuleType key; Encode
+//     writes the widest one from the value.
 //
 // The comment (<!-- -->) before a key is Entry.Comment. Encode writes Xcode's layout
 // (tabs, the plist DOCTYPE) with its own XML writer, so the output is stable.
@@ -305,6 +309,9 @@ func formatRefs(s string) []formatRef {
 
 // stringsdictValue is the ICU value of one key's dict.
 func stringsdictValue(d *pnode, lang string, line int) (string, map[string]string, error) {
+	if w := d.get("NSStringVariableWidthRuleType"); w != nil && d.get("NSStringLocalizedFormatKey") == nil {
+		return widthValue(w, line)
+	}
 	fk := d.get("NSStringLocalizedFormatKey")
 	if fk == nil || fk.kind != "string" {
 		return "", nil, lineError(line, "no NSStringLocalizedFormatKey string")
@@ -518,6 +525,18 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 		}
 		androidComment(&b, "\t", e.Comment)
 		b.WriteString("\t<key>" + plistText(e.Key) + "</key>\n\t<dict>\n")
+		if widths := widthsOf(e.Meta); len(widths) > 0 {
+			b.WriteString("\t\t<key>NSStringVariableWidthRuleType</key>\n\t\t<dict>\n")
+			for i, w := range widths {
+				text := e.Meta["width."+w]
+				if i == len(widths)-1 {
+					text = val.Text // the widest is the value
+				}
+				kv("\t\t\t", w, text)
+			}
+			b.WriteString("\t\t</dict>\n\t</dict>\n")
+			continue
+		}
 		ps := Pieces(val.Text)
 		if e.Meta["plain"] == "true" {
 			ps = []Piece{{Text: val.Text}}
@@ -573,4 +592,39 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 	}
 	b.WriteString("</dict>\n</plist>\n")
 	return []byte(b.String()), nil
+}
+
+// widthValue reads a NSStringVariableWidthRuleType dict: the value is the widest variant's
+// text, and every variant is kept in Meta as "width.<n>".
+func widthValue(w *pnode, line int) (string, map[string]string, error) {
+	if w.kind != "dict" || len(w.keys) == 0 {
+		return "", nil, lineError(line, "NSStringVariableWidthRuleType is not a dict of widths")
+	}
+	meta := map[string]string{}
+	for i, k := range w.keys {
+		if _, err := strconv.Atoi(k); err != nil || w.vals[i].kind != "string" {
+			return "", nil, lineError(w.keyLines[i], "width %q is not a number with a <string>", k)
+		}
+		meta["width."+k] = w.vals[i].text
+	}
+	widths := widthsOf(meta)
+	return meta["width."+widths[len(widths)-1]], meta, nil
+}
+
+// widthsOf lists the widths kept in meta, narrowest first.
+func widthsOf(meta map[string]string) []string {
+	var out []string
+	for k := range meta {
+		if w, ok := strings.CutPrefix(k, "width."); ok {
+			if _, err := strconv.Atoi(w); err == nil {
+				out = append(out, w)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return x - y
+	})
+	return out
 }

@@ -147,3 +147,26 @@ func FuzzDecodeStringsdict(f *testing.F) {
 		fuzzRoundTrip(t, "stringsdict", data, Options{Language: "ru"})
 	})
 }
+
+// TestStringsdictWidths: a variable-width key is the widest variant's text, its variants
+// kept in Meta, written back with the widest taken from the value.
+func TestStringsdictWidths(t *testing.T) {
+	t.Parallel()
+	in := "<plist>\n<dict>\n<key>w</key>\n<dict>\n<key>NSStringVariableWidthRuleType</key>\n<dict>\n<key>20</key>\n<string>Долго</string>\n<key>1</key>\n<string>Д</string>\n<key>100</key>\n<string>Очень долго</string>\n</dict>\n</dict>\n</dict>\n</plist>\n"
+	f, err := Decode("stringsdict", []byte(in), Options{Language: "ru"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Entry{Key: "w", Values: map[string]Value{"ru": {Text: "Очень долго"}}, Meta: map[string]string{"width.1": "Д", "width.20": "Долго", "width.100": "Очень долго"}}
+	if !reflect.DeepEqual(f.Entries, []Entry{want}) {
+		t.Fatalf("got %#v", f.Entries)
+	}
+	f.Entries[0].Values["ru"] = Value{Text: "Совсем долго"}
+	out, err := Encode("stringsdict", f, Options{Language: "ru"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "<key>1</key>\n\t\t\t<string>Д</string>\n\t\t\t<key>20</key>\n\t\t\t<string>Долго</string>\n\t\t\t<key>100</key>\n\t\t\t<string>Совсем долго</string>") {
+		t.Errorf("export:\n%s", out)
+	}
+}
