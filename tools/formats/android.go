@@ -116,9 +116,6 @@ func decodeAndroid(data []byte, o Options) (*File, error) {
 	for {
 		t, err := a.next()
 		if err != nil {
-			if t.t == nil && errors.Is(err, io.EOF) {
-				return nil, lineError(1, "no <resources> element")
-			}
 			var fe *FileError
 			if errors.As(err, &fe) && strings.Contains(fe.Msg, "unexpected end of file") {
 				return nil, lineError(fe.Line, "no <resources> element")
@@ -494,6 +491,9 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 			if content != "" {
 				m = setMeta(m, "content", content)
 			}
+			if _, ok := SinglePlural(text); ok {
+				m = setMeta(m, "type", "string")
+			}
 			e := Entry{Key: name + "." + strconv.Itoa(i), Values: map[string]Value{a.lang: {Text: text}}, Comment: strings.Join(comments, "\n"), DoNotTranslate: dnt, Meta: m}
 			comments = nil
 			if err := add(e, t.line); err != nil {
@@ -845,8 +845,11 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 		i++
 		v := e.Values[lang].Text
 		androidComment(&b, "    ", e.Comment)
+		var forms []PluralForm
 		if p, ok := SinglePlural(v); ok && !p.Ordinal && e.Meta["type"] != "string" {
-			forms, _, _ := ToNative(lang, p, nil)
+			forms, _, _ = ToNative(lang, p, nil)
+		}
+		if len(forms) > 0 {
 			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
 			for _, fm := range forms {
 				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), "") + "</item>\n")

@@ -133,6 +133,7 @@ func TestAndroidExportFromICU(t *testing.T) {
 		{Key: "n.0", Values: map[string]Value{"ru": {Text: "ноль"}}},
 		{Key: "n.1", Values: map[string]Value{"ru": {Text: "один"}}},
 		{Key: "m.1", Values: map[string]Value{"ru": {Text: "не массив"}}},
+		{Key: "only_explicit", Values: map[string]Value{"ru": {Text: "{n, plural, =1 {x}}"}}},
 	}}
 	out, err := Encode("android", f, Options{Language: "ru"})
 	if err != nil {
@@ -152,6 +153,7 @@ func TestAndroidExportFromICU(t *testing.T) {
         <item>один</item>
     </string-array>
     <string name="m.1">не массив</string>
+    <string name="only_explicit">{n, plural, =1 {x}}</string>
 </resources>
 `
 	if string(out) != want {

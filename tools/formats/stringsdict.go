@@ -541,9 +541,15 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 		if e.Meta["plain"] == "true" {
 			ps = []Piece{{Text: val.Text}}
 		}
+		// A block without a form the language writes cannot be a variable (a dict without
+		// forms does not read back): then the value is written as text.
 		hasPlural := false
 		for _, p := range ps {
 			if p.Plural != nil && !p.Plural.Ordinal {
+				if forms, _, _ := ToNative(lang, p.Plural, ZeroExplicit); len(forms) == 0 {
+					hasPlural = false
+					break
+				}
 				hasPlural = true
 			}
 		}
