@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -767,7 +766,18 @@ func androidAttrString(name string, dnt bool, meta map[string]string) string {
 	return b.String()
 }
 
-var arrayKey = regexp.MustCompile(`^(.+)\.(0|[1-9][0-9]*)$`)
+// arrayKey splits "base.n" (n a number without leading zeros) into base and n.
+func arrayKey(key string) (string, int, bool) {
+	dot := strings.LastIndexByte(key, '.')
+	if dot <= 0 || dot == len(key)-1 || key[dot+1] == '0' && dot+2 < len(key) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(key[dot+1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != key[dot+1:] {
+		return "", 0, false
+	}
+	return key[:dot], n, true
+}
 
 // attrsOf is the "@" attributes of meta, for comparing array items.
 func attrsOf(meta map[string]string) map[string]string {
@@ -795,11 +805,10 @@ func sameAttrs(a, b map[string]string) bool {
 
 // arrayRun is the length of the string-array starting at entries[i] (key base.0), 0 if none.
 func arrayRun(entries []Entry, i int, lang string) (string, int) {
-	m := arrayKey.FindStringSubmatch(entries[i].Key)
-	if m == nil || m[2] != "0" {
+	base, n0, ok := arrayKey(entries[i].Key)
+	if !ok || n0 != 0 {
 		return "", 0
 	}
-	base := m[1]
 	n := 0
 	for j := i; j < len(entries); j++ {
 		e := entries[j]

@@ -269,3 +269,12 @@ func TestAndroidBOM(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestAndroidArrayKey(t *testing.T) {
+	t.Parallel()
+	for key, want := range map[string]bool{"a.0": true, "a.b.12": true, "a.01": false, "a.": false, ".0": false, "a.-1": false, "a.+1": false, "a": false, "a.x": false} {
+		if _, _, ok := arrayKey(key); ok != want {
+			t.Errorf("arrayKey(%q) ok = %v, want %v", key, ok, want)
+		}
+	}
+}

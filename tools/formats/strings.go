@@ -37,14 +37,6 @@ import (
 
 var stringsCodec = &Codec{Name: "strings", ContentType: "text/plain; charset=utf-8", Extension: "strings", Decode: decodeStrings, Encode: encodeStrings}
 
-func renderStrings(language string, entries []Row) ([]byte, error) {
-	f := &File{Languages: []string{language}, Entries: make([]Entry, len(entries))}
-	for i, e := range entries {
-		f.Entries[i] = Entry{Key: e.Key, Source: e.Source, Values: map[string]Value{language: {Text: e.Value}}}
-	}
-	return encodeStrings(f, Options{Language: language})
-}
-
 // fileLanguage is the language an Encode writes: the options', else the file's first.
 func fileLanguage(f *File, o Options) string {
 	if o.Language != "" && o.Language != AllLanguages {
