@@ -39,6 +39,8 @@ import (
 // Encode, which writes exactly the language's categories, leaves it out. A '#' in a form
 // (from another format) is written as %d.
 //
+// A string defined again for another product (product="tablet") is the key name#product.
+//
 // translatable="false" is Entry.DoNotTranslate. Entry.Meta:
 //   - "@<attribute>": any other attribute of the element, by its name as written
 //     ("@formatted": "false", "@tools:ignore": "MissingTranslation"); written after name
@@ -147,6 +149,10 @@ func decodeAndroid(data []byte, o Options) (*File, error) {
 body:
 	seen := map[string]int{}
 	add := func(e Entry, line int) error {
+		if p := e.Meta["@product"]; p != "" && seen[e.Key] > 0 {
+			// The same string for another product (product="tablet"): its own key.
+			e.Key += "#" + p
+		}
 		if l, dup := seen[e.Key]; dup {
 			return lineError(line, "%q is defined twice (first on line %d)", e.Key, l)
 		}
@@ -747,6 +753,9 @@ func androidComment(b *strings.Builder, indent, c string) {
 // androidAttrString writes name, translatable and the "@" attributes of meta.
 func androidAttrString(name string, dnt bool, meta map[string]string) string {
 	var b strings.Builder
+	if p := meta["@product"]; p != "" {
+		name = strings.TrimSuffix(name, "#"+p)
+	}
 	if name != "" {
 		b.WriteString(` name="` + xmlAttr(name) + `"`)
 	}

@@ -278,3 +278,26 @@ func TestAndroidArrayKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAndroidProducts: a string defined once per product keeps every definition.
+func TestAndroidProducts(t *testing.T) {
+	t.Parallel()
+	in := "<resources>\n<string name=\"hint\" product=\"tablet\">Tablet</string>\n<string name=\"hint\" product=\"default\">Phone</string>\n<string name=\"hint\" product=\"default\">again</string>\n</resources>"
+	_, err := Decode("android", []byte(in), Options{Language: "en"})
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Line != 4 {
+		t.Errorf("a second default definition: err = %v, want line 4", err)
+	}
+	f, err := Decode("android", []byte(strings.Replace(in, "<string name=\"hint\" product=\"default\">again</string>\n", "", 1)), Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 2 || f.Entries[0].Key != "hint" || f.Entries[1].Key != "hint#default" {
+		t.Fatalf("%#v", f.Entries)
+	}
+	out, _ := Encode("android", f, Options{Language: "en"})
+	if !strings.Contains(string(out), `<string name="hint" product="default">Phone</string>`) {
+		t.Errorf("%s", out)
+	}
+	entriesRoundTrip(t, "android", f, Options{Language: "en"})
+}
