@@ -17,8 +17,9 @@ import (
 // children of <resources> (other resources, such as <integer> or <color>, are not text to
 // translate and are skipped). A value is the text Android reads: its escapes (\' \" \n \t
 // \@ \? \\ \uXXXX), its double quotes (which keep white space as written) and XML's
-// entities and CDATA are decoded, and white space outside quotes collapses to one space
-// and is trimmed at both ends, as aapt2 does. A value with inline markup (<b>, <i>,
+// entities and CDATA are decoded, and white space outside quotes collapses to one space,
+// as aapt2 does, and is trimmed at both ends (Encode quotes a value's own leading and
+// trailing spaces, so they survive whichever reading). A value with inline markup (<b>, <i>,
 // <xliff:g>, <a href>) keeps the markup as XML text: "Tap <b>Save</b> &amp; go".
 //
 // Encode writes the reverse so that Android reads the same string: quotes around a
@@ -37,7 +38,8 @@ import (
 // in English) is never shown: it is kept under its own name (not as =0, which Android
 // cannot express) so that nothing is lost on import and a QA check can report it, and
 // Encode, which writes exactly the language's categories, leaves it out. A '#' in a form
-// (from another format) is written as %d.
+// (from another format) is written as %d. Comments inside <plurals> and an item's CDATA
+// spelling are not kept.
 //
 // A string defined again for another product (product="tablet") is the key name#product.
 //
