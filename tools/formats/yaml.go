@@ -73,13 +73,13 @@ func decodeYAML(data []byte, o Options) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		return nil, yamlError(err, "the file is empty: want a mapping with the language as its only key")
+		return nil, yamlError(data, err, "the file is empty: want a mapping with the language as its only key")
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, lineError(extra.Line, "a second YAML document: want one")
 	} else if err.Error() != "EOF" {
-		return nil, yamlError(err, "")
+		return nil, yamlError(data, err, "")
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, lineError(1, "want a mapping with the language as its only key")
@@ -139,10 +139,13 @@ func yamlCheckText(data []byte) error {
 	return nil
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLineRE   = regexp.MustCompile(`line (\d+)`)
+	yamlAnchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
 
 // yamlError turns a parser error into a FileError with its line.
-func yamlError(err error, eofMsg string) error {
+func yamlError(data []byte, err error, eofMsg string) error {
 	msg := err.Error()
 	if msg == "EOF" {
 		return lineError(1, "%s", eofMsg)
@@ -152,6 +155,11 @@ func yamlError(err error, eofMsg string) error {
 		n, _ := strconv.Atoi(m[1])
 		msg = strings.TrimSpace(strings.TrimPrefix(msg, m[0]+":"))
 		return lineError(max(n, 1), "%s", msg)
+	}
+	if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+			return offsetError(data, int64(i), "%s", msg)
+		}
 	}
 	return &FileError{Offset: -1, Msg: msg}
 }
@@ -180,6 +188,7 @@ func (r *yamlReader) pairs(m *yaml.Node, depth int) ([][2]*yaml.Node, error) {
 		}
 	}
 	var out [][2]*yaml.Node
+	lines := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		rk := yamlResolve(k)
@@ -187,6 +196,10 @@ func (r *yamlReader) pairs(m *yaml.Node, depth int) ([][2]*yaml.Node, error) {
 			return nil, lineError(k.Line, "a key must be a plain value, not a mapping or sequence")
 		}
 		if rk.ShortTag() != "!!merge" {
+			if first, dup := lines[rk.Value]; dup {
+				return nil, lineError(k.Line, "key %q is already defined on line %d", rk.Value, first)
+			}
+			lines[rk.Value] = k.Line
 			out = append(out, [2]*yaml.Node{k, v})
 			continue
 		}
@@ -429,10 +442,18 @@ type yamlTree struct {
 	leaves   map[string]*yaml.Node
 	children map[string]*yamlTree
 	comments map[string]string // head comments of children
+	first    map[string]int    // the lowest index of an entry under each child
 }
 
 func newYAMLTree() *yamlTree {
-	return &yamlTree{leaves: map[string]*yaml.Node{}, children: map[string]*yamlTree{}, comments: map[string]string{}}
+	return &yamlTree{leaves: map[string]*yaml.Node{}, children: map[string]*yamlTree{}, comments: map[string]string{}, first: map[string]int{}}
+}
+
+// seen records that entry idx is placed under name.
+func (t *yamlTree) seen(name string, idx int) {
+	if i, ok := t.first[name]; !ok || idx < i {
+		t.first[name] = idx
+	}
 }
 
 func (t *yamlTree) has(name string) bool {
@@ -441,8 +462,9 @@ func (t *yamlTree) has(name string) bool {
 	return leaf || child
 }
 
-func (t *yamlTree) addLeaf(name string, v *yaml.Node, comment string) {
+func (t *yamlTree) addLeaf(name string, v *yaml.Node, comment string, idx int) {
 	t.names = append(t.names, name)
+	t.seen(name, idx)
 	t.leaves[name] = v
 	if comment != "" {
 		t.comments[name] = comment
@@ -459,13 +481,15 @@ func nestable(key string) bool {
 	return !slices.Contains(strings.Split(key, "."), "")
 }
 
-// place puts one entry's value into the tree by the rule in doc.go.
-func (root *yamlTree) place(e *Entry, v *yaml.Node) error {
+// place puts entry idx's value into the tree by the rule in doc.go. Entries are placed in
+// key order, so that a key that is a segment prefix of another ("a" of "a.b") always comes
+// first: a leaf is never replaced by a mapping and the leaf keeps its nested place.
+func (root *yamlTree) place(e *Entry, idx int, v *yaml.Node) error {
 	if !nestable(e.Key) {
 		if root.has(e.Key) {
 			return fmt.Errorf("formats: yaml: key %q clashes with another key", e.Key)
 		}
-		root.addLeaf(e.Key, v, e.Comment)
+		root.addLeaf(e.Key, v, e.Comment, idx)
 		return nil
 	}
 	segs := strings.Split(e.Key, ".")
@@ -477,10 +501,10 @@ func (root *yamlTree) place(e *Entry, v *yaml.Node) error {
 				if t == root || root.has(e.Key) {
 					return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
 				}
-				root.addLeaf(e.Key, v, e.Comment)
+				root.addLeaf(e.Key, v, e.Comment, idx)
 				return nil
 			}
-			t.addLeaf(seg, v, e.Comment)
+			t.addLeaf(seg, v, e.Comment, idx)
 			return nil
 		}
 		if _, isLeaf := t.leaves[seg]; isLeaf {
@@ -489,7 +513,7 @@ func (root *yamlTree) place(e *Entry, v *yaml.Node) error {
 			if t.has(rest) {
 				return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
 			}
-			t.addLeaf(rest, v, e.Comment)
+			t.addLeaf(rest, v, e.Comment, idx)
 			return nil
 		}
 		next, ok := t.children[seg]
@@ -497,10 +521,11 @@ func (root *yamlTree) place(e *Entry, v *yaml.Node) error {
 			next = newYAMLTree()
 			t.children[seg] = next
 			t.names = append(t.names, seg)
-			if c := e.Meta["comment."+strconv.Itoa(i+1)]; c != "" {
-				t.comments[seg] = c
-			}
 		}
+		if c := e.Meta["comment."+strconv.Itoa(i+1)]; c != "" && t.comments[seg] == "" {
+			t.comments[seg] = c
+		}
+		t.seen(seg, idx)
 		t = next
 	}
 	return nil
@@ -517,10 +542,11 @@ func (t *yamlTree) sequence() bool {
 }
 
 func (t *yamlTree) node(sorted, top bool) *yaml.Node {
-	names := t.names
+	names := slices.Clone(t.names)
 	if sorted {
-		names = slices.Clone(names)
 		slices.Sort(names)
+	} else {
+		slices.SortStableFunc(names, func(a, b string) int { return t.first[a] - t.first[b] })
 	}
 	if !top && t.sequence() {
 		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -576,9 +602,20 @@ func encodeYAML(f *File, o Options) ([]byte, error) {
 	if l := f.Meta["language"]; l != "" {
 		fileLang = l
 	}
-	sorted := slices.IsSortedFunc(f.Entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
+	byKey := func(a, b int) int { return strings.Compare(f.Entries[a].Key, f.Entries[b].Key) }
+	order := make([]int, len(f.Entries))
+	for i := range order {
+		order[i] = i
+	}
+	sorted := slices.IsSortedFunc(order, byKey)
+	slices.SortStableFunc(order, byKey)
+	for j := 1; j < len(order); j++ {
+		if f.Entries[order[j]].Key == f.Entries[order[j-1]].Key {
+			return nil, fmt.Errorf("formats: yaml: duplicate key %q", f.Entries[order[j]].Key)
+		}
+	}
 	tree := newYAMLTree()
-	for i := range f.Entries {
+	for _, i := range order {
 		e := &f.Entries[i]
 		v, ok := e.Values[lang]
 		if !ok {
@@ -587,7 +624,7 @@ func encodeYAML(f *File, o Options) ([]byte, error) {
 		if e.Key == "" {
 			return nil, fmt.Errorf("formats: yaml: entry %d has an empty key", i)
 		}
-		if err := tree.place(e, yamlValue(lang, v.Text)); err != nil {
+		if err := tree.place(e, i, yamlValue(lang, v.Text)); err != nil {
 			return nil, err
 		}
 	}
