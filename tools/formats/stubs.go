@@ -25,5 +25,4 @@ var (
 	stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xcstringsCodec   = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	arbCodec         = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	csvCodec         = &Codec{Name: "csv", ContentType: "text/csv; charset=utf-8", Extension: "csv", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 )
