@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -45,5 +46,36 @@ func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options, normaliz
 	}
 	if !reflect.DeepEqual(back, f) {
 		t.Fatalf("decode(encode(f)) != f:\n got %#v\nwant %#v\nfile:\n%s", back, f, out)
+	}
+}
+
+// bench10k decodes and encodes a 10,000-key file of the format, a tenth of them plurals.
+func bench10k(b *testing.B, format string, o Options, langs []string) {
+	f := &File{Languages: langs, Entries: make([]Entry, 10000)}
+	for i := range f.Entries {
+		text := fmt.Sprintf("Value number %d with %%{name}, \"quotes\" and a comma", i)
+		if i%10 == 0 {
+			text = "{count, plural, one {%{count} file} few {%{count} files} many {%{count} files} other {%{count} files}}"
+		}
+		vs := map[string]Value{}
+		for _, l := range langs {
+			vs[l] = Value{Text: text}
+		}
+		f.Entries[i] = Entry{Key: fmt.Sprintf("section%d.group%d.key%d", i/1000, i/100, i), Values: vs}
+	}
+	data, err := Encode(format, f, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g, err := Decode(format, data, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Encode(format, g, o); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

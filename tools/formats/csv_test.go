@@ -144,3 +144,7 @@ func FuzzDecodeCSV(f *testing.F) {
 		fuzzRoundTrip(t, "csv", data, Options{Language: "de", SourceLanguage: "en"}, false)
 	})
 }
+
+func BenchmarkCSV10k(b *testing.B) {
+	bench10k(b, "csv", Options{Language: AllLanguages}, []string{"en", "de", "pl"})
+}

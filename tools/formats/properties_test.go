@@ -209,3 +209,7 @@ func FuzzDecodeProperties(f *testing.F) {
 		fuzzRoundTrip(t, "properties", data, Options{Language: "de"}, false)
 	})
 }
+
+func BenchmarkProperties10k(b *testing.B) {
+	bench10k(b, "properties", Options{Language: "pl"}, []string{"pl"})
+}

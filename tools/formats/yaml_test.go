@@ -214,3 +214,5 @@ func FuzzDecodeYAML(f *testing.F) {
 		fuzzRoundTrip(t, "yaml", data, Options{}, true)
 	})
 }
+
+func BenchmarkYAML10k(b *testing.B) { bench10k(b, "yaml", Options{Language: "pl"}, []string{"pl"}) }
