@@ -65,7 +65,9 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 	setMeta(&f.Meta, "key_header", header[0], header[0] != "key")
 	langs := header[1:]
 	for i, l := range langs {
-		if strings.TrimSpace(l) == "" {
+		l = strings.TrimSpace(l) // "en, de" as some spreadsheets write it
+		langs[i] = l
+		if l == "" {
 			return nil, lineError(1, "column %d has no language code in the header", i+2)
 		}
 		if slices.Contains(langs[:i], l) {

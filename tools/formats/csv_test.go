@@ -80,6 +80,17 @@ func TestCSVBOMAndCRLF(t *testing.T) {
 	goldenRoundTrip(t, "csv", "csv/bom_crlf.csv", Options{Language: AllLanguages}, want)
 }
 
+func TestCSVLanguageHeaderSpaces(t *testing.T) {
+	t.Parallel()
+	f, err := Decode("csv", []byte("id, en, de\na,1,2\n"), Options{Language: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Entries[0].Values["de"].Text != "2" || f.Meta["key_header"] != "id" {
+		t.Errorf("entries %+v meta %v", f.Entries, f.Meta)
+	}
+}
+
 func TestCSVEncode(t *testing.T) {
 	t.Parallel()
 	f := &File{

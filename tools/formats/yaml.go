@@ -34,6 +34,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -64,6 +65,19 @@ type yamlReader struct {
 	seen    map[string]int // key -> line, for duplicates
 	pending map[int]string // comments of mappings not yet given to an entry, by depth
 	depth   int
+	budget  int // values left to read: aliases must not expand a small file without end
+	// aliasLine is the line of the outermost alias being read, where an alias that
+	// expands too far is reported.
+	aliasLine int
+}
+
+// yamlCount counts the nodes of a tree without following aliases.
+func yamlCount(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += yamlCount(k)
+	}
+	return c
 }
 
 func decodeYAML(data []byte, o Options) (*File, error) {
@@ -107,7 +121,7 @@ func decodeYAML(data []byte, o Options) (*File, error) {
 	foot := joinComments(body.FootComment, top.FootComment, doc.FootComment, langNode.FootComment)
 	setMeta(&f.Meta, "foot", uncomment(foot), true)
 
-	r := &yamlReader{lang: lang, file: f, seen: map[string]int{}, pending: map[int]string{}}
+	r := &yamlReader{lang: lang, file: f, seen: map[string]int{}, pending: map[int]string{}, budget: 4*yamlCount(body) + 1000}
 	switch body.Kind {
 	case yaml.MappingNode:
 		if err := r.mapping("", body); err != nil {
@@ -180,6 +194,9 @@ func yamlResolve(n *yaml.Node) *yaml.Node {
 func (r *yamlReader) pairs(m *yaml.Node, depth int) ([][2]*yaml.Node, error) {
 	if depth > maxYAMLDepth {
 		return nil, lineError(m.Line, "merges nested too deep")
+	}
+	if r.budget -= 1 + len(m.Content)/2; r.budget < 0 {
+		return nil, lineError(m.Line, "merges expand to too many keys")
 	}
 	own := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -259,6 +276,13 @@ func (r *yamlReader) value(key string, keyNode, v *yaml.Node, comment string) er
 	rv := yamlResolve(v)
 	if rv == nil {
 		return lineError(v.Line, "alias nested too deep")
+	}
+	if v.Kind == yaml.AliasNode && r.aliasLine == 0 {
+		r.aliasLine = v.Line
+		defer func() { r.aliasLine = 0 }()
+	}
+	if r.budget--; r.budget < 0 {
+		return lineError(cmp.Or(r.aliasLine, v.Line), "aliases expand to too many keys")
 	}
 	switch rv.Kind {
 	case yaml.ScalarNode:
