@@ -121,6 +121,9 @@ func TestYAMLPluralExport(t *testing.T) {
 		{"=0 is Rails' zero in any language", "ru",
 			"{count, plural, =0 {нет} one {# файл} few {# файла} many {# файлов} other {# файла}}",
 			"ru:\n  files:\n    zero: нет\n    one: \"%{count} файл\"\n    few: \"%{count} файла\"\n    many: \"%{count} файлов\"\n    other: \"%{count} файла\"\n"},
+		{"ar writes its six categories", "ar",
+			"{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}",
+			"ar:\n  files:\n    zero: لا ملفات\n    one: ملف واحد\n    two: ملفان\n    few: \"%{count} ملفات\"\n    many: \"%{count} ملفًا\"\n    other: \"%{count} ملف\"\n"},
 		{"categories the language lacks are left out", "ja",
 			"{count, plural, =0 {なし} one {# 個} other {# 個}}",
 			"ja:\n  files:\n    zero: なし\n    other: \"%{count} 個\"\n"},
@@ -144,6 +147,39 @@ func TestYAMLPluralExport(t *testing.T) {
 			}
 			if string(out) != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", out, tt.want)
+			}
+		})
+	}
+}
+
+func TestYAMLPluralImport(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, lang, data, want string }{
+		{"ar keeps its own zero", "ar", "ar:\n  f:\n    zero: a\n    other: b\n", "{count, plural, zero {a} other {b}}"},
+		{"ru zero is =0", "ru", "ru:\n  f:\n    zero: a\n    other: b\n", "{count, plural, =0 {a} other {b}}"},
+		{"ja one is =1", "ja", "ja:\n  f:\n    one: a\n    other: b\n", "{count, plural, =1 {a} other {b}}"},
+		{"no other: ordinary keys", "en", "en:\n  f:\n    one: a\n    few: b\n", ""},
+		{"other alone: an ordinary key", "en", "en:\n  f:\n    other: b\n", ""},
+		{"a key that is not a category: ordinary keys", "en", "en:\n  f:\n    one: a\n    other: b\n    title: c\n", ""},
+		{"a nested mapping: ordinary keys", "en", "en:\n  f:\n    one: a\n    other:\n      x: b\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, err := Decode("yaml", []byte(tt.data), Options{Language: tt.lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" {
+				for _, e := range f.Entries {
+					if !strings.HasPrefix(e.Key, "f.") {
+						t.Errorf("want ordinary keys under f, got %+v", f.Entries)
+					}
+				}
+				return
+			}
+			if len(f.Entries) != 1 || f.Entries[0].Key != "f" || f.Entries[0].Values[tt.lang].Text != tt.want {
+				t.Errorf("got %+v, want f = %q", f.Entries, tt.want)
 			}
 		})
 	}
