@@ -36,7 +36,7 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 	f := &File{Entries: []Entry{}}
 	if rest, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
 		data = rest
-		setMeta(&f.Meta, "bom", "true", true)
+		setMetaText(&f.Meta, "bom", "true", true)
 	}
 	if !utf8.Valid(data) {
 		i := 0
@@ -58,11 +58,11 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 	if err != nil {
 		return nil, csvError(err)
 	}
-	normalizeCells(header)
+	csvNormalizeCells(header)
 	if csvLineEnd(data) == "\r\n" {
-		setMeta(&f.Meta, "newline", "\r\n", true)
+		setMetaText(&f.Meta, "newline", "\r\n", true)
 	}
-	setMeta(&f.Meta, "key_header", header[0], header[0] != "key")
+	setMetaText(&f.Meta, "key_header", header[0], header[0] != "key")
 	langs := header[1:]
 	for i, l := range langs {
 		l = strings.TrimSpace(l) // "en, de" as some spreadsheets write it
@@ -109,7 +109,7 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 			return nil, csvError(err)
 		}
 		line, _ := r.FieldPos(0)
-		normalizeCells(row)
+		csvNormalizeCells(row)
 		key := row[0]
 		if key == "" {
 			return nil, lineError(line, "empty key")
@@ -132,9 +132,9 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
-// normalizeCells makes a cell's "\r\n" (a CR before a line break) "\n", as the reader does
+// csvNormalizeCells makes a cell's "\r\n" (a CR before a line break) "\n", as the reader does
 // with the line breaks themselves: a quoted cell cannot hold "\r\n" otherwise.
-func normalizeCells(row []string) {
+func csvNormalizeCells(row []string) {
 	for i, c := range row {
 		for strings.Contains(c, "\r\n") { // "\r\r\n" too
 			c = strings.ReplaceAll(c, "\r\n", "\n")

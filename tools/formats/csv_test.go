@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func vals(kv ...string) map[string]Value {
+func csvVals(kv ...string) map[string]Value {
 	m := map[string]Value{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = Value{Text: kv[i+1]}
@@ -20,16 +20,16 @@ func TestCSVGoldenAllLanguages(t *testing.T) {
 		SourceLanguage: "en",
 		Languages:      []string{"en", "de", "pl"},
 		Entries: []Entry{
-			{Key: "home.title", Source: "Welcome", Values: vals("en", "Welcome", "de", "Willkommen", "pl", "Witamy")},
-			{Key: "cart.summary", Source: "Apples, pears and plums", Values: vals("en", "Apples, pears and plums", "de", "Äpfel, Birnen und Pflaumen", "pl", "Jabłka, gruszki i śliwki")},
-			{Key: "quote.example", Source: `She said "hi"`, Values: vals("en", `She said "hi"`, "de", "Sie sagte „hallo“", "pl", `Powiedziała "cześć"`)},
-			{Key: "multi.line", Source: "First line\nSecond line", Values: vals("en", "First line\nSecond line", "de", "Erste Zeile\nZweite Zeile")},
-			{Key: "inbox.count", Source: "{count, plural, one {# message} other {# messages}}", Values: vals(
+			{Key: "home.title", Source: "Welcome", Values: csvVals("en", "Welcome", "de", "Willkommen", "pl", "Witamy")},
+			{Key: "cart.summary", Source: "Apples, pears and plums", Values: csvVals("en", "Apples, pears and plums", "de", "Äpfel, Birnen und Pflaumen", "pl", "Jabłka, gruszki i śliwki")},
+			{Key: "quote.example", Source: `She said "hi"`, Values: csvVals("en", `She said "hi"`, "de", "Sie sagte „hallo“", "pl", `Powiedziała "cześć"`)},
+			{Key: "multi.line", Source: "First line\nSecond line", Values: csvVals("en", "First line\nSecond line", "de", "Erste Zeile\nZweite Zeile")},
+			{Key: "inbox.count", Source: "{count, plural, one {# message} other {# messages}}", Values: csvVals(
 				"en", "{count, plural, one {# message} other {# messages}}",
 				"de", "{count, plural, one {# Nachricht} other {# Nachrichten}}",
 				"pl", "{count, plural, one {# wiadomość} few {# wiadomości} many {# wiadomości} other {# wiadomości}}")},
-			{Key: "lead.space", Source: " indented", Values: vals("en", " indented")},
-			{Key: "only.source", Source: "Only in English", Values: vals("en", "Only in English")},
+			{Key: "lead.space", Source: " indented", Values: csvVals("en", " indented")},
+			{Key: "only.source", Source: "Only in English", Values: csvVals("en", "Only in English")},
 		},
 	}
 	o := Options{Language: AllLanguages, SourceLanguage: "en"}
@@ -42,7 +42,7 @@ func TestCSVGoldenAllLanguages(t *testing.T) {
 func TestCSVOneLanguage(t *testing.T) {
 	t.Parallel()
 	o := Options{Language: "pl", SourceLanguage: "en"}
-	f, err := Decode("csv", readTestdata(t, "csv/app.csv"), o)
+	f, err := Decode("csv", readCodecTestdata(t, "csv/app.csv"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +73,8 @@ func TestCSVBOMAndCRLF(t *testing.T) {
 		Languages: []string{"en", "ja"},
 		Meta:      map[string]string{"bom": "true", "newline": "\r\n", "key_header": "KEYS"},
 		Entries: []Entry{
-			{Key: "KEY_HELLO", Values: vals("en", "Hello!", "ja", "こんにちは")},
-			{Key: "KEY_BYE", Values: vals("en", "Bye,\nfor now")},
+			{Key: "KEY_HELLO", Values: csvVals("en", "Hello!", "ja", "こんにちは")},
+			{Key: "KEY_BYE", Values: csvVals("en", "Bye,\nfor now")},
 		},
 	}
 	goldenRoundTrip(t, "csv", "csv/bom_crlf.csv", Options{Language: AllLanguages}, want)
@@ -96,8 +96,8 @@ func TestCSVEncode(t *testing.T) {
 	f := &File{
 		Languages: []string{"en", "de"},
 		Entries: []Entry{
-			{Key: "a,b", Values: vals("en", "x\r\ny", "de", `"q"`)},
-			{Key: "tab", Values: vals("en", "\tlead", "de", "trail ")},
+			{Key: "a,b", Values: csvVals("en", "x\r\ny", "de", `"q"`)},
+			{Key: "tab", Values: csvVals("en", "\tlead", "de", "trail ")},
 		},
 	}
 	out, err := Encode("csv", f, Options{Language: AllLanguages})
@@ -146,16 +146,16 @@ func TestCSVBroken(t *testing.T) {
 }
 
 func FuzzDecodeCSV(f *testing.F) {
-	f.Add(readTestdata(f, "csv/app.csv"))
-	f.Add(readTestdata(f, "csv/bom_crlf.csv"))
+	f.Add(readCodecTestdata(f, "csv/app.csv"))
+	f.Add(readCodecTestdata(f, "csv/bom_crlf.csv"))
 	f.Add([]byte("id,fr\r\nk,\"a\r\nb\"\r\n"))
 	f.Add([]byte("key,en,de\na,x,\"y\"\"\"\nb,,z\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRoundTrip(t, "csv", data, Options{Language: AllLanguages, SourceLanguage: "en"}, false)
-		fuzzRoundTrip(t, "csv", data, Options{Language: "de", SourceLanguage: "en"}, false)
+		fuzzDecodedRoundTrip(t, "csv", data, Options{Language: AllLanguages, SourceLanguage: "en"}, false)
+		fuzzDecodedRoundTrip(t, "csv", data, Options{Language: "de", SourceLanguage: "en"}, false)
 	})
 }
 
 func BenchmarkCSV10k(b *testing.B) {
-	bench10k(b, "csv", Options{Language: AllLanguages}, []string{"en", "de", "pl"})
+	benchCodec10k(b, "csv", Options{Language: AllLanguages}, []string{"en", "de", "pl"})
 }

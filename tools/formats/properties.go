@@ -41,7 +41,7 @@ import (
 
 var propertiesCodec = &Codec{Name: "properties", ContentType: "text/x-java-properties; charset=utf-8", Extension: "properties", Decode: decodeProperties, Encode: encodeProperties}
 
-const encodingLatin1 = "ISO-8859-1"
+const propLatin1 = "ISO-8859-1"
 
 // propLine is a natural line of the file.
 type propLine struct {
@@ -53,7 +53,7 @@ func decodeProperties(data []byte, o Options) (*File, error) {
 	f := &File{Languages: []string{o.Language}, Entries: []Entry{}}
 	if rest, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
 		data = rest
-		setMeta(&f.Meta, "bom", "true", true)
+		setMetaText(&f.Meta, "bom", "true", true)
 	}
 	text := string(data)
 	latin1 := !utf8.Valid(data)
@@ -65,9 +65,9 @@ func decodeProperties(data []byte, o Options) (*File, error) {
 		text = string(rs)
 	}
 	if i := strings.IndexAny(text, "\r\n"); i >= 0 && strings.HasPrefix(text[i:], "\r\n") {
-		setMeta(&f.Meta, "newline", "\r\n", true)
+		setMetaText(&f.Meta, "newline", "\r\n", true)
 	}
-	lines := splitLines(text)
+	lines := propSplitLines(text)
 
 	index := map[string]int{}
 	var pending []string // blank and comment lines not yet given to an entry
@@ -78,17 +78,17 @@ func decodeProperties(data []byte, o Options) (*File, error) {
 		trimmed := strings.TrimLeft(l.text, " \t\f")
 		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == '!' {
 			pending = append(pending, l.text)
-			escaped = escaped || nonASCIIEscapeRE.MatchString(l.text)
+			escaped = escaped || propNonASCIIEscapeRE.MatchString(l.text)
 			continue
 		}
 		// Join continuation lines.
 		start := l.num
 		logical := trimmed
-		for endsContinued(logical) && i+1 < len(lines) {
+		for propContinued(logical) && i+1 < len(lines) {
 			i++
 			logical = logical[:len(logical)-1] + strings.TrimLeft(lines[i].text, " \t\f")
 		}
-		if endsContinued(logical) {
+		if propContinued(logical) {
 			logical = logical[:len(logical)-1] // a continuation at the end of the file
 		}
 		rawKey, sep, rawValue := splitProperty(logical)
@@ -106,10 +106,10 @@ func decodeProperties(data []byte, o Options) (*File, error) {
 		escaped = escaped || kEsc || vEsc
 		seps[sep] = true
 
-		comment, before := splitPending(pending)
+		comment, before := propSplitPending(pending)
 		pending = nil
 		e := Entry{Key: key, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment}
-		setMeta(&e.Meta, "before", before, true)
+		setMetaText(&e.Meta, "before", before, true)
 		if at, dup := index[key]; dup {
 			// Java keeps the later value; the entry keeps its first place.
 			f.Entries[at].Values = e.Values
@@ -119,44 +119,44 @@ func decodeProperties(data []byte, o Options) (*File, error) {
 		f.Entries = append(f.Entries, e)
 	}
 	if len(pending) > 0 {
-		setMeta(&f.Meta, "foot", joinLines(pending), true)
+		setMetaText(&f.Meta, "foot", propJoinLines(pending), true)
 	}
-	if !latin1 && escaped && isASCII(text) {
+	if !latin1 && escaped && propIsASCII(text) {
 		// Only what is still in the file counts (a key given twice drops a value).
 		escaped = false
 		for _, e := range f.Entries {
-			escaped = escaped || !isASCII(e.Key) || !isASCII(e.Values[o.Language].Text) ||
-				nonASCIIEscapeRE.MatchString(e.Comment) || nonASCIIEscapeRE.MatchString(e.Meta["before"])
+			escaped = escaped || !propIsASCII(e.Key) || !propIsASCII(e.Values[o.Language].Text) ||
+				propNonASCIIEscapeRE.MatchString(e.Comment) || propNonASCIIEscapeRE.MatchString(e.Meta["before"])
 		}
-		escaped = escaped || nonASCIIEscapeRE.MatchString(f.Meta["foot"])
+		escaped = escaped || propNonASCIIEscapeRE.MatchString(f.Meta["foot"])
 	}
-	if latin1 || (escaped && isASCII(text)) {
-		setMeta(&f.Meta, "encoding", encodingLatin1, true)
+	if latin1 || (escaped && propIsASCII(text)) {
+		setMetaText(&f.Meta, "encoding", propLatin1, true)
 	}
 	if len(seps) == 1 {
 		for sep := range seps {
-			setMeta(&f.Meta, "separator", sep, sep != "=")
+			setMetaText(&f.Meta, "separator", sep, sep != "=")
 		}
 	}
-	if f.Meta["encoding"] == encodingLatin1 {
+	if f.Meta["encoding"] == propLatin1 {
 		// Comments of an ASCII file are written with \u escapes too.
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			e.Comment = unescapeUnicode(e.Comment)
+			e.Comment = propUnescapeUnicode(e.Comment)
 			if e.Meta["before"] != "" {
-				e.Meta["before"] = unescapeUnicode(e.Meta["before"])
+				e.Meta["before"] = propUnescapeUnicode(e.Meta["before"])
 			}
 		}
 		if f.Meta["foot"] != "" {
-			f.Meta["foot"] = unescapeUnicode(f.Meta["foot"])
+			f.Meta["foot"] = propUnescapeUnicode(f.Meta["foot"])
 		}
 	}
 	return f, nil
 }
 
-// splitLines splits text at \n, \r\n and \r, as Java does; a final line break ends the
+// propSplitLines splits text at \n, \r\n and \r, as Java does; a final line break ends the
 // last line rather than starting an empty one.
-func splitLines(text string) []propLine {
+func propSplitLines(text string) []propLine {
 	var out []propLine
 	num := 1
 	for text != "" {
@@ -175,8 +175,8 @@ func splitLines(text string) []propLine {
 	return out
 }
 
-// endsContinued reports whether a line ends in an odd number of backslashes.
-func endsContinued(s string) bool {
+// propContinued reports whether a line ends in an odd number of backslashes.
+func propContinued(s string) bool {
 	n := 0
 	for i := len(s) - 1; i >= 0 && s[i] == '\\'; i-- {
 		n++
@@ -240,15 +240,15 @@ func unescapeProperty(s string) (out string, escaped bool, err error) {
 		case 'f':
 			b.WriteByte('\f')
 		case 'u':
-			r, ok := hex4(s[i+1:])
+			r, ok := propHex4(s[i+1:])
 			if !ok {
 				return "", false, fmt.Errorf(`malformed \uXXXX escape`)
 			}
 			escaped = escaped || r >= 0x80
 			i += 4
 			// A surrogate pair written as two escapes is one character.
-			if utf16High(r) && strings.HasPrefix(s[i+1:], `\u`) {
-				if lo, ok := hex4(s[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+			if propUTF16High(r) && strings.HasPrefix(s[i+1:], `\u`) {
+				if lo, ok := propHex4(s[i+3:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
 					r = (r-0xd800)<<10 + (lo - 0xdc00) + 0x10000
 					i += 6
 				}
@@ -261,9 +261,9 @@ func unescapeProperty(s string) (out string, escaped bool, err error) {
 	return b.String(), escaped, nil
 }
 
-func utf16High(r rune) bool { return r >= 0xd800 && r <= 0xdbff }
+func propUTF16High(r rune) bool { return r >= 0xd800 && r <= 0xdbff }
 
-func hex4(s string) (rune, bool) {
+func propHex4(s string) (rune, bool) {
 	if len(s) < 4 {
 		return 0, false
 	}
@@ -275,17 +275,17 @@ func hex4(s string) (rune, bool) {
 }
 
 var (
-	unicodeEscapeRE  = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
-	nonASCIIEscapeRE = regexp.MustCompile(`\\u([1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])`)
+	propUnicodeEscapeRE  = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
+	propNonASCIIEscapeRE = regexp.MustCompile(`\\u([1-9a-fA-F][0-9a-fA-F]{3}|0[1-9a-fA-F][0-9a-fA-F]{2}|00[89a-fA-F][0-9a-fA-F])`)
 )
 
-// unescapeUnicode reads only the \u escapes of a comment (an ASCII file writes them so).
-func unescapeUnicode(s string) string {
+// propUnescapeUnicode reads only the \u escapes of a comment (an ASCII file writes them so).
+func propUnescapeUnicode(s string) string {
 	if !strings.Contains(s, `\u`) {
 		return s
 	}
-	return unicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
-		r, _ := hex4(m[2:])
+	return propUnicodeEscapeRE.ReplaceAllStringFunc(s, func(m string) string {
+		r, _ := propHex4(m[2:])
 		if r >= 0xd800 && r <= 0xdfff {
 			return m
 		}
@@ -293,9 +293,9 @@ func unescapeUnicode(s string) string {
 	})
 }
 
-// splitPending splits the blank and comment lines before a key into the comment right
+// propSplitPending splits the blank and comment lines before a key into the comment right
 // above it and the lines before that, as written.
-func splitPending(lines []string) (comment, before string) {
+func propSplitPending(lines []string) (comment, before string) {
 	i := len(lines)
 	for i > 0 {
 		t := strings.TrimLeft(lines[i-1], " \t\f")
@@ -310,18 +310,18 @@ func splitPending(lines []string) (comment, before string) {
 		t = t[1:] // '#' or '!'
 		cs = append(cs, strings.TrimPrefix(t, " "))
 	}
-	return strings.Join(cs, "\n"), joinLines(lines[:i])
+	return strings.Join(cs, "\n"), propJoinLines(lines[:i])
 }
 
-// joinLines joins lines, each ending in "\n".
-func joinLines(lines []string) string {
+// propJoinLines joins lines, each ending in "\n".
+func propJoinLines(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func isASCII(s string) bool {
+func propIsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -337,7 +337,7 @@ func encodeProperties(f *File, o Options) ([]byte, error) {
 	if lang == "" && len(f.Languages) > 0 {
 		lang = f.Languages[0]
 	}
-	ascii := f.Meta["encoding"] == encodingLatin1
+	ascii := f.Meta["encoding"] == propLatin1
 	nl := "\n"
 	if f.Meta["newline"] == "\r\n" {
 		nl = "\r\n"
@@ -364,7 +364,7 @@ func encodeProperties(f *File, o Options) ([]byte, error) {
 		}
 		seen[e.Key] = true
 		if before := e.Meta["before"]; before != "" {
-			writeLayout(&b, before, nl, ascii)
+			propWriteLayout(&b, before, nl, ascii)
 		}
 		if e.Comment != "" {
 			for _, l := range strings.Split(e.Comment, "\n") {
@@ -372,7 +372,7 @@ func encodeProperties(f *File, o Options) ([]byte, error) {
 				if l == "" {
 					b.WriteString("#" + nl)
 				} else {
-					b.WriteString("# " + escapeComment(l, ascii) + nl)
+					b.WriteString("# " + propEscapeComment(l, ascii) + nl)
 				}
 			}
 		}
@@ -386,50 +386,50 @@ func encodeProperties(f *File, o Options) ([]byte, error) {
 		b.WriteString(nl)
 	}
 	if foot := f.Meta["foot"]; foot != "" {
-		writeLayout(&b, foot, nl, ascii)
+		propWriteLayout(&b, foot, nl, ascii)
 	}
 	return []byte(b.String()), nil
 }
 
-// writeLayout writes kept blank and comment lines; a line that is neither (Meta edited by
+// propWriteLayout writes kept blank and comment lines; a line that is neither (Meta edited by
 // hand) is written as a comment, so that it cannot become a key.
-func writeLayout(b *strings.Builder, text, nl string, ascii bool) {
+func propWriteLayout(b *strings.Builder, text, nl string, ascii bool) {
 	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		l = strings.ReplaceAll(l, "\r", "")
 		t := strings.TrimLeft(l, " \t\f")
 		if t != "" && t[0] != '#' && t[0] != '!' {
 			l = "# " + l
 		}
-		b.WriteString(escapeComment(l, ascii))
+		b.WriteString(propEscapeComment(l, ascii))
 		b.WriteString(nl)
 	}
 }
 
-func escapeComment(s string, ascii bool) string {
+func propEscapeComment(s string, ascii bool) string {
 	if !ascii {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		writeRuneASCII(&b, r)
+		propWriteRuneASCII(&b, r)
 	}
 	return b.String()
 }
 
-func writeRuneASCII(b *strings.Builder, r rune) {
+func propWriteRuneASCII(b *strings.Builder, r rune) {
 	if r >= 0x20 && r <= 0x7e {
 		b.WriteRune(r)
 		return
 	}
 	if r > 0xffff {
-		r1, r2 := utf16Pair(r)
+		r1, r2 := propUTF16Pair(r)
 		fmt.Fprintf(b, `\u%04X\u%04X`, r1, r2)
 		return
 	}
 	fmt.Fprintf(b, `\u%04X`, r)
 }
 
-func utf16Pair(r rune) (rune, rune) {
+func propUTF16Pair(r rune) (rune, rune) {
 	r -= 0x10000
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
@@ -470,7 +470,7 @@ func escapeProperty(s string, isKey, ascii bool) string {
 			case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 				b.WriteString(`\uFFFD`) // invalid UTF-8
 			case r < 0x20 || r == 0x7f || (ascii && r > 0x7e):
-				writeRuneASCII(&b, r)
+				propWriteRuneASCII(&b, r)
 			default:
 				b.WriteRune(r)
 			}

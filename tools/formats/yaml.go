@@ -115,11 +115,11 @@ func decodeYAML(data []byte, o Options) (*File, error) {
 		lang = fileLang
 	}
 	f := &File{Languages: []string{lang}, Entries: []Entry{}}
-	setMeta(&f.Meta, "language", fileLang, fileLang != lang)
-	setMeta(&f.Meta, "comment", uncomment(doc.HeadComment), true)
-	setMeta(&f.Meta, "language_comment", uncomment(langNode.HeadComment), true)
-	foot := joinComments(body.FootComment, top.FootComment, doc.FootComment, langNode.FootComment)
-	setMeta(&f.Meta, "foot", uncomment(foot), true)
+	setMetaText(&f.Meta, "language", fileLang, fileLang != lang)
+	setMetaText(&f.Meta, "comment", yamlUncomment(doc.HeadComment), true)
+	setMetaText(&f.Meta, "language_comment", yamlUncomment(langNode.HeadComment), true)
+	foot := yamlJoinComments(body.FootComment, top.FootComment, doc.FootComment, langNode.FootComment)
+	setMetaText(&f.Meta, "foot", yamlUncomment(foot), true)
 
 	r := &yamlReader{lang: lang, file: f, seen: map[string]int{}, pending: map[int]string{}, budget: 4*yamlCount(body) + 1000}
 	switch body.Kind {
@@ -264,7 +264,7 @@ func (r *yamlReader) mapping(prefix string, m *yaml.Node) error {
 		if prefix != "" {
 			key = prefix + "." + key
 		}
-		if err := r.value(key, p[0], p[1], uncomment(p[0].HeadComment)); err != nil {
+		if err := r.value(key, p[0], p[1], yamlUncomment(p[0].HeadComment)); err != nil {
 			return err
 		}
 	}
@@ -310,7 +310,7 @@ func (r *yamlReader) value(key string, keyNode, v *yaml.Node, comment string) er
 			return lineError(rv.Line, "keys nested too deep")
 		}
 		for i, item := range rv.Content {
-			if err := r.value(key+"."+strconv.Itoa(i), item, item, uncomment(item.HeadComment)); err != nil {
+			if err := r.value(key+"."+strconv.Itoa(i), item, item, yamlUncomment(item.HeadComment)); err != nil {
 				return err
 			}
 		}
@@ -405,8 +405,8 @@ func railsText(form string) string {
 	return b.String()
 }
 
-// uncomment strips the "#" of comment lines: "# a\n# b" is "a\nb".
-func uncomment(c string) string {
+// yamlUncomment strips the "#" of comment lines: "# a\n# b" is "a\nb".
+func yamlUncomment(c string) string {
 	if c == "" {
 		return ""
 	}
@@ -418,8 +418,8 @@ func uncomment(c string) string {
 	return strings.Join(lines, "\n")
 }
 
-// comment writes text as comment lines.
-func comment(text string) string {
+// yamlComment writes text as comment lines.
+func yamlComment(text string) string {
 	if text == "" {
 		return ""
 	}
@@ -434,7 +434,7 @@ func comment(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-func joinComments(cs ...string) string {
+func yamlJoinComments(cs ...string) string {
 	var out []string
 	for _, c := range cs {
 		if c != "" {
@@ -444,8 +444,8 @@ func joinComments(cs ...string) string {
 	return strings.Join(out, "\n")
 }
 
-// setMeta sets m[k] = v when v is not empty and cond holds, making the map on first use.
-func setMeta(m *map[string]string, k, v string, cond bool) {
+// setMetaText sets m[k] = v when v is not empty and cond holds, making the map on first use.
+func setMetaText(m *map[string]string, k, v string, cond bool) {
 	if v == "" || !cond {
 		return
 	}
@@ -576,7 +576,7 @@ func (t *yamlTree) node(sorted, top bool) *yaml.Node {
 		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		for _, name := range names {
 			v := t.value(name, sorted)
-			v.HeadComment = comment(t.comments[name])
+			v.HeadComment = yamlComment(t.comments[name])
 			s.Content = append(s.Content, v)
 		}
 		return s
@@ -584,7 +584,7 @@ func (t *yamlTree) node(sorted, top bool) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, name := range names {
 		k := yamlString(name, true)
-		k.HeadComment = comment(t.comments[name])
+		k.HeadComment = yamlComment(t.comments[name])
 		m.Content = append(m.Content, k, t.value(name, sorted))
 	}
 	return m
@@ -653,12 +653,12 @@ func encodeYAML(f *File, o Options) ([]byte, error) {
 		}
 	}
 	langKey := yamlString(fileLang, true)
-	langKey.HeadComment = comment(f.Meta["language_comment"])
+	langKey.HeadComment = yamlComment(f.Meta["language_comment"])
 	body := tree.node(sorted, true)
 	top := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{langKey, body}}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{top}}
-	doc.HeadComment = comment(f.Meta["comment"])
-	doc.FootComment = comment(f.Meta["foot"])
+	doc.HeadComment = yamlComment(f.Meta["comment"])
+	doc.FootComment = yamlComment(f.Meta["foot"])
 
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func ruValue(text string) map[string]Value { return map[string]Value{"ru": {Text: text}} }
+func yamlRu(text string) map[string]Value { return map[string]Value{"ru": {Text: text}} }
 
 func TestYAMLGoldenRussian(t *testing.T) {
 	t.Parallel()
@@ -17,18 +17,18 @@ func TestYAMLGoldenRussian(t *testing.T) {
 			"foot":    "end of file",
 		},
 		Entries: []Entry{
-			{Key: "cart.title", Values: ruValue("Корзина"), Comment: "Shown above the list.", Meta: map[string]string{"comment.1": "The cart page."}},
-			{Key: "cart.items", Values: ruValue("{count, plural, one {%{count} товар} few {%{count} товара} many {%{count} товаров} other {%{count} товара}}")},
-			{Key: "cart.empty", Values: ruValue("{count, plural, =0 {Корзина пуста} one {%{count} товар} few {%{count} товара} many {%{count} товаров} other {%{count} товара}}")},
-			{Key: "greeting", Values: ruValue("Привет, %{name}!")},
-			{Key: "settings.no", Values: ruValue("Нет")},
-			{Key: "settings.yes", Values: ruValue("Да")},
-			{Key: "settings.answer", Values: ruValue("no")},
-			{Key: "settings.count", Values: ruValue("42")},
-			{Key: "nav", Values: ruValue("Меню")},
-			{Key: "nav.home", Values: ruValue("Главная")},
-			{Key: "body", Values: ruValue("Первая строка.\nВторая строка.")},
-			{Key: "hash", Values: ruValue("Заказ #%{number}")},
+			{Key: "cart.title", Values: yamlRu("Корзина"), Comment: "Shown above the list.", Meta: map[string]string{"comment.1": "The cart page."}},
+			{Key: "cart.items", Values: yamlRu("{count, plural, one {%{count} товар} few {%{count} товара} many {%{count} товаров} other {%{count} товара}}")},
+			{Key: "cart.empty", Values: yamlRu("{count, plural, =0 {Корзина пуста} one {%{count} товар} few {%{count} товара} many {%{count} товаров} other {%{count} товара}}")},
+			{Key: "greeting", Values: yamlRu("Привет, %{name}!")},
+			{Key: "settings.no", Values: yamlRu("Нет")},
+			{Key: "settings.yes", Values: yamlRu("Да")},
+			{Key: "settings.answer", Values: yamlRu("no")},
+			{Key: "settings.count", Values: yamlRu("42")},
+			{Key: "nav", Values: yamlRu("Меню")},
+			{Key: "nav.home", Values: yamlRu("Главная")},
+			{Key: "body", Values: yamlRu("Первая строка.\nВторая строка.")},
+			{Key: "hash", Values: yamlRu("Заказ #%{number}")},
 		},
 	}
 	f := goldenRoundTrip(t, "yaml", "yaml/ru.yml", Options{Language: "ru"}, want)
@@ -69,7 +69,7 @@ func TestYAMLGoldenJapanese(t *testing.T) {
 // a merge key, non-string scalars, nulls, a flow sequence and a plural with a literal '#'.
 func TestYAMLLoose(t *testing.T) {
 	t.Parallel()
-	data := readTestdata(t, "yaml/loose.yml")
+	data := readCodecTestdata(t, "yaml/loose.yml")
 	f, err := Decode("yaml", data, Options{Language: "en"})
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +248,7 @@ func TestYAMLBroken(t *testing.T) {
 
 func FuzzDecodeYAML(f *testing.F) {
 	for _, p := range []string{"yaml/ru.yml", "yaml/pl.yml", "yaml/ja.yml", "yaml/loose.yml"} {
-		f.Add(readTestdata(f, p))
+		f.Add(readCodecTestdata(f, p))
 	}
 	f.Add([]byte("en:\n  a: &x {b: *x}\n"))
 	f.Add([]byte("en:\n  a:\n    one: '#'\n    other: \"'#\"\n"))
@@ -256,8 +256,10 @@ func FuzzDecodeYAML(f *testing.F) {
 		// Options without a language: the file's root key is the language. Normalized
 		// once: export drops plural categories the language lacks, and a key that cannot
 		// nest moves to the top, by design.
-		fuzzRoundTrip(t, "yaml", data, Options{}, true)
+		fuzzDecodedRoundTrip(t, "yaml", data, Options{}, true)
 	})
 }
 
-func BenchmarkYAML10k(b *testing.B) { bench10k(b, "yaml", Options{Language: "pl"}, []string{"pl"}) }
+func BenchmarkYAML10k(b *testing.B) {
+	benchCodec10k(b, "yaml", Options{Language: "pl"}, []string{"pl"})
+}

@@ -1,5 +1,7 @@
 package formats
 
+// Helpers of the yaml, properties and csv codec tests.
+
 import (
 	"fmt"
 	"os"
@@ -8,8 +10,8 @@ import (
 	"testing"
 )
 
-// readTestdata reads a file under testdata.
-func readTestdata(t testing.TB, path string) []byte {
+// readCodecTestdata reads a file under testdata.
+func readCodecTestdata(t testing.TB, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", path))
 	if err != nil {
@@ -18,11 +20,11 @@ func readTestdata(t testing.TB, path string) []byte {
 	return data
 }
 
-// fuzzRoundTrip decodes arbitrary data: no panic, and a file that decodes re-encodes to
+// fuzzDecodedRoundTrip decodes arbitrary data: no panic, and a file that decodes re-encodes to
 // one that decodes to the same File. With normalize, the File compared is the one read
 // back from a first encoding: for formats whose export drops by design what the language
 // cannot hold (plural categories it lacks).
-func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options, normalize bool) {
+func fuzzDecodedRoundTrip(t *testing.T, format string, data []byte, o Options, normalize bool) {
 	f, err := Decode(format, data, o)
 	if err != nil {
 		return
@@ -49,8 +51,8 @@ func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options, normaliz
 	}
 }
 
-// bench10k decodes and encodes a 10,000-key file of the format, a tenth of them plurals.
-func bench10k(b *testing.B, format string, o Options, langs []string) {
+// benchCodec10k decodes and encodes a 10,000-key file of the format, a tenth of them plurals.
+func benchCodec10k(b *testing.B, format string, o Options, langs []string) {
 	f := &File{Languages: langs, Entries: make([]Entry, 10000)}
 	for i := range f.Entries {
 		text := fmt.Sprintf("Value number %d with %%{name}, \"quotes\" and a comma", i)
