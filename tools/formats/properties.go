@@ -367,8 +367,9 @@ func encodeProperties(f *File, o Options) ([]byte, error) {
 			propWriteLayout(&b, before, nl, ascii)
 		}
 		if e.Comment != "" {
-			for _, l := range strings.Split(e.Comment, "\n") {
-				l = strings.TrimRight(l, "\r")
+			// \r is a line break to Java too: it must not end a comment line early.
+			comment := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(e.Comment)
+			for _, l := range strings.Split(comment, "\n") {
 				if l == "" {
 					b.WriteString("#" + nl)
 				} else {

@@ -162,6 +162,23 @@ func TestPropertiesEncode(t *testing.T) {
 	}
 }
 
+// TestPropertiesCommentBreaks: a comment with a carriage return stays a comment.
+func TestPropertiesCommentBreaks(t *testing.T) {
+	t.Parallel()
+	f := &File{Languages: []string{"de"}, Entries: []Entry{{Key: "a", Values: propDe("x"), Comment: "one\rb=injected"}}}
+	out, err := Encode("properties", f, Options{Language: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode("properties", out, Options{Language: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Entries) != 1 || g.Entries[0].Comment != "one\nb=injected" {
+		t.Errorf("got %+v\n%s", g.Entries, out)
+	}
+}
+
 func TestPropertiesDuplicateKeyLaterWins(t *testing.T) {
 	t.Parallel()
 	f, err := Decode("properties", []byte("a=1\nb=2\na=3\n"), Options{Language: "de"})

@@ -423,6 +423,9 @@ func yamlComment(text string) string {
 	if text == "" {
 		return ""
 	}
+	// Every YAML line break ends a comment line: a comment from another format must not
+	// carry one that would end the comment early and turn its rest into YAML.
+	text = yamlBreaks.Replace(text)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if l == "" {
@@ -433,6 +436,8 @@ func yamlComment(text string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+var yamlBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")
 
 func yamlJoinComments(cs ...string) string {
 	var out []string
@@ -599,6 +604,9 @@ func (t *yamlTree) value(name string, sorted bool) *yaml.Node {
 
 // yamlValue is the node of a value: a plural mapping (see the top of this file) or a string.
 func yamlValue(lang, text string) *yaml.Node {
+	if !strings.Contains(text, "plural") {
+		return yamlString(text, false) // most values: no need to parse
+	}
 	p, ok := SinglePlural(text)
 	if !ok || p.Arg != "count" || p.Ordinal {
 		return yamlString(text, false)

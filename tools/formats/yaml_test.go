@@ -206,6 +206,25 @@ func TestYAMLEntriesRoundTrip(t *testing.T) {
 	entriesRoundTrip(t, "yaml", f, Options{Language: "de"})
 }
 
+// TestYAMLCommentBreaks: a comment from another format with any YAML line break stays a
+// comment and cannot add keys.
+func TestYAMLCommentBreaks(t *testing.T) {
+	t.Parallel()
+	f := &File{Languages: []string{"en"}, Entries: []Entry{{Key: "a", Values: map[string]Value{"en": {Text: "x"}},
+		Comment: "one\rb: injected\r\ntwo\u2028c: injected\u0085d: injected"}}}
+	out, err := Encode("yaml", f, Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode("yaml", out, Options{Language: "en"})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(g.Entries) != 1 || g.Entries[0].Comment != "one\nb: injected\ntwo\nc: injected\nd: injected" {
+		t.Errorf("got %+v\n%s", g.Entries, out)
+	}
+}
+
 func TestYAMLBroken(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
