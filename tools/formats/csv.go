@@ -216,10 +216,11 @@ func encodeCSV(f *File, o Options) ([]byte, error) {
 		if e.Key == "" {
 			return nil, fmt.Errorf("formats: csv: entry %d has an empty key", i)
 		}
-		if seen[e.Key] {
+		k := strings.ToValidUTF8(e.Key, "\uFFFD")
+		if seen[k] {
 			return nil, fmt.Errorf("formats: csv: duplicate key %q", e.Key)
 		}
-		seen[e.Key] = true
+		seen[k] = true
 		row = row[:0]
 		row = append(row, e.Key)
 		if srcCol {
@@ -244,6 +245,7 @@ func writeCSVRow(b *strings.Builder, fields []string, nl string) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		s = strings.ToValidUTF8(s, "\uFFFD") // the file is UTF-8, and decode refuses anything else
 		if !csvNeedsQuotes(s) {
 			b.WriteString(s)
 			continue
