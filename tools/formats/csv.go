@@ -2,7 +2,7 @@ package formats
 
 // CSV (format csv), RFC 4180 as encoding/csv reads it: a header row, then one row per key.
 // The first column is the key whatever its header says ("key", "KEYS", "id"); every other
-// column is headed by a language code. Options.Language "all" reads every language column
+// column is headed by a language code (spaces around it ignored). Options.Language "all" reads every language column
 // (File.Languages in column order); another language reads that column only, and a file
 // without it is a FileError. An empty cell is an untranslated value (the language is
 // absent from Values); a cell holds the value as lokal does, ICU plurals included. The

@@ -16,7 +16,7 @@ package formats
 // texts are kept as written, %{count} included, with a literal '#' quoted ('#'). Rails'
 // zero: applies to 0 in every language, so it reads as =0 where the language has no zero
 // category, and =0 is written back as zero:. Export writes exactly the language's
-// categories; a value whose argument is not count, or that would leave fewer than two forms
+// categories, ICU's # as %{count}; a value whose argument is not count, or that would leave fewer than two forms
 // or no other, is written as its ICU text. A mapping that looks like a plural but whose
 // texts would not read back exactly stays ordinary keys (key.one, key.other).
 //
@@ -26,7 +26,12 @@ package formats
 // of the file (before a blank line), "language_comment" the one right before the language
 // key, "foot" the comment after the last key, "language" the file's root key when it
 // differs from Options.Language (Values are keyed by Options.Language when it is set).
-// Comments on the same line as a value are not kept.
+// Comments on the same line as a value, and those after the last key of a nested mapping,
+// are not kept.
+//
+// Refused with the line: a root that is not one language mapping, a second document, a
+// key given twice in one mapping (or twice once flattened), a mapping or sequence as a
+// key, and aliases or merges that would expand to more than four times the file's nodes.
 //
 // Order: decode keeps the file's order; encode writes mappings in the order their first
 // entries come, except that entries sorted by key (lokal's own export) are written with
