@@ -21,7 +21,4 @@ var (
 	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xcstringsCodec   = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	arbCodec         = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	yamlCodec        = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: notBuiltDecode, Encode: legacy(renderYAML)}
-	propertiesCodec  = &Codec{Name: "properties", ContentType: "text/x-java-properties; charset=utf-8", Extension: "properties", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	csvCodec         = &Codec{Name: "csv", ContentType: "text/csv; charset=utf-8", Extension: "csv", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 )
