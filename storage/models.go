@@ -33,7 +33,17 @@ type userRow struct {
 	ID            string    `bun:"id,pk,type:varchar(36)"`
 	WorkspaceID   string    `bun:"workspace_id,notnull,type:varchar(36)"`
 	Email         string    `bun:"email,notnull"`
+	Role          string    `bun:"role,notnull"`
 	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type projectMemberRow struct {
+	bun.BaseModel `bun:"table:project_members"`
+	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`
+	UserID        string    `bun:"user_id,pk,type:varchar(36)"`
+	Role          string    `bun:"role,notnull"`
+	Languages     string    `bun:"languages,notnull"`
+	UpdatedAt     time.Time `bun:"updated_at,notnull"`
 }
 
 type projectRow struct {

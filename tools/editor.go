@@ -54,9 +54,12 @@ type ReviewPage struct {
 	Project  model.Project
 	Language string
 	Editable bool
-	Rows     []ReviewItem
-	Next     int64
-	Revision int64
+	// Approvable: the caller's role also approves in Language (the page may hide the
+	// buttons; the operations refuse either way).
+	Approvable bool
+	Rows       []ReviewItem
+	Next       int64
+	Revision   int64
 }
 
 // ReviewItem is one row of the queue as the editor shows it.
@@ -226,7 +229,12 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		if in.Language == proj.SourceLanguage {
 			return model.Errorf(model.CodeInvalid, "%s is the source language; review a target language", in.Language)
 		}
-		out.Editable = canEdit(ctx, proj, in.Language) == nil
+		r, err := c.rightsIn(ctx, tx, proj, in.Language)
+		if err != nil {
+			return err
+		}
+		out.Editable = canEdit(ctx, proj, in.Language) == nil && r&model.RightTranslate != 0
+		out.Approvable = out.Editable && r&model.RightApprove != 0
 		if st, ok := tx.(model.StagingTx); ok {
 			var err error
 			if out.Revision, err = st.ProjectRevision(ctx, proj.ID); err != nil {
@@ -453,7 +461,7 @@ func errChanged(key string, cur *model.TranslationState) error {
 func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
 	var out ReviewItem
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
 			var err error
 			if up.Status, err = statusOrDefault(up.Status); err != nil {
@@ -525,7 +533,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
 	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}}
-	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
 				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)

@@ -38,6 +38,7 @@ type Tx interface {
 	WebhookTx
 	DeployTx
 	EditorTx
+	MemberTx
 }
 
 // AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
