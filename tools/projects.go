@@ -266,6 +266,7 @@ func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 			return err
 		}
 		out.User = u
+		out.User.Role = "" // the spec's user is its id and email
 		if p.Kind == model.KindPersonal {
 			proj, err := c.loadProject(ctx, tx, p.ProjectID)
 			if err != nil {
