@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -80,4 +81,39 @@ func splitLanguages(s string) []string {
 		return []string{}
 	}
 	return strings.Split(s, ",")
+}
+
+func (t *tx) CreateInvitation(ctx context.Context, inv model.Invitation) error {
+	r := invitationRow{ID: inv.ID, WorkspaceID: inv.WorkspaceID, Email: inv.Email, WorkspaceRole: inv.WorkspaceRole,
+		ProjectRole: inv.ProjectRole, Languages: strings.Join(inv.Languages, ","), Hash: inv.Hash, CreatedBy: inv.CreatedBy,
+		CreatedAt: inv.CreatedAt.UTC(), ExpiresAt: inv.ExpiresAt.UTC()}
+	if inv.ProjectID != "" {
+		r.ProjectID = &inv.ProjectID
+	}
+	_, err := t.tx.NewInsert().Model(&r).Exec(ctx)
+	return mapError(err)
+}
+
+func (t *tx) InvitationByHash(ctx context.Context, hash string) (model.Invitation, error) {
+	var r invitationRow
+	if err := t.tx.NewSelect().Model(&r).Where("hash = ?", hash).Scan(ctx); err != nil {
+		return model.Invitation{}, notFound(err, "invitation")
+	}
+	inv := model.Invitation{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, WorkspaceRole: r.WorkspaceRole, ProjectRole: r.ProjectRole,
+		Languages: splitLanguages(r.Languages), Hash: r.Hash, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt, UsedAt: r.UsedAt}
+	if r.ProjectID != nil {
+		inv.ProjectID = *r.ProjectID
+	}
+	return inv, nil
+}
+
+func (t *tx) UseInvitation(ctx context.Context, id string, at time.Time) error {
+	res, err := t.tx.NewUpdate().Model((*invitationRow)(nil)).Set("used_at = ?", at.UTC()).Where("id = ? AND used_at IS NULL", id).Exec(ctx)
+	if err != nil {
+		return mapError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return model.Errorf(model.CodeConflict, "the invitation was used already")
+	}
+	return nil
 }

@@ -37,6 +37,22 @@ type userRow struct {
 	CreatedAt     time.Time `bun:"created_at,notnull"`
 }
 
+type invitationRow struct {
+	bun.BaseModel `bun:"table:invitations"`
+	ID            string     `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID   string     `bun:"workspace_id,notnull,type:varchar(36)"`
+	ProjectID     *string    `bun:"project_id,type:varchar(36)"`
+	Email         string     `bun:"email,notnull"`
+	WorkspaceRole string     `bun:"workspace_role,notnull"`
+	ProjectRole   string     `bun:"project_role,notnull"`
+	Languages     string     `bun:"languages,notnull"`
+	Hash          string     `bun:"hash,notnull,unique"`
+	CreatedBy     string     `bun:"created_by,notnull"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	ExpiresAt     time.Time  `bun:"expires_at,notnull"`
+	UsedAt        *time.Time `bun:"used_at"`
+}
+
 type projectMemberRow struct {
 	bun.BaseModel `bun:"table:project_members"`
 	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`

@@ -45,23 +45,9 @@ func (c *Catalog) SetMember(ctx context.Context, in SetMemberIn) (MemberView, er
 		if err != nil {
 			return err
 		}
-		langs := []string{}
-		if in.Role != model.RoleManager {
-			for _, code := range in.Languages {
-				code = strings.TrimSpace(code)
-				if code == "" {
-					continue
-				}
-				l, ok := LookupLanguage(code)
-				if !ok || l.Code == proj.SourceLanguage || !proj.HasLanguage(l.Code) {
-					return model.Errorf(model.CodeInvalid, "%q is not an enabled target language of this project", model.Truncate(code, 40))
-				}
-				if !slices.Contains(langs, l.Code) {
-					langs = append(langs, l.Code)
-				}
-			}
-		} else if len(in.Languages) > 0 {
-			return model.Errorf(model.CodeInvalid, "a manager holds every language; give languages to translators and reviewers")
+		langs, err := memberLanguages(proj, in.Role, in.Languages)
+		if err != nil {
+			return err
 		}
 		m := model.Member{ProjectID: proj.ID, UserID: u.ID, Email: u.Email, Role: in.Role, Languages: langs}
 		out = MemberView{UserID: u.ID, Email: u.Email, Role: in.Role, Languages: langs}
@@ -200,4 +186,30 @@ func (c *Catalog) SetUserRole(ctx context.Context, userID, role string) (model.U
 		return nil, tx.SetUserRole(ctx, userID, role)
 	}})
 	return out, err
+}
+
+// memberLanguages checks a role's languages against the project: enabled target languages
+// for translators and reviewers, none for managers (they hold every language).
+func memberLanguages(proj model.Project, role string, codes []string) ([]string, error) {
+	langs := []string{}
+	if role == model.RoleManager {
+		if len(codes) > 0 {
+			return nil, model.Errorf(model.CodeInvalid, "a manager holds every language; give languages to translators and reviewers")
+		}
+		return langs, nil
+	}
+	for _, code := range codes {
+		code = strings.TrimSpace(code)
+		if code == "" {
+			continue
+		}
+		l, ok := LookupLanguage(code)
+		if !ok || l.Code == proj.SourceLanguage || !proj.HasLanguage(l.Code) {
+			return nil, model.Errorf(model.CodeInvalid, "%q is not an enabled target language of this project", model.Truncate(code, 40))
+		}
+		if !slices.Contains(langs, l.Code) {
+			langs = append(langs, l.Code)
+		}
+	}
+	return langs, nil
 }

@@ -84,6 +84,8 @@ var Operations = []Operation{
 	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the

@@ -1,6 +1,9 @@
 package model
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Workspace roles: an owner may do everything in the workspace; a member only what their
 // project roles give.
@@ -66,4 +69,30 @@ type MemberTx interface {
 	Members(ctx context.Context, projectID string) ([]Member, error)
 	// Access returns the user's roles for the project (projectID "" for the workspace only).
 	Access(ctx context.Context, userID, projectID string) (Access, error)
+}
+
+// Invitation lets someone join a workspace: whoever holds its link sets a password once,
+// before ExpiresAt, and becomes a user with WorkspaceRole and, when ProjectID is set,
+// ProjectRole on that project. Only a keyed hash of the link's token is stored.
+type Invitation struct {
+	ID            string
+	WorkspaceID   string
+	ProjectID     string
+	Email         string
+	WorkspaceRole string
+	ProjectRole   string
+	Languages     []string
+	Hash          string
+	CreatedBy     string
+	CreatedAt     time.Time
+	ExpiresAt     time.Time
+	UsedAt        *time.Time
+}
+
+// InvitationTx holds invitations. Errors: CodeNotFound for an unknown hash; UseInvitation
+// answers CodeConflict for an invitation used already.
+type InvitationTx interface {
+	CreateInvitation(ctx context.Context, inv Invitation) error
+	InvitationByHash(ctx context.Context, hash string) (Invitation, error)
+	UseInvitation(ctx context.Context, id string, at time.Time) error
 }

@@ -39,6 +39,7 @@ type Tx interface {
 	DeployTx
 	EditorTx
 	MemberTx
+	InvitationTx
 }
 
 // AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
