@@ -10,7 +10,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "review", "rowpage", "connect"}
+var pageNames = []string{"signin", "error", "projects", "project", "review", "rowpage", "connect", "members", "invite"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
