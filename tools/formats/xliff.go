@@ -1,0 +1,886 @@
+package formats
+
+// XLIFF 1.2 (format "xliff"): Angular's and Xcode's exports, and what other tools write.
+//
+// Keys and texts: a <trans-unit>'s id is its key, prefixed with its <file>'s original and
+// "/" when the document holds more than one <file>. Entry.Source is <source>;
+// Values[target language] is <target> (the file's target-language, else Options.Language).
+// A unit without <target> has no value; lokal's export of an untranslated key (an empty
+// value) writes an empty <target/>. Entry.Comment is the text of the unit's <note>s, joined
+// by "\n". translate="no" is DoNotTranslate.
+//
+// Inline markup: the value of <source>/<target> is its text with XML escapes undone, and
+// its inline elements (x, g, bx, ex, ph, bpt, ept, it, mrk, sub, and XML comments) kept as
+// the raw XML they were written as, e.g. `Hi <x id="INTERPOLATION" equiv-text="{{ name }}"/>`:
+// lokal's message model reads them as tags, and encoding writes them back as elements
+// (paired <g>/<mrk> hold text, which is escaped again). Text that only looks like one of
+// these elements is written as an element too; anything else with '<' is escaped. An ICU
+// expression (Angular's {VAR_PLURAL, plural, ...}) is text and stays one ICU value.
+//
+// States (target state= to Value.State): translated, final, signed-off -> translated;
+// needs-review-translation -> stale; new, needs-translation, needs-adaptation, needs-l10n,
+// needs-review-adaptation, needs-review-l10n -> needs_review; none or x-* -> none. Encoding
+// keeps the state as written while it maps to the value's State, and otherwise writes
+// translated, needs-review-translation or new (none: no state attribute).
+//
+// Xcode plurals: the units Xcode derives from a .stringsdict
+// ("/KEY:dict/NSStringLocalizedFormatKey:dict/:string" and
+// "/KEY:dict/VAR:dict/CATEGORY:dict/:string") and from a String Catalog
+// ("KEY|==|plural.CATEGORY", "KEY|==|substitutions.VAR.plural.CATEGORY" beside a unit
+// "KEY") become one entry KEY whose value is the format text with each %#@VAR@ replaced by
+// an ICU plural block on VAR (a catalog's bare plural is on "count"), built by FromNative
+// (Xcode's zero for a language without it is =0). Encoding writes the units back: the
+// target language's categories (=0 as zero), stringsdict units sorted by id as Xcode does;
+// a source form the source text lacks is its "other" form.
+//
+// Layout: the canonical spelling is the one encoding writes (two-space indentation, the
+// XML declaration, <file original source-language target-language datatype>, <body>);
+// what a file has beyond it is kept in Meta so that encoding gives the file back.
+//
+// File.Meta: "prolog" (what precedes <xliff>, when not the usual XML declaration),
+// "epilog" (what follows </xliff>, when not one newline), "attrs" (<xliff>'s attributes
+// as written), "file.N.attrs" (the N-th <file>'s attributes as written; languages are
+// updated from the File on encoding), "file.N.header" (its <header> element as written).
+//
+// Entry.Meta: "attrs" (the <trans-unit>'s attributes but id, as written), "source.attrs"
+// and "target.attrs" (those of <source> and <target>, state included), "source.cdata" and
+// "target.cdata" ("true" when the text was one CDATA section), "xml" (everything in the
+// unit after <target> as written: notes, context groups, alt-trans), "group" (the start
+// tags of the <group>s around the unit), "xcode" ("stringsdict" or "catalog": the unit
+// shape a plural came in).
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF}
+
+const (
+	xliff12Prolog = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+	xliff12Attrs  = ` version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"`
+)
+
+var xliff12Inline = inlineSet{
+	paired: map[string]bool{"g": true, "mrk": true},
+	atoms:  map[string]bool{"x": true, "bx": true, "ex": true, "ph": true, "bpt": true, "ept": true, "it": true, "sub": true},
+}
+
+// xunit is one <trans-unit> as read.
+type xunit struct {
+	id, attrs            string
+	source, target       string
+	srcAttrs, tgtAttrs   string
+	srcCDATA, tgtCDATA   bool
+	hasTarget            bool
+	tail, comment, group string
+	dnt                  bool
+	state                State
+}
+
+func xliffState(s string) State {
+	switch s {
+	case "translated", "final", "signed-off":
+		return StateTranslated
+	case "needs-review-translation":
+		return StateStale
+	case "new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-adaptation", "needs-review-l10n":
+		return StateNeedsReview
+	}
+	return StateNone
+}
+
+var xliffStateName = map[State]string{StateTranslated: "translated", StateStale: "needs-review-translation", StateNeedsReview: "new"}
+
+func decodeXLIFF(data []byte, o Options) (*File, error) {
+	doc, err := parseXML(data)
+	if err != nil {
+		return nil, err
+	}
+	root := doc.root
+	if root.local() != "xliff" {
+		return nil, lineError(root.line, "the root element is <%s>, not <xliff>", root.name)
+	}
+	if v, _ := root.attr("version"); strings.HasPrefix(v, "2") {
+		return nil, lineError(root.line, "XLIFF %s: read it with format xliff2", v)
+	}
+	f := &File{}
+	if doc.prolog != xliff12Prolog {
+		setMeta(&f.Meta, "prolog", doc.prolog)
+		if doc.prolog == "" {
+			f.Meta["prolog"] = "none"
+		}
+	}
+	if doc.epilog != "\n" {
+		setMeta(&f.Meta, "epilog", doc.epilog)
+		if doc.epilog == "" {
+			f.Meta["epilog"] = "none"
+		}
+	}
+	if root.rawAttrs != xliff12Attrs {
+		setMeta(&f.Meta, "attrs", root.rawAttrs)
+		if root.rawAttrs == "" {
+			f.Meta["attrs"] = "none"
+		}
+	}
+	var files []*xnode
+	for _, el := range root.elements() {
+		if el.local() == "file" {
+			files = append(files, el)
+		}
+	}
+	target := ""
+	for i, fl := range files {
+		sl, _ := fl.attr("source-language")
+		tl, _ := fl.attr("target-language")
+		if i == 0 {
+			f.SourceLanguage = sl
+			target = tl
+		}
+		if len(files) > 1 || fl.rawAttrs != xliffFileAttrs("lokal", sl, tl) {
+			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".attrs", fl.rawAttrs)
+			if fl.rawAttrs == "" {
+				f.Meta["file."+strconv.Itoa(i)+".attrs"] = "none"
+			}
+		}
+		if h := fl.child("header"); h != nil {
+			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
+		}
+	}
+	if target == "" {
+		target = o.Language
+	}
+	if target == AllLanguages {
+		target = ""
+	}
+	if target != "" {
+		f.Languages = []string{target}
+	}
+	seen := map[string]int{}
+	for _, fl := range files {
+		prefix := ""
+		if len(files) > 1 {
+			orig, _ := fl.attr("original")
+			prefix = orig + "/"
+		}
+		var units []xunit
+		body := fl.child("body")
+		if body == nil {
+			continue
+		}
+		if err := doc.units(body, "", &units); err != nil {
+			return nil, err
+		}
+		for _, e := range xliffEntries(units, f.SourceLanguage, target) {
+			e.Key = prefix + e.Key
+			if _, dup := seen[e.Key]; dup {
+				return nil, &FileError{Offset: -1, Msg: fmt.Sprintf("two units with the key %q", e.Key)}
+			}
+			seen[e.Key] = len(f.Entries)
+			f.Entries = append(f.Entries, e)
+		}
+	}
+	return f, nil
+}
+
+func xliffFileAttrs(original, sl, tl string) string {
+	s := ` original="` + escapeAttr(original) + `"`
+	if sl != "" {
+		s += ` source-language="` + escapeAttr(sl) + `"`
+	}
+	if tl != "" {
+		s += ` target-language="` + escapeAttr(tl) + `"`
+	}
+	return s + ` datatype="plaintext"`
+}
+
+// units reads the trans-units of a body or group, depth first.
+func (d *xdoc) units(n *xnode, group string, out *[]xunit) error {
+	for _, el := range n.elements() {
+		switch el.local() {
+		case "group":
+			if err := d.units(el, group+d.raw(el.start, el.innerStart), out); err != nil {
+				return err
+			}
+		case "trans-unit":
+			u, err := d.unit(el)
+			if err != nil {
+				return err
+			}
+			u.group = group
+			*out = append(*out, u)
+		}
+	}
+	return nil
+}
+
+func (d *xdoc) unit(el *xnode) (xunit, error) {
+	id, ok := el.attr("id")
+	if !ok {
+		return xunit{}, lineError(el.line, "<trans-unit> without an id")
+	}
+	u := xunit{id: id, attrs: delAttr(el.rawAttrs, "id")}
+	if v, _ := el.attr("translate"); v == "no" {
+		u.dnt = true
+	}
+	src := el.child("source")
+	if src == nil {
+		return xunit{}, lineError(el.line, "<trans-unit id=%q> without <source>", id)
+	}
+	u.source, u.srcCDATA = d.inner(src)
+	u.srcAttrs = src.rawAttrs
+	last := src
+	if tg := el.child("target"); tg != nil {
+		u.hasTarget = true
+		u.target, u.tgtCDATA = d.inner(tg)
+		u.tgtAttrs = tg.rawAttrs
+		st, _ := tg.attr("state")
+		u.state = xliffState(st)
+		if tg.end > last.end {
+			last = tg
+		}
+	}
+	u.tail = d.raw(last.end, el.innerEnd)
+	var notes []string
+	for _, k := range el.elements() {
+		if k.local() == "note" {
+			t, _ := d.inner(k)
+			notes = append(notes, t)
+		}
+	}
+	u.comment = strings.Join(notes, "\n")
+	return u, nil
+}
+
+// xcodeUnit reads an Xcode plural unit id: the key, the variable ("" for a catalog's bare
+// plural), the category ("" for the format unit) and the shape.
+func xcodeUnit(id string) (key, variable, cat, shape string, ok bool) {
+	const sdEnd = ":dict/:string"
+	if strings.HasPrefix(id, "/") && strings.HasSuffix(id, sdEnd) {
+		parts := strings.Split(id[1:len(id)-len(sdEnd)], ":dict/")
+		switch {
+		case len(parts) == 2 && parts[1] == "NSStringLocalizedFormatKey":
+			return parts[0], "", "", "stringsdict", true
+		case len(parts) == 3 && isCategory(parts[2]):
+			return parts[0], parts[1], parts[2], "stringsdict", true
+		}
+		return "", "", "", "", false
+	}
+	k, rest, found := strings.Cut(id, "|==|")
+	if !found {
+		return "", "", "", "", false
+	}
+	if c, ok := strings.CutPrefix(rest, "plural."); ok && isCategory(c) {
+		return k, "", c, "catalog", true
+	}
+	if r, ok := strings.CutPrefix(rest, "substitutions."); ok {
+		if v, c, ok := strings.Cut(r, ".plural."); ok && v != "" && isCategory(c) {
+			return k, v, c, "catalog", true
+		}
+	}
+	return "", "", "", "", false
+}
+
+func isCategory(s string) bool {
+	switch s {
+	case "zero", "one", "two", "few", "many", "other":
+		return true
+	}
+	return false
+}
+
+// catalogArg is the argument of a String Catalog plural that has no variable name.
+const catalogArg = "count"
+
+// xliffEntries turns a file's units into entries, one per Xcode plural key.
+func xliffEntries(units []xunit, sl, tl string) []Entry {
+	type plural struct {
+		shape              string
+		format             *xunit
+		vars               []string
+		src, tgt           map[string][]PluralForm
+		first              *xunit
+		hasTarget, emitted bool
+	}
+	plurals := map[string]*plural{}
+	for i := range units {
+		u := &units[i]
+		key, v, cat, shape, ok := xcodeUnit(u.id)
+		if !ok {
+			continue
+		}
+		p := plurals[key]
+		if p == nil {
+			p = &plural{shape: shape, src: map[string][]PluralForm{}, tgt: map[string][]PluralForm{}, first: u}
+			plurals[key] = p
+		}
+		if p.shape != shape {
+			continue
+		}
+		if cat == "" {
+			p.format = u
+			continue
+		}
+		if shape == "catalog" && v == "" {
+			v = catalogArg
+		}
+		if !slices.Contains(p.vars, v) {
+			p.vars = append(p.vars, v)
+		}
+		p.src[v] = append(p.src[v], PluralForm{Selector: cat, Text: u.source})
+		if u.hasTarget {
+			p.tgt[v] = append(p.tgt[v], PluralForm{Selector: cat, Text: u.target})
+			p.hasTarget = true
+		}
+	}
+	// A catalog's unit "KEY" is the format of KEY's substitutions.
+	for i := range units {
+		if p := plurals[units[i].id]; p != nil && p.shape == "catalog" && p.format == nil && !slices.Contains(p.vars, catalogArg) {
+			p.format = &units[i]
+		}
+	}
+	var out []Entry
+	for i := range units {
+		u := &units[i]
+		key, _, _, _, ok := xcodeUnit(u.id)
+		p := plurals[key]
+		if !ok || p == nil || p.shape != xshape(u.id) {
+			if q := plurals[u.id]; q != nil && q.format == u {
+				continue // written with its plural
+			}
+			out = append(out, unitEntry(u, u.id, tl))
+			continue
+		}
+		if p.emitted || len(p.vars) == 0 {
+			if len(p.vars) == 0 && !p.emitted {
+				p.emitted = true
+				out = append(out, unitEntry(u, u.id, tl))
+			}
+			continue
+		}
+		p.emitted = true
+		base := p.format
+		if base == nil {
+			base = p.first
+		}
+		e := unitEntry(base, key, tl)
+		e.Meta = nil
+		if base.attrs != "" {
+			setMeta(&e.Meta, "attrs", base.attrs)
+		}
+		setMeta(&e.Meta, "group", base.group)
+		if base.tail != xliffTail(e.Comment, 6+2*groupDepth(base.group)) {
+			setMeta(&e.Meta, "xml", base.tail)
+		}
+		setMeta(&e.Meta, "xcode", p.shape)
+		srcFormat, tgtFormat := "", ""
+		if p.format != nil {
+			srcFormat, tgtFormat = p.format.source, p.format.target
+			if !p.format.hasTarget {
+				tgtFormat = srcFormat
+			}
+		} else {
+			srcFormat = "%#@" + p.vars[0] + "@"
+			tgtFormat = srcFormat
+		}
+		e.Source = xcodeValue(srcFormat, p.vars, p.src, sl)
+		e.Values = map[string]Value{}
+		if (p.format != nil && p.format.hasTarget) || p.hasTarget {
+			st := StateNone
+			if p.format != nil && p.format.hasTarget {
+				st = p.format.state
+			} else {
+				for j := range units {
+					if k, _, _, _, ok := xcodeUnit(units[j].id); ok && k == key && units[j].hasTarget {
+						st = units[j].state
+						break
+					}
+				}
+			}
+			e.Values[tl] = Value{Text: xcodeValue(tgtFormat, p.vars, p.tgt, tl), State: st}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func xshape(id string) string {
+	_, _, _, s, _ := xcodeUnit(id)
+	return s
+}
+
+// xcodeValue replaces each %#@VAR@ of format by VAR's ICU plural block.
+func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lang string) string {
+	for _, v := range vars {
+		fs := forms[v]
+		if len(fs) == 0 {
+			continue
+		}
+		block := sortForms(FromNative(lang, v, false, fs), lang).String()
+		if ph := "%#@" + v + "@"; strings.Contains(format, ph) {
+			format = strings.Replace(format, ph, block, 1)
+		} else if format == "" || v == catalogArg {
+			format = block
+		}
+	}
+	return format
+}
+
+// sortForms orders a block's forms as lokal writes them: explicit numbers, then CLDR order.
+func sortForms(p *Plural, lang string) *Plural {
+	order := map[string]int{"zero": 0, "one": 1, "two": 2, "few": 3, "many": 4, "other": 5}
+	rank := func(s string) int {
+		if strings.HasPrefix(s, "=") {
+			return -1
+		}
+		if r, ok := order[s]; ok {
+			return r
+		}
+		return 6
+	}
+	sort.SliceStable(p.Forms, func(i, j int) bool { return rank(p.Forms[i].Selector) < rank(p.Forms[j].Selector) })
+	return p
+}
+
+func groupDepth(group string) int { return strings.Count(group, "<") }
+
+func unitEntry(u *xunit, key, tl string) Entry {
+	e := Entry{Key: key, Source: u.source, Values: map[string]Value{}, Comment: u.comment, DoNotTranslate: u.dnt}
+	if u.hasTarget && tl != "" {
+		e.Values[tl] = Value{Text: u.target, State: u.state}
+	}
+	canonAttrs := ""
+	if u.dnt {
+		canonAttrs = ` translate="no"`
+	}
+	if u.attrs != canonAttrs {
+		setMeta(&e.Meta, "attrs", u.attrs)
+		if u.attrs == "" {
+			e.Meta["attrs"] = "none"
+		}
+	}
+	setMeta(&e.Meta, "source.attrs", u.srcAttrs)
+	if u.hasTarget && u.tgtAttrs != stateAttr(u.state) {
+		setMeta(&e.Meta, "target.attrs", u.tgtAttrs)
+		if u.tgtAttrs == "" {
+			e.Meta["target.attrs"] = "none"
+		}
+	}
+	if u.srcCDATA && u.source != "" {
+		setMeta(&e.Meta, "source.cdata", "true")
+	}
+	if u.hasTarget && u.tgtCDATA && u.target != "" {
+		setMeta(&e.Meta, "target.cdata", "true")
+	}
+	setMeta(&e.Meta, "group", u.group)
+	if u.tail != xliffTail(u.comment, 6+2*groupDepth(u.group)) {
+		setMeta(&e.Meta, "xml", u.tail)
+		if u.tail == "" {
+			e.Meta["xml"] = "none"
+		}
+	}
+	return e
+}
+
+func stateAttr(s State) string {
+	if n, ok := xliffStateName[s]; ok {
+		return ` state="` + n + `"`
+	}
+	return ""
+}
+
+// xliffTail is what encoding writes after <target> in a unit at indent with comment.
+func xliffTail(comment string, indent int) string {
+	pad := "\n" + strings.Repeat(" ", indent)
+	if comment == "" {
+		return pad
+	}
+	return pad + "  " + element("note", "", escapeText(comment)) + pad
+}
+
+// metaAttrs reads a Meta value kept as written ("none" stands for nothing).
+func metaAttrs(m map[string]string, k string) (string, bool) {
+	v, ok := m[k]
+	if v == "none" {
+		return "", ok
+	}
+	return v, ok
+}
+
+func encodeXLIFF(f *File, o Options) ([]byte, error) {
+	tl := o.Language
+	if tl == "" || tl == AllLanguages {
+		tl = ""
+		if len(f.Languages) > 0 {
+			tl = f.Languages[0]
+		}
+	}
+	sl := f.SourceLanguage
+	if sl == "" {
+		sl = o.SourceLanguage
+	}
+	var b strings.Builder
+	prolog, ok := metaAttrs(f.Meta, "prolog")
+	if !ok {
+		prolog = xliff12Prolog
+	}
+	b.WriteString(prolog)
+	attrs, ok := metaAttrs(f.Meta, "attrs")
+	if !ok {
+		attrs = xliff12Attrs
+	}
+	b.WriteString("<xliff" + attrs + ">")
+	// The files: as the Meta says, else one.
+	var fileAttrs []string
+	for i := 0; ; i++ {
+		a, ok := f.Meta["file."+strconv.Itoa(i)+".attrs"]
+		if !ok {
+			break
+		}
+		if a == "none" {
+			a = ""
+		}
+		fileAttrs = append(fileAttrs, a)
+	}
+	if len(fileAttrs) == 0 {
+		fileAttrs = []string{xliffFileAttrs("lokal", sl, tl)}
+	}
+	multi := len(fileAttrs) > 1
+	originals := make([]string, len(fileAttrs))
+	for i, a := range fileAttrs {
+		originals[i], _ = getAttr(a, "original")
+	}
+	perFile := make([][]Entry, len(fileAttrs))
+	ids := make([][]string, len(fileAttrs))
+	for _, e := range f.Entries {
+		fi, id := len(fileAttrs)-1, e.Key
+		if multi {
+			best := -1
+			for i, orig := range originals {
+				if strings.HasPrefix(e.Key, orig+"/") && (best < 0 || len(orig) > len(originals[best])) {
+					best = i
+				}
+			}
+			if best >= 0 {
+				fi, id = best, e.Key[len(originals[best])+1:]
+			}
+		} else {
+			fi = 0
+		}
+		perFile[fi] = append(perFile[fi], e)
+		ids[fi] = append(ids[fi], id)
+	}
+	anyTarget := false
+	for _, e := range f.Entries {
+		if _, ok := e.Values[tl]; ok {
+			anyTarget = true
+		}
+	}
+	for i, a := range fileAttrs {
+		if _, had := getAttr(a, "source-language"); sl != "" && (had || !multi) {
+			a = setAttr(a, "source-language", sl)
+		}
+		if _, had := getAttr(a, "target-language"); tl != "" && (had || anyTarget) {
+			a = setAttr(a, "target-language", tl)
+		}
+		b.WriteString("\n  <file" + a + ">")
+		if h, ok := f.Meta["file."+strconv.Itoa(i)+".header"]; ok {
+			b.WriteString("\n    " + h)
+		}
+		b.WriteString("\n    <body>")
+		open := ""
+		for j, e := range perFile[i] {
+			g := e.Meta["group"]
+			if g != open {
+				closeGroups(&b, open)
+				openGroups(&b, g)
+				open = g
+			}
+			writeXLIFFEntry(&b, &e, ids[i][j], sl, tl)
+		}
+		closeGroups(&b, open)
+		b.WriteString("\n    </body>\n  </file>")
+	}
+	b.WriteString("\n</xliff>")
+	epilog, ok := metaAttrs(f.Meta, "epilog")
+	if !ok {
+		epilog = "\n"
+	}
+	b.WriteString(epilog)
+	return []byte(b.String()), nil
+}
+
+// groupTags splits the start tags of nested groups.
+func groupTags(g string) []string {
+	var out []string
+	for g != "" {
+		n := tagLen(g)
+		if n <= 0 {
+			break
+		}
+		out = append(out, g[:n])
+		g = g[n:]
+	}
+	return out
+}
+
+// tagLen is the length of the start tag s begins with.
+func tagLen(s string) int {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '>':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func openGroups(b *strings.Builder, g string) {
+	for i, t := range groupTags(g) {
+		b.WriteString("\n      " + strings.Repeat("  ", i) + t)
+	}
+}
+
+func closeGroups(b *strings.Builder, g string) {
+	tags := groupTags(g)
+	for i := len(tags) - 1; i >= 0; i-- {
+		name := strings.TrimPrefix(tags[i], "<")
+		if k := strings.IndexAny(name, " \t\r\n/>"); k >= 0 {
+			name = name[:k]
+		}
+		b.WriteString("\n      " + strings.Repeat("  ", i) + "</" + name + ">")
+	}
+}
+
+func writeXLIFFEntry(b *strings.Builder, e *Entry, id, sl, tl string) {
+	indent := 6 + 2*groupDepth(e.Meta["group"])
+	switch e.Meta["xcode"] {
+	case "stringsdict", "catalog":
+		if writeXcode(b, e, id, sl, tl, indent) {
+			return
+		}
+	}
+	v, hasTarget := e.Values[tl]
+	if tl == "" {
+		hasTarget = false
+	}
+	writeXLIFFUnit(b, e, id, e.Source, v, hasTarget, indent, e.Comment)
+}
+
+func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, hasTarget bool, indent int, comment string) {
+	pad := "\n" + strings.Repeat(" ", indent)
+	attrs, ok := metaAttrs(e.Meta, "attrs")
+	if !ok && e.DoNotTranslate {
+		attrs = ` translate="no"`
+	}
+	if e.DoNotTranslate {
+		attrs = setAttr(attrs, "translate", "no")
+	} else if t, _ := getAttr(attrs, "translate"); t == "no" {
+		attrs = delAttr(attrs, "translate")
+	}
+	b.WriteString(pad + `<trans-unit id="` + escapeAttr(id) + `"` + attrs + ">")
+	b.WriteString(pad + "  " + element("source", e.Meta["source.attrs"], writeContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
+	if hasTarget {
+		ta, ok := metaAttrs(e.Meta, "target.attrs")
+		if !ok {
+			ta = stateAttr(v.State)
+		} else if st, had := getAttr(ta, "state"); xliffState(st) != v.State || (!had && v.State != StateNone) {
+			if n, ok := xliffStateName[v.State]; ok {
+				ta = setAttr(ta, "state", n)
+			} else {
+				ta = delAttr(ta, "state")
+			}
+		}
+		b.WriteString(pad + "  " + element("target", ta, writeContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
+	}
+	tail, ok := metaAttrs(e.Meta, "xml")
+	if !ok || notesText(tail) != comment {
+		tail = replaceNotes(tail, comment, indent, ok)
+	}
+	b.WriteString(tail + "</trans-unit>")
+}
+
+// notesText is the Comment the <note>s of a unit's tail make.
+func notesText(tail string) string {
+	doc, err := parseXML([]byte("<r>" + tail + "</r>"))
+	if err != nil {
+		return ""
+	}
+	var notes []string
+	for _, el := range doc.root.elements() {
+		if el.local() == "note" {
+			t, _ := doc.inner(el)
+			notes = append(notes, t)
+		}
+	}
+	return strings.Join(notes, "\n")
+}
+
+// replaceNotes gives a tail whose notes say comment: the canonical tail when there was
+// none, else the tail with its notes replaced by one.
+func replaceNotes(tail, comment string, indent int, had bool) string {
+	doc, err := parseXML([]byte("<r>" + tail + "</r>"))
+	if !had || err != nil {
+		return xliffTail(comment, indent)
+	}
+	pad := "\n" + strings.Repeat(" ", indent+2)
+	var b strings.Builder
+	written := false
+	newNote := func() {
+		if !written && comment != "" {
+			b.WriteString(pad + element("note", "", escapeText(comment)))
+		}
+		written = true
+	}
+	kids := doc.root.kids
+	for i, k := range kids {
+		if k.el != nil && k.el.local() == "note" {
+			newNote()
+			continue
+		}
+		if k.el == nil && !k.atom && strings.TrimSpace(k.text) == "" {
+			// Whitespace before a note goes with it; the last run closes the unit.
+			if i+1 < len(kids) && kids[i+1].el != nil && kids[i+1].el.local() == "note" {
+				continue
+			}
+			if i == len(kids)-1 {
+				newNote()
+			}
+		}
+		if k.el != nil {
+			b.WriteString(doc.raw(k.el.start, k.el.end))
+		} else {
+			b.WriteString(k.raw)
+		}
+	}
+	if !written {
+		newNote()
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+	}
+	return b.String()
+}
+
+// writeXcode writes a plural entry as Xcode's units; false when the value is not one.
+func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bool {
+	v, hasTarget := e.Values[tl]
+	if tl == "" {
+		hasTarget = false
+	}
+	srcPieces := Pieces(e.Source)
+	tgtPieces := Pieces(v.Text)
+	if !hasTarget {
+		tgtPieces = srcPieces
+	}
+	var vars []string
+	srcP, tgtP := map[string]*Plural{}, map[string]*Plural{}
+	for _, p := range tgtPieces {
+		if p.Plural != nil {
+			vars = append(vars, p.Plural.Arg)
+			tgtP[p.Plural.Arg] = p.Plural
+		}
+	}
+	for _, p := range srcPieces {
+		if p.Plural != nil {
+			srcP[p.Plural.Arg] = p.Plural
+			if !slices.Contains(vars, p.Plural.Arg) {
+				vars = append(vars, p.Plural.Arg)
+			}
+		}
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	catalog := e.Meta["xcode"] == "catalog"
+	format := func(ps []Piece) string {
+		var s strings.Builder
+		for _, p := range ps {
+			if p.Plural != nil {
+				s.WriteString("%#@" + p.Plural.Arg + "@")
+			} else {
+				s.WriteString(p.Text)
+			}
+		}
+		return s.String()
+	}
+	type xu struct {
+		id, src, tgt string
+		has          bool
+	}
+	var us []xu
+	bare := catalog && len(vars) == 1 && vars[0] == catalogArg && len(srcPieces) <= 1 && len(tgtPieces) <= 1
+	if !bare {
+		id := key
+		if !catalog {
+			id = "/" + key + ":dict/NSStringLocalizedFormatKey:dict/:string"
+		}
+		us = append(us, xu{id: id, src: format(srcPieces), tgt: format(tgtPieces), has: hasTarget})
+	}
+	for _, name := range vars {
+		tp, sp := tgtP[name], srcP[name]
+		ref := tp
+		if ref == nil {
+			ref = sp
+		}
+		forms, _, _ := ToNative(tl, ref, ZeroExplicit)
+		if ref == sp && tl != "" {
+			// No target: the target language's categories, texts from the source.
+			forms = nil
+			for _, f := range sp.Forms {
+				if f.Selector == "=0" {
+					forms = append(forms, PluralForm{Selector: "zero", Text: f.Text})
+				}
+			}
+			for _, c := range Categories(tl, false) {
+				forms = append(forms, PluralForm{Selector: c})
+			}
+		}
+		var group []xu
+		for _, nf := range forms {
+			icu := nf.Selector
+			if icu == "zero" && !slices.Contains(Categories(tl, false), "zero") {
+				icu = "=0"
+			}
+			u := xu{}
+			switch {
+			case catalog && bare:
+				u.id = key + "|==|plural." + nf.Selector
+			case catalog:
+				u.id = key + "|==|substitutions." + name + ".plural." + nf.Selector
+			default:
+				u.id = "/" + key + ":dict/" + name + ":dict/" + nf.Selector + ":dict/:string"
+			}
+			if sp != nil {
+				if t, ok := sp.Form(icu); ok {
+					u.src = t
+				} else if t, ok := sp.Form(nf.Selector); ok {
+					u.src = t
+				} else {
+					u.src, _ = sp.Form("other")
+				}
+			}
+			if hasTarget && tp != nil {
+				u.tgt, u.has = tp.Form(icu)
+			}
+			group = append(group, u)
+		}
+		us = append(us, group...)
+	}
+	if !catalog {
+		sort.SliceStable(us, func(i, j int) bool { return us[i].id < us[j].id })
+	}
+	for _, u := range us {
+		writeXLIFFUnit(b, e, u.id, u.src, Value{Text: u.tgt, State: v.State}, u.has, indent, e.Comment)
+	}
+	return true
+}

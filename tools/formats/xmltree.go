@@ -1,0 +1,535 @@
+package formats
+
+// A small order-keeping XML tree for the XLIFF codecs. encoding/xml's RawToken reads the
+// tokens (so prefixes such as xml:space stay as written); the tree remembers the byte range
+// of every element so that what lokal has no field for is kept verbatim.
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+type xnode struct {
+	name     string // as written, prefix included
+	rawAttrs string // the start tag's attributes as written, leading whitespace included
+	// Byte offsets: the start tag begins at start, content is [innerStart, innerEnd), the
+	// element ends at end. A self-closed element has innerStart == innerEnd == end.
+	start, innerStart, innerEnd, end int
+	line                             int
+	kids                             []xkid
+}
+
+// xkid is an element, character data or an atom (comment, processing instruction).
+type xkid struct {
+	el    *xnode
+	text  string // unescaped character data
+	cdata bool
+	raw   string // the bytes as written (text and atoms)
+	atom  bool
+}
+
+type xdoc struct {
+	data           []byte
+	root           *xnode
+	prolog, epilog string
+}
+
+func (n *xnode) attr(name string) (string, bool) {
+	v, ok := getAttr(n.rawAttrs, name)
+	return v, ok
+}
+
+// local is the element name without its prefix.
+func (n *xnode) local() string {
+	if i := strings.LastIndexByte(n.name, ':'); i >= 0 {
+		return n.name[i+1:]
+	}
+	return n.name
+}
+
+func (n *xnode) elements() []*xnode {
+	var out []*xnode
+	for _, k := range n.kids {
+		if k.el != nil {
+			out = append(out, k.el)
+		}
+	}
+	return out
+}
+
+func (n *xnode) child(local string) *xnode {
+	for _, k := range n.kids {
+		if k.el != nil && k.el.local() == local {
+			return k.el
+		}
+	}
+	return nil
+}
+
+func (d *xdoc) raw(from, to int) string { return string(d.data[from:to]) }
+
+func rawName(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+// parseXML reads data into a tree; a file that is not well-formed XML is a *FileError
+// naming the line.
+func parseXML(data []byte) (*xdoc, error) {
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		return nil, offsetError(data, int64(i), "invalid UTF-8")
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	doc := &xdoc{data: data}
+	var stack []*xnode
+	rootEnd := -1
+	for {
+		pos := int(d.InputOffset())
+		line, _ := d.InputPos()
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return nil, lineError(se.Line, "%s", se.Msg)
+			}
+			return nil, lineError(line, "%v", err)
+		}
+		end := int(d.InputOffset())
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := &xnode{name: rawName(t.Name), start: pos, innerStart: end, innerEnd: end, end: end, line: line}
+			n.rawAttrs = tagAttrs(string(data[pos:end]), n.name)
+			if len(stack) == 0 {
+				if doc.root != nil {
+					return nil, lineError(line, "a second root element <%s>", n.name)
+				}
+				doc.root = n
+				doc.prolog = string(data[:pos])
+			} else {
+				p := stack[len(stack)-1]
+				p.kids = append(p.kids, xkid{el: n})
+			}
+			stack = append(stack, n)
+		case xml.EndElement:
+			if len(stack) == 0 {
+				return nil, lineError(line, "</%s> closes nothing", rawName(t.Name))
+			}
+			top := stack[len(stack)-1]
+			if rawName(t.Name) != top.name {
+				return nil, lineError(line, "</%s> closes <%s> of line %d", rawName(t.Name), top.name, top.line)
+			}
+			top.innerEnd, top.end = pos, end
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				rootEnd = end
+			}
+		case xml.CharData:
+			raw := string(data[pos:end])
+			if len(stack) == 0 {
+				if strings.TrimSpace(raw) != "" {
+					return nil, lineError(line, "text outside the root element")
+				}
+				continue
+			}
+			p := stack[len(stack)-1]
+			p.kids = append(p.kids, xkid{text: string(t), cdata: strings.HasPrefix(raw, "<![CDATA["), raw: raw})
+		default:
+			if len(stack) > 0 {
+				p := stack[len(stack)-1]
+				p.kids = append(p.kids, xkid{raw: string(data[pos:end]), atom: true})
+			}
+		}
+	}
+	if len(stack) > 0 {
+		top := stack[len(stack)-1]
+		return nil, lineError(1+bytes.Count(data, []byte("\n")), "<%s> of line %d is not closed", top.name, top.line)
+	}
+	if doc.root == nil {
+		return nil, lineError(1, "no root element")
+	}
+	doc.epilog = string(data[rootEnd:])
+	return doc, nil
+}
+
+// tagAttrs is the attribute part of a raw start tag ("<a x='1'/>" gives " x='1'").
+func tagAttrs(tag, name string) string {
+	s := strings.TrimPrefix(tag, "<"+name)
+	s = strings.TrimSuffix(s, ">")
+	return strings.TrimSuffix(s, "/")
+}
+
+// rawAttr is one attribute of a raw attribute string, with its leading whitespace.
+type rawAttr struct{ name, value, raw string }
+
+// splitAttrs reads a raw attribute string; ok is false when it does not parse.
+func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
+	if strings.TrimSpace(s) == "" {
+		return nil, s, true
+	}
+	d := xml.NewDecoder(strings.NewReader("<a" + s + "/>"))
+	tok, err := d.RawToken()
+	if err != nil {
+		return nil, "", false
+	}
+	st, isStart := tok.(xml.StartElement)
+	if !isStart {
+		return nil, "", false
+	}
+	i := 0
+	for _, a := range st.Attr {
+		j := i
+		for j < len(s) && isXMLSpace(s[j]) {
+			j++
+		}
+		eq := strings.IndexByte(s[j:], '=')
+		if eq < 0 {
+			return nil, "", false
+		}
+		k := j + eq + 1
+		for k < len(s) && isXMLSpace(s[k]) {
+			k++
+		}
+		if k >= len(s) || (s[k] != '"' && s[k] != '\'') {
+			return nil, "", false
+		}
+		q := strings.IndexByte(s[k+1:], s[k])
+		if q < 0 {
+			return nil, "", false
+		}
+		end := k + 1 + q + 1
+		attrs = append(attrs, rawAttr{name: rawName(a.Name), value: a.Value, raw: s[i:end]})
+		i = end
+	}
+	return attrs, s[i:], true
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func getAttr(s, name string) (string, bool) {
+	attrs, _, _ := splitAttrs(s)
+	for _, a := range attrs {
+		if a.name == name {
+			return a.value, true
+		}
+	}
+	return "", false
+}
+
+// setAttr gives s with name set to value: in place when present, else appended.
+func setAttr(s, name, value string) string {
+	attrs, trail, ok := splitAttrs(s)
+	if !ok {
+		return s
+	}
+	var b strings.Builder
+	done := false
+	for _, a := range attrs {
+		if a.name == name {
+			if a.value == value {
+				b.WriteString(a.raw)
+			} else {
+				lead := a.raw[:len(a.raw)-len(strings.TrimLeft(a.raw, " \t\r\n"))]
+				b.WriteString(lead + name + `="` + escapeAttr(value) + `"`)
+			}
+			done = true
+			continue
+		}
+		b.WriteString(a.raw)
+	}
+	if !done {
+		b.WriteString(" " + name + `="` + escapeAttr(value) + `"`)
+	}
+	b.WriteString(trail)
+	return b.String()
+}
+
+func delAttr(s, name string) string {
+	attrs, trail, ok := splitAttrs(s)
+	if !ok {
+		return s
+	}
+	var b strings.Builder
+	for _, a := range attrs {
+		if a.name != name {
+			b.WriteString(a.raw)
+		}
+	}
+	b.WriteString(trail)
+	return b.String()
+}
+
+// validXMLRune: XML 1.0 forbids most control characters, even escaped.
+func validXMLRune(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) ||
+		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+func cleanXML(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexFunc(s, func(r rune) bool { return !validXMLRune(r) }) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if !validXMLRune(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// escapeText escapes character data: & < > and \r (which a parser would turn into \n).
+func escapeText(s string) string {
+	s = cleanXML(s)
+	if !strings.ContainsAny(s, "&<>\r") {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func escapeAttr(s string) string {
+	s = cleanXML(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#xA;")
+		case '\r':
+			b.WriteString("&#xD;")
+		case '\t':
+			b.WriteString("&#x9;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// inlineSet names a version's inline elements: paired ones hold text (their content is
+// read as the value's text), atoms are kept whole as written.
+type inlineSet struct{ paired, atoms map[string]bool }
+
+// inner reads an element's content as a value: text unescaped, inline elements as the raw
+// XML they were written as. cdata is true when the content is one CDATA section.
+func (d *xdoc) inner(n *xnode) (text string, cdata bool) {
+	var b strings.Builder
+	d.writeInner(&b, n)
+	return b.String(), len(n.kids) == 1 && n.kids[0].cdata
+}
+
+func (d *xdoc) writeInner(b *strings.Builder, n *xnode) {
+	for _, k := range n.kids {
+		switch {
+		case k.el != nil:
+			if k.el.innerStart == k.el.end {
+				b.WriteString(d.raw(k.el.start, k.el.end))
+				continue
+			}
+			b.WriteString(d.raw(k.el.start, k.el.innerStart))
+			d.writeInner(b, k.el)
+			b.WriteString(d.raw(k.el.innerEnd, k.el.end))
+		case k.atom:
+			b.WriteString(k.raw)
+		default:
+			b.WriteString(k.text)
+		}
+	}
+}
+
+// encodeInline writes a value as element content: the inline elements of set (and XML
+// comments) as written, everything else escaped. When the result would not read back as
+// the same value (an unclosed <g>, a tag that is not XML), the whole value is written as
+// text instead.
+func encodeInline(v string, set inlineSet) string {
+	v = cleanXML(v)
+	if !strings.Contains(v, "<") {
+		return escapeText(v)
+	}
+	var b strings.Builder
+	tags := false
+	for i := 0; i < len(v); {
+		j := strings.IndexByte(v[i:], '<')
+		if j < 0 {
+			b.WriteString(escapeText(v[i:]))
+			break
+		}
+		b.WriteString(escapeText(v[i : i+j]))
+		i += j
+		if n := inlineTagLen(v[i:], set); n > 0 {
+			b.WriteString(v[i : i+n])
+			i += n
+			tags = true
+			continue
+		}
+		b.WriteString("&lt;")
+		i++
+	}
+	if !tags {
+		return b.String()
+	}
+	out := b.String()
+	if doc, err := parseXML([]byte("<r>" + out + "</r>")); err == nil {
+		if back, _ := doc.inner(doc.root); back == v {
+			return out
+		}
+	}
+	return escapeText(v)
+}
+
+// inlineTagLen is the length of the inline tag (or comment) s starts with, 0 for none.
+func inlineTagLen(s string, set inlineSet) int {
+	if strings.HasPrefix(s, "<!--") {
+		if e := strings.Index(s[4:], "-->"); e >= 0 {
+			return 4 + e + 3
+		}
+		return 0
+	}
+	closing := strings.HasPrefix(s, "</")
+	i := 1
+	if closing {
+		i = 2
+	}
+	j := i
+	for j < len(s) && (isNameByte(s[j])) {
+		j++
+	}
+	name := s[i:j]
+	local := name
+	if k := strings.LastIndexByte(name, ':'); k >= 0 {
+		local = name[k+1:]
+	}
+	if name == "" || !(set.paired[local] || set.atoms[local]) {
+		return 0
+	}
+	if closing {
+		if !set.paired[local] {
+			return 0
+		}
+		k := j
+		for k < len(s) && isXMLSpace(s[k]) {
+			k++
+		}
+		if k < len(s) && s[k] == '>' {
+			return k + 1
+		}
+		return 0
+	}
+	if j < len(s) && !isXMLSpace(s[j]) && s[j] != '/' && s[j] != '>' {
+		return 0
+	}
+	var q byte
+	for k := j; k < len(s); k++ {
+		c := s[k]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '<':
+			return 0
+		case c == '>':
+			if s[k-1] == '/' || set.paired[local] {
+				return k + 1
+			}
+			// An atom with content: up to its end tag.
+			end := strings.Index(s[k+1:], "</"+name)
+			if end < 0 {
+				return 0
+			}
+			e := k + 1 + end + 2 + len(name)
+			for e < len(s) && isXMLSpace(s[e]) {
+				e++
+			}
+			if e < len(s) && s[e] == '>' {
+				return e + 1
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+func isNameByte(c byte) bool {
+	return c == ':' || c == '_' || c == '-' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// encodeCDATA writes text as one CDATA section ("]]>" split across two).
+func encodeCDATA(v string) string {
+	v = cleanXML(v)
+	if strings.Contains(v, "\r") {
+		return ""
+	}
+	return "<![CDATA[" + strings.ReplaceAll(v, "]]>", "]]]]><![CDATA[>") + "]]>"
+}
+
+// writeContent writes a value as element content, as one CDATA section when cdata is set
+// and the text allows it.
+func writeContent(v string, cdata bool, set inlineSet) string {
+	if cdata && v != "" {
+		if s := encodeCDATA(v); s != "" {
+			return s
+		}
+	}
+	return encodeInline(v, set)
+}
+
+// element writes <name attrs>content</name>, self-closed when content is empty.
+func element(name, attrs, content string) string {
+	if content == "" {
+		return "<" + name + attrs + "/>"
+	}
+	return "<" + name + attrs + ">" + content + "</" + name + ">"
+}
+
+// setMeta sets m[k] = v unless v is "" (meta maps stay nil when empty).
+func setMeta(m *map[string]string, k, v string) {
+	if v == "" {
+		return
+	}
+	if *m == nil {
+		*m = map[string]string{}
+	}
+	(*m)[k] = v
+}
