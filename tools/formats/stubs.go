@@ -18,7 +18,6 @@ var (
 	jsonCodec        = &Codec{Name: "json", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: legacy(renderJSON)}
 	i18nextCodec     = &Codec{Name: "i18next", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	poCodec          = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: notBuiltDecode, Encode: legacy(renderPO)}
-	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	androidCodec     = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	stringsCodec     = &Codec{Name: "strings", ContentType: "text/plain; charset=utf-8", Extension: "strings", Decode: notBuiltDecode, Encode: legacy(renderStrings)}
 	stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: notBuiltDecode, Encode: notBuiltEncode}

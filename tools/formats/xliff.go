@@ -595,13 +595,13 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		for j, e := range perFile[i] {
 			g := e.Meta["group"]
 			if g != open {
-				closeGroups(&b, open)
-				openGroups(&b, g)
+				closeGroups(&b, open, 6)
+				openGroups(&b, g, 6)
 				open = g
 			}
 			writeXLIFFEntry(&b, &e, ids[i][j], sl, tl)
 		}
-		closeGroups(&b, open)
+		closeGroups(&b, open, 6)
 		b.WriteString("\n    </body>\n  </file>")
 	}
 	b.WriteString("\n</xliff>")
@@ -646,20 +646,20 @@ func tagLen(s string) int {
 	return -1
 }
 
-func openGroups(b *strings.Builder, g string) {
+func openGroups(b *strings.Builder, g string, indent int) {
 	for i, t := range groupTags(g) {
-		b.WriteString("\n      " + strings.Repeat("  ", i) + t)
+		b.WriteString("\n" + strings.Repeat(" ", indent+2*i) + t)
 	}
 }
 
-func closeGroups(b *strings.Builder, g string) {
+func closeGroups(b *strings.Builder, g string, indent int) {
 	tags := groupTags(g)
 	for i := len(tags) - 1; i >= 0; i-- {
 		name := strings.TrimPrefix(tags[i], "<")
 		if k := strings.IndexAny(name, " \t\r\n/>"); k >= 0 {
 			name = name[:k]
 		}
-		b.WriteString("\n      " + strings.Repeat("  ", i) + "</" + name + ">")
+		b.WriteString("\n" + strings.Repeat(" ", indent+2*i) + "</" + name + ">")
 	}
 }
 
