@@ -109,22 +109,13 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 	}
 	f := &File{}
 	if doc.prolog != xliff12Prolog {
-		setMeta(&f.Meta, "prolog", doc.prolog)
-		if doc.prolog == "" {
-			f.Meta["prolog"] = "none"
-		}
+		keepMeta(&f.Meta, "prolog", doc.prolog)
 	}
 	if doc.epilog != "\n" {
-		setMeta(&f.Meta, "epilog", doc.epilog)
-		if doc.epilog == "" {
-			f.Meta["epilog"] = "none"
-		}
+		keepMeta(&f.Meta, "epilog", doc.epilog)
 	}
 	if root.rawAttrs != xliff12Attrs {
-		setMeta(&f.Meta, "attrs", root.rawAttrs)
-		if root.rawAttrs == "" {
-			f.Meta["attrs"] = "none"
-		}
+		keepMeta(&f.Meta, "attrs", root.rawAttrs)
 	}
 	var files []*xnode
 	for _, el := range root.elements() {
@@ -141,10 +132,7 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 			target = tl
 		}
 		if len(files) > 1 || fl.rawAttrs != xliffFileAttrs("lokal", sl, tl) {
-			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".attrs", fl.rawAttrs)
-			if fl.rawAttrs == "" {
-				f.Meta["file."+strconv.Itoa(i)+".attrs"] = "none"
-			}
+			keepMeta(&f.Meta, "file."+strconv.Itoa(i)+".attrs", fl.rawAttrs)
 		}
 		if h := fl.child("header"); h != nil {
 			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
@@ -457,17 +445,11 @@ func unitEntry(u *xunit, key, tl string) Entry {
 		canonAttrs = ` translate="no"`
 	}
 	if u.attrs != canonAttrs {
-		setMeta(&e.Meta, "attrs", u.attrs)
-		if u.attrs == "" {
-			e.Meta["attrs"] = "none"
-		}
+		keepMeta(&e.Meta, "attrs", u.attrs)
 	}
 	setMeta(&e.Meta, "source.attrs", u.srcAttrs)
 	if u.hasTarget && u.tgtAttrs != stateAttr(u.state) {
-		setMeta(&e.Meta, "target.attrs", u.tgtAttrs)
-		if u.tgtAttrs == "" {
-			e.Meta["target.attrs"] = "none"
-		}
+		keepMeta(&e.Meta, "target.attrs", u.tgtAttrs)
 	}
 	if u.srcCDATA && u.source != "" {
 		setMeta(&e.Meta, "source.cdata", "true")
@@ -477,10 +459,7 @@ func unitEntry(u *xunit, key, tl string) Entry {
 	}
 	setMeta(&e.Meta, "group", u.group)
 	if u.tail != xliffTail(u.comment, 6+2*groupDepth(u.group)) {
-		setMeta(&e.Meta, "xml", u.tail)
-		if u.tail == "" {
-			e.Meta["xml"] = "none"
-		}
+		keepMeta(&e.Meta, "xml", u.tail)
 	}
 	return e
 }
@@ -545,7 +524,8 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		}
 		fileAttrs = append(fileAttrs, a)
 	}
-	if len(fileAttrs) == 0 {
+	keptFiles := len(fileAttrs) > 0
+	if !keptFiles {
 		fileAttrs = []string{xliffFileAttrs("lokal", sl, tl)}
 	}
 	multi := len(fileAttrs) > 1
@@ -573,17 +553,13 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		perFile[fi] = append(perFile[fi], e)
 		ids[fi] = append(ids[fi], id)
 	}
-	anyTarget := false
-	for _, e := range f.Entries {
-		if _, ok := e.Values[tl]; ok {
-			anyTarget = true
-		}
-	}
 	for i, a := range fileAttrs {
-		if _, had := getAttr(a, "source-language"); sl != "" && (had || !multi) {
+		// Languages are updated where the file names them; a file kept as written that
+		// does not name them is read with the Options' languages again.
+		if _, had := getAttr(a, "source-language"); sl != "" && had {
 			a = setAttr(a, "source-language", sl)
 		}
-		if _, had := getAttr(a, "target-language"); tl != "" && (had || anyTarget) {
+		if _, had := getAttr(a, "target-language"); tl != "" && had {
 			a = setAttr(a, "target-language", tl)
 		}
 		b.WriteString("\n  <file" + a + ">")
@@ -593,15 +569,13 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		b.WriteString("\n    <body>")
 		open := ""
 		for j, e := range perFile[i] {
-			g := e.Meta["group"]
-			if g != open {
-				closeGroups(&b, open, 6)
-				openGroups(&b, g, 6)
+			if g := e.Meta["group"]; g != open {
+				switchGroups(&b, open, g, 6)
 				open = g
 			}
 			writeXLIFFEntry(&b, &e, ids[i][j], sl, tl)
 		}
-		closeGroups(&b, open, 6)
+		switchGroups(&b, open, "", 6)
 		b.WriteString("\n    </body>\n  </file>")
 	}
 	b.WriteString("\n</xliff>")
@@ -646,20 +620,23 @@ func tagLen(s string) int {
 	return -1
 }
 
-func openGroups(b *strings.Builder, g string, indent int) {
-	for i, t := range groupTags(g) {
-		b.WriteString("\n" + strings.Repeat(" ", indent+2*i) + t)
+// switchGroups writes the group end and start tags between a unit in groups from and the
+// next one in groups to (each the concatenated start tags, outermost first).
+func switchGroups(b *strings.Builder, from, to string, indent int) {
+	ft, tt := groupTags(from), groupTags(to)
+	common := 0
+	for common < len(ft) && common < len(tt) && ft[common] == tt[common] {
+		common++
 	}
-}
-
-func closeGroups(b *strings.Builder, g string, indent int) {
-	tags := groupTags(g)
-	for i := len(tags) - 1; i >= 0; i-- {
-		name := strings.TrimPrefix(tags[i], "<")
+	for i := len(ft) - 1; i >= common; i-- {
+		name := strings.TrimPrefix(ft[i], "<")
 		if k := strings.IndexAny(name, " \t\r\n/>"); k >= 0 {
 			name = name[:k]
 		}
 		b.WriteString("\n" + strings.Repeat(" ", indent+2*i) + "</" + name + ">")
+	}
+	for i := common; i < len(tt); i++ {
+		b.WriteString("\n" + strings.Repeat(" ", indent+2*i) + tt[i])
 	}
 }
 

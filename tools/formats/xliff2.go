@@ -381,13 +381,12 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		open := ""
 		for j, e := range perFile[i] {
 			if g := e.Meta["group"]; g != open {
-				closeGroups(&b, open, 4)
-				openGroups(&b, g, 4)
+				switchGroups(&b, open, g, 4)
 				open = g
 			}
 			writeXLIFF2Unit(&b, &e, unitIDs[i][j], tl)
 		}
-		closeGroups(&b, open, 4)
+		switchGroups(&b, open, "", 4)
 		b.WriteString("\n  </file>")
 	}
 	b.WriteString("\n</xliff>")

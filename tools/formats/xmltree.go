@@ -144,8 +144,8 @@ func parseXML(data []byte) (*xdoc, error) {
 		case xml.CharData:
 			raw := string(data[pos:end])
 			if len(stack) == 0 {
-				if strings.TrimSpace(raw) != "" {
-					return nil, lineError(line, "text outside the root element")
+				if t := strings.TrimSpace(raw); t != "" {
+					return nil, lineError(line+strings.Count(raw[:strings.Index(raw, t)], "\n"), "text outside the root element")
 				}
 				continue
 			}
