@@ -234,7 +234,7 @@ func (d *xdoc) unit(el *xnode) (xunit, error) {
 	u.tail = d.raw(last.end, el.innerEnd)
 	var notes []string
 	for _, k := range el.elements() {
-		if k.local() == "note" {
+		if k.local() == "note" && k.start >= last.end { // encoding writes the notes there
 			t, _ := d.inner(k)
 			notes = append(notes, t)
 		}
@@ -292,6 +292,9 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 		src, tgt           map[string][]PluralForm
 		first              *xunit
 		hasTarget, emitted bool
+		bad                bool  // the units do not make one value: kept as they are
+		state              State // of the first unit with a target
+		entry              Entry
 	}
 	plurals := map[string]*plural{}
 	for i := range units {
@@ -321,6 +324,9 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 		p.src[v] = append(p.src[v], PluralForm{Selector: cat, Text: u.source})
 		if u.hasTarget {
 			p.tgt[v] = append(p.tgt[v], PluralForm{Selector: cat, Text: u.target})
+			if !p.hasTarget {
+				p.state = u.state
+			}
 			p.hasTarget = true
 		}
 	}
@@ -330,26 +336,11 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 			p.format = &units[i]
 		}
 	}
-	var out []Entry
-	for i := range units {
-		u := &units[i]
-		key, _, _, _, ok := xcodeUnit(u.id)
-		p := plurals[key]
-		if !ok || p == nil || p.shape != xshape(u.id) {
-			if q := plurals[u.id]; q != nil && q.format == u {
-				continue // written with its plural
-			}
-			out = append(out, unitEntry(u, u.id, tl))
+	for key, p := range plurals {
+		if len(p.vars) == 0 {
+			p.bad = true
 			continue
 		}
-		if p.emitted || len(p.vars) == 0 {
-			if len(p.vars) == 0 && !p.emitted {
-				p.emitted = true
-				out = append(out, unitEntry(u, u.id, tl))
-			}
-			continue
-		}
-		p.emitted = true
 		base := p.format
 		if base == nil {
 			base = p.first
@@ -361,36 +352,53 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 		}
 		setMeta(&e.Meta, "group", base.group)
 		if base.tail != xliffTail(e.Comment, 6+2*groupDepth(base.group)) {
-			setMeta(&e.Meta, "xml", base.tail)
+			keepMeta(&e.Meta, "xml", base.tail)
 		}
 		setMeta(&e.Meta, "xcode", p.shape)
-		srcFormat, tgtFormat := "", ""
+		srcFormat, tgtFormat := "%#@"+p.vars[0]+"@", ""
 		if p.format != nil {
-			srcFormat, tgtFormat = p.format.source, p.format.target
-			if !p.format.hasTarget {
-				tgtFormat = srcFormat
-			}
-		} else {
-			srcFormat = "%#@" + p.vars[0] + "@"
-			tgtFormat = srcFormat
+			srcFormat = p.format.source
 		}
-		e.Source = xcodeValue(srcFormat, p.vars, p.src, sl)
+		tgtFormat = srcFormat
+		if p.format != nil && p.format.hasTarget {
+			tgtFormat = p.format.target
+		}
+		var ok bool
+		if e.Source, ok = xcodeValue(srcFormat, p.vars, p.src, sl); !ok {
+			p.bad = true
+			continue
+		}
 		e.Values = map[string]Value{}
-		if (p.format != nil && p.format.hasTarget) || p.hasTarget {
-			st := StateNone
+		if ((p.format != nil && p.format.hasTarget) || p.hasTarget) && tl != "" {
+			st := p.state
 			if p.format != nil && p.format.hasTarget {
 				st = p.format.state
-			} else {
-				for j := range units {
-					if k, _, _, _, ok := xcodeUnit(units[j].id); ok && k == key && units[j].hasTarget {
-						st = units[j].state
-						break
-					}
-				}
 			}
-			e.Values[tl] = Value{Text: xcodeValue(tgtFormat, p.vars, p.tgt, tl), State: st}
+			text, ok := xcodeValue(tgtFormat, p.vars, p.tgt, tl)
+			if !ok {
+				p.bad = true
+				continue
+			}
+			e.Values[tl] = Value{Text: text, State: st}
 		}
-		out = append(out, e)
+		p.entry = e
+	}
+	var out []Entry
+	for i := range units {
+		u := &units[i]
+		key, _, _, shape, ok := xcodeUnit(u.id)
+		p := plurals[key]
+		if !ok || p == nil || p.bad || p.shape != shape {
+			if q := plurals[u.id]; q != nil && !q.bad && q.format == u {
+				continue // written with its plural
+			}
+			out = append(out, unitEntry(u, u.id, tl))
+			continue
+		}
+		if !p.emitted {
+			p.emitted = true
+			out = append(out, p.entry)
+		}
 	}
 	return out
 }
@@ -400,21 +408,43 @@ func xshape(id string) string {
 	return s
 }
 
+// nativeOf is the Xcode category of an ICU selector ("=0" is zero).
+func nativeOf(sel string) string {
+	for cat, exp := range explicitFor {
+		if sel == exp {
+			return cat
+		}
+	}
+	return sel
+}
+
 // xcodeValue replaces each %#@VAR@ of format by VAR's ICU plural block.
-func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lang string) string {
+func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lang string) (string, bool) {
+	want := map[string]string{}
 	for _, v := range vars {
 		fs := forms[v]
 		if len(fs) == 0 {
 			continue
 		}
 		block := sortForms(FromNative(lang, v, false, fs), lang).String()
-		if ph := "%#@" + v + "@"; strings.Contains(format, ph) {
-			format = strings.Replace(format, ph, block, 1)
-		} else if format == "" || v == catalogArg {
-			format = block
+		ph := "%#@" + v + "@"
+		if !strings.Contains(format, ph) {
+			return "", false
+		}
+		format = strings.Replace(format, ph, block, 1)
+		want[v] = block
+	}
+	// Forms whose text ICU would read differently cannot be one value.
+	got := 0
+	for _, p := range Pieces(format) {
+		if p.Plural != nil {
+			if want[p.Plural.Arg] != p.Plural.String() {
+				return "", false
+			}
+			got++
 		}
 	}
-	return format
+	return format, got == len(want)
 }
 
 // sortForms orders a block's forms as lokal writes them: explicit numbers, then CLDR order.
@@ -490,12 +520,13 @@ func metaAttrs(m map[string]string, k string) (string, bool) {
 }
 
 func encodeXLIFF(f *File, o Options) ([]byte, error) {
+	// The file's language wins: it is the one its values are under.
 	tl := o.Language
-	if tl == "" || tl == AllLanguages {
+	if len(f.Languages) > 0 {
+		tl = f.Languages[0]
+	}
+	if tl == AllLanguages {
 		tl = ""
-		if len(f.Languages) > 0 {
-			tl = f.Languages[0]
-		}
 	}
 	sl := f.SourceLanguage
 	if sl == "" {
@@ -533,6 +564,8 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	for i, a := range fileAttrs {
 		originals[i], _ = getAttr(a, "original")
 	}
+	sl0, _ := getAttr(fileAttrs[0], "source-language")
+	tl0, _ := getAttr(fileAttrs[0], "target-language")
 	perFile := make([][]Entry, len(fileAttrs))
 	ids := make([][]string, len(fileAttrs))
 	for _, e := range f.Entries {
@@ -556,10 +589,11 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	for i, a := range fileAttrs {
 		// Languages are updated where the file names them; a file kept as written that
 		// does not name them is read with the Options' languages again.
-		if _, had := getAttr(a, "source-language"); sl != "" && had {
+		// Every file that named the first file's languages names the File's.
+		if v, had := getAttr(a, "source-language"); sl != "" && had && v == sl0 {
 			a = setAttr(a, "source-language", sl)
 		}
-		if _, had := getAttr(a, "target-language"); tl != "" && had {
+		if v, had := getAttr(a, "target-language"); tl != "" && had && v == tl0 {
 			a = setAttr(a, "target-language", tl)
 		}
 		b.WriteString("\n  <file" + a + ">")
@@ -805,53 +839,53 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 	}
 	for _, name := range vars {
 		tp, sp := tgtP[name], srcP[name]
-		ref := tp
-		if ref == nil {
-			ref = sp
+		if !hasTarget {
+			tp = nil
 		}
-		forms, _, _ := ToNative(tl, ref, ZeroExplicit)
-		if ref == sp && tl != "" {
-			// No target: the target language's categories, texts from the source.
-			forms = nil
+		// The units: the target language's forms of the value, and every form the source
+		// has (a decoded file's units all have a source), as Xcode's categories.
+		natives := map[string]bool{}
+		if tp != nil {
+			forms, _, _ := ToNative(tl, tp, ZeroExplicit)
+			for _, f := range forms {
+				natives[f.Selector] = true
+			}
+		}
+		if sp != nil {
 			for _, f := range sp.Forms {
-				if f.Selector == "=0" {
-					forms = append(forms, PluralForm{Selector: "zero", Text: f.Text})
-				}
-			}
-			for _, c := range Categories(tl, false) {
-				forms = append(forms, PluralForm{Selector: c})
+				natives[nativeOf(f.Selector)] = true
 			}
 		}
-		var group []xu
-		for _, nf := range forms {
-			icu := nf.Selector
-			if icu == "zero" && !slices.Contains(Categories(tl, false), "zero") {
-				icu = "=0"
+		for _, cat := range []string{"zero", "one", "two", "few", "many", "other"} {
+			if !natives[cat] {
+				continue
 			}
 			u := xu{}
 			switch {
 			case catalog && bare:
-				u.id = key + "|==|plural." + nf.Selector
+				u.id = key + "|==|plural." + cat
 			case catalog:
-				u.id = key + "|==|substitutions." + name + ".plural." + nf.Selector
+				u.id = key + "|==|substitutions." + name + ".plural." + cat
 			default:
-				u.id = "/" + key + ":dict/" + name + ":dict/" + nf.Selector + ":dict/:string"
+				u.id = "/" + key + ":dict/" + name + ":dict/" + cat + ":dict/:string"
 			}
 			if sp != nil {
-				if t, ok := sp.Form(icu); ok {
+				// The source language may name the form differently (=1 for one).
+				if t, ok := sp.Form(cat); ok {
 					u.src = t
-				} else if t, ok := sp.Form(nf.Selector); ok {
+				} else if t, ok := sp.Form(explicitFor[cat]); ok {
 					u.src = t
 				} else {
 					u.src, _ = sp.Form("other")
 				}
 			}
-			if hasTarget && tp != nil {
-				u.tgt, u.has = tp.Form(icu)
+			if tp != nil {
+				if u.tgt, u.has = tp.Form(cat); !u.has && !slices.Contains(Categories(tl, false), cat) {
+					u.tgt, u.has = tp.Form(explicitFor[cat])
+				}
 			}
-			group = append(group, u)
+			us = append(us, u)
 		}
-		us = append(us, group...)
 	}
 	if !catalog {
 		sort.SliceStable(us, func(i, j int) bool { return us[i].id < us[j].id })

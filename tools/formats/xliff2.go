@@ -219,16 +219,6 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 	if attrs != canon {
 		keepMeta(&e.Meta, "attrs", attrs)
 	}
-	var notes []string
-	if ns := el.child("notes"); ns != nil {
-		for _, k := range ns.elements() {
-			if k.local() == "note" && isCommentNote(k) {
-				t, _ := d.inner(k)
-				notes = append(notes, t)
-			}
-		}
-	}
-	e.Comment = strings.Join(notes, "\n")
 	indent := 4 + 2*groupDepth(group)
 	var segs []*xnode
 	for _, k := range el.elements() {
@@ -240,6 +230,7 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 		return Entry{}, lineError(el.line, "<unit id=%q> without <segment>", id)
 	}
 	head := d.raw(el.innerStart, segs[0].start)
+	e.Comment = notes2Text(head)
 	if head != xliff2Head(e.Comment, indent) {
 		keepMeta(&e.Meta, "xml", head)
 	}
@@ -306,12 +297,13 @@ func xliff2Head(comment string, indent int) string {
 }
 
 func encodeXLIFF2(f *File, o Options) ([]byte, error) {
+	// The file's language wins: it is the one its values are under.
 	tl := o.Language
-	if tl == "" || tl == AllLanguages {
+	if len(f.Languages) > 0 {
+		tl = f.Languages[0]
+	}
+	if tl == AllLanguages {
 		tl = ""
-		if len(f.Languages) > 0 {
-			tl = f.Languages[0]
-		}
 	}
 	sl := f.SourceLanguage
 	if sl == "" {
