@@ -315,20 +315,15 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		prolog = xliff2Prolog
 	}
 	b.WriteString(prolog)
-	anyTarget := false
-	for _, e := range f.Entries {
-		if _, ok := e.Values[tl]; ok {
-			anyTarget = true
-		}
-	}
 	attrs, ok := metaAttrs(f.Meta, "attrs")
 	if !ok {
-		attrs = xliff2RootAttrs(sl, "")
+		attrs = xliff2RootAttrs(sl, tl)
 	}
-	if sl != "" {
-		attrs = setAttr(attrs, "srcLang", sl)
+	// Kept attributes are updated where they name a language, never added to.
+	if _, had := getAttr(attrs, "srcLang"); had && f.SourceLanguage != "" {
+		attrs = setAttr(attrs, "srcLang", f.SourceLanguage)
 	}
-	if _, had := getAttr(attrs, "trgLang"); tl != "" && (had || anyTarget || !ok) {
+	if _, had := getAttr(attrs, "trgLang"); had && tl != "" {
 		attrs = setAttr(attrs, "trgLang", tl)
 	}
 	b.WriteString("<xliff" + attrs + ">")

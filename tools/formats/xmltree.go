@@ -221,6 +221,15 @@ func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
 	return attrs, s[i:], true
 }
 
+// writeRawAttr writes an attribute as written, with the space a first one needs (a file
+// may run attributes together: a="1"b="2").
+func writeRawAttr(b *strings.Builder, raw string) {
+	if b.Len() == 0 && raw != "" && !isXMLSpace(raw[0]) {
+		b.WriteByte(' ')
+	}
+	b.WriteString(raw)
+}
+
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func getAttr(s, name string) (string, bool) {
@@ -247,12 +256,12 @@ func setAttr(s, name, value string) string {
 				b.WriteString(a.raw)
 			} else {
 				lead := a.raw[:len(a.raw)-len(strings.TrimLeft(a.raw, " \t\r\n"))]
-				b.WriteString(lead + name + `="` + escapeAttr(value) + `"`)
+				writeRawAttr(&b, lead+name+`="`+escapeAttr(value)+`"`)
 			}
 			done = true
 			continue
 		}
-		b.WriteString(a.raw)
+		writeRawAttr(&b, a.raw)
 	}
 	if !done {
 		b.WriteString(" " + name + `="` + escapeAttr(value) + `"`)
@@ -269,7 +278,7 @@ func delAttr(s, name string) string {
 	var b strings.Builder
 	for _, a := range attrs {
 		if a.name != name {
-			b.WriteString(a.raw)
+			writeRawAttr(&b, a.raw)
 		}
 	}
 	b.WriteString(trail)
