@@ -772,7 +772,7 @@ func replaceNotes(tail, comment string, indent int, had bool) string {
 		if k.el != nil {
 			b.WriteString(doc.raw(k.el.start, k.el.end))
 		} else {
-			b.WriteString(k.raw)
+			b.WriteString(doc.raw(k.start, k.end))
 		}
 	}
 	if !written {

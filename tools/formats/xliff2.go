@@ -549,7 +549,7 @@ func replaceNotes2(head, comment string, indent int, had bool) string {
 		case k.el != nil:
 			b.WriteString(doc.raw(k.el.start, k.el.end))
 		default:
-			b.WriteString(k.raw)
+			b.WriteString(doc.raw(k.start, k.end))
 		}
 	}
 	if !done {

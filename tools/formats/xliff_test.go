@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -309,5 +310,29 @@ func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options) {
 	}
 	if !reflect.DeepEqual(back, f) {
 		t.Fatalf("decode(encode(f)) != f:\n got %#v\nwant %#v\nfile:\n%s", back, f, out)
+	}
+}
+
+// BenchmarkXLIFF10k decodes and encodes an Angular-style file of 10,000 units with
+// interpolations, notes and context groups.
+func BenchmarkXLIFF10k(b *testing.B) {
+	var s strings.Builder
+	s.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">` + "\n" + `  <file source-language="en" target-language="de" datatype="plaintext" original="ng2.template">` + "\n    <body>")
+	for i := 0; i < 10000; i++ {
+		n := strconv.Itoa(i)
+		s.WriteString("\n      <trans-unit id=\"key" + n + "\" datatype=\"html\">\n        <source>Hello <x id=\"INTERPOLATION\" equiv-text=\"{{ name }}\"/> &amp; welcome " + n + "</source>\n        <target state=\"translated\">Hallo <x id=\"INTERPOLATION\" equiv-text=\"{{ name }}\"/> &amp; willkommen " + n + "</target>\n        <context-group purpose=\"location\">\n          <context context-type=\"sourcefile\">src/app.html</context>\n        </context-group>\n        <note from=\"description\">Note " + n + "</note>\n      </trans-unit>")
+	}
+	s.WriteString("\n    </body>\n  </file>\n</xliff>\n")
+	data := []byte(s.String())
+	o := Options{Language: "de"}
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := Decode("xliff", data, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Encode("xliff", f, o); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,6 +17,7 @@ import (
 type xnode struct {
 	name     string // as written, prefix included
 	rawAttrs string // the start tag's attributes as written, leading whitespace included
+	attrs    []xml.Attr
 	// Byte offsets: the start tag begins at start, content is [innerStart, innerEnd), the
 	// element ends at end. A self-closed element has innerStart == innerEnd == end.
 	start, innerStart, innerEnd, end int
@@ -25,11 +27,11 @@ type xnode struct {
 
 // xkid is an element, character data or an atom (comment, processing instruction).
 type xkid struct {
-	el    *xnode
-	text  string // unescaped character data
-	cdata bool
-	raw   string // the bytes as written (text and atoms)
-	atom  bool
+	el         *xnode
+	text       string // unescaped character data
+	cdata      bool
+	start, end int // the bytes as written (text and atoms)
+	atom       bool
 }
 
 type xdoc struct {
@@ -39,8 +41,12 @@ type xdoc struct {
 }
 
 func (n *xnode) attr(name string) (string, bool) {
-	v, ok := getAttr(n.rawAttrs, name)
-	return v, ok
+	for _, a := range n.attrs {
+		if rawName(a.Name) == name {
+			return a.Value, true
+		}
+	}
+	return "", false
 }
 
 // local is the element name without its prefix.
@@ -116,7 +122,8 @@ func parseXML(data []byte) (*xdoc, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := &xnode{name: rawName(t.Name), start: pos, innerStart: end, innerEnd: end, end: end, line: line}
-			n.rawAttrs = tagAttrs(string(data[pos:end]), n.name)
+			n.rawAttrs = tagAttrs(data[pos:end], n.name)
+			n.attrs = t.Attr
 			if len(stack) == 0 {
 				if doc.root != nil {
 					return nil, lineError(line, "a second root element <%s>", n.name)
@@ -142,19 +149,19 @@ func parseXML(data []byte) (*xdoc, error) {
 				rootEnd = end
 			}
 		case xml.CharData:
-			raw := string(data[pos:end])
 			if len(stack) == 0 {
+				raw := string(data[pos:end])
 				if t := strings.TrimSpace(raw); t != "" {
 					return nil, lineError(line+strings.Count(raw[:strings.Index(raw, t)], "\n"), "text outside the root element")
 				}
 				continue
 			}
 			p := stack[len(stack)-1]
-			p.kids = append(p.kids, xkid{text: string(t), cdata: strings.HasPrefix(raw, "<![CDATA["), raw: raw})
+			p.kids = append(p.kids, xkid{text: string(t), cdata: bytes.HasPrefix(data[pos:end], []byte("<![CDATA[")), start: pos, end: end})
 		default:
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
-				p.kids = append(p.kids, xkid{raw: string(data[pos:end]), atom: true})
+				p.kids = append(p.kids, xkid{start: pos, end: end, atom: true})
 			}
 		}
 	}
@@ -170,10 +177,10 @@ func parseXML(data []byte) (*xdoc, error) {
 }
 
 // tagAttrs is the attribute part of a raw start tag ("<a x='1'/>" gives " x='1'").
-func tagAttrs(tag, name string) string {
-	s := strings.TrimPrefix(tag, "<"+name)
-	s = strings.TrimSuffix(s, ">")
-	return strings.TrimSuffix(s, "/")
+func tagAttrs(tag []byte, name string) string {
+	s := tag[min(len(tag), 1+len(name)):]
+	s = bytes.TrimSuffix(s, []byte(">"))
+	return string(bytes.TrimSuffix(s, []byte("/")))
 }
 
 // rawAttr is one attribute of a raw attribute string, with its leading whitespace.
@@ -181,29 +188,30 @@ type rawAttr struct{ name, value, raw string }
 
 // splitAttrs reads a raw attribute string; ok is false when it does not parse.
 func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
-	if strings.TrimSpace(s) == "" {
-		return nil, s, true
-	}
-	d := xml.NewDecoder(strings.NewReader("<a" + s + "/>"))
-	tok, err := d.RawToken()
-	if err != nil {
-		return nil, "", false
-	}
-	st, isStart := tok.(xml.StartElement)
-	if !isStart {
-		return nil, "", false
-	}
 	i := 0
-	for _, a := range st.Attr {
+	for {
 		j := i
 		for j < len(s) && isXMLSpace(s[j]) {
 			j++
 		}
-		eq := strings.IndexByte(s[j:], '=')
-		if eq < 0 {
+		if j == len(s) {
+			return attrs, s[i:], true
+		}
+		n := j
+		for n < len(s) && isNameByte(s[n]) {
+			n++
+		}
+		if n == j {
 			return nil, "", false
 		}
-		k := j + eq + 1
+		k := n
+		for k < len(s) && isXMLSpace(s[k]) {
+			k++
+		}
+		if k >= len(s) || s[k] != '=' {
+			return nil, "", false
+		}
+		k++
 		for k < len(s) && isXMLSpace(s[k]) {
 			k++
 		}
@@ -215,10 +223,66 @@ func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
 			return nil, "", false
 		}
 		end := k + 1 + q + 1
-		attrs = append(attrs, rawAttr{name: rawName(a.Name), value: a.Value, raw: s[i:end]})
+		v, ok := unescapeXML(s[k+1 : end-1])
+		if !ok {
+			return nil, "", false
+		}
+		attrs = append(attrs, rawAttr{name: s[j:n], value: v, raw: s[i:end]})
 		i = end
 	}
-	return attrs, s[i:], true
+}
+
+// unescapeXML undoes the escapes of an attribute value as written.
+func unescapeXML(s string) (string, bool) {
+	if !strings.ContainsAny(s, "&<") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '<' {
+			return "", false
+		}
+		if c != '&' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		e := strings.IndexByte(s[i:], ';')
+		if e < 0 {
+			return "", false
+		}
+		ent := s[i+1 : i+e]
+		switch ent {
+		case "amp":
+			b.WriteByte('&')
+		case "lt":
+			b.WriteByte('<')
+		case "gt":
+			b.WriteByte('>')
+		case "quot":
+			b.WriteByte('"')
+		case "apos":
+			b.WriteByte('\'')
+		default:
+			var n uint64
+			var err error
+			switch {
+			case strings.HasPrefix(ent, "#x"):
+				n, err = strconv.ParseUint(ent[2:], 16, 32)
+			case strings.HasPrefix(ent, "#"):
+				n, err = strconv.ParseUint(ent[1:], 10, 32)
+			default:
+				return "", false
+			}
+			if err != nil || !validXMLRune(rune(n)) {
+				return "", false
+			}
+			b.WriteRune(rune(n))
+		}
+		i += e + 1
+	}
+	return b.String(), true
 }
 
 // writeRawAttr writes an attribute as written, with the space a first one needs (a file
@@ -378,7 +442,7 @@ func (d *xdoc) writeInner(b *strings.Builder, n *xnode) {
 			d.writeInner(b, k.el)
 			b.WriteString(d.raw(k.el.innerEnd, k.el.end))
 		case k.atom:
-			b.WriteString(k.raw)
+			b.WriteString(d.raw(k.start, k.end))
 		default:
 			b.WriteString(k.text)
 		}
