@@ -138,6 +138,9 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
 		}
 	}
+	if f.SourceLanguage == "" {
+		f.SourceLanguage = o.SourceLanguage // required by XLIFF; the project's when missing
+	}
 	if target == "" {
 		target = o.Language
 	}
@@ -590,10 +593,10 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		// Languages are updated where the file names them; a file kept as written that
 		// does not name them is read with the Options' languages again.
 		// Every file that named the first file's languages names the File's.
-		if v, had := getAttr(a, "source-language"); sl != "" && had && v == sl0 {
+		if v, _ := getAttr(a, "source-language"); sl != "" && v != "" && v == sl0 {
 			a = setAttr(a, "source-language", sl)
 		}
-		if v, had := getAttr(a, "target-language"); tl != "" && had && v == tl0 {
+		if v, _ := getAttr(a, "target-language"); tl != "" && v != "" && v == tl0 {
 			a = setAttr(a, "target-language", tl)
 		}
 		b.WriteString("\n  <file" + a + ">")

@@ -114,6 +114,9 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	if root.rawAttrs != xliff2RootAttrs(sl, tl) {
 		keepMeta(&f.Meta, "attrs", root.rawAttrs)
 	}
+	if f.SourceLanguage == "" {
+		f.SourceLanguage = o.SourceLanguage // required by XLIFF; the project's when missing
+	}
 	if tl == "" {
 		tl = o.Language
 	}
@@ -320,10 +323,10 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		attrs = xliff2RootAttrs(sl, tl)
 	}
 	// Kept attributes are updated where they name a language, never added to.
-	if _, had := getAttr(attrs, "srcLang"); had && f.SourceLanguage != "" {
+	if v, _ := getAttr(attrs, "srcLang"); v != "" && f.SourceLanguage != "" {
 		attrs = setAttr(attrs, "srcLang", f.SourceLanguage)
 	}
-	if _, had := getAttr(attrs, "trgLang"); had && tl != "" {
+	if v, _ := getAttr(attrs, "trgLang"); v != "" && tl != "" {
 		attrs = setAttr(attrs, "trgLang", tl)
 	}
 	b.WriteString("<xliff" + attrs + ">")

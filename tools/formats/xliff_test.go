@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 func xliffEntry(t *testing.T, f *File, key string) Entry {
@@ -333,6 +335,38 @@ func BenchmarkXLIFF10k(b *testing.B) {
 		}
 		if _, err := Encode("xliff", f, o); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The inline elements a value keeps are tags to lokal's message model, so its checks
+// compare them between source and target.
+func TestXLIFFInlineMarkupIsTags(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ format, path, key string }{
+		{"xliff", "xliff/angular.de.xlf", "cartGreeting"},
+		{"xliff", "xliff/angular.de.xlf", "pairedLink"},
+		{"xliff2", "xliff2/angular.pl.xlf", "greeting"},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", c.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Decode(c.format, data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := xliffEntry(t, f, c.key)
+		for _, text := range []string{e.Source, e.Values[f.Languages[0]].Text} {
+			tags := 0
+			for _, n := range message.Parse(text, message.ICU|message.HTML).Nodes {
+				if _, ok := n.(*message.Tag); ok {
+					tags++
+				}
+			}
+			if tags == 0 {
+				t.Errorf("%s %s: no tag in %q", c.path, c.key, text)
+			}
 		}
 	}
 }
