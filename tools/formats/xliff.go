@@ -3,19 +3,23 @@ package formats
 // XLIFF 1.2 (format "xliff"): Angular's and Xcode's exports, and what other tools write.
 //
 // Keys and texts: a <trans-unit>'s id is its key, prefixed with its <file>'s original and
-// "/" when the document holds more than one <file>. Entry.Source is <source>;
-// Values[target language] is <target> (the file's target-language, else Options.Language).
-// A unit without <target> has no value; lokal's export of an untranslated key (an empty
-// value) writes an empty <target/>. Entry.Comment is the text of the unit's <note>s, joined
-// by "\n". translate="no" is DoNotTranslate.
+// "/" when the document holds more than one <file>; units inside <group>s are read too.
+// Entry.Source is <source>; Values[target language] is <target>, the target language
+// being the first <file>'s target-language, else Options.Language (the source language
+// likewise falls back to Options.SourceLanguage). A unit without <target> has no value;
+// an empty value (lokal's export of an untranslated key) is written <target/>.
+// Entry.Comment is the text of the <note>s that follow <source>/<target>, joined by "\n".
+// translate="no" is DoNotTranslate. Encoding writes the target language of File.Languages
+// (else Options.Language) and puts it in every <file> that named the first file's.
 //
 // Inline markup: the value of <source>/<target> is its text with XML escapes undone, and
 // its inline elements (x, g, bx, ex, ph, bpt, ept, it, mrk, sub, and XML comments) kept as
 // the raw XML they were written as, e.g. `Hi <x id="INTERPOLATION" equiv-text="{{ name }}"/>`:
-// lokal's message model reads them as tags, and encoding writes them back as elements
-// (paired <g>/<mrk> hold text, which is escaped again). Text that only looks like one of
-// these elements is written as an element too; anything else with '<' is escaped. An ICU
-// expression (Angular's {VAR_PLURAL, plural, ...}) is text and stays one ICU value.
+// lokal's message model reads them as tags (with the HTML syntax), and encoding writes
+// them back as elements (paired <g>/<mrk> hold text, which is escaped again). Text that
+// only looks like one of these elements is written as an element too; any other '<' is
+// escaped. An ICU expression (Angular's {VAR_PLURAL, plural, ...}) is text and stays one
+// ICU value.
 //
 // States (target state= to Value.State): translated, final, signed-off -> translated;
 // needs-review-translation -> stale; new, needs-translation, needs-adaptation, needs-l10n,
@@ -29,25 +33,31 @@ package formats
 // ("KEY|==|plural.CATEGORY", "KEY|==|substitutions.VAR.plural.CATEGORY" beside a unit
 // "KEY") become one entry KEY whose value is the format text with each %#@VAR@ replaced by
 // an ICU plural block on VAR (a catalog's bare plural is on "count"), built by FromNative
-// (Xcode's zero for a language without it is =0). Encoding writes the units back: the
-// target language's categories (=0 as zero), stringsdict units sorted by id as Xcode does;
-// a source form the source text lacks is its "other" form.
+// (Xcode's zero for a language without it is =0) with the forms in CLDR order. Units that
+// do not make one value (a variable the format text lacks, form text ICU would read
+// otherwise) stay entries of their own. Encoding writes a unit per category of the
+// value's forms in the target language (=0 as zero) and per form of the source text;
+// a category the value lacks has no <target>, never invented text; stringsdict units are
+// sorted by id as Xcode does; a form the source text lacks takes its "other" text.
 //
 // Layout: the canonical spelling is the one encoding writes (two-space indentation, the
 // XML declaration, <file original source-language target-language datatype>, <body>);
-// what a file has beyond it is kept in Meta so that encoding gives the file back.
+// what a file has beyond it is kept in Meta so that encoding gives the file back byte for
+// byte. Lost (equal in meaning): character references and quoting spelled otherwise,
+// <seg-source>, notes before <source>, whitespace inside a unit outside its elements.
 //
 // File.Meta: "prolog" (what precedes <xliff>, when not the usual XML declaration),
 // "epilog" (what follows </xliff>, when not one newline), "attrs" (<xliff>'s attributes
-// as written), "file.N.attrs" (the N-th <file>'s attributes as written; languages are
-// updated from the File on encoding), "file.N.header" (its <header> element as written).
+// as written), "file.N.attrs" (the N-th <file>'s attributes as written, for every file
+// when there are several), "file.N.header" (its <header> element as written).
 //
 // Entry.Meta: "attrs" (the <trans-unit>'s attributes but id, as written), "source.attrs"
 // and "target.attrs" (those of <source> and <target>, state included), "source.cdata" and
 // "target.cdata" ("true" when the text was one CDATA section), "xml" (everything in the
-// unit after <target> as written: notes, context groups, alt-trans), "group" (the start
-// tags of the <group>s around the unit), "xcode" ("stringsdict" or "catalog": the unit
-// shape a plural came in).
+// unit after <target> as written: notes, context groups, alt-trans; rewritten with one
+// <note> when the Comment changed), "group" (the start tags of the <group>s around the
+// unit), "xcode" ("stringsdict" or "catalog": the unit shape a plural came in). "none"
+// stands for a kept value that was empty.
 
 import (
 	"fmt"

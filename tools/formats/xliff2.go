@@ -3,13 +3,15 @@ package formats
 // XLIFF 2.0 (format "xliff2"): Angular's xliff2 export and what other tools write.
 //
 // Keys and texts: a <unit>'s id is its key, prefixed with its <file>'s id and "/" when the
-// document holds more than one <file>. Entry.Source is the unit's <source> text and
-// Values[trgLang, else Options.Language] its <target> text; a unit with several
-// <segment>s (and <ignorable>s) has their texts joined, the split kept in Meta so that
-// encoding writes the same segments while the texts still fit it. Entry.Comment is the
-// text of the unit's <note>s but those of category "location" (Angular's source
-// references), joined by "\n". translate="no" on the unit is DoNotTranslate. ICU in a
-// segment is text and stays one ICU value.
+// document holds more than one <file>; units inside <group>s are read too. Entry.Source
+// is the unit's <source> text and Values[trgLang, else Options.Language] its <target>
+// text (an empty value is written <target/>); a missing srcLang is
+// Options.SourceLanguage. A unit with several <segment>s (and <ignorable>s) has their
+// texts joined, the split kept in Meta so that encoding writes the same segments while
+// the texts still fit it (one segment otherwise). Entry.Comment is the text of the
+// <note>s before the first segment but those of category "location" (Angular's source
+// references, kept when the comment changes), joined by "\n". translate="no" on the unit
+// is DoNotTranslate. ICU in a segment is text and stays one ICU value.
 //
 // Inline markup (ph, pc, sc, ec, mrk, sm, em, cp, and XML comments) is kept in the value
 // as the raw XML it was written as, `Hi <ph id="0" equiv="INTERPOLATION" disp="{{ name }}"/>`,
@@ -21,7 +23,7 @@ package formats
 // writes translated, initial, or initial with subState="lokal:stale".
 //
 // File.Meta: "prolog", "epilog", "attrs" (<xliff>'s attributes as written; srcLang and
-// trgLang are updated from the File), "file.N.attrs" (the N-th <file>'s attributes as
+// trgLang are updated from the File where they are not empty), "file.N.attrs" (the N-th <file>'s attributes as
 // written), "file.N.head" (what the file holds before its first unit: notes, skeleton,
 // metadata, as written).
 //
