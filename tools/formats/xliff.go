@@ -349,8 +349,15 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 			p.format = &units[i]
 		}
 	}
+	ids := map[string]bool{}
+	for i := range units {
+		if _, _, _, _, ok := xcodeUnit(units[i].id); !ok {
+			ids[units[i].id] = true
+		}
+	}
 	for key, p := range plurals {
-		if len(p.vars) == 0 {
+		// A plural whose key is another unit's id stays units, so no key is lost.
+		if len(p.vars) == 0 || (ids[key] && (p.format == nil || p.format.id != key)) {
 			p.bad = true
 			continue
 		}

@@ -370,3 +370,22 @@ func TestXLIFFInlineMarkupIsTags(t *testing.T) {
 		}
 	}
 }
+
+// Xcode plural units whose key is also a unit's id stay units: no key is lost.
+func TestXLIFFXcodeKeyCollision(t *testing.T) {
+	t.Parallel()
+	doc := `<xliff version="1.2"><file source-language="en" target-language="ru" original="a"><body>
+<trans-unit id="N"><source>plain</source></trans-unit>
+<trans-unit id="/N:dict/NSStringLocalizedFormatKey:dict/:string"><source>%#@n@</source></trans-unit>
+<trans-unit id="/N:dict/n:dict/one:dict/:string"><source>%d note</source></trans-unit>
+<trans-unit id="/N:dict/n:dict/other:dict/:string"><source>%d notes</source></trans-unit>
+</body></file></xliff>`
+	f, err := Decode("xliff", []byte(doc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 4 || f.Entries[0].Key != "N" || f.Entries[0].Source != "plain" {
+		t.Errorf("%#v", f.Entries)
+	}
+	entriesRoundTrip(t, "xliff", f, Options{})
+}
