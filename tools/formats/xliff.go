@@ -148,17 +148,31 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
 		}
 	}
+	target = xliffTarget(target, f.SourceLanguage, o)
 	if f.SourceLanguage == "" {
 		f.SourceLanguage = o.SourceLanguage // required by XLIFF; the project's when missing
 	}
-	if target == "" {
-		target = o.Language
-	}
-	if target == AllLanguages {
-		target = ""
-	}
 	if target != "" {
 		f.Languages = []string{target}
+	}
+	if len(files) > 0 {
+		if fileTL, _ := files[0].attr("target-language"); fileTL != "" && fileTL != target {
+			// The kept attributes say the language the values are under.
+			for i := range files {
+				k := "file." + strconv.Itoa(i) + ".attrs"
+				if v, ok := f.Meta[k]; ok {
+					if t, _ := getAttr(v, "target-language"); t == fileTL {
+						f.Meta[k] = setAttr(v, "target-language", target)
+					}
+					if sl, _ := getAttr(f.Meta[k], "source-language"); len(files) == 1 && f.Meta[k] == xliffFileAttrs("lokal", sl, target) {
+						delete(f.Meta, k)
+					}
+				}
+			}
+		}
+	}
+	if len(f.Meta) == 0 {
+		f.Meta = nil
 	}
 	seen := map[string]int{}
 	for _, fl := range files {
@@ -185,6 +199,19 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// xliffTarget is the language a file's targets are read as: the one the import names
+// (Options.Language), unless that is the file's source language (an import of the source
+// text, which reads <source>), else the file's own.
+func xliffTarget(fileTL, fileSL string, o Options) string {
+	if o.Language != "" && o.Language != AllLanguages && (o.Language != fileSL || fileTL == "") {
+		return o.Language
+	}
+	if fileTL == AllLanguages {
+		return ""
+	}
+	return fileTL
 }
 
 func xliffFileAttrs(original, sl, tl string) string {

@@ -116,17 +116,22 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	if root.rawAttrs != xliff2RootAttrs(sl, tl) {
 		keepMeta(&f.Meta, "attrs", root.rawAttrs)
 	}
+	fileTL := tl
+	tl = xliffTarget(tl, sl, o)
+	if v, ok := f.Meta["attrs"]; ok && fileTL != "" && fileTL != tl {
+		f.Meta["attrs"] = setAttr(v, "trgLang", tl) // the kept attributes say the values' language
+		if f.Meta["attrs"] == xliff2RootAttrs(sl, tl) {
+			delete(f.Meta, "attrs")
+		}
+	}
 	if f.SourceLanguage == "" {
 		f.SourceLanguage = o.SourceLanguage // required by XLIFF; the project's when missing
 	}
-	if tl == "" {
-		tl = o.Language
-	}
-	if tl == AllLanguages {
-		tl = ""
-	}
 	if tl != "" {
 		f.Languages = []string{tl}
+	}
+	if len(f.Meta) == 0 {
+		f.Meta = nil
 	}
 	var files []*xnode
 	for _, el := range root.elements() {

@@ -389,3 +389,45 @@ func TestXLIFFXcodeKeyCollision(t *testing.T) {
 	}
 	entriesRoundTrip(t, "xliff", f, Options{})
 }
+
+// The import's language keys the values, unless it is the file's source language (an
+// import of the source text): then the file's target language does.
+func TestXLIFFImportLanguage(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "xliff", "angular.de.xlf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{"de": "de", "fr": "fr", "en": "de", "": "de", AllLanguages: "de"} {
+		o := Options{Language: lang, SourceLanguage: "en"}
+		f, err := Decode("xliff", data, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.Languages, []string{want}) || f.Entries[0].Values[want].Text != "Ihr Warenkorb" {
+			t.Errorf("import as %q: languages %q, values %#v", lang, f.Languages, f.Entries[0].Values)
+		}
+		out, err := Encode("xliff", f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), `target-language="`+want+`"`) {
+			t.Errorf("import as %q: encoded without target-language=%q", lang, want)
+		}
+		entriesRoundTrip(t, "xliff", f, o)
+	}
+}
+
+func TestXLIFFImportLanguageCanonical(t *testing.T) {
+	t.Parallel()
+	doc := "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n  <file original=\"x\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\">\n    <body>\n      <trans-unit id=\"k\">\n        <source>a</source>\n        <target>b</target>\n      </trans-unit>\n    </body>\n  </file>\n</xliff>\n"
+	doc = strings.Replace(doc, `original="x"`, `original="lokal"`, 1)
+	f, err := Decode("xliff", []byte(doc), Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Meta != nil {
+		t.Errorf("meta %q", f.Meta)
+	}
+	entriesRoundTrip(t, "xliff", f, Options{Language: "fr"})
+}
