@@ -431,3 +431,23 @@ func TestXLIFFImportLanguageCanonical(t *testing.T) {
 	}
 	entriesRoundTrip(t, "xliff", f, Options{Language: "fr"})
 }
+
+// A UTF-8 byte order mark (Windows tools write one) is read and written back.
+func TestXLIFFByteOrderMark(t *testing.T) {
+	t.Parallel()
+	doc := "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n  <file original=\"lokal\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\">\n    <body>\n      <trans-unit id=\"k\">\n        <source>a</source>\n        <target>b</target>\n      </trans-unit>\n    </body>\n  </file>\n</xliff>\n"
+	for _, format := range []string{"xliff", "xliff2"} {
+		d := doc
+		if format == "xliff2" {
+			d = "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.0\" srcLang=\"en\" trgLang=\"de\">\n  <file id=\"f1\">\n    <unit id=\"k\">\n      <segment>\n        <source>a</source>\n        <target>b</target>\n      </segment>\n    </unit>\n  </file>\n</xliff>\n"
+		}
+		f, err := Decode(format, []byte(d), Options{Language: "de"})
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		out, err := Encode(format, f, Options{Language: "de"})
+		if err != nil || string(out) != d {
+			t.Errorf("%s: %v\n%q", format, err, out)
+		}
+	}
+}

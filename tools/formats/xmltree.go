@@ -99,6 +99,11 @@ func parseXML(data []byte) (*xdoc, error) {
 		}
 		return nil, offsetError(data, int64(i), "invalid UTF-8")
 	}
+	// encoding/xml does not skip a byte order mark: it is kept with the prolog.
+	bom := ""
+	if b, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
+		bom, data = "\xef\xbb\xbf", b
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	doc := &xdoc{data: data}
@@ -129,7 +134,7 @@ func parseXML(data []byte) (*xdoc, error) {
 					return nil, lineError(line, "a second root element <%s>", n.name)
 				}
 				doc.root = n
-				doc.prolog = string(data[:pos])
+				doc.prolog = bom + string(data[:pos])
 			} else {
 				p := stack[len(stack)-1]
 				p.kids = append(p.kids, xkid{el: n})
