@@ -474,9 +474,11 @@ func encodeInline(v string, set inlineSet) string {
 		b.WriteString(escapeText(v[i : i+j]))
 		i += j
 		if n := inlineTagLen(v[i:], set); n > 0 {
+			if !emptyElement(v[i:i+n], set) {
+				tags = true // anything but <x .../> is checked below
+			}
 			b.WriteString(v[i : i+n])
 			i += n
-			tags = true
 			continue
 		}
 		b.WriteString("&lt;")
@@ -492,6 +494,32 @@ func encodeInline(v string, set inlineSet) string {
 		}
 	}
 	return escapeText(v)
+}
+
+// emptyElement: tag is an atom written <name attrs/> whose attributes are XML, so it reads
+// back as itself without a parse to check it.
+func emptyElement(tag string, set inlineSet) bool {
+	if !strings.HasSuffix(tag, "/>") || strings.HasPrefix(tag, "<!") {
+		return false
+	}
+	name := tag[1:]
+	if k := strings.IndexAny(name, " \t\r\n/"); k >= 0 {
+		name = name[:k]
+	}
+	if !set.atoms[name] {
+		return false
+	}
+	attrs, _, ok := splitAttrs(tag[1+len(name) : len(tag)-2])
+	if !ok {
+		return false
+	}
+	for _, a := range attrs {
+		c := a.name[0]
+		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) || strings.Count(a.name, ":") > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // inlineTagLen is the length of the inline tag (or comment) s starts with, 0 for none.
