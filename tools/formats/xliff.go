@@ -5,8 +5,10 @@ package formats
 // Keys and texts: a <trans-unit>'s id is its key, prefixed with its <file>'s original and
 // "/" when the document holds more than one <file>; units inside <group>s are read too.
 // Entry.Source is <source>; Values[target language] is <target>, the target language
-// being the first <file>'s target-language, else Options.Language (the source language
-// likewise falls back to Options.SourceLanguage). A unit without <target> has no value;
+// being Options.Language (the language imported into), or the first <file>'s
+// target-language when Options.Language is unset, "all" or the file's source language
+// (an import of the source text, which reads Entry.Source). A missing source-language
+// is Options.SourceLanguage. A unit without <target> has no value;
 // an empty value (lokal's export of an untranslated key) is written <target/>.
 // Entry.Comment is the text of the <note>s that follow <source>/<target>, joined by "\n".
 // translate="no" is DoNotTranslate. Encoding writes the target language of File.Languages

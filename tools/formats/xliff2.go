@@ -4,9 +4,10 @@ package formats
 //
 // Keys and texts: a <unit>'s id is its key, prefixed with its <file>'s id and "/" when the
 // document holds more than one <file>; units inside <group>s are read too. Entry.Source
-// is the unit's <source> text and Values[trgLang, else Options.Language] its <target>
-// text (an empty value is written <target/>); a missing srcLang is
-// Options.SourceLanguage. A unit with several <segment>s (and <ignorable>s) has their
+// is the unit's <source> text and Values[target language] its <target> text (an empty
+// value is written <target/>), the target language chosen as in format xliff
+// (Options.Language unless unset, "all" or the source language; else trgLang); a missing
+// srcLang is Options.SourceLanguage. A unit with several <segment>s (and <ignorable>s) has their
 // texts joined, the split kept in Meta so that encoding writes the same segments while
 // the texts still fit it (one segment otherwise). Entry.Comment is the text of the
 // <note>s before the first segment but those of category "location" (Angular's source

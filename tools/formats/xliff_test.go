@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/message"
 )
@@ -450,4 +451,25 @@ func TestXLIFFByteOrderMark(t *testing.T) {
 			t.Errorf("%s: %v\n%q", format, err, out)
 		}
 	}
+}
+
+// FuzzXLIFFValue: any value lokal holds (markup typed by a translator included) is written
+// so that it reads back the same, in both versions.
+func FuzzXLIFFValue(f *testing.F) {
+	for _, s := range []string{`Hi <x id="a"/>`, `<x 1="a"/>`, `<g id="1">open`, `a <ph>code</ph> <!-- c --> ]]> &amp; <pc id="1">b</pc>`, "{n, plural, one {#} other {# <x/>}}", "tab\there\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if strings.IndexFunc(v, func(r rune) bool { return !validXMLRune(r) || r == utf8.RuneError }) >= 0 || !utf8.ValidString(v) {
+			return
+		}
+		file := &File{SourceLanguage: "en", Languages: []string{"de"}, Entries: []Entry{
+			{Key: "k", Source: v, Values: map[string]Value{"de": {Text: v}}, Comment: v},
+		}}
+		if v == "" {
+			file.Entries[0].Comment = "c"
+		}
+		entriesRoundTrip(t, "xliff", file, Options{Language: "de"})
+		entriesRoundTrip(t, "xliff2", file, Options{Language: "de"})
+	})
 }
