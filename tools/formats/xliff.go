@@ -76,7 +76,7 @@ const (
 	xliff12Attrs  = ` version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"`
 )
 
-var xliff12Inline = inlineSet{
+var xliff12Inline = xmlInlineSet{
 	paired: map[string]bool{"g": true, "mrk": true},
 	atoms:  map[string]bool{"x": true, "bx": true, "ex": true, "ph": true, "bpt": true, "ept": true, "it": true, "sub": true},
 }
@@ -108,7 +108,7 @@ func xliffState(s string) State {
 var xliffStateName = map[State]string{StateTranslated: "translated", StateStale: "needs-review-translation", StateNeedsReview: "new"}
 
 func decodeXLIFF(data []byte, o Options) (*File, error) {
-	doc, err := parseXML(data)
+	doc, err := xmlParse(data)
 	if err != nil {
 		return nil, err
 	}
@@ -121,15 +121,15 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 	}
 	f := &File{}
 	if doc.prolog != xliff12Prolog {
-		keepMeta(&f.Meta, "prolog", doc.prolog)
+		xlKeepMeta(&f.Meta, "prolog", doc.prolog)
 	}
 	if doc.epilog != "\n" {
-		keepMeta(&f.Meta, "epilog", doc.epilog)
+		xlKeepMeta(&f.Meta, "epilog", doc.epilog)
 	}
 	if root.rawAttrs != xliff12Attrs {
-		keepMeta(&f.Meta, "attrs", root.rawAttrs)
+		xlKeepMeta(&f.Meta, "attrs", root.rawAttrs)
 	}
-	var files []*xnode
+	var files []*xlNode
 	for _, el := range root.elements() {
 		if el.local() == "file" {
 			files = append(files, el)
@@ -144,10 +144,10 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 			target = tl
 		}
 		if len(files) > 1 || fl.rawAttrs != xliffFileAttrs("lokal", sl, tl) {
-			keepMeta(&f.Meta, "file."+strconv.Itoa(i)+".attrs", fl.rawAttrs)
+			xlKeepMeta(&f.Meta, "file."+strconv.Itoa(i)+".attrs", fl.rawAttrs)
 		}
 		if h := fl.child("header"); h != nil {
-			setMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
+			xlSetMeta(&f.Meta, "file."+strconv.Itoa(i)+".header", doc.raw(h.start, h.end))
 		}
 	}
 	target = xliffTarget(target, f.SourceLanguage, o)
@@ -163,10 +163,10 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 			for i := range files {
 				k := "file." + strconv.Itoa(i) + ".attrs"
 				if v, ok := f.Meta[k]; ok {
-					if t, _ := getAttr(v, "target-language"); t == fileTL {
-						f.Meta[k] = setAttr(v, "target-language", target)
+					if t, _ := xmlGetAttr(v, "target-language"); t == fileTL {
+						f.Meta[k] = xmlSetAttr(v, "target-language", target)
 					}
-					if sl, _ := getAttr(f.Meta[k], "source-language"); len(files) == 1 && f.Meta[k] == xliffFileAttrs("lokal", sl, target) {
+					if sl, _ := xmlGetAttr(f.Meta[k], "source-language"); len(files) == 1 && f.Meta[k] == xliffFileAttrs("lokal", sl, target) {
 						delete(f.Meta, k)
 					}
 				}
@@ -217,18 +217,18 @@ func xliffTarget(fileTL, fileSL string, o Options) string {
 }
 
 func xliffFileAttrs(original, sl, tl string) string {
-	s := ` original="` + escapeAttr(original) + `"`
+	s := ` original="` + xmlEscapeAttr(original) + `"`
 	if sl != "" {
-		s += ` source-language="` + escapeAttr(sl) + `"`
+		s += ` source-language="` + xmlEscapeAttr(sl) + `"`
 	}
 	if tl != "" {
-		s += ` target-language="` + escapeAttr(tl) + `"`
+		s += ` target-language="` + xmlEscapeAttr(tl) + `"`
 	}
 	return s + ` datatype="plaintext"`
 }
 
 // units reads the trans-units of a body or group, depth first.
-func (d *xdoc) units(n *xnode, group string, out *[]xunit) error {
+func (d *xlDoc) units(n *xlNode, group string, out *[]xunit) error {
 	for _, el := range n.elements() {
 		switch el.local() {
 		case "group":
@@ -247,12 +247,12 @@ func (d *xdoc) units(n *xnode, group string, out *[]xunit) error {
 	return nil
 }
 
-func (d *xdoc) unit(el *xnode) (xunit, error) {
+func (d *xlDoc) unit(el *xlNode) (xunit, error) {
 	id, ok := el.attr("id")
 	if !ok {
 		return xunit{}, lineError(el.line, "<trans-unit> without an id")
 	}
-	u := xunit{id: id, attrs: delAttr(el.rawAttrs, "id")}
+	u := xunit{id: id, attrs: xmlDelAttr(el.rawAttrs, "id")}
 	if v, _ := el.attr("translate"); v == "no" {
 		u.dnt = true
 	}
@@ -294,7 +294,7 @@ func xcodeUnit(id string) (key, variable, cat, shape string, ok bool) {
 		switch {
 		case len(parts) == 2 && parts[1] == "NSStringLocalizedFormatKey":
 			return parts[0], "", "", "stringsdict", true
-		case len(parts) == 3 && isCategory(parts[2]):
+		case len(parts) == 3 && xcodeCategory(parts[2]):
 			return parts[0], parts[1], parts[2], "stringsdict", true
 		}
 		return "", "", "", "", false
@@ -303,18 +303,18 @@ func xcodeUnit(id string) (key, variable, cat, shape string, ok bool) {
 	if !found {
 		return "", "", "", "", false
 	}
-	if c, ok := strings.CutPrefix(rest, "plural."); ok && isCategory(c) {
+	if c, ok := strings.CutPrefix(rest, "plural."); ok && xcodeCategory(c) {
 		return k, "", c, "catalog", true
 	}
 	if r, ok := strings.CutPrefix(rest, "substitutions."); ok {
-		if v, c, ok := strings.Cut(r, ".plural."); ok && v != "" && isCategory(c) {
+		if v, c, ok := strings.Cut(r, ".plural."); ok && v != "" && xcodeCategory(c) {
 			return k, v, c, "catalog", true
 		}
 	}
 	return "", "", "", "", false
 }
 
-func isCategory(s string) bool {
+func xcodeCategory(s string) bool {
 	switch s {
 	case "zero", "one", "two", "few", "many", "other":
 		return true
@@ -322,8 +322,8 @@ func isCategory(s string) bool {
 	return false
 }
 
-// catalogArg is the argument of a String Catalog plural that has no variable name.
-const catalogArg = "count"
+// xcodeCatalogArg is the argument of a String Catalog plural that has no variable name.
+const xcodeCatalogArg = "count"
 
 // xliffEntries turns a file's units into entries, one per Xcode plural key.
 func xliffEntries(units []xunit, sl, tl string) []Entry {
@@ -358,7 +358,7 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 			continue
 		}
 		if shape == "catalog" && v == "" {
-			v = catalogArg
+			v = xcodeCatalogArg
 		}
 		if !slices.Contains(p.vars, v) {
 			p.vars = append(p.vars, v)
@@ -374,7 +374,7 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 	}
 	// A catalog's unit "KEY" is the format of KEY's substitutions.
 	for i := range units {
-		if p := plurals[units[i].id]; p != nil && p.shape == "catalog" && p.format == nil && !slices.Contains(p.vars, catalogArg) {
+		if p := plurals[units[i].id]; p != nil && p.shape == "catalog" && p.format == nil && !slices.Contains(p.vars, xcodeCatalogArg) {
 			p.format = &units[i]
 		}
 	}
@@ -394,16 +394,16 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 		if base == nil {
 			base = p.first
 		}
-		e := unitEntry(base, key, tl)
+		e := xliffUnitEntry(base, key, tl)
 		e.Meta = nil
 		if base.attrs != "" {
-			setMeta(&e.Meta, "attrs", base.attrs)
+			xlSetMeta(&e.Meta, "attrs", base.attrs)
 		}
-		setMeta(&e.Meta, "group", base.group)
-		if base.tail != xliffTail(e.Comment, 6+2*groupDepth(base.group)) {
-			keepMeta(&e.Meta, "xml", base.tail)
+		xlSetMeta(&e.Meta, "group", base.group)
+		if base.tail != xliffTail(e.Comment, 6+2*xlGroupDepth(base.group)) {
+			xlKeepMeta(&e.Meta, "xml", base.tail)
 		}
-		setMeta(&e.Meta, "xcode", p.shape)
+		xlSetMeta(&e.Meta, "xcode", p.shape)
 		srcFormat, tgtFormat := "%#@"+p.vars[0]+"@", ""
 		if p.format != nil {
 			srcFormat = p.format.source
@@ -441,7 +441,7 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 			if q := plurals[u.id]; q != nil && !q.bad && q.format == u {
 				continue // written with its plural
 			}
-			out = append(out, unitEntry(u, u.id, tl))
+			out = append(out, xliffUnitEntry(u, u.id, tl))
 			continue
 		}
 		if !p.emitted {
@@ -452,13 +452,8 @@ func xliffEntries(units []xunit, sl, tl string) []Entry {
 	return out
 }
 
-func xshape(id string) string {
-	_, _, _, s, _ := xcodeUnit(id)
-	return s
-}
-
-// nativeOf is the Xcode category of an ICU selector ("=0" is zero).
-func nativeOf(sel string) string {
+// xcodeNative is the Xcode category of an ICU selector ("=0" is zero).
+func xcodeNative(sel string) string {
 	for cat, exp := range explicitFor {
 		if sel == exp {
 			return cat
@@ -475,7 +470,7 @@ func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lan
 		if len(fs) == 0 {
 			continue
 		}
-		block := sortForms(FromNative(lang, v, false, fs), lang).String()
+		block := xlSortForms(FromNative(lang, v, false, fs), lang).String()
 		ph := "%#@" + v + "@"
 		if !strings.Contains(format, ph) {
 			return "", false
@@ -496,8 +491,8 @@ func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lan
 	return format, got == len(want)
 }
 
-// sortForms orders a block's forms as lokal writes them: explicit numbers, then CLDR order.
-func sortForms(p *Plural, lang string) *Plural {
+// xlSortForms orders a block's forms as lokal writes them: explicit numbers, then CLDR order.
+func xlSortForms(p *Plural, lang string) *Plural {
 	order := map[string]int{"zero": 0, "one": 1, "two": 2, "few": 3, "many": 4, "other": 5}
 	rank := func(s string) int {
 		if strings.HasPrefix(s, "=") {
@@ -512,9 +507,9 @@ func sortForms(p *Plural, lang string) *Plural {
 	return p
 }
 
-func groupDepth(group string) int { return strings.Count(group, "<") }
+func xlGroupDepth(group string) int { return strings.Count(group, "<") }
 
-func unitEntry(u *xunit, key, tl string) Entry {
+func xliffUnitEntry(u *xunit, key, tl string) Entry {
 	e := Entry{Key: key, Source: u.source, Values: map[string]Value{}, Comment: u.comment, DoNotTranslate: u.dnt}
 	if u.hasTarget && tl != "" {
 		e.Values[tl] = Value{Text: u.target, State: u.state}
@@ -524,26 +519,26 @@ func unitEntry(u *xunit, key, tl string) Entry {
 		canonAttrs = ` translate="no"`
 	}
 	if u.attrs != canonAttrs {
-		keepMeta(&e.Meta, "attrs", u.attrs)
+		xlKeepMeta(&e.Meta, "attrs", u.attrs)
 	}
-	setMeta(&e.Meta, "source.attrs", u.srcAttrs)
-	if u.hasTarget && u.tgtAttrs != stateAttr(u.state) {
-		keepMeta(&e.Meta, "target.attrs", u.tgtAttrs)
+	xlSetMeta(&e.Meta, "source.attrs", u.srcAttrs)
+	if u.hasTarget && u.tgtAttrs != xliffStateAttr(u.state) {
+		xlKeepMeta(&e.Meta, "target.attrs", u.tgtAttrs)
 	}
 	if u.srcCDATA && u.source != "" {
-		setMeta(&e.Meta, "source.cdata", "true")
+		xlSetMeta(&e.Meta, "source.cdata", "true")
 	}
 	if u.hasTarget && u.tgtCDATA && u.target != "" {
-		setMeta(&e.Meta, "target.cdata", "true")
+		xlSetMeta(&e.Meta, "target.cdata", "true")
 	}
-	setMeta(&e.Meta, "group", u.group)
-	if u.tail != xliffTail(u.comment, 6+2*groupDepth(u.group)) {
-		keepMeta(&e.Meta, "xml", u.tail)
+	xlSetMeta(&e.Meta, "group", u.group)
+	if u.tail != xliffTail(u.comment, 6+2*xlGroupDepth(u.group)) {
+		xlKeepMeta(&e.Meta, "xml", u.tail)
 	}
 	return e
 }
 
-func stateAttr(s State) string {
+func xliffStateAttr(s State) string {
 	if n, ok := xliffStateName[s]; ok {
 		return ` state="` + n + `"`
 	}
@@ -556,11 +551,11 @@ func xliffTail(comment string, indent int) string {
 	if comment == "" {
 		return pad
 	}
-	return pad + "  " + element("note", "", escapeText(comment)) + pad
+	return pad + "  " + xmlElement("note", "", xmlEscapeText(comment)) + pad
 }
 
-// metaAttrs reads a Meta value kept as written ("none" stands for nothing).
-func metaAttrs(m map[string]string, k string) (string, bool) {
+// xlMeta reads a Meta value kept as written ("none" stands for nothing).
+func xlMeta(m map[string]string, k string) (string, bool) {
 	v, ok := m[k]
 	if v == "none" {
 		return "", ok
@@ -582,12 +577,12 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		sl = o.SourceLanguage
 	}
 	var b strings.Builder
-	prolog, ok := metaAttrs(f.Meta, "prolog")
+	prolog, ok := xlMeta(f.Meta, "prolog")
 	if !ok {
 		prolog = xliff12Prolog
 	}
 	b.WriteString(prolog)
-	attrs, ok := metaAttrs(f.Meta, "attrs")
+	attrs, ok := xlMeta(f.Meta, "attrs")
 	if !ok {
 		attrs = xliff12Attrs
 	}
@@ -611,10 +606,10 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	multi := len(fileAttrs) > 1
 	originals := make([]string, len(fileAttrs))
 	for i, a := range fileAttrs {
-		originals[i], _ = getAttr(a, "original")
+		originals[i], _ = xmlGetAttr(a, "original")
 	}
-	sl0, _ := getAttr(fileAttrs[0], "source-language")
-	tl0, _ := getAttr(fileAttrs[0], "target-language")
+	sl0, _ := xmlGetAttr(fileAttrs[0], "source-language")
+	tl0, _ := xmlGetAttr(fileAttrs[0], "target-language")
 	perFile := make([][]Entry, len(fileAttrs))
 	ids := make([][]string, len(fileAttrs))
 	for _, e := range f.Entries {
@@ -639,11 +634,11 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		// Languages are updated where the file names them; a file kept as written that
 		// does not name them is read with the Options' languages again.
 		// Every file that named the first file's languages names the File's.
-		if v, _ := getAttr(a, "source-language"); sl != "" && v != "" && v == sl0 {
-			a = setAttr(a, "source-language", sl)
+		if v, _ := xmlGetAttr(a, "source-language"); sl != "" && v != "" && v == sl0 {
+			a = xmlSetAttr(a, "source-language", sl)
 		}
-		if v, _ := getAttr(a, "target-language"); tl != "" && v != "" && v == tl0 {
-			a = setAttr(a, "target-language", tl)
+		if v, _ := xmlGetAttr(a, "target-language"); tl != "" && v != "" && v == tl0 {
+			a = xmlSetAttr(a, "target-language", tl)
 		}
 		b.WriteString("\n  <file" + a + ">")
 		if h, ok := f.Meta["file."+strconv.Itoa(i)+".header"]; ok {
@@ -653,16 +648,16 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		open := ""
 		for j, e := range perFile[i] {
 			if g := e.Meta["group"]; g != open {
-				switchGroups(&b, open, g, 6)
+				xlSwitchGroups(&b, open, g, 6)
 				open = g
 			}
 			writeXLIFFEntry(&b, &e, ids[i][j], sl, tl)
 		}
-		switchGroups(&b, open, "", 6)
+		xlSwitchGroups(&b, open, "", 6)
 		b.WriteString("\n    </body>\n  </file>")
 	}
 	b.WriteString("\n</xliff>")
-	epilog, ok := metaAttrs(f.Meta, "epilog")
+	epilog, ok := xlMeta(f.Meta, "epilog")
 	if !ok {
 		epilog = "\n"
 	}
@@ -670,11 +665,11 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// groupTags splits the start tags of nested groups.
-func groupTags(g string) []string {
+// xlGroupTags splits the start tags of nested groups.
+func xlGroupTags(g string) []string {
 	var out []string
 	for g != "" {
-		n := tagLen(g)
+		n := xmlTagLen(g)
 		if n <= 0 {
 			break
 		}
@@ -684,8 +679,8 @@ func groupTags(g string) []string {
 	return out
 }
 
-// tagLen is the length of the start tag s begins with.
-func tagLen(s string) int {
+// xmlTagLen is the length of the start tag s begins with.
+func xmlTagLen(s string) int {
 	var q byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -703,10 +698,10 @@ func tagLen(s string) int {
 	return -1
 }
 
-// switchGroups writes the group end and start tags between a unit in groups from and the
+// xlSwitchGroups writes the group end and start tags between a unit in groups from and the
 // next one in groups to (each the concatenated start tags, outermost first).
-func switchGroups(b *strings.Builder, from, to string, indent int) {
-	ft, tt := groupTags(from), groupTags(to)
+func xlSwitchGroups(b *strings.Builder, from, to string, indent int) {
+	ft, tt := xlGroupTags(from), xlGroupTags(to)
 	common := 0
 	for common < len(ft) && common < len(tt) && ft[common] == tt[common] {
 		common++
@@ -724,7 +719,7 @@ func switchGroups(b *strings.Builder, from, to string, indent int) {
 }
 
 func writeXLIFFEntry(b *strings.Builder, e *Entry, id, sl, tl string) {
-	indent := 6 + 2*groupDepth(e.Meta["group"])
+	indent := 6 + 2*xlGroupDepth(e.Meta["group"])
 	switch e.Meta["xcode"] {
 	case "stringsdict", "catalog":
 		if writeXcode(b, e, id, sl, tl, indent) {
@@ -740,40 +735,40 @@ func writeXLIFFEntry(b *strings.Builder, e *Entry, id, sl, tl string) {
 
 func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, hasTarget bool, indent int, comment string) {
 	pad := "\n" + strings.Repeat(" ", indent)
-	attrs, ok := metaAttrs(e.Meta, "attrs")
+	attrs, ok := xlMeta(e.Meta, "attrs")
 	if !ok && e.DoNotTranslate {
 		attrs = ` translate="no"`
 	}
 	if e.DoNotTranslate {
-		attrs = setAttr(attrs, "translate", "no")
-	} else if t, _ := getAttr(attrs, "translate"); t == "no" {
-		attrs = delAttr(attrs, "translate")
+		attrs = xmlSetAttr(attrs, "translate", "no")
+	} else if t, _ := xmlGetAttr(attrs, "translate"); t == "no" {
+		attrs = xmlDelAttr(attrs, "translate")
 	}
-	b.WriteString(pad + `<trans-unit id="` + escapeAttr(id) + `"` + attrs + ">")
-	b.WriteString(pad + "  " + element("source", e.Meta["source.attrs"], writeContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
+	b.WriteString(pad + `<trans-unit id="` + xmlEscapeAttr(id) + `"` + attrs + ">")
+	b.WriteString(pad + "  " + xmlElement("source", e.Meta["source.attrs"], xmlWriteContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
 	if hasTarget {
-		ta, ok := metaAttrs(e.Meta, "target.attrs")
+		ta, ok := xlMeta(e.Meta, "target.attrs")
 		if !ok {
-			ta = stateAttr(v.State)
-		} else if st, had := getAttr(ta, "state"); xliffState(st) != v.State || (!had && v.State != StateNone) {
+			ta = xliffStateAttr(v.State)
+		} else if st, had := xmlGetAttr(ta, "state"); xliffState(st) != v.State || (!had && v.State != StateNone) {
 			if n, ok := xliffStateName[v.State]; ok {
-				ta = setAttr(ta, "state", n)
+				ta = xmlSetAttr(ta, "state", n)
 			} else {
-				ta = delAttr(ta, "state")
+				ta = xmlDelAttr(ta, "state")
 			}
 		}
-		b.WriteString(pad + "  " + element("target", ta, writeContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
+		b.WriteString(pad + "  " + xmlElement("target", ta, xmlWriteContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
 	}
-	tail, ok := metaAttrs(e.Meta, "xml")
-	if !ok || notesText(tail) != comment {
-		tail = replaceNotes(tail, comment, indent, ok)
+	tail, ok := xlMeta(e.Meta, "xml")
+	if !ok || xlNotesText(tail) != comment {
+		tail = xlReplaceNotes(tail, comment, indent, ok)
 	}
 	b.WriteString(tail + "</trans-unit>")
 }
 
-// notesText is the Comment the <note>s of a unit's tail make.
-func notesText(tail string) string {
-	doc, err := parseXML([]byte("<r>" + tail + "</r>"))
+// xlNotesText is the Comment the <note>s of a unit's tail make.
+func xlNotesText(tail string) string {
+	doc, err := xmlParse([]byte("<r>" + tail + "</r>"))
 	if err != nil {
 		return ""
 	}
@@ -787,10 +782,10 @@ func notesText(tail string) string {
 	return strings.Join(notes, "\n")
 }
 
-// replaceNotes gives a tail whose notes say comment: the canonical tail when there was
+// xlReplaceNotes gives a tail whose notes say comment: the canonical tail when there was
 // none, else the tail with its notes replaced by one.
-func replaceNotes(tail, comment string, indent int, had bool) string {
-	doc, err := parseXML([]byte("<r>" + tail + "</r>"))
+func xlReplaceNotes(tail, comment string, indent int, had bool) string {
+	doc, err := xmlParse([]byte("<r>" + tail + "</r>"))
 	if !had || err != nil {
 		return xliffTail(comment, indent)
 	}
@@ -799,7 +794,7 @@ func replaceNotes(tail, comment string, indent int, had bool) string {
 	written := false
 	newNote := func() {
 		if !written && comment != "" {
-			b.WriteString(pad + element("note", "", escapeText(comment)))
+			b.WriteString(pad + xmlElement("note", "", xmlEscapeText(comment)))
 		}
 		written = true
 	}
@@ -878,7 +873,7 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 		has          bool
 	}
 	var us []xu
-	bare := catalog && len(vars) == 1 && vars[0] == catalogArg && len(srcPieces) <= 1 && len(tgtPieces) <= 1
+	bare := catalog && len(vars) == 1 && vars[0] == xcodeCatalogArg && len(srcPieces) <= 1 && len(tgtPieces) <= 1
 	if !bare {
 		id := key
 		if !catalog {
@@ -902,7 +897,7 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 		}
 		if sp != nil {
 			for _, f := range sp.Forms {
-				natives[nativeOf(f.Selector)] = true
+				natives[xcodeNative(f.Selector)] = true
 			}
 		}
 		for _, cat := range []string{"zero", "one", "two", "few", "many", "other"} {

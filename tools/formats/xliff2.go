@@ -50,7 +50,7 @@ const (
 	xliff2NS     = "urn:oasis:names:tc:xliff:document:2.0"
 )
 
-var xliff2Inline = inlineSet{
+var xliff2Inline = xmlInlineSet{
 	paired: map[string]bool{"pc": true, "mrk": true},
 	atoms:  map[string]bool{"ph": true, "sc": true, "ec": true, "sm": true, "em": true, "cp": true},
 }
@@ -58,21 +58,21 @@ var xliff2Inline = inlineSet{
 func xliff2RootAttrs(sl, tl string) string {
 	s := ` xmlns="` + xliff2NS + `" version="2.0"`
 	if sl != "" {
-		s += ` srcLang="` + escapeAttr(sl) + `"`
+		s += ` srcLang="` + xmlEscapeAttr(sl) + `"`
 	}
 	if tl != "" {
-		s += ` trgLang="` + escapeAttr(tl) + `"`
+		s += ` trgLang="` + xmlEscapeAttr(tl) + `"`
 	}
 	return s
 }
 
 func xliff2State(attrs string) State {
-	st, _ := getAttr(attrs, "state")
+	st, _ := xmlGetAttr(attrs, "state")
 	switch st {
 	case "translated", "reviewed", "final":
 		return StateTranslated
 	case "initial":
-		if sub, _ := getAttr(attrs, "subState"); sub == "lokal:stale" {
+		if sub, _ := xmlGetAttr(attrs, "subState"); sub == "lokal:stale" {
 			return StateStale
 		}
 		return StateNeedsReview
@@ -93,7 +93,7 @@ func xliff2StateAttrs(s State) string {
 }
 
 func decodeXLIFF2(data []byte, o Options) (*File, error) {
-	doc, err := parseXML(data)
+	doc, err := xmlParse(data)
 	if err != nil {
 		return nil, err
 	}
@@ -109,18 +109,18 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	tl, _ := root.attr("trgLang")
 	f.SourceLanguage = sl
 	if doc.prolog != xliff2Prolog {
-		keepMeta(&f.Meta, "prolog", doc.prolog)
+		xlKeepMeta(&f.Meta, "prolog", doc.prolog)
 	}
 	if doc.epilog != "\n" {
-		keepMeta(&f.Meta, "epilog", doc.epilog)
+		xlKeepMeta(&f.Meta, "epilog", doc.epilog)
 	}
 	if root.rawAttrs != xliff2RootAttrs(sl, tl) {
-		keepMeta(&f.Meta, "attrs", root.rawAttrs)
+		xlKeepMeta(&f.Meta, "attrs", root.rawAttrs)
 	}
 	fileTL := tl
 	tl = xliffTarget(tl, sl, o)
 	if v, ok := f.Meta["attrs"]; ok && fileTL != "" && fileTL != tl {
-		f.Meta["attrs"] = setAttr(v, "trgLang", tl) // the kept attributes say the values' language
+		f.Meta["attrs"] = xmlSetAttr(v, "trgLang", tl) // the kept attributes say the values' language
 		if f.Meta["attrs"] == xliff2RootAttrs(sl, tl) {
 			delete(f.Meta, "attrs")
 		}
@@ -134,7 +134,7 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	if len(f.Meta) == 0 {
 		f.Meta = nil
 	}
-	var files []*xnode
+	var files []*xlNode
 	for _, el := range root.elements() {
 		if el.local() == "file" {
 			files = append(files, el)
@@ -144,7 +144,7 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	for i, fl := range files {
 		n := "file." + strconv.Itoa(i)
 		if len(files) > 1 || fl.rawAttrs != ` id="f1"` {
-			keepMeta(&f.Meta, n+".attrs", fl.rawAttrs)
+			xlKeepMeta(&f.Meta, n+".attrs", fl.rawAttrs)
 		}
 		prefix := ""
 		if len(files) > 1 {
@@ -163,7 +163,7 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 			headEnd = k.el.end
 		}
 		if headEnd >= 0 {
-			setMeta(&f.Meta, n+".head", doc.raw(fl.innerStart, headEnd))
+			xlSetMeta(&f.Meta, n+".head", doc.raw(fl.innerStart, headEnd))
 		}
 		var es []Entry
 		if err := doc.units2(fl, "", tl, &es); err != nil {
@@ -181,15 +181,15 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
-// keepMeta sets m[k] = v, "none" standing for an empty v.
-func keepMeta(m *map[string]string, k, v string) {
+// xlKeepMeta sets m[k] = v, "none" standing for an empty v.
+func xlKeepMeta(m *map[string]string, k, v string) {
 	if v == "" {
 		v = "none"
 	}
-	setMeta(m, k, v)
+	xlSetMeta(m, k, v)
 }
 
-func (d *xdoc) units2(n *xnode, group, tl string, out *[]Entry) error {
+func (d *xlDoc) units2(n *xlNode, group, tl string, out *[]Entry) error {
 	for _, el := range n.elements() {
 		switch el.local() {
 		case "group":
@@ -207,19 +207,19 @@ func (d *xdoc) units2(n *xnode, group, tl string, out *[]Entry) error {
 	return nil
 }
 
-// isCommentNote: every note but Angular's source references makes the Comment.
-func isCommentNote(n *xnode) bool {
+// xl2CommentNote: every note but Angular's source references makes the Comment.
+func xl2CommentNote(n *xlNode) bool {
 	c, _ := n.attr("category")
 	return c != "location"
 }
 
-func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
+func (d *xlDoc) unit2(el *xlNode, group, tl string) (Entry, error) {
 	id, ok := el.attr("id")
 	if !ok {
 		return Entry{}, lineError(el.line, "<unit> without an id")
 	}
 	e := Entry{Key: id, Values: map[string]Value{}}
-	attrs := delAttr(el.rawAttrs, "id")
+	attrs := xmlDelAttr(el.rawAttrs, "id")
 	if v, _ := el.attr("translate"); v == "no" {
 		e.DoNotTranslate = true
 	}
@@ -228,10 +228,10 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 		canon = ` translate="no"`
 	}
 	if attrs != canon {
-		keepMeta(&e.Meta, "attrs", attrs)
+		xlKeepMeta(&e.Meta, "attrs", attrs)
 	}
-	indent := 4 + 2*groupDepth(group)
-	var segs []*xnode
+	indent := 4 + 2*xlGroupDepth(group)
+	var segs []*xlNode
 	for _, k := range el.elements() {
 		if l := k.local(); l == "segment" || l == "ignorable" {
 			segs = append(segs, k)
@@ -241,12 +241,12 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 		return Entry{}, lineError(el.line, "<unit id=%q> without <segment>", id)
 	}
 	head := d.raw(el.innerStart, segs[0].start)
-	e.Comment = notes2Text(head)
+	e.Comment = xl2NotesText(head)
 	if head != xliff2Head(e.Comment, indent) {
-		keepMeta(&e.Meta, "xml", head)
+		xlKeepMeta(&e.Meta, "xml", head)
 	}
 	if end := d.raw(segs[len(segs)-1].end, el.innerEnd); end != "\n"+strings.Repeat(" ", indent) {
-		keepMeta(&e.Meta, "xml.end", end)
+		xlKeepMeta(&e.Meta, "xml.end", end)
 	}
 	var src, tgt strings.Builder
 	var split []string
@@ -267,9 +267,9 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 			piece += strconv.Itoa(len(tt))
 			hasTarget = true
 			if i == 0 {
-				setMeta(&e.Meta, "target.attrs", tn.rawAttrs)
+				xlSetMeta(&e.Meta, "target.attrs", tn.rawAttrs)
 				if tcd && tt != "" {
-					setMeta(&e.Meta, "target.cdata", "true")
+					xlSetMeta(&e.Meta, "target.cdata", "true")
 				}
 			}
 		} else {
@@ -279,22 +279,22 @@ func (d *xdoc) unit2(el *xnode, group, tl string) (Entry, error) {
 		if i == 0 {
 			state = xliff2State(s.rawAttrs)
 			if s.rawAttrs != xliff2StateAttrs(state) {
-				keepMeta(&e.Meta, "segment.attrs", s.rawAttrs)
+				xlKeepMeta(&e.Meta, "segment.attrs", s.rawAttrs)
 			}
-			setMeta(&e.Meta, "source.attrs", sn.rawAttrs)
+			xlSetMeta(&e.Meta, "source.attrs", sn.rawAttrs)
 			if scd && st != "" {
-				setMeta(&e.Meta, "source.cdata", "true")
+				xlSetMeta(&e.Meta, "source.cdata", "true")
 			}
 		}
 	}
 	if len(segs) > 1 {
-		setMeta(&e.Meta, "segments", strings.Join(split, ","))
+		xlSetMeta(&e.Meta, "segments", strings.Join(split, ","))
 	}
 	e.Source = src.String()
 	if hasTarget && tl != "" {
 		e.Values[tl] = Value{Text: tgt.String(), State: state}
 	}
-	setMeta(&e.Meta, "group", group)
+	xlSetMeta(&e.Meta, "group", group)
 	return e, nil
 }
 
@@ -304,7 +304,7 @@ func xliff2Head(comment string, indent int) string {
 	if comment == "" {
 		return pad
 	}
-	return pad + "<notes>" + pad + "  " + element("note", "", escapeText(comment)) + pad + "</notes>" + pad
+	return pad + "<notes>" + pad + "  " + xmlElement("note", "", xmlEscapeText(comment)) + pad + "</notes>" + pad
 }
 
 func encodeXLIFF2(f *File, o Options) ([]byte, error) {
@@ -321,26 +321,26 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		sl = o.SourceLanguage
 	}
 	var b strings.Builder
-	prolog, ok := metaAttrs(f.Meta, "prolog")
+	prolog, ok := xlMeta(f.Meta, "prolog")
 	if !ok {
 		prolog = xliff2Prolog
 	}
 	b.WriteString(prolog)
-	attrs, ok := metaAttrs(f.Meta, "attrs")
+	attrs, ok := xlMeta(f.Meta, "attrs")
 	if !ok {
 		attrs = xliff2RootAttrs(sl, tl)
 	}
 	// Kept attributes are updated where they name a language, never added to.
-	if v, _ := getAttr(attrs, "srcLang"); v != "" && f.SourceLanguage != "" {
-		attrs = setAttr(attrs, "srcLang", f.SourceLanguage)
+	if v, _ := xmlGetAttr(attrs, "srcLang"); v != "" && f.SourceLanguage != "" {
+		attrs = xmlSetAttr(attrs, "srcLang", f.SourceLanguage)
 	}
-	if v, _ := getAttr(attrs, "trgLang"); v != "" && tl != "" {
-		attrs = setAttr(attrs, "trgLang", tl)
+	if v, _ := xmlGetAttr(attrs, "trgLang"); v != "" && tl != "" {
+		attrs = xmlSetAttr(attrs, "trgLang", tl)
 	}
 	b.WriteString("<xliff" + attrs + ">")
 	var fileAttrs []string
 	for i := 0; ; i++ {
-		a, ok := metaAttrs(f.Meta, "file."+strconv.Itoa(i)+".attrs")
+		a, ok := xlMeta(f.Meta, "file."+strconv.Itoa(i)+".attrs")
 		if !ok {
 			break
 		}
@@ -352,7 +352,7 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 	multi := len(fileAttrs) > 1
 	ids := make([]string, len(fileAttrs))
 	for i, a := range fileAttrs {
-		ids[i], _ = getAttr(a, "id")
+		ids[i], _ = xmlGetAttr(a, "id")
 	}
 	perFile := make([][]Entry, len(fileAttrs))
 	unitIDs := make([][]string, len(fileAttrs))
@@ -379,16 +379,16 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		open := ""
 		for j, e := range perFile[i] {
 			if g := e.Meta["group"]; g != open {
-				switchGroups(&b, open, g, 4)
+				xlSwitchGroups(&b, open, g, 4)
 				open = g
 			}
 			writeXLIFF2Unit(&b, &e, unitIDs[i][j], tl)
 		}
-		switchGroups(&b, open, "", 4)
+		xlSwitchGroups(&b, open, "", 4)
 		b.WriteString("\n  </file>")
 	}
 	b.WriteString("\n</xliff>")
-	epilog, ok := metaAttrs(f.Meta, "epilog")
+	epilog, ok := xlMeta(f.Meta, "epilog")
 	if !ok {
 		epilog = "\n"
 	}
@@ -396,17 +396,17 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// segPiece is one segment (or ignorable) of a unit.
-type segPiece struct {
+// xl2Segment is one segment (or ignorable) of a unit.
+type xl2Segment struct {
 	ignorable bool
 	src, tgt  string
 	hasTarget bool
 }
 
-// segmentSplit reads Meta "segments" against the texts it must split; ok is false when
+// xl2SegmentSplit reads Meta "segments" against the texts it must split; ok is false when
 // they no longer fit it.
-func segmentSplit(spec, src, tgt string, hasTarget bool) ([]segPiece, bool) {
-	var out []segPiece
+func xl2SegmentSplit(spec, src, tgt string, hasTarget bool) ([]xl2Segment, bool) {
+	var out []xl2Segment
 	for _, p := range strings.Split(spec, ",") {
 		if len(p) < 2 || (p[0] != 's' && p[0] != 'i') {
 			return nil, false
@@ -419,7 +419,7 @@ func segmentSplit(spec, src, tgt string, hasTarget bool) ([]segPiece, bool) {
 		if err != nil || n < 0 || n > len(src) || !utf8.ValidString(src[:n]) {
 			return nil, false
 		}
-		seg := segPiece{ignorable: p[0] == 'i', src: src[:n]}
+		seg := xl2Segment{ignorable: p[0] == 'i', src: src[:n]}
 		src = src[n:]
 		if tlen != "-" {
 			m, err := strconv.Atoi(tlen)
@@ -434,43 +434,43 @@ func segmentSplit(spec, src, tgt string, hasTarget bool) ([]segPiece, bool) {
 	if src != "" || tgt != "" || len(out) == 0 {
 		return nil, false
 	}
-	// Each piece reads back whole: encodeInline writes a tag cut in two as text.
+	// Each piece reads back whole: xmlEncodeInline writes a tag cut in two as text.
 	return out, true
 }
 
 func writeXLIFF2Unit(b *strings.Builder, e *Entry, id, tl string) {
-	indent := 4 + 2*groupDepth(e.Meta["group"])
+	indent := 4 + 2*xlGroupDepth(e.Meta["group"])
 	pad := "\n" + strings.Repeat(" ", indent)
-	attrs, ok := metaAttrs(e.Meta, "attrs")
+	attrs, ok := xlMeta(e.Meta, "attrs")
 	if !ok && e.DoNotTranslate {
 		attrs = ` translate="no"`
 	}
 	if e.DoNotTranslate {
-		attrs = setAttr(attrs, "translate", "no")
-	} else if t, _ := getAttr(attrs, "translate"); t == "no" {
-		attrs = delAttr(attrs, "translate")
+		attrs = xmlSetAttr(attrs, "translate", "no")
+	} else if t, _ := xmlGetAttr(attrs, "translate"); t == "no" {
+		attrs = xmlDelAttr(attrs, "translate")
 	}
-	b.WriteString(pad + `<unit id="` + escapeAttr(id) + `"` + attrs + ">")
-	head, ok := metaAttrs(e.Meta, "xml")
-	if !ok || notes2Text(head) != e.Comment {
-		head = replaceNotes2(head, e.Comment, indent, ok)
+	b.WriteString(pad + `<unit id="` + xmlEscapeAttr(id) + `"` + attrs + ">")
+	head, ok := xlMeta(e.Meta, "xml")
+	if !ok || xl2NotesText(head) != e.Comment {
+		head = xl2ReplaceNotes(head, e.Comment, indent, ok)
 	}
 	b.WriteString(head)
 	v, hasTarget := e.Values[tl]
 	if tl == "" {
 		hasTarget = false
 	}
-	segs := []segPiece{{src: e.Source, tgt: v.Text, hasTarget: hasTarget}}
+	segs := []xl2Segment{{src: e.Source, tgt: v.Text, hasTarget: hasTarget}}
 	if spec, ok := e.Meta["segments"]; ok {
-		if s, ok := segmentSplit(spec, e.Source, v.Text, hasTarget); ok {
+		if s, ok := xl2SegmentSplit(spec, e.Source, v.Text, hasTarget); ok {
 			segs = s
 		}
 	}
-	segAttrs, ok := metaAttrs(e.Meta, "segment.attrs")
+	segAttrs, ok := xlMeta(e.Meta, "segment.attrs")
 	if !ok {
 		segAttrs = xliff2StateAttrs(v.State)
 	} else if xliff2State(segAttrs) != v.State {
-		segAttrs = delAttr(delAttr(segAttrs, "state"), "subState")
+		segAttrs = xmlDelAttr(xmlDelAttr(segAttrs, "state"), "subState")
 		if c := xliff2StateAttrs(v.State); c != "" {
 			segAttrs = strings.TrimRight(segAttrs, " \t\r\n") + c
 		}
@@ -482,7 +482,7 @@ func writeXLIFF2Unit(b *strings.Builder, e *Entry, id, tl string) {
 		}
 		name, sa := "segment", segAttrs
 		if i > 0 {
-			sa = delAttr(sa, "id") // ids are unique: the first segment keeps its own
+			sa = xmlDelAttr(sa, "id") // ids are unique: the first segment keeps its own
 		}
 		if s.ignorable {
 			name, sa = "ignorable", ""
@@ -493,22 +493,22 @@ func writeXLIFF2Unit(b *strings.Builder, e *Entry, id, tl string) {
 			srcAttrs, tgtAttrs, srcCDATA, tgtCDATA = "", "", false, false
 		}
 		b.WriteString("<" + name + sa + ">")
-		b.WriteString(inner + element("source", srcAttrs, writeContent(s.src, srcCDATA, xliff2Inline)))
+		b.WriteString(inner + xmlElement("source", srcAttrs, xmlWriteContent(s.src, srcCDATA, xliff2Inline)))
 		if s.hasTarget {
-			b.WriteString(inner + element("target", tgtAttrs, writeContent(s.tgt, tgtCDATA, xliff2Inline)))
+			b.WriteString(inner + xmlElement("target", tgtAttrs, xmlWriteContent(s.tgt, tgtCDATA, xliff2Inline)))
 		}
 		b.WriteString(pad + "  </" + name + ">")
 	}
-	end, ok := metaAttrs(e.Meta, "xml.end")
+	end, ok := xlMeta(e.Meta, "xml.end")
 	if !ok {
 		end = pad
 	}
 	b.WriteString(end + "</unit>")
 }
 
-// notes2Text is the Comment the notes of a unit's head make.
-func notes2Text(head string) string {
-	doc, err := parseXML([]byte("<r>" + head + "</r>"))
+// xl2NotesText is the Comment the notes of a unit's head make.
+func xl2NotesText(head string) string {
+	doc, err := xmlParse([]byte("<r>" + head + "</r>"))
 	if err != nil {
 		return ""
 	}
@@ -518,7 +518,7 @@ func notes2Text(head string) string {
 			continue
 		}
 		for _, n := range el.elements() {
-			if n.local() == "note" && isCommentNote(n) {
+			if n.local() == "note" && xl2CommentNote(n) {
 				t, _ := doc.inner(n)
 				notes = append(notes, t)
 			}
@@ -527,17 +527,17 @@ func notes2Text(head string) string {
 	return strings.Join(notes, "\n")
 }
 
-// replaceNotes2 gives a unit head whose notes say comment: the canonical head when there
+// xl2ReplaceNotes gives a unit head whose notes say comment: the canonical head when there
 // was none, else the head with its <notes> rewritten (location notes kept).
-func replaceNotes2(head, comment string, indent int, had bool) string {
-	doc, err := parseXML([]byte("<r>" + head + "</r>"))
+func xl2ReplaceNotes(head, comment string, indent int, had bool) string {
+	doc, err := xmlParse([]byte("<r>" + head + "</r>"))
 	if !had || err != nil {
 		return xliff2Head(comment, indent)
 	}
 	pad := "\n" + strings.Repeat(" ", indent+2)
 	notes := func(keep []string) string {
 		if comment != "" {
-			keep = append(keep, element("note", "", escapeText(comment)))
+			keep = append(keep, xmlElement("note", "", xmlEscapeText(comment)))
 		}
 		if len(keep) == 0 {
 			return ""
@@ -551,7 +551,7 @@ func replaceNotes2(head, comment string, indent int, had bool) string {
 		case k.el != nil && k.el.local() == "notes" && !done:
 			var keep []string
 			for _, n := range k.el.elements() {
-				if n.local() == "note" && !isCommentNote(n) {
+				if n.local() == "note" && !xl2CommentNote(n) {
 					keep = append(keep, doc.raw(n.start, n.end))
 				}
 			}

@@ -143,6 +143,6 @@ func FuzzDecodeXLIFF2(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRoundTrip(t, "xliff2", data, Options{Language: "pl", SourceLanguage: "en"})
+		xlFuzzRoundTrip(t, "xliff2", data, Options{Language: "pl", SourceLanguage: "en"})
 	})
 }

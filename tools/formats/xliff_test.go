@@ -292,13 +292,13 @@ func FuzzDecodeXLIFF(f *testing.F) {
 	}
 	f.Add([]byte(`<xliff version="1.2"><file><body><trans-unit id="a"><source>x<g id="1">y</g></source><target>z<!-- c --></target></trans-unit></body></file></xliff>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRoundTrip(t, "xliff", data, Options{Language: "ru", SourceLanguage: "en"})
+		xlFuzzRoundTrip(t, "xliff", data, Options{Language: "ru", SourceLanguage: "en"})
 	})
 }
 
-// fuzzRoundTrip: whatever data is, decoding does not panic, and a file it reads
+// xlFuzzRoundTrip: whatever data is, decoding does not panic, and a file it reads
 // re-encodes to one that reads back the same.
-func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options) {
+func xlFuzzRoundTrip(t *testing.T, format string, data []byte, o Options) {
 	f, err := Decode(format, data, o)
 	if err != nil {
 		return
@@ -460,7 +460,7 @@ func FuzzXLIFFValue(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if strings.IndexFunc(v, func(r rune) bool { return !validXMLRune(r) || r == utf8.RuneError }) >= 0 || !utf8.ValidString(v) {
+		if strings.IndexFunc(v, func(r rune) bool { return !xmlValidRune(r) || r == utf8.RuneError }) >= 0 || !utf8.ValidString(v) {
 			return
 		}
 		file := &File{SourceLanguage: "en", Languages: []string{"de"}, Entries: []Entry{

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-type xnode struct {
+type xlNode struct {
 	name     string // as written, prefix included
 	rawAttrs string // the start tag's attributes as written, leading whitespace included
 	attrs    []xml.Attr
@@ -22,27 +22,27 @@ type xnode struct {
 	// element ends at end. A self-closed element has innerStart == innerEnd == end.
 	start, innerStart, innerEnd, end int
 	line                             int
-	kids                             []xkid
+	kids                             []xlKid
 }
 
-// xkid is an element, character data or an atom (comment, processing instruction).
-type xkid struct {
-	el         *xnode
+// xlKid is an element, character data or an atom (comment, processing instruction).
+type xlKid struct {
+	el         *xlNode
 	text       string // unescaped character data
 	cdata      bool
 	start, end int // the bytes as written (text and atoms)
 	atom       bool
 }
 
-type xdoc struct {
+type xlDoc struct {
 	data           []byte
-	root           *xnode
+	root           *xlNode
 	prolog, epilog string
 }
 
-func (n *xnode) attr(name string) (string, bool) {
+func (n *xlNode) attr(name string) (string, bool) {
 	for _, a := range n.attrs {
-		if rawName(a.Name) == name {
+		if xmlRawName(a.Name) == name {
 			return a.Value, true
 		}
 	}
@@ -50,15 +50,15 @@ func (n *xnode) attr(name string) (string, bool) {
 }
 
 // local is the element name without its prefix.
-func (n *xnode) local() string {
+func (n *xlNode) local() string {
 	if i := strings.LastIndexByte(n.name, ':'); i >= 0 {
 		return n.name[i+1:]
 	}
 	return n.name
 }
 
-func (n *xnode) elements() []*xnode {
-	var out []*xnode
+func (n *xlNode) elements() []*xlNode {
+	var out []*xlNode
 	for _, k := range n.kids {
 		if k.el != nil {
 			out = append(out, k.el)
@@ -67,7 +67,7 @@ func (n *xnode) elements() []*xnode {
 	return out
 }
 
-func (n *xnode) child(local string) *xnode {
+func (n *xlNode) child(local string) *xlNode {
 	for _, k := range n.kids {
 		if k.el != nil && k.el.local() == local {
 			return k.el
@@ -76,18 +76,18 @@ func (n *xnode) child(local string) *xnode {
 	return nil
 }
 
-func (d *xdoc) raw(from, to int) string { return string(d.data[from:to]) }
+func (d *xlDoc) raw(from, to int) string { return string(d.data[from:to]) }
 
-func rawName(n xml.Name) string {
+func xmlRawName(n xml.Name) string {
 	if n.Space != "" {
 		return n.Space + ":" + n.Local
 	}
 	return n.Local
 }
 
-// parseXML reads data into a tree; a file that is not well-formed XML is a *FileError
+// xmlParse reads data into a tree; a file that is not well-formed XML is a *FileError
 // naming the line.
-func parseXML(data []byte) (*xdoc, error) {
+func xmlParse(data []byte) (*xlDoc, error) {
 	if !utf8.Valid(data) {
 		i := 0
 		for i < len(data) {
@@ -106,8 +106,8 @@ func parseXML(data []byte) (*xdoc, error) {
 	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
-	doc := &xdoc{data: data}
-	var stack []*xnode
+	doc := &xlDoc{data: data}
+	var stack []*xlNode
 	rootEnd := -1
 	for {
 		pos := int(d.InputOffset())
@@ -126,8 +126,8 @@ func parseXML(data []byte) (*xdoc, error) {
 		end := int(d.InputOffset())
 		switch t := tok.(type) {
 		case xml.StartElement:
-			n := &xnode{name: rawName(t.Name), start: pos, innerStart: end, innerEnd: end, end: end, line: line}
-			n.rawAttrs = tagAttrs(data[pos:end], n.name)
+			n := &xlNode{name: xmlRawName(t.Name), start: pos, innerStart: end, innerEnd: end, end: end, line: line}
+			n.rawAttrs = xmlTagAttrs(data[pos:end], n.name)
 			n.attrs = t.Attr
 			if len(stack) == 0 {
 				if doc.root != nil {
@@ -137,16 +137,16 @@ func parseXML(data []byte) (*xdoc, error) {
 				doc.prolog = bom + string(data[:pos])
 			} else {
 				p := stack[len(stack)-1]
-				p.kids = append(p.kids, xkid{el: n})
+				p.kids = append(p.kids, xlKid{el: n})
 			}
 			stack = append(stack, n)
 		case xml.EndElement:
 			if len(stack) == 0 {
-				return nil, lineError(line, "</%s> closes nothing", rawName(t.Name))
+				return nil, lineError(line, "</%s> closes nothing", xmlRawName(t.Name))
 			}
 			top := stack[len(stack)-1]
-			if rawName(t.Name) != top.name {
-				return nil, lineError(line, "</%s> closes <%s> of line %d", rawName(t.Name), top.name, top.line)
+			if xmlRawName(t.Name) != top.name {
+				return nil, lineError(line, "</%s> closes <%s> of line %d", xmlRawName(t.Name), top.name, top.line)
 			}
 			top.innerEnd, top.end = pos, end
 			stack = stack[:len(stack)-1]
@@ -162,11 +162,11 @@ func parseXML(data []byte) (*xdoc, error) {
 				continue
 			}
 			p := stack[len(stack)-1]
-			p.kids = append(p.kids, xkid{text: string(t), cdata: bytes.HasPrefix(data[pos:end], []byte("<![CDATA[")), start: pos, end: end})
+			p.kids = append(p.kids, xlKid{text: string(t), cdata: bytes.HasPrefix(data[pos:end], []byte("<![CDATA[")), start: pos, end: end})
 		default:
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
-				p.kids = append(p.kids, xkid{start: pos, end: end, atom: true})
+				p.kids = append(p.kids, xlKid{start: pos, end: end, atom: true})
 			}
 		}
 	}
@@ -181,43 +181,43 @@ func parseXML(data []byte) (*xdoc, error) {
 	return doc, nil
 }
 
-// tagAttrs is the attribute part of a raw start tag ("<a x='1'/>" gives " x='1'").
-func tagAttrs(tag []byte, name string) string {
+// xmlTagAttrs is the attribute part of a raw start tag ("<a x='1'/>" gives " x='1'").
+func xmlTagAttrs(tag []byte, name string) string {
 	s := tag[min(len(tag), 1+len(name)):]
 	s = bytes.TrimSuffix(s, []byte(">"))
 	return string(bytes.TrimSuffix(s, []byte("/")))
 }
 
-// rawAttr is one attribute of a raw attribute string, with its leading whitespace.
-type rawAttr struct{ name, value, raw string }
+// xmlRawAttr is one attribute of a raw attribute string, with its leading whitespace.
+type xmlRawAttr struct{ name, value, raw string }
 
-// splitAttrs reads a raw attribute string; ok is false when it does not parse.
-func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
+// xmlSplitAttrs reads a raw attribute string; ok is false when it does not parse.
+func xmlSplitAttrs(s string) (attrs []xmlRawAttr, trail string, ok bool) {
 	i := 0
 	for {
 		j := i
-		for j < len(s) && isXMLSpace(s[j]) {
+		for j < len(s) && xmlIsSpace(s[j]) {
 			j++
 		}
 		if j == len(s) {
 			return attrs, s[i:], true
 		}
 		n := j
-		for n < len(s) && isNameByte(s[n]) {
+		for n < len(s) && xmlNameByte(s[n]) {
 			n++
 		}
 		if n == j {
 			return nil, "", false
 		}
 		k := n
-		for k < len(s) && isXMLSpace(s[k]) {
+		for k < len(s) && xmlIsSpace(s[k]) {
 			k++
 		}
 		if k >= len(s) || s[k] != '=' {
 			return nil, "", false
 		}
 		k++
-		for k < len(s) && isXMLSpace(s[k]) {
+		for k < len(s) && xmlIsSpace(s[k]) {
 			k++
 		}
 		if k >= len(s) || (s[k] != '"' && s[k] != '\'') {
@@ -228,17 +228,17 @@ func splitAttrs(s string) (attrs []rawAttr, trail string, ok bool) {
 			return nil, "", false
 		}
 		end := k + 1 + q + 1
-		v, ok := unescapeXML(s[k+1 : end-1])
+		v, ok := xmlUnescape(s[k+1 : end-1])
 		if !ok {
 			return nil, "", false
 		}
-		attrs = append(attrs, rawAttr{name: s[j:n], value: v, raw: s[i:end]})
+		attrs = append(attrs, xmlRawAttr{name: s[j:n], value: v, raw: s[i:end]})
 		i = end
 	}
 }
 
-// unescapeXML undoes the escapes of an attribute value as written.
-func unescapeXML(s string) (string, bool) {
+// xmlUnescape undoes the escapes of an attribute value as written.
+func xmlUnescape(s string) (string, bool) {
 	if !strings.ContainsAny(s, "&<") {
 		return s, true
 	}
@@ -280,7 +280,7 @@ func unescapeXML(s string) (string, bool) {
 			default:
 				return "", false
 			}
-			if err != nil || !validXMLRune(rune(n)) {
+			if err != nil || !xmlValidRune(rune(n)) {
 				return "", false
 			}
 			b.WriteRune(rune(n))
@@ -290,19 +290,19 @@ func unescapeXML(s string) (string, bool) {
 	return b.String(), true
 }
 
-// writeRawAttr writes an attribute as written, with the space a first one needs (a file
+// xmlWriteRawAttr writes an attribute as written, with the space a first one needs (a file
 // may run attributes together: a="1"b="2").
-func writeRawAttr(b *strings.Builder, raw string) {
-	if b.Len() == 0 && raw != "" && !isXMLSpace(raw[0]) {
+func xmlWriteRawAttr(b *strings.Builder, raw string) {
+	if b.Len() == 0 && raw != "" && !xmlIsSpace(raw[0]) {
 		b.WriteByte(' ')
 	}
 	b.WriteString(raw)
 }
 
-func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func xmlIsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func getAttr(s, name string) (string, bool) {
-	attrs, _, _ := splitAttrs(s)
+func xmlGetAttr(s, name string) (string, bool) {
+	attrs, _, _ := xmlSplitAttrs(s)
 	for _, a := range attrs {
 		if a.name == name {
 			return a.value, true
@@ -311,9 +311,9 @@ func getAttr(s, name string) (string, bool) {
 	return "", false
 }
 
-// setAttr gives s with name set to value: in place when present, else appended.
-func setAttr(s, name, value string) string {
-	attrs, trail, ok := splitAttrs(s)
+// xmlSetAttr gives s with name set to value: in place when present, else appended.
+func xmlSetAttr(s, name, value string) string {
+	attrs, trail, ok := xmlSplitAttrs(s)
 	if !ok {
 		return s
 	}
@@ -325,57 +325,57 @@ func setAttr(s, name, value string) string {
 				b.WriteString(a.raw)
 			} else {
 				lead := a.raw[:len(a.raw)-len(strings.TrimLeft(a.raw, " \t\r\n"))]
-				writeRawAttr(&b, lead+name+`="`+escapeAttr(value)+`"`)
+				xmlWriteRawAttr(&b, lead+name+`="`+xmlEscapeAttr(value)+`"`)
 			}
 			done = true
 			continue
 		}
-		writeRawAttr(&b, a.raw)
+		xmlWriteRawAttr(&b, a.raw)
 	}
 	if !done {
-		b.WriteString(" " + name + `="` + escapeAttr(value) + `"`)
+		b.WriteString(" " + name + `="` + xmlEscapeAttr(value) + `"`)
 	}
 	b.WriteString(trail)
 	return b.String()
 }
 
-func delAttr(s, name string) string {
-	attrs, trail, ok := splitAttrs(s)
+func xmlDelAttr(s, name string) string {
+	attrs, trail, ok := xmlSplitAttrs(s)
 	if !ok {
 		return s
 	}
 	var b strings.Builder
 	for _, a := range attrs {
 		if a.name != name {
-			writeRawAttr(&b, a.raw)
+			xmlWriteRawAttr(&b, a.raw)
 		}
 	}
 	b.WriteString(trail)
 	return b.String()
 }
 
-// validXMLRune: XML 1.0 forbids most control characters, even escaped.
-func validXMLRune(r rune) bool {
+// xmlValidRune: XML 1.0 forbids most control characters, even escaped.
+func xmlValidRune(r rune) bool {
 	return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) ||
 		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
 }
 
-func cleanXML(s string) string {
+func xmlClean(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	if strings.IndexFunc(s, func(r rune) bool { return !validXMLRune(r) }) < 0 {
+	if strings.IndexFunc(s, func(r rune) bool { return !xmlValidRune(r) }) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if !validXMLRune(r) {
+		if !xmlValidRune(r) {
 			return '\uFFFD'
 		}
 		return r
 	}, s)
 }
 
-// escapeText escapes character data: & < > and \r (which a parser would turn into \n).
-func escapeText(s string) string {
-	s = cleanXML(s)
+// xmlEscapeText escapes character data: & < > and \r (which a parser would turn into \n).
+func xmlEscapeText(s string) string {
+	s = xmlClean(s)
 	if !strings.ContainsAny(s, "&<>\r") {
 		return s
 	}
@@ -397,8 +397,8 @@ func escapeText(s string) string {
 	return b.String()
 }
 
-func escapeAttr(s string) string {
-	s = cleanXML(s)
+func xmlEscapeAttr(s string) string {
+	s = xmlClean(s)
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -423,19 +423,19 @@ func escapeAttr(s string) string {
 	return b.String()
 }
 
-// inlineSet names a version's inline elements: paired ones hold text (their content is
+// xmlInlineSet names a version's inline elements: paired ones hold text (their content is
 // read as the value's text), atoms are kept whole as written.
-type inlineSet struct{ paired, atoms map[string]bool }
+type xmlInlineSet struct{ paired, atoms map[string]bool }
 
 // inner reads an element's content as a value: text unescaped, inline elements as the raw
 // XML they were written as. cdata is true when the content is one CDATA section.
-func (d *xdoc) inner(n *xnode) (text string, cdata bool) {
+func (d *xlDoc) inner(n *xlNode) (text string, cdata bool) {
 	var b strings.Builder
 	d.writeInner(&b, n)
 	return b.String(), len(n.kids) == 1 && n.kids[0].cdata
 }
 
-func (d *xdoc) writeInner(b *strings.Builder, n *xnode) {
+func (d *xlDoc) writeInner(b *strings.Builder, n *xlNode) {
 	for _, k := range n.kids {
 		switch {
 		case k.el != nil:
@@ -454,27 +454,27 @@ func (d *xdoc) writeInner(b *strings.Builder, n *xnode) {
 	}
 }
 
-// encodeInline writes a value as element content: the inline elements of set (and XML
+// xmlEncodeInline writes a value as element content: the inline elements of set (and XML
 // comments) as written, everything else escaped. When the result would not read back as
 // the same value (an unclosed <g>, a tag that is not XML), the whole value is written as
 // text instead.
-func encodeInline(v string, set inlineSet) string {
-	v = cleanXML(v)
+func xmlEncodeInline(v string, set xmlInlineSet) string {
+	v = xmlClean(v)
 	if !strings.Contains(v, "<") {
-		return escapeText(v)
+		return xmlEscapeText(v)
 	}
 	var b strings.Builder
 	tags := false
 	for i := 0; i < len(v); {
 		j := strings.IndexByte(v[i:], '<')
 		if j < 0 {
-			b.WriteString(escapeText(v[i:]))
+			b.WriteString(xmlEscapeText(v[i:]))
 			break
 		}
-		b.WriteString(escapeText(v[i : i+j]))
+		b.WriteString(xmlEscapeText(v[i : i+j]))
 		i += j
-		if n := inlineTagLen(v[i:], set); n > 0 {
-			if !emptyElement(v[i:i+n], set) {
+		if n := xmlInlineTagLen(v[i:], set); n > 0 {
+			if !xmlEmptyElement(v[i:i+n], set) {
 				tags = true // anything but <x .../> is checked below
 			}
 			b.WriteString(v[i : i+n])
@@ -488,17 +488,17 @@ func encodeInline(v string, set inlineSet) string {
 		return b.String()
 	}
 	out := b.String()
-	if doc, err := parseXML([]byte("<r>" + out + "</r>")); err == nil {
+	if doc, err := xmlParse([]byte("<r>" + out + "</r>")); err == nil {
 		if back, _ := doc.inner(doc.root); back == v {
 			return out
 		}
 	}
-	return escapeText(v)
+	return xmlEscapeText(v)
 }
 
-// emptyElement: tag is an atom written <name attrs/> whose attributes are XML, so it reads
+// xmlEmptyElement: tag is an atom written <name attrs/> whose attributes are XML, so it reads
 // back as itself without a parse to check it.
-func emptyElement(tag string, set inlineSet) bool {
+func xmlEmptyElement(tag string, set xmlInlineSet) bool {
 	if !strings.HasSuffix(tag, "/>") || strings.HasPrefix(tag, "<!") {
 		return false
 	}
@@ -509,7 +509,7 @@ func emptyElement(tag string, set inlineSet) bool {
 	if !set.atoms[name] {
 		return false
 	}
-	attrs, _, ok := splitAttrs(tag[1+len(name) : len(tag)-2])
+	attrs, _, ok := xmlSplitAttrs(tag[1+len(name) : len(tag)-2])
 	if !ok {
 		return false
 	}
@@ -522,8 +522,8 @@ func emptyElement(tag string, set inlineSet) bool {
 	return true
 }
 
-// inlineTagLen is the length of the inline tag (or comment) s starts with, 0 for none.
-func inlineTagLen(s string, set inlineSet) int {
+// xmlInlineTagLen is the length of the inline tag (or comment) s starts with, 0 for none.
+func xmlInlineTagLen(s string, set xmlInlineSet) int {
 	if strings.HasPrefix(s, "<!--") {
 		if e := strings.Index(s[4:], "-->"); e >= 0 {
 			return 4 + e + 3
@@ -536,7 +536,7 @@ func inlineTagLen(s string, set inlineSet) int {
 		i = 2
 	}
 	j := i
-	for j < len(s) && (isNameByte(s[j])) {
+	for j < len(s) && (xmlNameByte(s[j])) {
 		j++
 	}
 	name := s[i:j]
@@ -552,7 +552,7 @@ func inlineTagLen(s string, set inlineSet) int {
 			return 0
 		}
 		k := j
-		for k < len(s) && isXMLSpace(s[k]) {
+		for k < len(s) && xmlIsSpace(s[k]) {
 			k++
 		}
 		if k < len(s) && s[k] == '>' {
@@ -560,7 +560,7 @@ func inlineTagLen(s string, set inlineSet) int {
 		}
 		return 0
 	}
-	if j < len(s) && !isXMLSpace(s[j]) && s[j] != '/' && s[j] != '>' {
+	if j < len(s) && !xmlIsSpace(s[j]) && s[j] != '/' && s[j] != '>' {
 		return 0
 	}
 	var q byte
@@ -585,7 +585,7 @@ func inlineTagLen(s string, set inlineSet) int {
 				return 0
 			}
 			e := k + 1 + end + 2 + len(name)
-			for e < len(s) && isXMLSpace(s[e]) {
+			for e < len(s) && xmlIsSpace(s[e]) {
 				e++
 			}
 			if e < len(s) && s[e] == '>' {
@@ -597,40 +597,40 @@ func inlineTagLen(s string, set inlineSet) int {
 	return 0
 }
 
-func isNameByte(c byte) bool {
+func xmlNameByte(c byte) bool {
 	return c == ':' || c == '_' || c == '-' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
-// encodeCDATA writes text as one CDATA section ("]]>" split across two).
-func encodeCDATA(v string) string {
-	v = cleanXML(v)
+// xmlEncodeCDATA writes text as one CDATA section ("]]>" split across two).
+func xmlEncodeCDATA(v string) string {
+	v = xmlClean(v)
 	if strings.Contains(v, "\r") {
 		return ""
 	}
 	return "<![CDATA[" + strings.ReplaceAll(v, "]]>", "]]]]><![CDATA[>") + "]]>"
 }
 
-// writeContent writes a value as element content, as one CDATA section when cdata is set
+// xmlWriteContent writes a value as element content, as one CDATA section when cdata is set
 // and the text allows it.
-func writeContent(v string, cdata bool, set inlineSet) string {
+func xmlWriteContent(v string, cdata bool, set xmlInlineSet) string {
 	if cdata && v != "" {
-		if s := encodeCDATA(v); s != "" {
+		if s := xmlEncodeCDATA(v); s != "" {
 			return s
 		}
 	}
-	return encodeInline(v, set)
+	return xmlEncodeInline(v, set)
 }
 
 // element writes <name attrs>content</name>, self-closed when content is empty.
-func element(name, attrs, content string) string {
+func xmlElement(name, attrs, content string) string {
 	if content == "" {
 		return "<" + name + attrs + "/>"
 	}
 	return "<" + name + attrs + ">" + content + "</" + name + ">"
 }
 
-// setMeta sets m[k] = v unless v is "" (meta maps stay nil when empty).
-func setMeta(m *map[string]string, k, v string) {
+// xlSetMeta sets m[k] = v unless v is "" (meta maps stay nil when empty).
+func xlSetMeta(m *map[string]string, k, v string) {
 	if v == "" {
 		return
 	}
