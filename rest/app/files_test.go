@@ -168,6 +168,11 @@ func TestExportDownload(t *testing.T) {
 			t.Errorf("source-language PO named %q", params["filename"])
 		}
 
+		p = b.get(t, proj+"/export?ns=common&lang=all&format=csv").want(t, http.StatusOK, "greeting", "Hei")
+		if _, params, _ := mime.ParseMediaType(p.header.Get("Content-Disposition")); params["filename"] != "common.csv" {
+			t.Errorf("every language's CSV named %q", params["filename"])
+		}
+
 		// A refused export shows the page again, the message beside the form and the
 		// fields kept.
 		b.get(t, proj+"/export?ns=common&lang=all&format=po&approved=1").want(t, http.StatusBadRequest,
