@@ -288,6 +288,16 @@ func TestImportBrokenFile(t *testing.T) {
 		if _, err := e.cat.GetTranslation(e.sys(t), e.ref("fresh", "greeting", "en").KeyRef); model.ErrorCode(err) != model.CodeNotFound {
 			t.Fatalf("a broken file stored a key: %v", err)
 		}
+
+		// A file that parses but holds a value the value gate refuses: the catalogue's
+		// message beside the form, nothing stored.
+		before := e.rows(t)
+		hostile := "msgctxt \"greeting\"\nmsgid \"Hello\"\nmsgstr \"javascript:alert(1)\"\n"
+		fields = map[string]string{"namespace": "common", "language": "nb", "format": "po", "status": "approved"}
+		b.upload(t, proj+"/import", fields, "nb.po", []byte(hostile), true).want(t, http.StatusUnprocessableEntity, `id="import-error"`, "javascript")
+		if after := e.rows(t); fmt.Sprint(after) != fmt.Sprint(before) {
+			t.Fatalf("a refused file changed rows:\n%v\nwas\n%v", after, before)
+		}
 	})
 }
 
