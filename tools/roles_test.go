@@ -395,3 +395,20 @@ func TestRolesInTheEditor(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryUserOperationNamesItsRight: every operation a user's token or session reaches
+// names the right it needs, so that no door is open by omission.
+func TestEveryUserOperationNamesItsRight(t *testing.T) {
+	t.Parallel()
+	for _, op := range tools.Operations {
+		if op.Auth&(tools.PAT|tools.WorkspacePAT|tools.Session|tools.KeyRW) == 0 || op.Name == "sign_out" {
+			continue
+		}
+		if op.Needs == 0 {
+			t.Errorf("%s is open to users and keys but names no right", op.Name)
+		}
+		if !op.ReadOnly && op.Needs == model.RightRead && op.Name != "create_token" && op.Name != "revoke_token" {
+			t.Errorf("%s writes with only the right to read", op.Name)
+		}
+	}
+}
