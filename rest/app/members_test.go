@@ -67,7 +67,27 @@ func TestInvitationEndToEnd(t *testing.T) {
 		if approve.status != http.StatusForbidden {
 			t.Errorf("the translator approving: %d, want 403; %.300s", approve.status, approve.body)
 		}
-		guest.get(t, "/app/p/"+id+"/connect").want(t, http.StatusForbidden)
+		// Connect keeps to the translator's own tokens, which carry the role: the token
+		// minted there writes nb and is refused sv.
+		if c := guest.get(t, "/app/p/"+id+"/connect").want(t, http.StatusOK, "tokens-only"); strings.Contains(c.body, `id="keys-h"`) {
+			t.Errorf("a translator's Connect page lists the project's keys")
+		}
+		if p := guest.post(t, "/app/p/"+id+"/connect/keys/revoke", url.Values{"id": {"x"}}, true); p.status != http.StatusForbidden {
+			t.Errorf("a translator revoking a key: %d, want 403", p.status)
+		}
+		made := guest.post(t, "/app/p/"+id+"/connect/tokens", url.Values{"scope": {"workspace"}}, true).want(t, http.StatusCreated)
+		tok := regexp.MustCompile(`pat_ws_[0-9a-f]+`).FindString(made.body)
+		pr, err := e.cat.Authenticate(t.Context(), tok)
+		if err != nil {
+			t.Fatalf("the minted token %q: %v", tok, err)
+		}
+		as := model.WithPrincipal(t.Context(), pr)
+		if _, err := e.cat.UpdateTranslation(as, tools.UpdateTranslationIn{RowRef: e.ref("common", "greeting", "sv"), Value: "Hej"}); model.ErrorCode(err) != model.CodeForbidden {
+			t.Errorf("the translator's minted token writing sv: %v, want forbidden", err)
+		}
+		if _, err := e.cat.UpdateTranslation(as, tools.UpdateTranslationIn{RowRef: e.ref("common", "greeting", "nb"), Value: "Hei igjen"}); err != nil {
+			t.Errorf("the translator's minted token writing nb: %v", err)
+		}
 		guest.get(t, "/app/p/"+id+"/members").want(t, http.StatusForbidden)
 		if p := guest.post(t, "/app/p/"+id+"/members/invite", url.Values{"email": {"x@acme.test"}, "role": {"reviewer"}}, true); p.status != http.StatusForbidden {
 			t.Errorf("the translator inviting: %d, want 403", p.status)
