@@ -209,3 +209,40 @@ func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 		return model.Errorf(model.CodeForbidden, "only an owner of the workspace may do this")
 	})
 }
+
+// MyRole is what the caller may do on a project, for pages that show or hide actions: the
+// operations decide all the same.
+type MyRole struct {
+	Role       string          // owner, manager, translator, reviewer; "" for keys and the system
+	Manage     bool            // settings, keys, members
+	Editable   map[string]bool // languages the caller may edit
+	Approvable map[string]bool // languages the caller may approve in
+}
+
+// MyRoleOn returns the caller's role and rights on a project's enabled target languages.
+func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error) {
+	out := MyRole{Editable: map[string]bool{}, Approvable: map[string]bool{}}
+	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
+		if p := model.PrincipalFrom(ctx); isUser(p) {
+			a, err := tx.Access(ctx, p.UserID, proj.ID)
+			if err != nil {
+				return err
+			}
+			out.Role = a.ProjectRole
+			if a.WorkspaceRole == model.RoleOwner {
+				out.Role = model.RoleOwner
+			}
+		}
+		for _, l := range proj.EnabledLanguages {
+			r, err := c.rightsIn(ctx, tx, proj, l)
+			if err != nil {
+				return err
+			}
+			out.Manage = r&model.RightManage != 0
+			out.Editable[l] = l != proj.SourceLanguage && r&model.RightTranslate != 0
+			out.Approvable[l] = out.Editable[l] && r&model.RightApprove != 0
+		}
+		return nil
+	})
+	return out, err
+}

@@ -48,6 +48,7 @@ func TestInvitationEndToEnd(t *testing.T) {
 			t.Fatalf("accepting: %d %.400s", done.status, done.body)
 		}
 		guest.get(t, "/app/").want(t, http.StatusOK, "Web app")
+		guest.get(t, "/app/p/"+id+"/").want(t, http.StatusOK, "your role: translator")
 		if p := e.browser(t).get(t, m[1]); p.status != http.StatusNotFound {
 			t.Errorf("the link a second time: %d, want 404", p.status)
 		}
