@@ -97,25 +97,25 @@ func (c *Catalog) rightsIn(ctx context.Context, tx model.Tx, proj model.Project,
 // for RightTranslate and RightApprove; an unknown project or another workspace's answers
 // as loadProject does.
 func (c *Catalog) need(ctx context.Context, projectID, language string, need model.Right) error {
-	if !validID(projectID) {
-		return model.Errorf(model.CodeNotFound, "project %q not found", model.Truncate(projectID, 40))
+	// The project through the cache (it moves with the project's revision), then only the
+	// user's roles from the database: a role changed anywhere counts at the next request.
+	proj, err := c.projectCached(ctx, projectID)
+	if err != nil {
+		return err
 	}
-	return c.store.View(ctx, func(tx model.Tx) error {
-		proj, err := tx.Project(ctx, projectID)
-		if model.IsNotFound(err) {
-			return model.Errorf(model.CodeNotFound, "project %s not found", projectID)
-		} else if err != nil {
-			return err
-		}
-		if err := authorizeProject(model.PrincipalFrom(ctx), proj); err != nil {
-			return err
-		}
-		r, err := c.rightsIn(ctx, tx, proj, language)
-		if err != nil {
-			return err
-		}
-		return refusal(proj, language, need, r)
-	})
+	p := model.PrincipalFrom(ctx)
+	if !isUser(p) {
+		return refusal(proj, language, need, rightsOn(p, model.Access{}, proj, language))
+	}
+	var r model.Right
+	if err := c.store.View(ctx, func(tx model.Tx) error {
+		var err error
+		r, err = c.rightsIn(ctx, tx, proj, language)
+		return err
+	}); err != nil {
+		return err
+	}
+	return refusal(proj, language, need, r)
 }
 
 // refusal is nil when have holds need, else the CodeForbidden that names what is missing.
