@@ -1,23 +1,137 @@
 package formats
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 )
 
-// renderJSON writes a flat object. encoding/json sorts map keys, so the output is deterministic;
-// HTML escaping is off because values carry markup (<strong>) that must stay readable.
-func renderJSON(_ string, entries []Row) ([]byte, error) {
-	m := make(map[string]string, len(entries))
-	for _, e := range entries {
-		m[e.Key] = e.Value
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+// json: lokal's own flat file, one object of key to value, the value in ICU (a plural is
+// one ICU value, as inside lokal). Encode writes the entries in the order given (Render
+// gives them sorted by key, so its output is the sorted object it has always been),
+// indented by two spaces, ": " between key and value, a newline at the end; <, > and & are
+// not escaped, because values carry markup. A key the entry has no value for in the
+// language is left out (an empty value is written as "").
+//
+// Decode also reads a nested file, as lokal's sync endpoint does: {"a": {"b": "x"}} is the
+// key "a.b". Encoding such a file writes it flat, which means the same to lokal. A value
+// that is not a string (number, boolean, null, array) is refused with its line, as is a key
+// given twice, flat and nested ("a.b" beside {"a": {"b"}}). json keeps no Meta.
+var jsonCodec = &Codec{
+	Name:        "json",
+	ContentType: "application/json",
+	Extension:   "json",
+	Decode:      decodeJSON,
+	Encode:      encodeJSON,
+}
+
+func decodeJSON(data []byte, o Options) (*File, error) {
+	root, err := parseJSON(data)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	leaves, err := flattenJSON(data, root, false)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Languages: []string{o.Language}, Entries: make([]Entry, len(leaves))}
+	for i, l := range leaves {
+		f.Entries[i] = Entry{Key: l.key, Values: map[string]Value{o.Language: {Text: l.node.Str}}}
+	}
+	return f, nil
+}
+
+func encodeJSON(f *File, o Options) ([]byte, error) {
+	lang := fileLanguage(f, o)
+	root := jsonObj()
+	seen := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		v, ok := e.Values[lang]
+		if !ok {
+			continue
+		}
+		if seen[e.Key] {
+			return nil, fmt.Errorf("formats: json: duplicate key %q", e.Key)
+		}
+		seen[e.Key] = true
+		root.Keys = append(root.Keys, e.Key)
+		root.Vals = append(root.Vals, jsonStr(v.Text))
+	}
+	return writeJSONFile(root, ": "), nil
+}
+
+// writeJSONFile writes root indented by two spaces, members in node order, with a newline
+// at the end: the spelling of json, i18next and ARB files.
+func writeJSONFile(root *jsonNode, colon string) []byte {
+	w := jsonWriter{colon: colon}
+	w.node(root, 0)
+	w.b.WriteByte('\n')
+	return w.b.Bytes()
+}
+
+// fileLanguage is the language a one-language codec reads values in.
+func fileLanguage(f *File, o Options) string {
+	if o.Language == "" && len(f.Languages) == 1 {
+		return f.Languages[0]
+	}
+	return o.Language
+}
+
+// jsonLeaf is one string of a nested JSON file with its dotted key.
+type jsonLeaf struct {
+	key  string
+	node *jsonNode
+	// array is the dotted key of the array the leaf is an item of (i18next), "" when none.
+	arrayOf string
+}
+
+// flattenJSON lists the strings of a (possibly nested) object in file order, keyed by
+// their path joined with dots. With arrays, an array's items are keyed by their index
+// (key.0, key.1); without, an array is refused like any other value that is not a string.
+func flattenJSON(data []byte, root *jsonNode, arrays bool) ([]jsonLeaf, error) {
+	if root.Kind != jsonObject {
+		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+	}
+	var out []jsonLeaf
+	seen := map[string]bool{}
+	var walk func(prefix string, n *jsonNode, arrayOf string) error
+	walk = func(prefix string, n *jsonNode, arrayOf string) error {
+		add := func(key string, v *jsonNode) error {
+			full := key
+			if prefix != "" {
+				full = prefix + "." + key
+			}
+			switch {
+			case v.Kind == jsonString:
+				if seen[full] {
+					return offsetError(data, v.Offset, "key %q is given twice (flat and nested)", full)
+				}
+				seen[full] = true
+				out = append(out, jsonLeaf{key: full, node: v, arrayOf: arrayOf})
+			case v.Kind == jsonObject:
+				return walk(full, v, "")
+			case v.Kind == jsonArray && arrays:
+				return walk(full, v, full)
+			default:
+				return offsetError(data, v.Offset, "value of %q must be a string, not %s", full, v.Kind)
+			}
+			return nil
+		}
+		if n.Kind == jsonArray {
+			for i, v := range n.Vals {
+				if err := add(fmt.Sprint(i), v); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for i, k := range n.Keys {
+			if err := add(k, n.Vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk("", root, ""); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -1,0 +1,543 @@
+package formats
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
+
+// xcstrings: Xcode's String Catalog, every language in one JSON file:
+// {"sourceLanguage", "strings": {key: {"comment", "extractionState", "shouldTranslate",
+// "localizations": {lang: {"stringUnit": {"state", "value"}, "variations": {"plural":
+// {category: {"stringUnit"}}, "device": {...}}, "substitutions": {...}}}}}, "version"}.
+//
+// Decode with Options.Language "all" (or "") gives every language in Values, Languages in
+// the order they first appear; with one language only that one. Entry.Source is the source
+// localization's value, or the key when the entry has none (the contract's rule); the key is
+// also not given a source value it does not have. comment is Entry.Comment, shouldTranslate
+// false DoNotTranslate. A localization's value is, in this order: its stringUnit; its plural
+// variations as one ICU plural on count (FromNative: zero is =0 where the language has no
+// zero category; text as written, ICU's {, } and # quoted); the "other" device's
+// stringUnit. States: translated, needs_review, new (StateNone) and stale.
+//
+// Meta, kept so that a file Xcode wrote is written back byte for byte:
+//   - File.Meta["version"]; File.Meta["x.<field>"] for another top-level member (JSON);
+//     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
+//     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
+//   - Entry.Meta["extractionState"]; Entry.Meta["x.<field>"] for another member (JSON).
+//   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
+//     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
+//     Substitutions (%#@var@) are not turned into ICU: the value keeps %#@var@.
+//     ["<lang>.value"] = "device" when the value is the "other" device's (Encode writes it
+//     back there); ["<lang>.plural.states"] the per-form states (JSON) when they differ;
+//     ["<lang>.variations.plural"] a plural kept as written because it has forms a
+//     plural in lokal cannot carry (categories the language lacks that name no number);
+//     ["<lang>.state"] a state lokal has no name for; ["<lang>.stringUnit"] other
+//     members of the stringUnit (JSON).
+//
+// Encode writes Xcode's own spelling: two-space indent, " : " between key and value,
+// every object's keys in Xcode's order (the Unicode collation, numbers by value:
+// "%lld min" before "%lld Points", "%" before "$", "month" before "Month %lld"), an empty
+// object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
+// exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
+// %lld). With one language, the source localization is written from Entry.Source when it
+// differs from the key.
+var xcstringsCodec = &Codec{
+	Name:         "xcstrings",
+	ContentType:  "application/json",
+	Extension:    "xcstrings",
+	Bilingual:    true,
+	Multilingual: true,
+	Decode:       decodeXCStrings,
+	Encode:       encodeXCStrings,
+}
+
+var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
+var xcstatesOut = map[State]string{StateTranslated: "translated", StateNeedsReview: "needs_review", StateNone: "new", StateStale: "stale"}
+
+func decodeXCStrings(data []byte, o Options) (*File, error) {
+	root, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind != jsonObject {
+		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+	}
+	all := o.Language == "" || o.Language == AllLanguages
+	f := &File{}
+	meta := map[string]string{}
+	var stringsNode *jsonNode
+	for i, k := range root.Keys {
+		v := root.Vals[i]
+		switch k {
+		case "sourceLanguage":
+			if v.Kind != jsonString {
+				return nil, offsetError(data, v.Offset, "sourceLanguage must be a string")
+			}
+			f.SourceLanguage = v.Str
+		case "version":
+			if v.Kind != jsonString {
+				return nil, offsetError(data, v.Offset, "version must be a string")
+			}
+			meta["version"] = v.Str
+		case "strings":
+			if v.Kind != jsonObject {
+				return nil, offsetError(data, v.Offset, "strings must be an object, not %s", v.Kind)
+			}
+			stringsNode = v
+		default:
+			meta["x."+k] = canonicalJSON(v)
+		}
+	}
+	if bytes.Contains(data, []byte(`\/`)) {
+		meta["escapedSlashes"] = "true"
+	}
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		meta["noFinalNewline"] = "true"
+	}
+	if len(meta) > 0 {
+		f.Meta = meta
+	}
+	if !all {
+		f.Languages = []string{o.Language}
+	}
+	if stringsNode == nil {
+		return f, nil
+	}
+	f.Entries = make([]Entry, 0, len(stringsNode.Keys))
+	for i, key := range stringsNode.Keys {
+		v := stringsNode.Vals[i]
+		if v.Kind != jsonObject {
+			return nil, offsetError(data, v.Offset, "string %q must be an object, not %s", key, v.Kind)
+		}
+		e := Entry{Key: key, Source: key, Values: map[string]Value{}}
+		em := map[string]string{}
+		for j, field := range v.Keys {
+			fv := v.Vals[j]
+			switch {
+			case field == "comment" && fv.Kind == jsonString:
+				e.Comment = fv.Str
+			case field == "extractionState" && fv.Kind == jsonString:
+				em["extractionState"] = fv.Str
+			case field == "shouldTranslate" && fv.Kind == jsonBool && fv.Str == "false":
+				e.DoNotTranslate = true
+			case field == "localizations":
+				if fv.Kind != jsonObject {
+					return nil, offsetError(data, fv.Offset, "localizations of %q must be an object", key)
+				}
+				for l, lang := range fv.Keys {
+					loc := fv.Vals[l]
+					if loc.Kind != jsonObject {
+						return nil, offsetError(data, loc.Offset, "localization %q of %q must be an object", lang, key)
+					}
+					if strings.Contains(lang, ".") || lang == "" {
+						return nil, offsetError(data, loc.Offset, "localization of %q has a bad language %q", key, lang)
+					}
+					val, ok, lm, err := readXCLocalization(data, lang, loc)
+					if err != nil {
+						return nil, err
+					}
+					if ok && lang == f.SourceLanguage {
+						e.Source = val.Text
+					}
+					if !all && lang != o.Language {
+						continue
+					}
+					if all && !slices.Contains(f.Languages, lang) {
+						f.Languages = append(f.Languages, lang)
+					}
+					if ok {
+						e.Values[lang] = val
+					}
+					for mk, mv := range lm {
+						em[mk] = mv
+					}
+				}
+			default:
+				em["x."+field] = canonicalJSON(fv)
+			}
+		}
+		if len(em) > 0 {
+			e.Meta = em
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	return f, nil
+}
+
+// readXCLocalization reads one localization: its value (ok false when it has none lokal
+// can hold) and the Meta keeping the rest.
+func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, map[string]string, error) {
+	meta := map[string]string{}
+	var val Value
+	ok := false
+	var device *jsonNode
+	for i, field := range loc.Keys {
+		fv := loc.Vals[i]
+		switch field {
+		case "stringUnit":
+			v, extra, isUnit := readStringUnit(fv)
+			if !isUnit {
+				meta[lang+".stringUnit"] = canonicalJSON(fv)
+				continue
+			}
+			val, ok = v, true
+			if extra != "" {
+				meta[lang+".stringUnit"] = extra
+			}
+			if _, known := xcstatesIn[fv.get("state").Str]; !known && fv.get("state") != nil {
+				meta[lang+".state"] = fv.get("state").Str
+			}
+		case "variations":
+			if fv.Kind != jsonObject {
+				meta[lang+".variations"] = canonicalJSON(fv)
+				continue
+			}
+			for j, kind := range fv.Keys {
+				kv := fv.Vals[j]
+				if kind == "device" {
+					device = kv
+				}
+				meta[lang+".variations."+kind] = canonicalJSON(kv)
+			}
+		default:
+			meta[lang+"."+field] = canonicalJSON(fv)
+		}
+	}
+	if plural, has := meta[lang+".variations.plural"]; has && !ok {
+		if v, states, isPlural := readXCPlural(lang, loc.get("variations").get("plural")); isPlural {
+			val, ok = v, true
+			delete(meta, lang+".variations.plural")
+			if states != "" {
+				meta[lang+".plural.states"] = states
+			}
+		} else {
+			meta[lang+".variations.plural"] = plural
+		}
+	}
+	if device != nil && !ok {
+		if v, extra, isUnit := readStringUnit(device.get("other").get("stringUnit")); isUnit && extra == "" && len(device.get("other").Keys) == 1 {
+			if _, known := xcstatesIn[device.get("other").get("stringUnit").get("state").Str]; known {
+				val, ok = v, true
+				meta[lang+".value"] = "device"
+			}
+		}
+	}
+	if len(meta) == 0 {
+		meta = nil
+	}
+	return val, ok, meta, nil
+}
+
+// readStringUnit reads {"state", "value"}: the Value, and the JSON of any other members.
+func readStringUnit(n *jsonNode) (Value, string, bool) {
+	if n == nil || n.Kind != jsonObject {
+		return Value{}, "", false
+	}
+	v := n.get("value")
+	if v == nil || v.Kind != jsonString {
+		return Value{}, "", false
+	}
+	st := n.get("state")
+	if st != nil && st.Kind != jsonString {
+		return Value{}, "", false
+	}
+	out := Value{Text: v.Str}
+	if st != nil {
+		out.State = xcstatesIn[st.Str]
+	}
+	extra := jsonObj()
+	for i, k := range n.Keys {
+		if k != "state" && k != "value" {
+			extra.Keys = append(extra.Keys, k)
+			extra.Vals = append(extra.Vals, n.Vals[i])
+		}
+	}
+	if len(extra.Keys) == 0 {
+		return out, "", true
+	}
+	return out, canonicalJSON(extra), true
+}
+
+// readXCPlural turns variations.plural into one ICU plural, when every form is a plain
+// stringUnit and writing it back gives the same forms.
+func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
+	if n == nil || n.Kind != jsonObject || len(n.Keys) == 0 {
+		return Value{}, "", false
+	}
+	var forms []PluralForm
+	states := jsonObj()
+	same := true
+	var state State
+	for i, cat := range n.Keys {
+		form := n.Vals[i]
+		if form.Kind != jsonObject || len(form.Keys) != 1 {
+			return Value{}, "", false
+		}
+		unit := form.get("stringUnit")
+		v, extra, ok := readStringUnit(unit)
+		if !ok || extra != "" {
+			return Value{}, "", false
+		}
+		if _, known := xcstatesIn[unit.get("state").Str]; !known {
+			return Value{}, "", false
+		}
+		if i == 0 {
+			state = v.State
+		} else if v.State != state {
+			same = false
+		}
+		states.Keys = append(states.Keys, cat)
+		states.Vals = append(states.Vals, jsonStr(unit.get("state").Str))
+		forms = append(forms, PluralForm{Selector: cat, Text: nativeToICU(v.Text, 0)})
+	}
+	p := FromNative(lang, "count", false, forms)
+	back, _, dropped := ToNative(lang, p, ZeroExplicit)
+	if len(dropped) > 0 || len(back) != len(forms) {
+		return Value{}, "", false
+	}
+	s := ""
+	if !same {
+		s = canonicalJSON(states)
+	}
+	return Value{Text: p.String(), State: state}, s, true
+}
+
+func encodeXCStrings(f *File, o Options) ([]byte, error) {
+	all := o.Language == "" || o.Language == AllLanguages
+	src := f.SourceLanguage
+	if src == "" {
+		src = o.SourceLanguage
+	}
+	if src == "" {
+		src = "en"
+	}
+	root := jsonObj()
+	root.set("sourceLanguage", jsonStr(src))
+	strs := jsonObj()
+	root.set("strings", strs)
+	version := f.Meta["version"]
+	if version == "" {
+		version = "1.0"
+	}
+	root.set("version", jsonStr(version))
+	for k, v := range f.Meta {
+		if name, ok := strings.CutPrefix(k, "x."); ok {
+			n, err := parseMetaJSON(k, v)
+			if err != nil {
+				return nil, err
+			}
+			root.set(name, n)
+		}
+	}
+	seen := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		if seen[e.Key] {
+			return nil, fmt.Errorf("formats: xcstrings: duplicate key %q", e.Key)
+		}
+		seen[e.Key] = true
+		n, err := xcEntry(e, src, all, o.Language)
+		if err != nil {
+			return nil, err
+		}
+		strs.Keys = append(strs.Keys, e.Key)
+		strs.Vals = append(strs.Vals, n)
+	}
+	w := jsonWriter{colon: " : ", xcodeEmpty: true, order: xcodeOrder, slash: f.Meta["escapedSlashes"] == "true"}
+	w.node(root, 0)
+	if f.Meta["noFinalNewline"] != "true" {
+		w.b.WriteByte('\n')
+	}
+	return w.b.Bytes(), nil
+}
+
+func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
+	n := jsonObj()
+	if e.Comment != "" {
+		n.set("comment", jsonStr(e.Comment))
+	}
+	if s := e.Meta["extractionState"]; s != "" {
+		n.set("extractionState", jsonStr(s))
+	}
+	if e.DoNotTranslate {
+		n.set("shouldTranslate", &jsonNode{Kind: jsonBool, Str: "false"})
+	}
+	// The languages the entry writes: its values, and those its Meta keeps something for.
+	var langs []string
+	for lang := range e.Values {
+		if all || lang == only {
+			langs = append(langs, lang)
+		}
+	}
+	for k, v := range e.Meta {
+		if name, ok := strings.CutPrefix(k, "x."); ok {
+			mv, err := parseMetaJSON(k, v)
+			if err != nil {
+				return nil, err
+			}
+			n.set(name, mv)
+			continue
+		}
+		if lang, _, ok := strings.Cut(k, "."); ok && (all || lang == only) && !slices.Contains(langs, lang) {
+			langs = append(langs, lang)
+		}
+	}
+	_, hasSrc := e.Values[src]
+	if !hasSrc && !slices.Contains(langs, src) && e.Source != "" && e.Source != e.Key {
+		langs = append(langs, src)
+	}
+	locs := jsonObj()
+	for _, lang := range langs {
+		v, has := e.Values[lang]
+		if !has && lang == src && e.Source != "" && e.Source != e.Key {
+			v, has = Value{Text: e.Source, State: StateTranslated}, true
+		}
+		loc, err := xcLocalization(e, lang, v, has)
+		if err != nil {
+			return nil, err
+		}
+		if len(loc.Keys) > 0 {
+			locs.set(lang, loc)
+		}
+	}
+	if len(locs.Keys) > 0 {
+		n.set("localizations", locs)
+	}
+	return n, nil
+}
+
+func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) {
+	loc := jsonObj()
+	prefix := lang + "."
+	metaJSON := func(name string) (*jsonNode, error) {
+		s, ok := e.Meta[prefix+name]
+		if !ok {
+			return nil, nil
+		}
+		return parseMetaJSON(prefix+name, s)
+	}
+	state := xcstatesOut[v.State]
+	if s := e.Meta[prefix+"state"]; s != "" {
+		state = s
+	}
+	unit := func(text, state string) *jsonNode {
+		u := jsonObj()
+		u.set("state", jsonStr(state))
+		u.set("value", jsonStr(text))
+		return u
+	}
+	variations := jsonObj()
+	for k, s := range e.Meta {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		kind, isVariation := strings.CutPrefix(rest, "variations.")
+		switch {
+		case isVariation:
+			n, err := parseMetaJSON(k, s)
+			if err != nil {
+				return nil, err
+			}
+			variations.set(kind, n)
+		case rest == "value", rest == "state", rest == "plural.states", rest == "stringUnit":
+		default:
+			n, err := parseMetaJSON(k, s)
+			if err != nil {
+				return nil, err
+			}
+			loc.set(rest, n)
+		}
+	}
+	switch p, isPlural := SinglePlural(v.Text); {
+	case !has:
+		if n, err := metaJSON("stringUnit"); err != nil {
+			return nil, err
+		} else if n != nil {
+			loc.set("stringUnit", n)
+		}
+	case e.Meta[prefix+"value"] == "device":
+		device := variations.get("device")
+		if device == nil || device.Kind != jsonObject {
+			device = jsonObj()
+			variations.set("device", device)
+		}
+		other := jsonObj()
+		other.set("stringUnit", unit(v.Text, state))
+		device.set("other", other)
+	case isPlural && variations.get("plural") == nil:
+		states, err := metaJSON("plural.states")
+		if err != nil {
+			return nil, err
+		}
+		forms, _, _ := ToNative(lang, p, ZeroExplicit)
+		plural := jsonObj()
+		for _, fm := range forms {
+			st := state
+			if s := states.get(fm.Selector); s != nil {
+				st = s.Str
+			}
+			form := jsonObj()
+			form.set("stringUnit", unit(icuToNative(fm.Text, "%lld"), st))
+			plural.set(fm.Selector, form)
+		}
+		variations.set("plural", plural)
+	default:
+		u := unit(v.Text, state)
+		if extra, err := metaJSON("stringUnit"); err != nil {
+			return nil, err
+		} else if extra != nil {
+			for i, k := range extra.Keys {
+				u.set(k, extra.Vals[i])
+			}
+		}
+		loc.set("stringUnit", u)
+	}
+	if len(variations.Keys) > 0 {
+		loc.set("variations", variations)
+	}
+	return loc, nil
+}
+
+// xcodeCollators are collators in Xcode's key order (one per goroutine at a time: a
+// Collator is not safe for concurrent use).
+var xcodeCollators = sync.Pool{New: func() any { return collate.New(language.Und, collate.Numeric) }}
+
+// xcodeOrder orders an object's keys as Xcode writes them: by the Unicode collation with
+// numbers compared by value (what Finder's sort does), ties by bytes.
+func xcodeOrder(keys []string) []int {
+	order := identity(len(keys))
+	if len(keys) < 2 {
+		return order
+	}
+	plain := true
+	for _, k := range keys {
+		for i := 0; i < len(k) && plain; i++ {
+			plain = k[i] >= 'a' && k[i] <= 'z'
+		}
+	}
+	if plain {
+		// Lower-case ASCII words collate in byte order.
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+		return order
+	}
+	c := xcodeCollators.Get().(*collate.Collator)
+	defer xcodeCollators.Put(c)
+	var buf collate.Buffer
+	sk := make([][]byte, len(keys))
+	for i, k := range keys {
+		sk[i] = c.KeyFromString(&buf, k)
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if r := bytes.Compare(sk[a], sk[b]); r != 0 {
+			return r
+		}
+		return strings.Compare(keys[a], keys[b])
+	})
+	return order
+}
