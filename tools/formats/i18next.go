@@ -45,20 +45,16 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	leaves, err := flattenJSON(data, root, true)
+	leaves, arrays, err := flattenJSON(data, root, true)
 	if err != nil {
 		return nil, err
 	}
 	lang := o.Language
 	f := &File{Languages: []string{lang}}
 
-	var arrays []string
 	plain := make(map[string]bool, len(leaves))
 	for _, l := range leaves {
 		plain[l.key] = true
-		if l.arrayOf != "" && !slices.Contains(arrays, l.arrayOf) {
-			arrays = append(arrays, l.arrayOf)
-		}
 	}
 	if len(arrays) > 0 {
 		list := &jsonNode{Kind: jsonArray}

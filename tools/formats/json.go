@@ -28,7 +28,7 @@ func decodeJSON(data []byte, o Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	leaves, err := flattenJSON(data, root, false)
+	leaves, _, err := flattenJSON(data, root, false)
 	if err != nil {
 		return nil, err
 	}
@@ -79,21 +79,20 @@ func fileLanguage(f *File, o Options) string {
 type jsonLeaf struct {
 	key  string
 	node *jsonNode
-	// array is the dotted key of the array the leaf is an item of (i18next), "" when none.
-	arrayOf string
 }
 
 // flattenJSON lists the strings of a (possibly nested) object in file order, keyed by
 // their path joined with dots. With arrays, an array's items are keyed by their index
-// (key.0, key.1); without, an array is refused like any other value that is not a string.
-func flattenJSON(data []byte, root *jsonNode, arrays bool) ([]jsonLeaf, error) {
+// (key.0, key.1) and listed in arrayKeys; without, an array is refused like any other value
+// that is not a string.
+func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayKeys []string, err error) {
 	if root.Kind != jsonObject {
-		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+		return nil, nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
 	}
 	var out []jsonLeaf
 	seen := map[string]bool{}
-	var walk func(prefix string, n *jsonNode, arrayOf string) error
-	walk = func(prefix string, n *jsonNode, arrayOf string) error {
+	var walk func(prefix string, n *jsonNode) error
+	walk = func(prefix string, n *jsonNode) error {
 		add := func(key string, v *jsonNode) error {
 			full := key
 			if prefix != "" {
@@ -105,11 +104,12 @@ func flattenJSON(data []byte, root *jsonNode, arrays bool) ([]jsonLeaf, error) {
 					return offsetError(data, v.Offset, "key %q is given twice (flat and nested)", full)
 				}
 				seen[full] = true
-				out = append(out, jsonLeaf{key: full, node: v, arrayOf: arrayOf})
+				out = append(out, jsonLeaf{key: full, node: v})
 			case v.Kind == jsonObject:
-				return walk(full, v, "")
+				return walk(full, v)
 			case v.Kind == jsonArray && arrays:
-				return walk(full, v, full)
+				arrayKeys = append(arrayKeys, full)
+				return walk(full, v)
 			default:
 				return offsetError(data, v.Offset, "value of %q must be a string, not %s", full, v.Kind)
 			}
@@ -130,8 +130,8 @@ func flattenJSON(data []byte, root *jsonNode, arrays bool) ([]jsonLeaf, error) {
 		}
 		return nil
 	}
-	if err := walk("", root, ""); err != nil {
-		return nil, err
+	if err := walk("", root); err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	return out, arrayKeys, nil
 }
