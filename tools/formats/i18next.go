@@ -123,9 +123,6 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 		if _, dup := members[e.Key]; dup {
 			return nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
 		}
-		if e.Key == "" {
-			return nil, fmt.Errorf("formats: i18next: empty key")
-		}
 		keys = append(keys, e.Key)
 		p, isPlural := SinglePlural(v.Text)
 		if !isPlural || e.Meta["icu"] == "true" {

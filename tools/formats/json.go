@@ -2,6 +2,8 @@ package formats
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 )
 
 // json: lokal's own flat file, one object of key to value, the value in ICU (a plural is
@@ -83,55 +85,60 @@ type jsonLeaf struct {
 
 // flattenJSON lists the strings of a (possibly nested) object in file order, keyed by
 // their path joined with dots. With arrays, an array's items are keyed by their index
-// (key.0, key.1) and listed in arrayKeys; without, an array is refused like any other value
-// that is not a string.
+// (key.0, key.1) and the array's key is listed in arrayKeys when every item holds a string
+// (an empty item is not written back, and the rest could then not be an array); without,
+// an array is refused like any other value that is not a string.
 func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayKeys []string, err error) {
 	if root.Kind != jsonObject {
 		return nil, nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
 	}
-	var out []jsonLeaf
-	seen := map[string]bool{}
-	var walk func(prefix string, n *jsonNode) error
-	walk = func(prefix string, n *jsonNode) error {
-		add := func(key string, v *jsonNode) error {
-			full := key
-			if prefix != "" {
-				full = prefix + "." + key
-			}
-			switch {
-			case v.Kind == jsonString:
-				if seen[full] {
-					return offsetError(data, v.Offset, "key %q is given twice (flat and nested)", full)
-				}
-				seen[full] = true
-				out = append(out, jsonLeaf{key: full, node: v})
-			case v.Kind == jsonObject:
-				return walk(full, v)
-			case v.Kind == jsonArray && arrays:
-				arrayKeys = append(arrayKeys, full)
-				return walk(full, v)
-			default:
-				return offsetError(data, v.Offset, "value of %q must be a string, not %s", full, v.Kind)
-			}
-			return nil
+	fl := &flattener{data: data, arrays: arrays, seen: map[string]bool{}}
+	for i, k := range root.Keys {
+		if err := fl.add(k, root.Vals[i]); err != nil {
+			return nil, nil, err
 		}
-		if n.Kind == jsonArray {
-			for i, v := range n.Vals {
-				if err := add(fmt.Sprint(i), v); err != nil {
-					return err
-				}
-			}
-			return nil
+	}
+	return fl.out, fl.arrayKeys, nil
+}
+
+type flattener struct {
+	data      []byte
+	arrays    bool
+	seen      map[string]bool
+	out       []jsonLeaf
+	arrayKeys []string
+}
+
+func (fl *flattener) add(key string, v *jsonNode) error {
+	switch {
+	case v.Kind == jsonString:
+		if fl.seen[key] {
+			return offsetError(fl.data, v.Offset, "key %q is given twice (flat and nested)", key)
 		}
-		for i, k := range n.Keys {
-			if err := add(k, n.Vals[i]); err != nil {
+		fl.seen[key] = true
+		fl.out = append(fl.out, jsonLeaf{key: key, node: v})
+	case v.Kind == jsonObject:
+		for i, k := range v.Keys {
+			if err := fl.add(key+"."+k, v.Vals[i]); err != nil {
 				return err
 			}
 		}
-		return nil
+	case v.Kind == jsonArray && fl.arrays:
+		at := len(fl.arrayKeys)
+		fl.arrayKeys = append(fl.arrayKeys, key)
+		whole := true
+		for i, item := range v.Vals {
+			before := len(fl.out)
+			if err := fl.add(key+"."+strconv.Itoa(i), item); err != nil {
+				return err
+			}
+			whole = whole && len(fl.out) > before
+		}
+		if !whole || len(v.Vals) == 0 {
+			fl.arrayKeys = slices.Delete(fl.arrayKeys, at, at+1)
+		}
+	default:
+		return offsetError(fl.data, v.Offset, "value of %q must be a string, not %s", key, v.Kind)
 	}
-	if err := walk("", root); err != nil {
-		return nil, nil, err
-	}
-	return out, arrayKeys, nil
+	return nil
 }
