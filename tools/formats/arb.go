@@ -86,6 +86,10 @@ func decodeARB(data []byte, o Options) (*File, error) {
 			entry(k).Values[lang] = Value{Text: v.Str}
 		}
 	}
+	// An empty "@key" of a key the file does not have says nothing.
+	f.Entries = slices.DeleteFunc(f.Entries, func(e Entry) bool {
+		return len(e.Values) == 0 && e.Comment == "" && e.Meta == nil
+	})
 	return f, nil
 }
 

@@ -398,12 +398,16 @@ func (w *jsonWriter) compact(n *jsonNode) {
 		}
 		w.b.WriteByte(']')
 	case jsonObject:
+		order := identity(len(n.Keys))
+		if w.order != nil {
+			order = w.order(n.Keys)
+		}
 		w.b.WriteByte('{')
-		for i, k := range n.Keys {
-			if i > 0 {
+		for j, i := range order {
+			if j > 0 {
 				w.b.WriteByte(',')
 			}
-			w.str(k)
+			w.str(n.Keys[i])
 			w.b.WriteByte(':')
 			w.compact(n.Vals[i])
 		}

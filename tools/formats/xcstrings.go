@@ -25,7 +25,9 @@ import (
 // zero category; text as written, ICU's {, } and # quoted); the "other" device's
 // stringUnit. States: translated, needs_review, new (StateNone) and stale.
 //
-// Meta, kept so that a file Xcode wrote is written back byte for byte:
+// A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
+// Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
+// compact, keys in Xcode's order):
 //   - File.Meta["version"]; File.Meta["x.<field>"] for another top-level member (JSON);
 //     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
 //     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
@@ -69,8 +71,8 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
 	}
 	all := o.Language == "" || o.Language == AllLanguages
-	f := &File{}
-	meta := map[string]string{}
+	f := &File{SourceLanguage: o.SourceLanguage}
+	meta := map[string]string{"version": "1.0"}
 	var stringsNode *jsonNode
 	for i, k := range root.Keys {
 		v := root.Vals[i]
@@ -91,7 +93,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 			}
 			stringsNode = v
 		default:
-			meta["x."+k] = canonicalJSON(v)
+			meta["x."+k] = xcJSON(v)
 		}
 	}
 	if bytes.Contains(data, []byte(`\/`)) {
@@ -100,16 +102,13 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	if !bytes.HasSuffix(data, []byte("\n")) {
 		meta["noFinalNewline"] = "true"
 	}
-	if len(meta) > 0 {
-		f.Meta = meta
-	}
+	f.Meta = meta
 	if !all {
 		f.Languages = []string{o.Language}
 	}
 	if stringsNode == nil {
 		return f, nil
 	}
-	f.Entries = make([]Entry, 0, len(stringsNode.Keys))
 	for i, key := range stringsNode.Keys {
 		v := stringsNode.Vals[i]
 		if v.Kind != jsonObject {
@@ -159,7 +158,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					}
 				}
 			default:
-				em["x."+field] = canonicalJSON(fv)
+				em["x."+field] = xcJSON(fv)
 			}
 		}
 		if len(em) > 0 {
@@ -183,7 +182,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 		case "stringUnit":
 			v, extra, isUnit := readStringUnit(fv)
 			if !isUnit {
-				meta[lang+".stringUnit"] = canonicalJSON(fv)
+				meta[lang+".stringUnit"] = xcJSON(fv)
 				continue
 			}
 			val, ok = v, true
@@ -195,7 +194,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 			}
 		case "variations":
 			if fv.Kind != jsonObject {
-				meta[lang+".variations"] = canonicalJSON(fv)
+				meta[lang+".variations"] = xcJSON(fv)
 				continue
 			}
 			for j, kind := range fv.Keys {
@@ -203,10 +202,10 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 				if kind == "device" {
 					device = kv
 				}
-				meta[lang+".variations."+kind] = canonicalJSON(kv)
+				meta[lang+".variations."+kind] = xcJSON(kv)
 			}
 		default:
-			meta[lang+"."+field] = canonicalJSON(fv)
+			meta[lang+"."+field] = xcJSON(fv)
 		}
 	}
 	if plural, has := meta[lang+".variations.plural"]; has && !ok {
@@ -261,7 +260,7 @@ func readStringUnit(n *jsonNode) (Value, string, bool) {
 	if len(extra.Keys) == 0 {
 		return out, "", true
 	}
-	return out, canonicalJSON(extra), true
+	return out, xcJSON(extra), true
 }
 
 // readXCPlural turns variations.plural into one ICU plural, when every form is a plain
@@ -303,7 +302,7 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
 	}
 	s := ""
 	if !same {
-		s = canonicalJSON(states)
+		s = xcJSON(states)
 	}
 	return Value{Text: p.String(), State: state}, s, true
 }
@@ -314,11 +313,10 @@ func encodeXCStrings(f *File, o Options) ([]byte, error) {
 	if src == "" {
 		src = o.SourceLanguage
 	}
-	if src == "" {
-		src = "en"
-	}
 	root := jsonObj()
-	root.set("sourceLanguage", jsonStr(src))
+	if src != "" {
+		root.set("sourceLanguage", jsonStr(src))
+	}
 	strs := jsonObj()
 	root.set("strings", strs)
 	version := f.Meta["version"]
@@ -502,6 +500,14 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		loc.set("variations", variations)
 	}
 	return loc, nil
+}
+
+// xcJSON is n as a Meta value: compact, keys in Xcode's order (so that it reads the same
+// after Xcode or this codec rewrote the file).
+func xcJSON(n *jsonNode) string {
+	w := jsonWriter{order: xcodeOrder}
+	w.compact(n)
+	return w.b.String()
 }
 
 // xcodeCollators are collators in Xcode's key order (one per goroutine at a time: a
