@@ -90,7 +90,7 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 			continue
 		}
 		e := Entry{Key: l.key, Values: map[string]Value{lang: {Text: l.node.Str}}}
-		if _, isPlural := SinglePlural(l.node.Str); isPlural {
+		if _, isPlural := singlePlural(l.node.Str); isPlural {
 			e.Meta = map[string]string{"icu": "true"}
 		}
 		f.Entries = append(f.Entries, e)
@@ -124,7 +124,7 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
 		}
 		keys = append(keys, e.Key)
-		p, isPlural := SinglePlural(v.Text)
+		p, isPlural := singlePlural(v.Text)
 		if !isPlural || e.Meta["icu"] == "true" {
 			members[e.Key] = []member{{text: v.Text}}
 			continue
@@ -239,6 +239,14 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 		return nil, err
 	}
 	return writeJSONFile(root, ": "), nil
+}
+
+// singlePlural is SinglePlural without parsing values that cannot be one.
+func singlePlural(value string) (*Plural, bool) {
+	if !strings.HasPrefix(value, "{") || !strings.HasSuffix(value, "}") {
+		return nil, false
+	}
+	return SinglePlural(value)
 }
 
 // asArray returns an object whose members are "0", "1", ... in order as an array.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -95,7 +96,9 @@ func (n *jsonNode) del(key string) {
 }
 
 func jsonStr(s string) *jsonNode { return &jsonNode{Kind: jsonString, Str: s} }
-func jsonObj() *jsonNode         { return &jsonNode{Kind: jsonObject} }
+func jsonObj() *jsonNode {
+	return &jsonNode{Kind: jsonObject, Keys: make([]string, 0, 4), Vals: make([]*jsonNode, 0, 4)}
+}
 
 // maxJSONDepth bounds nesting, so a hostile file cannot exhaust the stack.
 const maxJSONDepth = 64
@@ -127,6 +130,10 @@ func parseJSON(data []byte) (*jsonNode, error) {
 type jsonParser struct {
 	data []byte
 	dec  *json.Decoder
+	// keys and vals gather the members of the objects being read, so that each object's
+	// slices are made once, at their size.
+	keys []string
+	vals []*jsonNode
 }
 
 // token reads the next token, turning a syntax error into a FileError.
@@ -178,6 +185,11 @@ func (p *jsonParser) value(tok json.Token, depth int) (*jsonNode, error) {
 		}
 	}
 	n := &jsonNode{Kind: jsonObject, Offset: off}
+	base := len(p.keys)
+	defer func() {
+		p.keys = p.keys[:base]
+		p.vals = p.vals[:base]
+	}()
 	var seen map[string]bool
 	for {
 		t, err := p.token()
@@ -185,17 +197,19 @@ func (p *jsonParser) value(tok json.Token, depth int) (*jsonNode, error) {
 			return nil, p.eof(err)
 		}
 		if d, ok := t.(json.Delim); ok && d == '}' {
+			n.Keys = slices.Clone(p.keys[base:])
+			n.Vals = slices.Clone(p.vals[base:])
 			return n, nil
 		}
 		key := t.(string) // the decoder only gives a string or '}' here
 		keyOff := p.dec.InputOffset()
-		if len(n.Keys) >= 8 && seen == nil {
-			seen = make(map[string]bool, 2*len(n.Keys))
-			for _, k := range n.Keys {
+		if len(p.keys)-base >= 8 && seen == nil {
+			seen = make(map[string]bool, 2*(len(p.keys)-base))
+			for _, k := range p.keys[base:] {
 				seen[k] = true
 			}
 		}
-		if dup := (seen != nil && seen[key]) || (seen == nil && containsString(n.Keys, key)); dup {
+		if dup := (seen != nil && seen[key]) || (seen == nil && containsString(p.keys[base:], key)); dup {
 			return nil, offsetError(p.data, keyOff, "key %q is given twice in one object", key)
 		}
 		if seen != nil {
@@ -209,8 +223,8 @@ func (p *jsonParser) value(tok json.Token, depth int) (*jsonNode, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.Keys = append(n.Keys, key)
-		n.Vals = append(n.Vals, v)
+		p.keys = append(p.keys, key)
+		p.vals = append(p.vals, v)
 	}
 }
 
@@ -241,7 +255,8 @@ type jsonWriter struct {
 	slash bool
 	// xcodeEmpty writes an empty object or array as Xcode does, "{\n\n<indent>}", not "{}".
 	xcodeEmpty bool
-	// order gives the order to write an object's keys in (Xcode's); nil keeps node order.
+	// order gives the order to write an object's keys in (Xcode's), nil for the order they
+	// have; a nil order func keeps node order.
 	order func(keys []string) []int
 }
 
@@ -341,13 +356,15 @@ func (w *jsonWriter) node(n *jsonNode, depth int) {
 			return
 		}
 		var order []int
-		if w.order != nil {
+		if w.order != nil && len(n.Keys) > 1 {
 			order = w.order(n.Keys)
-		} else {
-			order = identity(len(n.Keys))
 		}
 		w.b.WriteByte('{')
-		for j, i := range order {
+		for j := range n.Keys {
+			i := j
+			if order != nil {
+				i = order[j]
+			}
 			if j > 0 {
 				w.b.WriteByte(',')
 			}
@@ -398,12 +415,16 @@ func (w *jsonWriter) compact(n *jsonNode) {
 		}
 		w.b.WriteByte(']')
 	case jsonObject:
-		order := identity(len(n.Keys))
-		if w.order != nil {
+		var order []int
+		if w.order != nil && len(n.Keys) > 1 {
 			order = w.order(n.Keys)
 		}
 		w.b.WriteByte('{')
-		for j, i := range order {
+		for j := range n.Keys {
+			i := j
+			if order != nil {
+				i = order[j]
+			}
 			if j > 0 {
 				w.b.WriteByte(',')
 			}

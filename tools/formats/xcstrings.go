@@ -172,6 +172,15 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 // readXCLocalization reads one localization: its value (ok false when it has none lokal
 // can hold) and the Meta keeping the rest.
 func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, map[string]string, error) {
+	// The usual localization is one plain stringUnit: no Meta to make.
+	if len(loc.Keys) == 1 && loc.Keys[0] == "stringUnit" {
+		u := loc.Vals[0]
+		if len(u.Keys) == 2 && u.Keys[0] == "state" && u.Keys[1] == "value" && u.Vals[0].Kind == jsonString && u.Vals[1].Kind == jsonString {
+			if st, known := xcstatesIn[u.Vals[0].Str]; known {
+				return Value{Text: u.Vals[1].Str, State: st}, true, nil, nil
+			}
+		}
+	}
 	meta := map[string]string{}
 	var val Value
 	ok := false
@@ -347,6 +356,7 @@ func encodeXCStrings(f *File, o Options) ([]byte, error) {
 		strs.Vals = append(strs.Vals, n)
 	}
 	w := jsonWriter{colon: " : ", xcodeEmpty: true, order: xcodeOrder, slash: f.Meta["escapedSlashes"] == "true"}
+	w.b.Grow(256 + 512*len(f.Entries)) // about what an entry in three languages takes
 	w.node(root, 0)
 	if f.Meta["noFinalNewline"] != "true" {
 		w.b.WriteByte('\n')
@@ -424,10 +434,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		state = s
 	}
 	unit := func(text, state string) *jsonNode {
-		u := jsonObj()
-		u.set("state", jsonStr(state))
-		u.set("value", jsonStr(text))
-		return u
+		return &jsonNode{Kind: jsonObject, Keys: []string{"state", "value"}, Vals: []*jsonNode{jsonStr(state), jsonStr(text)}}
 	}
 	variations := jsonObj()
 	for k, s := range e.Meta {
@@ -452,7 +459,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			loc.set(rest, n)
 		}
 	}
-	switch p, isPlural := SinglePlural(v.Text); {
+	switch p, isPlural := singlePlural(v.Text); {
 	case !has:
 		if n, err := metaJSON("stringUnit"); err != nil {
 			return nil, err
@@ -517,9 +524,8 @@ var xcodeCollators = sync.Pool{New: func() any { return collate.New(language.Und
 // xcodeOrder orders an object's keys as Xcode writes them: by the Unicode collation with
 // numbers compared by value (what Finder's sort does), ties by bytes.
 func xcodeOrder(keys []string) []int {
-	order := identity(len(keys))
 	if len(keys) < 2 {
-		return order
+		return nil
 	}
 	plain := true
 	for _, k := range keys {
@@ -529,9 +535,14 @@ func xcodeOrder(keys []string) []int {
 	}
 	if plain {
 		// Lower-case ASCII words collate in byte order.
+		if slices.IsSorted(keys) {
+			return nil
+		}
+		order := identity(len(keys))
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
 		return order
 	}
+	order := identity(len(keys))
 	c := xcodeCollators.Get().(*collate.Collator)
 	defer xcodeCollators.Put(c)
 	var buf collate.Buffer

@@ -186,6 +186,9 @@ func TestXCStringsKeyOrder(t *testing.T) {
 			rev[len(keys)-1-i] = k
 		}
 		order := xcodeOrder(rev)
+		if order == nil {
+			order = identity(len(rev))
+		}
 		got := make([]string, len(order))
 		for i, j := range order {
 			got[i] = rev[j]
