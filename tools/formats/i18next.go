@@ -72,21 +72,35 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		}
 	}
 	type group struct {
-		entry   int
 		ordinal bool
 		forms   []PluralForm
+		value   string // "" when the forms are not one plural lokal can write back
 	}
 	groups := map[string]*group{}
+	gathered := func(key string) (string, string, bool, bool) {
+		base, cat, ord, ok := message.SplitPluralKey(key)
+		return base, cat, ord, ok && !plain[base] && (!ord || !cardinal[base])
+	}
 	for _, l := range leaves {
-		base, cat, ord, ok := message.SplitPluralKey(l.key)
-		if ok && !plain[base] && (!ord || !cardinal[base]) {
+		if base, cat, ord, ok := gathered(l.key); ok {
 			g := groups[base]
 			if g == nil {
-				g = &group{entry: len(f.Entries), ordinal: ord}
+				g = &group{ordinal: ord}
 				groups[base] = g
-				f.Entries = append(f.Entries, Entry{Key: base})
 			}
 			g.forms = append(g.forms, PluralForm{Selector: cat, Text: nativeToICU(l.node.Str, message.I18next)})
+		}
+	}
+	for _, g := range groups {
+		g.value = pluralOfForms(lang, g.ordinal, g.forms, zeroAsSuffix)
+	}
+	for _, l := range leaves {
+		if base, _, _, ok := gathered(l.key); ok && groups[base].value != "" {
+			g := groups[base]
+			if g.forms != nil {
+				f.Entries = append(f.Entries, Entry{Key: base, Values: map[string]Value{lang: {Text: g.value}}})
+				g.forms = nil
+			}
 			continue
 		}
 		e := Entry{Key: l.key, Values: map[string]Value{lang: {Text: l.node.Str}}}
@@ -95,11 +109,19 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		}
 		f.Entries = append(f.Entries, e)
 	}
-	for _, g := range groups {
-		p := FromNative(lang, "count", g.ordinal, g.forms)
-		f.Entries[g.entry].Values = map[string]Value{lang: {Text: p.String()}}
-	}
 	return f, nil
+}
+
+// pluralOfForms is the ICU plural on count of a file's native forms, forms in the order
+// Encode writes them (explicit ones, then CLDR's order), or "" when writing it back would
+// not give the same forms (a category the language lacks that names no number).
+func pluralOfForms(lang string, ordinal bool, forms []PluralForm, explicit map[string]string) string {
+	p := FromNative(lang, "count", ordinal, forms)
+	back, _, dropped := ToNative(lang, p, explicit)
+	if len(dropped) > 0 || len(back) != len(forms) {
+		return ""
+	}
+	return FromNative(lang, "count", ordinal, back).String()
 }
 
 // zeroAsSuffix writes =0 as i18next's _zero (ToNative only does so where the language

@@ -137,6 +137,7 @@ func FuzzDecodeI18next(f *testing.F) {
 		f.Add(readTestdata(f, p), strings.Split(strings.TrimSuffix(p[8:], ".json"), "/")[0])
 	}
 	f.Add([]byte(`{"a_one":"'#{","a_other":"x","a":{"b_zero":"z"},"l":[[],["q"]],"":{"":"e"}}`), "en")
+	f.Add([]byte(`{"":{"0_many":""},"b_other":"o","b_one":"1","c_two":"2","c_other":"x"}`), "0")
 	for _, c := range brokenJSONCases {
 		f.Add([]byte(c.data), "pl")
 	}
@@ -162,4 +163,37 @@ func FuzzI18nextFormText(f *testing.F) {
 			t.Errorf("icuToNative(nativeToICU(%q) = %q) = %q", s, icu, got)
 		}
 	})
+}
+
+func TestI18nextPluralsThatStayKeys(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{
+  "place_one": "{{count}} place",
+  "place_other": "{{count}} places",
+  "place_ordinal_one": "{{count}}st",
+  "place_ordinal_other": "{{count}}th",
+  "odd_two": "two, which English has not",
+  "odd_other": "other"
+}
+`)
+	f, err := Decode("i18next", data, Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range f.Entries {
+		keys = append(keys, e.Key)
+	}
+	// Ordinal forms beside cardinal ones, and forms lokal could not write back, stay keys.
+	want := []string{"place", "place_ordinal_one", "place_ordinal_other", "odd_two", "odd_other"}
+	if strings.Join(keys, " ") != strings.Join(want, " ") {
+		t.Errorf("keys %q, want %q", keys, want)
+	}
+	out, err := Encode("i18next", f, Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(data) {
+		t.Errorf("got\n%s\nwant\n%s", out, data)
+	}
 }

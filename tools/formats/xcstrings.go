@@ -17,7 +17,8 @@ import (
 // {category: {"stringUnit"}}, "device": {...}}, "substitutions": {...}}}}}, "version"}.
 //
 // Decode with Options.Language "all" (or "") gives every language in Values, Languages in
-// the order they first appear; with one language only that one. Entry.Source is the source
+// the order they first appear; with one language only that one. Entries come in Xcode's
+// order (the file's, for a file Xcode wrote). Entry.Source is the source
 // localization's value, or the key when the entry has none (the contract's rule); the key is
 // also not given a source value it does not have. comment is Entry.Comment, shouldTranslate
 // false DoNotTranslate. A localization's value is, in this order: its stringUnit; its plural
@@ -109,6 +110,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	if stringsNode == nil {
 		return f, nil
 	}
+	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in file order
 	for i, key := range stringsNode.Keys {
 		v := stringsNode.Vals[i]
 		if v.Kind != jsonObject {
@@ -147,8 +149,8 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					if !all && lang != o.Language {
 						continue
 					}
-					if all && !slices.Contains(f.Languages, lang) {
-						f.Languages = append(f.Languages, lang)
+					if ok || lm != nil {
+						langs[len(f.Entries)] = append(langs[len(f.Entries)], lang)
 					}
 					if ok {
 						e.Values[lang] = val
@@ -165,6 +167,34 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 			e.Meta = em
 		}
 		f.Entries = append(f.Entries, e)
+	}
+	// Xcode writes entries and localizations in its order, and so does Encode: a file in
+	// another order is read in that one, so that it reads the same once written back.
+	keys := make([]string, len(f.Entries))
+	for i, e := range f.Entries {
+		keys[i] = e.Key
+	}
+	if order := xcodeOrder(keys); order != nil {
+		sorted := make([]Entry, len(f.Entries))
+		sortedLangs := make([][]string, len(f.Entries))
+		for i, j := range order {
+			sorted[i], sortedLangs[i] = f.Entries[j], langs[j]
+		}
+		f.Entries, langs = sorted, sortedLangs
+	}
+	if all {
+		for _, ls := range langs {
+			order := xcodeOrder(ls)
+			for i := range ls {
+				lang := ls[i]
+				if order != nil {
+					lang = ls[order[i]]
+				}
+				if !slices.Contains(f.Languages, lang) {
+					f.Languages = append(f.Languages, lang)
+				}
+			}
+		}
 	}
 	return f, nil
 }
@@ -304,16 +334,15 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
 		states.Vals = append(states.Vals, jsonStr(unit.get("state").Str))
 		forms = append(forms, PluralForm{Selector: cat, Text: nativeToICU(v.Text, 0)})
 	}
-	p := FromNative(lang, "count", false, forms)
-	back, _, dropped := ToNative(lang, p, ZeroExplicit)
-	if len(dropped) > 0 || len(back) != len(forms) {
+	text := pluralOfForms(lang, false, forms, ZeroExplicit)
+	if text == "" {
 		return Value{}, "", false
 	}
 	s := ""
 	if !same {
 		s = xcJSON(states)
 	}
-	return Value{Text: p.String(), State: state}, s, true
+	return Value{Text: text, State: state}, s, true
 }
 
 func encodeXCStrings(f *File, o Options) ([]byte, error) {

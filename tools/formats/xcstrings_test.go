@@ -19,7 +19,7 @@ func xcSubstitutions() string {
 func TestXCStringsGolden(t *testing.T) {
 	t.Parallel()
 	tr := func(s string) Value { return Value{Text: s, State: StateTranslated} }
-	ruPlural := "{count, plural, few {%lld файла} many {%lld файлов} one {%lld файл} other {%lld файла} =0 {Нет файлов '#{}'}}"
+	ruPlural := "{count, plural, =0 {Нет файлов '#{}'} one {%lld файл} few {%lld файла} many {%lld файлов} other {%lld файла}}"
 	want := &File{
 		SourceLanguage: "en",
 		Languages:      []string{"de", "en", "ru", "ar", "ja"},
@@ -28,11 +28,11 @@ func TestXCStringsGolden(t *testing.T) {
 			{Key: "", Source: "", Values: map[string]Value{}},
 			{Key: "%@ of %@", Source: "%1$@ of %2$@", Comment: "Progress, e.g. 3 of 10.", Values: map[string]Value{
 				"de": tr("%1$@ von %2$@"), "en": {Text: "%1$@ of %2$@", State: StateNone}}},
-			{Key: "%lld files", Source: "{count, plural, one {%lld file} other {%lld files} =0 {No files}}",
+			{Key: "%lld files", Source: "{count, plural, =0 {No files} one {%lld file} other {%lld files}}",
 				Values: map[string]Value{
 					"de": tr("{count, plural, one {%lld Datei} other {%lld Dateien}}"),
 					// English and Russian have no zero category: Xcode's zero is =0.
-					"en": tr("{count, plural, one {%lld file} other {%lld files} =0 {No files}}"),
+					"en": tr("{count, plural, =0 {No files} one {%lld file} other {%lld files}}"),
 					"ru": {Text: ruPlural, State: StateTranslated},
 				},
 				Meta: map[string]string{"ru.plural.states": `{"few":"translated","many":"needs_review","one":"translated","other":"translated","zero":"translated"}`}},
@@ -101,7 +101,7 @@ func TestXCStringsOneLanguage(t *testing.T) {
 			t.Errorf("%q: Source = %q", e.Key, e.Source)
 		}
 	}
-	want := map[string]string{"Cancel": "Отмена", "%lld files": "{count, plural, few {%lld файла} many {%lld файлов} one {%lld файл} other {%lld файла} =0 {Нет файлов '#{}'}}"}
+	want := map[string]string{"Cancel": "Отмена", "%lld files": "{count, plural, =0 {Нет файлов '#{}'} one {%lld файл} few {%lld файла} many {%lld файлов} other {%lld файла}}"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ru values = %q, want %q", got, want)
 	}
