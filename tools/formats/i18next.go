@@ -14,7 +14,8 @@ import (
 //   - Nesting flattens to dot-separated keys ({"a": {"b": "x"}} is "a.b"); an array's items
 //     are keyed by their index (key.0, key.1, and key.0.name for an array of objects), and
 //     File.Meta["arrays"] (a JSON array of those keys, in file order) remembers which keys
-//     were arrays so that they are written back as arrays. A number, boolean or null value
+//     were arrays so that they are written back as arrays (those the nesting rule writes
+//     nested: not one whose key has whitespace or runs through a string). A number, boolean or null value
 //     is refused with its line.
 //   - Plural forms are sibling keys with a CLDR suffix (files_one, files_few, files_other;
 //     place_ordinal_two): they are gathered into one ICU value under the base key
@@ -56,11 +57,21 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	for _, l := range leaves {
 		plain[l.key] = true
 	}
-	if len(arrays) > 0 {
-		list := &jsonNode{Kind: jsonArray}
-		for _, a := range arrays {
+	// Only arrays that the nesting rule writes back nested can be arrays again.
+	list := &jsonNode{Kind: jsonArray}
+	for _, a := range arrays {
+		if !nestable(a) {
+			continue
+		}
+		through := false
+		for i := range len(a) {
+			through = through || a[i] == '.' && plain[a[:i]]
+		}
+		if !through {
 			list.Vals = append(list.Vals, jsonStr(a))
 		}
+	}
+	if len(list.Vals) > 0 {
 		f.Meta = map[string]string{"arrays": canonicalJSON(list)}
 	}
 

@@ -137,6 +137,7 @@ func FuzzDecodeI18next(f *testing.F) {
 		f.Add(readTestdata(f, p), strings.Split(strings.TrimSuffix(p[8:], ".json"), "/")[0])
 	}
 	f.Add([]byte(`{"a_one":"'#{","a_other":"x","a":{"b_zero":"z"},"l":[[],["q"]],"":{"":"e"}}`), "en")
+	f.Add([]byte(`{"":["x"],"a":"b","a.l":["c"],"my list":["d"],"o":{"k":["e"]}}`), "en")
 	f.Add([]byte(`{"":{"0_many":""},"b_other":"o","b_one":"1","c_two":"2","c_other":"x"}`), "0")
 	for _, c := range brokenJSONCases {
 		f.Add([]byte(c.data), "pl")

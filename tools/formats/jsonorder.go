@@ -72,6 +72,14 @@ func (n *jsonNode) get(key string) *jsonNode {
 	return nil
 }
 
+// text is a string's text, "" for nil or another kind.
+func (n *jsonNode) text() string {
+	if n == nil || n.Kind != jsonString {
+		return ""
+	}
+	return n.Str
+}
+
 // set replaces or appends an object member.
 func (n *jsonNode) set(key string, v *jsonNode) {
 	for i, k := range n.Keys {

@@ -228,8 +228,8 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 			if extra != "" {
 				meta[lang+".stringUnit"] = extra
 			}
-			if _, known := xcstatesIn[fv.get("state").Str]; !known && fv.get("state") != nil {
-				meta[lang+".state"] = fv.get("state").Str
+			if st := fv.get("state"); st != nil && xcstatesIn[st.Str] == "" && st.Str != "new" {
+				meta[lang+".state"] = st.Str
 			}
 		case "variations":
 			if fv.Kind != jsonObject {
@@ -260,7 +260,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 	}
 	if device != nil && !ok {
 		if v, extra, isUnit := readStringUnit(device.get("other").get("stringUnit")); isUnit && extra == "" && len(device.get("other").Keys) == 1 {
-			if _, known := xcstatesIn[device.get("other").get("stringUnit").get("state").Str]; known {
+			if _, known := xcstatesIn[device.get("other").get("stringUnit").get("state").text()]; known {
 				val, ok = v, true
 				meta[lang+".value"] = "device"
 			}
@@ -322,7 +322,7 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
 		if !ok || extra != "" {
 			return Value{}, "", false
 		}
-		if _, known := xcstatesIn[unit.get("state").Str]; !known {
+		if _, known := xcstatesIn[unit.get("state").text()]; !known {
 			return Value{}, "", false
 		}
 		if i == 0 {
@@ -331,7 +331,7 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
 			same = false
 		}
 		states.Keys = append(states.Keys, cat)
-		states.Vals = append(states.Vals, jsonStr(unit.get("state").Str))
+		states.Vals = append(states.Vals, jsonStr(unit.get("state").text()))
 		forms = append(forms, PluralForm{Selector: cat, Text: nativeToICU(v.Text, 0)})
 	}
 	text := pluralOfForms(lang, false, forms, ZeroExplicit)
@@ -490,11 +490,6 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	switch p, isPlural := singlePlural(v.Text); {
 	case !has:
-		if n, err := metaJSON("stringUnit"); err != nil {
-			return nil, err
-		} else if n != nil {
-			loc.set("stringUnit", n)
-		}
 	case e.Meta[prefix+"value"] == "device":
 		device := variations.get("device")
 		if device == nil || device.Kind != jsonObject {
@@ -531,6 +526,14 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			}
 		}
 		loc.set("stringUnit", u)
+	}
+	if loc.get("stringUnit") == nil {
+		// A stringUnit lokal could not read, beside a value from elsewhere or none.
+		if n, err := metaJSON("stringUnit"); err != nil {
+			return nil, err
+		} else if n != nil {
+			loc.set("stringUnit", n)
+		}
 	}
 	if len(variations.Keys) > 0 {
 		loc.set("variations", variations)

@@ -232,6 +232,7 @@ func TestXCStringsRefusesBrokenFiles(t *testing.T) {
 func FuzzDecodeXCStrings(f *testing.F) {
 	f.Add(readTestdata(f, "xcstrings/Localizable.xcstrings"), "all")
 	f.Add(readTestdata(f, "xcstrings/Localizable.xcstrings"), "ru")
+	f.Add([]byte(`{"strings":{"k":{"localizations":{"de":{"stringUnit":{"value":7},"variations":{"device":{"other":{"stringUnit":{"value":"d"}}},"plural":{"other":{"stringUnit":{"value":"p"}}}}},"ja":{"stringUnit":{"state":1},"variations":{"plural":{"other":{"stringUnit":{"state":"new","value":"#"}}}}}}}}}`), "all")
 	f.Add([]byte(`{"strings":{"k":{"localizations":{"en":{"stringUnit":{"state":"odd","value":"v","x":1},"variations":{"plural":{"one":{"stringUnit":{"value":"1"}},"few":{"stringUnit":{"state":"new","value":"f"}}}}}}}},"extra":[1]}`), "all")
 	for _, c := range brokenJSONCases {
 		f.Add([]byte(c.data), "all")
