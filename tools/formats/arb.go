@@ -11,7 +11,8 @@ import (
 //
 //   - "@@locale", "@@context" and every other "@@x" member go to File.Meta["@@x"]: the
 //     string, or for a value that is not a string its JSON, with File.Meta["@@x:json"] =
-//     "true". Encode writes them first, @@locale then the others by name.
+//     "true" (a file that has both "@@x" and "@@x:json" is refused). Encode writes them
+//     first, @@locale then the others by name.
 //   - "@key" is the metadata of "key": its "description" is Entry.Comment, everything else
 //     (placeholders, type, context, ...) is kept, members in file order, as one compact JSON
 //     object in Entry.Meta["metadata"]. Encode writes "@key" right after "key",
@@ -52,6 +53,10 @@ func decodeARB(data []byte, o Options) (*File, error) {
 		v := root.Vals[i]
 		switch {
 		case strings.HasPrefix(k, "@@"):
+			if base, ok := strings.CutSuffix(k, ":json"); ok && root.get(base) != nil {
+				// Meta marks a @@ value that is not a string with this name.
+				return nil, offsetError(data, v.Offset, "%q beside %q cannot be kept", k, base)
+			}
 			if f.Meta == nil {
 				f.Meta = map[string]string{}
 			}
@@ -98,7 +103,8 @@ func encodeARB(f *File, o Options) ([]byte, error) {
 	root := jsonObj()
 	var heads []string
 	for k := range f.Meta {
-		if strings.HasPrefix(k, "@@") && !strings.HasSuffix(k, ":json") {
+		base, marker := strings.CutSuffix(k, ":json")
+		if _, hasBase := f.Meta[base]; strings.HasPrefix(k, "@@") && !(marker && hasBase) {
 			heads = append(heads, k)
 		}
 	}

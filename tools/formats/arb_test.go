@@ -71,6 +71,7 @@ func TestARBRefusesBrokenFiles(t *testing.T) {
 func FuzzDecodeARB(f *testing.F) {
 	f.Add(readTestdata(f, "arb/app_ar.arb"))
 	f.Add([]byte(`{"@a":{"description":7,"x":[1,{"y":null}]},"a":"v","@@n":1.5e3,"@":{}}`))
+	f.Add([]byte(`{"@@a:json":"true","@@b":"1","@@b:json":"true","@@c":[],"@@c:json":"false"}`))
 	for _, c := range brokenJSONCases {
 		f.Add([]byte(c.data))
 	}

@@ -29,10 +29,10 @@ import (
 // A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
 // Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
 // compact, keys in Xcode's order):
-//   - File.Meta["version"]; File.Meta["x.<field>"] for another top-level member (JSON);
+//   - File.Meta["version"]; File.Meta["json:<field>"] for another top-level member (JSON);
 //     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
 //     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
-//   - Entry.Meta["extractionState"]; Entry.Meta["x.<field>"] for another member (JSON).
+//   - Entry.Meta["extractionState"]; Entry.Meta["json:<field>"] for another member (JSON).
 //   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
 //     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
 //     Substitutions (%#@var@) are not turned into ICU: the value keeps %#@var@.
@@ -94,7 +94,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 			}
 			stringsNode = v
 		default:
-			meta["x."+k] = xcJSON(v)
+			meta["json:"+k] = xcJSON(v)
 		}
 	}
 	if bytes.Contains(data, []byte(`\/`)) {
@@ -136,7 +136,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					if loc.Kind != jsonObject {
 						return nil, offsetError(data, loc.Offset, "localization %q of %q must be an object", lang, key)
 					}
-					if strings.Contains(lang, ".") || lang == "" {
+					if strings.ContainsAny(lang, ".:") || lang == "" {
 						return nil, offsetError(data, loc.Offset, "localization of %q has a bad language %q", key, lang)
 					}
 					val, ok, lm, err := readXCLocalization(data, lang, loc)
@@ -160,7 +160,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					}
 				}
 			default:
-				em["x."+field] = xcJSON(fv)
+				em["json:"+field] = xcJSON(fv)
 			}
 		}
 		if len(em) > 0 {
@@ -363,7 +363,7 @@ func encodeXCStrings(f *File, o Options) ([]byte, error) {
 	}
 	root.set("version", jsonStr(version))
 	for k, v := range f.Meta {
-		if name, ok := strings.CutPrefix(k, "x."); ok {
+		if name, ok := strings.CutPrefix(k, "json:"); ok {
 			n, err := parseMetaJSON(k, v)
 			if err != nil {
 				return nil, err
@@ -412,7 +412,7 @@ func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
 		}
 	}
 	for k, v := range e.Meta {
-		if name, ok := strings.CutPrefix(k, "x."); ok {
+		if name, ok := strings.CutPrefix(k, "json:"); ok {
 			mv, err := parseMetaJSON(k, v)
 			if err != nil {
 				return nil, err
