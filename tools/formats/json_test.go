@@ -177,3 +177,41 @@ func readTestdata(t testing.TB, path string) []byte {
 	}
 	return data
 }
+
+// Render (get_translations) writes every JSON format through its codec, and each reads
+// back what it wrote.
+func TestJSONRenderFamily(t *testing.T) {
+	t.Parallel()
+	rows := []Row{
+		{Key: "b.title", Source: "Files", Value: "Pliki"},
+		{Key: "a", Source: "{count, plural, one {# file} other {# files}}", Value: "{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}"},
+		{Key: "c", Source: "Old", Value: "Stary", Stale: true},
+	}
+	for _, format := range []string{"json", "i18next", "arb", "xcstrings"} {
+		out, err := Render(format, "pl", rows)
+		if err != nil {
+			t.Errorf("%s: %v", format, err)
+			continue
+		}
+		f, err := Decode(format, out, Options{Language: "pl"})
+		if err != nil {
+			t.Errorf("%s: %v\n%s", format, err, out)
+			continue
+		}
+		got := map[string]string{}
+		for _, e := range f.Entries {
+			got[e.Key] = e.Values["pl"].Text
+		}
+		// '#' comes back as the format's own number placeholder.
+		pound := map[string]string{"i18next": "{{count}}", "xcstrings": "%lld"}[format]
+		for _, r := range rows {
+			want := r.Value
+			if pound != "" {
+				want = strings.ReplaceAll(want, "#", pound)
+			}
+			if got[r.Key] != want {
+				t.Errorf("%s: %s = %q, want %q\n%s", format, r.Key, got[r.Key], want, out)
+			}
+		}
+	}
+}

@@ -49,7 +49,8 @@ import (
 // object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
 // exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
 // %lld). With one language, the source localization is written from Entry.Source when it
-// differs from the key.
+// differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
+// (an export must give it: a catalog without one is left without).
 var xcstringsCodec = &Codec{
 	Name:         "xcstrings",
 	ContentType:  "application/json",
@@ -425,13 +426,13 @@ func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
 		}
 	}
 	_, hasSrc := e.Values[src]
-	if !hasSrc && !slices.Contains(langs, src) && e.Source != "" && e.Source != e.Key {
+	if src != "" && !hasSrc && !slices.Contains(langs, src) && e.Source != "" && e.Source != e.Key {
 		langs = append(langs, src)
 	}
 	locs := jsonObj()
 	for _, lang := range langs {
 		v, has := e.Values[lang]
-		if !has && lang == src && e.Source != "" && e.Source != e.Key {
+		if !has && src != "" && lang == src && e.Source != "" && e.Source != e.Key {
 			v, has = Value{Text: e.Source, State: StateTranslated}, true
 		}
 		loc, err := xcLocalization(e, lang, v, has)
