@@ -29,7 +29,8 @@ import (
 //   - Encode writes exactly the language's CLDR categories of a plural ('#' written as
 //     {{count}}), and nests by the contract's rule, the one the yaml renderer uses
 //     (buildYAMLTree): a key that cannot nest is written whole at its deepest possible
-//     level. Keys keep the order of the entries (a decoded file's order); a plural value the
+//     level (so a file that nests such a key reads back with it at that level). Keys keep
+//     the order of the entries (a decoded file's order); a plural value the
 //     file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and written back
 //     as it is.
 //   - A key the entry has no value for in the language is left out.

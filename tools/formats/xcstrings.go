@@ -36,12 +36,13 @@ import (
 //   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
 //     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
 //     Substitutions (%#@var@) are not turned into ICU: the value keeps %#@var@.
-//     ["<lang>.value"] = "device" when the value is the "other" device's (Encode writes it
-//     back there); ["<lang>.plural.states"] the per-form states (JSON) when they differ;
+//     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
+//     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
 //     ["<lang>.variations.plural"] a plural kept as written because it has forms a
 //     plural in lokal cannot carry (categories the language lacks that name no number);
-//     ["<lang>.state"] a state lokal has no name for; ["<lang>.stringUnit"] other
-//     members of the stringUnit (JSON).
+//     ["<lang>:state"] a state lokal has no name for; ["<lang>:stringUnit"] other
+//     members of the stringUnit (JSON), ["<lang>.stringUnit"] one lokal cannot read.
+//     (Markers are spelled with ':', members of the file with '.': a language has neither.)
 //
 // Encode writes Xcode's own spelling: two-space indent, " : " between key and value,
 // every object's keys in Xcode's order (the Unicode collation, numbers by value:
@@ -227,10 +228,10 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 			}
 			val, ok = v, true
 			if extra != "" {
-				meta[lang+".stringUnit"] = extra
+				meta[lang+":stringUnit"] = extra
 			}
 			if st := fv.get("state"); st != nil && xcstatesIn[st.Str] == "" && st.Str != "new" {
-				meta[lang+".state"] = st.Str
+				meta[lang+":state"] = st.Str
 			}
 		case "variations":
 			if fv.Kind != jsonObject {
@@ -253,7 +254,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 			val, ok = v, true
 			delete(meta, lang+".variations.plural")
 			if states != "" {
-				meta[lang+".plural.states"] = states
+				meta[lang+":plural.states"] = states
 			}
 		} else {
 			meta[lang+".variations.plural"] = plural
@@ -263,7 +264,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 		if v, extra, isUnit := readStringUnit(device.get("other").get("stringUnit")); isUnit && extra == "" && len(device.get("other").Keys) == 1 {
 			if _, known := xcstatesIn[device.get("other").get("stringUnit").get("state").text()]; known {
 				val, ok = v, true
-				meta[lang+".value"] = "device"
+				meta[lang+":value"] = "device"
 			}
 		}
 	}
@@ -421,7 +422,8 @@ func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
 			n.set(name, mv)
 			continue
 		}
-		if lang, _, ok := strings.Cut(k, "."); ok && (all || lang == only) && !slices.Contains(langs, lang) {
+		if i := strings.IndexAny(k, ".:"); i >= 0 && (all || k[:i] == only) && !slices.Contains(langs, k[:i]) {
+			lang := k[:i]
 			langs = append(langs, lang)
 		}
 	}
@@ -452,15 +454,16 @@ func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
 func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) {
 	loc := jsonObj()
 	prefix := lang + "."
-	metaJSON := func(name string) (*jsonNode, error) {
-		s, ok := e.Meta[prefix+name]
+	metaJSON := func(key string) (*jsonNode, error) {
+		s, ok := e.Meta[key]
 		if !ok {
 			return nil, nil
 		}
-		return parseMetaJSON(prefix+name, s)
+		return parseMetaJSON(key, s)
 	}
 	state := xcstatesOut[v.State]
-	if s := e.Meta[prefix+"state"]; s != "" {
+	marker := lang + ":"
+	if s := e.Meta[marker+"state"]; s != "" {
 		state = s
 	}
 	unit := func(text, state string) *jsonNode {
@@ -480,7 +483,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 				return nil, err
 			}
 			variations.set(kind, n)
-		case rest == "value", rest == "state", rest == "plural.states", rest == "stringUnit":
+		case rest == "stringUnit":
 		default:
 			n, err := parseMetaJSON(k, s)
 			if err != nil {
@@ -491,7 +494,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	switch p, isPlural := singlePlural(v.Text); {
 	case !has:
-	case e.Meta[prefix+"value"] == "device":
+	case e.Meta[marker+"value"] == "device":
 		device := variations.get("device")
 		if device == nil || device.Kind != jsonObject {
 			device = jsonObj()
@@ -501,7 +504,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		other.set("stringUnit", unit(v.Text, state))
 		device.set("other", other)
 	case isPlural && variations.get("plural") == nil:
-		states, err := metaJSON("plural.states")
+		states, err := metaJSON(lang + ":plural.states")
 		if err != nil {
 			return nil, err
 		}
@@ -519,7 +522,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		variations.set("plural", plural)
 	default:
 		u := unit(v.Text, state)
-		if extra, err := metaJSON("stringUnit"); err != nil {
+		if extra, err := metaJSON(lang + ":stringUnit"); err != nil {
 			return nil, err
 		} else if extra != nil {
 			for i, k := range extra.Keys {
@@ -530,7 +533,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	if loc.get("stringUnit") == nil {
 		// A stringUnit lokal could not read, beside a value from elsewhere or none.
-		if n, err := metaJSON("stringUnit"); err != nil {
+		if n, err := metaJSON(prefix + "stringUnit"); err != nil {
 			return nil, err
 		} else if n != nil {
 			loc.set("stringUnit", n)
