@@ -164,6 +164,11 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			continue
 		}
 		forms, _, _ := ToNative(lang, p, zeroAsSuffix)
+		if len(forms) == 0 {
+			// Not one form i18next can hold: kept as ICU rather than lost.
+			members[e.Key] = []member{{text: v.Text}}
+			continue
+		}
 		ms := []member{}
 		for _, fm := range forms {
 			suffix := "_" + fm.Selector
