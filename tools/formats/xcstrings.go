@@ -463,7 +463,7 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	state := xcstatesOut[v.State]
 	marker := lang + ":"
-	if s := e.Meta[marker+"state"]; s != "" && v.State == StateNone {
+	if s, ok := e.Meta[marker+"state"]; ok && v.State == StateNone {
 		state = s
 	}
 	unit := func(text, state string) *jsonNode {
