@@ -15,7 +15,7 @@ import (
 //     are keyed by their index (key.0, key.1, and key.0.name for an array of objects), and
 //     File.Meta["arrays"] (a JSON array of those keys, in file order) remembers which keys
 //     were arrays so that they are written back as arrays (those the nesting rule writes
-//     nested: not one whose key has whitespace or runs through a string). A number, boolean or null value
+//     back alone in their object). A number, boolean or null value
 //     is refused with its line.
 //   - Plural forms are sibling keys with a CLDR suffix (files_one, files_few, files_other;
 //     place_ordinal_two): they are gathered into one ICU value under the base key
@@ -58,9 +58,17 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	for _, l := range leaves {
 		plain[l.key] = true
 	}
-	// Only arrays that the nesting rule writes back nested can be arrays again.
+	// Only arrays that the nesting rule writes back nested, alone in their object, can be
+	// arrays again: not one whose key has whitespace or runs through a string, nor one
+	// beside flat keys that nest into it ("a.5" beside "a": [...]).
+	sorted := make([]string, 0, len(leaves))
+	for _, l := range leaves {
+		sorted = append(sorted, l.key)
+	}
+	slices.Sort(sorted)
 	list := &jsonNode{Kind: jsonArray}
-	for _, a := range arrays {
+	for _, arr := range arrays {
+		a := arr.key
 		if !nestable(a) {
 			continue
 		}
@@ -68,7 +76,9 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		for i := range len(a) {
 			through = through || a[i] == '.' && plain[a[:i]]
 		}
-		if !through {
+		lo, _ := slices.BinarySearch(sorted, a+".")
+		hi, _ := slices.BinarySearch(sorted, a+"/") // '/' follows '.'
+		if !through && hi-lo == arr.leaves {
 			list.Vals = append(list.Vals, jsonStr(a))
 		}
 	}

@@ -85,28 +85,34 @@ type jsonLeaf struct {
 
 // flattenJSON lists the strings of a (possibly nested) object in file order, keyed by
 // their path joined with dots. With arrays, an array's items are keyed by their index
-// (key.0, key.1) and the array's key is listed in arrayKeys when every item holds a string
-// (an empty item is not written back, and the rest could then not be an array); without,
-// an array is refused like any other value that is not a string.
-func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayKeys []string, err error) {
+// (key.0, key.1) and the array is listed in arrays when every item holds a string (an
+// empty item is not written back, and the rest could then not be an array); without, an
+// array is refused like any other value that is not a string.
+func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayList []jsonArrayKey, err error) {
 	if root.Kind != jsonObject {
 		return nil, nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
 	}
-	fl := &flattener{data: data, arrays: arrays, seen: map[string]bool{}}
+	fl := &flattener{data: data, keepArray: arrays, seen: map[string]bool{}}
 	for i, k := range root.Keys {
 		if err := fl.add(k, root.Vals[i]); err != nil {
 			return nil, nil, err
 		}
 	}
-	return fl.out, fl.arrayKeys, nil
+	return fl.out, fl.arrays, nil
+}
+
+// jsonArrayKey is an array of a nested file: its dotted key and how many strings it holds.
+type jsonArrayKey struct {
+	key    string
+	leaves int
 }
 
 type flattener struct {
 	data      []byte
-	arrays    bool
+	keepArray bool
 	seen      map[string]bool
 	out       []jsonLeaf
-	arrayKeys []string
+	arrays    []jsonArrayKey
 }
 
 func (fl *flattener) add(key string, v *jsonNode) error {
@@ -123,9 +129,10 @@ func (fl *flattener) add(key string, v *jsonNode) error {
 				return err
 			}
 		}
-	case v.Kind == jsonArray && fl.arrays:
-		at := len(fl.arrayKeys)
-		fl.arrayKeys = append(fl.arrayKeys, key)
+	case v.Kind == jsonArray && fl.keepArray:
+		at := len(fl.arrays)
+		fl.arrays = append(fl.arrays, jsonArrayKey{key: key})
+		start := len(fl.out)
 		whole := true
 		for i, item := range v.Vals {
 			before := len(fl.out)
@@ -135,7 +142,9 @@ func (fl *flattener) add(key string, v *jsonNode) error {
 			whole = whole && len(fl.out) > before
 		}
 		if !whole || len(v.Vals) == 0 {
-			fl.arrayKeys = slices.Delete(fl.arrayKeys, at, at+1)
+			fl.arrays = slices.Delete(fl.arrays, at, at+1)
+		} else {
+			fl.arrays[at].leaves = len(fl.out) - start
 		}
 	default:
 		return offsetError(fl.data, v.Offset, "value of %q must be a string, not %s", key, v.Kind)
