@@ -95,6 +95,9 @@ func decodeARB(data []byte, o Options) (*File, error) {
 	f.Entries = slices.DeleteFunc(f.Entries, func(e Entry) bool {
 		return len(e.Values) == 0 && e.Comment == "" && e.Meta == nil
 	})
+	if len(f.Entries) == 0 {
+		f.Entries = nil
+	}
 	return f, nil
 }
 

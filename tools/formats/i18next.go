@@ -59,8 +59,8 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		plain[l.key] = true
 	}
 	// Only arrays that the nesting rule writes back nested, alone in their object, can be
-	// arrays again: not one whose key has whitespace or runs through a string, nor one
-	// beside flat keys that nest into it ("a.5" beside "a": [...]).
+	// arrays again: not one whose key (or an item's) cannot nest or runs through a string,
+	// nor one beside flat keys that nest into it ("a.5" beside "a": [...]).
 	sorted := make([]string, 0, len(leaves))
 	for _, l := range leaves {
 		sorted = append(sorted, l.key)
@@ -78,6 +78,9 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		}
 		lo, _ := slices.BinarySearch(sorted, a+".")
 		hi, _ := slices.BinarySearch(sorted, a+"/") // '/' follows '.'
+		for _, k := range sorted[lo:hi] {
+			through = through || !nestable(k)
+		}
 		if !through && hi-lo == arr.leaves {
 			list.Vals = append(list.Vals, jsonStr(a))
 		}
