@@ -11,28 +11,28 @@ import (
 
 // i18next: i18next JSON v4. Rules:
 //
-//   - Nesting flattens to dot-separated keys ({"a": {"b": "x"}} is "a.b"); an array's items
-//     are keyed by their index (key.0, key.1, and key.0.name for an array of objects), and
-//     File.Meta["arrays"] (a JSON array of those keys, in file order) remembers which keys
-//     were arrays so that they are written back as arrays (those the nesting rule writes
-//     back alone in their object). A number, boolean or null value
-//     is refused with its line.
+//   - Nesting flattens to dot-separated keys ({"a": {"b": "x"}} is "a.b"). An array's items
+//     are keyed by their index (key.0, key.1; key.0.name for an array of objects), and
+//     File.Meta["arrays"] (a JSON array of those keys, in file order) remembers the arrays
+//     that the nesting rule writes back alone in their object, which are written back as
+//     arrays. A number, boolean or null value is refused with its line.
 //   - Plural forms are sibling keys with a CLDR suffix (files_one, files_few, files_other;
-//     place_ordinal_two): they are gathered into one ICU value under the base key
+//     place_ordinal_two): they are gathered into one ICU value on count under the base key
 //     ("{count, plural, one {{{count}} file} other {{{count}} files}}", selectordinal for
-//     _ordinal_), at the place of the first form, forms in file order, text as written
-//     ({{count}} stays {{count}}; ICU's syntax characters {, } and # are quoted). i18next
-//     uses _zero for 0 in any language: it becomes =0 where the language has no zero
-//     category, and =0 is written back as _zero. Suffixed keys are not gathered when the base
-//     key is itself a key of the file (those are separate lookups in i18next), nor ordinal
-//     forms when the base also has cardinal ones.
+//     _ordinal_), at the place of the first form, forms in the order Encode writes them,
+//     text as written ({{count}} stays {{count}}; ICU's syntax characters {, } and # are
+//     quoted). i18next uses _zero for 0 in any language: it becomes =0 where the language
+//     has no zero category, and =0 is written back as _zero. Suffixed keys stay keys of
+//     their own when the base key is itself a key of the file (separate lookups in
+//     i18next), when they are ordinal forms beside cardinal ones, and when Encode could not
+//     write them back (a suffix the language has no category for, such as _two in English).
 //   - Encode writes exactly the language's CLDR categories of a plural ('#' written as
-//     {{count}}), and nests by the contract's rule, the one the yaml renderer uses
-//     (buildYAMLTree): a key that cannot nest is written whole at its deepest possible
-//     level (so a file that nests such a key reads back with it at that level). Keys keep
-//     the order of the entries (a decoded file's order); a plural value the
-//     file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and written back
-//     as it is.
+//     {{count}}; a category the value lacks is left out), and nests by the contract's rule,
+//     the one the yaml renderer uses (buildYAMLTree): a key that cannot nest is written
+//     whole at its deepest possible level, so a file that nests such a key reads back with
+//     it at that level. Keys keep the order of the entries (a decoded file's order). A
+//     plural the file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and
+//     written back as it is.
 //   - A key the entry has no value for in the language is left out.
 var i18nextCodec = &Codec{
 	Name:        "i18next",
