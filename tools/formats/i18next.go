@@ -72,7 +72,7 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 		if !nestable(a) {
 			continue
 		}
-		through := false
+		through := plain[a]
 		for i := range len(a) {
 			through = through || a[i] == '.' && plain[a[:i]]
 		}

@@ -18,13 +18,13 @@ import (
 //
 // Decode with Options.Language "all" (or "") gives every language in Values, Languages in
 // the order they first appear; with one language only that one. Entries come in Xcode's
-// order (the file's, for a file Xcode wrote). Entry.Source is the source
-// localization's value, or the key when the entry has none (the contract's rule); the key is
-// also not given a source value it does not have. comment is Entry.Comment, shouldTranslate
-// false DoNotTranslate. A localization's value is, in this order: its stringUnit; its plural
-// variations as one ICU plural on count (FromNative: zero is =0 where the language has no
-// zero category; text as written, ICU's {, } and # quoted); the "other" device's
-// stringUnit. States: translated, needs_review, new (StateNone) and stale.
+// order (the file's, for a file Xcode wrote). Entry.Source is the source localization's
+// value, or the key when the entry has none or an empty one (the contract's rule).
+// comment is Entry.Comment, shouldTranslate false DoNotTranslate. A localization's value
+// is, in this order: its stringUnit; its plural variations as one ICU plural on count
+// (FromNative: zero is =0 where the language has no zero category; text as written, ICU's
+// {, } and # quoted); the "other" device's stringUnit. States: translated, needs_review,
+// new (StateNone) and stale.
 //
 // A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
 // Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
@@ -145,7 +145,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					if err != nil {
 						return nil, err
 					}
-					if ok && lang == f.SourceLanguage {
+					if ok && lang == f.SourceLanguage && val.Text != "" {
 						e.Source = val.Text
 					}
 					if !all && lang != o.Language {
