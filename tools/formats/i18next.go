@@ -58,37 +58,6 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	for _, l := range leaves {
 		plain[l.key] = true
 	}
-	// Only arrays that the nesting rule writes back nested, alone in their object, can be
-	// arrays again: not one whose key (or an item's) cannot nest or runs through a string,
-	// nor one beside flat keys that nest into it ("a.5" beside "a": [...]).
-	sorted := make([]string, 0, len(leaves))
-	for _, l := range leaves {
-		sorted = append(sorted, l.key)
-	}
-	slices.Sort(sorted)
-	list := &jsonNode{Kind: jsonArray}
-	for _, arr := range arrays {
-		a := arr.key
-		if !nestable(a) {
-			continue
-		}
-		through := plain[a]
-		for i := range len(a) {
-			through = through || a[i] == '.' && plain[a[:i]]
-		}
-		lo, _ := slices.BinarySearch(sorted, a+".")
-		hi, _ := slices.BinarySearch(sorted, a+"/") // '/' follows '.'
-		for _, k := range sorted[lo:hi] {
-			through = through || !nestable(k)
-		}
-		if !through && hi-lo == arr.leaves {
-			list.Vals = append(list.Vals, jsonStr(a))
-		}
-	}
-	if len(list.Vals) > 0 {
-		f.Meta = map[string]string{"arrays": canonicalJSON(list)}
-	}
-
 	// Which bases have cardinal forms, so ordinal ones beside them stay plain keys.
 	cardinal := map[string]bool{}
 	for _, l := range leaves {
@@ -133,6 +102,45 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 			e.Meta = map[string]string{"icu": "true"}
 		}
 		f.Entries = append(f.Entries, e)
+	}
+	// Only arrays that the nesting rule writes back nested, alone in their object, can be
+	// arrays again: not one whose key (or an item's) cannot nest or runs through a string,
+	// nor one beside flat keys that nest into it ("a.5" beside "a": [...]).
+	sorted := make([]string, 0, len(leaves))
+	for _, l := range leaves {
+		sorted = append(sorted, l.key)
+	}
+	slices.Sort(sorted)
+	written := make([]string, 0, len(f.Entries)) // the keys Encode places
+	isKey := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		written = append(written, e.Key)
+		isKey[e.Key] = true
+	}
+	slices.Sort(written)
+	list := &jsonNode{Kind: jsonArray}
+	for _, arr := range arrays {
+		a := arr.key
+		if !nestable(a) {
+			continue
+		}
+		through := isKey[a]
+		for i := range len(a) {
+			through = through || a[i] == '.' && isKey[a[:i]]
+		}
+		lo, _ := slices.BinarySearch(written, a+".")
+		hi, _ := slices.BinarySearch(written, a+"/") // '/' follows '.'
+		for _, k := range written[lo:hi] {
+			through = through || !nestable(k)
+		}
+		lo, _ = slices.BinarySearch(sorted, a+".")
+		hi, _ = slices.BinarySearch(sorted, a+"/")
+		if !through && hi-lo == arr.leaves {
+			list.Vals = append(list.Vals, jsonStr(a))
+		}
+	}
+	if len(list.Vals) > 0 {
+		f.Meta = map[string]string{"arrays": canonicalJSON(list)}
 	}
 	return f, nil
 }
