@@ -13,7 +13,7 @@ import (
 //
 //   - Nesting flattens to dot-separated keys ({"a": {"b": "x"}} is "a.b"). An array's items
 //     are keyed by their index (key.0, key.1; key.0.name for an array of objects), and
-//     File.Meta["arrays"] (a JSON array of those keys, in file order) remembers the arrays
+//     File.Meta["arrays"] (a JSON array of those keys, sorted) remembers the arrays
 //     that the nesting rule writes back alone in their object, which are written back as
 //     arrays. A number, boolean or null value is refused with its line.
 //   - Plural forms are sibling keys with a CLDR suffix (files_one, files_few, files_other;
@@ -119,6 +119,7 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	}
 	slices.Sort(written)
 	list := &jsonNode{Kind: jsonArray}
+	slices.SortFunc(arrays, func(a, b jsonArrayKey) int { return strings.Compare(a.key, b.key) })
 	for _, arr := range arrays {
 		a := arr.key
 		if !nestable(a) {
