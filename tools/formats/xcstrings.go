@@ -141,10 +141,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 					if strings.ContainsAny(lang, ".:") || lang == "" {
 						return nil, offsetError(data, loc.Offset, "localization of %q has a bad language %q", key, lang)
 					}
-					val, ok, lm, err := readXCLocalization(data, lang, loc)
-					if err != nil {
-						return nil, err
-					}
+					val, ok, lm := readXCLocalization(lang, loc)
 					if ok && lang == f.SourceLanguage && val.Text != "" {
 						e.Source = val.Text
 					}
@@ -203,13 +200,13 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 
 // readXCLocalization reads one localization: its value (ok false when it has none lokal
 // can hold) and the Meta keeping the rest.
-func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, map[string]string, error) {
+func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]string) {
 	// The usual localization is one plain stringUnit: no Meta to make.
 	if len(loc.Keys) == 1 && loc.Keys[0] == "stringUnit" {
 		u := loc.Vals[0]
 		if len(u.Keys) == 2 && u.Keys[0] == "state" && u.Keys[1] == "value" && u.Vals[0].Kind == jsonString && u.Vals[1].Kind == jsonString {
 			if st, known := xcstatesIn[u.Vals[0].Str]; known {
-				return Value{Text: u.Vals[1].Str, State: st}, true, nil, nil
+				return Value{Text: u.Vals[1].Str, State: st}, true, nil
 			}
 		}
 	}
@@ -271,7 +268,7 @@ func readXCLocalization(data []byte, lang string, loc *jsonNode) (Value, bool, m
 	if len(meta) == 0 {
 		meta = nil
 	}
-	return val, ok, meta, nil
+	return val, ok, meta
 }
 
 // readStringUnit reads {"state", "value"}: the Value, and the JSON of any other members.
