@@ -470,7 +470,7 @@ type QAError struct {
 func (e *QAError) Error() string { return e.err.Error() }
 func (e *QAError) Unwrap() error { return e.err }
 
-func qaRefusal(key string, found []checkup.Finding) error {
+func qaRefusal(key string, found []checkup.Finding) *QAError {
 	return &QAError{err: model.Errorf(model.CodeUnprocessable, "%q has %d QA finding(s) (%s): fix them, or approve over them with a reason",
 		key, len(found), findingKinds(found)), Findings: found}
 }
@@ -508,6 +508,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	}
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
 	var reason string
+	var refusal *QAError // the store may rewrap apply's error; the findings are returned as made
 	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
 		validate: func() error {
 			var err error
@@ -558,7 +559,8 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 					}
 					found := checkRow(proj, t, ns.Key, key.Key, in.Language, src, in.Value, cur != nil && cur.DoNotTranslate)
 					if len(found) > 0 && !in.Override {
-						return nil, qaRefusal(in.TranslationKey, found)
+						refusal = qaRefusal(in.TranslationKey, found)
+						return nil, refusal
 					}
 					overridden, keyID = found, key.ID
 				}
@@ -586,6 +588,9 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			}
 			return append(changes, model.Change{Kind: model.ChangeCommentAdded, Namespace: in.NamespaceKey, Key: in.TranslationKey, KeyID: keyID, Language: in.Language}), nil
 		}})
+	if refusal != nil && model.ErrorCode(err) == model.CodeUnprocessable {
+		return out, refusal
+	}
 	if err != nil {
 		return out, err
 	}
