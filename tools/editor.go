@@ -471,8 +471,12 @@ func (e *QAError) Error() string { return e.err.Error() }
 func (e *QAError) Unwrap() error { return e.err }
 
 func qaRefusal(key string, found []checkup.Finding) *QAError {
-	return &QAError{err: model.Errorf(model.CodeUnprocessable, "%q has %d QA finding(s) (%s): fix them, or approve over them with a reason",
-		key, len(found), findingKinds(found)), Findings: found}
+	what := "1 QA finding"
+	if len(found) != 1 {
+		what = strconv.Itoa(len(found)) + " QA findings"
+	}
+	return &QAError{err: model.Errorf(model.CodeUnprocessable, "%q has %s (%s): fix them, or approve over them with a reason",
+		key, what, findingKinds(found)), Findings: found}
 }
 
 func findingKinds(found []checkup.Finding) string {

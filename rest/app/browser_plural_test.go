@@ -82,6 +82,7 @@ func TestBrowserPluralAndSafety(t *testing.T) {
 		do(t, ctx, "typing ar", chromedp.SendKeys(chromedp.CSS(field(string(rune('0'+i)))), s))
 	}
 	waitFor(t, ctx, "ar QA is clean", `document.querySelectorAll('#qa-`+files+` li').length === 0`)
+	shot(t, ctx, screenshotDir(t), "plural-ar.png")
 	do(t, ctx, "saving by keyboard", key("s", chromedp.ModifierCtrl))
 	waitFor(t, ctx, "the row is saved", `!document.querySelector('`+row+`').classList.contains('dirty')`)
 	wantAr := "{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}"
@@ -107,6 +108,7 @@ func TestBrowserPluralAndSafety(t *testing.T) {
 	// is on the row.
 	do(t, ctx, "approving a draft with a finding", chromedp.Focus(chromedp.CSS(`#value-`+greet)), key("\r", chromedp.ModifierCtrl))
 	waitFor(t, ctx, "the override asks for a reason", `!!document.querySelector('#reason-`+greet+`')`)
+	shot(t, ctx, screenshotDir(t), "override.png")
 	if got := e.row(t, "common", "greet", "nb"); got.Status != model.StatusNeedsReview {
 		t.Fatalf("approved without an override: %+v", got)
 	}
