@@ -8,9 +8,10 @@ const live = document.getElementById('live');
 const rowOf = (el) => el?.closest?.('article.row') ?? null;
 const rows = () => [...document.querySelectorAll('#rows article.row')];
 // A row's translation boxes: one textarea, or one per plural or select form.
-const boxes = (row) => [...row.querySelectorAll('form.target textarea')];
+const boxSel = 'form.target textarea[name="value"], form.target textarea[name="form_text"]';
+const boxes = (row) => [...row.querySelectorAll(boxSel)];
 const textarea = (row) => boxes(row)[0] ?? null;
-const isBox = (t) => !!t?.matches?.('form.target textarea');
+const isBox = (t) => !!t?.matches?.(boxSel);
 const isEmpty = (row) => boxes(row).every((b) => b.value === '');
 const formOf = (row) => row.querySelector('form.target');
 // getAttribute: the buttons named "action" shadow form.action.
@@ -114,7 +115,7 @@ function showConflict(row, body) {
   keep.addEventListener('click', () => { adopt(); save(row, 'save', false); });
   take.addEventListener('click', async () => {
     adopt();
-    if (boxes(row).length > 1 || !row.querySelector('textarea[name="value"]')) {
+    if (!row.querySelector('textarea[name="value"]')) {
       // A row of forms is rebuilt from their value by the server.
       const fresh = await fetchRow(row);
       if (fresh) { replaceRow(row, fresh); focusRow(fresh); }
