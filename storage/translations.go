@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -204,7 +205,7 @@ func (t *tx) Search(ctx context.Context, f model.SearchFilter) ([]model.ProjectT
 	var rowIDs, keyIDs []int64
 	narrowed := false
 	if utf8.RuneCountInString(f.ValueContains) >= 3 {
-		ids, ok, err := t.valueCandidates(ctx, f, lo, hi)
+		ids, ok, err := t.valueCandidates(ctx, "t.id", f.ValueContains, languagesOf(f.Language), f.Status, lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -273,29 +274,63 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	return scanProjectTranslations(ctx, q)
 }
 
-// valueCandidates returns the ids of the rows in the key range whose value may contain
-// f.ValueContains and that pass f's other row filters, and whether they are few enough
-// to read instead of walking (false also when PostgreSQL has no trigram index).
-func (t *tx) valueCandidates(ctx context.Context, f model.SearchFilter, lo, hi int64) ([]int64, bool, error) {
+// valueCandidates returns col (t.id, or t.key_id for their keys) of the rows in the key
+// range whose value may contain sub and that are in one of languages (any when none) and
+// of status (any when ""), and whether they are few enough to read instead of walking
+// (false also when PostgreSQL has no trigram index). Search and the editor's text filter
+// both narrow through it.
+func (t *tx) valueCandidates(ctx context.Context, col, sub string, languages []string, status string, lo, hi int64) ([]int64, bool, error) {
 	var q *bun.SelectQuery
 	if t.db.postgres {
 		if !t.hasIndex(ctx, "translations_value_trgm") {
 			return nil, false, nil
 		}
-		q = t.tx.NewSelect().TableExpr("translations AS t").Column("t.id").
-			Where(`LOWER(t.value) LIKE ? ESCAPE '\'`, likePattern(f.ValueContains))
+		q = t.tx.NewSelect().TableExpr("translations AS t").ColumnExpr(col).
+			Where(`LOWER(t.value) LIKE ? ESCAPE '\'`, likePattern(sub))
 	} else {
-		q = t.tx.NewSelect().TableExpr("translations_trgm AS g").Join("JOIN translations AS t ON t.id = g.rowid").Column("t.id").
-			Where("translations_trgm MATCH ?", ftsPhrase(f.ValueContains))
+		q = t.tx.NewSelect().TableExpr("translations_trgm AS g").Join("JOIN translations AS t ON t.id = g.rowid").ColumnExpr(col).
+			Where("translations_trgm MATCH ?", ftsPhrase(sub))
 	}
 	q = q.Where("t.key_id BETWEEN ? AND ?", lo, hi)
-	if f.Language != "" {
-		q = q.Where("t.language = ?", f.Language)
+	if len(languages) > 0 {
+		q = q.Where("t.language IN (?)", bun.In(languages))
 	}
-	if f.Status != "" {
-		q = q.Where("t.status = ?", f.Status)
+	if status != "" {
+		q = q.Where("t.status = ?", status)
 	}
 	return t.candidates(ctx, q)
+}
+
+func languagesOf(language string) []string {
+	if language == "" {
+		return nil
+	}
+	return []string{language}
+}
+
+// textCandidates returns the keys in lo to hi whose name, or whose value in one of
+// languages, may contain sub, sorted, and whether the trigram indexes narrowed them to few
+// enough; indexed is false when they cannot help (sub shorter than three characters, or
+// no pg_trgm), true with ok false when sub is too common to narrow.
+func (t *tx) textCandidates(ctx context.Context, sub string, languages []string, lo, hi int64) (ids []int64, indexed, ok bool, err error) {
+	if utf8.RuneCountInString(sub) < 3 || (t.db.postgres && (!t.hasIndex(ctx, "keys_key_trgm") || !t.hasIndex(ctx, "translations_value_trgm"))) {
+		return nil, false, false, nil
+	}
+	byKey, ok, err := t.keyCandidates(ctx, sub, lo, hi)
+	if err != nil || !ok {
+		return nil, true, false, err
+	}
+	byValue, ok, err := t.valueCandidates(ctx, "t.key_id", sub, languages, "", lo, hi)
+	if err != nil || !ok {
+		return nil, true, false, err
+	}
+	ids = append(byKey, byValue...)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) > int(searchCandidates.Load()) {
+		return nil, true, false, nil
+	}
+	return ids, true, true, nil
 }
 
 // keyCandidates is valueCandidates for the keys whose name may contain s.
