@@ -36,6 +36,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerCacheChanges(m)
 	registerStatusCounts(m)
 	registerSearchIndex(m)
+	registerOpenFindings(m)
 	return m
 }
 

@@ -281,6 +281,12 @@ type CheckupTx interface {
 	// CheckupQueue lists up to limit queued keys of the project, oldest first: all of them
 	// when keyIDs is empty (then only marks up to upTo, when not zero), else those of keyIDs.
 	CheckupQueue(ctx context.Context, projectID string, upTo int64, keyIDs []int64, limit int) ([]CheckupMark, error)
+	// LatestCheckup returns the project's newest report, running or completed.
+	LatestCheckup(ctx context.Context, projectID string) (CheckupReport, error)
+	// OpenFindingKeys lists in order up to f.Limit ids of keys after f.AfterKeyID with an
+	// open finding in f.Language other than a missing or stale one (the editor's QA
+	// problems), in f.Namespace when set.
+	OpenFindingKeys(ctx context.Context, f FindingKeysFilter) ([]int64, error)
 	// CheckupRunning reports whether the project has a running report.
 	CheckupRunning(ctx context.Context, projectID string) (bool, error)
 	// CheckupQueueEnd is the id of the project's newest queue mark, 0 when none.
