@@ -37,6 +37,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerStatusCounts(m)
 	registerSearchIndex(m)
 	registerOpenFindings(m)
+	registerBulkTrigram(m)
 	return m
 }
 
