@@ -38,6 +38,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerSearchIndex(m)
 	registerOpenFindings(m)
 	registerBulkTrigram(m)
+	registerSyncCosts(m)
 	return m
 }
 
