@@ -22,3 +22,10 @@ func IndexTrigrams(ctx context.Context, mtx model.Tx, keys bool, ids []int64) er
 	}
 	return t.indexTrigrams(ctx, "translations_trgm", "translations", "value", ids)
 }
+
+// SetSearchScan changes how many key ids one Search reads for a short substring; it
+// returns the undo.
+func SetSearchScan(n int) func() {
+	old := searchScan.Swap(int64(n))
+	return func() { searchScan.Store(old) }
+}

@@ -236,8 +236,10 @@ type TranslationTx interface {
 	// ProjectTranslations returns the rows of visible keys in language ("" for all),
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
-	// Search returns the rows f selects in (key id, language) order.
-	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	// Search returns the rows f selects in (key id, language) order. A substring too
+	// short for an index is looked for in a window of keys per call: when the window ends
+	// before the page fills, through is its last key id, to continue after (else 0).
+	Search(ctx context.Context, f SearchFilter) (rows []ProjectTranslation, through int64, err error)
 	// KeyPage hands visit up to limit visible keys of the namespace with an id above
 	// afterID, in id order, with the source row and the row in language, one at a time
 	// until visit returns false.
