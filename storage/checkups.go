@@ -474,7 +474,7 @@ func (t *tx) LatestCheckup(ctx context.Context, projectID string) (model.Checkup
 func (t *tx) OpenFindingKeys(ctx context.Context, f model.FindingKeysFilter) ([]int64, error) {
 	q := t.tx.NewSelect().TableExpr("checkup_findings AS f").ColumnExpr("DISTINCT f.key_id").
 		Where("f.project_id = ?", f.ProjectID).Where("f.language = ?", f.Language).
-		Where("f.last_seq IS NULL AND f.kind NOT IN ('missing_translation', 'stale_translation')").
+		Where("f.last_seq IS NULL AND f.kind <> 'missing_translation' AND f.kind <> 'stale_translation'").
 		Where("f.key_id > ?", f.AfterKeyID)
 	if f.Namespace != "" {
 		q = q.Where("f.namespace_id IN (?)", t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").
