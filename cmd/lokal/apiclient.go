@@ -35,7 +35,11 @@ type apiClient struct {
 // apiKey is the key from --key-stdin or LOKAL_API_KEY; never from argv.
 func apiKey(c *call) (string, error) {
 	if c.in.boolean("key-stdin") {
-		return readStdinSecret("--key-stdin")
+		k, err := readStdinSecret("--key-stdin")
+		if err != nil && strings.Contains(err.Error(), "stdin is empty") {
+			return "", errors.New("--key-stdin: stdin is empty; pipe the key in, such as: printenv LOKAL_KEY | lokal pull --key-stdin")
+		}
+		return k, err
 	}
 	if k := strings.TrimSpace(os.Getenv("LOKAL_API_KEY")); k != "" {
 		return k, nil
@@ -152,7 +156,7 @@ func (a *apiClient) do(ctx context.Context, method, path string, query url.Value
 		}
 	}
 	if res.StatusCode == http.StatusUnauthorized {
-		e.Msg = strings.TrimSuffix(e.Msg, ".") + " (check LOKAL_API_KEY and that the key belongs to project " + a.project + ")"
+		e.Msg = strings.TrimSuffix(e.Msg, ".") + " (check the key: it must be one of project " + a.project + ")"
 	}
 	return nil, e
 }
