@@ -464,3 +464,148 @@ func TestPushPullErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestPushPullPOAndXcstrings: a PO file per language and one String Catalog holding every
+// language, pushed and pulled: the catalog is one request with the language all.
+func TestPushPullPOAndXcstrings(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, dsn string) {
+		r := newRepo(t, dsn, `  - path: po/{language}/messages.po
+    format: po
+    namespace: messages
+  - path: ios/Localizable.xcstrings
+    format: xcstrings
+    namespace: ios
+`)
+		r.write(t, "po/en/messages.po", `msgid ""
+msgstr ""
+"Language: en\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+
+#. The first thing a visitor reads
+msgctxt "greeting"
+msgid "Hello"
+msgstr "Hello"
+
+msgctxt "farewell"
+msgid "Goodbye"
+msgstr "Goodbye"
+`)
+		r.write(t, "po/nb/messages.po", `msgid ""
+msgstr ""
+"Language: nb\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+
+msgctxt "greeting"
+msgid "Hello"
+msgstr "Hei"
+
+msgctxt "farewell"
+msgid "Goodbye"
+msgstr ""
+`)
+		r.write(t, "ios/Localizable.xcstrings", `{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "Settings" : {
+      "comment" : "Tab title"
+    },
+    "Welcome" : {
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Welcome!"
+          }
+        },
+        "nb" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Velkommen!"
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}
+`)
+		var dry pushJSON
+		r.ok(t, &dry, "push", "--dry-run")
+		if dry.Summary.Files != 2 || dry.Summary.Created != 4 {
+			t.Errorf("push --dry-run: %+v, want 2 files and 4 keys to create", dry.Summary)
+		}
+		if r.flat(t, "en", "messages") != nil || r.flat(t, "en", "ios") != nil {
+			t.Errorf("push --dry-run stored keys")
+		}
+		var first pushJSON
+		r.ok(t, &first, "push", "--languages", "nb")
+		if first.Summary.Files != 4 || first.Summary.Created != 4 {
+			t.Errorf("push --languages nb: %+v, want 4 files and 4 keys created", first.Summary)
+		}
+		if got := r.flat(t, "en", "messages"); got["greeting"] != "Hello" || got["farewell"] != "Goodbye" {
+			t.Errorf("the PO source keys on the server: %v", got)
+		}
+		if got := r.flat(t, "en", "ios"); got["Welcome"] != "Welcome!" || got["Settings"] != "Settings" {
+			t.Errorf("the catalog's source keys on the server: %v", got)
+		}
+		if got := r.flat(t, "nb", "ios"); got["Welcome"] != "Velkommen!" {
+			t.Errorf("the catalog's nb values on the server: %v", got)
+		}
+		if got := r.flat(t, "nb", "messages"); got["greeting"] != "Hei" {
+			t.Errorf("the PO nb values on the server: %v", got)
+		}
+		var again pushJSON
+		r.ok(t, &again, "push")
+		if again.Summary.Created+again.Summary.Updated != 0 || again.Summary.Unchanged != 4 {
+			t.Errorf("second push: %+v, want 4 unchanged", again.Summary)
+		}
+
+		// pull: PO in en, nb and sv, and the catalog once.
+		var p1 pullJSON
+		r.ok(t, &p1, "pull")
+		if p1.Summary.Files != 4 || p1.result("ios/Localizable.xcstrings") == "absent" {
+			t.Fatalf("pull: %+v", p1)
+		}
+		for _, f := range p1.Files {
+			if f.Path == "ios/Localizable.xcstrings" && f.Language != "all" {
+				t.Errorf("the catalog was pulled in %s, want all", f.Language)
+			}
+		}
+		if po := r.read(t, "po/nb/messages.po"); !strings.Contains(po, `msgstr "Hei"`) {
+			t.Errorf("pulled po/nb/messages.po:\n%s", po)
+		}
+		if po := r.read(t, "po/sv/messages.po"); !strings.Contains(po, `msgctxt "greeting"`) {
+			t.Errorf("pulled po/sv/messages.po lacks the untranslated keys:\n%s", po)
+		}
+		var p2 pullJSON
+		r.ok(t, &p2, "pull")
+		if p2.Summary.Written != 0 || p2.Summary.NotModified != 4 {
+			t.Errorf("second pull: %+v, want 4 not modified", p2.Summary)
+		}
+		if code, body := r.srv.do(t, "PUT", "/api/overwrite/"+r.project+"/latest/nb/ios", "Bearer "+r.key, `{"Settings": "Innstillinger"}`); code != 200 {
+			t.Fatalf("overwrite: %d %s", code, body)
+		}
+		var p3 pullJSON
+		r.ok(t, &p3, "pull")
+		if p3.Summary.Written != 1 || p3.result("ios/Localizable.xcstrings") != "updated" {
+			t.Errorf("pull after a change: %+v", p3)
+		}
+		var cat struct {
+			Strings map[string]struct {
+				Localizations map[string]struct {
+					StringUnit struct{ Value string } `json:"stringUnit"`
+				} `json:"localizations"`
+			} `json:"strings"`
+		}
+		if err := json.Unmarshal([]byte(r.read(t, "ios/Localizable.xcstrings")), &cat); err != nil {
+			t.Fatalf("pulled catalog: %v", err)
+		}
+		if v := cat.Strings["Settings"].Localizations["nb"].StringUnit.Value; v != "Innstillinger" {
+			t.Errorf("pulled catalog has Settings in nb %q", v)
+		}
+		if v := cat.Strings["Welcome"].Localizations["en"].StringUnit.Value; v != "Welcome!" {
+			t.Errorf("pulled catalog has Welcome in en %q", v)
+		}
+	})
+}
