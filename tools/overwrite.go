@@ -10,6 +10,11 @@ import (
 type OverwriteIn struct {
 	NamespaceRef
 	Translations map[string]string `json:"translations"`
+	// status is the status of values set in a target language ("" approved: the team's
+	// own files); review names keys stored needs_review whatever it says (an import's
+	// entries that the file marks not final).
+	status string
+	review map[string]bool
 }
 
 // OverwriteSummary counts what an overwrite did.
@@ -97,7 +102,7 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 			out.Updated = append(out.Updated, k)
 			continue
 		}
-		w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: model.StatusApproved,
+		w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: in.Language, Value: v, Status: in.statusOf(k),
 			SourceVersion: versionPtr(ks.SourceVersion), Change: model.ChangeValueUpdated}
 		switch {
 		case cur == nil:
@@ -123,4 +128,15 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 		return nil, err
 	}
 	return rowChanges(ns.Key, writes), nil
+}
+
+// statusOf is the status a target-language value of key k is stored with.
+func (in OverwriteIn) statusOf(k string) string {
+	if in.review[k] {
+		return model.StatusNeedsReview
+	}
+	if in.status == "" {
+		return model.StatusApproved
+	}
+	return in.status
 }

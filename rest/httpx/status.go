@@ -18,6 +18,7 @@ var byCode = map[string]int{
 	model.CodeNotConfigured:      http.StatusUnprocessableEntity,
 	tools.CodeDispatchFailed:     http.StatusBadGateway,
 	model.CodeUnprocessable:      http.StatusUnprocessableEntity,
+	model.CodeInvalidFile:        http.StatusUnprocessableEntity,
 	model.CodeNotFound:           http.StatusNotFound,
 	model.CodeConflict:           http.StatusConflict,
 	model.CodeInvalid:            http.StatusBadRequest,

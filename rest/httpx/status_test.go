@@ -21,6 +21,7 @@ var statusOfCode = map[string]int{
 	model.CodeNotConfigured:      422,
 	tools.CodeDispatchFailed:     502,
 	model.CodeUnprocessable:      422,
+	model.CodeInvalidFile:        422,
 	model.CodeNotFound:           404,
 	model.CodeConflict:           409,
 	model.CodeInvalid:            400,

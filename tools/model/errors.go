@@ -24,6 +24,9 @@ const (
 	CodeTimeout            = "timeout"
 	CodeUnavailable        = "unavailable"
 	CodeInternal           = "internal"
+	// CodeInvalidFile: a translation file that does not parse; the message names the line
+	// or byte offset (422).
+	CodeInvalidFile = "invalid_file"
 )
 
 // Error is a transport-neutral error with one of the Code constants.

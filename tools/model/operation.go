@@ -35,6 +35,10 @@ const (
 	OpRetranslate     Operation = "retranslate"       // the editor's "translate again"
 )
 
+// OpImport is a translation file read into a namespace (the import endpoint and the
+// import_translations tool).
+const OpImport Operation = "import_translations"
+
 // Writes of the operator and of Connect (webhooks, redeploy, terminology from the CLI).
 const (
 	OpWebhookAdd        Operation = "webhook_add"

@@ -1,0 +1,361 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/formats"
+	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/message/plural"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// ImportIn is a translation file to import into one namespace: the body of the import
+// endpoint with its query, or the import_translations tool's arguments.
+type ImportIn struct {
+	ProjectArg
+	NamespaceKey string `json:"namespace_key" jsonschema:"namespace to import into; created if new when language is the source language"`
+	Language     string `json:"language" jsonschema:"language of the file's values; the source language creates keys, another language sets values of existing keys; all for every language of an xcstrings or csv file"`
+	Format       string `json:"format" jsonschema:"json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv"`
+	Content      string `json:"content" jsonschema:"the file as text"`
+	DryRun       bool   `json:"dry_run,omitempty" jsonschema:"store nothing and answer what would change"`
+	Status       string `json:"status,omitempty" jsonschema:"status of imported translations: needs_review (default here) or approved"`
+	// PreserveSourceValues false lets a source-language import change existing source
+	// texts, as in a sync; by default only new keys take the file's texts.
+	PreserveSourceValues *bool `json:"preserve_source_values,omitempty" jsonschema:"false: a source-language import also updates the source texts of existing keys (default true)"`
+}
+
+// ImportSummary counts what an import did (or, dry, would do).
+type ImportSummary struct {
+	TotalIncoming int `json:"total_incoming"`
+	Created       int `json:"created"`
+	Updated       int `json:"updated"`
+	Unchanged     int `json:"unchanged"`
+	NotFound      int `json:"not_found"`
+	Plurals       int `json:"plurals"`
+}
+
+// ImportWarning is something of the file lokal took as it is but a person should look at;
+// Key is "" for the file as a whole.
+type ImportWarning struct {
+	Key     string `json:"key"`
+	Message string `json:"message"`
+}
+
+// ImportOut is the 200 body of the import endpoint and the import_translations result.
+type ImportOut struct {
+	Format   string          `json:"format"`
+	Language string          `json:"language"`
+	Summary  ImportSummary   `json:"summary"`
+	Created  []string        `json:"created"`
+	Updated  []string        `json:"updated"`
+	NotFound []string        `json:"not_found"`
+	Warnings []ImportWarning `json:"warnings"`
+}
+
+// errDryRun rolls a dry run's transaction back once it has worked out what would change.
+var errDryRun = errors.New("dry run")
+
+// Import reads a translation file into a namespace (the import endpoint): imported
+// translations are approved unless status says otherwise.
+func (c *Catalog) Import(ctx context.Context, in ImportIn) (ImportOut, error) {
+	if in.Status == "" {
+		in.Status = model.StatusApproved
+	}
+	return c.importFile(ctx, in)
+}
+
+// ImportTranslations is the import_translations tool: as Import, except that translations
+// land as needs_review unless approved is asked for, as every MCP write.
+func (c *Catalog) ImportTranslations(ctx context.Context, in ImportIn) (ImportOut, error) {
+	if in.Status == "" {
+		in.Status = model.StatusNeedsReview
+	}
+	return c.importFile(ctx, in)
+}
+
+// importPlan is a decoded file as the writes take it: the source-language texts (a sync's
+// translations) and the values of each other language (an overwrite's).
+type importPlan struct {
+	source  map[string]string            // nil when the source language is not imported
+	targets map[string]map[string]string // language → key → value
+	review  map[string]map[string]bool   // language → keys the file marks not final
+	order   []string                     // target languages in file order
+	keys    map[string]bool              // every key with a value imported
+	plurals map[string]bool              // keys with a plural in a value imported
+	warn    []ImportWarning
+}
+
+// importFile decodes the file, then writes it through the one write path: the source
+// language as a partial sync (keys created, nothing hidden; source texts changed only with
+// preserve_source_values false), every other language as an overwrite (existing keys only,
+// locked rows kept). A dry run does all of it in a transaction it rolls back, so that its
+// answer is exactly what the import would do, with no hook run and nothing stored.
+func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error) {
+	out := ImportOut{Format: in.Format, Language: in.Language, Created: []string{}, Updated: []string{}, NotFound: []string{}, Warnings: []ImportWarning{}}
+	if err := c.begin(ctx, in.ProjectID, true); err != nil {
+		return out, err
+	}
+	codec, ok := c.opts.Formats(in.Format)
+	if !ok {
+		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Names(), ", "))
+	}
+	if err := checkStatus(in.Status); err != nil {
+		return out, err
+	}
+	all := in.Language == formats.AllLanguages
+	if all && !codec.Multilingual {
+		return out, model.Errorf(model.CodeInvalid, "language all is for formats that hold several languages (xcstrings, csv), not %s", codec.Name)
+	}
+	proj, err := c.projectCached(ctx, in.ProjectID)
+	if err != nil {
+		return out, err
+	}
+	if !all {
+		if err := proj.RequireLanguage(in.Language); err != nil {
+			return out, err
+		}
+	}
+	f, err := codec.Decode([]byte(in.Content), formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage})
+	if err != nil {
+		return out, fileError(codec.Name, err)
+	}
+	plan := planImport(codec, f, proj, in.Language)
+	out.Warnings = append(out.Warnings, plan.warn...)
+	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
+	var bulk *bulkCreate
+	if plan.source != nil && !in.DryRun {
+		bulk = &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: plan.source}
+	}
+	var synced SyncOut
+	overwritten := map[string]*OverwriteOut{}
+	err = c.write(ctx, write{op: model.OpImport, project: in.ProjectID, bulk: bulk,
+		validate: func() error {
+			if err := checkEntries(plan.source); err != nil {
+				return err
+			}
+			for _, l := range plan.order {
+				if err := checkEntries(plan.targets[l]); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
+			// The namespace is made as a sync makes it; a file of translations alone
+			// needs the keys to exist, as an overwrite does.
+			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, plan.source != nil)
+			if err != nil {
+				return nil, err
+			}
+			var changes []model.Change
+			if plan.source != nil {
+				synced = SyncOut{}
+				sin := SyncIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: proj.SourceLanguage, Namespace: in.NamespaceKey},
+					Translations: plan.source, Partial: true}
+				if changes, err = syncNamespace(ctx, tx, proj, ns, sin, preserve, &synced); err != nil {
+					return nil, err
+				}
+			}
+			for _, l := range plan.order {
+				ow := &OverwriteOut{}
+				oin := OverwriteIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: l, Namespace: in.NamespaceKey},
+					Translations: plan.targets[l], status: in.Status, review: plan.review[l]}
+				ch, err := overwriteNamespace(ctx, tx, proj, ns, oin, ow)
+				if err != nil {
+					return nil, err
+				}
+				overwritten[l] = ow
+				changes = append(changes, ch...)
+			}
+			if in.DryRun {
+				return nil, errDryRun
+			}
+			return changes, nil
+		}})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return out, err
+	}
+	out.report(plan, synced, overwritten)
+	return out, nil
+}
+
+// fileError is a decoding failure as the caller sees it: a file that does not parse is
+// invalid_file naming where; a format whose reading is not built yet is unprocessable.
+func fileError(format string, err error) error {
+	var fe *formats.FileError
+	if errors.As(err, &fe) {
+		return model.Errorf(model.CodeInvalidFile, "%s", fe.Error())
+	}
+	return model.Errorf(model.CodeUnprocessable, "%s files cannot be read: %v", format, err)
+}
+
+// planImport takes the values to import out of f: in the source language the source text
+// of a bilingual file (its target otherwise); in another language the values, of which an
+// empty one is left out (an untranslated entry, never a translation to store).
+func planImport(codec *formats.Codec, f *formats.File, proj model.Project, language string) *importPlan {
+	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, keys: map[string]bool{}, plurals: map[string]bool{}}
+	langs := []string{language}
+	if language == formats.AllLanguages {
+		langs = []string{proj.SourceLanguage}
+		for _, l := range f.Languages {
+			switch {
+			case slices.Contains(langs, l):
+			case !proj.HasLanguage(l):
+				p.warn = append(p.warn, ImportWarning{Message: fmt.Sprintf("the file holds %s, which is not on for the project: its values were not imported", l)})
+			default:
+				langs = append(langs, l)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range f.Entries {
+		if seen[e.Key] {
+			p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
+		}
+		seen[e.Key] = true
+		for _, l := range langs {
+			v, ok := entryValue(codec, f, e, l, proj.SourceLanguage)
+			if !ok || (v.Text == "" && l != proj.SourceLanguage) {
+				continue
+			}
+			p.keys[e.Key] = true
+			if l == proj.SourceLanguage {
+				if p.source == nil {
+					p.source = map[string]string{}
+				}
+				p.source[e.Key] = v.Text
+				if e.DoNotTranslate {
+					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file marks this key not to be translated; it was imported like any other key, so automatic translation may translate it"})
+				}
+			} else {
+				if p.targets[l] == nil {
+					p.targets[l] = map[string]string{}
+					p.order = append(p.order, l)
+				}
+				p.targets[l][e.Key] = v.Text
+				if v.State == formats.StateNeedsReview || v.State == formats.StateStale {
+					if p.review[l] == nil {
+						p.review[l] = map[string]bool{}
+					}
+					p.review[l][e.Key] = true
+				}
+			}
+			if missing, has := pluralGaps(v.Text, l); has {
+				p.plurals[e.Key] = true
+				if len(missing) > 0 {
+					msg := fmt.Sprintf("the plural lacks the %s form%s %s needs", strings.Join(missing, ", "), plS(len(missing)), l)
+					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: msg})
+				}
+			}
+		}
+	}
+	if language == proj.SourceLanguage || language == formats.AllLanguages {
+		// The source language is imported even when the file has none of its texts, so
+		// that the namespace is made as a sync makes it.
+		if p.source == nil {
+			p.source = map[string]string{}
+		}
+	}
+	return p
+}
+
+// entryValue is e's value in language l: a bilingual file's source text in the source
+// language, else its value in l; a monolingual file's one value whatever language its
+// codec filed it under.
+func entryValue(codec *formats.Codec, f *formats.File, e formats.Entry, l, source string) (formats.Value, bool) {
+	if v, ok := e.Values[l]; ok && !(codec.Bilingual && l == source && e.Source != "") {
+		return v, true
+	}
+	if codec.Bilingual && l == source {
+		if e.Source != "" {
+			return formats.Value{Text: e.Source, State: formats.StateTranslated}, true
+		}
+		return formats.Value{}, false
+	}
+	if !codec.Multilingual && len(e.Values) == 1 {
+		for _, v := range e.Values {
+			return v, true
+		}
+	}
+	return formats.Value{}, false
+}
+
+// pluralGaps reports whether value holds a plural, and the CLDR categories of language
+// that one of its plurals lacks. A category the language does not need is no gap, and text
+// is never made up for one that is missing.
+func pluralGaps(value, language string) (missing []string, has bool) {
+	if !strings.Contains(value, "plural") {
+		return nil, false
+	}
+	message.Walk(message.Parse(value, message.ICU), func(n message.Node, _ message.Path) bool {
+		s, ok := n.(*message.Select)
+		if !ok {
+			return true
+		}
+		kind := plural.KindCardinal
+		switch s.Type {
+		case "plural":
+		case "selectordinal":
+			kind = plural.KindOrdinal
+		default:
+			return true
+		}
+		has = true
+		for _, cat := range plural.Categories(language, kind) {
+			if s.Form(cat.String()) == nil && !slices.Contains(missing, cat.String()) {
+				missing = append(missing, cat.String())
+			}
+		}
+		return true
+	})
+	return missing, has
+}
+
+func plS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// report fills out from what the writes did. A key is listed once: created when the
+// import made it, else updated when any of its values or its visibility changed, else
+// not_found when it has none in the namespace; the others are unchanged.
+func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string]*OverwriteOut) {
+	created := map[string]bool{}
+	for _, k := range synced.Created {
+		created[k] = true
+	}
+	updated := map[string]bool{}
+	for _, list := range [][]string{synced.Unhidden, synced.SourceValueChanged} {
+		for _, k := range list {
+			updated[k] = true
+		}
+	}
+	notFound := map[string]bool{}
+	for _, ow := range overwritten {
+		for _, list := range [][]string{ow.Updated, ow.Refreshed} {
+			for _, k := range list {
+				updated[k] = true
+			}
+		}
+		for _, k := range ow.NotFound {
+			notFound[k] = true
+		}
+	}
+	for k := range created {
+		delete(updated, k)
+		delete(notFound, k)
+	}
+	for k := range updated {
+		delete(notFound, k)
+	}
+	o.Created, o.Updated, o.NotFound = sortedKeys(created), sortedKeys(updated), sortedKeys(notFound)
+	o.Summary = ImportSummary{TotalIncoming: len(p.keys), Created: len(o.Created), Updated: len(o.Updated),
+		NotFound: len(o.NotFound), Plurals: len(p.plurals)}
+	o.Summary.Unchanged = max(0, o.Summary.TotalIncoming-o.Summary.Created-o.Summary.Updated-o.Summary.NotFound)
+}
