@@ -249,6 +249,7 @@ func wantHostileAnswer(t *testing.T, route hostileRoute, r *response) {
 // TestHostileREST sends hostile paths, queries, headers, methods and bodies to every route.
 func TestHostileREST(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		seed(t, s)
 		for _, route := range hostileRoutes() {
@@ -392,6 +393,7 @@ func hostileHeaders(s *server) []struct {
 // own parser before any handler runs.
 func TestHostileRawRequests(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		seed(t, s)
 		for _, route := range hostileRoutes() {
@@ -665,11 +667,12 @@ func hostileCall(tool, args string) string {
 // hostile strings and wrong types, and sends hostile JSON-RPC envelopes.
 func TestHostileMCP(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		seed(t, s)
 		endpoints := []struct {
 			name, path, auth string
-			full             bool // every hostile value, or a few (always a few under -short)
+			full             bool // every hostile value, or a few
 		}{
 			{"workspace", "/api/mcp", bearerAuth(s.wsToken), true},
 			{"project", "/api/" + s.proj.ID + "/mcp", tokenAuth(s.rw), false},
@@ -688,7 +691,7 @@ func TestHostileMCP(t *testing.T) {
 						values = append(values, v)
 					}
 				}
-				if !e.full || testing.Short() {
+				if !e.full {
 					values = nil
 					for _, v := range append(hostileStrings(), hostileTypes()...) {
 						switch v.name {
@@ -853,6 +856,7 @@ func gateRESTDoors(s *server) []gateDoor {
 // TestHostileValueGateREST: endpoints 2, 3, 4 and 7.
 func TestHostileValueGateREST(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		gateSeed(t, s)
 		before := s.gateRows(t)
@@ -893,6 +897,7 @@ func gateMCPCall(t *testing.T, s *server, name, args string) (protocolErr error,
 // 400 before JSON-RPC begins.
 func TestHostileValueGateMCP(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		gateSeed(t, s)
 		before := s.gateRows(t)
@@ -956,6 +961,7 @@ func gateDuplicateAnswer(c aitest.Call) aitest.Reply {
 // answer is that string failed; nothing is stored.
 func TestHostileValueGateAI(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	answers := []struct{ name, content string }{
 		{"duplicate strings", ""},
 	}
@@ -1005,6 +1011,7 @@ func TestHostileValueGateAI(t *testing.T) {
 // guessed. The answer is 400 with a JSON-RPC Invalid Request, and nothing is written.
 func TestHostileMCPEnvelopeStrict(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialectWith(t, hostileLimits, func(t *testing.T, s *server) {
 		gateSeed(t, s)
 		before := s.gateRows(t)

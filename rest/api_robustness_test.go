@@ -10,6 +10,7 @@ import (
 // answers a 4xx in the error shape and leaves the namespace as it was.
 func TestAPIRobustness(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	deep := func(open, leaf, close string, n int) string {
 		return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
 	}

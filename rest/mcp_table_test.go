@@ -14,6 +14,7 @@ import (
 // and every MCP read tool spends the token's ReadBudget.
 func TestMCPToolsAreTheTable(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	rows := map[string]tools.Operation{}
 	var all, reads []string
 	for _, op := range tools.Operations {

@@ -141,6 +141,17 @@ func forEachDialect(t *testing.T, fn func(t *testing.T, s *server)) {
 	forEachDialectWith(t, nil, fn)
 }
 
+// oneAtATime skips a test in the race run (-short): it sends its requests one at a time
+// (hostile inputs, tables of calls), so the detector would see nothing the concurrent tests
+// (api_concurrency_test.go, api_instances_test.go) do not, at a few times the cost. The
+// plain run keeps it.
+func oneAtATime(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: requests one at a time; the plain run covers it")
+	}
+}
+
 // forEachDialectWith is forEachDialect with catalogue options (limits, clock, budgets).
 func forEachDialectWith(t *testing.T, opts *tools.Options, fn func(t *testing.T, s *server)) {
 	t.Helper()

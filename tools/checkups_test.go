@@ -193,6 +193,9 @@ func TestCheckupIncremental(t *testing.T) {
 // pages through the rest with offset and next_offset; a bad offset is refused.
 func TestCheckupPages(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: paging of one finished report, one call at a time; the plain run keeps it")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		x := newCheckupFixture(t, dialect)
 		keys := map[string]string{}

@@ -17,15 +17,8 @@ func legacy(r func(string, []Row) ([]byte, error)) func(*File, Options) ([]byte,
 var (
 	jsonCodec        = &Codec{Name: "json", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: legacy(renderJSON)}
 	i18nextCodec     = &Codec{Name: "i18next", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	poCodec          = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: notBuiltDecode, Encode: legacy(renderPO)}
 	xliffCodec       = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
-	androidCodec     = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	stringsCodec     = &Codec{Name: "strings", ContentType: "text/plain; charset=utf-8", Extension: "strings", Decode: notBuiltDecode, Encode: legacy(renderStrings)}
-	stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: notBuiltDecode, Encode: notBuiltEncode}
 	xcstringsCodec   = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 	arbCodec         = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	yamlCodec        = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: notBuiltDecode, Encode: legacy(renderYAML)}
-	propertiesCodec  = &Codec{Name: "properties", ContentType: "text/x-java-properties; charset=utf-8", Extension: "properties", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	csvCodec         = &Codec{Name: "csv", ContentType: "text/csv; charset=utf-8", Extension: "csv", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
 )

@@ -1,26 +1,508 @@
 package formats
 
+// Rails YAML (format yaml, alias yml).
+//
+// A file is one document whose root is a mapping with a single key, the language; below
+// it a translation's key is the path of mapping keys joined by dots, each mapping key taken
+// as written (dots included), and export nests keys by the rule in doc.go. Scalars of any
+// type (numbers, booleans, dates) read as the text written; a null (~ or nothing) is no
+// translation and is left out; anchors, aliases and merge keys (<<) are resolved; a
+// sequence's items are keys key.0, key.1, ..., and export writes a mapping whose keys are
+// exactly 0..n-1 in order back as a sequence.
+//
+// Plurals: a mapping whose keys are all CLDR categories (zero, one, two, few, many, other),
+// whose values are all scalars, with other and at least one more, is one ICU value with the
+// argument count ("{count, plural, one {%{count} file} other {%{count} files}}"): the form
+// texts are kept as written, %{count} included, with a literal '#' quoted ('#'). Rails'
+// zero: applies to 0 in every language, so it reads as =0 where the language has no zero
+// category, and =0 is written back as zero:. Export writes exactly the language's
+// categories, ICU's # as %{count}; a value whose argument is not count, or that would leave fewer than two forms
+// or no other, is written as its ICU text. A mapping that looks like a plural but whose
+// texts would not read back exactly stays ordinary keys (key.one, key.other).
+//
+// Comments: the comment lines before a key are the entry's Comment; those before a mapping
+// are kept in Meta["comment.N"] of the first entry inside it (N = the mapping's depth, 1 for
+// the mappings right under the language). File.Meta: "comment" is the comment at the top
+// of the file (before a blank line), "language_comment" the one right before the language
+// key, "foot" the comment after the last key, "language" the file's root key when it
+// differs from Options.Language (Values are keyed by Options.Language when it is set).
+// Comments on the same line as a value, and those after the last key of a nested mapping,
+// are not kept.
+//
+// Refused with the line: a root that is not one language mapping, a second document, a
+// key given twice in one mapping (or twice once flattened), a mapping or sequence as a
+// key, and aliases or merges that would expand to more than four times the file's nodes.
+//
+// Order: decode keeps the file's order; encode writes mappings in the order their first
+// entries come, except that entries sorted by key (lokal's own export) are written with
+// every mapping's keys sorted, so that an export never depends on the order rows arrive in.
+
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
-// yamlTree is one mapping of the yml output. A child is either a leaf (a translation) or a
-// nested mapping. Child names are single key segments, except for keys written flat (see
-// doc.go), whose names are the rest of the key with its dots kept.
+var yamlCodec = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: decodeYAML, Encode: encodeYAML}
+
+// railsCategories are the keys a Rails plural mapping may have.
+var railsCategories = []string{"zero", "one", "two", "few", "many", "other"}
+
+// maxYAMLDepth bounds nesting and alias chains, so that a hostile file cannot recurse
+// without end (an alias to its own ancestor).
+const maxYAMLDepth = 100
+
+// ---- decode ----
+
+type yamlReader struct {
+	lang    string
+	file    *File
+	seen    map[string]int // key -> line, for duplicates
+	pending map[int]string // comments of mappings not yet given to an entry, by depth
+	depth   int
+	budget  int // values left to read: aliases must not expand a small file without end
+	// aliasLine is the line of the outermost alias being read, where an alias that
+	// expands too far is reported.
+	aliasLine int
+}
+
+// yamlCount counts the nodes of a tree without following aliases.
+func yamlCount(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += yamlCount(k)
+	}
+	return c
+}
+
+func decodeYAML(data []byte, o Options) (*File, error) {
+	if err := yamlCheckText(data); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, yamlError(data, err, "the file is empty: want a mapping with the language as its only key")
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, lineError(extra.Line, "a second YAML document: want one")
+	} else if err.Error() != "EOF" {
+		return nil, yamlError(data, err, "")
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, lineError(1, "want a mapping with the language as its only key")
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode || len(top.Content) != 2 {
+		return nil, lineError(top.Line, "the root must be a mapping with one key, the language")
+	}
+	langNode, body := top.Content[0], yamlResolve(top.Content[1])
+	if langNode.Kind != yaml.ScalarNode || langNode.Value == "" {
+		return nil, lineError(langNode.Line, "the root key must be a language code")
+	}
+	if body == nil {
+		return nil, lineError(top.Content[1].Line, "alias nested too deep")
+	}
+	fileLang := langNode.Value
+	lang := o.Language
+	if lang == "" || lang == AllLanguages {
+		lang = fileLang
+	}
+	f := &File{Languages: []string{lang}, Entries: []Entry{}}
+	setMetaText(&f.Meta, "language", fileLang, fileLang != lang)
+	setMetaText(&f.Meta, "comment", yamlUncomment(doc.HeadComment), true)
+	setMetaText(&f.Meta, "language_comment", yamlUncomment(langNode.HeadComment), true)
+	foot := yamlJoinComments(body.FootComment, top.FootComment, doc.FootComment, langNode.FootComment)
+	setMetaText(&f.Meta, "foot", yamlUncomment(foot), true)
+
+	r := &yamlReader{lang: lang, file: f, seen: map[string]int{}, pending: map[int]string{}, budget: 4*yamlCount(body) + 1000}
+	switch body.Kind {
+	case yaml.MappingNode:
+		if err := r.mapping("", body); err != nil {
+			return nil, err
+		}
+	case yaml.ScalarNode:
+		if body.ShortTag() != "!!null" {
+			return nil, lineError(body.Line, "the language key must hold a mapping of keys")
+		}
+	default:
+		return nil, lineError(body.Line, "the language key must hold a mapping of keys")
+	}
+	return f, nil
+}
+
+// yamlCheckText refuses what the YAML parser reports without a line: invalid UTF-8 and
+// control characters.
+func yamlCheckText(data []byte) error {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return offsetError(data, int64(i), "invalid UTF-8")
+		}
+		if (r < 0x20 && r != '\n' && r != '\r' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0 && r != 0x85) || r == 0xfffe || r == 0xffff {
+			return offsetError(data, int64(i), "control character U+%04X is not allowed in YAML", r)
+		}
+		i += n
+	}
+	return nil
+}
+
+var (
+	yamlLineRE   = regexp.MustCompile(`line (\d+)`)
+	yamlAnchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// yamlError turns a parser error into a FileError with its line.
+func yamlError(data []byte, err error, eofMsg string) error {
+	msg := err.Error()
+	if msg == "EOF" {
+		return lineError(1, "%s", eofMsg)
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		msg = strings.TrimSpace(strings.TrimPrefix(msg, m[0]+":"))
+		return lineError(max(n, 1), "%s", msg)
+	}
+	if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+			return offsetError(data, int64(i), "%s", msg)
+		}
+	}
+	return &FileError{Offset: -1, Msg: msg}
+}
+
+// yamlResolve follows aliases; nil for a chain longer than maxYAMLDepth.
+func yamlResolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
+		if i > maxYAMLDepth {
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+// pairs lists a mapping's key/value pairs with merge keys (<<) expanded: merged pairs take
+// the merge key's place, and a key written in the mapping itself wins over a merged one.
+func (r *yamlReader) pairs(m *yaml.Node, depth int) ([][2]*yaml.Node, error) {
+	if depth > maxYAMLDepth {
+		return nil, lineError(m.Line, "merges nested too deep")
+	}
+	if r.budget -= 1 + len(m.Content)/2; r.budget < 0 {
+		return nil, lineError(m.Line, "merges expand to too many keys")
+	}
+	own := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := yamlResolve(m.Content[i]); k != nil && k.Kind == yaml.ScalarNode && k.ShortTag() != "!!merge" {
+			own[k.Value] = true
+		}
+	}
+	var out [][2]*yaml.Node
+	lines := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		rk := yamlResolve(k)
+		if rk == nil || rk.Kind != yaml.ScalarNode {
+			return nil, lineError(k.Line, "a key must be a plain value, not a mapping or sequence")
+		}
+		if rk.ShortTag() != "!!merge" {
+			if first, dup := lines[rk.Value]; dup {
+				return nil, lineError(k.Line, "key %q is already defined on line %d", rk.Value, first)
+			}
+			lines[rk.Value] = k.Line
+			out = append(out, [2]*yaml.Node{k, v})
+			continue
+		}
+		rv := yamlResolve(v)
+		if rv == nil {
+			return nil, lineError(v.Line, "alias nested too deep")
+		}
+		srcs := []*yaml.Node{rv}
+		if rv.Kind == yaml.SequenceNode {
+			srcs = rv.Content
+		}
+		for _, s := range srcs {
+			s = yamlResolve(s)
+			if s == nil || s.Kind != yaml.MappingNode {
+				return nil, lineError(v.Line, "a merge key (<<) must merge a mapping")
+			}
+			merged, err := r.pairs(s, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range merged {
+				if name := yamlResolve(p[0]).Value; !own[name] {
+					own[name] = true
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func (r *yamlReader) mapping(prefix string, m *yaml.Node) error {
+	r.depth++
+	defer func() { r.depth-- }()
+	if r.depth > maxYAMLDepth {
+		return lineError(m.Line, "keys nested too deep")
+	}
+	ps, err := r.pairs(m, 0)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		k := yamlResolve(p[0])
+		key := k.Value
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		if err := r.value(key, p[0], p[1], yamlUncomment(p[0].HeadComment)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// value reads the value v of key (written at keyNode).
+func (r *yamlReader) value(key string, keyNode, v *yaml.Node, comment string) error {
+	rv := yamlResolve(v)
+	if rv == nil {
+		return lineError(v.Line, "alias nested too deep")
+	}
+	if v.Kind == yaml.AliasNode && r.aliasLine == 0 {
+		r.aliasLine = v.Line
+		defer func() { r.aliasLine = 0 }()
+	}
+	if r.budget--; r.budget < 0 {
+		return lineError(cmp.Or(r.aliasLine, v.Line), "aliases expand to too many keys")
+	}
+	switch rv.Kind {
+	case yaml.ScalarNode:
+		if rv.ShortTag() == "!!null" {
+			return nil
+		}
+		return r.add(key, keyNode.Line, rv.Value, comment)
+	case yaml.MappingNode:
+		if text, ok := r.plural(rv); ok {
+			return r.add(key, keyNode.Line, text, comment)
+		}
+		if comment != "" {
+			r.pending[r.depth] = comment
+		}
+		err := r.mapping(key, rv)
+		delete(r.pending, r.depth)
+		return err
+	case yaml.SequenceNode:
+		if comment != "" {
+			r.pending[r.depth] = comment
+		}
+		r.depth++
+		defer func() { r.depth-- }()
+		if r.depth > maxYAMLDepth {
+			return lineError(rv.Line, "keys nested too deep")
+		}
+		for i, item := range rv.Content {
+			if err := r.value(key+"."+strconv.Itoa(i), item, item, yamlUncomment(item.HeadComment)); err != nil {
+				return err
+			}
+		}
+		delete(r.pending, r.depth-1)
+		return nil
+	}
+	return lineError(v.Line, "unexpected YAML node")
+}
+
+func (r *yamlReader) add(key string, line int, text, comment string) error {
+	if first, dup := r.seen[key]; dup {
+		return lineError(line, "key %q is already defined on line %d", key, first)
+	}
+	r.seen[key] = line
+	e := Entry{Key: key, Values: map[string]Value{r.lang: {Text: text}}, Comment: comment}
+	for depth, c := range r.pending {
+		if e.Meta == nil {
+			e.Meta = map[string]string{}
+		}
+		e.Meta["comment."+strconv.Itoa(depth)] = c
+	}
+	clear(r.pending)
+	r.file.Entries = append(r.file.Entries, e)
+	return nil
+}
+
+// plural reads a Rails plural mapping as one ICU value; false when m is not one or its
+// texts would not read back exactly.
+func (r *yamlReader) plural(m *yaml.Node) (string, bool) {
+	if len(m.Content) < 4 || len(m.Content) > 2*len(railsCategories) {
+		return "", false
+	}
+	var forms []PluralForm
+	hasOther := false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], yamlResolve(m.Content[i+1])
+		if k.Kind != yaml.ScalarNode || !slices.Contains(railsCategories, k.Value) || hasSelector(forms, k.Value) {
+			return "", false
+		}
+		if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || k.HeadComment != "" {
+			return "", false
+		}
+		hasOther = hasOther || k.Value == "other"
+		forms = append(forms, PluralForm{Selector: k.Value, Text: v.Value})
+	}
+	if !hasOther {
+		return "", false
+	}
+	icu := make([]PluralForm, len(forms))
+	for i, f := range forms {
+		icu[i] = PluralForm{Selector: f.Selector, Text: strings.ReplaceAll(f.Text, "#", "'#'")}
+	}
+	value := FromNative(r.lang, "count", false, icu).String()
+	p, ok := SinglePlural(value)
+	if !ok || len(p.Forms) != len(forms) {
+		return "", false
+	}
+	for i, f := range p.Forms {
+		if railsText(f.Text) != forms[i].Text {
+			return "", false
+		}
+	}
+	return value, true
+}
+
+// railsText is an ICU form's text as Rails writes it: '#' is %{count} and a quoted '#' a
+// literal one; the rest is kept as written.
+func railsText(form string) string {
+	m := message.Parse("{count, plural, other {"+form+"}}", valueSyntax)
+	if len(m.Nodes) != 1 {
+		return form
+	}
+	s, ok := m.Nodes[0].(*message.Select)
+	if !ok || len(s.Forms) != 1 || s.Tail == "" {
+		return form
+	}
+	var b strings.Builder
+	for _, n := range s.Forms[0].Message.Nodes {
+		switch n := n.(type) {
+		case *message.Pound:
+			b.WriteString("%{count}")
+		case *message.Quoted:
+			if n.Raw == "'#'" {
+				b.WriteString("#")
+			} else {
+				b.WriteString(n.String())
+			}
+		default:
+			b.WriteString(n.String())
+		}
+	}
+	return b.String()
+}
+
+// yamlUncomment strips the "#" of comment lines: "# a\n# b" is "a\nb".
+func yamlUncomment(c string) string {
+	if c == "" {
+		return ""
+	}
+	lines := strings.Split(c, "\n")
+	for i, l := range lines {
+		l = strings.TrimPrefix(l, "#")
+		lines[i] = strings.TrimPrefix(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// yamlComment writes text as comment lines.
+func yamlComment(text string) string {
+	if text == "" {
+		return ""
+	}
+	// Every YAML line break ends a comment line: a comment from another format must not
+	// carry one that would end the comment early and turn its rest into YAML.
+	text = yamlBreaks.Replace(text)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = "#"
+		} else {
+			lines[i] = "# " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+var yamlBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u0085", "\n", "\u2028", "\n", "\u2029", "\n")
+
+func yamlJoinComments(cs ...string) string {
+	var out []string
+	for _, c := range cs {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// setMetaText sets m[k] = v when v is not empty and cond holds, making the map on first use.
+func setMetaText(m *map[string]string, k, v string, cond bool) {
+	if v == "" || !cond {
+		return
+	}
+	if *m == nil {
+		*m = map[string]string{}
+	}
+	(*m)[k] = v
+}
+
+// ---- encode ----
+
+// yamlTree is one mapping of the output, its children in the order they are written.
+// A child is a leaf (a scalar or a plural mapping) or a nested mapping. Child names are
+// single key segments, except for keys written flat (see doc.go), whose names are the rest
+// of the key with its dots kept.
 type yamlTree struct {
-	leaves   map[string]string
+	names    []string
+	leaves   map[string]*yaml.Node
 	children map[string]*yamlTree
+	comments map[string]string // head comments of children
+	first    map[string]int    // the lowest index of an entry under each child
 }
 
 func newYAMLTree() *yamlTree {
-	return &yamlTree{leaves: map[string]string{}, children: map[string]*yamlTree{}}
+	return &yamlTree{leaves: map[string]*yaml.Node{}, children: map[string]*yamlTree{}, comments: map[string]string{}, first: map[string]int{}}
+}
+
+// seen records that entry idx is placed under name.
+func (t *yamlTree) seen(name string, idx int) {
+	if i, ok := t.first[name]; !ok || idx < i {
+		t.first[name] = idx
+	}
+}
+
+func (t *yamlTree) has(name string) bool {
+	_, leaf := t.leaves[name]
+	_, child := t.children[name]
+	return leaf || child
+}
+
+func (t *yamlTree) addLeaf(name string, v *yaml.Node, comment string, idx int) {
+	t.names = append(t.names, name)
+	t.seen(name, idx)
+	t.leaves[name] = v
+	if comment != "" {
+		t.comments[name] = comment
+	}
 }
 
 // nestable reports whether a key is an ordinary dotted identifier path. Keys with empty
@@ -33,62 +515,174 @@ func nestable(key string) bool {
 	return !slices.Contains(strings.Split(key, "."), "")
 }
 
-// buildYAMLTree places every key by the rule in doc.go. entries must be sorted by key: a
-// key that is a segment prefix of another ("a" of "a.b") then always arrives first, so a
-// leaf is never replaced by a mapping and the leaf keeps its nested place.
-func buildYAMLTree(entries []Row) (*yamlTree, error) {
-	root := newYAMLTree()
-	for _, e := range entries {
-		if !nestable(e.Key) {
-			root.leaves[e.Key] = e.Value
-			continue
+// place puts entry idx's value into the tree by the rule in doc.go. Entries are placed in
+// key order, so that a key that is a segment prefix of another ("a" of "a.b") always comes
+// first: a leaf is never replaced by a mapping and the leaf keeps its nested place.
+func (root *yamlTree) place(e *Entry, idx int, v *yaml.Node) error {
+	if !nestable(e.Key) {
+		if root.has(e.Key) {
+			return fmt.Errorf("formats: yaml: key %q clashes with another key", e.Key)
 		}
-		segs := strings.Split(e.Key, ".")
-		t := root
-		for i, seg := range segs {
-			if i == len(segs)-1 {
-				if _, clash := t.children[seg]; clash {
-					return nil, fmt.Errorf("formats: yml: key %q placed after its sub-keys", e.Key)
-				}
-				t.leaves[seg] = e.Value
-				break
-			}
-			if _, isLeaf := t.leaves[seg]; isLeaf {
-				// A shorter key owns this name: keep the rest flat beside it.
-				t.leaves[strings.Join(segs[i:], ".")] = e.Value
-				break
-			}
-			next, ok := t.children[seg]
-			if !ok {
-				next = newYAMLTree()
-				t.children[seg] = next
-			}
-			t = next
-		}
+		root.addLeaf(e.Key, v, e.Comment, idx)
+		return nil
 	}
-	return root, nil
+	segs := strings.Split(e.Key, ".")
+	t := root
+	for i, seg := range segs {
+		if i == len(segs)-1 {
+			if t.has(seg) {
+				// Sub-keys came first and own the name: keep the key whole at the top.
+				if t == root || root.has(e.Key) {
+					return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
+				}
+				root.addLeaf(e.Key, v, e.Comment, idx)
+				return nil
+			}
+			t.addLeaf(seg, v, e.Comment, idx)
+			return nil
+		}
+		if _, isLeaf := t.leaves[seg]; isLeaf {
+			// A shorter key owns this name: keep the rest flat beside it.
+			rest := strings.Join(segs[i:], ".")
+			if t.has(rest) {
+				return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
+			}
+			t.addLeaf(rest, v, e.Comment, idx)
+			return nil
+		}
+		next, ok := t.children[seg]
+		if !ok {
+			next = newYAMLTree()
+			t.children[seg] = next
+			t.names = append(t.names, seg)
+		}
+		if c := e.Meta["comment."+strconv.Itoa(i+1)]; c != "" && t.comments[seg] == "" {
+			t.comments[seg] = c
+		}
+		t.seen(seg, idx)
+		t = next
+	}
+	return nil
 }
 
-func (t *yamlTree) node() *yaml.Node {
-	names := make([]string, 0, len(t.leaves)+len(t.children))
-	for name := range t.leaves {
-		names = append(names, name)
+// sequence reports whether the tree's names are exactly 0..n-1 in order.
+func (t *yamlTree) sequence() bool {
+	for i, name := range t.names {
+		if name != strconv.Itoa(i) {
+			return false
+		}
 	}
-	for name := range t.children {
-		names = append(names, name)
+	return len(t.names) > 0
+}
+
+func (t *yamlTree) node(sorted, top bool) *yaml.Node {
+	names := slices.Clone(t.names)
+	if sorted {
+		slices.Sort(names)
+	} else {
+		slices.SortStableFunc(names, func(a, b string) int { return t.first[a] - t.first[b] })
 	}
-	slices.Sort(names)
+	if !top && t.sequence() {
+		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, name := range names {
+			v := t.value(name, sorted)
+			v.HeadComment = yamlComment(t.comments[name])
+			s.Content = append(s.Content, v)
+		}
+		return s
+	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, name := range names {
-		var v *yaml.Node
-		if child, ok := t.children[name]; ok {
-			v = child.node()
-		} else {
-			v = yamlString(t.leaves[name], false)
-		}
-		m.Content = append(m.Content, yamlString(name, true), v)
+		k := yamlString(name, true)
+		k.HeadComment = yamlComment(t.comments[name])
+		m.Content = append(m.Content, k, t.value(name, sorted))
 	}
 	return m
+}
+
+func (t *yamlTree) value(name string, sorted bool) *yaml.Node {
+	if child, ok := t.children[name]; ok {
+		return child.node(sorted, false)
+	}
+	return t.leaves[name]
+}
+
+// yamlValue is the node of a value: a plural mapping (see the top of this file) or a string.
+func yamlValue(lang, text string) *yaml.Node {
+	if !strings.Contains(text, "plural") {
+		return yamlString(text, false) // most values: no need to parse
+	}
+	p, ok := SinglePlural(text)
+	if !ok || p.Arg != "count" || p.Ordinal {
+		return yamlString(text, false)
+	}
+	forms, _, _ := ToNative(lang, p, ZeroExplicit)
+	if len(forms) < 2 || !hasSelector(forms, "other") {
+		return yamlString(text, false)
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, f := range forms {
+		m.Content = append(m.Content, yamlString(f.Selector, true), yamlString(railsText(f.Text), false))
+	}
+	return m
+}
+
+func encodeYAML(f *File, o Options) ([]byte, error) {
+	lang := o.Language
+	if lang == "" || lang == AllLanguages {
+		if len(f.Languages) == 0 {
+			return nil, fmt.Errorf("formats: yaml: no language")
+		}
+		lang = f.Languages[0]
+	}
+	fileLang := lang
+	if l := f.Meta["language"]; l != "" {
+		fileLang = l
+	}
+	byKey := func(a, b int) int { return strings.Compare(f.Entries[a].Key, f.Entries[b].Key) }
+	order := make([]int, len(f.Entries))
+	for i := range order {
+		order[i] = i
+	}
+	sorted := slices.IsSortedFunc(order, byKey)
+	slices.SortStableFunc(order, byKey)
+	for j := 1; j < len(order); j++ {
+		if f.Entries[order[j]].Key == f.Entries[order[j-1]].Key {
+			return nil, fmt.Errorf("formats: yaml: duplicate key %q", f.Entries[order[j]].Key)
+		}
+	}
+	tree := newYAMLTree()
+	for _, i := range order {
+		e := &f.Entries[i]
+		v, ok := e.Values[lang]
+		if !ok {
+			continue // untranslated: left out of a monolingual file
+		}
+		if e.Key == "" {
+			return nil, fmt.Errorf("formats: yaml: entry %d has an empty key", i)
+		}
+		if err := tree.place(e, i, yamlValue(lang, v.Text)); err != nil {
+			return nil, err
+		}
+	}
+	langKey := yamlString(fileLang, true)
+	langKey.HeadComment = yamlComment(f.Meta["language_comment"])
+	body := tree.node(sorted, true)
+	top := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{langKey, body}}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{top}}
+	doc.HeadComment = yamlComment(f.Meta["comment"])
+	doc.FootComment = yamlComment(f.Meta["foot"])
+
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2) // the Rails convention
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("formats: yaml: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("formats: yaml: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
 // yamlString returns a string scalar. yaml.v3 quotes what YAML 1.2 would read as another
@@ -148,25 +742,4 @@ func literalSafe(s string) bool {
 		}
 	}
 	return true
-}
-
-func renderYAML(language string, entries []Row) ([]byte, error) {
-	tree, err := buildYAMLTree(entries)
-	if err != nil {
-		return nil, err
-	}
-	top := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	top.Content = []*yaml.Node{yamlString(language, true), tree.node()}
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{top}}
-
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2) // the Rails convention
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("formats: yml: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("formats: yml: %w", err)
-	}
-	return buf.Bytes(), nil
 }

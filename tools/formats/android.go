@@ -1,0 +1,895 @@
+package formats
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Android res/values*/strings.xml. Decode reads <string>, <plurals> and <string-array>
+// children of <resources> (other resources, such as <integer> or <color>, are not text to
+// translate and are skipped). A value is the text Android reads: its escapes (\' \" \n \t
+// \@ \? \\ \uXXXX), its double quotes (which keep white space as written) and XML's
+// entities and CDATA are decoded, and white space outside quotes collapses to one space,
+// as aapt2 does, and is trimmed at both ends (Encode quotes a value's own leading and
+// trailing spaces, so they survive whichever reading). A value with inline markup (<b>, <i>,
+// <xliff:g>, <a href>) keeps the markup as XML text: "Tap <b>Save</b> &amp; go".
+//
+// Encode writes the reverse so that Android reads the same string: quotes around a
+// segment with leading, trailing or doubled spaces, \' \" \\ \n \t escaped, a leading @ or
+// ? escaped, control characters as \uXXXX, & and < as entities. A value that parses as an
+// XML fragment with at least one element is written as markup; any other value as text.
+//
+// <string-array name="days"> becomes the keys days.0, days.1, ...; Encode writes a run of
+// keys base.0, base.1, ... (in order, from 0, same attributes) back as one array. The comment
+// before the array is the comment of item 0; a comment before an <item> that item's.
+//
+// <plurals> is one ICU value under its name, argument "count": {count, plural, one {%d
+// file} other {%d files}}. Item text is the form's text with ICU's quoting where needed
+// (a literal '#' is '#' quoted), and %d stays as written. Android selects only the CLDR
+// categories of the language, so an item of a category the language lacks (quantity="zero"
+// in English) is never shown: it is kept under its own name (not as =0, which Android
+// cannot express) so that nothing is lost on import and a QA check can report it, and
+// Encode, which writes exactly the language's categories, leaves it out. A '#' in a form
+// (from another format) is written as %d. Comments inside <plurals> and an item's CDATA
+// spelling are not kept.
+//
+// A string defined again for another product (product="tablet") is the key name#product.
+//
+// translatable="false" is Entry.DoNotTranslate. Entry.Meta:
+//   - "@<attribute>": any other attribute of the element, by its name as written
+//     ("@formatted": "false", "@tools:ignore": "MissingTranslation"); written after name
+//     and translatable, sorted by name.
+//   - "content": "cdata" when the text was one CDATA section (written back as CDATA);
+//     "text" when the value reads as markup but the file had it as text (&lt;b&gt;).
+//   - "type": "string" for a <string> whose text is itself an ICU plural (so that Encode
+//     does not write it as <plurals>).
+//
+// File.Meta: "@<attribute>" for the attributes of <resources> (xmlns:tools); "header" for
+// comments before <resources>; "trailer" for comments after the last element. Comments are
+// trimmed of surrounding white space; several before one element are joined by "\n".
+// Blank lines and indentation are not kept: Encode indents by four spaces.
+
+var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid}
+
+// androidQuantities are the quantity names Android knows.
+var androidQuantities = []string{"zero", "one", "two", "few", "many", "other"}
+
+// androidDecoder reads a strings.xml with its raw offsets.
+type androidDecoder struct {
+	data []byte
+	d    *xml.Decoder
+	lang string
+}
+
+// tok is one raw token with the bytes it came from.
+type tok struct {
+	t        xml.Token
+	raw      []byte
+	line     int
+	implicit bool // the end of a self-closing element
+}
+
+func (a *androidDecoder) next() (tok, error) {
+	start := a.d.InputOffset()
+	t, err := a.d.RawToken()
+	if err != nil {
+		return tok{}, a.xmlError(err)
+	}
+	end := a.d.InputOffset()
+	line, _ := a.d.InputPos()
+	return tok{t: xml.CopyToken(t), raw: a.data[start:end], line: line, implicit: start == end}, nil
+}
+
+func (a *androidDecoder) xmlError(err error) error {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return lineError(se.Line, "%s", se.Msg)
+	}
+	if err == io.EOF {
+		line, _ := a.d.InputPos()
+		return lineError(line, "unexpected end of file")
+	}
+	line, _ := a.d.InputPos()
+	return lineError(line, "%v", err)
+}
+
+func rawName(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+func decodeAndroid(data []byte, o Options) (*File, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // encoding/xml does not skip a BOM
+	a := &androidDecoder{data: data, d: xml.NewDecoder(bytes.NewReader(data)), lang: o.Language}
+	a.d.Strict = true
+	f := &File{Languages: []string{o.Language}, Entries: []Entry{}}
+	fmeta := map[string]string{}
+	var comments []string
+	// Before <resources>.
+	for {
+		t, err := a.next()
+		if err != nil {
+			var fe *FileError
+			if errors.As(err, &fe) && strings.Contains(fe.Msg, "unexpected end of file") {
+				return nil, lineError(fe.Line, "no <resources> element")
+			}
+			return nil, err
+		}
+		switch x := t.t.(type) {
+		case xml.Comment:
+			comments = appendComment(comments, x)
+		case xml.StartElement:
+			if x.Name.Local != "resources" || x.Name.Space != "" {
+				return nil, lineError(t.line, "the root element is <%s>, want <resources>", rawName(x.Name))
+			}
+			for _, at := range x.Attr {
+				fmeta["@"+rawName(at.Name)] = at.Value
+			}
+			if len(comments) > 0 {
+				fmeta["header"] = strings.Join(comments, "\n")
+				comments = nil
+			}
+			goto body
+		case xml.CharData:
+			if len(bytes.TrimSpace(x)) > 0 {
+				return nil, lineError(t.line, "text before <resources>")
+			}
+		case xml.EndElement:
+			return nil, lineError(t.line, "unexpected </%s>", rawName(x.Name))
+		}
+	}
+body:
+	seen := map[string]int{}
+	add := func(e Entry, line int) error {
+		if p := e.Meta["@product"]; p != "" && seen[e.Key] > 0 {
+			// The same string for another product (product="tablet"): its own key.
+			e.Key += "#" + p
+		}
+		if l, dup := seen[e.Key]; dup {
+			return lineError(line, "%q is defined twice (first on line %d)", e.Key, l)
+		}
+		seen[e.Key] = line
+		f.Entries = append(f.Entries, e)
+		return nil
+	}
+	for {
+		t, err := a.next()
+		if err != nil {
+			return nil, err
+		}
+		switch x := t.t.(type) {
+		case xml.Comment:
+			comments = appendComment(comments, x)
+		case xml.CharData:
+		case xml.EndElement:
+			if n := rawName(x.Name); n != "resources" {
+				return nil, lineError(t.line, "</%s> closes <resources>", n)
+			}
+			// </resources>: only white space and comments may follow; they are kept
+			// with the comments before it.
+			for {
+				t, err := a.next()
+				if err != nil {
+					var fe *FileError
+					if errors.As(err, &fe) && strings.Contains(fe.Msg, "unexpected end of file") {
+						break
+					}
+					return nil, err
+				}
+				if c, ok := t.t.(xml.CharData); ok && len(bytes.TrimSpace(c)) > 0 {
+					return nil, lineError(t.line, "text after </resources>")
+				}
+				if _, ok := t.t.(xml.StartElement); ok {
+					return nil, lineError(t.line, "an element after </resources>")
+				}
+				if c, ok := t.t.(xml.Comment); ok {
+					comments = appendComment(comments, c)
+				}
+			}
+			if len(comments) > 0 {
+				fmeta["trailer"] = strings.Join(comments, "\n")
+			}
+			if len(fmeta) > 0 {
+				f.Meta = fmeta
+			}
+			return f, nil
+		case xml.StartElement:
+			comment := strings.Join(comments, "\n")
+			comments = nil
+			kind := rawName(x.Name)
+			switch kind {
+			case "string", "plurals", "string-array":
+			default:
+				if err := a.skip(kind); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			name, dnt, meta, err := androidAttrs(x, t.line)
+			if err != nil {
+				return nil, err
+			}
+			switch kind {
+			case "string":
+				text, content, err := a.content(kind, t.line)
+				if err != nil {
+					return nil, err
+				}
+				if content != "" {
+					meta = setMeta(meta, "content", content)
+				}
+				if _, ok := SinglePlural(text); ok {
+					meta = setMeta(meta, "type", "string")
+				}
+				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: text}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
+				if err := add(e, t.line); err != nil {
+					return nil, err
+				}
+			case "plurals":
+				value, err := a.plurals(t.line)
+				if err != nil {
+					return nil, err
+				}
+				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
+				if err := add(e, t.line); err != nil {
+					return nil, err
+				}
+			case "string-array":
+				if err := a.array(name, comment, dnt, meta, add); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+}
+
+func setMeta(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
+}
+
+// androidAttrs reads an element's name, translatable and other attributes.
+func androidAttrs(x xml.StartElement, line int) (name string, dnt bool, meta map[string]string, err error) {
+	hasName := false
+	for _, at := range x.Attr {
+		switch n := rawName(at.Name); n {
+		case "name":
+			name, hasName = at.Value, true
+		case "translatable":
+			dnt = at.Value == "false"
+			if at.Value != "false" && at.Value != "true" {
+				meta = setMeta(meta, "@"+n, at.Value)
+			}
+		default:
+			meta = setMeta(meta, "@"+n, at.Value)
+		}
+	}
+	if !hasName || name == "" {
+		return "", false, nil, lineError(line, "<%s> without a name", rawName(x.Name))
+	}
+	return name, dnt, meta, nil
+}
+
+// skip reads up to the end of the element just started.
+func (a *androidDecoder) skip(name string) error {
+	depth := 1
+	stack := []string{name}
+	for depth > 0 {
+		t, err := a.next()
+		if err != nil {
+			return err
+		}
+		switch x := t.t.(type) {
+		case xml.StartElement:
+			depth++
+			stack = append(stack, rawName(x.Name))
+		case xml.EndElement:
+			if n := rawName(x.Name); n != stack[len(stack)-1] {
+				return lineError(t.line, "</%s> closes <%s>", n, stack[len(stack)-1])
+			}
+			stack = stack[:len(stack)-1]
+			depth--
+		}
+	}
+	return nil
+}
+
+// segment is a run of an element's content: text (decoded XML) or a markup tag as written.
+type segment struct {
+	text  string
+	tag   string
+	cdata bool
+}
+
+// content reads an element's content up to its end: the value, and "cdata" or "text"
+// when the value needs that said to be written back the same way.
+func (a *androidDecoder) content(name string, line int) (string, string, error) {
+	var segs []segment
+	stack := []string{name}
+	markup := false
+	for {
+		t, err := a.next()
+		if err != nil {
+			return "", "", err
+		}
+		switch x := t.t.(type) {
+		case xml.CharData:
+			cd := bytes.HasPrefix(t.raw, []byte("<![CDATA["))
+			if n := len(segs); n > 0 && segs[n-1].tag == "" {
+				segs[n-1].text += string(x)
+				segs[n-1].cdata = false
+			} else {
+				segs = append(segs, segment{text: string(x), cdata: cd})
+			}
+		case xml.StartElement:
+			markup = true
+			stack = append(stack, rawName(x.Name))
+			segs = append(segs, segment{tag: string(t.raw)})
+		case xml.EndElement:
+			n := rawName(x.Name)
+			if n != stack[len(stack)-1] {
+				return "", "", lineError(t.line, "</%s> closes <%s>", n, stack[len(stack)-1])
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return a.value(segs, markup, line)
+			}
+			if !t.implicit {
+				segs = append(segs, segment{tag: string(t.raw)})
+			}
+		}
+	}
+}
+
+func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, string, error) {
+	if !markup {
+		var text string
+		cdata := len(segs) == 1 && segs[0].cdata
+		if len(segs) > 0 {
+			text = segs[0].text
+		}
+		v, err := androidUnescape(text, true, true)
+		if err != nil {
+			return "", "", lineError(line, "%v", err)
+		}
+		switch {
+		case cdata:
+			return v, "cdata", nil
+		case androidMarkup(v) != nil:
+			return v, "text", nil
+		}
+		return v, "", nil
+	}
+	var b strings.Builder
+	texts := 0
+	for _, s := range segs {
+		if s.tag == "" {
+			texts++
+		}
+	}
+	n := 0
+	for _, s := range segs {
+		if s.tag != "" {
+			b.WriteString(s.tag)
+			continue
+		}
+		n++
+		v, err := androidUnescape(s.text, n == 1 && segs[0].tag == "", n == texts && segs[len(segs)-1].tag == "")
+		if err != nil {
+			return "", "", lineError(line, "%v", err)
+		}
+		b.WriteString(xmlText(v))
+	}
+	return b.String(), "", nil
+}
+
+func (a *androidDecoder) plurals(line int) (string, error) {
+	var forms []PluralForm
+	for {
+		t, err := a.next()
+		if err != nil {
+			return "", err
+		}
+		switch x := t.t.(type) {
+		case xml.EndElement:
+			if n := rawName(x.Name); n != "plurals" {
+				return "", lineError(t.line, "</%s> closes <plurals>", n)
+			}
+			if len(forms) == 0 {
+				return "", lineError(line, "<plurals> without an <item>")
+			}
+			return androidPluralValue(forms, line)
+		case xml.StartElement:
+			if rawName(x.Name) != "item" {
+				return "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
+			}
+			q := ""
+			for _, at := range x.Attr {
+				if rawName(at.Name) == "quantity" {
+					q = at.Value
+				}
+			}
+			if !slices.Contains(androidQuantities, q) {
+				return "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
+			}
+			if hasSelector(forms, q) {
+				return "", lineError(t.line, "quantity %q appears twice", q)
+			}
+			text, _, err := a.content("item", t.line)
+			if err != nil {
+				return "", err
+			}
+			forms = append(forms, PluralForm{Selector: q, Text: text})
+		case xml.CharData:
+			if len(bytes.TrimSpace(x)) > 0 {
+				return "", lineError(t.line, "text inside <plurals>")
+			}
+		}
+	}
+}
+
+// androidPluralValue is the ICU value of a <plurals>' items (native text, in file order).
+func androidPluralValue(forms []PluralForm, line int) (string, error) {
+	for _, quoteBraces := range []bool{false, true} {
+		p := &Plural{Arg: "count"}
+		for _, f := range forms {
+			p.Forms = append(p.Forms, PluralForm{Selector: f.Selector, Text: icuLiteral(f.Text, true, quoteBraces)})
+		}
+		v := p.String()
+		back, ok := SinglePlural(v)
+		if !ok || len(back.Forms) != len(forms) || !quoteBraces && braceProblems(v) {
+			continue
+		}
+		same := true
+		for i, f := range back.Forms {
+			t, pounds := icuNative(f.Text, true, "#")
+			if f.Selector != forms[i].Selector || t != forms[i].Text || pounds > 0 {
+				same = false
+			}
+		}
+		if same {
+			return v, nil
+		}
+	}
+	return "", lineError(line, "the plural's items cannot be written as one ICU value")
+}
+
+func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]string, add func(Entry, int) error) error {
+	i := 0
+	var comments []string
+	if comment != "" {
+		comments = []string{comment}
+	}
+	for {
+		t, err := a.next()
+		if err != nil {
+			return err
+		}
+		switch x := t.t.(type) {
+		case xml.Comment:
+			comments = appendComment(comments, x)
+		case xml.EndElement:
+			if n := rawName(x.Name); n != "string-array" {
+				return lineError(t.line, "</%s> closes <string-array>", n)
+			}
+			return nil
+		case xml.StartElement:
+			if rawName(x.Name) != "item" {
+				return lineError(t.line, "<%s> inside <string-array>, want <item>", rawName(x.Name))
+			}
+			text, content, err := a.content("item", t.line)
+			if err != nil {
+				return err
+			}
+			m := cloneMeta(meta)
+			if content != "" {
+				m = setMeta(m, "content", content)
+			}
+			if _, ok := SinglePlural(text); ok {
+				m = setMeta(m, "type", "string")
+			}
+			e := Entry{Key: name + "." + strconv.Itoa(i), Values: map[string]Value{a.lang: {Text: text}}, Comment: strings.Join(comments, "\n"), DoNotTranslate: dnt, Meta: m}
+			comments = nil
+			if err := add(e, t.line); err != nil {
+				return err
+			}
+			i++
+		case xml.CharData:
+			if len(bytes.TrimSpace(x)) > 0 {
+				return lineError(t.line, "text inside <string-array>")
+			}
+		}
+	}
+}
+
+func cloneMeta(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// androidUnescape is the text aapt2 makes of an XML text run: escapes decoded, double
+// quotes removed (keeping the white space between them), other runs of white space one
+// space; trimmed at the start of the string (first) and at its end (last).
+func androidUnescape(s string, first, last bool) (string, error) {
+	var b strings.Builder
+	quote, lastSpace, endSpace := false, false, false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if !quote && r < utf8.RuneSelf && isASCIISpace(byte(r)) {
+			if !lastSpace && (b.Len() > 0 || !first) {
+				b.WriteByte(' ')
+				endSpace = true
+			}
+			lastSpace = true
+			continue
+		}
+		lastSpace, endSpace = false, false
+		switch {
+		case r == '\\':
+			if i >= len(s) {
+				continue
+			}
+			e, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+			switch e {
+			case 't':
+				b.WriteByte('\t')
+			case 'n':
+				b.WriteByte('\n')
+			case 'u':
+				if i+4 > len(s) {
+					return "", fmt.Errorf("invalid unicode escape \\u%s", s[i:])
+				}
+				v, err := strconv.ParseUint(s[i:i+4], 16, 32)
+				if err != nil {
+					return "", fmt.Errorf("invalid unicode escape \\u%s", s[i:i+4])
+				}
+				i += 4
+				b.WriteRune(rune(v))
+			default:
+				b.WriteRune(e)
+			}
+		case r == '"':
+			quote = !quote
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := b.String()
+	if last && endSpace {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// xmlText escapes what XML text cannot hold as is.
+func xmlText(s string) string {
+	s = strings.ReplaceAll(s, "&", "&amp;")
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	return strings.ReplaceAll(s, "]]>", "]]&gt;")
+}
+
+// xmlAttr escapes an attribute value written in double quotes.
+func xmlAttr(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#10;")
+		case '\t':
+			b.WriteString("&#9;")
+		case '\r':
+			b.WriteString("&#13;")
+		default:
+			if xmlCharOK(r) {
+				b.WriteRune(r)
+			} else {
+				b.WriteRune('\uFFFD')
+			}
+		}
+	}
+	return b.String()
+}
+
+func xmlCharOK(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// androidMarkup splits a value into text and tags when it is an XML fragment holding at
+// least one element; nil otherwise.
+func androidMarkup(v string) []segment {
+	if !strings.Contains(v, "<") {
+		return nil
+	}
+	doc := "<r>" + v + "</r>"
+	d := xml.NewDecoder(strings.NewReader(doc))
+	d.Strict = true
+	var segs []segment
+	var stack []string
+	elements := false
+	for {
+		start := d.InputOffset()
+		t, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+		raw := doc[start:d.InputOffset()]
+		switch x := t.(type) {
+		case xml.StartElement:
+			stack = append(stack, rawName(x.Name))
+			if len(stack) > 1 {
+				elements = true
+				segs = append(segs, segment{tag: raw})
+			}
+		case xml.EndElement:
+			if len(stack) == 0 || stack[len(stack)-1] != rawName(x.Name) {
+				return nil
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && raw != "" {
+				segs = append(segs, segment{tag: raw})
+			}
+		case xml.CharData:
+			if n := len(segs); n > 0 && segs[n-1].tag == "" {
+				segs[n-1].text += string(x)
+			} else {
+				segs = append(segs, segment{text: string(x)})
+			}
+		default:
+			return nil // comments, processing instructions: not a value's markup
+		}
+	}
+	if !elements || len(stack) != 0 {
+		return nil
+	}
+	return segs
+}
+
+// androidEscape writes text so that aapt2 reads it back: first and last say whether the
+// text starts and ends the string.
+func androidEscape(s string, first, last bool) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	quote := strings.Contains(s, "  ") || first && strings.HasPrefix(s, " ") || last && strings.HasSuffix(s, " ")
+	var b strings.Builder
+	if quote {
+		b.WriteByte('"')
+	}
+	for i, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\'':
+			b.WriteString(`\'`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '@', '?':
+			if first && i == 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		default:
+			if r < 0x20 || r == 0x7f || !xmlCharOK(r) {
+				fmt.Fprintf(&b, `\u%04X`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	if quote {
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// androidWriteValue writes a value as an element's content.
+func androidWriteValue(v, content string) string {
+	switch content {
+	case "cdata":
+		return "<![CDATA[" + strings.ReplaceAll(androidEscape(v, true, true), "]]>", "]]]]><![CDATA[>") + "]]>"
+	case "text":
+		return xmlText(androidEscape(v, true, true))
+	}
+	segs := androidMarkup(v)
+	if segs == nil {
+		return xmlText(androidEscape(v, true, true))
+	}
+	var b strings.Builder
+	for i, s := range segs {
+		if s.tag != "" {
+			b.WriteString(s.tag)
+			continue
+		}
+		b.WriteString(xmlText(androidEscape(s.text, i == 0, i == len(segs)-1)))
+	}
+	return b.String()
+}
+
+func androidComment(b *strings.Builder, indent, c string) {
+	if c == "" {
+		return
+	}
+	c = strings.ReplaceAll(c, "--", "- -")
+	if strings.HasSuffix(c, "-") {
+		c += " "
+	}
+	b.WriteString(indent + "<!-- " + c + " -->\n")
+}
+
+// androidAttrString writes name, translatable and the "@" attributes of meta.
+func androidAttrString(name string, dnt bool, meta map[string]string) string {
+	var b strings.Builder
+	if p := meta["@product"]; p != "" {
+		name = strings.TrimSuffix(name, "#"+p)
+	}
+	if name != "" {
+		b.WriteString(` name="` + xmlAttr(name) + `"`)
+	}
+	if dnt {
+		b.WriteString(` translatable="false"`)
+	}
+	var keys []string
+	for k := range meta {
+		if strings.HasPrefix(k, "@") && len(k) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b.WriteString(" " + k[1:] + `="` + xmlAttr(meta[k]) + `"`)
+	}
+	return b.String()
+}
+
+// arrayKey splits "base.n" (n a number without leading zeros) into base and n.
+func arrayKey(key string) (string, int, bool) {
+	dot := strings.LastIndexByte(key, '.')
+	if dot <= 0 || dot == len(key)-1 || key[dot+1] == '0' && dot+2 < len(key) {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(key[dot+1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != key[dot+1:] {
+		return "", 0, false
+	}
+	return key[:dot], n, true
+}
+
+// attrsOf is the "@" attributes of meta, for comparing array items.
+func attrsOf(meta map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range meta {
+		if strings.HasPrefix(k, "@") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func sameAttrs(a, b map[string]string) bool {
+	x, y := attrsOf(a), attrsOf(b)
+	if len(x) != len(y) {
+		return false
+	}
+	for k, v := range x {
+		if y[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// arrayRun is the length of the string-array starting at entries[i] (key base.0), 0 if none.
+func arrayRun(entries []Entry, i int, lang string) (string, int) {
+	base, n0, ok := arrayKey(entries[i].Key)
+	if !ok || n0 != 0 {
+		return "", 0
+	}
+	n := 0
+	for j := i; j < len(entries); j++ {
+		e := entries[j]
+		v, ok := e.Values[lang]
+		if !ok || e.Key != base+"."+strconv.Itoa(j-i) || e.DoNotTranslate != entries[i].DoNotTranslate || !sameAttrs(e.Meta, entries[i].Meta) {
+			break
+		}
+		if _, plural := SinglePlural(v.Text); plural && e.Meta["type"] != "string" {
+			break
+		}
+		n++
+	}
+	return base, n
+}
+
+func encodeAndroid(f *File, o Options) ([]byte, error) {
+	lang := fileLanguage(f, o)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="utf-8"?>` + "\n")
+	androidComment(&b, "", f.Meta["header"])
+	b.WriteString("<resources" + androidAttrString("", false, f.Meta) + ">\n")
+	var entries []Entry
+	for _, e := range f.Entries {
+		if _, ok := e.Values[lang]; ok {
+			entries = append(entries, e) // untranslated keys are left out
+		}
+	}
+	for i := 0; i < len(entries); {
+		e := entries[i]
+		if base, n := arrayRun(entries, i, lang); n > 0 {
+			androidComment(&b, "    ", e.Comment)
+			b.WriteString("    <string-array" + androidAttrString(base, e.DoNotTranslate, e.Meta) + ">\n")
+			for j := i; j < i+n; j++ {
+				if j > i {
+					androidComment(&b, "        ", entries[j].Comment)
+				}
+				b.WriteString("        <item>" + androidWriteValue(entries[j].Values[lang].Text, entries[j].Meta["content"]) + "</item>\n")
+			}
+			b.WriteString("    </string-array>\n")
+			i += n
+			continue
+		}
+		i++
+		v := e.Values[lang].Text
+		androidComment(&b, "    ", e.Comment)
+		var forms []PluralForm
+		if p, ok := SinglePlural(v); ok && !p.Ordinal && e.Meta["type"] != "string" {
+			forms, _, _ = ToNative(lang, p, nil)
+		}
+		if len(forms) > 0 {
+			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
+			for _, fm := range forms {
+				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), "") + "</item>\n")
+			}
+			b.WriteString("    </plurals>\n")
+			continue
+		}
+		b.WriteString("    <string" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">" + androidWriteValue(v, e.Meta["content"]) + "</string>\n")
+	}
+	androidComment(&b, "    ", f.Meta["trailer"])
+	b.WriteString("</resources>\n")
+	return []byte(b.String()), nil
+}
+
+func first(s string, _ int) string { return s }
+
+// appendComment adds a comment's text, trimmed, unless it is empty.
+func appendComment(comments []string, c xml.Comment) []string {
+	if t := strings.TrimSpace(string(c)); t != "" {
+		return append(comments, t)
+	}
+	return comments
+}
