@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 const configName = "lokal.yaml"
