@@ -19,7 +19,8 @@ import (
 const MaxBody = 5 << 20
 
 // readLimited reads the whole body under the cap. JSON is UTF-8: the decoder would quietly
-// turn bad bytes into U+FFFD and store that, so invalid UTF-8 is refused.
+// turn bad bytes into U+FFFD and store that, so invalid UTF-8 is refused, except in a
+// translation file (rawBody), whose codec reads its own encoding (UTF-16 .strings).
 func readLimited(c *gin.Context) ([]byte, error) {
 	n := c.Request.ContentLength
 	if n < 0 || n > MaxBody {
@@ -34,7 +35,7 @@ func readLimited(c *gin.Context) ([]byte, error) {
 	if err != nil {
 		return nil, reqbody.Err(err)
 	}
-	if !utf8.Valid(buf.Bytes()) {
+	if !c.GetBool(rawBodyKey) && !utf8.Valid(buf.Bytes()) {
 		return nil, model.Errorf(model.CodeInvalid, "body is not valid UTF-8")
 	}
 	return buf.Bytes(), nil

@@ -89,6 +89,7 @@ func (r *mcpRegistrar) addTools() {
 	addTool(r, "add_comment", c.AddComment)
 	addTool(r, "flag_translation", c.FlagTranslation)
 	addTool(r, "add_glossary_term", c.AddGlossaryTerm)
+	addTool(r, "import_translations", c.ImportTranslations)
 	addTool(r, "ai_translate_keys", c.AITranslateKeys)
 }
 

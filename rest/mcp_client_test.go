@@ -24,7 +24,7 @@ var (
 	mcpReadTools = []string{"list_projects", "get_project_status", "get_embed_snippet", "get_translations",
 		"get_translation", "search_translations", "list_terminology", "get_checkup_report"}
 	mcpWriteTools = []string{"enable_language", "register_source_strings", "update_translation",
-		"set_translation_status", "add_key", "add_comment", "flag_translation", "add_glossary_term", "ai_translate_keys"}
+		"set_translation_status", "add_key", "add_comment", "flag_translation", "add_glossary_term", "import_translations", "ai_translate_keys"}
 	mcpAllTools = append(append([]string{}, mcpReadTools...), mcpWriteTools...)
 )
 

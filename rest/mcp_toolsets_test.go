@@ -28,6 +28,7 @@ var mcpSpecArgs = map[string][2][]string{
 	"add_comment":             {{"namespace_key", "translation_key", "language", "body"}, nil},
 	"flag_translation":        {{"namespace_key", "translation_key", "language", "flag", "value"}, nil},
 	"add_glossary_term":       {{"source_term", "target_term"}, {"locale"}},
+	"import_translations":     {{"namespace_key", "language", "format", "content"}, {"dry_run", "status", "preserve_source_values"}},
 	"ai_translate_keys":       {{"namespace_key", "translation_keys", "target_lang"}, nil},
 }
 
@@ -283,6 +284,7 @@ func TestMCPWorkspaceIsolation(t *testing.T) {
 		{name: "add_comment", args: row(map[string]any{"body": "hi"})},
 		{name: "flag_translation", args: row(map[string]any{"flag": "language_locked", "value": true})},
 		{name: "add_glossary_term", args: map[string]any{"source_term": "a", "target_term": "b"}},
+		{name: "import_translations", args: map[string]any{"namespace_key": "common", "language": "en", "format": "json", "content": `{"greeting":"Hacked"}`}},
 		{name: "ai_translate_keys", args: map[string]any{"namespace_key": "common", "translation_keys": []string{"greeting"}, "target_lang": "nb"}},
 	}
 	forEachDialect(t, func(t *testing.T, s *server) {

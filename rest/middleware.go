@@ -126,6 +126,12 @@ func (s *server) readBody(c *gin.Context) {
 
 const bodyKey = "lokal.body"
 
+// rawBody marks a route whose body is a file in its own encoding, not JSON: readBody takes
+// it as bytes.
+func rawBody(c *gin.Context) { c.Set(rawBodyKey, true) }
+
+const rawBodyKey = "lokal.rawbody"
+
 // body is the request body readBody read.
 func body(c *gin.Context) []byte {
 	b, _ := c.Get(bodyKey)

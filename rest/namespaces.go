@@ -17,8 +17,13 @@ func ref(c *gin.Context) tools.NamespaceRef {
 	return tools.NamespaceRef{ProjectID: c.Param("project_id"), Language: c.Param("language"), Namespace: c.Param("namespace")}
 }
 
-// readNamespace serves spec endpoint 1 from the cache: ETag and 304, gzip when accepted.
+// readNamespace serves spec endpoint 1 from the cache: ETag and 304, gzip when accepted;
+// with ?format= the namespace as a file of that format.
 func (s *server) readNamespace(c *gin.Context) {
+	if _, ok := c.GetQuery("format"); ok {
+		s.exportFile(c)
+		return
+	}
 	f, err := s.cat.ReadNamespace(c.Request.Context(), ref(c))
 	if err != nil {
 		writeError(c, err)

@@ -105,6 +105,7 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	api.POST("/missing/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.reportMissing)
 	api.PUT("/sync/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.sync)
 	api.PUT("/overwrite/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.overwrite)
+	api.PUT("/import/:project_id/latest/:language/:namespace", s.requireWriter, rawBody, s.readBody, s.importFile)
 	api.GET("/stale/:project_id/latest/:namespace", s.stale)
 	api.POST("/retranslate/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.retranslate)
 	api.POST("/:project_id/sync_page_strings/:namespace", s.requireWriter, s.readBody, s.registerPageStrings)

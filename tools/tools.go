@@ -33,6 +33,7 @@ var Operations = []Operation{
 	{Name: "add_comment", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
 	{Name: "flag_translation", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
 	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
 	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
@@ -153,7 +154,7 @@ const (
 	descListProjects    = "Lists the projects this token can reach, with the ids that project_id expects."
 	descProjectStatus   = "Source language, enabled languages, namespaces, and per-language counts of translated, missing and source-drifted strings, with queued (waiting for automatic AI translation) and ai_failed (the AI gave up; still missing); auto_translation and ai_usage (model calls, tokens, strings); syntax: the placeholder and markup syntaxes the project's values are read in (names, and source: set by the operator or detected from the source values). Translation is asynchronous: fetched files are complete only when missing is 0 for the language."
 	descEmbedSnippet    = "Returns the one script tag to paste into the HTML head of a site to translate it with lokal."
-	descGetTranslations = "Returns one language of one namespace, or of the whole project, as json, yml (Rails i18n), po (gettext) or strings (Apple). Includes approved translations and AI drafts; po lists every key, untranslated ones with an empty msgstr and stale ones flagged fuzzy. A large project comes in pages of at most 10,000 keys (or about 4 MB of text), each a complete file holding some of the keys: while next_offset is not null, call again with offset set to it (same language, format and namespace_key) and merge the files."
+	descGetTranslations = "Returns one language of one namespace, or of the whole project, as a file: json, i18next, po (gettext), xliff, xliff2, android, strings (Apple), stringsdict, xcstrings, arb, yaml (or yml, Rails i18n), properties or csv. Includes approved translations and AI drafts; po lists every key, untranslated ones with an empty msgstr and stale ones flagged fuzzy. A large project comes in pages of at most 10,000 keys (or about 4 MB of text), each a complete file holding some of the keys: while next_offset is not null, call again with offset set to it (same language, format and namespace_key) and merge the files."
 	descGetTranslation  = "Returns one key's values, statuses, flags and comments across all languages."
 	descSearch          = "Finds translation rows by key or value substring (case-insensitive), language and status, in key order; at most 50 rows per call. next_offset is an opaque cursor, null on the last page: pass it back as offset to continue; it stays valid when rows are written in between, and no row is skipped or repeated."
 	descTerminology     = "Lists glossary pairs, do-not-translate terms and substitution rules; rules for all locales are always included."
@@ -166,5 +167,6 @@ const (
 	descAddComment      = "Attaches a comment to one language's row of a key."
 	descFlag            = "Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row."
 	descGlossary        = "Adds a fixed translation of a term for one locale or all."
+	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing. A file that does not parse is refused as invalid_file naming the line."
 	descAITranslate     = "Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten."
 )

@@ -17,7 +17,7 @@ import (
 type GetTranslationsIn struct {
 	ProjectArg
 	Language     string `json:"language" jsonschema:"language code; must be enabled for the project"`
-	Format       string `json:"format,omitempty" jsonschema:"json (default), yml, po or strings"`
+	Format       string `json:"format,omitempty" jsonschema:"json (default), i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml (or yml), properties or csv"`
 	NamespaceKey string `json:"namespace_key,omitempty" jsonschema:"one namespace; default the whole project"`
 	Offset       string `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous call with the same language, format and namespace_key; absent for the first page"`
 }
@@ -36,7 +36,8 @@ type GetTranslationsOut struct {
 // Text is the file itself.
 func (o GetTranslationsOut) Text() string { return o.Content }
 
-// exportFormats are the formats get_translations writes.
+// exportFormats are the formats get_translations writes as it always did, from rows; every
+// other format is written from entries by its codec.
 var exportFormats = []string{"json", "yml", "po", "strings"}
 
 // GetTranslations renders one language of one namespace, or of the whole project, in a
@@ -53,9 +54,13 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	if !contains(exportFormats, out.Format) {
-		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(exportFormats, ", "))
+	codec, ok := c.opts.Formats(out.Format)
+	if !ok {
+		return out, model.Errorf(model.CodeInvalid, "format must be one of %s (or yml)", strings.Join(formats.Names(), ", "))
 	}
+	legacy := contains(exportFormats, out.Format)
+	var entries []formats.Entry // the codec's entries, for the formats not legacy
+	var source string
 	from, err := decodeExportCursor(in.Offset)
 	if err != nil {
 		return out, err
@@ -66,6 +71,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
 		}
+		source = proj.SourceLanguage
 		names := slices.Sorted(slices.Values(proj.Namespaces))
 		if in.NamespaceKey != "" {
 			if !contains(proj.Namespaces, in.NamespaceKey) {
@@ -99,6 +105,17 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 				}
 				after = k.ID
 				keys++
+				if !legacy {
+					e, ok := fileEntry(codec, k, in.Language, proj.SourceLanguage, false)
+					if ok {
+						if in.NamespaceKey == "" {
+							e.Key = name + "." + e.Key
+						}
+						size += len(e.Key) + len(e.Source) + len(e.Values[in.Language].Text)
+						entries = append(entries, e)
+					}
+					return true
+				}
 				e, ok := exportEntry(k, out.Format, in.Language, proj.SourceLanguage)
 				if !ok {
 					return true
@@ -121,8 +138,18 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		return out, err
 	}
 	out.Count = len(all)
-	out.ContentType = formats.ContentType(out.Format)
+	out.ContentType = codec.ContentType
 	var body []byte
+	if !legacy {
+		out.Count = len(entries)
+		slices.SortFunc(entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
+		f := &formats.File{SourceLanguage: source, Languages: fileLanguages(codec, source, []string{in.Language}), Entries: entries}
+		if body, err = codec.Encode(f, formats.Options{Language: in.Language, SourceLanguage: source}); err != nil {
+			return out, model.Errorf(model.CodeUnprocessable, "%s files cannot be written: %v", codec.Name, err)
+		}
+		out.Content = string(body)
+		return out, nil
+	}
 	if in.NamespaceKey == "" && out.Format == "json" {
 		body, err = renderNamespaces(in.Language, byNamespace)
 	} else {

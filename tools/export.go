@@ -1,0 +1,164 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/formats"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// ExportIn asks for one namespace as a file of a format (endpoint 1 with format=).
+type ExportIn struct {
+	NamespaceRef
+	Format string
+	// Status "approved" leaves AI drafts (needs_review rows) out; "" includes them, as
+	// endpoint 1 does.
+	Status string
+}
+
+// ExportFile is a rendered file with its media type.
+type ExportFile struct {
+	*model.File
+	ContentType string
+}
+
+// ExportNamespace renders one namespace in one language (or, for a format that holds
+// several, every language: "all") through the format's codec, from the project's cache of
+// files, which every write to the project clears. Hidden keys are left out; a key without a
+// value in the language is in a bilingual file with an empty target and absent from the
+// others. The ETag is the body's, told apart by format and status, so that a client that
+// keeps one per file never gets a 304 for another.
+func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile, error) {
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return ExportFile{}, err
+	}
+	codec, ok := c.opts.Formats(in.Format)
+	if !ok {
+		return ExportFile{}, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Names(), ", "))
+	}
+	if in.Status != "" && in.Status != model.StatusApproved {
+		return ExportFile{}, model.Errorf(model.CodeInvalid, "status must be approved (AI drafts left out) or absent")
+	}
+	if in.Language == formats.AllLanguages && !codec.Multilingual {
+		return ExportFile{}, model.Errorf(model.CodeInvalid, "language all is for formats that hold several languages (xcstrings, csv), not %s", codec.Name)
+	}
+	if checkNamespace(in.Namespace) != nil {
+		return ExportFile{}, errNoNamespace(in.Namespace)
+	}
+	name := "fmt\x00" + codec.Name + "\x00" + in.Status + "\x00" + in.Namespace + "\x00" + in.Language
+	f, err := c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
+		return c.renderNamespace(ctx, codec, in)
+	})
+	if err != nil {
+		return ExportFile{}, err
+	}
+	tagged := *f
+	sum := sha256.Sum256([]byte(codec.Name + "\x00" + in.Status + "\x00" + f.ETag))
+	tagged.ETag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	return ExportFile{File: &tagged, ContentType: codec.ContentType}, nil
+}
+
+// renderNamespace reads the namespace in the languages asked for and encodes it.
+func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in ExportIn) ([]byte, error) {
+	var file *formats.File
+	var opts formats.Options
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		proj, err := tx.Project(ctx, in.ProjectID)
+		if err != nil {
+			return err
+		}
+		langs := []string{in.Language}
+		if in.Language == formats.AllLanguages {
+			langs = append([]string{proj.SourceLanguage}, proj.EnabledLanguages...)
+			langs = slices.Compact(langs)
+		} else if err := proj.RequireLanguage(in.Language); err != nil {
+			return err
+		}
+		ns, err := tx.Namespace(ctx, proj.ID, in.Namespace)
+		if model.IsNotFound(err) {
+			return errNoNamespace(in.Namespace)
+		}
+		if err != nil {
+			return err
+		}
+		file = &formats.File{SourceLanguage: proj.SourceLanguage, Languages: fileLanguages(codec, proj.SourceLanguage, langs)}
+		opts = formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage}
+		byKey := map[string]int{}
+		for _, l := range langs {
+			keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, l)
+			if err != nil {
+				return err
+			}
+			for _, k := range keys {
+				e, ok := fileEntry(codec, k, l, proj.SourceLanguage, in.Status == model.StatusApproved)
+				if !ok {
+					continue
+				}
+				if i, seen := byKey[k.Key]; seen {
+					for lang, v := range e.Values {
+						file.Entries[i].Values[lang] = v
+					}
+					continue
+				}
+				byKey[k.Key] = len(file.Entries)
+				file.Entries = append(file.Entries, e)
+			}
+		}
+		slices.SortFunc(file.Entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	body, err := codec.Encode(file, opts)
+	if err != nil {
+		return nil, model.Errorf(model.CodeUnprocessable, "%s files cannot be written: %v", codec.Name, err)
+	}
+	return body, nil
+}
+
+// fileLanguages are the languages a file of codec holds: a bilingual multi-language file
+// carries the source language beside the one asked for.
+func fileLanguages(codec *formats.Codec, source string, langs []string) []string {
+	if codec.Multilingual && len(langs) == 1 && langs[0] != source {
+		return []string{source, langs[0]}
+	}
+	return langs
+}
+
+// fileEntry is key k's entry in a file of codec in language l, and whether the file has
+// it: a bilingual file has every visible key with a source text (the target empty when
+// untranslated), a monolingual one the keys with a value in l. approvedOnly leaves
+// needs_review values out.
+func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approvedOnly bool) (formats.Entry, bool) {
+	if k.Hidden {
+		return formats.Entry{}, false
+	}
+	e := formats.Entry{Key: k.Key, Values: map[string]formats.Value{}}
+	if k.Source != nil {
+		e.DoNotTranslate = k.Source.DoNotTranslate
+		if codec.Bilingual {
+			e.Source = k.Source.Value
+			e.Values[source] = formats.Value{Text: k.Source.Value, State: formats.StateTranslated}
+		}
+	}
+	if v := k.Value; v != nil && v.Value != "" && !(approvedOnly && v.Status != model.StatusApproved) {
+		st := formats.StateTranslated
+		switch {
+		case l == source:
+		case isStale(l, source, v.SourceVersion, k.SourceVersion, false):
+			st = formats.StateStale
+		case v.Status == model.StatusNeedsReview:
+			st = formats.StateNeedsReview
+		}
+		e.Values[l] = formats.Value{Text: v.Value, State: st}
+	}
+	if _, has := e.Values[l]; !has && !(codec.Bilingual && k.Source != nil) {
+		return formats.Entry{}, false
+	}
+	return e, true
+}
