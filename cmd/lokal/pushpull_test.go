@@ -322,12 +322,14 @@ func TestPushPullI18next(t *testing.T) {
 			t.Errorf("push --hide-missing touched another namespace: %v", got)
 		}
 
-		// Text output: one line per file and a summary last.
+		// Text output: a line per file and the summary last.
 		res := r.run(t, "push")
 		lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
-		if res.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[2], "push: 2 files, 0 created, 0 updated, 4 unchanged") {
+		if res.code != 0 || !strings.HasPrefix(lines[0], "locales/en/checkout.json (en, checkout): 0 created, 0 updated, 1 unchanged") ||
+			lines[len(lines)-1] != "push: 2 files, 0 created, 0 updated, 4 unchanged" {
 			t.Errorf("push text: %d %q", res.code, res.stdout)
 		}
+		r.run(t, "pull") // writes en/checkout.json as the server exports it
 		res = r.run(t, "pull")
 		if res.code != 0 || strings.TrimSpace(res.stdout) != "pull: 6 files, 0 written (0 new), 6 unchanged (6 not modified on the server)" {
 			t.Errorf("pull text: %d %q", res.code, res.stdout)
