@@ -84,7 +84,8 @@ files:
 
 // TestPullPlan: every namespace of the project in every language for a {namespace} path,
 // the fixed namespace otherwise, one all-language request for a multi-language file, the
-// source language only for a one-language path without {language}.
+// source language only for a one-language path without {language}; the namespaces other
+// entries name are not written into the {namespace} path.
 func TestPullPlan(t *testing.T) {
 	t.Parallel()
 	cfg := mustConfig(t, `server: http://127.0.0.1:1
@@ -99,7 +100,7 @@ files:
     format: po
     namespace: app
 `)
-	info := projectInfo{SourceLanguage: "en", EnabledLanguages: []string{"de", "nb"}, Namespaces: []string{"common", "home"}}
+	info := projectInfo{SourceLanguage: "en", EnabledLanguages: []string{"de", "nb"}, Namespaces: []string{"app", "common", "home", "ios"}}
 	plan, err := pullPlan(cfg, info, info.languages())
 	if err != nil {
 		t.Fatal(err)

@@ -153,16 +153,22 @@ func stateOf(mu *sync.Mutex, s *pullState, rel string) fileState {
 }
 
 // pullPlan lists the files to fetch: per entry of lokal.yaml, every namespace of the
-// project its path names (or its fixed one) in every language of langs; a file of every
+// project its path names but those other entries name as theirs (or its fixed one) in every language of langs; a file of every
 // language once per namespace; a path without {language} in a one-language format holds
 // the source language.
 func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, error) {
 	var out []download
 	seen := map[string]int{}
+	// A namespace that an entry names as its own (ios for a String Catalog) belongs to that
+	// file, not to every {namespace} path beside it.
+	fixed := map[string]bool{}
+	for _, f := range cfg.Files {
+		fixed[f.Namespace] = f.Namespace != ""
+	}
 	for _, f := range cfg.Files {
 		namespaces := []string{f.Namespace}
 		if f.hasNamespace() {
-			namespaces = info.Namespaces
+			namespaces = slices.DeleteFunc(slices.Clone(info.Namespaces), func(ns string) bool { return fixed[ns] })
 		}
 		var fileLangs []string
 		switch {
