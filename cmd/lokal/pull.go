@@ -85,8 +85,8 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 		return nil, "", err
 	}
 	langs := info.languages()
-	if c.in.has("languages") {
-		if langs, err = chosenLanguages(c.in.list("languages"), info); err != nil {
+	if given := c.in.list("languages"); len(given) > 0 {
+		if langs, err = chosenLanguages(given, info); err != nil {
 			return nil, "", err
 		}
 	}
