@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -76,6 +77,7 @@ type apiError struct {
 	Method, Path string
 	Status       int
 	Code, Msg    string
+	retryAfter   time.Duration // from Retry-After on 429 and 503
 }
 
 func (e *apiError) Error() string {
@@ -98,6 +100,30 @@ type response struct {
 
 // do sends one request; a status outside ok is an *apiError.
 func (a *apiClient) do(ctx context.Context, method, path string, query url.Values, hdr map[string]string, body []byte, ok ...int) (*response, error) {
+	waited := time.Duration(0)
+	for {
+		res, err := a.send(ctx, method, path, query, hdr, body, ok...)
+		// A server over a budget (429) or its bytes in flight (503) says when to come back:
+		// a CI run waits rather than fails, up to a bound.
+		var e *apiError
+		if !errors.As(err, &e) || e.retryAfter <= 0 || waited+e.retryAfter > maxRetryWait {
+			return res, err
+		}
+		t := time.NewTimer(e.retryAfter)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, err
+		case <-t.C:
+		}
+		waited += e.retryAfter
+	}
+}
+
+// maxRetryWait bounds the time one request waits for Retry-After in all.
+const maxRetryWait = 2 * time.Minute
+
+func (a *apiClient) send(ctx context.Context, method, path string, query url.Values, hdr map[string]string, body []byte, ok ...int) (*response, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	u := a.base + path
@@ -139,6 +165,11 @@ func (a *apiClient) do(ctx context.Context, method, path string, query url.Value
 		}
 	}
 	e := &apiError{Method: method, Path: path, Status: res.StatusCode}
+	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable {
+		if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && secs > 0 {
+			e.retryAfter = time.Duration(secs) * time.Second
+		}
+	}
 	var shape struct {
 		Error   any    `json:"error"`
 		Message string `json:"message"`
