@@ -295,6 +295,19 @@ func TestPushPullI18next(t *testing.T) {
 			t.Errorf("pull --languages sv after a hand edit: %+v", p4)
 		}
 
+		// An AI draft (needs_review) is left out by --status approved, pulled without it.
+		r.mcp(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"update_translation","arguments":`+
+			`{"namespace_key":"common","translation_key":"greeting","language":"nb","value":"Hei (utkast)"}}}`)
+		var approved pullJSON
+		r.ok(t, &approved, "pull", "--status", "approved", "--languages", "nb")
+		if nbFile := r.read(t, "locales/nb/common.json"); approved.Summary.Files != 2 || strings.Contains(nbFile, "utkast") {
+			t.Errorf("pull --status approved: %+v\n%s", approved.Summary, nbFile)
+		}
+		r.ok(t, &approved, "pull", "--languages", "nb")
+		if nbFile := r.read(t, "locales/nb/common.json"); !strings.Contains(nbFile, "Hei (utkast)") {
+			t.Errorf("pull without --status left the draft out:\n%s", nbFile)
+		}
+
 		// A key removed from the repository stays on the server unless --hide-missing.
 		r.write(t, "locales/en/checkout.json", `{"items_one": "{{count}} item", "items_other": "{{count}} items"}`)
 		var keep pushJSON
@@ -335,6 +348,29 @@ func TestPushPullI18next(t *testing.T) {
 			t.Errorf("pull text: %d %q", res.code, res.stdout)
 		}
 	})
+}
+
+// mcp sends one JSON-RPC call to the project's MCP endpoint with the repository's key.
+func (r *repo) mcp(t *testing.T, body string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), "POST", "http://"+r.srv.addr+"/api/"+r.project+"/mcp", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+r.key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Result struct{ IsError bool } `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != 200 || out.Result.IsError {
+		t.Fatalf("MCP %s: %d %v %+v", body, res.StatusCode, err, out)
+	}
 }
 
 func hidden(p pushJSON, ns, key string) bool {
