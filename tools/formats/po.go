@@ -744,12 +744,32 @@ func poHeaderFields(h string) (lang, pluralForms string) {
 
 // ---- encoding ----
 
+// poKeysAreMsgids reports whether every key is its entry's msgid (with msgctxt and U+0004
+// before it when it has one): the keys of a msgid-keyed file imported into lokal, or page
+// text harvested by the Embed. Such a file is written back keyed by msgid, as gettext
+// programs look entries up, even when the File no longer carries Meta["keys"].
+func poKeysAreMsgids(f *File, plurals []bool) bool {
+	for i, e := range f.Entries {
+		id := e.Key
+		if _, rest, ok := strings.Cut(e.Key, "\x04"); ok {
+			id = rest
+		}
+		source := e.Source
+		if plurals[i] {
+			source, _ = poSourceForms(e.Source)
+		}
+		if id == "" || id != source {
+			return false
+		}
+	}
+	return len(f.Entries) > 0
+}
+
 func encodePO(f *File, o Options) ([]byte, error) {
 	lang := o.Language
 	if (lang == "" || lang == AllLanguages) && len(f.Languages) > 0 {
 		lang = f.Languages[0]
 	}
-	byMsgid := f.Meta["keys"] == "msgid"
 	var b bytes.Buffer
 	b.Grow(64 + len(f.Entries)*96)
 
@@ -769,6 +789,8 @@ func encodePO(f *File, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("formats: po: Plural-Forms: %v", err)
 		}
 	}
+
+	byMsgid := f.Meta["keys"] == "msgid" || (f.Meta["keys"] == "" && poKeysAreMsgids(f, plurals))
 
 	if c, ok := f.Meta["header.comment"]; ok {
 		writePOComments(&b, "#", c)

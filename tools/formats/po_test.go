@@ -657,3 +657,36 @@ func TestPOTemplateAndLeftovers(t *testing.T) {
 	}
 	entriesRoundTrip(t, "po", f, o)
 }
+
+// TestPOMsgidKeysWithoutMeta: a msgid-keyed catalog imported into lokal comes back keyed
+// by msgid even though lokal keeps no File.Meta: every key is its msgid (a context before
+// U+0004), so gettext programs still find every entry.
+func TestPOMsgidKeysWithoutMeta(t *testing.T) {
+	t.Parallel()
+	in := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n\n" +
+		"msgid \"Save\"\nmsgstr \"Speichern\"\n\n" +
+		"msgctxt \"menu\"\nmsgid \"Open\"\nmsgstr \"Öffnen\"\n\n" +
+		"msgid \"%d file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"%d Datei\"\nmsgstr[1] \"%d Dateien\"\n"
+	o := Options{Language: "de", SourceLanguage: "en"}
+	f, err := Decode("po", []byte(in), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := &File{Languages: f.Languages}
+	for _, e := range f.Entries {
+		stored.Entries = append(stored.Entries, Entry{Key: e.Key, Source: e.Source, Values: e.Values})
+	}
+	out, err := Encode("po", stored, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nmsgid \"Save\"\nmsgstr \"Speichern\"\n", "\nmsgctxt \"menu\"\nmsgid \"Open\"\n",
+		"\nmsgid \"%d file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"%d Datei\"\nmsgstr[1] \"%d Dateien\"\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("export lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "msgctxt \"Save\"") {
+		t.Errorf("export keyed by msgctxt:\n%s", out)
+	}
+}

@@ -301,12 +301,14 @@ func readPO(data []byte, language string) (values, ids map[string]string, err er
 	if ct := po.Headers.Get("Content-Type"); ct != "text/plain; charset=UTF-8" {
 		return nil, nil, fmt.Errorf("Content-Type %q", ct)
 	}
-	for id := range po.GetDomain().GetTranslations() {
+	values, ids = map[string]string{}, map[string]string{}
+	// A file whose every key is its msgid is written keyed by msgid (po.go, poKeysAreMsgids):
+	// its entries have no msgctxt, and the key is the msgid.
+	for id, tr := range po.GetDomain().GetTranslations() {
 		if id != "" {
-			return nil, nil, fmt.Errorf("entry without msgctxt: %q", id)
+			values[id], ids[id] = tr.Trs[0], id
 		}
 	}
-	values, ids = map[string]string{}, map[string]string{}
 	for ctx, trs := range po.GetDomain().GetCtxTranslations() {
 		for id, tr := range trs {
 			if id == "" {
@@ -404,6 +406,9 @@ func TestPOWithMsgfmt(t *testing.T) {
 				}
 				n++
 				tr, ok := ctxs[key][id]
+				if !ok && key == id {
+					tr, ok = cat.GetDomain().GetTranslations()[id] // keyed by msgid
+				}
 				if !ok || tr.Trs[0] != value {
 					t.Errorf("msgctxt %q msgid %q: got %v, want %q", key, id, tr, value)
 				}
@@ -411,6 +416,11 @@ func TestPOWithMsgfmt(t *testing.T) {
 			total := 0
 			for _, trs := range ctxs {
 				total += len(trs)
+			}
+			for id := range cat.GetDomain().GetTranslations() {
+				if id != "" {
+					total++
+				}
 			}
 			if total != n {
 				t.Errorf("catalog has %d entries with context, want %d", total, n)

@@ -15,10 +15,8 @@ func legacy(r func(string, []Row) ([]byte, error)) func(*File, Options) ([]byte,
 }
 
 var (
-	jsonCodec        = &Codec{Name: "json", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: legacy(renderJSON)}
-	i18nextCodec     = &Codec{Name: "i18next", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: notBuiltEncode}
-	xliffCodec       = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
-	xliff2Codec      = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
-	xcstringsCodec   = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
-	arbCodec         = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
+	jsonCodec      = &Codec{Name: "json", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: legacy(renderJSON)}
+	i18nextCodec   = &Codec{Name: "i18next", ContentType: "application/json", Extension: "json", Decode: notBuiltDecode, Encode: notBuiltEncode}
+	xcstringsCodec = &Codec{Name: "xcstrings", ContentType: "application/json", Extension: "xcstrings", Bilingual: true, Multilingual: true, Decode: notBuiltDecode, Encode: notBuiltEncode}
+	arbCodec       = &Codec{Name: "arb", ContentType: "application/json", Extension: "arb", Decode: notBuiltDecode, Encode: notBuiltEncode}
 )
