@@ -3,6 +3,7 @@ package rest_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/lokal-dev/lokal/tools/formats"
 	"maps"
 	"net/http"
 	"slices"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/leonelquinteros/gotext"
-	"gopkg.in/yaml.v3"
 	"howett.net/plist"
 )
 
@@ -386,20 +386,14 @@ func mcpReadFile(t *testing.T, format, lang, content string) (map[string]string,
 		}
 		return m, nil
 	case "yml":
-		var doc map[string]any
-		if err := yaml.Unmarshal([]byte(content), &doc); err != nil {
+		// Read by the yaml codec itself: it nests keys (and writes Rails arrays) its own way.
+		f, err := formats.Decode("yaml", []byte(content), formats.Options{Language: lang, SourceLanguage: lang})
+		if err != nil {
 			t.Fatalf("yml file (%v): %s", err, content)
 		}
-		if len(doc) != 1 {
-			t.Fatalf("yml top level %v, want only %s", slices.Collect(maps.Keys(doc)), lang)
-		}
 		out := map[string]string{}
-		top, ok := doc[lang]
-		if !ok {
-			t.Fatalf("yml top-level key is not %s: %s", lang, content)
-		}
-		if top != nil {
-			mcpFlattenYAML(t, "", top, out)
+		for _, e := range f.Entries {
+			out[e.Key] = e.Values[lang].Text
 		}
 		return out, nil
 	case "po":
@@ -433,24 +427,6 @@ func mcpReadFile(t *testing.T, format, lang, content string) (map[string]string,
 	}
 	t.Fatalf("unknown format %q", format)
 	return nil, nil
-}
-
-func mcpFlattenYAML(t *testing.T, prefix string, v any, out map[string]string) {
-	t.Helper()
-	switch v := v.(type) {
-	case map[string]any:
-		for k, sub := range v {
-			full := k
-			if prefix != "" {
-				full = prefix + "." + k
-			}
-			mcpFlattenYAML(t, full, sub, out)
-		}
-	case string:
-		out[prefix] = v
-	default:
-		t.Errorf("yml %s: %v (%T) is not a string", prefix, v, v)
-	}
 }
 
 // TestMCPGetTranslation returns one key's values, statuses, flags and comments across

@@ -91,7 +91,7 @@ func TestOpenAPIMatchesAnswers(t *testing.T) {
 			{name: "missing number", method: "POST", path: "/api/missing/" + p + ns, token: f.rw, body: `{"a": 1}`, want: 400, invalidRequest: true},
 			{name: "missing too large", method: "POST", path: "/api/missing/" + p + ns, token: f.rw, body: big, want: 413, invalidRequest: true},
 			{name: "overwrite", method: "PUT", path: "/api/overwrite/" + p + "/latest/nb/common", token: f.pat, body: `{"nav.home": "Hjem!", "nope": "x"}`, want: 200},
-			{name: "import a broken file", method: "PUT", path: "/api/import/" + p + ns + "?format=json", token: f.rw, body: `{"nav.home": `, want: 422},
+			{name: "import a broken file", method: "PUT", path: "/api/import/" + p + ns + "?format=json", token: f.rw, body: `{"nav.home": `, want: 422, invalidRequest: true},
 			{name: "import an unknown format", method: "PUT", path: "/api/import/" + p + ns + "?format=docx", token: f.rw, body: `{}`, want: 400, invalidRequest: true},
 			{name: "read as a file", method: "GET", path: "/api/" + p + "/latest/nb/common?format=po&status=approved", token: f.ro, want: 200},
 			{name: "stale", method: "GET", path: "/api/stale/" + p + "/latest/common?lang=nb&include_null=false", token: f.ro, want: 200},
