@@ -180,9 +180,14 @@ func (p pullJSON) result(path string) string {
 	return "absent"
 }
 
-const i18nextFiles = `  - path: locales/{language}/{namespace}.json
+const (
+	i18nextFiles = `  - path: locales/{language}/{namespace}.json
     format: i18next
 `
+	poFiles = `  - path: locales/{language}/{namespace}.po
+    format: po
+`
+)
 
 // TestPushPullI18next: push --dry-run changes nothing, push creates keys, a second push
 // changes nothing, --languages sends translations, pull writes every language and
@@ -422,8 +427,8 @@ func maps(a, b map[string]string) bool {
 func TestPushPullErrors(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
-		r := newRepo(t, dsn, i18nextFiles)
-		r.write(t, "locales/en/common.json", `{"greeting": "Hello"}`)
+		r := newRepo(t, dsn, poFiles)
+		r.write(t, "locales/en/common.po", "msgctxt \"greeting\"\nmsgid \"Hello\"\nmsgstr \"Hello\"\n")
 		env := []string{"LOKAL_API_KEY=" + r.key}
 
 		empty := t.TempDir()
@@ -477,14 +482,14 @@ func TestPushPullErrors(t *testing.T) {
 		}
 
 		// A file the server cannot read: its message, and nothing stored.
-		r.write(t, "locales/en/broken.json", `{"a": "b",`)
-		if msg := failsAt(t, r.dir, env, "", "push"); !strings.Contains(msg, "locales/en/broken.json") || !strings.Contains(msg, "422 invalid_file") {
+		r.write(t, "locales/en/broken.po", "msgid \"a\"\nmsgstr \"b\"\nmsgstr \"c\n")
+		if msg := failsAt(t, r.dir, env, "", "push"); !strings.Contains(msg, "locales/en/broken.po") || !strings.Contains(msg, "422 invalid_file") || !strings.Contains(msg, "line ") {
 			t.Errorf("push of a broken file: %q", msg)
 		}
 		if got := r.flat(t, "en", "broken"); got != nil {
 			t.Errorf("a broken file stored keys: %v", got)
 		}
-		os.Remove(filepath.Join(r.dir, "locales/en/broken.json"))
+		os.Remove(filepath.Join(r.dir, "locales/en/broken.po"))
 
 		// A read-only key pulls but cannot push.
 		ro := str(t, jsonObject(t, []string{"key", "read_only"}, "key", "create", "--project", r.project, "--read-only", "--json", "--database", dsn), "key")
