@@ -141,8 +141,8 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 		}
 	}
 	s := out.Summary
-	lines = append(lines, fmt.Sprintf("pull: %d files, %d written (%d new), %d unchanged (%d not modified on the server)",
-		s.Files, s.Written, s.Created, s.Unchanged, s.NotModified))
+	lines = append(lines, fmt.Sprintf("pull: %s, %d written (%d new), %d unchanged (%d not modified on the server)",
+		files(s.Files), s.Written, s.Created, s.Unchanged, s.NotModified))
 	return out, strings.Join(lines, "\n"), nil
 }
 

@@ -403,7 +403,7 @@ func pushText(out pushOut, hide bool) string {
 		}
 	}
 	s := out.Summary
-	fmt.Fprintf(&b, "push: %d files, %d created, %d updated, %d unchanged", s.Files, s.Created, s.Updated, s.Unchanged)
+	fmt.Fprintf(&b, "push: %s, %d created, %d updated, %d unchanged", files(s.Files), s.Created, s.Updated, s.Unchanged)
 	if s.NotFound > 0 {
 		fmt.Fprintf(&b, ", %d not in the project", s.NotFound)
 	}
@@ -417,4 +417,12 @@ func pushText(out pushOut, hide bool) string {
 		b.WriteString(" (dry run: nothing was changed)")
 	}
 	return b.String()
+}
+
+// files is "1 file" or "n files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }
