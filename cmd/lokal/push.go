@@ -110,7 +110,7 @@ type pushOut struct {
 type upload struct {
 	spec      fileSpec
 	rel       string
-	language  string // the import's language: a code, or "all" is never used by push
+	language  string // the language the file is imported as
 	namespace string
 }
 
@@ -191,14 +191,14 @@ func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) 
 		return nil
 	}
 	for _, f := range cfg.Files {
-		files, err := f.find(cfg.Root, source)
+		srcFiles, err := f.find(cfg.Root, source)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.field("path"), err)
 		}
-		if len(files) == 0 {
+		if len(srcFiles) == 0 {
 			return nil, fmt.Errorf("%s %q names no file for the source language %s under %s", f.field("path"), f.Path, source, cfg.Root)
 		}
-		for _, fd := range files {
+		for _, fd := range srcFiles {
 			if err := add(&src, upload{spec: f, rel: fd.Rel, language: source, namespace: fd.Namespace}); err != nil {
 				return nil, err
 			}
@@ -210,7 +210,7 @@ func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) 
 			switch {
 			case f.allLanguages():
 				// One file holds every language: send it again for this one.
-				for _, fd := range files {
+				for _, fd := range srcFiles {
 					if err := add(&tr, upload{spec: f, rel: fd.Rel, language: l, namespace: fd.Namespace}); err != nil {
 						return nil, err
 					}
