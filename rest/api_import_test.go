@@ -252,6 +252,39 @@ func TestAPIImport(t *testing.T) {
 	})
 }
 
+// TestAPIImportKeepsComments: the comment of an entry a source-language file creates is
+// kept as the key's description and written back on export, in every format whose codec
+// reads and writes comments.
+func TestAPIImportKeepsComments(t *testing.T) {
+	t.Parallel()
+	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+		tested := 0
+		for _, name := range formats.Names() {
+			c, _ := fileFormats(name)
+			f := &formats.File{SourceLanguage: "en", Languages: []string{"en"}, Entries: []formats.Entry{
+				{Key: "pay", Source: "Pay now", Comment: "Shown on the checkout button", Values: map[string]formats.Value{"en": {Text: "Pay now"}}}}}
+			body, err := c.Encode(f, formats.Options{Language: "en", SourceLanguage: "en"})
+			if err != nil || !strings.Contains(string(body), "Shown on the checkout button") {
+				continue // the codec cannot write files, or writes no comments
+			}
+			r := s.call(t, "PUT", s.importPath("en", "notes-"+name, "format="+name), tokenAuth(s.rw), body)
+			if r.status == http.StatusUnprocessableEntity {
+				continue // nor read them
+			}
+			r.wantStatus(t, http.StatusOK)
+			out := s.call(t, "GET", s.readPath("en", "notes-"+name)+"?format="+name, tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+			if !strings.Contains(string(out.body), "Shown on the checkout button") {
+				t.Errorf("%s: the comment is not in the export:\n%s", name, out.body)
+			}
+			tested++
+		}
+		if tested == 0 {
+			t.Errorf("no format carried a comment")
+		}
+		t.Logf("%d formats keep comments", tested)
+	})
+}
+
 // TestAPIImportBrokenFiles: in every format whose codec reads files, a file that does not
 // parse is 422 invalid_file naming its line, and nothing is stored, not even the namespace.
 func TestAPIImportBrokenFiles(t *testing.T) {

@@ -36,6 +36,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerCacheChanges(m)
 	registerStatusCounts(m)
 	registerSearchIndex(m)
+	registerKeyDescriptions(m)
 	return m
 }
 

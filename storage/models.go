@@ -91,6 +91,7 @@ type keyRow struct {
 	KeyHash       string    `bun:"key_hash,notnull"` // unique index: keys may outgrow a btree entry
 	Hidden        bool      `bun:"hidden,notnull"`
 	SourceVersion int64     `bun:"source_version,notnull"`
+	Description   string    `bun:"description,notnull,default:''"` // note for translators from a file
 	CreatedAt     time.Time `bun:"created_at,notnull"`
 	UpdatedAt     time.Time `bun:"updated_at,notnull"`
 }

@@ -85,6 +85,10 @@ func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in 
 		if err != nil {
 			return err
 		}
+		notes, err := tx.KeyDescriptions(ctx, ns)
+		if err != nil {
+			return err
+		}
 		file = &formats.File{SourceLanguage: proj.SourceLanguage, Languages: fileLanguages(codec, proj.SourceLanguage, langs)}
 		opts = formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage}
 		byKey := map[string]int{}
@@ -105,6 +109,7 @@ func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in 
 					continue
 				}
 				byKey[k.Key] = len(file.Entries)
+				e.Comment = notes[k.ID]
 				file.Entries = append(file.Entries, e)
 			}
 		}

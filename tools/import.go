@@ -86,6 +86,7 @@ type importPlan struct {
 	order   []string                     // target languages in file order
 	keys    map[string]bool              // every key with a value imported
 	plurals map[string]bool              // keys with a plural in a value imported
+	notes   map[string]string            // source keys' comments, kept as the keys' descriptions
 	warn    []ImportWarning
 }
 
@@ -159,6 +160,9 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 				if changes, err = syncNamespace(ctx, tx, proj, ns, sin, preserve, &synced); err != nil {
 					return nil, err
 				}
+				if err := describeKeys(ctx, tx, changes, plan.notes); err != nil {
+					return nil, err
+				}
 			}
 			for _, l := range plan.order {
 				ow := &OverwriteOut{}
@@ -183,6 +187,22 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	return out, nil
 }
 
+// describeKeys keeps the file's comments of the keys the import created as their
+// descriptions, which export writes back. Existing keys keep theirs: a description is no
+// value, and changing it alone would leave cached files behind.
+func describeKeys(ctx context.Context, tx model.Tx, changes []model.Change, notes map[string]string) error {
+	d := map[int64]string{}
+	for _, ch := range changes {
+		if n := notes[ch.Key]; ch.Kind == model.ChangeKeyCreated && n != "" {
+			d[ch.KeyID] = n
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return tx.SetKeyDescriptions(ctx, d)
+}
+
 // fileError is a decoding failure as the caller sees it: a file that does not parse is
 // invalid_file naming where; a format whose reading is not built yet is unprocessable.
 func fileError(format string, err error) error {
@@ -197,7 +217,7 @@ func fileError(format string, err error) error {
 // of a bilingual file (its target otherwise); in another language the values, of which an
 // empty one is left out (an untranslated entry, never a translation to store).
 func planImport(codec *formats.Codec, f *formats.File, proj model.Project, language string) *importPlan {
-	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, keys: map[string]bool{}, plurals: map[string]bool{}}
+	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, keys: map[string]bool{}, plurals: map[string]bool{}, notes: map[string]string{}}
 	langs := []string{language}
 	if language == formats.AllLanguages {
 		langs = []string{proj.SourceLanguage}
@@ -228,6 +248,9 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 					p.source = map[string]string{}
 				}
 				p.source[e.Key] = v.Text
+				if e.Comment != "" {
+					p.notes[e.Key] = e.Comment
+				}
 				if e.DoNotTranslate {
 					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file marks this key not to be translated; it was imported like any other key, so automatic translation may translate it"})
 				}

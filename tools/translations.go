@@ -96,6 +96,12 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 			if i == 0 {
 				after = from.afterKeyID
 			}
+			var notes map[int64]string
+			if !legacy {
+				if notes, err = tx.KeyDescriptions(ctx, ns); err != nil {
+					return err
+				}
+			}
 			// One more key than the page holds says whether another page follows.
 			err = tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, ExportPageKeys-keys+1, func(k model.KeyState) bool {
 				if keys >= ExportPageKeys || size >= ExportPageBytes {
@@ -108,6 +114,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 				if !legacy {
 					e, ok := fileEntry(codec, k, in.Language, proj.SourceLanguage, false)
 					if ok {
+						e.Comment = notes[k.ID]
 						if in.NamespaceKey == "" {
 							e.Key = name + "." + e.Key
 						}

@@ -82,6 +82,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/signin", h.signin)
 	m.HandleFunc("POST /app/signout", h.signedIn(h.signout))
 	m.HandleFunc("GET /app/p/{project}/{$}", h.signedIn(h.project))
+	m.HandleFunc("GET /app/p/{project}/export", h.signedIn(h.export))
+	m.HandleFunc("POST /app/p/{project}/import", h.signedInBody(maxUpload, h.importPreview))
+	m.HandleFunc("POST /app/p/{project}/import/confirm", h.signedInBody(maxConfirm, h.importConfirm))
 	m.HandleFunc("GET /app/p/{project}/review/{lang}", h.signedIn(h.review))
 	m.HandleFunc("GET /app/p/{project}/review/{lang}/rows", h.signedIn(h.rows))
 	m.HandleFunc("GET /app/p/{project}/review/{lang}/revision", h.signedIn(h.revision))
@@ -164,8 +167,13 @@ func sessionFrom(ctx context.Context) session {
 }
 
 // signedIn opens the request's session or sends the browser to sign in; on POST it also
-// checks the CSRF token.
+// reads the form (at most maxForm bytes) and checks the CSRF token.
 func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
+	return h.signedInBody(maxForm, next)
+}
+
+// signedInBody is signedIn for a form of up to limit bytes (a file upload).
+func (h *handler) signedInBody(limit int64, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := r.Cookie(sessionCookie)
 		var ctx context.Context
@@ -186,7 +194,7 @@ func (h *handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if r.Method == http.MethodPost {
-			if err := readBody(r, maxForm); err != nil {
+			if err := readBody(r, limit); err != nil {
 				h.fail(w, r, err)
 				return
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 
 	"github.com/lokal-dev/lokal/rest/reqbody"
@@ -15,14 +16,20 @@ import (
 // readBody reads a POST body whole before the handler, so that one that is too large,
 // slow or broken is answered as such (413, 503, 400) instead of reading as a form without
 // fields, and parses a form: a malformed one is refused rather than half read. The
-// handler then reads the form or the JSON from memory.
+// handler then reads the form or the JSON from memory. A multipart form (a file upload)
+// is parsed in memory too: its parts are no larger than the body already read.
 func readBody(r *http.Request, limit int64) error {
 	b, err := reqbody.ReadAll(r, limit)
 	if err != nil {
 		return err
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
-	if err := r.ParseForm(); err != nil {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		err = r.ParseMultipartForm(limit)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
 		return model.Errorf(model.CodeInvalid, "the form is malformed: %v", err)
 	}
 	return nil

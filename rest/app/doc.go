@@ -1,5 +1,6 @@
 // Package app is lokal's browser application at /app/: the translator's editor (sign-in,
-// projects, the review queue of one language) and the Connect page (API keys, personal
+// projects, the review queue of one language, translation files downloaded and imported
+// from the project page) and the Connect page (API keys, personal
 // access tokens, AI settings and usage, webhooks and their deliveries, redeploy and its
 // attempts, Embed settings).
 //
@@ -29,4 +30,13 @@
 // what it shows. What the owner's operations record (webhooks, redeploy) credits the user.
 // A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
 // the Connect page and the message.
+//
+// # Translation files
+//
+// The project page downloads a namespace through [tools.Catalog.ExportNamespace] and
+// imports an upload through [tools.Catalog.Import], first as a dry run whose answer is
+// shown; Confirm sends the same file back (base64 in a hidden field of the CSRF-checked
+// form) to be imported for real. Nothing is kept on the server between the two, so there
+// is nothing to expire and any server behind the address can take the confirmation. The
+// upload is capped at the import endpoint's 5 MB.
 package app

@@ -10,7 +10,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "review", "rowpage", "connect"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
@@ -34,6 +34,13 @@ func parsePages() map[string]*template.Template {
 			return itoa(*p)
 		},
 		"fv": func(v url.Values, k string) string { return v.Get(k) },
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
 		"rowData": func(page map[string]any, it tools.ReviewItem) map[string]any {
 			return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
 				"Editable": page["Editable"], "Back": page["Back"]}

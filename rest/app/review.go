@@ -3,6 +3,7 @@ package app
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,12 @@ func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) project(w http.ResponseWriter, r *http.Request) {
+	h.projectPage(w, r, http.StatusOK, filesState{})
+}
+
+// projectPage renders the project page; files holds the file forms' fields and errors
+// when one of them was refused.
+func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int, files filesState) {
 	id := r.PathValue("project")
 	st, err := h.cat.GetProjectStatus(r.Context(), tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
 	if err != nil {
@@ -37,7 +44,24 @@ func (h *handler) project(w http.ResponseWriter, r *http.Request) {
 			langs = append(langs, l)
 		}
 	}
-	h.render(w, r, http.StatusOK, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable})
+	// The file forms start from the project's first namespace, its source language, JSON
+	// and the import endpoint's defaults (approved, source texts kept).
+	if files.Export.Format == "" {
+		files.Export = exportForm{Namespace: first(st.Namespaces), Language: st.SourceLanguage, Format: "json"}
+	}
+	if files.Import.Format == "" {
+		files.Import = importForm{Namespace: first(st.Namespaces), Language: st.SourceLanguage, Format: "json", Status: model.StatusApproved, Preserve: true}
+	}
+	fileLangs := append([]string{st.SourceLanguage}, slices.DeleteFunc(slices.Clone(st.EnabledLanguages), func(l string) bool { return l == st.SourceLanguage })...)
+	h.render(w, r, status, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable,
+		"Namespaces": st.Namespaces, "FileLanguages": fileLangs, "Formats": formatOptions(), "Files": files})
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
 }
 
 // queueIn reads the queue's filters from a query.

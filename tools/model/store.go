@@ -225,6 +225,10 @@ type KeyTx interface {
 	VisibleKeysExcept(ctx context.Context, ns Namespace, keep []int64) ([]KeyRecord, error)
 	// SourceChanged bumps the source version of the keys and clears their language locks.
 	SourceChanged(ctx context.Context, keyIDs []int64) error
+	// KeyDescriptions returns the descriptions of the keys of ns that have one, by key id;
+	// SetKeyDescriptions sets them (a translation file's notes for translators).
+	KeyDescriptions(ctx context.Context, ns Namespace) (map[int64]string, error)
+	SetKeyDescriptions(ctx context.Context, descriptions map[int64]string) error
 }
 
 // TranslationTx holds translation rows and their history. Errors: CodeNotFound.
