@@ -271,6 +271,11 @@ func TestPushPullI18next(t *testing.T) {
 		}
 
 		before := snapshot(t, r.dir)
+		for p := range before {
+			if strings.Contains(filepath.Base(p), ".lokal-") {
+				t.Errorf("pull left a temporary file: %s", p)
+			}
+		}
 		var p2 pullJSON
 		r.ok(t, &p2, "pull")
 		if p2.Summary.Written != 0 || p2.Summary.NotModified != 6 {
