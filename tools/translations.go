@@ -54,7 +54,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	codec, ok := c.opts.Formats(out.Format)
+	codec, ok := formats.Lookup(out.Format)
 	if !ok {
 		return out, model.Errorf(model.CodeInvalid, "format must be one of %s (or yml)", strings.Join(formats.Names(), ", "))
 	}

@@ -105,6 +105,10 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
+	if err := confirmed(r, "key"); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	keys, err := h.cat.ListKeys(ctx, r.PathValue("project"))
 	if err == nil && !slices.ContainsFunc(keys, func(k tools.KeyListing) bool { return k.ID == id }) {
 		err = model.Errorf(model.CodeNotFound, "key %s not found in this project", model.Truncate(id, 40))
@@ -141,6 +145,10 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
+	if err := confirmed(r, "token"); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
 	var mine []tools.TokenListing
 	if err == nil {
@@ -213,4 +221,13 @@ func (h *handler) setEmbed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.connectDone(w, r, "Embed settings saved", "embed")
+}
+
+// confirmed requires the revoke form's confirmation box: a key or token in use stops
+// working at once, so one click never revokes it.
+func confirmed(r *http.Request, what string) error {
+	if r.PostFormValue("confirm") != "1" {
+		return model.Errorf(model.CodeInvalid, "tick the box beside Revoke to confirm revoking the %s", what)
+	}
+	return nil
 }
