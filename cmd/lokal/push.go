@@ -369,8 +369,11 @@ func pushText(out pushOut, hide bool) string {
 		if s.NotFound > 0 {
 			fmt.Fprintf(&b, ", %d not in the project", s.NotFound)
 		}
-		if len(f.Warnings) > 0 {
-			fmt.Fprintf(&b, ", %d warnings", len(f.Warnings))
+		switch n := len(f.Warnings); {
+		case n == 1:
+			b.WriteString(", 1 warning")
+		case n > 1:
+			fmt.Fprintf(&b, ", %d warnings", n)
 		}
 		b.WriteString("\n")
 		if out.DryRun {
