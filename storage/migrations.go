@@ -36,6 +36,9 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerCacheChanges(m)
 	registerStatusCounts(m)
 	registerSearchIndex(m)
+	registerOpenFindings(m)
+	registerBulkTrigram(m)
+	registerSyncCosts(m)
 	registerKeyDescriptions(m)
 	return m
 }

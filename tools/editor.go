@@ -211,7 +211,9 @@ func (c *Catalog) reviewItem(proj model.Project, t terms, language string, r mod
 }
 
 // ReviewQueue returns a page of one language's rows of a project, filtered. The QA filter
-// runs the checks on the rows as they are now, never on a report that may be behind.
+// shows the rows as they are now, never a report that may be behind: the checkup's stored
+// findings for the keys it has checked since their last write, the checks run on the
+// request for the others.
 func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, error) {
 	out := ReviewPage{Language: in.Language, Rows: []ReviewItem{}}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
@@ -275,8 +277,11 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			}
 			return nil
 		}
-		// QA: walk the language's rows in chunks, one analysis per chunk, until a page of
-		// rows with findings.
+		if done, err := c.qaPageFromFindings(ctx, tx, proj, t, f, limit, &out); done || err != nil {
+			return err
+		}
+		// QA without a settled checkup: walk the language's rows in chunks, one analysis per
+		// chunk, until a page of rows with findings.
 		f.Limit = 1000
 		for {
 			rows, err := tx.ReviewRows(ctx, f)
