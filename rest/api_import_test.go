@@ -2,9 +2,7 @@ package rest_test
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -12,76 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/formats"
 	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// fileFormats are the codecs the file tests use: the real ones, with a plain reading of a
-// flat JSON map standing in for json's and of a key,language... table for csv's while
-// those codecs cannot read files yet, so that the import path is tested whatever codecs
-// have landed. Export always goes through the real encoders.
-func fileFormats(name string) (*formats.Codec, bool) {
-	c, ok := formats.Lookup(name)
-	if !ok {
-		return c, ok
-	}
-	stand := map[string]func([]byte, formats.Options) (*formats.File, error){"json": readFlatJSON, "csv": readCSV}[c.Name]
-	if stand == nil {
-		return c, ok
-	}
-	if _, err := c.Decode([]byte(probeOf[c.Name]), formats.Options{Language: "en", SourceLanguage: "en"}); err == nil {
-		return c, ok
-	}
-	cp := *c
-	cp.Decode = stand
-	return &cp, true
-}
-
-var probeOf = map[string]string{"json": `{"a":"A"}`, "csv": "key,en\na,A\n"}
-
-var fileOpts = &tools.Options{Formats: fileFormats}
-
-func readFlatJSON(data []byte, o formats.Options) (*formats.File, error) {
-	var m map[string]string
-	if err := json.Unmarshal(data, &m); err != nil {
-		var se *json.SyntaxError
-		off := int64(0)
-		if errors.As(err, &se) {
-			off = se.Offset
-		}
-		return nil, &formats.FileError{Line: 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")), Offset: off, Msg: err.Error()}
-	}
-	f := &formats.File{Languages: []string{o.Language}}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		f.Entries = append(f.Entries, formats.Entry{Key: k, Values: map[string]formats.Value{o.Language: {Text: m[k]}}})
-	}
-	return f, nil
-}
-
-func readCSV(data []byte, o formats.Options) (*formats.File, error) {
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		line := 0
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			line = pe.Line
-		}
-		return nil, &formats.FileError{Line: line, Offset: -1, Msg: err.Error()}
-	}
-	f := &formats.File{SourceLanguage: o.SourceLanguage, Languages: rows[0][1:]}
-	for _, r := range rows[1:] {
-		e := formats.Entry{Key: r[0], Values: map[string]formats.Value{}}
-		for i, l := range f.Languages {
-			e.Values[l] = formats.Value{Text: r[i+1]}
-			if l == o.SourceLanguage {
-				e.Source = r[i+1]
-			}
-		}
-		f.Entries = append(f.Entries, e)
-	}
-	return f, nil
-}
 
 // importOut is the import endpoint's 200 body.
 type importOut struct {
@@ -132,7 +63,7 @@ func (s *server) importFile(t *testing.T, lang, ns, query string, body any) impo
 // the dry run, and the refusals, with nothing stored by a refused file.
 func TestAPIImport(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		t.Run("a source-language file makes the namespace and its keys", func(t *testing.T) {
 			out := s.importFile(t, "en", "files", "format=json", `{"a":"A","b":"B","c":"{count, plural, one {# file} other {# files}}"}`)
 			if out.Format != "json" || out.Language != "en" {
@@ -257,10 +188,10 @@ func TestAPIImport(t *testing.T) {
 // reads and writes comments.
 func TestAPIImportKeepsComments(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		tested := 0
 		for _, name := range formats.Names() {
-			c, _ := fileFormats(name)
+			c, _ := formats.Lookup(name)
 			f := &formats.File{SourceLanguage: "en", Languages: []string{"en"}, Entries: []formats.Entry{
 				{Key: "pay", Source: "Pay now", Comment: "Shown on the checkout button", Values: map[string]formats.Value{"en": {Text: "Pay now"}}}}}
 			body, err := c.Encode(f, formats.Options{Language: "en", SourceLanguage: "en"})
@@ -298,7 +229,7 @@ func TestAPIImportBrokenFiles(t *testing.T) {
 		"csv":        "key,en\na,A\nb,\"B\n",
 		"properties": "a=A\nb=B\nc=\\u12\n",
 	}
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		for _, name := range slices.Sorted(maps.Keys(broken)) {
 			t.Run(name, func(t *testing.T) {
 				r := s.call(t, "PUT", s.importPath("en", "broken-"+name, "format="+name), tokenAuth(s.rw), broken[name])
@@ -322,7 +253,7 @@ func TestAPIImportBrokenFiles(t *testing.T) {
 // (2,000; such writes stage their keys in chunks first) is reported and stored whole.
 func TestAPIImportLarge(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		m := map[string]string{}
 		for i := range 2500 {
 			m[fmt.Sprintf("k%04d", i)] = fmt.Sprintf("Text %d", i)
@@ -343,7 +274,7 @@ func TestAPIImportLarge(t *testing.T) {
 // built format's file read back by the import endpoint to the same file.
 func TestAPIExportFormats(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"greet": "Hello", "bye": "Goodbye", "files": "{n, plural, one {# file} other {# files}}"})
 		s.overwrite(t, "nb", "ui", map[string]string{"greet": "Hei"})
 		s.draft(t, "ui", "bye", "nb", "Ha det")
@@ -396,7 +327,7 @@ func TestAPIExportFormats(t *testing.T) {
 		t.Run("a file exported and imported again gives the same file", func(t *testing.T) {
 			tested := 0
 			for _, name := range formats.Names() {
-				c, _ := fileFormats(name)
+				c, _ := formats.Lookup(name)
 				for _, lang := range []string{"en", "nb", "all"} {
 					if lang == "all" && !c.Multilingual {
 						continue

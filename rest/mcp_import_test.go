@@ -12,7 +12,7 @@ import (
 // asked for; a broken file is invalid_file), and get_translations takes every format name.
 func TestMCPImportTranslations(t *testing.T) {
 	t.Parallel()
-	forEachDialectWith(t, fileOpts, func(t *testing.T, s *server) {
+	forEachDialect(t, func(t *testing.T, s *server) {
 		m := s.mcpProject(t, tokenAuth(s.rw))
 		args := func(lang, content string, extra map[string]any) map[string]any {
 			a := map[string]any{"namespace_key": "app", "language": lang, "format": "json", "content": content}

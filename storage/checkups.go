@@ -460,3 +460,29 @@ func (t *tx) DeleteCheckups(ctx context.Context, projectID string, ids []string,
 	n, _ := res.RowsAffected()
 	return int(n), nil
 }
+
+func (t *tx) LatestCheckup(ctx context.Context, projectID string) (model.CheckupReport, error) {
+	var r checkupRow
+	if err := t.tx.NewSelect().Model(&r).Where("project_id = ?", projectID).Order("seq DESC").Limit(1).Scan(ctx); err != nil {
+		return model.CheckupReport{}, notFound(err, "checkup report")
+	}
+	return reportOf(r)
+}
+
+// OpenFindingKeys walks checkup_findings_open, whose predicate its own repeats word for
+// word (SQLite uses a partial index only so).
+func (t *tx) OpenFindingKeys(ctx context.Context, f model.FindingKeysFilter) ([]int64, error) {
+	q := t.tx.NewSelect().TableExpr("checkup_findings AS f").ColumnExpr("DISTINCT f.key_id").
+		Where("f.project_id = ?", f.ProjectID).Where("f.language = ?", f.Language).
+		Where("f.last_seq IS NULL AND f.kind <> 'missing_translation' AND f.kind <> 'stale_translation'").
+		Where("f.key_id > ?", f.AfterKeyID)
+	if f.Namespace != "" {
+		q = q.Where("f.namespace_id IN (?)", t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").
+			Where("project_id = ?", f.ProjectID).Where("key = ?", f.Namespace))
+	}
+	var ids []int64
+	if err := q.OrderExpr("f.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids); err != nil {
+		return nil, mapError(err)
+	}
+	return ids, nil
+}

@@ -64,12 +64,16 @@ func searchAll(t *testing.T, db *storage.DB, f model.SearchFilter) []string {
 	f.Limit = 3
 	for range 1000 {
 		var rows []model.ProjectTranslation
+		var through int64
 		if err := db.View(ctx, func(tx model.Tx) error {
 			var err error
-			rows, err = tx.Search(ctx, f)
+			rows, through, err = tx.Search(ctx, f)
 			return err
 		}); err != nil {
 			t.Fatal(err)
+		}
+		if through > 0 && len(rows) >= f.Limit {
+			t.Fatalf("%+v: a full page with a window's end %d", f, through)
 		}
 		for _, r := range rows {
 			id := r.Key + "=" + r.Row.Value
@@ -83,6 +87,11 @@ func searchAll(t *testing.T, db *storage.DB, f model.SearchFilter) []string {
 			got = append(got, id)
 			f.AfterKeyID, f.AfterLanguage = r.KeyID, r.Row.Language
 		}
+		if through > 0 {
+			// A short substring's window ended: on after it.
+			f.AfterKeyID, f.AfterLanguage = through, "~"
+			continue
+		}
 		if len(rows) < f.Limit {
 			return got
 		}
@@ -94,7 +103,8 @@ func searchAll(t *testing.T, db *storage.DB, f model.SearchFilter) []string {
 // TestSearchSubstrings: value_contains and key_contains find a substring anywhere, case
 // folded in every script, with LIKE's wildcards and escape taken literally, whether the
 // trigram index narrows the rows (three or more characters, few rows), the search walks
-// the project because the index names too many, or the term is too short for trigrams.
+// the project because the index names too many, or the term is too short for trigrams
+// (read a window of keys per call, the pages following the windows).
 // Hidden keys and other projects' rows are never found.
 func TestSearchSubstrings(t *testing.T) {
 	values := map[string]string{
@@ -126,14 +136,15 @@ func TestSearchSubstrings(t *testing.T) {
 		db, f := storagetest.MustOpenFixture(t, dialect)
 		searchSeed(t, db, f.Project.ID, "search", values, hidden...)
 		searchSeed(t, db, f.Other.ID, "search", values) // same text elsewhere: never found
-		for _, walk := range []bool{false, true} {
-			name := "indexed"
-			if walk {
-				name = "walking"
-			}
+		for _, name := range []string{"indexed", "walking", "windowed"} {
 			t.Run(name, func(t *testing.T) {
-				if walk {
+				switch name {
+				case "walking":
 					t.Cleanup(storage.SetSearchCandidates(1))
+				case "windowed":
+					// Short substrings read two key ids a call: pages, maybe empty, follow
+					// the windows to the end.
+					t.Cleanup(storage.SetSearchScan(2))
 				}
 				for _, q := range queries {
 					for _, byKey := range []bool{false, true} {

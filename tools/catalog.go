@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"github.com/lokal-dev/lokal/tools/formats"
 	"log/slog"
 	"slices"
 	"sync"
@@ -56,9 +55,6 @@ type Options struct {
 	// AICallBudget bounds the model calls of a request that waits for them (endpoint 6,
 	// ai_translate_keys); background jobs are bounded per call only. 0 means DefaultAICallBudget.
 	AICallBudget time.Duration
-	// Formats finds the codec of a format name for import and export; nil means
-	// formats.Lookup. Tests give a codec of their own while a format's is being built.
-	Formats func(name string) (*formats.Codec, bool)
 }
 
 // Catalog is every operation of the service. Each method authorizes the principal in its
@@ -116,9 +112,6 @@ func NewCatalog(store model.Store, opts *Options) *Catalog {
 		c.limiter = NewMemoryLimiter(c.opts.Now, 0)
 	}
 	c.hooks = slices.Clone(c.opts.Hooks)
-	if c.opts.Formats == nil {
-		c.opts.Formats = formats.Lookup
-	}
 	return c
 }
 

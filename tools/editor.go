@@ -83,6 +83,13 @@ type ReviewItem struct {
 	Version        string               `json:"version"`
 	// Syntax is the project's syntax, which the editor highlights Source in.
 	Syntax message.Syntax `json:"-"`
+	// Forms is set when the row is edited as one field per plural or select form.
+	Forms *FormsEditor `json:"forms,omitempty"`
+	// Dir is the writing direction of the row's language, SourceDir the source's.
+	Dir       string `json:"-"`
+	SourceDir string `json:"-"`
+	// SourceLanguage is the project's source language, which Source is written in.
+	SourceLanguage string `json:"-"`
 }
 
 // rowVersion fingerprints what a reviewer saw of a row: any write to it since changes it.
@@ -201,11 +208,15 @@ func (c *Catalog) reviewItem(proj model.Project, t terms, language string, r mod
 		it.Findings = checkRow(proj, t, r.Namespace, r.Key, language, r.Source.Value, it.Value, it.DoNotTranslate)
 	}
 	it.Glossary = glossaryHints(t, language, r.Source.Value)
+	it.Forms = formsEditor(r.Source.Value, it.Value, language, t.syntax)
+	it.Dir, it.SourceDir, it.SourceLanguage = message.Direction(language), message.Direction(proj.SourceLanguage), proj.SourceLanguage
 	return it
 }
 
 // ReviewQueue returns a page of one language's rows of a project, filtered. The QA filter
-// runs the checks on the rows as they are now, never on a report that may be behind.
+// shows the rows as they are now, never a report that may be behind: the checkup's stored
+// findings for the keys it has checked since their last write, the checks run on the
+// request for the others.
 func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, error) {
 	out := ReviewPage{Language: in.Language, Rows: []ReviewItem{}}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
@@ -274,8 +285,11 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			}
 			return nil
 		}
-		// QA: walk the language's rows in chunks, one analysis per chunk, until a page of
-		// rows with findings.
+		if done, err := c.qaPageFromFindings(ctx, tx, proj, t, f, limit, &out); done || err != nil {
+			return err
+		}
+		// QA without a settled checkup: walk the language's rows in chunks, one analysis per
+		// chunk, until a page of rows with findings.
 		f.Limit = 1000
 		for {
 			rows, err := tx.ReviewRows(ctx, f)
@@ -333,6 +347,8 @@ func (c *Catalog) qaRows(proj model.Project, t terms, language string, rows []mo
 type CheckIn struct {
 	RowRef
 	Value string `json:"value"`
+	// Forms, when set, are the fields of a plural or select row: they are joined into Value.
+	Forms *FormsIn `json:"-"`
 }
 
 // CheckOut is what the server would say of the value: the QA findings of the checkup and,
@@ -345,6 +361,9 @@ type CheckOut struct {
 // CheckValue runs, on a value not yet saved, the checks a save and the checkup report run.
 func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) {
 	out := CheckOut{Findings: []checkup.Finding{}}
+	if in.Forms != nil {
+		in.Value = in.Forms.Join()
+	}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
@@ -441,9 +460,46 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 // SaveRowIn is a reviewer's save: Version is the row's version the reviewer saw.
 type SaveRowIn struct {
 	RowRef
-	Value   string
+	Value string
+	// Forms, when set, are the fields of a plural or select row: they are joined into Value.
+	Forms   *FormsIn
 	Status  string // needs_review (default) or approved
 	Version string
+	// Clear must be set to save an empty value, which deletes the translation: an empty
+	// box saved by accident never does.
+	Clear bool
+	// Override approves a value with QA findings; Reason says why and is recorded on the
+	// row. Without it such an approval is refused.
+	Override bool
+	Reason   string
+}
+
+// QAError refuses an approval of a value with QA findings; Findings are those findings.
+type QAError struct {
+	err      *model.Error
+	Findings []checkup.Finding
+}
+
+func (e *QAError) Error() string { return e.err.Error() }
+func (e *QAError) Unwrap() error { return e.err }
+
+func qaRefusal(key string, found []checkup.Finding) *QAError {
+	what := "1 QA finding"
+	if len(found) != 1 {
+		what = strconv.Itoa(len(found)) + " QA findings"
+	}
+	return &QAError{err: model.Errorf(model.CodeUnprocessable, "%q has %s (%s): fix them, or approve over them with a reason",
+		key, what, findingKinds(found)), Findings: found}
+}
+
+func findingKinds(found []checkup.Finding) string {
+	var kinds []string
+	for _, f := range found {
+		if !contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	return strings.Join(kinds, ", ")
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
@@ -458,9 +514,18 @@ func errChanged(key string, cur *model.TranslationState) error {
 // SaveRow is update_translation for a reviewer: refused (CodeConflict) when the row moved
 // since Version, refused (CodeForbidden) outside the editable languages. Saving what is
 // already stored changes nothing.
+//
+// Approving runs the row's QA first: a value with findings is refused (a *QAError) unless
+// Override is set with a Reason, which is then recorded as a comment of the row in the same
+// write. An empty value is saved only with Clear and is never approved.
 func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
 	var out ReviewItem
+	if in.Forms != nil {
+		in.Value = in.Forms.Join()
+	}
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
+	var reason string
+	var refusal *QAError // the store may rewrap apply's error; the findings are returned as made
 	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
 			var err error
@@ -470,6 +535,20 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			if in.Version == "" {
 				return model.Errorf(model.CodeInvalid, "version is required")
 			}
+			if in.Value == "" && up.Status == model.StatusApproved {
+				return model.Errorf(model.CodeInvalid, "an empty translation cannot be approved")
+			}
+			if in.Value == "" && !in.Clear {
+				return model.Errorf(model.CodeInvalid, "the translation is empty: saving it deletes the translation; clear it explicitly to do that")
+			}
+			if in.Override && up.Status == model.StatusApproved {
+				if reason, err = checkText("reason", in.Reason, MaxCommentBytes); err != nil {
+					return err
+				}
+				if strings.TrimSpace(reason) == "" {
+					return model.Errorf(model.CodeInvalid, "approving over QA findings needs a reason")
+				}
+			}
 			return model.GateValue(in.TranslationKey, in.Value)
 		},
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
@@ -478,6 +557,30 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			}
 			if in.Language == proj.SourceLanguage {
 				return nil, model.Errorf(model.CodeInvalid, "the editor reviews translations; change source texts where they are written")
+			}
+			var overridden []checkup.Finding
+			var keyID int64
+			if up.Status == model.StatusApproved {
+				ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
+				if err != nil {
+					return nil, err
+				}
+				if rowVersion(cur) == in.Version { // a moved row is the conflict applyUpdate reports
+					src, err := sourceValue(ctx, tx, proj, key)
+					if err != nil && !model.IsNotFound(err) {
+						return nil, err
+					}
+					t, err := c.loadTerms(ctx, tx, proj)
+					if err != nil {
+						return nil, err
+					}
+					found := checkRow(proj, t, ns.Key, key.Key, in.Language, src, in.Value, cur != nil && cur.DoNotTranslate)
+					if len(found) > 0 && !in.Override {
+						refusal = qaRefusal(in.TranslationKey, found)
+						return nil, refusal
+					}
+					overridden, keyID = found, key.ID
+				}
 			}
 			same := false
 			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState) error {
@@ -493,8 +596,18 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			if same {
 				return nil, nil
 			}
-			return changes, err
+			if err != nil || len(overridden) == 0 {
+				return changes, err
+			}
+			body := "Approved over QA findings (" + findingKinds(overridden) + "): " + reason
+			if _, err := tx.AddComment(ctx, keyID, model.Comment{Language: in.Language, Body: body}); err != nil {
+				return nil, err
+			}
+			return append(changes, model.Change{Kind: model.ChangeCommentAdded, Namespace: in.NamespaceKey, Key: in.TranslationKey, KeyID: keyID, Language: in.Language}), nil
 		}})
+	if refusal != nil && model.ErrorCode(err) == model.CodeUnprocessable {
+		return out, refusal
+	}
 	if err != nil {
 		return out, err
 	}
@@ -520,19 +633,22 @@ type ApproveIn struct {
 }
 
 // ApproveOut says what became approved and what was left: rows written since the reviewer
-// saw them (conflicts) and rows without a value or locked (skipped).
+// saw them (conflicts), rows without a value or locked (skipped) and rows whose value has
+// QA findings (QA), which are approved one by one with a reason.
 type ApproveOut struct {
 	Approved  []string
 	Conflicts []string
 	Skipped   []string
+	QA        []string
 }
 
 // MaxApproveRows bounds one batch approval.
 const MaxApproveRows = 500
 
-// ApproveRows is set_translation_status to approved for many rows in one write.
+// ApproveRows is set_translation_status to approved for many rows in one write; rows
+// without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
-	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}}
+	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
 	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
@@ -542,6 +658,10 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 		},
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			if err := canEdit(ctx, proj, in.Language); err != nil {
+				return nil, err
+			}
+			t, err := c.loadTerms(ctx, tx, proj)
+			if err != nil {
 				return nil, err
 			}
 			var changes []model.Change
@@ -564,6 +684,18 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 					continue
 				case cur.Status == model.StatusApproved:
 					out.Approved = append(out.Approved, r.Key)
+					continue
+				}
+				src, err := sourceValue(ctx, tx, proj, key)
+				if model.IsNotFound(err) {
+					out.Skipped = append(out.Skipped, r.Key)
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if len(checkRow(proj, t, ns.Key, key.Key, in.Language, src, cur.Value, cur.DoNotTranslate)) > 0 {
+					out.QA = append(out.QA, r.Key)
 					continue
 				}
 				w := model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: model.StatusApproved,

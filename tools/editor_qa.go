@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"sync"
 
@@ -99,4 +102,106 @@ func (c *Catalog) flaggedRows(proj model.Project, t terms, language string, rows
 	}
 	l.mu.Unlock()
 	return out
+}
+
+// qaQueuedMax bounds the keys written since the checkup last ran that the QA filter
+// checks on the request (about one checkup chunk of analysis, remembered by the qaCache);
+// past it the filter checks the rows it walks instead.
+const qaQueuedMax = 1000
+
+// qaPageFromFindings fills out with a page of the QA filter from the checkup's open
+// findings, which the checkup keeps per key and language: the keys it has checked since
+// their last write (every key not in its queue) are read from there, the queued ones are
+// checked now. It reports false, having changed nothing, when the findings cannot say:
+// no checkup yet, what the analysis depends on changed since (glossary, terms, syntax,
+// languages), a full pass under way, or more keys queued than qaQueuedMax; and for rows
+// named by key id.
+func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj model.Project, t terms, f model.ReviewFilter, limit int, out *ReviewPage) (bool, error) {
+	if len(f.KeyIDs) > 0 {
+		return false, nil // named rows: checking them is as cheap
+	}
+	latest, err := tx.LatestCheckup(ctx, proj.ID)
+	if model.IsNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if latest.Fingerprint != newCheckupConfig(proj, t.syntax, t.glossary, t.dnt).fingerprint || (latest.Full && latest.CursorNS >= 0) {
+		return false, nil
+	}
+	// The queue before the findings: a chunk of the checkup that commits in between takes
+	// keys off the queue only with their findings.
+	marks, err := tx.CheckupQueue(ctx, proj.ID, 0, nil, qaQueuedMax+1)
+	if err != nil || len(marks) > qaQueuedMax {
+		return false, err
+	}
+	queued := map[int64]bool{}
+	var queuedIDs []int64
+	for _, m := range marks {
+		if m.KeyID > f.AfterKeyID && !queued[m.KeyID] {
+			queued[m.KeyID] = true
+			queuedIDs = append(queuedIDs, m.KeyID)
+		}
+	}
+	var flaggedQueued []model.ReviewRow
+	if len(queuedIDs) > 0 {
+		qf := f
+		qf.KeyIDs, qf.Limit = queuedIDs, 0
+		rows, err := tx.ReviewRows(ctx, qf)
+		if err != nil {
+			return false, err
+		}
+		flagged := c.flaggedRows(proj, t, f.Language, rows)
+		for _, r := range rows {
+			if flagged[r.KeyID] {
+				flaggedQueued = append(flaggedQueued, r)
+			}
+		}
+	}
+	// Each pass reads enough keys with findings to fill the page even when every queued
+	// key is among them; another pass only when rows were not shown (hidden keys whose
+	// findings the checkup has yet to close).
+	var page []model.ReviewRow
+	n := limit + 1 + len(queuedIDs)
+	after := f.AfterKeyID
+	for {
+		ids, err := tx.OpenFindingKeys(ctx, model.FindingKeysFilter{ProjectID: proj.ID, Namespace: f.Namespace, Language: f.Language, AfterKeyID: after, Limit: n})
+		if err != nil {
+			return false, err
+		}
+		full := len(ids) == n
+		clean := ids[:0:0]
+		for _, id := range ids {
+			if !queued[id] {
+				clean = append(clean, id)
+			}
+		}
+		var rows []model.ReviewRow
+		if len(clean) > 0 {
+			cf := f
+			cf.KeyIDs, cf.AfterKeyID, cf.Limit = clean, after, 0
+			if rows, err = tx.ReviewRows(ctx, cf); err != nil {
+				return false, err
+			}
+		}
+		for _, r := range flaggedQueued {
+			if r.KeyID > after && (!full || r.KeyID <= ids[len(ids)-1]) {
+				rows = append(rows, r)
+			}
+		}
+		slices.SortFunc(rows, func(a, b model.ReviewRow) int { return cmp.Compare(a.KeyID, b.KeyID) })
+		page = append(page, rows...)
+		if len(page) > limit || !full {
+			break
+		}
+		after = ids[len(ids)-1]
+	}
+	if len(page) > limit {
+		page = page[:limit]
+		out.Next = page[limit-1].KeyID
+	}
+	for _, r := range page {
+		out.Rows = append(out.Rows, c.reviewItem(proj, t, f.Language, r))
+	}
+	return true, nil
 }

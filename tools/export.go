@@ -36,7 +36,7 @@ func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile,
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return ExportFile{}, err
 	}
-	codec, ok := c.opts.Formats(in.Format)
+	codec, ok := formats.Lookup(in.Format)
 	if !ok {
 		return ExportFile{}, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Names(), ", "))
 	}

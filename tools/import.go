@@ -100,7 +100,7 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
-	codec, ok := c.opts.Formats(in.Format)
+	codec, ok := formats.Lookup(in.Format)
 	if !ok {
 		return out, model.Errorf(model.CodeInvalid, "format must be one of %s", strings.Join(formats.Names(), ", "))
 	}

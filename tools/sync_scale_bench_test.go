@@ -6,14 +6,19 @@ package tools_test
 //	go test -run '^$' -bench 'SyncScale' -benchtime 1x ./tools/
 //	LOKAL_TEST_POSTGRES=postgres://... go test -run '^$' -bench 'SyncScale' -benchtime 1x ./tools/
 //
-// LOKAL_BENCH_KEYS sets the size of the namespace they fill (50,000 by default).
+// LOKAL_BENCH_KEYS sets the size of the namespace they fill (50,000 by default);
+// LOKAL_BENCH_PROFILE=dir writes a CPU profile of the timed writes alone (not the seeding)
+// to dir/<benchmark>.pprof.
 // Identifiers here start with "scale".
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,6 +38,26 @@ func scaleKeys(b *testing.B) int {
 		return n
 	}
 	return 50000
+}
+
+// scaleProfile starts a CPU profile of what follows when LOKAL_BENCH_PROFILE names a
+// directory, and returns its stop.
+func scaleProfile(b *testing.B) func() {
+	dir := os.Getenv("LOKAL_BENCH_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, strings.ReplaceAll(b.Name(), "/", "_")+".pprof"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // scaleSeed fills namespace ns with entries in partial chunks of scaleChunk keys and
@@ -115,6 +140,7 @@ func BenchmarkSyncScaleChanged(b *testing.B) {
 		}
 		preserve := false
 		var cpu time.Duration
+		defer scaleProfile(b)()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()

@@ -54,7 +54,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
 	}
-	codec, ok := c.opts.Formats(out.Format)
+	codec, ok := formats.Lookup(out.Format)
 	if !ok {
 		return out, model.Errorf(model.CodeInvalid, "format must be one of %s (or yml)", strings.Join(formats.Names(), ", "))
 	}
@@ -349,7 +349,12 @@ type SearchRow struct {
 type SearchOut struct {
 	Rows       []SearchRow `json:"rows"`
 	NextOffset *string     `json:"next_offset"`
+	// Note says why a page holds fewer rows than it may while next_offset continues.
+	Note string `json:"note,omitempty"`
 }
+
+// noteShortSearch is the Note of a page of a substring under three characters.
+const noteShortSearch = "key_contains and value_contains under three characters are looked for in part of the project per call: this page holds what that part had, maybe nothing; pass next_offset back as offset to search on."
 
 // SearchTranslations pages through translation rows of visible keys in (key id, language)
 // order. next_offset is a cursor naming the last row given, not a count, so rows written
@@ -376,7 +381,7 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 	err = c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		f := from
 		f.ProjectID, f.KeyContains, f.ValueContains, f.Language, f.Status, f.Limit = proj.ID, in.KeyContains, in.ValueContains, in.Language, in.Status, SearchPage+1
-		rows, err := tx.Search(ctx, f)
+		rows, through, err := tx.Search(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -385,6 +390,10 @@ func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOu
 			last := rows[len(rows)-1]
 			next := base64.RawURLEncoding.EncodeToString([]byte("s1:" + strconv.FormatInt(last.KeyID, 10) + ":" + last.Row.Language))
 			out.NextOffset = &next
+		} else if through > 0 {
+			// After every language of key through: "~" sorts after any language tag.
+			next := base64.RawURLEncoding.EncodeToString([]byte("s1:" + strconv.FormatInt(through, 10) + ":~"))
+			out.NextOffset, out.Note = &next, noteShortSearch
 		}
 		for _, r := range rows {
 			out.Rows = append(out.Rows, SearchRow{NamespaceKey: r.Namespace, TranslationKey: r.Key, RowState: rowState(r.Row),

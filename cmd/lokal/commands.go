@@ -259,6 +259,7 @@ func init() {
 	commands = append(commands, embedCommands()...)
 	commands = append(commands, hookCommands()...)
 	commands = append(commands, userCommands()...)
+	commands = append(commands, pushPullCommands()...)
 	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},
 		{name: "help", args: "[COMMAND]", synopsis: "show the usage of lokal or of one command", run: runHelp},

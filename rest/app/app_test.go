@@ -206,13 +206,14 @@ func TestKeyShownOnce(t *testing.T) {
 		}
 		id := keys[len(keys)-1].ID
 		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {id}}, false).want(t, http.StatusForbidden)
-		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {id}}, true).want(t, http.StatusSeeOther)
+		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {id}}, true).want(t, http.StatusBadRequest) // not confirmed
+		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {id}, "confirm": {"1"}}, true).want(t, http.StatusSeeOther)
 		if s := read(); s != http.StatusUnauthorized {
 			t.Errorf("the revoked key answers %d", s)
 		}
 		// Another project's key cannot be revoked from this project's page.
 		others, _ := e.cat.ListKeys(e.sys(t), e.f.Other.ID)
-		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {others[0].ID}}, true).want(t, http.StatusNotFound)
+		b.post(t, p+"/connect/keys/revoke", url.Values{"id": {others[0].ID}, "confirm": {"1"}}, true).want(t, http.StatusNotFound)
 	})
 }
 

@@ -110,6 +110,10 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
+	if err := confirmed(r, "key"); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	keys, err := h.cat.ListKeys(ctx, r.PathValue("project"))
 	if err == nil && !slices.ContainsFunc(keys, func(k tools.KeyListing) bool { return k.ID == id }) {
 		err = model.Errorf(model.CodeNotFound, "key %s not found in this project", model.Truncate(id, 40))
@@ -146,6 +150,10 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
+	if err := confirmed(r, "token"); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
 	var mine []tools.TokenListing
 	if err == nil {
@@ -239,4 +247,13 @@ func (h *handler) tokensPage(w http.ResponseWriter, r *http.Request, status int,
 	}
 	h.render(w, r, status, "connect", map[string]any{"Project": model.Project{ID: id, Title: st.Title}, "Tokens": toks, "TokensOnly": true,
 		"Flash": n.Flash, "Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Form": r.PostForm})
+}
+
+// confirmed requires the revoke form's confirmation box: a key or token in use stops
+// working at once, so one click never revokes it.
+func confirmed(r *http.Request, what string) error {
+	if r.PostFormValue("confirm") != "1" {
+		return model.Errorf(model.CodeInvalid, "tick the box beside Revoke to confirm revoking the %s", what)
+	}
+	return nil
 }

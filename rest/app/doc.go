@@ -12,6 +12,17 @@
 // changes made elsewhere without touching what the reviewer is typing. Everything is
 // embedded with go:embed; nothing is loaded from another origin.
 //
+// A row whose source is one ICU plural or select block is edited as one box per form: the
+// target language's CLDR categories with example numbers, the source's explicit =N forms,
+// and any form the value has that the language lacks (marked). The catalogue builds the
+// boxes and joins them back into one value (tools.FormsIn, message.Block), for saving and
+// for QA while typing. Every text of a language carries lang and dir (message.Direction).
+//
+// Shortcuts act only from the box they belong to: Ctrl+S and Ctrl+Enter from a
+// translation box, Ctrl+Enter in a comment box posts the comment. An empty box is saved
+// (deleting the translation) only after the reviewer confirms; approving a value with QA
+// findings asks for a reason, which the catalogue requires and records on the row.
+//
 // # Security
 //
 // Sessions live in the database (tools.SignIn); the cookie is HttpOnly, SameSite=Lax and

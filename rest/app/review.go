@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -213,8 +214,15 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		status = model.StatusApproved
 	}
 	value := strings.ReplaceAll(r.PostFormValue("value"), "\r\n", "\n")
-	it, err := h.cat.SaveRow(r.Context(), tools.SaveRowIn{RowRef: ref, Value: value, Status: status, Version: r.PostFormValue("version")})
+	it, err := h.cat.SaveRow(r.Context(), tools.SaveRowIn{RowRef: ref, Value: value, Forms: formsOf(r), Status: status, Version: r.PostFormValue("version"),
+		Clear: r.PostFormValue("clear") == "1", Override: r.PostFormValue("override") == "1", Reason: r.PostFormValue("reason")})
 	back := safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language})
+	var qa *tools.QAError
+	if errors.As(err, &qa) && (wantsJSON(r) || isFragment(r)) {
+		// The editor asks for a reason and sends the approval again with override.
+		writeJSON(w, r, http.StatusUnprocessableEntity, map[string]any{"error": model.ErrorCode(err), "message": model.ErrorMessage(err), "findings": qa.Findings})
+		return
+	}
 	if err != nil {
 		if model.ErrorCode(err) == model.CodeConflict && (wantsJSON(r) || isFragment(r)) {
 			// The reviewer's text stays in their browser; they get the row as it is now.
@@ -249,6 +257,14 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
 }
 
+// formsOf reads the fields of a plural or select row, or nil for a row edited as text.
+func formsOf(r *http.Request) *tools.FormsIn {
+	if _, ok := r.PostForm["forms_head"]; !ok {
+		return nil
+	}
+	return &tools.FormsIn{Head: r.PostFormValue("forms_head"), Selectors: r.PostForm["form_sel"], Texts: r.PostForm["form_text"]}
+}
+
 // selection reads the batch form's checked rows: namespace, key and version by tabs.
 func selection(r *http.Request) []tools.RowVersion {
 	var out []tools.RowVersion
@@ -269,15 +285,18 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
 		return
 	}
 	msg := "Approved " + itoa(len(out.Approved)) + " rows"
 	if len(out.Conflicts) > 0 {
 		msg += "; " + itoa(len(out.Conflicts)) + " changed meanwhile and were left as they are: " + strings.Join(out.Conflicts, ", ")
 	}
+	if len(out.QA) > 0 {
+		msg += "; skipped " + itoa(len(out.QA)) + " with QA findings (approve them one by one with a reason): " + strings.Join(out.QA, ", ")
+	}
 	if len(out.Skipped) > 0 {
-		msg += "; " + itoa(len(out.Skipped)) + " without a value or locked were skipped"
+		msg += "; skipped " + itoa(len(out.Skipped)) + " untranslated or locked: " + strings.Join(out.Skipped, ", ")
 	}
 	h.done(w, r, safeBack(r.PostFormValue("back"), in), msg, "")
 }
@@ -354,7 +373,11 @@ func (h *handler) check(w http.ResponseWriter, r *http.Request) {
 	} else {
 		in.Namespace, in.Key, in.Value = r.PostFormValue("ns"), r.PostFormValue("key"), r.PostFormValue("value")
 	}
-	out, err := h.cat.CheckValue(r.Context(), tools.CheckIn{RowRef: rowRef(r, in.Namespace, in.Key), Value: in.Value})
+	ci := tools.CheckIn{RowRef: rowRef(r, in.Namespace, in.Key), Value: in.Value}
+	if r.PostForm != nil {
+		ci.Forms = formsOf(r)
+	}
+	out, err := h.cat.CheckValue(r.Context(), ci)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -1,8 +1,60 @@
-// Package formats renders a project's translations in one language as the files that i18n
-// libraries read: JSON, Rails YAML, GNU gettext PO and Apple .strings. Entries are sorted
-// by key (byte order), so the same translations always give the same bytes.
+// Package formats reads and writes the translation files teams already have: one Codec per
+// format, each in the file named for it, decoding a file into a File (its entries in file
+// order, with key, source text, a value per language, comment, do-not-translate mark and
+// what else the file says in Meta) and encoding one back, so that encode(decode(file))
+// gives the file back byte for byte when it is in the codec's own spelling, and the same
+// meaning otherwise. A file that does not parse is a *FileError naming the line (or byte).
 //
-// # Formats
+// # The formats
+//
+//	name         file                                  plurals in the file
+//	json         flat {key: value} (nested is read)     ICU in the value
+//	i18next      nested i18next JSON v4                 key_one, key_few, ... siblings
+//	po           GNU gettext PO and POT                 msgid_plural, msgstr[n] by Plural-Forms
+//	xliff        XLIFF 1.2 (Angular, Xcode)             Xcode's plural variants; ICU in Angular's
+//	xliff2       XLIFF 2.0                              ICU in the segment
+//	android      res/values*/strings.xml                <plurals> items
+//	strings      Apple .strings (UTF-8, UTF-16)         none
+//	stringsdict  Apple .stringsdict                     NSStringPluralRuleType per %#@var@
+//	xcstrings    Xcode String Catalog (every language)  variations.plural
+//	arb          Flutter ARB                            ICU in the value
+//	yaml (yml)   Rails YAML, root = language            one:/other: children
+//	properties   Java .properties                       none
+//	csv          key, then a column per language        ICU in the cell
+//
+// What each keeps of lokal's entries when written in Polish and read back (measured by
+// TestWhatEachFormatKeeps, which holds this table to the codecs): every format keeps the
+// values; plurals all but po (gettext's Polish has three forms, so CLDR's "other", for
+// fractions, has no slot); comments po, xliff, xliff2, android, strings, stringsdict,
+// xcstrings, arb, yaml, properties; the source text the bilingual ones (po, xliff, xliff2,
+// xcstrings, csv); a stale translation po (fuzzy), xliff, xliff2 and xcstrings, which also
+// keep needs_review and do-not-translate, as android keeps translatable="false". Each
+// codec's file says, at its top, what else it keeps in Meta and what it loses.
+//
+// # Plurals
+//
+// Inside lokal a plural is one ICU value under one key ("{count, plural, one {# file} other
+// {# files}}"). Each codec converts its native forms with the helpers of plural.go:
+// FromNative reads them for the file's language (a category the language lacks that names
+// one number, such as Xcode's zero for Russian, becomes that explicit form, =0), ToNative
+// writes exactly the language's CLDR categories (a category the value lacks is left out and
+// reported, never invented), and ReplacePound writes ICU's # as the format's own number
+// (%d, {{count}}, %{count}).
+//
+// # Keys
+//
+// A nested format (i18next, yaml) flattens nesting to dot-separated keys and nests by dots
+// on export by the rule under yml below. PO is keyed by msgctxt when every entry has a
+// distinct one (lokal's own export), else by msgid (with msgctxt and U+0004 before it when
+// the entry has one); a file whose every key is its msgid is written back keyed by msgid.
+// XLIFF 1.2 with several <file> elements prefixes each unit's id with the file's original
+// and "/"; CSV's first column is the key whatever its header says.
+//
+// # Render
+//
+// Render is lokal's export of one language for get_translations, through the codecs:
+// entries sorted by key (byte order), so the same translations always give the same
+// bytes. What it writes in the four formats it has always had:
 //
 // json: one flat object of key to translation, keys sorted, indented by two spaces, ending
 // in a newline. <, > and & are not escaped, because values carry markup.

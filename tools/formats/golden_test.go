@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -56,4 +57,20 @@ func entriesRoundTrip(t *testing.T, format string, f *File, o Options) {
 	if !reflect.DeepEqual(back, f) {
 		t.Errorf("decode(encode(f)) != f:\n got %#v\nwant %#v\nfile:\n%s", back, f, out)
 	}
+}
+
+// fuzzRoundTrip is the body of the codecs' fuzz tests: data decodes to a File or is
+// refused with a *FileError, never a panic; a decoded File re-encodes and decodes to the
+// same File.
+func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options) {
+	t.Helper()
+	f, err := Decode(format, data, o)
+	if err != nil {
+		var fe *FileError
+		if !errors.As(err, &fe) {
+			t.Fatalf("error is not a *FileError: %T %v", err, err)
+		}
+		return
+	}
+	entriesRoundTrip(t, format, f, o)
 }

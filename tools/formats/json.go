@@ -1,23 +1,145 @@
 package formats
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 )
 
-// renderJSON writes a flat object. encoding/json sorts map keys, so the output is deterministic;
-// HTML escaping is off because values carry markup (<strong>) that must stay readable.
-func renderJSON(_ string, entries []Row) ([]byte, error) {
-	m := make(map[string]string, len(entries))
-	for _, e := range entries {
-		m[e.Key] = e.Value
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+// json: lokal's own flat file, one object of key to value, the value in ICU (a plural is
+// one ICU value, as inside lokal). Encode writes the entries in the order given (Render
+// gives them sorted by key, so its output is the sorted object it has always been),
+// indented by two spaces, ": " between key and value, a newline at the end; <, > and & are
+// not escaped, because values carry markup. A key the entry has no value for in the
+// language is left out (an empty value is written as "").
+//
+// Decode also reads a nested file, as lokal's sync endpoint does: {"a": {"b": "x"}} is the
+// key "a.b". Encoding such a file writes it flat, which means the same to lokal. A value
+// that is not a string (number, boolean, null, array) is refused with its line, as is a key
+// given twice, flat and nested ("a.b" beside {"a": {"b"}}). json keeps no Meta.
+var jsonCodec = &Codec{
+	Name:        "json",
+	ContentType: "application/json",
+	Extension:   "json",
+	Decode:      decodeJSON,
+	Encode:      encodeJSON,
+}
+
+func decodeJSON(data []byte, o Options) (*File, error) {
+	root, err := parseJSON(data)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	leaves, _, err := flattenJSON(data, root, false)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Languages: []string{o.Language}, Entries: make([]Entry, len(leaves))}
+	for i, l := range leaves {
+		f.Entries[i] = Entry{Key: l.key, Values: map[string]Value{o.Language: {Text: l.node.Str}}}
+	}
+	return f, nil
+}
+
+func encodeJSON(f *File, o Options) ([]byte, error) {
+	lang := fileLanguage(f, o)
+	root := jsonObj()
+	seen := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		v, ok := e.Values[lang]
+		if !ok {
+			continue
+		}
+		if seen[e.Key] {
+			return nil, fmt.Errorf("formats: json: duplicate key %q", e.Key)
+		}
+		seen[e.Key] = true
+		root.Keys = append(root.Keys, e.Key)
+		root.Vals = append(root.Vals, jsonStr(v.Text))
+	}
+	return writeJSONFile(root, ": "), nil
+}
+
+// writeJSONFile writes root indented by two spaces, members in node order, with a newline
+// at the end: the spelling of json, i18next and ARB files.
+func writeJSONFile(root *jsonNode, colon string) []byte {
+	w := jsonWriter{colon: colon}
+	w.node(root, 0)
+	w.b.WriteByte('\n')
+	return w.b.Bytes()
+}
+
+// jsonLeaf is one string of a nested JSON file with its dotted key.
+type jsonLeaf struct {
+	key  string
+	node *jsonNode
+}
+
+// flattenJSON lists the strings of a (possibly nested) object in file order, keyed by
+// their path joined with dots. With arrays, an array's items are keyed by their index
+// (key.0, key.1) and the array is listed in arrays when every item holds a string (an
+// empty item is not written back, and the rest could then not be an array); without, an
+// array is refused like any other value that is not a string.
+func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayList []jsonArrayKey, err error) {
+	if root.Kind != jsonObject {
+		return nil, nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+	}
+	fl := &flattener{data: data, keepArray: arrays, seen: map[string]bool{}}
+	for i, k := range root.Keys {
+		if err := fl.add(k, root.Vals[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return fl.out, fl.arrays, nil
+}
+
+// jsonArrayKey is an array of a nested file: its dotted key and how many strings it holds.
+type jsonArrayKey struct {
+	key    string
+	leaves int
+}
+
+type flattener struct {
+	data      []byte
+	keepArray bool
+	seen      map[string]bool
+	out       []jsonLeaf
+	arrays    []jsonArrayKey
+}
+
+func (fl *flattener) add(key string, v *jsonNode) error {
+	switch {
+	case v.Kind == jsonString:
+		if fl.seen[key] {
+			return offsetError(fl.data, v.Offset, "key %q is given twice (flat and nested)", key)
+		}
+		fl.seen[key] = true
+		fl.out = append(fl.out, jsonLeaf{key: key, node: v})
+	case v.Kind == jsonObject:
+		for i, k := range v.Keys {
+			if err := fl.add(key+"."+k, v.Vals[i]); err != nil {
+				return err
+			}
+		}
+	case v.Kind == jsonArray && fl.keepArray:
+		at := len(fl.arrays)
+		fl.arrays = append(fl.arrays, jsonArrayKey{key: key})
+		start := len(fl.out)
+		whole := true
+		for i, item := range v.Vals {
+			before := len(fl.out)
+			if err := fl.add(key+"."+strconv.Itoa(i), item); err != nil {
+				return err
+			}
+			whole = whole && len(fl.out) > before
+		}
+		if !whole || len(v.Vals) == 0 {
+			fl.arrays = slices.Delete(fl.arrays, at, at+1)
+		} else {
+			fl.arrays[at].leaves = len(fl.out) - start
+		}
+	default:
+		return offsetError(fl.data, v.Offset, "value of %q must be a string, not %s", key, v.Kind)
+	}
+	return nil
 }

@@ -7,32 +7,6 @@ import (
 	"testing"
 )
 
-// fuzzRoundTrip is the body of the codecs' fuzz tests: data decodes to a File or is
-// refused with a *FileError, never a panic; a decoded File re-encodes and decodes to the
-// same File.
-func fuzzRoundTrip(t *testing.T, format string, data []byte, o Options) {
-	t.Helper()
-	f, err := Decode(format, data, o)
-	if err != nil {
-		var fe *FileError
-		if !errors.As(err, &fe) {
-			t.Fatalf("error is not a *FileError: %T %v", err, err)
-		}
-		return
-	}
-	out, err := Encode(format, f, o)
-	if err != nil {
-		t.Fatalf("Encode: %v", err)
-	}
-	back, err := Decode(format, out, o)
-	if err != nil {
-		t.Fatalf("Decode of our own encoding: %v\n%s", err, out)
-	}
-	if !reflect.DeepEqual(back, f) {
-		t.Fatalf("decode(encode(f)) != f:\n got %#v\nwant %#v\nfile:\n%s", back, f, out)
-	}
-}
-
 func TestStringsGolden(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ path, lang string }{

@@ -296,3 +296,30 @@ func TestCheckEvalLessons(t *testing.T) {
 		{name: "french with a", src: "{g, select, female {She replied} male {He replied} other {They replied}}", tr: "{g, select, female {Elle a répondu} male {Il a répondu} other {Iel a répondu}}", lang: "fr"},
 	})
 }
+
+func TestBlockRoundTrip(t *testing.T) {
+	t.Parallel()
+	v := "{n, plural, offset:1 =0 {none} one {# plik} few {# pliki} other {# plików}}"
+	b, ok := SingleBlock(v, ICU)
+	if !ok || b.Arg != "n" || b.Type != "plural" || len(b.Forms) != 4 || b.Forms[2].Text != "# pliki" {
+		t.Fatalf("SingleBlock(%q) = %+v, %v", v, b, ok)
+	}
+	if got := b.String(); got != v {
+		t.Errorf("String() = %q, want %q", got, v)
+	}
+	b.Forms[1].Text = ""
+	if got, want := b.String(), "{n, plural, offset:1 =0 {none} few {# pliki} other {# plików}}"; got != want {
+		t.Errorf("an empty form is left out: %q, want %q", got, want)
+	}
+	for _, s := range []string{"x {n, plural, other {y}}", "{n, plural, other {y}", "plain"} {
+		if _, ok := SingleBlock(s, ICU); ok {
+			t.Errorf("SingleBlock(%q) is a block", s)
+		}
+	}
+	for lang, want := range map[string]string{"ar": "rtl", "he": "rtl", "fa-IR": "rtl", "ur": "rtl", "az-Arab": "rtl", "pa-Arab": "rtl",
+		"pl": "ltr", "en-US": "ltr", "uz-Latn": "ltr", "ku": "ltr", "": "ltr"} {
+		if got := Direction(lang); got != want {
+			t.Errorf("Direction(%q) = %s, want %s", lang, got, want)
+		}
+	}
+}

@@ -88,3 +88,12 @@ type Job struct {
 	ItemCount int
 	Status    string
 }
+
+// FindingKeysFilter selects keys by their open findings (OpenFindingKeys).
+type FindingKeysFilter struct {
+	ProjectID  string
+	Namespace  string // all when empty
+	Language   string
+	AfterKeyID int64
+	Limit      int
+}

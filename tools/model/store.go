@@ -242,8 +242,10 @@ type TranslationTx interface {
 	// ProjectTranslations returns the rows of visible keys in language ("" for all),
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)
-	// Search returns the rows f selects in (key id, language) order.
-	Search(ctx context.Context, f SearchFilter) ([]ProjectTranslation, error)
+	// Search returns the rows f selects in (key id, language) order. A substring too
+	// short for an index is looked for in a window of keys per call: when the window ends
+	// before the page fills, through is its last key id, to continue after (else 0).
+	Search(ctx context.Context, f SearchFilter) (rows []ProjectTranslation, through int64, err error)
 	// KeyPage hands visit up to limit visible keys of the namespace with an id above
 	// afterID, in id order, with the source row and the row in language, one at a time
 	// until visit returns false.
@@ -287,6 +289,12 @@ type CheckupTx interface {
 	// CheckupQueue lists up to limit queued keys of the project, oldest first: all of them
 	// when keyIDs is empty (then only marks up to upTo, when not zero), else those of keyIDs.
 	CheckupQueue(ctx context.Context, projectID string, upTo int64, keyIDs []int64, limit int) ([]CheckupMark, error)
+	// LatestCheckup returns the project's newest report, running or completed.
+	LatestCheckup(ctx context.Context, projectID string) (CheckupReport, error)
+	// OpenFindingKeys lists in order up to f.Limit ids of keys after f.AfterKeyID with an
+	// open finding in f.Language other than a missing or stale one (the editor's QA
+	// problems), in f.Namespace when set.
+	OpenFindingKeys(ctx context.Context, f FindingKeysFilter) ([]int64, error)
 	// CheckupRunning reports whether the project has a running report.
 	CheckupRunning(ctx context.Context, projectID string) (bool, error)
 	// CheckupQueueEnd is the id of the project's newest queue mark, 0 when none.

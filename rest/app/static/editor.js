@@ -7,7 +7,12 @@ const live = document.getElementById('live');
 
 const rowOf = (el) => el?.closest?.('article.row') ?? null;
 const rows = () => [...document.querySelectorAll('#rows article.row')];
-const textarea = (row) => row.querySelector('textarea[name="value"]');
+// A row's translation boxes: one textarea, or one per plural or select form.
+const boxSel = 'form.target textarea[name="value"], form.target textarea[name="form_text"]';
+const boxes = (row) => [...row.querySelectorAll(boxSel)];
+const textarea = (row) => boxes(row)[0] ?? null;
+const isBox = (t) => !!t?.matches?.(boxSel);
+const isEmpty = (row) => boxes(row).every((b) => b.value === '');
 const formOf = (row) => row.querySelector('form.target');
 // getAttribute: the buttons named "action" shadow form.action.
 const actionOf = (form) => form.getAttribute('action');
@@ -51,10 +56,11 @@ document.addEventListener('focusin', (e) => {
 
 // --- QA while typing: the server's own checks through /check ------------------------------
 async function check(row) {
+  // The form's own fields: a plural row's forms are joined into one value on the server.
   const res = await fetch(baseOf(row) + '/check', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
-    body: JSON.stringify({ namespace_key: row.dataset.ns, translation_key: row.dataset.key, value: textarea(row).value }),
+    headers: { Accept: 'application/json', 'X-CSRF-Token': csrf },
+    body: new URLSearchParams(new FormData(formOf(row))),
   });
   if (!res.ok) return;
   const out = await res.json();
@@ -70,7 +76,7 @@ async function check(row) {
 }
 
 document.addEventListener('input', (e) => {
-  if (e.target.name !== 'value') return;
+  if (!isBox(e.target)) return;
   const row = rowOf(e.target);
   if (!row) return;
   row.dataset.dirty = '1';
@@ -97,15 +103,24 @@ function showConflict(row, body) {
   const keep = el('button', 'Save my text over theirs', { type: 'button' });
   const take = el('button', 'Take their version', { type: 'button' });
   box.hidden = false;
-  box.replaceChildren(el('p', body.message), el('p', `Their version (${cur.status || 'missing'}, by ${cur.updated_by}): ${cur.value}`), keep, take);
+  const theirs = el('q', cur.value, { lang: textarea(row).lang, dir: textarea(row).dir });
+  const p = el('p', `Their version (${cur.status || 'missing'}, by ${cur.updated_by}): `);
+  p.append(theirs);
+  box.replaceChildren(el('p', body.message), p, keep, take);
   const adopt = () => {
     formOf(row).elements.version.value = cur.version;
     row.dataset.version = cur.version;
     box.hidden = true;
   };
   keep.addEventListener('click', () => { adopt(); save(row, 'save', false); });
-  take.addEventListener('click', () => {
+  take.addEventListener('click', async () => {
     adopt();
+    if (!row.querySelector('textarea[name="value"]')) {
+      // A row of forms is rebuilt from their value by the server.
+      const fresh = await fetchRow(row);
+      if (fresh) { replaceRow(row, fresh); focusRow(fresh); }
+      return;
+    }
     textarea(row).value = cur.value;
     delete row.dataset.dirty;
     row.classList.remove('dirty');
@@ -115,11 +130,57 @@ function showConflict(row, body) {
   announce('Conflict: ' + body.message);
 }
 
-async function save(row, action, next) {
+async function fetchRow(row) {
+  const back = encodeURIComponent(location.pathname + location.search);
+  const res = await fetch(`${baseOf(row)}/rows?keys=${row.dataset.keyId}&back=${back}`, { headers: { 'X-Lokal-Fragment': '1' } });
+  if (!res.ok) return null;
+  return parseRows(await res.text())[0] ?? null;
+}
+
+// An empty translation is deleted only when the reviewer says so.
+function askClear(row) {
+  const box = row.querySelector('.conflict');
+  const del = el('button', 'Delete the translation', { type: 'button', class: 'danger' });
+  const cancel = el('button', 'Keep it and go on typing', { type: 'button' });
+  box.hidden = false;
+  box.replaceChildren(el('p', 'The translation is empty: saving it deletes the translation.'), del, cancel);
+  del.addEventListener('click', () => { box.hidden = true; save(row, 'save', false, { clear: '1' }); });
+  cancel.addEventListener('click', () => { box.hidden = true; textarea(row).focus(); });
+  cancel.focus();
+  announce('The translation is empty: delete it or keep typing');
+}
+
+// Approving over QA findings takes a reason, which the server records on the row.
+function askOverride(row, body, next) {
+  const box = row.querySelector('.conflict');
+  const id = 'reason-' + row.dataset.keyId;
+  const list = el('ul');
+  for (const f of body.findings ?? []) list.append(el('li', f.message));
+  const reason = el('textarea', undefined, { id, rows: '2', name: 'reason' });
+  const go = el('button', 'Approve over the findings', { type: 'button', class: 'override' });
+  const cancel = el('button', 'Cancel', { type: 'button' });
+  box.hidden = false;
+  box.replaceChildren(el('p', body.message), list, el('label', 'Why approve it as it is?', { for: id }), reason, go, cancel);
+  go.addEventListener('click', () => save(row, 'approve', next, { override: '1', reason: reason.value }));
+  reason.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') { e.preventDefault(); e.stopPropagation(); go.click(); }
+  });
+  cancel.addEventListener('click', () => { box.hidden = true; textarea(row).focus(); });
+  reason.focus();
+  announce('Not approved: ' + body.message);
+}
+
+async function save(row, action, next, extra = {}) {
   const form = formOf(row);
-  if (!form || textarea(row).readOnly) return;
+  if (!form || !textarea(row) || textarea(row).readOnly) return;
+  if (isEmpty(row) && !extra.clear) {
+    if (action === 'approve') showError(row, 'An empty translation cannot be approved.');
+    else askClear(row);
+    return;
+  }
   const fd = new FormData(form);
   fd.set('action', action);
+  for (const [k, v] of Object.entries(extra)) fd.set(k, v);
   let res;
   try {
     res = await fetch(actionOf(form), { method: 'POST', body: new URLSearchParams(fd), headers: { 'X-Lokal-Fragment': '1', 'X-CSRF-Token': csrf } });
@@ -142,6 +203,7 @@ async function save(row, action, next) {
   }
   const body = await res.json().catch(() => ({ message: res.statusText }));
   if (res.status === 409 && body.current) showConflict(row, body);
+  else if (res.status === 422 && body.findings) askOverride(row, body, next);
   else showError(row, 'Not saved: ' + (body.message || res.statusText));
 }
 
@@ -153,20 +215,62 @@ document.addEventListener('submit', (e) => {
 });
 
 // --- keyboard --------------------------------------------------------------------------------
+// Shortcuts act from the box they belong to: saving and approving from a translation box
+// only, posting from a comment box only; moving between rows also from outside any field.
+const isField = (t) => !!t?.matches?.('input, textarea, select, [contenteditable]');
 document.addEventListener('keydown', (e) => {
-  const row = rowOf(document.activeElement) ?? document.querySelector('#rows article.row.focused');
+  const t = e.target;
   const mod = e.ctrlKey || e.metaKey;
-  if (mod && (e.key === 's' || e.key === 'S')) {
-    e.preventDefault();
-    if (row) save(row, 'save', false);
-  } else if (mod && e.key === 'Enter') {
-    e.preventDefault();
-    if (row) save(row, 'approve', true);
-  } else if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
-    e.preventDefault();
-    const target = row ? sibling(row, e.key === 'ArrowDown' ? 1 : -1) : rows()[0];
-    focusRow(target);
+  if (t?.matches?.('form.comment-form textarea')) {
+    if (mod && e.key === 'Enter') { e.preventDefault(); postComment(t.form); }
+    return;
   }
+  const inBox = isBox(t);
+  const row = inBox ? rowOf(t) : null;
+  if (mod && (e.key === 's' || e.key === 'S')) {
+    if (!inBox) return;
+    e.preventDefault();
+    save(row, 'save', false);
+  } else if (mod && e.key === 'Enter') {
+    if (!inBox) return;
+    e.preventDefault();
+    save(row, 'approve', true);
+  } else if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+    if (!inBox && isField(t)) return;
+    e.preventDefault();
+    const from = row ?? rowOf(t) ?? document.querySelector('#rows article.row.focused');
+    focusRow(from ? sibling(from, e.key === 'ArrowDown' ? 1 : -1) : rows()[0]);
+  }
+});
+
+// --- comments ----------------------------------------------------------------------------------
+async function postComment(form) {
+  let note = form.querySelector('.form-error');
+  if (!note) form.append(note = el('p', '', { class: 'form-error', role: 'alert', hidden: '' }));
+  if (!form.elements.body.value.trim()) { note.hidden = false; note.textContent = 'Write a comment first.'; return; }
+  let res;
+  try {
+    res = await fetch(form.getAttribute('action'), { method: 'POST', body: new URLSearchParams(new FormData(form)), headers: { Accept: 'application/json', 'X-CSRF-Token': csrf } });
+  } catch (err) {
+    note.hidden = false; note.textContent = 'Not posted: the server did not answer (' + err.message + ')';
+    return;
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({ message: res.statusText }));
+    note.hidden = false; note.textContent = 'Not posted: ' + (body.message || res.statusText);
+    return;
+  }
+  announce('Comment added');
+  const d = form.closest('details.more');
+  if (!d) { location.reload(); return; }
+  await loadDetail(d);
+  d.querySelector('form.comment-form textarea')?.focus();
+}
+
+document.addEventListener('submit', (e) => {
+  if (!e.target.classList.contains('comment-form')) return;
+  e.preventDefault();
+  postComment(e.target);
 });
 
 // --- batch selection -----------------------------------------------------------------------
@@ -178,12 +282,16 @@ document.getElementById('select-all')?.addEventListener('change', (e) => {
 document.addEventListener('toggle', async (e) => {
   const d = e.target;
   if (!d.matches?.('details.more') || !d.open || d.dataset.loaded) return;
+  await loadDetail(d);
+}, true);
+
+async function loadDetail(d) {
   const back = encodeURIComponent(location.pathname + location.search);
   const res = await fetch(d.dataset.src + '&back=' + back, { headers: { 'X-Lokal-Fragment': '1' } });
   if (!res.ok) return;
   d.querySelector('.detail').innerHTML = await res.text();
   d.dataset.loaded = '1';
-}, true);
+}
 
 // --- live: rows changed elsewhere ------------------------------------------------------------
 if (review) {

@@ -1,0 +1,329 @@
+package main
+
+// lokal pull: every language and namespace that lokal.yaml's paths name, written from the
+// server's export where the content changed, each file atomically. The ETag of each file
+// is kept in .lokal/ so that an unchanged file costs one conditional request.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// pullParallel bounds the requests in flight: 100 files of a project go in one round of
+// eight connections, without crowding the server.
+const pullParallel = 8
+
+// stateDir is the directory at the repository root where pull keeps its ETags.
+const stateDir = ".lokal"
+
+// pulledFile is one file pull looked at, and what it did.
+type pulledFile struct {
+	Path      string `json:"path"`
+	Language  string `json:"language"`
+	Namespace string `json:"namespace"`
+	Format    string `json:"format"`
+	// Result: created or updated (written), unchanged (the server sent the same bytes) or
+	// not_modified (304: the server's ETag still matches the file).
+	Result string `json:"result"`
+}
+
+type pullTotals struct {
+	Files       int `json:"files"`
+	Written     int `json:"written"`
+	Created     int `json:"created"`
+	Unchanged   int `json:"unchanged"`
+	NotModified int `json:"not_modified"`
+}
+
+type pullOut struct {
+	Files   []pulledFile `json:"files"`
+	Summary pullTotals   `json:"summary"`
+}
+
+// download is one file to fetch.
+type download struct {
+	spec      fileSpec
+	rel       string
+	language  string // a code, or "all" for a file of every language
+	namespace string
+}
+
+// pullState is .lokal/state.json: per file, the request and ETag of the last fetch and the
+// hash of what it wrote. The ETag is sent only while the file still holds those bytes, so
+// a file edited or deleted by hand is fetched again.
+type pullState struct {
+	Files map[string]fileState `json:"files"`
+}
+
+type fileState struct {
+	URL    string `json:"url"`
+	ETag   string `json:"etag"`
+	SHA256 string `json:"sha256"`
+}
+
+func runPull(ctx context.Context, c *call) (any, string, error) {
+	cfg, api, err := openRepo(c)
+	if err != nil {
+		return nil, "", err
+	}
+	info, err := api.projectInfo(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	langs := info.languages()
+	if given := c.in.list("languages"); len(given) > 0 {
+		if langs, err = chosenLanguages(given, info); err != nil {
+			return nil, "", err
+		}
+	}
+	plan, err := pullPlan(cfg, info, langs)
+	if err != nil {
+		return nil, "", err
+	}
+	state := loadPullState(cfg.Root)
+	status := c.in.str("status")
+	results := make([]pulledFile, len(plan))
+	var mu sync.Mutex // guards state.Files
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(pullParallel)
+	for i, d := range plan {
+		g.Go(func() error {
+			r, st, err := api.pullFile(gctx, cfg.Root, d, status, stateOf(&mu, state, d.rel))
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			state.Files[d.rel] = st
+			mu.Unlock()
+			results[i] = r
+			return nil
+		})
+	}
+	err = g.Wait()
+	// What was written stays written: keep its ETag even when another file failed.
+	if serr := savePullState(cfg.Root, state); serr != nil && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	out := pullOut{Files: results}
+	var lines []string
+	for _, r := range results {
+		out.Summary.Files++
+		switch r.Result {
+		case "created":
+			out.Summary.Created++
+			out.Summary.Written++
+			lines = append(lines, "created "+r.Path)
+		case "updated":
+			out.Summary.Written++
+			lines = append(lines, "updated "+r.Path)
+		case "unchanged":
+			out.Summary.Unchanged++
+		case "not_modified":
+			out.Summary.Unchanged++
+			out.Summary.NotModified++
+		}
+	}
+	s := out.Summary
+	lines = append(lines, fmt.Sprintf("pull: %s, %d written (%d new), %d unchanged (%d not modified on the server)",
+		files(s.Files), s.Written, s.Created, s.Unchanged, s.NotModified))
+	return out, strings.Join(lines, "\n"), nil
+}
+
+func stateOf(mu *sync.Mutex, s *pullState, rel string) fileState {
+	mu.Lock()
+	defer mu.Unlock()
+	return s.Files[rel]
+}
+
+// pullPlan lists the files to fetch: per entry of lokal.yaml, every namespace of the
+// project its path names but those other entries name as theirs (or its fixed one) in every language of langs; a file of every
+// language once per namespace; a path without {language} in a one-language format holds
+// the source language.
+func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, error) {
+	var out []download
+	seen := map[string]int{}
+	// A namespace that an entry names as its own (ios for a String Catalog) belongs to that
+	// file, not to every {namespace} path beside it.
+	fixed := map[string]bool{}
+	for _, f := range cfg.Files {
+		fixed[f.Namespace] = f.Namespace != ""
+	}
+	for _, f := range cfg.Files {
+		namespaces := []string{f.Namespace}
+		if f.hasNamespace() {
+			namespaces = slices.DeleteFunc(slices.Clone(info.Namespaces), func(ns string) bool { return fixed[ns] })
+		}
+		var fileLangs []string
+		switch {
+		case f.allLanguages():
+			fileLangs = []string{"all"}
+		case !f.hasLanguage():
+			if slices.Contains(langs, info.SourceLanguage) {
+				fileLangs = []string{info.SourceLanguage}
+			}
+		default:
+			fileLangs = langs
+		}
+		for _, ns := range namespaces {
+			for _, l := range fileLangs {
+				rel := f.expand(l, ns)
+				if i, ok := seen[rel]; ok {
+					return nil, fmt.Errorf("files[%d] and files[%d] both name %s", i, f.index, rel)
+				}
+				seen[rel] = f.index
+				out = append(out, download{spec: f, rel: rel, language: l, namespace: ns})
+			}
+		}
+	}
+	return out, nil
+}
+
+// pullFile fetches one file, conditionally when the file still holds what the last pull
+// wrote, and writes it when its content changed.
+func (a *apiClient) pullFile(ctx context.Context, root string, d download, status string, last fileState) (pulledFile, fileState, error) {
+	r := pulledFile{Path: d.rel, Language: d.language, Namespace: d.namespace, Format: d.spec.Format}
+	abs := filepath.Join(root, filepath.FromSlash(d.rel))
+	local, err := os.ReadFile(abs)
+	exists := err == nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return r, last, fmt.Errorf("reading %s: %w", d.rel, err)
+	}
+	q := url.Values{"format": {d.spec.Format}}
+	if status != "" {
+		q.Set("status", status)
+	}
+	path := "/api/" + url.PathEscape(a.project) + namespacePath(d.language, d.namespace)
+	id := a.base + path + "?" + q.Encode()
+	hdr := map[string]string{}
+	if exists && last.ETag != "" && last.URL == id && last.SHA256 == hash(local) {
+		hdr["If-None-Match"] = last.ETag
+	}
+	res, err := a.do(ctx, http.MethodGet, path, q, hdr, nil, http.StatusOK, http.StatusNotModified)
+	if err != nil {
+		return r, last, fmt.Errorf("pulling %s: %w", d.rel, err)
+	}
+	if res.Status == http.StatusNotModified {
+		r.Result = "not_modified"
+		return r, last, nil
+	}
+	st := fileState{URL: id, ETag: res.Header.Get("ETag"), SHA256: hash(res.Body)}
+	if exists && bytes.Equal(local, res.Body) {
+		r.Result = "unchanged"
+		return r, st, nil
+	}
+	if err := writeAtomic(abs, res.Body); err != nil {
+		return r, last, fmt.Errorf("writing %s: %w", d.rel, err)
+	}
+	r.Result = "updated"
+	if !exists {
+		r.Result = "created"
+	}
+	return r, st, nil
+}
+
+func hash(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// writeAtomic replaces path with data through a temporary file in the same directory, so a
+// reader (or a crash) sees the old file or the new one, never a part. It keeps an existing
+// file's mode.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return errors.New("not a regular file")
+		}
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".lokal-*")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+// loadPullState reads .lokal/state.json; a missing or unreadable one is empty: every
+// file is then fetched in full, which is always correct.
+func loadPullState(root string) *pullState {
+	s := &pullState{}
+	if data, err := os.ReadFile(filepath.Join(root, stateDir, "state.json")); err == nil {
+		_ = json.Unmarshal(data, s)
+	}
+	if s.Files == nil {
+		s.Files = map[string]fileState{}
+	}
+	return s
+}
+
+// savePullState writes .lokal/state.json, creating .lokal/ with a .gitignore: the ETags
+// are this checkout's cache, not something to commit.
+func savePullState(root string, s *pullState) error {
+	dir := filepath.Join(root, stateDir)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", dir, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# lokal pull's cache of ETags\n*\n"), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", dir, err)
+		}
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	file := filepath.Join(dir, "state.json")
+	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+		return nil // a pull that changed nothing writes nothing
+	}
+	if err := writeAtomic(file, data); err != nil {
+		return fmt.Errorf("saving %s: %w", filepath.Join(stateDir, "state.json"), err)
+	}
+	return nil
+}

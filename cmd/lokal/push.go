@@ -1,0 +1,431 @@
+package main
+
+// lokal push: the repository's source-language files (and, with --languages, its
+// translations) sent through the import endpoint. It never hides a key unless
+// --hide-missing asks for a full sync, and never deletes.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/formats"
+)
+
+var (
+	configFlag   = opt("config", "FILE", "the lokal.yaml to use; default the first found from the current directory upward")
+	keyStdinFlag = boolean("key-stdin", "read the API key from stdin instead of LOKAL_API_KEY")
+)
+
+func pushPullCommands() []*command {
+	return []*command{
+		{name: "push", args: "[--dry-run] [--languages L1,L2] [--hide-missing]",
+			synopsis: "upload the repository's translation files named in lokal.yaml",
+			about: "Sends the source-language files (and, with --languages, those translations) to the server\n" +
+				"named in lokal.yaml through its import endpoint, creating keys and updating texts; prints\n" +
+				"per file what was created, updated and left unchanged. Keys missing from the files are\n" +
+				"kept unless --hide-missing, which then hides them (nothing is ever deleted). The key comes\n" +
+				"from LOKAL_API_KEY or, with --key-stdin, from stdin.",
+			flags: []flagDef{
+				boolean("dry-run", "change nothing; print what would be created, updated (and hidden)"),
+				list("languages", "L1,L2", "also push the translation files of these languages"),
+				boolean("hide-missing", "after the imports, hide the keys of each pushed namespace that its source files no longer have"),
+				configFlag, keyStdinFlag,
+			},
+			json: true, run: runPush},
+		{name: "pull", args: "[--status approved] [--languages L1,L2]",
+			synopsis: "write the project's translations into the files named in lokal.yaml",
+			about: "Writes every language and namespace the paths of lokal.yaml name, from the server's export,\n" +
+				"only where the content changed, each file atomically. ETags kept in .lokal/ at the\n" +
+				"repository root make an unchanged file cost one conditional request. The key comes from\n" +
+				"LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only key is enough.",
+			flags: []flagDef{
+				opt("status", "approved", "approved leaves AI drafts out; default every translation"),
+				list("languages", "L1,L2", "only these languages; default the source and every enabled language"),
+				configFlag, keyStdinFlag,
+			},
+			json: true, run: runPull},
+	}
+}
+
+// importSummary is the import endpoint's summary.
+type importSummary struct {
+	TotalIncoming int `json:"total_incoming"`
+	Created       int `json:"created"`
+	Updated       int `json:"updated"`
+	Unchanged     int `json:"unchanged"`
+	NotFound      int `json:"not_found"`
+	Plurals       int `json:"plurals"`
+}
+
+type importWarning struct {
+	Key     string `json:"key"`
+	Message string `json:"message"`
+}
+
+// pushedFile is one upload and the server's answer.
+type pushedFile struct {
+	Path      string          `json:"path"`
+	Language  string          `json:"language"`
+	Namespace string          `json:"namespace"`
+	Format    string          `json:"format"`
+	Summary   importSummary   `json:"summary"`
+	Created   []string        `json:"created"`
+	Updated   []string        `json:"updated"`
+	NotFound  []string        `json:"not_found"`
+	Warnings  []importWarning `json:"warnings"`
+}
+
+// hiddenNamespace is what --hide-missing hid (or, with --dry-run, would hide).
+type hiddenNamespace struct {
+	Namespace string   `json:"namespace"`
+	Hidden    []string `json:"hidden"`
+	Unhidden  []string `json:"unhidden"`
+}
+
+type pushTotals struct {
+	Files     int `json:"files"`
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	NotFound  int `json:"not_found"`
+	Hidden    int `json:"hidden"`
+	Warnings  int `json:"warnings"`
+}
+
+type pushOut struct {
+	DryRun      bool              `json:"dry_run"`
+	Files       []pushedFile      `json:"files"`
+	HideMissing []hiddenNamespace `json:"hide_missing"`
+	Summary     pushTotals        `json:"summary"`
+}
+
+// upload is one file to send in one language.
+type upload struct {
+	spec      fileSpec
+	rel       string
+	language  string // the language the file is imported as
+	namespace string
+}
+
+func runPush(ctx context.Context, c *call) (any, string, error) {
+	cfg, api, err := openRepo(c)
+	if err != nil {
+		return nil, "", err
+	}
+	info, err := api.projectInfo(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	langs, err := chosenLanguages(c.in.list("languages"), info)
+	if err != nil {
+		return nil, "", err
+	}
+	uploads, err := pushPlan(cfg, info.SourceLanguage, langs)
+	if err != nil {
+		return nil, "", err
+	}
+	dry := c.in.boolean("dry-run")
+	out := pushOut{DryRun: dry, Files: []pushedFile{}, HideMissing: []hiddenNamespace{}}
+	// One at a time: writes run against the server's write budget, and the translations
+	// must follow the source files that create their keys.
+	for _, u := range uploads {
+		f, err := api.importFile(ctx, cfg, u, info.SourceLanguage, dry)
+		if err != nil {
+			return nil, "", err
+		}
+		out.Files = append(out.Files, f)
+	}
+	if c.in.boolean("hide-missing") {
+		if out.HideMissing, err = api.hideMissing(ctx, cfg, uploads, info.SourceLanguage, dry); err != nil {
+			return nil, "", err
+		}
+	}
+	for _, f := range out.Files {
+		out.Summary.Files++
+		out.Summary.Created += f.Summary.Created
+		out.Summary.Updated += f.Summary.Updated
+		out.Summary.Unchanged += f.Summary.Unchanged
+		out.Summary.NotFound += f.Summary.NotFound
+		out.Summary.Warnings += len(f.Warnings)
+	}
+	for _, h := range out.HideMissing {
+		out.Summary.Hidden += len(h.Hidden)
+	}
+	return out, pushText(out, c.in.boolean("hide-missing")), nil
+}
+
+// chosenLanguages checks --languages against the project: the source and enabled ones.
+func chosenLanguages(given []string, info projectInfo) ([]string, error) {
+	have := info.languages()
+	var out []string
+	for _, l := range given {
+		if !slices.Contains(have, l) {
+			return nil, fmt.Errorf("--languages: the project has no language %q (it has %s)", l, strings.Join(have, ", "))
+		}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// pushPlan lists the uploads: every source file first (they create the keys), then the
+// translations of langs, in lokal.yaml's order and by path.
+func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) {
+	var src, tr []upload
+	seen := map[string]int{} // rel+language -> spec index
+	add := func(list *[]upload, u upload) error {
+		k := u.rel + "\x00" + u.language
+		if i, ok := seen[k]; ok {
+			return fmt.Errorf("files[%d] and files[%d] both name %s", i, u.spec.index, u.rel)
+		}
+		seen[k] = u.spec.index
+		*list = append(*list, u)
+		return nil
+	}
+	for _, f := range cfg.Files {
+		srcFiles, err := f.find(cfg.Root, source)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.field("path"), err)
+		}
+		if len(srcFiles) == 0 {
+			return nil, fmt.Errorf("%s %q names no file for the source language %s under %s", f.field("path"), f.Path, source, cfg.Root)
+		}
+		for _, fd := range srcFiles {
+			if err := add(&src, upload{spec: f, rel: fd.Rel, language: source, namespace: fd.Namespace}); err != nil {
+				return nil, err
+			}
+		}
+		for _, l := range langs {
+			if l == source {
+				continue
+			}
+			switch {
+			case f.allLanguages():
+				// One file holds every language: send it again for this one.
+				for _, fd := range srcFiles {
+					if err := add(&tr, upload{spec: f, rel: fd.Rel, language: l, namespace: fd.Namespace}); err != nil {
+						return nil, err
+					}
+				}
+			case f.hasLanguage():
+				more, err := f.find(cfg.Root, l)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", f.field("path"), err)
+				}
+				for _, fd := range more {
+					if err := add(&tr, upload{spec: f, rel: fd.Rel, language: l, namespace: fd.Namespace}); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return append(src, tr...), nil
+}
+
+// importFile sends one file through the import endpoint.
+func (a *apiClient) importFile(ctx context.Context, cfg *repoConfig, u upload, source string, dry bool) (pushedFile, error) {
+	out := pushedFile{Path: u.rel, Language: u.language, Namespace: u.namespace, Format: u.spec.Format}
+	data, err := os.ReadFile(filepath.Join(cfg.Root, filepath.FromSlash(u.rel)))
+	if err != nil {
+		return out, fmt.Errorf("reading %s: %w", u.rel, err)
+	}
+	q := url.Values{"format": {u.spec.Format}}
+	if u.language == source {
+		// The repository is where source texts are written: a changed text updates the key.
+		q.Set("preserve_source_values", "false")
+	}
+	if dry {
+		q.Set("dry_run", "true")
+	}
+	res, err := a.do(ctx, http.MethodPut, "/api/import/"+url.PathEscape(a.project)+namespacePath(u.language, u.namespace), q,
+		map[string]string{"Content-Type": contentType(u.spec)}, data, http.StatusOK)
+	if err != nil {
+		return out, fmt.Errorf("pushing %s: %w", u.rel, err)
+	}
+	var ans struct {
+		Summary  importSummary   `json:"summary"`
+		Created  []string        `json:"created"`
+		Updated  []string        `json:"updated"`
+		NotFound []string        `json:"not_found"`
+		Warnings []importWarning `json:"warnings"`
+	}
+	if err := json.Unmarshal(res.Body, &ans); err != nil {
+		return out, fmt.Errorf("pushing %s: the server's answer is not the import summary: %w", u.rel, err)
+	}
+	out.Summary, out.Created, out.Updated, out.NotFound, out.Warnings = ans.Summary, nonNil(ans.Created), nonNil(ans.Updated), nonNil(ans.NotFound), ans.Warnings
+	if out.Warnings == nil {
+		out.Warnings = []importWarning{}
+	}
+	return out, nil
+}
+
+func contentType(f fileSpec) string {
+	if f.codec.ContentType != "" {
+		return f.codec.ContentType
+	}
+	return "application/octet-stream"
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// hideMissing runs a full sync of every namespace a source file was pushed to, with the
+// keys of all its source files: the server hides the keys they no longer have. With dry,
+// it reads the namespace instead and reports what the sync would hide.
+func (a *apiClient) hideMissing(ctx context.Context, cfg *repoConfig, uploads []upload, source string, dry bool) ([]hiddenNamespace, error) {
+	keys := map[string]map[string]string{}
+	var order []string
+	for _, u := range uploads {
+		if u.language != source {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(cfg.Root, filepath.FromSlash(u.rel)))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", u.rel, err)
+		}
+		f, err := formats.Decode(u.spec.Format, data, formats.Options{Language: source, SourceLanguage: source})
+		if err != nil {
+			return nil, fmt.Errorf("--hide-missing: reading the keys of %s: %w", u.rel, err)
+		}
+		m := keys[u.namespace]
+		if m == nil {
+			m = map[string]string{}
+			keys[u.namespace] = m
+			order = append(order, u.namespace)
+		}
+		for _, e := range f.Entries {
+			v := e.Values[source].Text
+			if v == "" {
+				v = e.Source
+			}
+			m[e.Key] = v
+		}
+	}
+	slices.Sort(order)
+	out := []hiddenNamespace{}
+	for _, ns := range order {
+		h := hiddenNamespace{Namespace: ns, Hidden: []string{}, Unhidden: []string{}}
+		path := namespacePath(source, ns)
+		if dry {
+			res, err := a.do(ctx, http.MethodGet, "/api/"+url.PathEscape(a.project)+path, nil, nil, nil, http.StatusOK, http.StatusNotFound)
+			if err != nil {
+				return nil, fmt.Errorf("--hide-missing: reading namespace %s: %w", ns, err)
+			}
+			if res.Status == http.StatusOK {
+				var have map[string]any
+				if err := json.Unmarshal(res.Body, &have); err != nil {
+					return nil, fmt.Errorf("--hide-missing: reading namespace %s: %w", ns, err)
+				}
+				for k := range have {
+					if _, ok := keys[ns][k]; !ok {
+						h.Hidden = append(h.Hidden, k)
+					}
+				}
+				slices.Sort(h.Hidden)
+			}
+			out = append(out, h)
+			continue
+		}
+		body, err := json.Marshal(map[string]any{"translations": keys[ns], "preserve_source_values": true})
+		if err != nil {
+			return nil, err
+		}
+		res, err := a.do(ctx, http.MethodPut, "/api/sync/"+url.PathEscape(a.project)+path, nil,
+			map[string]string{"Content-Type": "application/json"}, body, http.StatusOK)
+		if err != nil {
+			return nil, fmt.Errorf("--hide-missing: syncing namespace %s: %w", ns, err)
+		}
+		var ans struct {
+			Hidden   []string `json:"hidden"`
+			Unhidden []string `json:"unhidden"`
+		}
+		if err := json.Unmarshal(res.Body, &ans); err != nil {
+			return nil, fmt.Errorf("--hide-missing: syncing namespace %s: the answer is not a sync summary: %w", ns, err)
+		}
+		h.Hidden, h.Unhidden = nonNil(ans.Hidden), nonNil(ans.Unhidden)
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func pushText(out pushOut, hide bool) string {
+	var b strings.Builder
+	for _, f := range out.Files {
+		s := f.Summary
+		fmt.Fprintf(&b, "%s (%s, %s): %d created, %d updated, %d unchanged", f.Path, f.Language, f.Namespace, s.Created, s.Updated, s.Unchanged)
+		if s.NotFound > 0 {
+			fmt.Fprintf(&b, ", %d not in the project", s.NotFound)
+		}
+		switch n := len(f.Warnings); {
+		case n == 1:
+			b.WriteString(", 1 warning")
+		case n > 1:
+			fmt.Fprintf(&b, ", %d warnings", n)
+		}
+		b.WriteString("\n")
+		if out.DryRun {
+			for _, k := range f.Created {
+				fmt.Fprintf(&b, "  + %s\n", k)
+			}
+			for _, k := range f.Updated {
+				fmt.Fprintf(&b, "  ~ %s\n", k)
+			}
+			for _, k := range f.NotFound {
+				fmt.Fprintf(&b, "  ? %s (not in the project)\n", k)
+			}
+		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(&b, "  ! %s: %s\n", w.Key, oneLine(w.Message))
+		}
+	}
+	for _, h := range out.HideMissing {
+		verb := "hidden"
+		if out.DryRun {
+			verb = "would hide"
+		}
+		fmt.Fprintf(&b, "namespace %s: %s %d keys", h.Namespace, verb, len(h.Hidden))
+		if len(h.Unhidden) > 0 {
+			fmt.Fprintf(&b, ", unhid %d", len(h.Unhidden))
+		}
+		b.WriteString("\n")
+		for _, k := range h.Hidden {
+			fmt.Fprintf(&b, "  - %s\n", k)
+		}
+	}
+	s := out.Summary
+	fmt.Fprintf(&b, "push: %s, %d created, %d updated, %d unchanged", files(s.Files), s.Created, s.Updated, s.Unchanged)
+	if s.NotFound > 0 {
+		fmt.Fprintf(&b, ", %d not in the project", s.NotFound)
+	}
+	switch {
+	case hide && out.DryRun:
+		fmt.Fprintf(&b, ", %d to hide", s.Hidden)
+	case hide:
+		fmt.Fprintf(&b, ", %d hidden", s.Hidden)
+	}
+	if out.DryRun {
+		b.WriteString(" (dry run: nothing was changed)")
+	}
+	return b.String()
+}
+
+// files is "1 file" or "n files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}

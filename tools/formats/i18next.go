@@ -1,0 +1,408 @@
+package formats
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
+	"go.yaml.in/yaml/v3"
+)
+
+// i18next: i18next JSON v4. Rules:
+//
+//   - Nesting flattens to dot-separated keys ({"a": {"b": "x"}} is "a.b"). An array's items
+//     are keyed by their index (key.0, key.1; key.0.name for an array of objects), and
+//     File.Meta["arrays"] (a JSON array of those keys, sorted) remembers the arrays
+//     that the nesting rule writes back alone in their object, which are written back as
+//     arrays. A number, boolean or null value is refused with its line.
+//   - Plural forms are sibling keys with a CLDR suffix (files_one, files_few, files_other;
+//     place_ordinal_two): they are gathered into one ICU value on count under the base key
+//     ("{count, plural, one {{{count}} file} other {{{count}} files}}", selectordinal for
+//     _ordinal_), at the place of the first form, forms in the order Encode writes them,
+//     text as written ({{count}} stays {{count}}; ICU's syntax characters {, } and # are
+//     quoted). i18next uses _zero for 0 in any language: it becomes =0 where the language
+//     has no zero category, and =0 is written back as _zero. Suffixed keys stay keys of
+//     their own when the base key is itself a key of the file (separate lookups in
+//     i18next), when they are ordinal forms beside cardinal ones, and when Encode could not
+//     write them back (a suffix the language has no category for, such as _two in English).
+//   - Encode writes exactly the language's CLDR categories of a plural ('#' written as
+//     {{count}}; a category the value lacks is left out), and nests by the contract's rule,
+//     the one the yaml renderer uses (buildYAMLTree): a key that cannot nest is written
+//     whole at its deepest possible level, so a file that nests such a key reads back with
+//     it at that level. Keys keep the order of the entries (a decoded file's order). A
+//     plural the file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and
+//     written back as it is.
+//   - A key the entry has no value for in the language is left out.
+var i18nextCodec = &Codec{
+	Name:        "i18next",
+	ContentType: "application/json",
+	Extension:   "json",
+	Decode:      decodeI18next,
+	Encode:      encodeI18next,
+}
+
+func decodeI18next(data []byte, o Options) (*File, error) {
+	root, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	leaves, arrays, err := flattenJSON(data, root, true)
+	if err != nil {
+		return nil, err
+	}
+	lang := o.Language
+	f := &File{Languages: []string{lang}}
+
+	plain := make(map[string]bool, len(leaves))
+	for _, l := range leaves {
+		plain[l.key] = true
+	}
+	// Which bases have cardinal forms, so ordinal ones beside them stay plain keys.
+	cardinal := map[string]bool{}
+	for _, l := range leaves {
+		if base, _, ord, ok := message.SplitPluralKey(l.key); ok && !ord && !plain[base] {
+			cardinal[base] = true
+		}
+	}
+	type group struct {
+		ordinal bool
+		forms   []PluralForm
+		value   string // "" when the forms are not one plural lokal can write back
+	}
+	groups := map[string]*group{}
+	gathered := func(key string) (string, string, bool, bool) {
+		base, cat, ord, ok := message.SplitPluralKey(key)
+		return base, cat, ord, ok && !plain[base] && (!ord || !cardinal[base])
+	}
+	for _, l := range leaves {
+		if base, cat, ord, ok := gathered(l.key); ok {
+			g := groups[base]
+			if g == nil {
+				g = &group{ordinal: ord}
+				groups[base] = g
+			}
+			g.forms = append(g.forms, PluralForm{Selector: cat, Text: nativeToICU(l.node.Str, message.I18next)})
+		}
+	}
+	for _, g := range groups {
+		g.value = pluralOfForms(lang, g.ordinal, g.forms, zeroAsSuffix)
+	}
+	for _, l := range leaves {
+		if base, _, _, ok := gathered(l.key); ok && groups[base].value != "" {
+			g := groups[base]
+			if g.forms != nil {
+				f.Entries = append(f.Entries, Entry{Key: base, Values: map[string]Value{lang: {Text: g.value}}})
+				g.forms = nil
+			}
+			continue
+		}
+		e := Entry{Key: l.key, Values: map[string]Value{lang: {Text: l.node.Str}}}
+		if _, isPlural := singlePlural(l.node.Str); isPlural {
+			e.Meta = map[string]string{"icu": "true"}
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	// Only arrays that the nesting rule writes back nested, alone in their object, can be
+	// arrays again: not one whose key (or an item's) cannot nest or runs through a string,
+	// nor one beside flat keys that nest into it ("a.5" beside "a": [...]).
+	sorted := make([]string, 0, len(leaves))
+	for _, l := range leaves {
+		sorted = append(sorted, l.key)
+	}
+	slices.Sort(sorted)
+	written := make([]string, 0, len(f.Entries)) // the keys Encode places
+	isKey := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		written = append(written, e.Key)
+		isKey[e.Key] = true
+	}
+	slices.Sort(written)
+	list := &jsonNode{Kind: jsonArray}
+	slices.SortFunc(arrays, func(a, b jsonArrayKey) int { return strings.Compare(a.key, b.key) })
+	for _, arr := range arrays {
+		a := arr.key
+		if !nestable(a) {
+			continue
+		}
+		through := isKey[a]
+		for i := range len(a) {
+			through = through || a[i] == '.' && isKey[a[:i]]
+		}
+		lo, _ := slices.BinarySearch(written, a+".")
+		hi, _ := slices.BinarySearch(written, a+"/") // '/' follows '.'
+		for _, k := range written[lo:hi] {
+			through = through || !nestable(k)
+		}
+		lo, _ = slices.BinarySearch(sorted, a+".")
+		hi, _ = slices.BinarySearch(sorted, a+"/")
+		if !through && hi-lo == arr.leaves {
+			list.Vals = append(list.Vals, jsonStr(a))
+		}
+	}
+	if len(list.Vals) > 0 {
+		f.Meta = map[string]string{"arrays": canonicalJSON(list)}
+	}
+	return f, nil
+}
+
+// pluralOfForms is the ICU plural on count of a file's native forms, forms in the order
+// Encode writes them (explicit ones, then CLDR's order), or "" when writing it back would
+// not give the same forms (a category the language lacks that names no number).
+func pluralOfForms(lang string, ordinal bool, forms []PluralForm, explicit map[string]string) string {
+	p := FromNative(lang, "count", ordinal, forms)
+	back, _, dropped := ToNative(lang, p, explicit)
+	if len(dropped) > 0 || len(back) != len(forms) {
+		return ""
+	}
+	return FromNative(lang, "count", ordinal, back).String()
+}
+
+// zeroAsSuffix writes =0 as i18next's _zero (ToNative only does so where the language
+// has no zero category of its own).
+var zeroAsSuffix = map[string]string{"=0": "zero"}
+
+func encodeI18next(f *File, o Options) ([]byte, error) {
+	lang := fileLanguage(f, o)
+	// The JSON members each entry writes where its key is placed: one, or a plural's forms.
+	type member struct {
+		name string // suffix appended to the key's last name ("", "_one", "_ordinal_two")
+		text string
+	}
+	var keys []string
+	members := map[string][]member{}
+	for _, e := range f.Entries {
+		v, ok := e.Values[lang]
+		if !ok {
+			continue
+		}
+		if _, dup := members[e.Key]; dup {
+			return nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
+		}
+		keys = append(keys, e.Key)
+		p, isPlural := singlePlural(v.Text)
+		if !isPlural || e.Meta["icu"] == "true" {
+			members[e.Key] = []member{{text: v.Text}}
+			continue
+		}
+		forms, _, _ := ToNative(lang, p, zeroAsSuffix)
+		if len(forms) == 0 {
+			// Not one form i18next can hold: kept as ICU rather than lost.
+			members[e.Key] = []member{{text: v.Text}}
+			continue
+		}
+		ms := []member{}
+		for _, fm := range forms {
+			suffix := "_" + fm.Selector
+			if p.Ordinal {
+				suffix = "_ordinal" + suffix
+			}
+			ms = append(ms, member{name: suffix, text: icuToNative(fm.Text, "{{count}}")})
+		}
+		members[e.Key] = ms
+	}
+
+	// Place the keys by the nesting rule; a leaf's value is its key, to find its members.
+	rows := make([]Row, len(keys))
+	order := make(map[string]int, len(keys))
+	for i, k := range keys {
+		rows[i] = Row{Key: k, Value: k}
+		order[k] = i
+	}
+	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(a.Key, b.Key) })
+	// The nesting rule is yaml's (doc.go): its tree, with each leaf holding its key.
+	tree := newYAMLTree()
+	for i, r := range rows {
+		if err := tree.place(&Entry{Key: r.Key}, i, &yaml.Node{Kind: yaml.ScalarNode, Value: r.Key}); err != nil {
+			return nil, fmt.Errorf("formats: i18next: %w", err)
+		}
+	}
+	arrays := map[string]bool{}
+	if s := f.Meta["arrays"]; s != "" {
+		list, err := parseMetaJSON("arrays", s)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range list.Vals {
+			arrays[v.Str] = true
+		}
+	}
+
+	// first is the smallest entry index under a tree, so that members keep entry order.
+	var first func(t *yamlTree) int
+	first = func(t *yamlTree) int {
+		m := len(keys)
+		for _, k := range t.leaves {
+			m = min(m, order[k.Value])
+		}
+		for _, c := range t.children {
+			m = min(m, first(c))
+		}
+		return m
+	}
+	var build func(t *yamlTree, path string) (*jsonNode, error)
+	build = func(t *yamlTree, path string) (*jsonNode, error) {
+		type slot struct {
+			name string
+			at   int
+		}
+		var slots []slot
+		for name, k := range t.leaves {
+			slots = append(slots, slot{name, order[k.Value]})
+		}
+		for name, c := range t.children {
+			slots = append(slots, slot{name, first(c)})
+		}
+		slices.SortFunc(slots, func(a, b slot) int {
+			if a.at != b.at {
+				return a.at - b.at
+			}
+			return strings.Compare(a.name, b.name)
+		})
+		n := jsonObj()
+		seen := map[string]bool{}
+		add := func(name string, v *jsonNode) error {
+			if seen[name] {
+				return fmt.Errorf("formats: i18next: two keys write %q in %q", name, path)
+			}
+			seen[name] = true
+			n.Keys = append(n.Keys, name)
+			n.Vals = append(n.Vals, v)
+			return nil
+		}
+		for _, s := range slots {
+			full := s.name
+			if path != "" {
+				full = path + "." + s.name
+			}
+			if c, ok := t.children[s.name]; ok {
+				child, err := build(c, full)
+				if err != nil {
+					return nil, err
+				}
+				if err := add(s.name, child); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			for _, m := range members[t.leaves[s.name].Value] {
+				if err := add(s.name+m.name, jsonStr(m.text)); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if arrays[path] {
+			if items, ok := asArray(n); ok {
+				return items, nil
+			}
+		}
+		return n, nil
+	}
+	root, err := build(tree, "")
+	if err != nil {
+		return nil, err
+	}
+	return writeJSONFile(root, ": "), nil
+}
+
+// singlePlural is SinglePlural without parsing values that cannot be one.
+func singlePlural(value string) (*Plural, bool) {
+	if !strings.HasPrefix(value, "{") || !strings.HasSuffix(value, "}") {
+		return nil, false
+	}
+	return SinglePlural(value)
+}
+
+// asArray returns an object whose members are "0", "1", ... in order as an array.
+func asArray(n *jsonNode) (*jsonNode, bool) {
+	for i, k := range n.Keys {
+		if k != strconv.Itoa(i) {
+			return nil, false
+		}
+	}
+	return &jsonNode{Kind: jsonArray, Vals: n.Vals}, true
+}
+
+// nativeToICU writes the text of a native plural form (i18next's, Xcode's) as the text of
+// an ICU form: the arguments syntax names (i18next's {{count}}) are kept as written, and
+// ICU's syntax characters {, } and # are quoted with apostrophes, apostrophes doubled where
+// ICU would read them as quotes, so that icuToNative gives the text back.
+func nativeToICU(text string, syntax message.Syntax) string {
+	if !strings.ContainsAny(text, "{}#'") {
+		return text
+	}
+	var b strings.Builder
+	quoted := false
+	for _, n := range message.Parse(text, syntax).Nodes {
+		if a, ok := n.(*message.Arg); ok {
+			if quoted {
+				b.WriteByte('\'')
+				quoted = false
+			}
+			b.WriteString(a.Raw)
+			continue
+		}
+		s := n.String()
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			special := c == '{' || c == '}' || c == '#'
+			switch {
+			case quoted && (special || c == '\''):
+				if c == '\'' {
+					b.WriteByte('\'')
+				}
+				b.WriteByte(c)
+				continue
+			case quoted:
+				b.WriteByte('\'')
+				quoted = false
+			}
+			switch {
+			case special:
+				b.WriteByte('\'')
+				b.WriteByte(c)
+				quoted = true
+			case c == '\'' && i+1 < len(s) && strings.IndexByte("'{}|#", s[i+1]) >= 0:
+				b.WriteString("''")
+			case c == '\'' && i+1 == len(s):
+				// The next node may start with a character that would open a quote.
+				b.WriteString("''")
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	if quoted {
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+// icuToNative is the text of an ICU plural form as a native form writes it: '#' becomes
+// pound (the format's number placeholder) and quoted text is unquoted.
+func icuToNative(text, pound string) string {
+	if !strings.ContainsAny(text, "#'") {
+		return text
+	}
+	m := message.Parse("{n, plural, other {"+text+"}}", valueSyntax)
+	if len(m.Nodes) != 1 {
+		return text
+	}
+	s, ok := m.Nodes[0].(*message.Select)
+	if !ok || len(s.Forms) != 1 || s.Tail == "" {
+		return text
+	}
+	var b strings.Builder
+	for _, n := range s.Forms[0].Message.Nodes {
+		switch n := n.(type) {
+		case *message.Pound:
+			b.WriteString(pound)
+		case *message.Quoted:
+			b.WriteString(n.Value)
+		default:
+			b.WriteString(n.String())
+		}
+	}
+	return b.String()
+}

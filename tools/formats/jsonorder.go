@@ -1,0 +1,456 @@
+package formats
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The JSON codecs (json, i18next, arb, xcstrings) read a file into jsonNode trees rather
+// than Go maps: a map loses the order of the keys, and the order is part of what a file
+// says (an i18next or ARB file is written back in its own order). The reader is
+// encoding/json's token stream; it refuses an object that gives the same key twice (JSON
+// leaves that undefined and readers disagree on which one wins, so a translation would be
+// lost silently), naming the line of the second one.
+
+// jsonKind is the kind of a JSON value.
+type jsonKind uint8
+
+const (
+	jsonString jsonKind = iota + 1
+	jsonNumber
+	jsonBool
+	jsonNull
+	jsonObject
+	jsonArray
+)
+
+func (k jsonKind) String() string {
+	switch k {
+	case jsonString:
+		return "a string"
+	case jsonNumber:
+		return "a number"
+	case jsonBool:
+		return "a boolean"
+	case jsonNull:
+		return "null"
+	case jsonObject:
+		return "an object"
+	}
+	return "an array"
+}
+
+// jsonNode is one JSON value. Objects keep their members in file order.
+type jsonNode struct {
+	Kind jsonKind
+	// Str is a string's text, a number's literal, "true" or "false".
+	Str string
+	// Keys and Vals are an object's members in order; Vals an array's items.
+	Keys []string
+	Vals []*jsonNode
+	// Offset is the byte offset just past the value's first token, for errors.
+	Offset int64
+}
+
+// get returns the value of an object's member, or nil.
+func (n *jsonNode) get(key string) *jsonNode {
+	if n == nil || n.Kind != jsonObject {
+		return nil
+	}
+	for i, k := range n.Keys {
+		if k == key {
+			return n.Vals[i]
+		}
+	}
+	return nil
+}
+
+// text is a string's text, "" for nil or another kind.
+func (n *jsonNode) text() string {
+	if n == nil || n.Kind != jsonString {
+		return ""
+	}
+	return n.Str
+}
+
+// set replaces or appends an object member.
+func (n *jsonNode) set(key string, v *jsonNode) {
+	for i, k := range n.Keys {
+		if k == key {
+			n.Vals[i] = v
+			return
+		}
+	}
+	n.Keys = append(n.Keys, key)
+	n.Vals = append(n.Vals, v)
+}
+
+// del removes an object member.
+func (n *jsonNode) del(key string) {
+	for i, k := range n.Keys {
+		if k == key {
+			n.Keys = append(n.Keys[:i:i], n.Keys[i+1:]...)
+			n.Vals = append(n.Vals[:i:i], n.Vals[i+1:]...)
+			return
+		}
+	}
+}
+
+func jsonStr(s string) *jsonNode { return &jsonNode{Kind: jsonString, Str: s} }
+func jsonObj() *jsonNode {
+	return &jsonNode{Kind: jsonObject, Keys: make([]string, 0, 4), Vals: make([]*jsonNode, 0, 4)}
+}
+
+// maxJSONDepth bounds nesting, so a hostile file cannot exhaust the stack.
+const maxJSONDepth = 64
+
+// parseJSON reads one JSON value (a UTF-8 byte order mark before it is skipped). A file
+// that is not JSON, or has an object with a key given twice, is a *FileError naming the line.
+func parseJSON(data []byte) (*jsonNode, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &jsonParser{data: data, dec: dec}
+	tok, err := p.token()
+	if err == io.EOF {
+		return nil, offsetError(data, int64(len(data)), "empty file, want a JSON object")
+	}
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.value(tok, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, offsetError(data, p.dec.InputOffset(), "data after the JSON value")
+	}
+	return n, nil
+}
+
+type jsonParser struct {
+	data []byte
+	dec  *json.Decoder
+	// keys and vals gather the members of the objects being read, so that each object's
+	// slices are made once, at their size.
+	keys []string
+	vals []*jsonNode
+}
+
+// token reads the next token, turning a syntax error into a FileError.
+func (p *jsonParser) token() (json.Token, error) {
+	tok, err := p.dec.Token()
+	if err == nil || err == io.EOF {
+		return tok, err
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return nil, offsetError(p.data, se.Offset, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
+	}
+	if err == io.ErrUnexpectedEOF {
+		return nil, offsetError(p.data, int64(len(p.data)), "invalid JSON: the file ends inside a value")
+	}
+	return nil, offsetError(p.data, p.dec.InputOffset(), "invalid JSON: %v", err)
+}
+
+func (p *jsonParser) value(tok json.Token, depth int) (*jsonNode, error) {
+	off := p.dec.InputOffset()
+	switch t := tok.(type) {
+	case string:
+		return &jsonNode{Kind: jsonString, Str: t, Offset: off}, nil
+	case json.Number:
+		return &jsonNode{Kind: jsonNumber, Str: string(t), Offset: off}, nil
+	case bool:
+		return &jsonNode{Kind: jsonBool, Str: strconv.FormatBool(t), Offset: off}, nil
+	case nil:
+		return &jsonNode{Kind: jsonNull, Offset: off}, nil
+	}
+	if depth >= maxJSONDepth {
+		return nil, offsetError(p.data, off, "JSON nested more than %d levels deep", maxJSONDepth)
+	}
+	if tok.(json.Delim) == '[' {
+		n := &jsonNode{Kind: jsonArray, Offset: off}
+		for {
+			t, err := p.token()
+			if err != nil {
+				return nil, p.eof(err)
+			}
+			if d, ok := t.(json.Delim); ok && d == ']' {
+				return n, nil
+			}
+			v, err := p.value(t, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Vals = append(n.Vals, v)
+		}
+	}
+	n := &jsonNode{Kind: jsonObject, Offset: off}
+	base := len(p.keys)
+	defer func() {
+		p.keys = p.keys[:base]
+		p.vals = p.vals[:base]
+	}()
+	var seen map[string]bool
+	for {
+		t, err := p.token()
+		if err != nil {
+			return nil, p.eof(err)
+		}
+		if d, ok := t.(json.Delim); ok && d == '}' {
+			n.Keys = slices.Clone(p.keys[base:])
+			n.Vals = slices.Clone(p.vals[base:])
+			return n, nil
+		}
+		key := t.(string) // the decoder only gives a string or '}' here
+		keyOff := p.dec.InputOffset()
+		if len(p.keys)-base >= 8 && seen == nil {
+			seen = make(map[string]bool, 2*(len(p.keys)-base))
+			for _, k := range p.keys[base:] {
+				seen[k] = true
+			}
+		}
+		if dup := (seen != nil && seen[key]) || (seen == nil && containsString(p.keys[base:], key)); dup {
+			return nil, offsetError(p.data, keyOff, "key %q is given twice in one object", key)
+		}
+		if seen != nil {
+			seen[key] = true
+		}
+		t, err = p.token()
+		if err != nil {
+			return nil, p.eof(err)
+		}
+		v, err := p.value(t, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		p.keys = append(p.keys, key)
+		p.vals = append(p.vals, v)
+	}
+}
+
+func (p *jsonParser) eof(err error) error {
+	if err == io.EOF {
+		return offsetError(p.data, int64(len(p.data)), "invalid JSON: the file ends inside a value")
+	}
+	return err
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonWriter writes JSON text. Strings are escaped as encoding/json escapes them with
+// HTML escaping off (what renderJSON has always written): ", \, control characters,
+// U+2028 and U+2029; invalid UTF-8 becomes U+FFFD.
+type jsonWriter struct {
+	b bytes.Buffer
+	// colon separates a key from its value: ": " (Go, Flutter, i18next) or " : " (Xcode).
+	colon string
+	// slash escapes '/' as "\/" (what some Apple writers do).
+	slash bool
+	// xcodeEmpty writes an empty object or array as Xcode does, "{\n\n<indent>}", not "{}".
+	xcodeEmpty bool
+	// order gives the order to write an object's keys in (Xcode's), nil for the order they
+	// have; a nil order func keeps node order.
+	order func(keys []string) []int
+}
+
+const hexDigits = "0123456789abcdef"
+
+func (w *jsonWriter) str(s string) {
+	b := &w.b
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && w.slash) {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\', '/':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[c>>4])
+				b.WriteByte(hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+}
+
+func (w *jsonWriter) indent(depth int) {
+	w.b.WriteByte('\n')
+	for range depth {
+		w.b.WriteString("  ")
+	}
+}
+
+// node writes n indented at depth (two spaces a level).
+func (w *jsonWriter) node(n *jsonNode, depth int) {
+	switch n.Kind {
+	case jsonString:
+		w.str(n.Str)
+	case jsonNumber, jsonBool:
+		w.b.WriteString(n.Str)
+	case jsonNull:
+		w.b.WriteString("null")
+	case jsonArray:
+		if len(n.Vals) == 0 {
+			w.empty("[", "]", depth)
+			return
+		}
+		w.b.WriteByte('[')
+		for i, v := range n.Vals {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			w.indent(depth + 1)
+			w.node(v, depth+1)
+		}
+		w.indent(depth)
+		w.b.WriteByte(']')
+	case jsonObject:
+		if len(n.Keys) == 0 {
+			w.empty("{", "}", depth)
+			return
+		}
+		var order []int
+		if w.order != nil && len(n.Keys) > 1 {
+			order = w.order(n.Keys)
+		}
+		w.b.WriteByte('{')
+		for j := range n.Keys {
+			i := j
+			if order != nil {
+				i = order[j]
+			}
+			if j > 0 {
+				w.b.WriteByte(',')
+			}
+			w.indent(depth + 1)
+			w.str(n.Keys[i])
+			w.b.WriteString(w.colon)
+			w.node(n.Vals[i], depth+1)
+		}
+		w.indent(depth)
+		w.b.WriteByte('}')
+	}
+}
+
+func identity(n int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	return order
+}
+
+func (w *jsonWriter) empty(open, close string, depth int) {
+	w.b.WriteString(open)
+	if w.xcodeEmpty {
+		w.b.WriteByte('\n')
+		w.indent(depth)
+	}
+	w.b.WriteString(close)
+}
+
+// canonicalJSON is n written compactly, members in node order: how the codecs keep a part
+// of a file they do not model in a Meta value.
+func canonicalJSON(n *jsonNode) string {
+	var w jsonWriter
+	w.compact(n)
+	return w.b.String()
+}
+
+func (w *jsonWriter) compact(n *jsonNode) {
+	switch n.Kind {
+	case jsonArray:
+		w.b.WriteByte('[')
+		for i, v := range n.Vals {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			w.compact(v)
+		}
+		w.b.WriteByte(']')
+	case jsonObject:
+		var order []int
+		if w.order != nil && len(n.Keys) > 1 {
+			order = w.order(n.Keys)
+		}
+		w.b.WriteByte('{')
+		for j := range n.Keys {
+			i := j
+			if order != nil {
+				i = order[j]
+			}
+			if j > 0 {
+				w.b.WriteByte(',')
+			}
+			w.str(n.Keys[i])
+			w.b.WriteByte(':')
+			w.compact(n.Vals[i])
+		}
+		w.b.WriteByte('}')
+	default:
+		w.node(n, 0)
+	}
+}
+
+// parseMetaJSON reads back a Meta value written by canonicalJSON.
+func parseMetaJSON(what, s string) (*jsonNode, error) {
+	n, err := parseJSON([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("formats: Meta %s is not JSON: %w", what, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,593 @@
+package formats
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
+
+// xcstrings: Xcode's String Catalog, every language in one JSON file:
+// {"sourceLanguage", "strings": {key: {"comment", "extractionState", "shouldTranslate",
+// "localizations": {lang: {"stringUnit": {"state", "value"}, "variations": {"plural":
+// {category: {"stringUnit"}}, "device": {...}}, "substitutions": {...}}}}}, "version"}.
+//
+// Decode with Options.Language "all" (or "") gives every language in Values, Languages in
+// the order they first appear; with one language only that one. Entries come in Xcode's
+// order (the file's, for a file Xcode wrote). Entry.Source is the source localization's
+// value, or the key when the entry has none or an empty one (the contract's rule).
+// comment is Entry.Comment, shouldTranslate false DoNotTranslate. A localization's value
+// is, in this order: its stringUnit; its plural variations as one ICU plural on count
+// (FromNative: zero is =0 where the language has no zero category; text as written, ICU's
+// {, } and # quoted); the "other" device's stringUnit. States: translated, needs_review,
+// new (StateNone) and stale.
+//
+// A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
+// Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
+// compact, keys in Xcode's order):
+//   - File.Meta["version"]; File.Meta["json:<field>"] for another top-level member (JSON);
+//     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
+//     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
+//   - Entry.Meta["extractionState"]; Entry.Meta["json:<field>"] for another member (JSON).
+//   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
+//     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
+//     Substitutions (%#@var@) are not turned into ICU: the value keeps %#@var@.
+//     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
+//     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
+//     ["<lang>.variations.plural"] a plural kept as written because it has forms a
+//     plural in lokal cannot carry (categories the language lacks that name no number);
+//     ["<lang>:state"] a state lokal has no name for; ["<lang>:stringUnit"] other
+//     members of the stringUnit (JSON), ["<lang>.stringUnit"] one lokal cannot read.
+//     (Markers are spelled with ':', members of the file with '.': a language has neither.)
+//
+// Encode writes Xcode's own spelling: two-space indent, " : " between key and value,
+// every object's keys in Xcode's order (the Unicode collation, numbers by value:
+// "%lld min" before "%lld Points", "%" before "$", "month" before "Month %lld"), an empty
+// object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
+// exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
+// %lld). With one language, the source localization is written from Entry.Source when it
+// differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
+// (an export must give it: a catalog without one is left without).
+var xcstringsCodec = &Codec{
+	Name:         "xcstrings",
+	ContentType:  "application/json",
+	Extension:    "xcstrings",
+	Bilingual:    true,
+	Multilingual: true,
+	Decode:       decodeXCStrings,
+	Encode:       encodeXCStrings,
+}
+
+var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
+var xcstatesOut = map[State]string{StateTranslated: "translated", StateNeedsReview: "needs_review", StateNone: "new", StateStale: "stale"}
+
+func decodeXCStrings(data []byte, o Options) (*File, error) {
+	root, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind != jsonObject {
+		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+	}
+	all := o.Language == "" || o.Language == AllLanguages
+	f := &File{SourceLanguage: o.SourceLanguage}
+	meta := map[string]string{"version": "1.0"}
+	var stringsNode *jsonNode
+	for i, k := range root.Keys {
+		v := root.Vals[i]
+		switch k {
+		case "sourceLanguage":
+			if v.Kind != jsonString {
+				return nil, offsetError(data, v.Offset, "sourceLanguage must be a string")
+			}
+			f.SourceLanguage = v.Str
+		case "version":
+			if v.Kind != jsonString {
+				return nil, offsetError(data, v.Offset, "version must be a string")
+			}
+			meta["version"] = v.Str
+		case "strings":
+			if v.Kind != jsonObject {
+				return nil, offsetError(data, v.Offset, "strings must be an object, not %s", v.Kind)
+			}
+			stringsNode = v
+		default:
+			meta["json:"+k] = xcJSON(v)
+		}
+	}
+	if bytes.Contains(data, []byte(`\/`)) {
+		meta["escapedSlashes"] = "true"
+	}
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		meta["noFinalNewline"] = "true"
+	}
+	f.Meta = meta
+	if !all {
+		f.Languages = []string{o.Language}
+	}
+	if stringsNode == nil {
+		return f, nil
+	}
+	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in file order
+	for i, key := range stringsNode.Keys {
+		v := stringsNode.Vals[i]
+		if v.Kind != jsonObject {
+			return nil, offsetError(data, v.Offset, "string %q must be an object, not %s", key, v.Kind)
+		}
+		e := Entry{Key: key, Source: key, Values: map[string]Value{}}
+		em := map[string]string{}
+		for j, field := range v.Keys {
+			fv := v.Vals[j]
+			switch {
+			case field == "comment" && fv.Kind == jsonString:
+				e.Comment = fv.Str
+			case field == "extractionState" && fv.Kind == jsonString:
+				em["extractionState"] = fv.Str
+			case field == "shouldTranslate" && fv.Kind == jsonBool && fv.Str == "false":
+				e.DoNotTranslate = true
+			case field == "localizations":
+				if fv.Kind != jsonObject {
+					return nil, offsetError(data, fv.Offset, "localizations of %q must be an object", key)
+				}
+				for l, lang := range fv.Keys {
+					loc := fv.Vals[l]
+					if loc.Kind != jsonObject {
+						return nil, offsetError(data, loc.Offset, "localization %q of %q must be an object", lang, key)
+					}
+					if strings.ContainsAny(lang, ".:") || lang == "" {
+						return nil, offsetError(data, loc.Offset, "localization of %q has a bad language %q", key, lang)
+					}
+					val, ok, lm := readXCLocalization(lang, loc)
+					if ok && lang == f.SourceLanguage && val.Text != "" {
+						e.Source = val.Text
+					}
+					if !all && lang != o.Language {
+						continue
+					}
+					if ok || lm != nil {
+						langs[len(f.Entries)] = append(langs[len(f.Entries)], lang)
+					}
+					if ok {
+						e.Values[lang] = val
+					}
+					for mk, mv := range lm {
+						em[mk] = mv
+					}
+				}
+			default:
+				em["json:"+field] = xcJSON(fv)
+			}
+		}
+		if len(em) > 0 {
+			e.Meta = em
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	// Xcode writes entries and localizations in its order, and so does Encode: a file in
+	// another order is read in that one, so that it reads the same once written back.
+	keys := make([]string, len(f.Entries))
+	for i, e := range f.Entries {
+		keys[i] = e.Key
+	}
+	if order := xcodeOrder(keys); order != nil {
+		sorted := make([]Entry, len(f.Entries))
+		sortedLangs := make([][]string, len(f.Entries))
+		for i, j := range order {
+			sorted[i], sortedLangs[i] = f.Entries[j], langs[j]
+		}
+		f.Entries, langs = sorted, sortedLangs
+	}
+	if all {
+		for _, ls := range langs {
+			order := xcodeOrder(ls)
+			for i := range ls {
+				lang := ls[i]
+				if order != nil {
+					lang = ls[order[i]]
+				}
+				if !slices.Contains(f.Languages, lang) {
+					f.Languages = append(f.Languages, lang)
+				}
+			}
+		}
+	}
+	return f, nil
+}
+
+// readXCLocalization reads one localization: its value (ok false when it has none lokal
+// can hold) and the Meta keeping the rest.
+func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]string) {
+	// The usual localization is one plain stringUnit: no Meta to make.
+	if len(loc.Keys) == 1 && loc.Keys[0] == "stringUnit" {
+		u := loc.Vals[0]
+		if len(u.Keys) == 2 && u.Keys[0] == "state" && u.Keys[1] == "value" && u.Vals[0].Kind == jsonString && u.Vals[1].Kind == jsonString {
+			if st, known := xcstatesIn[u.Vals[0].Str]; known {
+				return Value{Text: u.Vals[1].Str, State: st}, true, nil
+			}
+		}
+	}
+	meta := map[string]string{}
+	var val Value
+	ok := false
+	var device *jsonNode
+	for i, field := range loc.Keys {
+		fv := loc.Vals[i]
+		switch field {
+		case "stringUnit":
+			v, extra, isUnit := readStringUnit(fv)
+			if !isUnit {
+				meta[lang+".stringUnit"] = xcJSON(fv)
+				continue
+			}
+			val, ok = v, true
+			if extra != "" {
+				meta[lang+":stringUnit"] = extra
+			}
+			if st := fv.get("state"); st != nil && xcstatesIn[st.Str] == "" && st.Str != "new" {
+				meta[lang+":state"] = st.Str
+			}
+		case "variations":
+			if fv.Kind != jsonObject {
+				meta[lang+".variations"] = xcJSON(fv)
+				continue
+			}
+			for j, kind := range fv.Keys {
+				kv := fv.Vals[j]
+				if kind == "device" {
+					device = kv
+				}
+				meta[lang+".variations."+kind] = xcJSON(kv)
+			}
+		default:
+			meta[lang+"."+field] = xcJSON(fv)
+		}
+	}
+	if plural, has := meta[lang+".variations.plural"]; has && !ok {
+		if v, states, isPlural := readXCPlural(lang, loc.get("variations").get("plural")); isPlural {
+			val, ok = v, true
+			delete(meta, lang+".variations.plural")
+			if states != "" {
+				meta[lang+":plural.states"] = states
+			}
+		} else {
+			meta[lang+".variations.plural"] = plural
+		}
+	}
+	if device != nil && !ok {
+		if v, extra, isUnit := readStringUnit(device.get("other").get("stringUnit")); isUnit && extra == "" && len(device.get("other").Keys) == 1 {
+			if _, known := xcstatesIn[device.get("other").get("stringUnit").get("state").text()]; known {
+				val, ok = v, true
+				meta[lang+":value"] = "device"
+			}
+		}
+	}
+	if len(meta) == 0 {
+		meta = nil
+	}
+	return val, ok, meta
+}
+
+// readStringUnit reads {"state", "value"}: the Value, and the JSON of any other members.
+func readStringUnit(n *jsonNode) (Value, string, bool) {
+	if n == nil || n.Kind != jsonObject {
+		return Value{}, "", false
+	}
+	v := n.get("value")
+	if v == nil || v.Kind != jsonString {
+		return Value{}, "", false
+	}
+	st := n.get("state")
+	if st != nil && st.Kind != jsonString {
+		return Value{}, "", false
+	}
+	out := Value{Text: v.Str}
+	if st != nil {
+		out.State = xcstatesIn[st.Str]
+	}
+	extra := jsonObj()
+	for i, k := range n.Keys {
+		if k != "state" && k != "value" {
+			extra.Keys = append(extra.Keys, k)
+			extra.Vals = append(extra.Vals, n.Vals[i])
+		}
+	}
+	if len(extra.Keys) == 0 {
+		return out, "", true
+	}
+	return out, xcJSON(extra), true
+}
+
+// readXCPlural turns variations.plural into one ICU plural, when every form is a plain
+// stringUnit and writing it back gives the same forms.
+func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
+	if n == nil || n.Kind != jsonObject || len(n.Keys) == 0 {
+		return Value{}, "", false
+	}
+	var forms []PluralForm
+	states := jsonObj()
+	same := true
+	var state State
+	for i, cat := range n.Keys {
+		form := n.Vals[i]
+		if form.Kind != jsonObject || len(form.Keys) != 1 {
+			return Value{}, "", false
+		}
+		unit := form.get("stringUnit")
+		v, extra, ok := readStringUnit(unit)
+		if !ok || extra != "" {
+			return Value{}, "", false
+		}
+		if _, known := xcstatesIn[unit.get("state").text()]; !known {
+			return Value{}, "", false
+		}
+		if i == 0 {
+			state = v.State
+		} else if v.State != state {
+			same = false
+		}
+		states.Keys = append(states.Keys, cat)
+		states.Vals = append(states.Vals, jsonStr(unit.get("state").text()))
+		forms = append(forms, PluralForm{Selector: cat, Text: nativeToICU(v.Text, 0)})
+	}
+	text := pluralOfForms(lang, false, forms, ZeroExplicit)
+	if text == "" {
+		return Value{}, "", false
+	}
+	s := ""
+	if !same {
+		s = xcJSON(states)
+	}
+	return Value{Text: text, State: state}, s, true
+}
+
+func encodeXCStrings(f *File, o Options) ([]byte, error) {
+	all := o.Language == "" || o.Language == AllLanguages
+	src := f.SourceLanguage
+	if src == "" {
+		src = o.SourceLanguage
+	}
+	root := jsonObj()
+	if src != "" {
+		root.set("sourceLanguage", jsonStr(src))
+	}
+	strs := jsonObj()
+	root.set("strings", strs)
+	version := f.Meta["version"]
+	if version == "" {
+		version = "1.0"
+	}
+	root.set("version", jsonStr(version))
+	for k, v := range f.Meta {
+		if name, ok := strings.CutPrefix(k, "json:"); ok {
+			n, err := parseMetaJSON(k, v)
+			if err != nil {
+				return nil, err
+			}
+			root.set(name, n)
+		}
+	}
+	seen := make(map[string]bool, len(f.Entries))
+	for _, e := range f.Entries {
+		if seen[e.Key] {
+			return nil, fmt.Errorf("formats: xcstrings: duplicate key %q", e.Key)
+		}
+		seen[e.Key] = true
+		n, err := xcEntry(e, src, all, o.Language)
+		if err != nil {
+			return nil, err
+		}
+		strs.Keys = append(strs.Keys, e.Key)
+		strs.Vals = append(strs.Vals, n)
+	}
+	w := jsonWriter{colon: " : ", xcodeEmpty: true, order: xcodeOrder, slash: f.Meta["escapedSlashes"] == "true"}
+	w.b.Grow(256 + 512*len(f.Entries)) // about what an entry in three languages takes
+	w.node(root, 0)
+	if f.Meta["noFinalNewline"] != "true" {
+		w.b.WriteByte('\n')
+	}
+	return w.b.Bytes(), nil
+}
+
+func xcEntry(e Entry, src string, all bool, only string) (*jsonNode, error) {
+	n := jsonObj()
+	if e.Comment != "" {
+		n.set("comment", jsonStr(e.Comment))
+	}
+	if s := e.Meta["extractionState"]; s != "" {
+		n.set("extractionState", jsonStr(s))
+	}
+	if e.DoNotTranslate {
+		n.set("shouldTranslate", &jsonNode{Kind: jsonBool, Str: "false"})
+	}
+	// The languages the entry writes: its values, and those its Meta keeps something for.
+	var langs []string
+	for lang := range e.Values {
+		if all || lang == only {
+			langs = append(langs, lang)
+		}
+	}
+	for k, v := range e.Meta {
+		if name, ok := strings.CutPrefix(k, "json:"); ok {
+			mv, err := parseMetaJSON(k, v)
+			if err != nil {
+				return nil, err
+			}
+			n.set(name, mv)
+			continue
+		}
+		if i := strings.IndexAny(k, ".:"); i >= 0 && (all || k[:i] == only) && !slices.Contains(langs, k[:i]) {
+			lang := k[:i]
+			langs = append(langs, lang)
+		}
+	}
+	_, hasSrc := e.Values[src]
+	if src != "" && !hasSrc && !slices.Contains(langs, src) && e.Source != "" && e.Source != e.Key {
+		langs = append(langs, src)
+	}
+	locs := jsonObj()
+	for _, lang := range langs {
+		v, has := e.Values[lang]
+		if !has && src != "" && lang == src && e.Source != "" && e.Source != e.Key {
+			v, has = Value{Text: e.Source, State: StateTranslated}, true
+		}
+		loc, err := xcLocalization(e, lang, v, has)
+		if err != nil {
+			return nil, err
+		}
+		if len(loc.Keys) > 0 {
+			locs.set(lang, loc)
+		}
+	}
+	if len(locs.Keys) > 0 {
+		n.set("localizations", locs)
+	}
+	return n, nil
+}
+
+func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) {
+	loc := jsonObj()
+	prefix := lang + "."
+	metaJSON := func(key string) (*jsonNode, error) {
+		s, ok := e.Meta[key]
+		if !ok {
+			return nil, nil
+		}
+		return parseMetaJSON(key, s)
+	}
+	state := xcstatesOut[v.State]
+	marker := lang + ":"
+	if s, ok := e.Meta[marker+"state"]; ok && v.State == StateNone {
+		state = s
+	}
+	unit := func(text, state string) *jsonNode {
+		return &jsonNode{Kind: jsonObject, Keys: []string{"state", "value"}, Vals: []*jsonNode{jsonStr(state), jsonStr(text)}}
+	}
+	variations := jsonObj()
+	for k, s := range e.Meta {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		kind, isVariation := strings.CutPrefix(rest, "variations.")
+		switch {
+		case isVariation:
+			n, err := parseMetaJSON(k, s)
+			if err != nil {
+				return nil, err
+			}
+			variations.set(kind, n)
+		case rest == "stringUnit":
+		default:
+			n, err := parseMetaJSON(k, s)
+			if err != nil {
+				return nil, err
+			}
+			loc.set(rest, n)
+		}
+	}
+	switch p, isPlural := singlePlural(v.Text); {
+	case !has:
+	case e.Meta[marker+"value"] == "device":
+		device := variations.get("device")
+		if device == nil || device.Kind != jsonObject {
+			device = jsonObj()
+			variations.set("device", device)
+		}
+		other := jsonObj()
+		other.set("stringUnit", unit(v.Text, state))
+		device.set("other", other)
+	case isPlural && variations.get("plural") == nil:
+		states, err := metaJSON(lang + ":plural.states")
+		if err != nil {
+			return nil, err
+		}
+		forms, _, _ := ToNative(lang, p, ZeroExplicit)
+		plural := jsonObj()
+		for _, fm := range forms {
+			st := state
+			if s := states.get(fm.Selector); s != nil {
+				st = s.Str
+			}
+			form := jsonObj()
+			form.set("stringUnit", unit(icuToNative(fm.Text, "%lld"), st))
+			plural.set(fm.Selector, form)
+		}
+		variations.set("plural", plural)
+	default:
+		u := unit(v.Text, state)
+		if extra, err := metaJSON(lang + ":stringUnit"); err != nil {
+			return nil, err
+		} else if extra != nil {
+			for i, k := range extra.Keys {
+				u.set(k, extra.Vals[i])
+			}
+		}
+		loc.set("stringUnit", u)
+	}
+	if loc.get("stringUnit") == nil {
+		// A stringUnit lokal could not read, beside a value from elsewhere or none.
+		if n, err := metaJSON(prefix + "stringUnit"); err != nil {
+			return nil, err
+		} else if n != nil {
+			loc.set("stringUnit", n)
+		}
+	}
+	if len(variations.Keys) > 0 {
+		loc.set("variations", variations)
+	}
+	return loc, nil
+}
+
+// xcJSON is n as a Meta value: compact, keys in Xcode's order (so that it reads the same
+// after Xcode or this codec rewrote the file).
+func xcJSON(n *jsonNode) string {
+	w := jsonWriter{order: xcodeOrder}
+	w.compact(n)
+	return w.b.String()
+}
+
+// xcodeCollators are collators in Xcode's key order (one per goroutine at a time: a
+// Collator is not safe for concurrent use).
+var xcodeCollators = sync.Pool{New: func() any { return collate.New(language.Und, collate.Numeric) }}
+
+// xcodeOrder orders an object's keys as Xcode writes them: by the Unicode collation with
+// numbers compared by value (what Finder's sort does), ties by bytes.
+func xcodeOrder(keys []string) []int {
+	if len(keys) < 2 {
+		return nil
+	}
+	plain := true
+	for _, k := range keys {
+		for i := 0; i < len(k) && plain; i++ {
+			plain = k[i] >= 'a' && k[i] <= 'z'
+		}
+	}
+	if plain {
+		// Lower-case ASCII words collate in byte order.
+		if slices.IsSorted(keys) {
+			return nil
+		}
+		order := identity(len(keys))
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+		return order
+	}
+	order := identity(len(keys))
+	c := xcodeCollators.Get().(*collate.Collator)
+	defer xcodeCollators.Put(c)
+	var buf collate.Buffer
+	sk := make([][]byte, len(keys))
+	for i, k := range keys {
+		sk[i] = c.KeyFromString(&buf, k)
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if r := bytes.Compare(sk[a], sk[b]); r != 0 {
+			return r
+		}
+		return strings.Compare(keys[a], keys[b])
+	})
+	return order
+}
