@@ -73,7 +73,7 @@ func TestInvitationEndToEnd(t *testing.T) {
 		if c := guest.get(t, "/app/p/"+id+"/connect").want(t, http.StatusOK, "tokens-only"); strings.Contains(c.body, `id="keys-h"`) {
 			t.Errorf("a translator's Connect page lists the project's keys")
 		}
-		if p := guest.post(t, "/app/p/"+id+"/connect/keys/revoke", url.Values{"id": {"x"}}, true); p.status != http.StatusForbidden {
+		if p := guest.post(t, "/app/p/"+id+"/connect/keys/revoke", url.Values{"id": {"x"}, "confirm": {"1"}}, true); p.status != http.StatusForbidden {
 			t.Errorf("a translator revoking a key: %d, want 403", p.status)
 		}
 		made := guest.post(t, "/app/p/"+id+"/connect/tokens", url.Values{"scope": {"workspace"}}, true).want(t, http.StatusCreated)
