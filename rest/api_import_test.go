@@ -361,3 +361,33 @@ func TestAPIExportFormats(t *testing.T) {
 		})
 	})
 }
+
+// TestAPIImportPluralPlaceholders: plurals whose forms write the number in the format's own
+// spelling (i18next's {{count}}, Rails' %{count}, Android's %d) import with no warning
+// about missing forms, and the file exported again is the file imported, byte for byte.
+func TestAPIImportPluralPlaceholders(t *testing.T) {
+	t.Parallel()
+	files := []struct{ format, body string }{
+		{"i18next", "{\n  \"files_one\": \"{{count}} file\",\n  \"files_other\": \"{{count}} files\",\n  \"nested\": {\n    \"items_one\": \"{{count}} item in {{place}}\",\n    \"items_other\": \"{{count}} items in {{place}}\"\n  }\n}\n"},
+		{"yaml", "en:\n  files:\n    one: \"%{count} file\"\n    other: \"%{count} files\"\n"},
+		{"android", "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <plurals name=\"files\">\n        <item quantity=\"one\">%d file</item>\n        <item quantity=\"other\">%d files</item>\n    </plurals>\n</resources>\n"},
+	}
+	forEachDialect(t, func(t *testing.T, s *server) {
+		for _, f := range files {
+			t.Run(f.format, func(t *testing.T) {
+				ns := "placeholders-" + f.format
+				out := s.importFile(t, "en", ns, "format="+f.format, f.body)
+				if len(out.Warnings) != 0 {
+					t.Errorf("warnings %+v", out.Warnings)
+				}
+				if out.Summary.Plurals == 0 || out.Summary.Plurals != out.Summary.Created {
+					t.Errorf("summary %+v", out.Summary)
+				}
+				r := s.call(t, "GET", s.readPath("en", ns)+"?format="+f.format, tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+				if string(r.body) != f.body {
+					t.Errorf("the export differs from the file imported:\n%s\nwant:\n%s", r.body, f.body)
+				}
+			})
+		}
+	})
+}
