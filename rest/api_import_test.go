@@ -391,3 +391,22 @@ func TestAPIImportPluralPlaceholders(t *testing.T) {
 		}
 	})
 }
+
+// TestAPIImportXCStringsSubstitutions: a String Catalog whose strings are %#@var@ format
+// keys with plural substitutions imports as ICU plurals (counted as plurals, no warning)
+// and exports to the same file.
+func TestAPIImportXCStringsSubstitutions(t *testing.T) {
+	t.Parallel()
+	const file = "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"%lld files in %lld folders\" : {\n      \"localizations\" : {\n        \"en\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            \"value\" : \"%#@files@ in %#@folders@\"\n          },\n          \"substitutions\" : {\n            \"files\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg file\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg files\"\n                    }\n                  }\n                }\n              }\n            },\n            \"folders\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg folder\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg folders\"\n                    }\n                  }\n                }\n              }\n            }\n          }\n        },\n        \"nb\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            \"value\" : \"%#@files@ i %#@folders@\"\n          },\n          \"substitutions\" : {\n            \"files\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg fil\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg filer\"\n                    }\n                  }\n                }\n              }\n            },\n            \"folders\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg mappe\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg mapper\"\n                    }\n                  }\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  },\n  \"version\" : \"1.0\"\n}\n"
+	forEachDialect(t, func(t *testing.T, s *server) {
+		out := s.importFile(t, "all", "catalog", "format=xcstrings", file)
+		if len(out.Warnings) != 0 || out.Summary.Plurals != 1 || out.Summary.Created != 1 {
+			t.Errorf("summary %+v, warnings %+v", out.Summary, out.Warnings)
+		}
+		s.wantFlat(t, "nb", "catalog", map[string]string{"%lld files in %lld folders": "{files, plural, one {%arg fil} other {%arg filer}} i {folders, plural, one {%arg mappe} other {%arg mapper}}"})
+		r := s.call(t, "GET", s.readPath("all", "catalog")+"?format=xcstrings", tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+		if string(r.body) != file {
+			t.Errorf("the export differs from the file imported:\n%s\nwant:\n%s", r.body, file)
+		}
+	})
+}
