@@ -21,7 +21,8 @@ import (
 // brace is quoted ICU's way. Apple's "zero" applies to 0 in every language, so in a
 // language without the zero category it is the explicit form =0, and =0 is written back as
 // zero (ZeroExplicit). Encode writes exactly the language's categories; a '#' in a form is
-// written as the variable's conversion (%d for value type d).
+// written as the variable's conversion (%d for value type d). The conversion is shared
+// with xcstrings' substitutions and XLIFF's Xcode units (formatkey.go).
 //
 // A key whose format has no variable is a plain value (written back as a format key
 // without variables). A key whose dict is a NSStringVariableWidthRuleType is the text of
