@@ -59,3 +59,25 @@ type HistoryEntry struct {
 	Actor          string    `json:"actor"`
 	At             time.Time `json:"at"`
 }
+
+// MemoryFilter asks for translation-memory candidates: source rows of the workspace's
+// active projects in SourceLanguage like Text, whose key has an approved, current
+// translation into Language. ExcludeKeyID leaves out the row asked about.
+type MemoryFilter struct {
+	WorkspaceID    string
+	SourceLanguage string
+	Language       string
+	Text           string
+	ExcludeKeyID   int64
+	Limit          int
+}
+
+// MemoryCandidate is one such source row with its approved translation.
+type MemoryCandidate struct {
+	ProjectID    string `bun:"project_id"`
+	ProjectTitle string `bun:"project_title"`
+	Namespace    string `bun:"namespace"`
+	Key          string `bun:"key"`
+	Source       string `bun:"source"`
+	Value        string `bun:"value"`
+}
