@@ -51,6 +51,7 @@ type ReviewRow struct {
 
 // HistoryEntry is one recorded change of a row.
 type HistoryEntry struct {
+	ID             int64     `json:"id"`
 	Change         string    `json:"change"`
 	Value          string    `json:"value"`
 	Status         string    `json:"status"`
@@ -58,7 +59,12 @@ type HistoryEntry struct {
 	LanguageLocked bool      `json:"language_locked"`
 	Actor          string    `json:"actor"`
 	At             time.Time `json:"at"`
+	// SourceVersion is the key's source version the value was written against.
+	SourceVersion *int64 `json:"-"`
 }
+
+// HistoryReverted labels the history entry of a revert to an earlier value.
+const HistoryReverted = "value_reverted"
 
 // MemoryFilter asks for translation-memory candidates: source rows of the workspace's
 // active projects in SourceLanguage like Text, whose key has an approved, current
