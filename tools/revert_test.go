@@ -9,7 +9,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// TestRevertRow: reverting puts an earlier value back through the write path, recorded
+// TestRevertRow (and the stale row's old source): reverting puts an earlier value back through the write path, recorded
 // in the history as a revert with its status (approved only as it was and without QA
 // findings); a version the reviewer did not see, an entry of another row and a text the
 // row already has are refused and change nothing.
@@ -84,6 +84,10 @@ func TestRevertRow(t *testing.T) {
 		b, err := cat.RowDetails(ctx, ref("bye"))
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The stale row shows the source text it was written for and what changed.
+		if !b.Item.Stale || b.OldSource != "Goodbye" || tools.DiffText(b.SourceDiff, "+") != "Goodbye {name}" {
+			t.Errorf("stale row: stale=%v old source %q diff %+v", b.Item.Stale, b.OldSource, b.SourceDiff)
 		}
 		it, err = cat.RevertRow(ctx, tools.RevertRowIn{RowRef: ref("bye"), HistoryID: b.History[len(b.History)-1].ID, Version: b.Item.Version})
 		if err != nil {
