@@ -2,20 +2,25 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// memoryRanked bounds how many rows the trigram index ranks before they are joined and
-// filtered (workspace, language, an approved translation): the rows most like the text
-// across the whole server, so the cost of a suggestion is the index's postings for the
-// text's trigrams plus this many row lookups, never a walk of the projects' rows.
+// memoryRanked bounds how many source rows the trigram index ranks before they are joined
+// and filtered (workspace, an approved translation): what a suggestion costs is the
+// index's answer for the text (PostgreSQL: pg_trgm's similarity over the GIN index;
+// SQLite: the FTS5 trigram table's rows holding any of the text's longest words, ranked
+// by bm25) plus at most this many row lookups, never a walk of the projects' rows. The
+// ranking is over the server's rows of the source language: on a server of many
+// workspaces a workspace's own matches can be crowded out of it, never the other way in.
 const memoryRanked = 500
 
-// memoryTrigrams bounds the trigrams of the text the index is asked for.
-const memoryTrigrams = 32
+// memoryWords bounds the words of the text the index is asked for.
+const memoryWords = 8
 
 // memoryJoin keeps the source rows s of the workspace's active projects whose key has an
 // approved translation tr made against the key's current source text.
@@ -41,50 +46,46 @@ func (t *tx) MemoryCandidates(ctx context.Context, f model.MemoryFilter) ([]mode
 		// % is pg_trgm's similarity operator (at least pg_trgm.similarity_threshold, 0.3),
 		// which the GIN index on LOWER(value) answers; the exact rows have similarity 1.
 		text := strings.ToLower(f.Text)
-		q := memoryColumns + `(SELECT id, key_id, language, value FROM translations WHERE LOWER(value) % ? ORDER BY similarity(LOWER(value), ?) DESC LIMIT ?) AS s` +
+		q := memoryColumns + `(SELECT id, key_id, language, value FROM translations WHERE language = ? AND LOWER(value) % ? ORDER BY similarity(LOWER(value), ?) DESC LIMIT ?) AS s` +
 			memoryJoin + ` ORDER BY similarity(LOWER(s.value), ?) DESC, tr.id DESC LIMIT ?`
-		err := t.tx.NewRaw(q, append(append([]any{text, text, memoryRanked}, args...), text, f.Limit)...).Scan(ctx, &out)
+		err := t.tx.NewRaw(q, append(append([]any{f.SourceLanguage, text, text, memoryRanked}, args...), text, f.Limit)...).Scan(ctx, &out)
 		return out, mapError(err)
 	}
 	// SQLite: the rows holding the whole text first (the exact ones are among them), then
 	// the rows the FTS5 trigram table ranks best for any of the text's trigrams.
 	exact := memoryColumns + `(SELECT t.id, t.key_id, t.language, t.value FROM translations_trgm AS g JOIN translations AS t ON t.id = g.rowid
-WHERE translations_trgm MATCH ? AND t.value = ? LIMIT ?) AS s` + memoryJoin + ` ORDER BY tr.id DESC LIMIT ?`
-	if err := t.tx.NewRaw(exact, append(append([]any{ftsPhrase(f.Text), f.Text, memoryRanked}, args...), f.Limit)...).Scan(ctx, &out); err != nil {
+WHERE translations_trgm MATCH ? AND t.value = ? AND t.language = ? LIMIT ?) AS s` + memoryJoin + ` ORDER BY tr.id DESC LIMIT ?`
+	if err := t.tx.NewRaw(exact, append(append([]any{ftsPhrase(f.Text), f.Text, f.SourceLanguage, memoryRanked}, args...), f.Limit)...).Scan(ctx, &out); err != nil {
 		return nil, mapError(err)
 	}
-	fuzzy := memoryColumns + `(SELECT t.id, t.key_id, t.language, t.value FROM (SELECT rowid, rank FROM translations_trgm WHERE translations_trgm MATCH ? ORDER BY rank LIMIT ?) AS g
-JOIN translations AS t ON t.id = g.rowid) AS s` + memoryJoin + ` LIMIT ?`
+	fuzzy := memoryColumns + `(SELECT t.id, t.key_id, t.language, t.value FROM translations_trgm AS g JOIN translations AS t ON t.id = g.rowid
+WHERE translations_trgm MATCH ? AND t.language = ? ORDER BY g.rank LIMIT ?) AS s` + memoryJoin + ` LIMIT ?`
 	var more []model.MemoryCandidate
-	if err := t.tx.NewRaw(fuzzy, append(append([]any{anyTrigram(f.Text), memoryRanked}, args...), memoryRanked)...).Scan(ctx, &more); err != nil {
+	if err := t.tx.NewRaw(fuzzy, append(append([]any{anyWord(f.Text), f.SourceLanguage, memoryRanked}, args...), f.Limit)...).Scan(ctx, &more); err != nil {
 		return nil, mapError(err)
 	}
 	return append(out, more...), nil
 }
 
-// anyTrigram is an FTS5 query for rows holding any of s's trigrams (at most
-// memoryTrigrams of them, spread over s).
-func anyTrigram(s string) string {
-	r := []rune(strings.ToLower(s))
+// anyWord is an FTS5 query for rows holding any of s's words of three or more characters
+// (at most memoryWords of them, the longest first): a phrase of the trigram table, so a
+// row must hold the whole word, which few rows do for all but the commonest words.
+func anyWord(s string) string {
 	seen := map[string]bool{}
-	var grams []string
-	for i := 0; i+3 <= len(r); i++ {
-		g := string(r[i : i+3])
-		if !seen[g] {
-			seen[g] = true
-			grams = append(grams, g)
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+		if utf8.RuneCountInString(w) >= 3 && !seen[w] {
+			seen[w] = true
+			words = append(words, w)
 		}
 	}
-	if len(grams) > memoryTrigrams {
-		step := float64(len(grams)) / memoryTrigrams
-		picked := make([]string, 0, memoryTrigrams)
-		for i := 0; i < memoryTrigrams; i++ {
-			picked = append(picked, grams[int(float64(i)*step)])
-		}
-		grams = picked
+	if len(words) == 0 {
+		return ftsPhrase(s) // a text of short words: rows holding it whole
 	}
-	for i, g := range grams {
-		grams[i] = ftsPhrase(g)
+	slices.SortStableFunc(words, func(a, b string) int { return utf8.RuneCountInString(b) - utf8.RuneCountInString(a) })
+	words = words[:min(len(words), memoryWords)]
+	for i, w := range words {
+		words[i] = ftsPhrase(w)
 	}
-	return strings.Join(grams, " OR ")
+	return strings.Join(words, " OR ")
 }
