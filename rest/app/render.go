@@ -11,7 +11,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
