@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/uptrace/bun"
+
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -28,16 +30,16 @@ const memoryJoin = ` JOIN translation_keys AS k ON k.id = s.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
 JOIN projects AS p ON p.id = n.project_id
 JOIN translations AS tr ON tr.key_id = s.key_id AND tr.language = ?
-WHERE p.workspace_id = ? AND p.active AND s.language = ? AND NOT k.hidden AND s.key_id <> ?
+WHERE p.workspace_id = ? AND p.id IN (?) AND p.active AND s.language = ? AND NOT k.hidden AND s.key_id <> ?
   AND tr.status = ? AND tr.value <> '' AND tr.source_version = k.source_version`
 
 const memoryColumns = `SELECT p.id AS project_id, p.title AS project_title, n.key AS namespace, k.key AS key, s.value AS source, tr.value AS value FROM `
 
 func (t *tx) MemoryCandidates(ctx context.Context, f model.MemoryFilter) ([]model.MemoryCandidate, error) {
-	if f.Limit <= 0 || utf8.RuneCountInString(f.Text) < 3 {
+	if f.Limit <= 0 || len(f.ProjectIDs) == 0 || utf8.RuneCountInString(f.Text) < 3 {
 		return nil, nil // trigrams cannot find a text under three characters
 	}
-	args := []any{f.Language, f.WorkspaceID, f.SourceLanguage, f.ExcludeKeyID, model.StatusApproved}
+	args := []any{f.Language, f.WorkspaceID, bun.In(f.ProjectIDs), f.SourceLanguage, f.ExcludeKeyID, model.StatusApproved}
 	var out []model.MemoryCandidate
 	if t.db.postgres {
 		if !t.hasIndex(ctx, "translations_value_trgm") {

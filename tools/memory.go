@@ -34,8 +34,8 @@ const (
 )
 
 // MemorySuggestions returns, best first, the approved translations into the row's
-// language of source texts like the row's, from every active project of the workspace
-// with the same source language; the row's own key is left out.
+// language of source texts like the row's, from the active projects of the workspace with
+// the same source language that the asker may read; the row's own key is left out.
 func (c *Catalog) MemorySuggestions(ctx context.Context, in RowRef) ([]MemorySuggestion, error) {
 	out := []MemorySuggestion{}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
@@ -56,7 +56,23 @@ func (c *Catalog) MemorySuggestions(ctx context.Context, in RowRef) ([]MemorySug
 			}
 			return err
 		}
-		cands, err := tx.MemoryCandidates(ctx, model.MemoryFilter{WorkspaceID: proj.WorkspaceID, SourceLanguage: proj.SourceLanguage,
+		// Only projects the asker may read: a role on one project shows nothing of another.
+		projects, err := tx.Projects(ctx, proj.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, p := range projects {
+			if p.SourceLanguage != proj.SourceLanguage {
+				continue
+			}
+			if r, err := c.rightsIn(ctx, tx, p, ""); err != nil {
+				return err
+			} else if r&model.RightRead != 0 {
+				ids = append(ids, p.ID)
+			}
+		}
+		cands, err := tx.MemoryCandidates(ctx, model.MemoryFilter{WorkspaceID: proj.WorkspaceID, ProjectIDs: ids, SourceLanguage: proj.SourceLanguage,
 			Language: in.Language, Text: src, ExcludeKeyID: key.ID, Limit: memoryFetch})
 		if err != nil {
 			return err

@@ -12,7 +12,8 @@ import (
 // TestMemorySuggestions: a row gets the approved translations of like source texts of its
 // workspace, its other projects included, ranked exact first then by similarity, with
 // placeholders compared as placeholders; rows that are not approved, of another language,
-// of the row's own key or of another workspace never show.
+// of the row's own key, of another workspace or of a project the asker has no role on never
+// show.
 func TestMemorySuggestions(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
@@ -85,6 +86,30 @@ func TestMemorySuggestions(t *testing.T) {
 			case "LEAK", "DRAFT", "SWEDISH", "FAR":
 				t.Errorf("suggested %s", s.Value)
 			}
+		}
+
+		// A translator of this project only gets nothing of the project they have no role on.
+		u, err := cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: f.Workspace.ID, Email: "tr@acme.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.SetMember(ctx, tools.SetMemberIn{ProjectID: f.Project.ID, User: u.Email, Role: model.RoleTranslator, Languages: []string{"nb"}}); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := cat.CreateToken(ctx, tools.CreateTokenIn{UserID: u.ID, WorkspaceID: f.Workspace.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := cat.Authenticate(t.Context(), tok.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine, err := cat.MemorySuggestions(model.WithPrincipal(t.Context(), p), tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID}, NamespaceKey: "app", TranslationKey: "asked"}, Language: "nb"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mine) != 1 || mine[0].Value != "TWIN" {
+			t.Errorf("the translator of one project was suggested %+v, want TWIN alone", mine)
 		}
 	})
 }

@@ -23,10 +23,10 @@ const revertDepth = 200
 // write path, which every hook sees as a value change, recorded in the history as
 // value_reverted. The value comes back against the source text it was written for, so it
 // is stale when the source changed since; it comes back approved only when it was
-// approved and has no QA findings now, needs_review otherwise.
+// approved, has no QA findings now and the reviewer may approve, needs_review otherwise.
 func (c *Catalog) RevertRow(ctx context.Context, in RevertRowIn) (ReviewItem, error) {
 	var out ReviewItem
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language,
 		validate: func() error {
 			if in.Version == "" {
 				return model.Errorf(model.CodeInvalid, "version is required")
@@ -75,7 +75,11 @@ func (c *Catalog) RevertRow(ctx context.Context, in RevertRowIn) (ReviewItem, er
 				return nil, err
 			}
 			status := model.StatusNeedsReview
-			if e.Status == model.StatusApproved {
+			r, err := c.rightsIn(ctx, tx, proj, in.Language)
+			if err != nil {
+				return nil, err
+			}
+			if e.Status == model.StatusApproved && r&model.RightApprove != 0 {
 				src, err := sourceValue(ctx, tx, proj, key)
 				if err != nil && !model.IsNotFound(err) {
 					return nil, err

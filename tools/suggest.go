@@ -15,6 +15,10 @@ func (c *Catalog) SuggestAI(ctx context.Context, in RowRef) (string, error) {
 	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
 		return "", err
 	}
+	// Nothing is written, so the write path's check of the row's language is made here.
+	if err := c.need(ctx, in.ProjectID, in.Language, model.RightTranslate); err != nil {
+		return "", err
+	}
 	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAITranslateKeys, project: in.ProjectID, namespace: in.NamespaceKey,
 		language: in.Language, keys: []string{in.TranslationKey}, tooMany: model.CodeInvalid, waiting: true,
 		budgets: []Budget{RetranslateBudget}, suggest: true})

@@ -70,7 +70,9 @@ const HistoryReverted = "value_reverted"
 // active projects in SourceLanguage like Text, whose key has an approved, current
 // translation into Language. ExcludeKeyID leaves out the row asked about.
 type MemoryFilter struct {
-	WorkspaceID    string
+	WorkspaceID string
+	// ProjectIDs are the projects whose rows may be suggested: those the asker may read.
+	ProjectIDs     []string
 	SourceLanguage string
 	Language       string
 	Text           string
