@@ -73,6 +73,26 @@ func TestRevertRow(t *testing.T) {
 			after.History[0].Status != model.StatusApproved {
 			t.Errorf("history after the revert: %+v", after.History)
 		}
+		// A translator of another language may not revert this one.
+		u, err := cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: f.Workspace.ID, Email: "sv@acme.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.SetMember(ctx, tools.SetMemberIn{ProjectID: f.Project.ID, User: u.Email, Role: model.RoleTranslator, Languages: []string{"sv"}}); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := cat.CreateToken(ctx, tools.CreateTokenIn{UserID: u.ID, WorkspaceID: f.Workspace.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv, err := cat.Authenticate(t.Context(), tok.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.RevertRow(model.WithPrincipal(t.Context(), sv), tools.RevertRowIn{RowRef: ref("hi"), HistoryID: after.History[1].ID,
+			Version: it.Version}); model.ErrorCode(err) != model.CodeForbidden {
+			t.Errorf("a translator of sv reverting nb: %v, want forbidden", err)
+		}
 		// An approved value that has a QA finding now comes back for review.
 		if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: ref("bye"), Value: "Hello {name}", Status: model.StatusNeedsReview}); err != nil {
 			t.Fatal(err)
