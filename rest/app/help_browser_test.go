@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -14,12 +15,14 @@ import (
 // TestBrowserRowHelp: a row's panel in a real browser shows translation memory from
 // another project of the workspace with its score, and Use puts it into the box; Copy
 // source and Ctrl+Shift+P fill the box from the source; the AI button says in place that
-// AI is not set up; a stale row shows the source words that changed; Revert puts an
+// AI is not set up, then once it is shows a suggestion that Use puts into the box unsaved; a stale row shows the source words that changed; Revert puts an
 // earlier value back and the history says so.
 func TestBrowserRowHelp(t *testing.T) {
 	t.Parallel()
 	chromium(t)
-	e := newEnv(t, "sqlite", nil)
+	// The server's AI has no model until the project names one: not set up at first.
+	llm := aitest.New(t, aitest.Echo(func(_, masked string) string { return "ai " + masked }))
+	e := newEnv(t, "sqlite", &tools.Options{AIDefault: tools.AIProvider{BaseURL: llm.URL}})
 	sys := e.sys(t)
 	e.source(t, "common", "greet", "Hello {name}, welcome back", "title", "Your cart")
 	e.draft(t, "common", "greet", "nb", "Hei {name}")
@@ -76,6 +79,17 @@ func TestBrowserRowHelp(t *testing.T) {
 
 	do(t, ctx, "asking the AI", chromedp.Click(chromedp.CSS(`#row-`+greet+` button.ai-suggest`)))
 	waitFor(t, ctx, "the AI's refusal shows in place", `(document.querySelector('#row-`+greet+` .ai-out')?.textContent ?? '').includes('AI is not set up')`)
+	aiModel := "helper"
+	if _, err := e.cat.SetProjectAI(sys, e.f.Project.ID, &aiModel, nil); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "asking the AI again", chromedp.Click(chromedp.CSS(`#row-`+greet+` button.ai-suggest`)))
+	waitFor(t, ctx, "the AI's suggestion shows", `!!document.querySelector('#row-`+greet+` .ai-out button.use')`)
+	do(t, ctx, "using the AI's suggestion", chromedp.Click(chromedp.CSS(`#row-`+greet+` .ai-out button.use`)))
+	waitFor(t, ctx, "the AI's suggestion is in the box", boxValue+` === 'ai Hello {name}, welcome back'`)
+	if v := e.row(t, "common", "greet", "nb"); v.Value != "Hallo {name}!" {
+		t.Errorf("the AI's suggestion was stored: %q", v.Value)
+	}
 
 	// Revert to the first draft: the row and its history show it.
 	do(t, ctx, "reverting", chromedp.Click(chromedp.CSS(`#row-`+greet+` form.revert-form button`)))

@@ -398,7 +398,7 @@ func (h *handler) suggest(w http.ResponseWriter, r *http.Request) {
 	v, err := h.cat.SuggestAI(r.Context(), rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key")))
 	if err != nil {
 		if model.ErrorCode(err) == model.CodeNotConfigured {
-			err = model.Errorf(model.CodeNotConfigured, "AI is not set up for this project: an owner chooses a provider on the Connect page")
+			err = model.Errorf(model.CodeNotConfigured, "AI is not set up for this project: a manager or owner sets it up on the Connect page")
 		}
 		writeJSON(w, r, httpx.Status(err), map[string]string{"error": model.ErrorCode(err), "message": model.ErrorMessage(err)})
 		return
