@@ -338,8 +338,8 @@ func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit
 	}
 	out := make([]model.HistoryEntry, len(rows))
 	for i, r := range rows {
-		out[i] = model.HistoryEntry{Change: r.Change, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
-			LanguageLocked: r.LanguageLocked, Actor: r.Actor, At: r.CreatedAt}
+		out[i] = model.HistoryEntry{ID: r.ID, Change: r.Change, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
+			LanguageLocked: r.LanguageLocked, Actor: r.Actor, At: r.CreatedAt, SourceVersion: r.SourceVersion}
 	}
 	return out, nil
 }

@@ -16,6 +16,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 	ts := now()
 	actor := model.PrincipalFrom(ctx).Actor()
 	var inserts, updates []translationRow
+	var insertLabels []string // the history label of each insert
 	var hist []historyRow
 	pending := map[int64]bool{} // rows in updates: one statement must not update a row twice
 	flush := func() error {
@@ -40,11 +41,11 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			}
 			for i := range inserts {
 				r := &inserts[i]
-				hist = append(hist, historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: string(model.ChangeValueCreated),
+				hist = append(hist, historyRow{TranslationID: r.ID, KeyID: r.KeyID, Language: r.Language, Change: insertLabels[i],
 					Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked,
 					SourceVersion: r.SourceVersion, Actor: actor, CreatedAt: ts})
 			}
-			inserts = inserts[:0]
+			inserts, insertLabels = inserts[:0], insertLabels[:0]
 		}
 		if len(hist) > 0 {
 			if t.db.postgres {
@@ -78,10 +79,19 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts}
 		if w.ID == 0 {
 			inserts = append(inserts, row)
+			label := string(model.ChangeValueCreated)
+			if w.HistoryChange != "" {
+				label = w.HistoryChange
+			}
+			insertLabels = append(insertLabels, label)
 		} else {
 			updates = append(updates, row)
 			pending[w.ID] = true
-			hist = append(hist, historyRow{TranslationID: w.ID, KeyID: w.KeyID, Language: w.Language, Change: string(w.Change),
+			label := string(w.Change)
+			if w.HistoryChange != "" {
+				label = w.HistoryChange
+			}
+			hist = append(hist, historyRow{TranslationID: w.ID, KeyID: w.KeyID, Language: w.Language, Change: label,
 				Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked,
 				SourceVersion: w.SourceVersion, Actor: actor, CreatedAt: ts})
 		}

@@ -85,6 +85,7 @@ type aiJob struct {
 	tooMany                      string   // the error code for more than MaxAIKeys keys
 	budgets                      []Budget // spent before the model is called
 	waiting                      bool     // a caller waits for the answer: the model gets Options.AICallBudget
+	suggest                      bool     // the answer is returned, nothing is stored
 }
 
 type aiOutcome struct {
@@ -231,6 +232,12 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	modelFailed := len(o.failed)
 	usage := func(stored, moved int) []model.UsageRecord {
 		return c.usageRecords(cfg, j, res.Calls, stored, modelFailed+moved)
+	}
+	if j.suggest {
+		// A suggestion is the reviewer's to accept: only its usage is kept.
+		c.recordUsage(ctx, j.op, usage(len(translated), 0))
+		o.translated, o.transient = translated, transientAIError(callErr)
+		return o, nil
 	}
 	if len(translated) > 0 {
 		_, err = c.aiStore(ctx, j, "ai:"+cfg.Config.Model, translated, versions, &o, usage)

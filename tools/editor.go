@@ -398,6 +398,11 @@ type RowDetail struct {
 	Comments []model.Comment
 	// Users names the users of the history and the comments: user:<id> to their email.
 	Users map[string]string
+	// OldSource is, on a stale row, the source text its value was written for (from the
+	// source row's history) and SourceDiff the words changed since; empty when the history
+	// no longer holds it.
+	OldSource  string
+	SourceDiff []DiffPart
 }
 
 // RowDetails returns a row of the queue with its history and comments.
@@ -410,7 +415,7 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		if in.Language == proj.SourceLanguage {
 			return model.Errorf(model.CodeInvalid, "%s is the source language", in.Language)
 		}
-		_, key, _, err := loadRow(ctx, tx, proj, in)
+		_, key, cur, err := loadRow(ctx, tx, proj, in)
 		if err != nil {
 			return err
 		}
@@ -428,6 +433,14 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		out.Item = c.reviewItem(proj, t, in.Language, rows[0])
 		if out.History, err = tx.RowHistory(ctx, key.ID, in.Language, 50); err != nil {
 			return err
+		}
+		if out.Item.Stale && cur != nil && cur.SourceVersion != nil {
+			if out.OldSource, err = sourceAt(ctx, tx, proj, key.ID, *cur.SourceVersion); err != nil {
+				return err
+			}
+			if out.OldSource != "" {
+				out.SourceDiff = WordDiff(out.OldSource, out.Item.Source)
+			}
 		}
 		all, err := tx.Comments(ctx, key.ID)
 		if err != nil {
@@ -794,4 +807,19 @@ func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (Transl
 		}
 	}
 	return out, nil
+}
+
+// sourceAt is the key's source text at source version v, from the source row's history
+// (its newest 50 entries); "" when they no longer hold it.
+func sourceAt(ctx context.Context, tx model.Tx, proj model.Project, keyID, v int64) (string, error) {
+	hist, err := tx.RowHistory(ctx, keyID, proj.SourceLanguage, 50)
+	if err != nil {
+		return "", err
+	}
+	for _, h := range hist {
+		if h.SourceVersion != nil && *h.SourceVersion == v {
+			return h.Value, nil
+		}
+	}
+	return "", nil
 }

@@ -23,6 +23,16 @@
 // (deleting the translation) only after the reviewer confirms; approving a value with QA
 // findings asks for a reason, which the catalogue requires and records on the row.
 //
+// A row's panel (opened on demand) helps with the row: translation memory
+// ([tools.Catalog.MemorySuggestions]: approved translations of like source texts from the
+// workspace's projects, scored 0-100 on the texts with their syntax masked), an AI
+// suggestion on request ([tools.Catalog.SuggestAI], never stored until the reviewer saves
+// it), copying the source into the box, and on a stale row the source text the value was
+// written for beside the current one, word by word. Use puts a suggestion into the box
+// only; Ctrl+Shift+P in a translation box inserts the source's next placeholder. Every
+// entry of the row's history can be reverted to ([tools.Catalog.RevertRow]): one write
+// through the write path, recorded as value_reverted.
+//
 // # Security
 //
 // Sessions live in the database (tools.SignIn); the cookie is HttpOnly, SameSite=Lax and

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"html/template"
 	"net/url"
 	"strconv"
@@ -14,8 +15,9 @@ var pageNames = []string{"signin", "error", "projects", "project", "import", "re
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
-		"highlight": highlight,
-		"actor":     actorLabel,
+		"highlight":    highlight,
+		"placeholders": placeholders,
+		"actor":        actorLabel,
 		"who": func(users map[string]string, a string) string {
 			if e, ok := users[a]; ok {
 				return e
@@ -78,6 +80,21 @@ func highlight(s string, syn message.Syntax) template.HTML {
 	}
 	b.WriteString(template.HTMLEscapeString(s[last:]))
 	return template.HTML(b.String())
+}
+
+// placeholders lists, in order, the pieces of syntax of s a translation carries over as
+// they are (arguments, #, tags and links' pieces; never a plural or select block's own
+// pieces): what Ctrl+Shift+P inserts into a translation box, one at a time.
+func placeholders(s string, syn message.Syntax) string {
+	out := []string{}
+	for _, sp := range message.Spans(message.Parse(s, syn)) {
+		switch sp.Node.(type) {
+		case *message.Arg, *message.Pound, *message.Tag, *message.Link:
+			out = append(out, s[sp.Start:sp.End])
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
 }
 
 // actorLabel names who made a change for people: the AI with its model, a user, a key.

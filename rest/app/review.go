@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -180,6 +181,13 @@ func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 		"Editable": page.Editable, "Back": safeBack(q.Get("back"), in)}
 	row := rowDataOf(base, d.Item)
 	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
+	row["OldSource"], row["SourceDiff"] = d.OldSource, d.SourceDiff
+	// Memory is help, not the row: a failure to find suggestions is said in its place.
+	if mem, err := h.cat.MemorySuggestions(r.Context(), ref); err == nil {
+		row["Memory"] = mem
+	} else {
+		row["MemoryError"] = model.ErrorMessage(err)
+	}
 	if isFragment(r) {
 		h.renderFragment(w, r, "review", "detail", row)
 		return
@@ -383,4 +391,36 @@ func (h *handler) check(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, http.StatusOK, out)
+}
+
+// suggest answers the AI's suggestion for one row as JSON; nothing is stored.
+func (h *handler) suggest(w http.ResponseWriter, r *http.Request) {
+	v, err := h.cat.SuggestAI(r.Context(), rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key")))
+	if err != nil {
+		if model.ErrorCode(err) == model.CodeNotConfigured {
+			err = model.Errorf(model.CodeNotConfigured, "AI is not set up for this project: a manager or owner sets it up on the Connect page")
+		}
+		writeJSON(w, r, httpx.Status(err), map[string]string{"error": model.ErrorCode(err), "message": model.ErrorMessage(err)})
+		return
+	}
+	writeJSON(w, r, http.StatusOK, map[string]string{"value": v})
+}
+
+// revert puts back a value from the row's history: the row as it is then for the script,
+// the queue with a message for a plain form.
+func (h *handler) revert(w http.ResponseWriter, r *http.Request) {
+	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
+	id, _ := strconv.ParseInt(r.PostFormValue("history"), 10, 64)
+	it, err := h.cat.RevertRow(r.Context(), tools.RevertRowIn{RowRef: ref, HistoryID: id, Version: r.PostFormValue("version")})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	back := safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language})
+	if isFragment(r) {
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": true, "Back": back}
+		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
+		return
+	}
+	h.done(w, r, back, "Reverted "+it.Key, "row-"+strconv.FormatInt(it.KeyID, 10))
 }

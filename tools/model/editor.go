@@ -51,6 +51,7 @@ type ReviewRow struct {
 
 // HistoryEntry is one recorded change of a row.
 type HistoryEntry struct {
+	ID             int64     `json:"id"`
 	Change         string    `json:"change"`
 	Value          string    `json:"value"`
 	Status         string    `json:"status"`
@@ -58,4 +59,33 @@ type HistoryEntry struct {
 	LanguageLocked bool      `json:"language_locked"`
 	Actor          string    `json:"actor"`
 	At             time.Time `json:"at"`
+	// SourceVersion is the key's source version the value was written against.
+	SourceVersion *int64 `json:"-"`
+}
+
+// HistoryReverted labels the history entry of a revert to an earlier value.
+const HistoryReverted = "value_reverted"
+
+// MemoryFilter asks for translation-memory candidates: source rows of the workspace's
+// active projects in SourceLanguage like Text, whose key has an approved, current
+// translation into Language. ExcludeKeyID leaves out the row asked about.
+type MemoryFilter struct {
+	WorkspaceID string
+	// ProjectIDs are the projects whose rows may be suggested: those the asker may read.
+	ProjectIDs     []string
+	SourceLanguage string
+	Language       string
+	Text           string
+	ExcludeKeyID   int64
+	Limit          int
+}
+
+// MemoryCandidate is one such source row with its approved translation.
+type MemoryCandidate struct {
+	ProjectID    string `bun:"project_id"`
+	ProjectTitle string `bun:"project_title"`
+	Namespace    string `bun:"namespace"`
+	Key          string `bun:"key"`
+	Source       string `bun:"source"`
+	Value        string `bun:"value"`
 }

@@ -103,6 +103,9 @@ type EditorTx interface {
 	ReviewRows(ctx context.Context, f ReviewFilter) ([]ReviewRow, error)
 	// RowHistory returns the history of one language's row of a key, newest first.
 	RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]HistoryEntry, error)
+	// MemoryCandidates returns at most f.Limit source rows most like f.Text by the trigram
+	// index (exact ones first), and none where there is no such index.
+	MemoryCandidates(ctx context.Context, f MemoryFilter) ([]MemoryCandidate, error)
 }
 
 // EmbedTx is the part of a transaction the Embed's public endpoints use: workspaces by

@@ -51,6 +51,9 @@ type TranslationWrite struct {
 	LanguageLocked bool
 	SourceVersion  *int64
 	Change         ChangeKind
+	// HistoryChange, when set, labels the history entry instead of Change: a revert is a
+	// value_updated change to every hook but reads as a revert in the row's history.
+	HistoryChange string
 }
 
 // File is a pre-serialized response body with its gzip form and strong ETag.

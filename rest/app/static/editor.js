@@ -339,3 +339,113 @@ if (review) {
   };
   setInterval(poll, Number(review.dataset.poll || 2000));
 }
+
+// --- per-row help: memory and AI suggestions, the source, placeholders, revert ---------------
+// The row a button of the panel belongs to: the panel is inside its row on the queue and
+// beside the only row on a row's own page.
+const panelRow = (x) => rowOf(x) ?? rows()[0] ?? null;
+
+// useText puts a suggestion into the row's box; it is saved only when the reviewer saves.
+function useText(row, value) {
+  const t = row?.querySelector('form.target textarea[name="value"]');
+  if (!t || t.readOnly) return;
+  t.value = value;
+  t.dispatchEvent(new Event('input', { bubbles: true }));
+  t.focus();
+  announce('Put into the box; save to keep it');
+}
+
+async function askAI(b) {
+  const row = panelRow(b);
+  const out = b.closest('.help').querySelector('.ai-out');
+  b.disabled = true;
+  out.replaceChildren(el('p', 'Asking the AI…'));
+  try {
+    const res = await fetch(b.dataset.src, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'X-CSRF-Token': csrf },
+      body: new URLSearchParams({ ns: row.dataset.ns, key: row.dataset.key }),
+    });
+    const body = await res.json().catch(() => ({ message: res.statusText }));
+    if (!res.ok) {
+      out.replaceChildren(el('p', 'No AI suggestion: ' + (body.message || res.statusText), { class: 'form-error', role: 'alert' }));
+      return;
+    }
+    const box = textarea(row);
+    const p = el('p', 'AI suggestion: ', { class: 'ai-suggestion' });
+    p.append(el('q', body.value, { lang: box?.lang ?? '', dir: box?.dir ?? 'auto' }), ' ',
+      el('button', 'Use', { type: 'button', class: 'use', 'data-value': body.value }));
+    out.replaceChildren(p);
+    announce('AI suggestion ready');
+  } catch (err) {
+    out.replaceChildren(el('p', 'No AI suggestion: the server did not answer (' + err.message + ')', { class: 'form-error', role: 'alert' }));
+  } finally {
+    b.disabled = false;
+  }
+}
+
+document.addEventListener('click', (e) => {
+  const b = e.target.closest?.('button');
+  if (!b) return;
+  if (b.matches('.memory .use, .ai-out .use, .copy-source')) useText(panelRow(b), b.dataset.value);
+  else if (b.matches('.ai-suggest')) askAI(b);
+});
+
+// Ctrl+Shift+P in a translation box inserts, at the cursor, the source's first piece of
+// syntax the box has fewer of than the source (the server lists them from the message
+// model's spans).
+function insertPlaceholder(box) {
+  const row = rowOf(box);
+  let list = [];
+  try { list = JSON.parse(row?.querySelector('.source .text')?.dataset.placeholders || '[]'); } catch { return; }
+  const count = (s, sub) => s.split(sub).length - 1;
+  const need = {};
+  for (const p of list) {
+    need[p] = (need[p] ?? 0) + 1;
+    if (count(box.value, p) < need[p]) {
+      box.setRangeText(p, box.selectionStart, box.selectionEnd, 'end');
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      announce('Inserted ' + p);
+      return;
+    }
+  }
+  announce(list.length ? 'The box has every placeholder of the source' : 'The source has no placeholders');
+}
+
+document.addEventListener('keydown', (e) => {
+  if (!(e.ctrlKey || e.metaKey) || !e.shiftKey || (e.key !== 'P' && e.key !== 'p')) return;
+  if (!isBox(e.target) || e.target.readOnly) return;
+  e.preventDefault();
+  insertPlaceholder(e.target);
+});
+
+// Reverting to a history entry answers the row as it is then.
+document.addEventListener('submit', async (e) => {
+  const form = e.target;
+  if (!form.classList.contains('revert-form')) return;
+  const row = panelRow(form);
+  if (!row) return;
+  e.preventDefault();
+  let note = form.querySelector('.form-error');
+  if (!note) form.append(note = el('p', '', { class: 'form-error', role: 'alert', hidden: '' }));
+  let res;
+  try {
+    res = await fetch(actionOf(form), { method: 'POST', body: new URLSearchParams(new FormData(form)), headers: { 'X-Lokal-Fragment': '1', 'X-CSRF-Token': csrf } });
+  } catch (err) {
+    note.hidden = false; note.textContent = 'Not reverted: the server did not answer (' + err.message + ')';
+    return;
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({ message: res.statusText }));
+    note.hidden = false; note.textContent = 'Not reverted: ' + (body.message || res.statusText);
+    return;
+  }
+  const [fresh] = parseRows(await res.text());
+  if (!fresh) return;
+  if (!rowOf(form)) { location.reload(); return; } // a row's own page: the panel is beside the row
+  replaceRow(row, fresh);
+  const d = fresh.querySelector('details.more');
+  if (d) d.open = true; // loads the panel again, with the revert in the history
+  focusRow(fresh);
+  announce('Reverted ' + fresh.dataset.key);
+});

@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// SuggestAI asks the project's AI for one row, the way ai_translate_keys would (the same
+// rules, glossary, syntax and budget), and returns the answer without storing it: the
+// reviewer accepts it into the box and saves it like any typed text. Without an AI
+// provider the error is CodeNotConfigured; a refused or failed answer is
+// CodeUnprocessable with the model's reason.
+func (c *Catalog) SuggestAI(ctx context.Context, in RowRef) (string, error) {
+	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+		return "", err
+	}
+	// Nothing is written, so the write path's check of the row's language is made here.
+	if err := c.need(ctx, in.ProjectID, in.Language, model.RightTranslate); err != nil {
+		return "", err
+	}
+	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAITranslateKeys, project: in.ProjectID, namespace: in.NamespaceKey,
+		language: in.Language, keys: []string{in.TranslationKey}, tooMany: model.CodeInvalid, waiting: true,
+		budgets: []Budget{RetranslateBudget}, suggest: true})
+	if err != nil {
+		return "", err
+	}
+	k := in.TranslationKey
+	if v, ok := o.translated[k]; ok {
+		return v, nil
+	}
+	switch {
+	case len(o.skippedMissingSource) > 0:
+		return "", model.Errorf(model.CodeInvalid, "%q has no source text to translate", k)
+	case len(o.skippedLocked) > 0:
+		return "", model.Errorf(model.CodeConflict, "the %s value of %q is language_locked", in.Language, k)
+	case o.reasons[k] != "":
+		return "", model.Errorf(model.CodeUnprocessable, "the AI gave no usable suggestion: %s", o.reasons[k])
+	case o.transient != nil:
+		return "", model.Errorf(model.CodeUnavailable, "the AI provider did not answer: %s", model.ErrorMessage(o.transient))
+	}
+	return "", model.Errorf(model.CodeUnprocessable, "the AI gave no suggestion")
+}
