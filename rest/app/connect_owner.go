@@ -64,13 +64,16 @@ func (h *handler) ownerSections(ctx context.Context, projectID string) (ownerVie
 	if err != nil {
 		return v, err
 	}
-	me := sessionFrom(ctx).user
+	by := make([]string, len(attempts))
+	for i, a := range attempts {
+		by[i] = a.By
+	}
+	names, err := h.cat.ActorNames(ctx, projectID, by)
+	if err != nil {
+		return v, err
+	}
 	for _, a := range attempts {
-		who := actorLabel(a.By)
-		if a.By == "user:"+me.ID {
-			who = me.Email
-		}
-		v.Attempts = append(v.Attempts, attemptRow{RedeployAttempt: a, Who: who})
+		v.Attempts = append(v.Attempts, attemptRow{RedeployAttempt: a, Who: nameOf(names, a.By)})
 	}
 	v.Usage, err = h.cat.Usage(ctx, tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: projectID}})
 	return v, err
