@@ -29,6 +29,9 @@ func (h *handler) connect(w http.ResponseWriter, r *http.Request) {
 // form just sent, or a secret shown once.
 type notice struct {
 	Flash, Error, SecretWhat, Secret string
+	// ErrorAt is the section of the form that Error is about (keys, tokens, ai, ...),
+	// where the page says it.
+	ErrorAt string
 }
 
 // connectPage renders the Connect page with a notice.
@@ -78,7 +81,7 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
 		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
-		"Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
+		"Error": n.Error, "ErrorAt": n.ErrorAt, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
 		"Form": r.PostForm})
 }
 
@@ -89,7 +92,7 @@ func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, ancho
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write"})
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	what := "New read/write API key"
@@ -106,7 +109,7 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
 	if err := confirmed(r, "key"); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	keys, err := h.cat.ListKeys(ctx, r.PathValue("project"))
@@ -117,7 +120,7 @@ func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 		_, err = h.cat.RevokeKey(ctx, id)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Key revoked: it stops working within a second", "keys")
@@ -137,7 +140,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 		t, err = h.cat.CreateToken(ctx, in)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectPage(w, r, http.StatusCreated, notice{SecretWhat: "New personal access token", Secret: t.Token})
@@ -146,7 +149,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
 	if err := confirmed(r, "token"); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
@@ -161,7 +164,7 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 		_, err = h.cat.RevokeToken(ctx, id)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Token revoked: it stops working within a second", "tokens")
@@ -170,7 +173,7 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 func (h *handler) setAI(w http.ResponseWriter, r *http.Request) {
 	name, ins := strings.TrimSpace(r.PostFormValue("model")), r.PostFormValue("instructions")
 	if _, err := h.cat.SetProjectAI(r.Context(), r.PathValue("project"), &name, &ins); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "AI settings saved", "ai")
@@ -217,7 +220,7 @@ func (h *handler) setEmbed(w http.ResponseWriter, r *http.Request) {
 	in := tools.SetProjectIn{Hosts: &hosts, AllowedOrigins: &origins, Mode: &mode, ShowSwitcher: on("show_switcher"),
 		KeepSiteUpToDate: on("keep_site_up_to_date"), JITHarvest: on("jit_harvest"), AutoApply: on("auto_apply")}
 	if _, err := h.cat.SetProject(r.Context(), r.PathValue("project"), in); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Embed settings saved", "embed")
