@@ -523,10 +523,15 @@ func findingKinds(found []checkup.Finding) string {
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
-func errChanged(key string, cur *model.TranslationState) error {
+// Who is named as people know them (an email, a key's prefix, the AI's model), never by id.
+func errChanged(ctx context.Context, tx model.Tx, proj model.Project, key string, cur *model.TranslationState) error {
 	who := "someone"
 	if cur != nil && cur.UpdatedBy != "" {
-		who = cur.UpdatedBy
+		if n, ok := actorNames(ctx, tx, proj, []string{cur.UpdatedBy})[cur.UpdatedBy]; ok {
+			who = n
+		} else if m, ok := strings.CutPrefix(cur.UpdatedBy, "ai:"); ok {
+			who = "the AI (" + m + ")"
+		}
 	}
 	return model.Errorf(model.CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)
 }
@@ -605,7 +610,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			same := false
 			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState) error {
 				if rowVersion(cur) != in.Version {
-					return errChanged(in.TranslationKey, cur)
+					return errChanged(ctx, tx, proj, in.TranslationKey, cur)
 				}
 				same = cur != nil && cur.Value == up.Value && cur.Status == up.Status
 				if same {

@@ -48,10 +48,7 @@ func parsePages() map[string]*template.Template {
 			}
 			return m
 		},
-		"rowData": func(page map[string]any, it tools.ReviewItem) map[string]any {
-			return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
-				"Editable": page["Editable"], "Back": page["Back"]}
-		},
+		"rowData": rowDataOf,
 	}
 	out := map[string]*template.Template{}
 	for _, name := range pageNames {
