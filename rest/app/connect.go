@@ -76,13 +76,18 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 		}
 		extra = append(extra, html)
 	}
+	// A token of another project is named by the project's title, not its id.
+	titles := map[string]string{}
+	for _, p := range sessionFrom(ctx).projects {
+		titles[p.ID] = p.Title
+	}
 	if n.Flash == "" && n.Error == "" {
 		n.Flash = r.URL.Query().Get("done")
 	}
 	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
 		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
 		"Error": n.Error, "ErrorAt": n.ErrorAt, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
-		"Form": r.PostForm})
+		"Form": r.PostForm, "ProjectTitles": titles})
 }
 
 func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, anchor string) {
