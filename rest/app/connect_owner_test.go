@@ -237,7 +237,7 @@ func TestUsageOnConnect(t *testing.T) {
 			t.Fatalf("model calls: %d, want 1", len(model.Calls()))
 		}
 		b.get(t, p+"/connect").want(t, http.StatusOK,
-			"1 model calls, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
+			"1 model call, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
 			`<td data-label="Model"><code>test-model</code></td><td data-label="Calls">1</td><td data-label="Prompt tokens">20</td><td data-label="Completion tokens">16</td><td data-label="Translated">2</td><td data-label="Failed">0</td>`)
 	})
 }

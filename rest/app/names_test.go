@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lokal-dev/lokal/ai/aitest"
+	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 )
 
@@ -96,5 +98,28 @@ func TestErrorsInPlace(t *testing.T) {
 		// The workspace provider's refused URL keeps what was typed.
 		b.post(t, p+"/connect/ai/workspace", url.Values{"base_url": {"http://10.0.0.1/v1"}, "model": {"mini-model"}}, true).
 			want(t, http.StatusBadRequest, `id="form-error"`, `value="http://10.0.0.1/v1"`, `value="mini-model"`)
+	})
+}
+
+// TestTranslateFailuresSayWhy: a key the AI could not translate is listed with the reason.
+func TestTranslateFailuresSayWhy(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
+		ai := aitest.New(t, aitest.Echo(func(_, masked string) string {
+			if strings.Contains(masked, "Bye") {
+				return "Ha\x00det"
+			}
+			return "NB " + masked
+		}))
+		e := newEnv(t, d, &tools.Options{AIDefault: tools.AIProvider{BaseURL: ai.URL, Model: "test-model"}})
+		e.source(t, "common", "farewell", "Bye", "greeting", "Hello")
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID
+		res := b.post(t, p+"/review/nb/translate", url.Values{"all": {"1"}}, true).want(t, http.StatusSeeOther)
+		loc, _ := url.Parse(res.header.Get("Location"))
+		if done := loc.Query().Get("done"); !strings.Contains(done, "AI translated 1 row;") || !strings.Contains(done, "failed: farewell (") || !strings.Contains(done, "NUL") {
+			t.Errorf("the editor says %q", done)
+		}
 	})
 }

@@ -107,12 +107,23 @@ func actorLabel(a string) string {
 	return a
 }
 
-// plural counts n things in English: "1 comment", "2 comments".
-func plural(n int, one string) string {
-	if n == 1 {
+// plural counts n things in English: "1 comment", "2 comments", "3 deliveries".
+func plural(n any, one string) string {
+	var c int64
+	switch v := n.(type) {
+	case int:
+		c = int64(v)
+	case int64:
+		c = v
+	}
+	if c == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + one + "s"
+	many := one + "s"
+	if strings.HasSuffix(one, "y") {
+		many = strings.TrimSuffix(one, "y") + "ies"
+	}
+	return strconv.FormatInt(c, 10) + " " + many
 }
 
 var (

@@ -394,7 +394,7 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "skipped": out.Skipped, "more": out.More})
+		writeJSON(w, r, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "reasons": out.Reasons, "skipped": out.Skipped, "more": out.More})
 		return
 	}
 	msg := "AI translated " + plural(out.Translated, "row")
