@@ -40,6 +40,8 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerBulkTrigram(m)
 	registerSyncCosts(m)
 	registerKeyDescriptions(m)
+	registerRoles(m)
+	registerInvitations(m)
 	return m
 }
 

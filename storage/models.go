@@ -33,7 +33,33 @@ type userRow struct {
 	ID            string    `bun:"id,pk,type:varchar(36)"`
 	WorkspaceID   string    `bun:"workspace_id,notnull,type:varchar(36)"`
 	Email         string    `bun:"email,notnull"`
+	Role          string    `bun:"role,notnull"`
 	CreatedAt     time.Time `bun:"created_at,notnull"`
+}
+
+type invitationRow struct {
+	bun.BaseModel `bun:"table:invitations"`
+	ID            string     `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID   string     `bun:"workspace_id,notnull,type:varchar(36)"`
+	ProjectID     *string    `bun:"project_id,type:varchar(36)"`
+	Email         string     `bun:"email,notnull"`
+	WorkspaceRole string     `bun:"workspace_role,notnull"`
+	ProjectRole   string     `bun:"project_role,notnull"`
+	Languages     string     `bun:"languages,notnull"`
+	Hash          string     `bun:"hash,notnull,unique"`
+	CreatedBy     string     `bun:"created_by,notnull"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	ExpiresAt     time.Time  `bun:"expires_at,notnull"`
+	UsedAt        *time.Time `bun:"used_at"`
+}
+
+type projectMemberRow struct {
+	bun.BaseModel `bun:"table:project_members"`
+	ProjectID     string    `bun:"project_id,pk,type:varchar(36)"`
+	UserID        string    `bun:"user_id,pk,type:varchar(36)"`
+	Role          string    `bun:"role,notnull"`
+	Languages     string    `bun:"languages,notnull"`
+	UpdatedAt     time.Time `bun:"updated_at,notnull"`
 }
 
 type projectRow struct {

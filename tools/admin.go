@@ -73,6 +73,9 @@ func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]mod
 type CreateUserIn struct {
 	WorkspaceID string `json:"workspace_id"`
 	Email       string `json:"email"`
+	// Role is owner or member (default); the workspace's first user is its owner whatever
+	// is asked, so that a workspace always has one.
+	Role string `json:"role"`
 }
 
 // CreateUser adds a user to a workspace. Admin only.
@@ -84,10 +87,21 @@ func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (model.User, 
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
 		return model.User{}, model.Errorf(model.CodeInvalid, "%q is not an email address", in.Email)
 	}
-	u := model.User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email}
+	if in.Role == "" {
+		in.Role = model.RoleMember
+	}
+	if !contains(WorkspaceRoles, in.Role) {
+		return model.User{}, model.Errorf(model.CodeInvalid, "role must be one of %s", strings.Join(WorkspaceRoles, ", "))
+	}
+	u := model.User{ID: newID(), WorkspaceID: in.WorkspaceID, Email: email, Role: in.Role}
 	err := c.write(ctx, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
 			return nil, err
+		}
+		if us, err := tx.Users(ctx, in.WorkspaceID); err != nil {
+			return nil, err
+		} else if len(us) == 0 {
+			u.Role = model.RoleOwner
 		}
 		return nil, tx.CreateUser(ctx, u)
 	}})
@@ -214,7 +228,8 @@ type CreateTokenIn struct {
 // a token of their own, for a project of their workspace (owner) or for the workspace.
 func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalToken, error) {
 	if model.PrincipalFrom(ctx).Kind == KindSession && in.ProjectID != "" {
-		if _, err := c.owner(ctx, in.ProjectID, true); err != nil {
+		// Any role will do: the token is worth its owner's rights when used (rights.go).
+		if _, err := c.ownerFor(ctx, in.ProjectID, true, model.RightRead); err != nil {
 			return PersonalToken{}, err
 		}
 	}

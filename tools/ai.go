@@ -110,6 +110,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	if err := c.begin(ctx, j.project, true); err != nil {
 		return o, err
 	}
+	if err := c.allow(ctx, j.op, j.project, j.language, 0); err != nil {
+		return o, err
+	}
 	if len(j.keys) == 0 || len(j.keys) > MaxAIKeys {
 		return o, model.Errorf(j.tooMany, "list 1 to %d keys", MaxAIKeys)
 	}
@@ -275,7 +278,7 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 		moved  []string
 		after  aiOutcome // skips found in the transaction
 	)
-	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project,
+	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project, lang: j.language,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			stored, moved, after = map[string]string{}, nil, aiOutcome{}
 			ns, err := findNamespace(ctx, tx, proj, j.namespace)

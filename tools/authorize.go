@@ -28,6 +28,15 @@ func (c *Catalog) loadProject(ctx context.Context, tx model.Tx, projectID string
 	if err := authorizeProject(p, proj); err != nil {
 		return model.Project{}, err
 	}
+	if isUser(p) {
+		r, err := c.rightsIn(ctx, tx, proj, "")
+		if err != nil {
+			return model.Project{}, err
+		}
+		if err := refusal(proj, "", model.RightRead, r); err != nil {
+			return model.Project{}, err
+		}
+	}
 	return proj, nil
 }
 
@@ -104,13 +113,18 @@ func requirePersonal(ctx context.Context) error {
 // operation runs in, the system's for both, so what it records reads as the command
 // line's; anyone else gets the admin operation's refusal.
 func (c *Catalog) owner(ctx context.Context, projectID string, write bool) (context.Context, error) {
+	return c.ownerFor(ctx, projectID, write, model.RightManage)
+}
+
+// ownerFor is owner for a signed-in user holding need on the project.
+func (c *Catalog) ownerFor(ctx context.Context, projectID string, write bool, need model.Right) (context.Context, error) {
 	if model.PrincipalFrom(ctx).Kind != KindSession {
 		return ctx, requireSystem(ctx)
 	}
 	if err := c.begin(ctx, projectID, write); err != nil {
 		return ctx, err
 	}
-	if err := c.read(ctx, projectID, func(model.Tx, model.Project) error { return nil }); err != nil {
+	if err := c.need(ctx, projectID, "", need); err != nil {
 		return ctx, err
 	}
 	return model.WithPrincipal(ctx, System), nil
@@ -140,8 +154,12 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 	if err := authorizeProjectID(p, projectID); err != nil {
 		return err
 	}
-	if (p.Kind == model.KindAPIKey || p.Kind == model.KindPersonal) && p.ProjectID == projectID {
-		// The token exists only while its project does: no lookup on the hot read path.
+	if isUser(p) {
+		// A user's token is worth their role now, not when it was minted.
+		return c.need(ctx, projectID, "", model.RightRead)
+	}
+	if p.Kind == model.KindAPIKey && p.ProjectID == projectID {
+		// The key exists only while its project does: no lookup on the hot read path.
 		return nil
 	}
 	_, err := c.projectCached(ctx, projectID)

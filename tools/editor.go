@@ -54,9 +54,12 @@ type ReviewPage struct {
 	Project  model.Project
 	Language string
 	Editable bool
-	Rows     []ReviewItem
-	Next     int64
-	Revision int64
+	// Approvable: the caller's role also approves in Language (the page may hide the
+	// buttons; the operations refuse either way).
+	Approvable bool
+	Rows       []ReviewItem
+	Next       int64
+	Revision   int64
 }
 
 // ReviewItem is one row of the queue as the editor shows it.
@@ -237,7 +240,12 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		if in.Language == proj.SourceLanguage {
 			return model.Errorf(model.CodeInvalid, "%s is the source language; review a target language", in.Language)
 		}
-		out.Editable = canEdit(ctx, proj, in.Language) == nil
+		r, err := c.rightsIn(ctx, tx, proj, in.Language)
+		if err != nil {
+			return err
+		}
+		out.Editable = canEdit(ctx, proj, in.Language) == nil && r&model.RightTranslate != 0
+		out.Approvable = out.Editable && r&model.RightApprove != 0
 		if st, ok := tx.(model.StagingTx); ok {
 			var err error
 			if out.Revision, err = st.ProjectRevision(ctx, proj.ID); err != nil {
@@ -551,7 +559,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
 	var reason string
 	var refusal *QAError // the store may rewrap apply's error; the findings are returned as made
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
 			var err error
 			if up.Status, err = statusOrDefault(up.Status); err != nil {
@@ -674,7 +682,7 @@ const MaxApproveRows = 500
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
 	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
-	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
 				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)

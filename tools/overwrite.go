@@ -41,7 +41,7 @@ type OverwriteOut struct {
 // A language_locked row keeps its value and is reported unchanged.
 func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, error) {
 	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
-	err := c.write(ctx, write{op: model.OpOverwrite, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpOverwrite, project: in.ProjectID, lang: in.Language,
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)

@@ -59,6 +59,9 @@ func (c *Catalog) ListProjects(ctx context.Context, in ListProjectsIn) (ListProj
 			if projects, err = tx.Projects(ctx, p.WorkspaceID); err != nil {
 				return err
 			}
+			if projects, err = c.visible(ctx, tx, projects); err != nil {
+				return err
+			}
 		}
 		for _, proj := range projects {
 			out.Projects = append(out.Projects, ProjectSummary{ID: proj.ID, Title: proj.Title, SourceLanguage: proj.SourceLanguage,
@@ -263,6 +266,7 @@ func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 			return err
 		}
 		out.User = u
+		out.User.Role = "" // the spec's user is its id and email
 		if p.Kind == model.KindPersonal {
 			proj, err := c.loadProject(ctx, tx, p.ProjectID)
 			if err != nil {
@@ -277,6 +281,10 @@ func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 		}
 		out.Workspace = &w
 		projects, err := tx.Projects(ctx, w.ID)
+		if err != nil {
+			return err
+		}
+		projects, err = c.visible(ctx, tx, projects)
 		out.Projects = &projects
 		return err
 	})

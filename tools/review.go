@@ -20,7 +20,7 @@ func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (model.Commen
 		return out, err
 	}
 	var body string
-	err := c.write(ctx, write{op: model.OpAddComment, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpAddComment, project: in.ProjectID, lang: in.Language,
 		validate: func() (err error) {
 			body, err = checkText("body", in.Body, MaxCommentBytes)
 			return err
@@ -53,7 +53,7 @@ func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error
 	if err := c.reviewer(ctx, in.ProjectID, in.Language); err != nil {
 		return out, err
 	}
-	err := c.write(ctx, write{op: model.OpFlagTranslation, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpFlagTranslation, project: in.ProjectID, lang: in.Language,
 		validate: func() error {
 			if in.Flag != model.FlagDoNotTranslate && in.Flag != model.FlagLanguageLocked {
 				return model.Errorf(model.CodeInvalid, "flag must be do_not_translate or language_locked")

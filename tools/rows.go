@@ -59,7 +59,7 @@ func loadRow(ctx context.Context, tx model.Tx, proj model.Project, in RowRef) (m
 // Changing the source language's value makes the key's translations stale.
 func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn) (RowOut, error) {
 	var out RowOut
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
 			var err error
 			if in.Status, err = statusOrDefault(in.Status); err != nil {

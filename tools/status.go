@@ -15,7 +15,7 @@ type SetStatusIn struct {
 // SetTranslationStatus moves a row between needs_review and approved; the text is unchanged.
 func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (RowOut, error) {
 	var out RowOut
-	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID,
+	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error { return checkStatus(in.Status) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)

@@ -133,7 +133,7 @@ func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) 
 		rec, err := tx.Token(ctx, id)
 		ours := err == nil && contains(kinds, rec.Kind)
 		if ours && p.Kind == KindSession {
-			ours, err = sessionMayRevoke(ctx, tx, p, rec)
+			ours, err = c.sessionMayRevoke(model.WithPrincipal(ctx, p), tx, p, rec)
 		}
 		if err != nil || !ours {
 			if err == nil || model.IsNotFound(err) {
@@ -167,9 +167,9 @@ func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) 
 }
 
 // sessionMayRevoke is a signed-in user's share of the tokens: their own personal tokens
-// and the keys of their workspace's active projects. The rest answer not found, as unknown
-// ones do.
-func sessionMayRevoke(ctx context.Context, tx model.Tx, p model.Principal, rec model.TokenInfo) (bool, error) {
+// and the keys of the projects they manage. A key of a project they only see is refused
+// (CodeForbidden); the rest answer not found, as unknown ones do. ctx carries p.
+func (c *Catalog) sessionMayRevoke(ctx context.Context, tx model.Tx, p model.Principal, rec model.TokenInfo) (bool, error) {
 	if rec.Kind != model.KindAPIKey {
 		return rec.UserID == p.UserID, nil
 	}
@@ -177,7 +177,14 @@ func sessionMayRevoke(ctx context.Context, tx model.Tx, p model.Principal, rec m
 	if err != nil {
 		return false, err
 	}
-	return authorizeProject(p, proj) == nil, nil
+	if authorizeProject(p, proj) != nil {
+		return false, nil
+	}
+	r, err := c.rightsIn(ctx, tx, proj, "")
+	if err != nil || r&model.RightRead == 0 {
+		return false, err
+	}
+	return true, refusal(proj, "", opNeeds("revoke_key"), r)
 }
 
 func utc(t *time.Time) *time.Time {

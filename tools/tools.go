@@ -15,38 +15,38 @@ import "github.com/lokal-dev/lokal/tools/model"
 // them.
 var Operations = []Operation{
 	// MCP read tools.
-	{Name: "list_projects", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
-	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Session, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
-	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Session, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
-	{Name: "get_translations", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
-	{Name: "get_translation", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
-	{Name: "search_translations", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
-	{Name: "list_terminology", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
-	{Name: "get_checkup_report", Doors: MCP, Auth: AnyToken, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
+	{Name: "list_projects", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
+	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
+	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
+	{Name: "get_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
+	{Name: "get_translation", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
+	{Name: "search_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
+	{Name: "list_terminology", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
+	{Name: "get_checkup_report", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
 
 	// MCP write tools, hidden from read-only callers.
-	{Name: "enable_language", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
-	{Name: "register_source_strings", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
-	{Name: "update_translation", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
-	{Name: "set_translation_status", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
-	{Name: "add_key", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
-	{Name: "add_comment", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
-	{Name: "flag_translation", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
-	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
-	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
+	{Name: "enable_language", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
+	{Name: "register_source_strings", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
+	{Name: "update_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
+	{Name: "set_translation_status", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
+	{Name: "add_key", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
+	{Name: "add_comment", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
+	{Name: "flag_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
+	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
-	{Name: "read_namespace", Doors: REST, Auth: AnyToken, ReadOnly: true},
-	{Name: "missing", Doors: REST, Auth: Writer, Budgets: writes},
-	{Name: "sync", Doors: REST, Auth: Writer, Budgets: writes},
-	{Name: "overwrite", Doors: REST, Auth: Writer, Budgets: writes},
-	{Name: "stale", Doors: REST, Auth: AnyToken, ReadOnly: true},
-	{Name: "retranslate", Doors: REST, Auth: Writer, Budgets: aiWrites},
-	{Name: "sync_page_strings", Doors: REST, Auth: Writer, Budgets: []*Budget{&WriteBudget, &PageStringsBudget}},
-	{Name: "me", Doors: REST, Auth: PAT | WorkspacePAT, ReadOnly: true},
-	{Name: "usage", Doors: REST | Editor, Auth: AnyToken | Session, ReadOnly: true},
-	{Name: "redeploy", Doors: REST | Editor, Auth: PAT | WorkspacePAT | Session, Budgets: []*Budget{&WriteBudget, &RedeployBudget}},
+	{Name: "read_namespace", Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
+	{Name: "missing", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
+	{Name: "sync", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
+	{Name: "overwrite", Doors: REST, Auth: Writer, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
+	{Name: "stale", Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
+	{Name: "retranslate", Doors: REST, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites},
+	{Name: "sync_page_strings", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: []*Budget{&WriteBudget, &PageStringsBudget}},
+	{Name: "me", Doors: REST, Auth: PAT | WorkspacePAT, Needs: model.RightRead, ReadOnly: true},
+	{Name: "usage", Doors: REST | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "redeploy", Doors: REST | Editor, Auth: PAT | WorkspacePAT | Session, Needs: model.RightManage, Budgets: []*Budget{&WriteBudget, &RedeployBudget}},
 	{Name: "locize_languages", Doors: REST, Auth: Anonymous, ReadOnly: true},
 
 	// The Embed's public routes, called from visitors' browsers.
@@ -60,27 +60,33 @@ var Operations = []Operation{
 	// The editor (rest/app): signed-in users of the workspace.
 	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 	{Name: "sign_out", Doors: Editor, Auth: Session},
-	{Name: "editor_projects", Doors: Editor, Auth: Session, ReadOnly: true},
-	{Name: "review_queue", Doors: Editor, Auth: Session, ReadOnly: true},
-	{Name: "row_details", Doors: Editor, Auth: Session, ReadOnly: true},
-	{Name: "check_value", Doors: Editor, Auth: Session, ReadOnly: true},
-	{Name: "save_row", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "approve_rows", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "comment_row", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "flag_row", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "translate_rows", Doors: Editor, Auth: Session, Budgets: aiWrites},
-	{Name: "connect", Doors: Editor, Auth: Session, ReadOnly: true},
-	{Name: "create_key", Doors: Editor, Auth: Session},
-	{Name: "revoke_key", Doors: Editor, Auth: Session},
-	{Name: "create_token", Doors: Editor, Auth: Session},
-	{Name: "revoke_token", Doors: Editor, Auth: Session},
-	{Name: "set_ai", Doors: Editor, Auth: Session},
-	{Name: "set_workspace_ai", Doors: Editor, Auth: Session},
-	{Name: "set_project", Doors: Editor, Auth: Session},
-	{Name: "webhook_add", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "webhook_state", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "webhook_url", Doors: Editor, Auth: Session, Budgets: writes},
-	{Name: "redeploy_set", Doors: Editor, Auth: Session, Budgets: writes},
+	{Name: "editor_projects", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "review_queue", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "row_details", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "check_value", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "save_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: "approve_rows", Doors: Editor, Auth: Session, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
+	{Name: "comment_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: "flag_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: "translate_rows", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: aiWrites},
+	{Name: "connect", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: "create_key", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "revoke_key", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "create_token", Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: "revoke_token", Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: "set_ai", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "set_workspace_ai", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "set_project", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "webhook_add", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "webhook_state", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "webhook_url", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "redeploy_set", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "member_list", Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
+	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the
@@ -89,9 +95,12 @@ type OpName = model.Operation
 
 // Operation is one row of Operations.
 type Operation struct {
-	Name     OpName
-	Doors    Door
-	Auth     Callers
+	Name  OpName
+	Doors Door
+	Auth  Callers
+	// Needs is the right on the project the caller must hold (rights.go decides who holds
+	// it); Translate and Approve are needed in the language the operation writes.
+	Needs    model.Right
 	ReadOnly bool
 	// Budgets are the catalogue's rate limits the operation spends.
 	Budgets []*Budget

@@ -64,7 +64,7 @@ func (c *Catalog) authorizeConnect(ctx context.Context, projectID string) error 
 	if model.PrincipalFrom(ctx).Kind == model.KindAPIKey {
 		return &model.Error{Code: model.CodePATRequired, Message: "this operation takes a personal access token, not a project API key"}
 	}
-	return nil
+	return c.need(ctx, projectID, "", model.RightManage)
 }
 
 // AddWebhook adds an endpoint to a project. The URL must pass the outbound guard now (it is

@@ -29,6 +29,10 @@ type write struct {
 	project string
 	// admin writes are for the system principal only, spend no budget and load no project.
 	admin bool
+	// lang is the language written, where the op's right (Operations) is held per
+	// language; more is what the input asks beyond the row's right (approving).
+	lang string
+	more model.Right
 	// budgets are spent beyond WriteBudget (endpoint 7 also spends PageStringsBudget).
 	budgets []Budget
 	// validate runs after authorization and before any budget is spent, so that a refused
@@ -58,6 +62,8 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			return err
 		}
 	} else if err := c.begin(ctx, w.project, true); err != nil {
+		return err
+	} else if err := c.allow(ctx, w.op, w.project, w.lang, w.more); err != nil {
 		return err
 	}
 	if w.validate != nil {

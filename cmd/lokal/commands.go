@@ -90,12 +90,15 @@ func init() {
 				return w, fmt.Sprintf("workspace %s (%s)\npublic token: %s", w.ID, w.Name, w.PublicToken), err
 			}},
 		workspaceListCommand(),
-		{name: "user create", args: "--workspace WS --email EMAIL", synopsis: "add a user to a workspace",
-			flags:    []flagDef{req("workspace", "ID", "workspace id"), req("email", "EMAIL", "the user's email address")},
+		{name: "user create", args: "--workspace WS --email EMAIL [--role owner|member]", synopsis: "add a user to a workspace",
+			about: "An owner may do everything in the workspace; a member what their project roles give\n" +
+				"(lokal member set). The workspace's first user is its owner.",
+			flags: []flagDef{req("workspace", "ID", "workspace id"), req("email", "EMAIL", "the user's email address"),
+				opt("role", "ROLE", "owner or member (default member)")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
-				u, err := c.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: c.in.str("workspace"), Email: c.in.str("email")})
-				return u, fmt.Sprintf("user %s (%s)", u.ID, u.Email), err
+				u, err := c.cat.CreateUser(ctx, tools.CreateUserIn{WorkspaceID: c.in.str("workspace"), Email: c.in.str("email"), Role: c.in.str("role")})
+				return u, fmt.Sprintf("user %s (%s, %s)", u.ID, u.Email, u.Role), err
 			}},
 		userListCommand(),
 		{name: "project create", args: "--workspace WS --title T --source LANG [--languages L1,L2]",

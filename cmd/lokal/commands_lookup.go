@@ -36,7 +36,7 @@ func userListCommand() *command {
 			us, err := c.cat.WorkspaceUsers(ctx, ws)
 			lines := make([]string, len(us))
 			for i, u := range us {
-				lines[i] = fmt.Sprintf("%s  %s", u.ID, u.Email)
+				lines[i] = fmt.Sprintf("%s  %s  %s", u.ID, u.Email, u.Role)
 			}
 			if len(us) == 0 {
 				lines = []string{"no users in workspace " + ws}

@@ -176,7 +176,7 @@ func makeFixture(t *testing.T, dsn string) fixture {
 	t.Helper()
 	var f fixture
 	f.workspace = str(t, jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Acme", "--json", "--database", dsn), "id")
-	f.user = str(t, jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", f.workspace, "--email", "dev@acme.test", "--json", "--database", dsn), "id")
+	f.user = str(t, jsonObject(t, []string{"id", "email", "role"}, "user", "create", "--workspace", f.workspace, "--email", "dev@acme.test", "--json", "--database", dsn), "id")
 	f.project = str(t, jsonObject(t, projectFields, "project", "create", "--workspace", f.workspace, "--title", "Web app", "--source", "en", "--languages", "nb,sv", "--json", "--database", dsn), "id")
 	return f
 }
@@ -193,7 +193,7 @@ func TestCLIJSON(t *testing.T) {
 		str(t, ws, "public_token")
 		wsID := str(t, ws, "id")
 
-		u := jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", wsID, "--email", "dev@acme.test", "--json", "--database", dsn)
+		u := jsonObject(t, []string{"id", "email", "role"}, "user", "create", "--workspace", wsID, "--email", "dev@acme.test", "--json", "--database", dsn)
 		if u["email"] != "dev@acme.test" {
 			t.Errorf("user email %v", u["email"])
 		}
@@ -285,7 +285,7 @@ func TestCLIFlagOrder(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("user create with LOKAL_DATABASE exited %d: %s", r.code, r.stderr)
 		}
-		userID := str(t, jsonObject(t, []string{"id", "email"}, "--database", dsn, "--email", "flags@acme.test", "user", "--workspace", wsID, "create", "--json"), "id")
+		userID := str(t, jsonObject(t, []string{"id", "email", "role"}, "--database", dsn, "--email", "flags@acme.test", "user", "--workspace", wsID, "create", "--json"), "id")
 		projectID := str(t, jsonObject(t, projectFields, "--languages", "nb", "--json", "--source", "en", "project", "--title", "T", "create", "--workspace", wsID, "--database", dsn), "id")
 		k := jsonObject(t, []string{"key", "read_only"}, "--read-only", "key", "--database", dsn, "create", "--project", projectID, "--json")
 		if k["read_only"] != true {
@@ -348,7 +348,7 @@ func TestCLIFailures(t *testing.T) {
 	eachDialect(t, func(t *testing.T, dsn string) {
 		f := makeFixture(t, dsn)
 		otherWS := str(t, jsonObject(t, []string{"id", "name", "public_token"}, "workspace", "create", "--name", "Other", "--json", "--database", dsn), "id")
-		otherUser := str(t, jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", otherWS, "--email", "x@other.test", "--json", "--database", dsn), "id")
+		otherUser := str(t, jsonObject(t, []string{"id", "email", "role"}, "user", "create", "--workspace", otherWS, "--email", "x@other.test", "--json", "--database", dsn), "id")
 		unknown := "00000000-0000-4000-8000-000000000000"
 		tests := []struct {
 			name string
@@ -611,7 +611,7 @@ func testServe(t *testing.T, dsn string) {
 		status, body := srv.do(t, "GET", "/api/me", "Bearer "+token, "")
 		return status == http.StatusOK && strings.Contains(string(body), projectID)
 	})
-	userID := str(t, jsonObject(t, []string{"id", "email"}, "user", "create", "--workspace", me.Workspace.ID, "--email", "live@acme.test", "--json", "--database", dsn), "id")
+	userID := str(t, jsonObject(t, []string{"id", "email", "role"}, "user", "create", "--workspace", me.Workspace.ID, "--email", "live@acme.test", "--role", "owner", "--json", "--database", dsn), "id")
 	pat := str(t, jsonObject(t, []string{"token"}, "token", "create", "--user", userID, "--project", projectID, "--json", "--database", dsn), "token")
 	poll(t, 2*time.Second, "the server to take the personal token made by the CLI", func() bool {
 		status, body := srv.do(t, "GET", "/api/me", "Bearer "+pat, "")

@@ -173,7 +173,7 @@ func testRecipes(t *testing.T, dir, migrated string) {
 		name, token string
 		tools       int
 	}{
-		{"MCP TypeScript SDK with a personal token", pat, 17},
+		{"MCP TypeScript SDK with a personal token", pat, 18},
 		{"MCP TypeScript SDK with the read-only key", ro, 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -108,6 +108,10 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/connect/webhooks/url", h.signedIn(h.setWebhookURL))
 	m.HandleFunc("POST /app/p/{project}/connect/redeploy", h.signedIn(h.setRedeploy))
 	m.HandleFunc("POST /app/p/{project}/connect/redeploy/dispatch", h.signedIn(h.dispatchRedeploy))
+	m.HandleFunc("GET /app/p/{project}/members", h.signedIn(h.members))
+	m.HandleFunc("POST /app/p/{project}/members/invite", h.signedIn(h.invite))
+	m.HandleFunc("GET /app/invite/{token}", h.inviteForm)
+	m.HandleFunc("POST /app/invite/{token}", h.acceptInvite)
 	for _, s := range h.opts.Sections {
 		s.Routes(m, h.signedIn)
 	}

@@ -38,6 +38,11 @@ type notice struct {
 func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
 	ctx, id := r.Context(), r.PathValue("project")
 	view, err := h.cat.ShowProject(ctx, id)
+	if model.ErrorCode(err) == model.CodeForbidden {
+		// Not a manager: the page keeps the user's own tokens, which carry their role.
+		h.tokensPage(w, r, status, n)
+		return
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -229,6 +234,27 @@ func (h *handler) setEmbed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.connectDone(w, r, "Embed settings saved", "embed")
+}
+
+// tokensPage is the Connect page of a user who does not manage the project: their own
+// personal access tokens only.
+func (h *handler) tokensPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
+	ctx, id := r.Context(), r.PathValue("project")
+	st, err := h.cat.GetProjectStatus(ctx, tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	toks, err := h.cat.ListTokens(ctx, sessionFrom(ctx).UserID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if n.Flash == "" && n.Error == "" {
+		n.Flash = r.URL.Query().Get("done")
+	}
+	h.render(w, r, status, "connect", map[string]any{"Project": model.Project{ID: id, Title: st.Title}, "Tokens": toks, "TokensOnly": true,
+		"Flash": n.Flash, "Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Form": r.PostForm})
 }
 
 // confirmed requires the revoke form's confirmation box: a key or token in use stops

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/text/language/display"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{

@@ -36,9 +36,14 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 			proj = p
 		}
 	}
+	role, err := h.cat.MyRoleOn(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	editable := map[string]bool{}
 	for _, l := range proj.EditableLanguages {
-		editable[l] = true
+		editable[l] = role.Editable[l] // the project's editable languages that the role edits
 	}
 	var langs []tools.LanguageStats
 	for _, l := range st.Languages {
@@ -55,7 +60,7 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 		files.Import = importForm{Namespace: first(st.Namespaces), Language: st.SourceLanguage, Format: "json", Status: model.StatusApproved, Preserve: true}
 	}
 	fileLangs := append([]string{st.SourceLanguage}, slices.DeleteFunc(slices.Clone(st.EnabledLanguages), func(l string) bool { return l == st.SourceLanguage })...)
-	h.render(w, r, status, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable,
+	h.render(w, r, status, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable, "Role": role,
 		"Namespaces": st.Namespaces, "FileLanguages": fileLangs, "Formats": formatOptions(), "Files": files})
 }
 

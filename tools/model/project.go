@@ -26,6 +26,7 @@ type User struct {
 	ID          string    `json:"id"`
 	WorkspaceID string    `json:"-"`
 	Email       string    `json:"email"`
+	Role        string    `json:"role,omitempty"` // RoleOwner or RoleMember
 	CreatedAt   time.Time `json:"-"`
 }
 

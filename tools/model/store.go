@@ -38,6 +38,8 @@ type Tx interface {
 	WebhookTx
 	DeployTx
 	EditorTx
+	MemberTx
+	InvitationTx
 }
 
 // AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
