@@ -538,7 +538,7 @@ func errChanged(ctx context.Context, tx model.Tx, proj model.Project, key string
 		if n, ok := actorNames(ctx, tx, proj, []string{cur.UpdatedBy})[cur.UpdatedBy]; ok {
 			who = n
 		} else if m, ok := strings.CutPrefix(cur.UpdatedBy, "ai:"); ok {
-			who = "the AI (" + m + ")"
+			who = "AI (" + m + ")"
 		}
 	}
 	return model.Errorf(model.CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)

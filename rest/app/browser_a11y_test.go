@@ -75,6 +75,11 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 	if _, err := e.cat.AddWebhook(e.sys(t), e.f.Project.ID, "http://127.0.0.1:9/a/rather/long/path/for/a/webhook/receiver", nil); err != nil {
 		t.Fatal(err)
 	}
+	inv, err := e.cat.Invite(e.sys(t), tools.InviteIn{ProjectID: e.f.Project.ID, Email: "new.translator@example.com", Role: "translator", Languages: []string{"nb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, invite, _ := strings.Cut(inv.Link, "/app/invite/")
 	ctx := newBrowser(t)
 	base, p := e.srv.URL, "/app/p/"+e.f.Project.ID
 	pages := []struct{ name, path, ready string }{
@@ -84,6 +89,8 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		{"review", p + "/review/nb", `#rows article.row`},
 		{"row", p + "/review/nb/row?ns=common&key=greeting", `.comment-form`},
 		{"connect", p + "/connect", `#keys`},
+		{"members", p + "/members", `#invite-email`},
+		{"invitation", "/app/invite/" + invite, `h1`},
 		{"not found", "/app/nothing", `h1`},
 	}
 	for _, width := range []int64{390, 1280} {
