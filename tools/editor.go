@@ -451,7 +451,7 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 
 // ActorNames names the actors of a project's records (history, comments, redeploy
 // attempts) for people: user:<id> to the user's email, key:<id> to "API key <prefix>…" as
-// the Connect page lists it. Actors it cannot name (gone, of another workspace, the AI)
+// the Connect page lists it, with its name when it has one. Actors it cannot name (gone, of another workspace, the AI)
 // are left out.
 func (c *Catalog) ActorNames(ctx context.Context, projectID string, actors []string) (map[string]string, error) {
 	var out map[string]string
@@ -479,6 +479,9 @@ func actorNames(ctx context.Context, tx model.Tx, proj model.Project, actors []s
 			// A key is known to people by the prefix the Connect page lists.
 			if k, err := tx.Token(ctx, id); err == nil && k.WorkspaceID == proj.WorkspaceID {
 				out[a] = "API key " + k.Prefix + "…"
+				if k.Name != "" {
+					out[a] = "API key “" + k.Name + "” (" + k.Prefix + "…)"
+				}
 			}
 		}
 	}

@@ -100,7 +100,7 @@ func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, ancho
 }
 
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
-	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write"})
+	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write", Name: r.PostFormValue("name")})
 	if err != nil {
 		h.connectFail(w, r, err)
 		return
@@ -147,6 +147,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 	}
 	var t tools.PersonalToken
 	if err == nil {
+		in.Name = r.PostFormValue("name")
 		t, err = h.cat.CreateToken(ctx, in)
 	}
 	if err != nil {

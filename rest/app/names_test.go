@@ -123,3 +123,48 @@ func TestTranslateFailuresSayWhy(t *testing.T) {
 		}
 	})
 }
+
+// TestNamedKeys: a key and a token made with a name on the Connect page are listed by it,
+// and what the key writes is credited to it by name and prefix; a name too long is said
+// beside the form with the name kept.
+func TestNamedKeys(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		e.source(t, "common", "greeting", "Hello")
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID
+		b.post(t, p+"/connect/keys", url.Values{"access": {"write"}, "name": {"CI deploy"}}, true).want(t, http.StatusCreated, `<span class="token-name">CI deploy</span>`)
+		b.post(t, p+"/connect/tokens", url.Values{"scope": {"project"}, "name": {"laptop CLI"}}, true).want(t, http.StatusCreated, `<span class="token-name">laptop CLI</span>`)
+		long := strings.Repeat("n", tools.MaxTokenName+1)
+		b.post(t, p+"/connect/keys", url.Values{"name": {long}}, true).want(t, http.StatusBadRequest, `id="form-error"`, `value="`+long+`"`)
+
+		// What a named key writes is credited to it by name and prefix.
+		secret, err := e.cat.CreateAPIKey(e.sys(t), tools.CreateAPIKeyIn{ProjectID: e.f.Project.ID, Name: "nightly build"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := e.cat.ListKeys(e.sys(t), e.f.Project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prefix string
+		for _, k := range keys {
+			if k.Name == "nightly build" {
+				prefix = k.Prefix
+			}
+		}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPut, e.srv.URL+"/api/sync/"+e.f.Project.ID+"/latest/nb/common", strings.NewReader(`{"greeting":"Hei"}`))
+		req.Header.Set("Authorization", "Token token="+secret.Key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if prefix == "" || res.StatusCode != http.StatusOK {
+			t.Fatalf("prefix %q, write %d", prefix, res.StatusCode)
+		}
+		b.get(t, p+"/review/nb/row?ns=common&key=greeting").want(t, http.StatusOK, html.EscapeString("API key “nightly build” ("+prefix+"…)"))
+	})
+}
