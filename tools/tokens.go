@@ -26,7 +26,7 @@ func tokenPrefix(token string) string {
 type KeyListing struct {
 	ID         string     `json:"id"`
 	Prefix     string     `json:"prefix"`
-	Name       string     `json:"name"`
+	Name       string     `json:"name,omitempty"` // absent when unnamed, as in the CLI contract
 	ReadOnly   bool       `json:"read_only"`
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
@@ -38,7 +38,7 @@ type KeyListing struct {
 type TokenListing struct {
 	ID          string     `json:"id"`
 	Prefix      string     `json:"prefix"`
-	Name        string     `json:"name"`
+	Name        string     `json:"name,omitempty"`
 	Scope       string     `json:"scope"` // "project" or "workspace"
 	ProjectID   *string    `json:"project_id"`
 	WorkspaceID string     `json:"workspace_id"`
