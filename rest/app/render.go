@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"html/template"
 	"net/url"
 	"strconv"
@@ -22,6 +23,7 @@ func parsePages() map[string]*template.Template {
 		"who":         nameOf,
 		"filterLabel": filterLabel,
 		"plural":      plural,
+		"words":       func(code any) string { return strings.ReplaceAll(fmt.Sprint(code), "_", " ") },
 		"langName":    langName,
 		"langNames": func(codes []string) string {
 			out := make([]string, len(codes))
