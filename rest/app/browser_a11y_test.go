@@ -80,6 +80,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, invite, _ := strings.Cut(inv.Link, "/app/invite/")
+	dir := screenshotDir(t)
 	ctx := newBrowser(t)
 	base, p := e.srv.URL, "/app/p/"+e.f.Project.ID
 	pages := []struct{ name, path, ready string }{
@@ -105,6 +106,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 			}
 			do(t, ctx, "opening "+pg.name, chromedp.Navigate(base+pg.path), chromedp.WaitVisible(chromedp.CSS(pg.ready)))
 			if width == 390 {
+				shot(t, ctx, dir, strings.ReplaceAll(pg.name, " ", "-")+"-390.png")
 				if w := eval[int](t, ctx, `document.scrollingElement.scrollWidth`); w > 390 {
 					wide := eval[[]string](t, ctx, `[...document.querySelectorAll('body *')].filter((el) => (el.getBoundingClientRect().right > 390.5 || el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible') && !el.closest('.skip')).slice(0, 8).map((el) => el.tagName + (el.id ? '#' + el.id : '') + '.' + el.className + ' ' + el.scrollWidth)`)
 					t.Errorf("%s at 390 px scrolls to %d px; wider: %v", pg.name, w, wide)
