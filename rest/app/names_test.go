@@ -80,6 +80,11 @@ func TestErrorsInPlace(t *testing.T) {
 			t.Errorf("a refused save changed the row: %q", got.Value)
 		}
 
+		// From a page of the queue the row is not on, the row's own page keeps the text.
+		b.post(t, p+"/review/nb/save", url.Values{"ns": {"common"}, "key": {"greeting"}, "value": {"Hei {navn} igjen"}, "version": {v},
+			"action": {"approve"}, "back": {p + "/review/nb?filter=missing"}}, true).
+			want(t, http.StatusUnprocessableEntity, `<h1><code>common · greeting</code></h1>`, `id="error-`, "Hei {navn} igjen</textarea>")
+
 		// A comment over the limit: the row page again, with the comment typed.
 		long := strings.Repeat("Lang merknad ", tools.MaxCommentBytes/12+1)
 		b.post(t, p+"/review/nb/comment", url.Values{"ns": {"common"}, "key": {"greeting"}, "body": {long}, "back": {p + "/review/nb"}}, true).

@@ -110,8 +110,15 @@ func (h *handler) reviewPage(w http.ResponseWriter, r *http.Request, status int,
 	}
 	selected := map[string]bool{}
 	if fe != nil {
+		kept := false
 		for i := range page.Rows {
-			fe.keep(&page.Rows[i])
+			kept = fe.keep(&page.Rows[i]) || kept
+		}
+		if fe.Form == "save" && !kept {
+			// The row left this page of the queue (its filter no longer matches): the
+			// row's own page keeps the text.
+			h.rowPage(w, r, status, fe.NS, fe.Key, queueURL(r, in, in.After), fe)
+			return
 		}
 		for _, v := range r.PostForm["sel"] {
 			selected[v] = true
@@ -133,10 +140,11 @@ type formError struct {
 	Texts                  []string // a plural or select row's fields, in order
 }
 
-// keep puts the typed translation back into the row it was typed in.
-func (fe *formError) keep(it *tools.ReviewItem) {
+// keep puts the typed translation back into the row it was typed in, and tells whether
+// it was that row.
+func (fe *formError) keep(it *tools.ReviewItem) bool {
 	if fe.Form != "save" || it.Namespace != fe.NS || it.Key != fe.Key {
-		return
+		return false
 	}
 	it.Value = fe.Value
 	if it.Forms != nil && len(fe.Texts) > 0 {
@@ -149,6 +157,7 @@ func (fe *formError) keep(it *tools.ReviewItem) {
 		}
 		it.Forms = &f
 	}
+	return true
 }
 
 // formFail answers a refused form of the review pages. A script gets JSON; a person gets
