@@ -80,9 +80,10 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo 'gofmt: files above need formatting' && exit 1)
 
-# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups,scale
+# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups,scale,formats
 # picks parts: load is peak memory of concurrent big syncs and small writes during a big one;
-# scale is issue 19's table at BENCH_SCALE_KEYS keys, 100,000 by default, 1,000,000 with BENCH_FULL=1).
+# scale is issue 19's table at BENCH_SCALE_KEYS keys, 100,000 by default, 1,000,000 with BENCH_FULL=1;
+# formats is the codecs, 10,000-key PO and xcstrings files through import/export, and pull).
 bench:
 	bash .ci/bench
 

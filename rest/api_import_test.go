@@ -361,3 +361,52 @@ func TestAPIExportFormats(t *testing.T) {
 		})
 	})
 }
+
+// TestAPIImportPluralPlaceholders: plurals whose forms write the number in the format's own
+// spelling (i18next's {{count}}, Rails' %{count}, Android's %d) import with no warning
+// about missing forms, and the file exported again is the file imported, byte for byte.
+func TestAPIImportPluralPlaceholders(t *testing.T) {
+	t.Parallel()
+	files := []struct{ format, body string }{
+		{"i18next", "{\n  \"files_one\": \"{{count}} file\",\n  \"files_other\": \"{{count}} files\",\n  \"nested\": {\n    \"items_one\": \"{{count}} item in {{place}}\",\n    \"items_other\": \"{{count}} items in {{place}}\"\n  }\n}\n"},
+		{"yaml", "en:\n  files:\n    one: \"%{count} file\"\n    other: \"%{count} files\"\n"},
+		{"android", "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <plurals name=\"files\">\n        <item quantity=\"one\">%d file</item>\n        <item quantity=\"other\">%d files</item>\n    </plurals>\n</resources>\n"},
+	}
+	forEachDialect(t, func(t *testing.T, s *server) {
+		for _, f := range files {
+			t.Run(f.format, func(t *testing.T) {
+				ns := "placeholders-" + f.format
+				out := s.importFile(t, "en", ns, "format="+f.format, f.body)
+				if len(out.Warnings) != 0 {
+					t.Errorf("warnings %+v", out.Warnings)
+				}
+				if out.Summary.Plurals == 0 || out.Summary.Plurals != out.Summary.Created {
+					t.Errorf("summary %+v", out.Summary)
+				}
+				r := s.call(t, "GET", s.readPath("en", ns)+"?format="+f.format, tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+				if string(r.body) != f.body {
+					t.Errorf("the export differs from the file imported:\n%s\nwant:\n%s", r.body, f.body)
+				}
+			})
+		}
+	})
+}
+
+// TestAPIImportXCStringsSubstitutions: a String Catalog whose strings are %#@var@ format
+// keys with plural substitutions imports as ICU plurals (counted as plurals, no warning)
+// and exports to the same file.
+func TestAPIImportXCStringsSubstitutions(t *testing.T) {
+	t.Parallel()
+	const file = "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"%lld files in %lld folders\" : {\n      \"localizations\" : {\n        \"en\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            \"value\" : \"%#@files@ in %#@folders@\"\n          },\n          \"substitutions\" : {\n            \"files\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg file\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg files\"\n                    }\n                  }\n                }\n              }\n            },\n            \"folders\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg folder\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg folders\"\n                    }\n                  }\n                }\n              }\n            }\n          }\n        },\n        \"nb\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            \"value\" : \"%#@files@ i %#@folders@\"\n          },\n          \"substitutions\" : {\n            \"files\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg fil\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg filer\"\n                    }\n                  }\n                }\n              }\n            },\n            \"folders\" : {\n              \"formatSpecifier\" : \"lld\",\n              \"variations\" : {\n                \"plural\" : {\n                  \"one\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg mappe\"\n                    }\n                  },\n                  \"other\" : {\n                    \"stringUnit\" : {\n                      \"state\" : \"translated\",\n                      \"value\" : \"%arg mapper\"\n                    }\n                  }\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  },\n  \"version\" : \"1.0\"\n}\n"
+	forEachDialect(t, func(t *testing.T, s *server) {
+		out := s.importFile(t, "all", "catalog", "format=xcstrings", file)
+		if len(out.Warnings) != 0 || out.Summary.Plurals != 1 || out.Summary.Created != 1 {
+			t.Errorf("summary %+v, warnings %+v", out.Summary, out.Warnings)
+		}
+		s.wantFlat(t, "nb", "catalog", map[string]string{"%lld files in %lld folders": "{files, plural, one {%arg fil} other {%arg filer}} i {folders, plural, one {%arg mappe} other {%arg mapper}}"})
+		r := s.call(t, "GET", s.readPath("all", "catalog")+"?format=xcstrings", tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
+		if string(r.body) != file {
+			t.Errorf("the export differs from the file imported:\n%s\nwant:\n%s", r.body, file)
+		}
+	})
+}

@@ -309,12 +309,13 @@ func entryValue(codec *formats.Codec, f *formats.File, e formats.Entry, l, sourc
 
 // pluralGaps reports whether value holds a plural, and the CLDR categories of language
 // that one of its plurals lacks. A category the language does not need is no gap, and text
-// is never made up for one that is missing.
+// is never made up for one that is missing. The value is read as the codecs wrote it
+// (message.FileSyntax), so that a form's "{{count}} files" is not taken for a brace.
 func pluralGaps(value, language string) (missing []string, has bool) {
 	if !strings.Contains(value, "plural") {
 		return nil, false
 	}
-	message.Walk(message.Parse(value, message.ICU), func(n message.Node, _ message.Path) bool {
+	message.Walk(message.Parse(value, message.FileSyntax), func(n message.Node, _ message.Path) bool {
 		s, ok := n.(*message.Select)
 		if !ok {
 			return true

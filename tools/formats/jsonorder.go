@@ -115,6 +115,14 @@ const maxJSONDepth = 64
 // that is not JSON, or has an object with a key given twice, is a *FileError naming the line.
 func parseJSON(data []byte) (*jsonNode, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if n, ok := parseJSONFast(data); ok {
+		return n, nil
+	}
+	return parseJSONTokens(data)
+}
+
+// parseJSONTokens is parseJSON through encoding/json's token stream, whose errors it names.
+func parseJSONTokens(data []byte) (*jsonNode, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	p := &jsonParser{data: data, dec: dec}

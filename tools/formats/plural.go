@@ -12,9 +12,9 @@ import (
 // one and back with the helpers here, so that all codecs agree on which categories a
 // language has and on what happens to the ones it lacks.
 
-// valueSyntax is how the codecs read a value's structure: ICU blocks, with i18next's {{x}}
-// read as an argument so that "{{count}} files" inside a form is not taken for a block.
-const valueSyntax = message.ICU | message.I18next
+// valueSyntax is how the codecs read a value's structure (message.FileSyntax, the rule the
+// import's plural report shares).
+const valueSyntax = message.FileSyntax
 
 // Plural is one ICU plural or selectordinal block.
 type Plural struct {

@@ -21,7 +21,8 @@ import (
 // brace is quoted ICU's way. Apple's "zero" applies to 0 in every language, so in a
 // language without the zero category it is the explicit form =0, and =0 is written back as
 // zero (ZeroExplicit). Encode writes exactly the language's categories; a '#' in a form is
-// written as the variable's conversion (%d for value type d).
+// written as the variable's conversion (%d for value type d). The conversion is shared
+// with xcstrings' substitutions and XLIFF's Xcode units (formatkey.go).
 //
 // A key whose format has no variable is a plain value (written back as a format key
 // without variables). A key whose dict is a NSStringVariableWidthRuleType is the text of
@@ -265,48 +266,6 @@ func decodeStringsdict(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
-// formatRef is one %#@var@ in a format key.
-type formatRef struct {
-	start, end int
-	name, pos  string
-}
-
-// formatRefs finds the %#@var@ and %n$#@var@ references of a format.
-func formatRefs(s string) []formatRef {
-	var out []formatRef
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '%' {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		pos := ""
-		if j > i+1 {
-			if j >= len(s) || s[j] != '$' {
-				continue
-			}
-			pos = s[i+1 : j]
-			j++
-		}
-		if !strings.HasPrefix(s[j:], "#@") {
-			continue
-		}
-		end := strings.IndexByte(s[j+2:], '@')
-		if end <= 0 {
-			continue
-		}
-		out = append(out, formatRef{start: i, end: j + 2 + end + 1, name: s[j+2 : j+2+end], pos: pos})
-		i = j + 2 + end
-	}
-	return out
-}
-
 // stringsdictValue is the ICU value of one key's dict.
 func stringsdictValue(d *pnode, lang string, line int) (string, map[string]string, error) {
 	if w := d.get("NSStringVariableWidthRuleType"); w != nil && d.get("NSStringLocalizedFormatKey") == nil {
@@ -317,99 +276,52 @@ func stringsdictValue(d *pnode, lang string, line int) (string, map[string]strin
 		return "", nil, lineError(line, "no NSStringLocalizedFormatKey string")
 	}
 	format := fk.text
-	refs := formatRefs(format)
+	parts := splitFormatKey(format)
 	var meta map[string]string
-	if len(refs) == 0 {
+	if parts == nil {
 		if _, ok := SinglePlural(format); ok || len(Pieces(format)) > 1 {
 			meta = map[string]string{"plain": "true"}
 		}
 		return format, meta, nil
 	}
-	type want struct {
-		text  string
-		arg   string
-		forms []PluralForm // native
-	}
-	var wants []want
-	prev := 0
-	for _, ref := range refs {
-		if ref.start > prev {
-			wants = append(wants, want{text: format[prev:ref.start]})
+	for p := range parts {
+		ref := &parts[p]
+		if ref.arg == "" {
+			continue
 		}
-		prev = ref.end
-		vd := d.get(ref.name)
+		vd := d.get(ref.arg)
 		if vd == nil || vd.kind != "dict" {
-			return "", nil, lineError(fk.line, "%%#@%s@ has no dict for the variable", ref.name)
+			return "", nil, lineError(fk.line, "%%#@%s@ has no dict for the variable", ref.arg)
 		}
 		if st := vd.get("NSStringFormatSpecTypeKey"); st == nil || st.text != "NSStringPluralRuleType" {
 			got := ""
 			if st != nil {
 				got = st.text
 			}
-			return "", nil, lineError(vd.line, "variable %q has rule type %q, only NSStringPluralRuleType is read", ref.name, got)
+			return "", nil, lineError(vd.line, "variable %q has rule type %q, only NSStringPluralRuleType is read", ref.arg, got)
 		}
 		vt := "d"
 		if t := vd.get("NSStringFormatValueTypeKey"); t != nil {
 			vt = t.text
 		}
-		meta = setMeta(meta, "valueType."+ref.name, vt)
+		meta = setMeta(meta, "valueType."+ref.arg, vt)
 		if ref.pos != "" {
-			meta = setMeta(meta, "position."+ref.name, ref.pos)
+			meta = setMeta(meta, "position."+ref.arg, ref.pos)
 		}
-		var forms []PluralForm
 		for i, k := range vd.keys {
 			if slices.Contains(appleForms, k) {
 				if vd.vals[i].kind != "string" {
 					return "", nil, lineError(vd.keyLines[i], "form %q is a <%s>, want <string>", k, vd.vals[i].kind)
 				}
-				forms = append(forms, PluralForm{Selector: k, Text: vd.vals[i].text})
+				ref.forms = append(ref.forms, PluralForm{Selector: k, Text: vd.vals[i].text})
 			}
 		}
-		if len(forms) == 0 {
-			return "", nil, lineError(vd.line, "variable %q has no plural forms", ref.name)
+		if len(ref.forms) == 0 {
+			return "", nil, lineError(vd.line, "variable %q has no plural forms", ref.arg)
 		}
-		wants = append(wants, want{arg: ref.name, forms: forms})
 	}
-	if prev < len(format) {
-		wants = append(wants, want{text: format[prev:]})
-	}
-	for _, quoteBraces := range []bool{false, true} {
-		var ps []Piece
-		for _, w := range wants {
-			if w.arg == "" {
-				ps = append(ps, Piece{Text: icuLiteral(w.text, false, quoteBraces)})
-				continue
-			}
-			lit := make([]PluralForm, len(w.forms))
-			for i, f := range w.forms {
-				lit[i] = PluralForm{Selector: f.Selector, Text: icuLiteral(f.Text, true, quoteBraces)}
-			}
-			ps = append(ps, Piece{Plural: FromNative(lang, w.arg, false, lit)})
-		}
-		v := JoinPieces(ps)
-		back := Pieces(v)
-		same := len(back) == len(wants) && (quoteBraces || !braceProblems(v))
-		for i := 0; same && i < len(back); i++ {
-			w, b := wants[i], back[i]
-			if w.arg == "" {
-				t, _ := icuNative(b.Text, false, "#")
-				same = b.Plural == nil && t == w.text
-				continue
-			}
-			if b.Plural == nil || b.Plural.Arg != w.arg || b.Plural.Ordinal || len(b.Plural.Forms) != len(w.forms) {
-				same = false
-				continue
-			}
-			for j, f := range b.Plural.Forms {
-				t, pounds := icuNative(f.Text, true, "#")
-				if t != w.forms[j].Text || pounds > 0 {
-					same = false
-				}
-			}
-		}
-		if same {
-			return v, meta, nil
-		}
+	if v, ok := formatKeyICU(lang, parts); ok {
+		return v, meta, nil
 	}
 	return "", nil, lineError(fk.line, "the format key and its variables cannot be written as one ICU value")
 }
@@ -541,44 +453,13 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 		if e.Meta["plain"] == "true" {
 			ps = []Piece{{Text: val.Text}}
 		}
-		// A block without a form the language writes cannot be a variable (a dict without
-		// forms does not read back): then the value is written as text.
-		hasPlural := false
-		for _, p := range ps {
-			if p.Plural != nil && !p.Plural.Ordinal {
-				if forms, _, _ := ToNative(lang, p.Plural, ZeroExplicit); len(forms) == 0 {
-					hasPlural = false
-					break
-				}
-				hasPlural = true
-			}
-		}
+		format, vars, hasPlural := icuFormatKey(lang, ps, func(arg string) string { return e.Meta["position."+arg] })
 		if !hasPlural {
 			kv("\t\t", "NSStringLocalizedFormatKey", val.Text)
 			b.WriteString("\t</dict>\n")
 			continue
 		}
-		var format strings.Builder
-		var vars []*Plural
-		for _, p := range ps {
-			switch {
-			case p.Plural == nil:
-				t, _ := icuNative(p.Text, false, "#")
-				format.WriteString(t)
-			case p.Plural.Ordinal:
-				format.WriteString(p.Plural.String())
-			default:
-				format.WriteString("%")
-				if pos := e.Meta["position."+p.Plural.Arg]; pos != "" {
-					format.WriteString(pos + "$")
-				}
-				format.WriteString("#@" + p.Plural.Arg + "@")
-				if !slices.ContainsFunc(vars, func(v *Plural) bool { return v.Arg == p.Plural.Arg }) {
-					vars = append(vars, p.Plural)
-				}
-			}
-		}
-		kv("\t\t", "NSStringLocalizedFormatKey", format.String())
+		kv("\t\t", "NSStringLocalizedFormatKey", format)
 		for _, p := range vars {
 			vt := e.Meta["valueType."+p.Arg]
 			if vt == "" {
@@ -587,10 +468,8 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 			b.WriteString("\t\t<key>" + plistText(p.Arg) + "</key>\n\t\t<dict>\n")
 			kv("\t\t\t", "NSStringFormatSpecTypeKey", "NSStringPluralRuleType")
 			kv("\t\t\t", "NSStringFormatValueTypeKey", vt)
-			forms, _, _ := ToNative(lang, p, ZeroExplicit)
-			for _, fm := range forms {
-				t, _ := icuNative(fm.Text, true, "%"+vt)
-				kv("\t\t\t", fm.Selector, t)
+			for _, fm := range formatKeyForms(lang, p, "%"+vt) {
+				kv("\t\t\t", fm.Selector, fm.Text)
 			}
 			b.WriteString("\t\t</dict>\n")
 		}

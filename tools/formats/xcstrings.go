@@ -35,7 +35,18 @@ import (
 //   - Entry.Meta["extractionState"]; Entry.Meta["json:<field>"] for another member (JSON).
 //   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
 //     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
-//     Substitutions (%#@var@) are not turned into ICU: the value keeps %#@var@.
+//   - Substitutions: a stringUnit "Осталось %#@files@ в %#@folders@" whose variables are
+//     substitutions of plural forms is one ICU value, each %#@var@ a plural block on var
+//     with the text around it kept ("Осталось {files, plural, =0 {...} one {%arg файл}
+//     ...} в {folders, plural, ...}"), by the conversion .stringsdict uses (formatkey.go).
+//     ["<lang>:substitutions"] = "true" marks it; ["<lang>:argNum.<var>"] and
+//     ["<lang>:formatSpecifier.<var>"] keep those members, ["<lang>:position.<var>"] the
+//     n of %n$#@var@, ["<lang>:states.<var>"] the forms' states (JSON) when one differs
+//     from the stringUnit's. Substitutions that do not make one value (a variable no
+//     reference names, other variations, a category the language lacks that names no
+//     number) stay ["<lang>.substitutions"] and the value keeps %#@var@.
+//   - ["<lang>:plain"] = "true": a stringUnit whose text reads as ICU plural blocks,
+//     written back as a stringUnit rather than as variations or substitutions.
 //     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
 //     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
 //     ["<lang>.variations.plural"] a plural kept as written because it has forms a
@@ -49,7 +60,9 @@ import (
 // "%lld min" before "%lld Points", "%" before "$", "month" before "Month %lld"), an empty
 // object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
 // exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
-// %lld). With one language, the source localization is written from Entry.Source when it
+// %lld). A value with plural blocks and text around them is a format key with
+// substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as kept
+// (another language's when this one has none; else no argNum and "lld"). With one language, the source localization is written from Entry.Source when it
 // differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
 // (an export must give it: a catalog without one is left without).
 var xcstringsCodec = &Codec{
@@ -206,13 +219,18 @@ func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]str
 		u := loc.Vals[0]
 		if len(u.Keys) == 2 && u.Keys[0] == "state" && u.Keys[1] == "value" && u.Vals[0].Kind == jsonString && u.Vals[1].Kind == jsonString {
 			if st, known := xcstatesIn[u.Vals[0].Str]; known {
-				return Value{Text: u.Vals[1].Str, State: st}, true, nil
+				v := Value{Text: u.Vals[1].Str, State: st}
+				if xcReadsAsICU(v.Text) {
+					return v, true, map[string]string{lang + ":plain": "true"}
+				}
+				return v, true, nil
 			}
 		}
 	}
 	meta := map[string]string{}
 	var val Value
 	ok := false
+	unitRead := false // the value is the stringUnit's
 	var device *jsonNode
 	for i, field := range loc.Keys {
 		fv := loc.Vals[i]
@@ -223,7 +241,7 @@ func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]str
 				meta[lang+".stringUnit"] = xcJSON(fv)
 				continue
 			}
-			val, ok = v, true
+			val, ok, unitRead = v, true, true
 			if extra != "" {
 				meta[lang+":stringUnit"] = extra
 			}
@@ -265,10 +283,103 @@ func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]str
 			}
 		}
 	}
+	if _, has := meta[lang+".substitutions"]; has && unitRead {
+		state := loc.get("stringUnit").get("state").text()
+		if text, sm, isICU := readXCSubstitutions(lang, val.Text, state, loc.get("substitutions")); isICU {
+			val.Text = text
+			delete(meta, lang+".substitutions")
+			for k, v := range sm {
+				meta[k] = v
+			}
+		}
+	}
+	if unitRead && meta[lang+":substitutions"] == "" && xcReadsAsICU(val.Text) {
+		meta[lang+":plain"] = "true"
+	}
 	if len(meta) == 0 {
 		meta = nil
 	}
 	return val, ok, meta
+}
+
+// xcReadsAsICU says whether a stringUnit's text reads as ICU plural blocks: it is kept a
+// stringUnit (Meta "<lang>:plain"), not written as variations or substitutions.
+func xcReadsAsICU(text string) bool {
+	if !strings.Contains(text, "{") {
+		return false
+	}
+	_, ok := SinglePlural(text)
+	return ok || len(Pieces(text)) > 1
+}
+
+// readXCSubstitutions turns a format key and its substitutions into one ICU value, each
+// %#@var@ a plural block on var (the mechanism .stringsdict shares), when every reference
+// has a substitution of plain plural forms, every substitution is referenced, and
+// writing the value back gives the same file. The Meta keeps argNum, formatSpecifier,
+// positions and form states that differ from state (the format's).
+func readXCSubstitutions(lang, format, state string, n *jsonNode) (string, map[string]string, bool) {
+	parts := splitFormatKey(format)
+	if parts == nil || n == nil || n.Kind != jsonObject {
+		return "", nil, false
+	}
+	meta := map[string]string{lang + ":substitutions": "true"}
+	read := map[string][]PluralForm{}
+	for i := range parts {
+		p := &parts[i]
+		if p.arg == "" {
+			continue
+		}
+		if p.pos != "" {
+			if q, seen := meta[lang+":position."+p.arg]; seen && q != p.pos {
+				return "", nil, false
+			}
+			meta[lang+":position."+p.arg] = p.pos
+		}
+		if forms, seen := read[p.arg]; seen {
+			p.forms = forms
+			continue
+		}
+		sub := n.get(p.arg)
+		if sub == nil || sub.Kind != jsonObject {
+			return "", nil, false
+		}
+		for j, k := range sub.Keys {
+			v := sub.Vals[j]
+			switch {
+			case k == "argNum" && v.Kind == jsonNumber:
+				meta[lang+":argNum."+p.arg] = v.Str
+			case k == "formatSpecifier" && v.Kind == jsonString:
+				meta[lang+":formatSpecifier."+p.arg] = v.Str
+			case k == "variations" && v.Kind == jsonObject && len(v.Keys) == 1 && v.Keys[0] == "plural":
+			default:
+				return "", nil, false
+			}
+		}
+		forms, states, ok := readXCForms(sub.get("variations").get("plural"))
+		if !ok {
+			return "", nil, false
+		}
+		for _, st := range states.Vals {
+			if st.Str != state {
+				meta[lang+":states."+p.arg] = xcJSON(states)
+				break
+			}
+		}
+		// Forms in the order lokal writes them, and only when they are written back.
+		back, _, dropped := ToNative(lang, FromNative(lang, p.arg, false, forms), ZeroExplicit)
+		if len(dropped) > 0 || len(back) != len(forms) {
+			return "", nil, false
+		}
+		p.forms, read[p.arg] = back, back
+	}
+	if len(read) != len(n.Keys) {
+		return "", nil, false // a substitution no reference names
+	}
+	text, ok := formatKeyICU(lang, parts)
+	if !ok {
+		return "", nil, false
+	}
+	return text, meta, true
 }
 
 // readStringUnit reads {"state", "value"}: the Value, and the JSON of any other members.
@@ -304,34 +415,16 @@ func readStringUnit(n *jsonNode) (Value, string, bool) {
 // readXCPlural turns variations.plural into one ICU plural, when every form is a plain
 // stringUnit and writing it back gives the same forms.
 func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
-	if n == nil || n.Kind != jsonObject || len(n.Keys) == 0 {
+	forms, states, ok := readXCForms(n)
+	if !ok {
 		return Value{}, "", false
 	}
-	var forms []PluralForm
-	states := jsonObj()
 	same := true
-	var state State
-	for i, cat := range n.Keys {
-		form := n.Vals[i]
-		if form.Kind != jsonObject || len(form.Keys) != 1 {
-			return Value{}, "", false
-		}
-		unit := form.get("stringUnit")
-		v, extra, ok := readStringUnit(unit)
-		if !ok || extra != "" {
-			return Value{}, "", false
-		}
-		if _, known := xcstatesIn[unit.get("state").text()]; !known {
-			return Value{}, "", false
-		}
-		if i == 0 {
-			state = v.State
-		} else if v.State != state {
-			same = false
-		}
-		states.Keys = append(states.Keys, cat)
-		states.Vals = append(states.Vals, jsonStr(unit.get("state").text()))
-		forms = append(forms, PluralForm{Selector: cat, Text: nativeToICU(v.Text, 0)})
+	for _, st := range states.Vals {
+		same = same && st.Str == states.Vals[0].Str
+	}
+	for i := range forms {
+		forms[i].Text = nativeToICU(forms[i].Text, 0)
 	}
 	text := pluralOfForms(lang, false, forms, ZeroExplicit)
 	if text == "" {
@@ -341,7 +434,35 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
 	if !same {
 		s = xcJSON(states)
 	}
-	return Value{Text: text, State: state}, s, true
+	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, true
+}
+
+// readXCForms reads the forms of a plural variation, each a plain stringUnit with a state
+// lokal knows: the forms' text as written, and each form's state (an object by category).
+func readXCForms(n *jsonNode) ([]PluralForm, *jsonNode, bool) {
+	if n == nil || n.Kind != jsonObject || len(n.Keys) == 0 {
+		return nil, nil, false
+	}
+	var forms []PluralForm
+	states := jsonObj()
+	for i, cat := range n.Keys {
+		form := n.Vals[i]
+		if form.Kind != jsonObject || len(form.Keys) != 1 {
+			return nil, nil, false
+		}
+		unit := form.get("stringUnit")
+		v, extra, ok := readStringUnit(unit)
+		if !ok || extra != "" {
+			return nil, nil, false
+		}
+		if _, known := xcstatesIn[unit.get("state").text()]; !known {
+			return nil, nil, false
+		}
+		states.Keys = append(states.Keys, cat)
+		states.Vals = append(states.Vals, jsonStr(unit.get("state").text()))
+		forms = append(forms, PluralForm{Selector: cat, Text: v.Text})
+	}
+	return forms, states, true
 }
 
 func encodeXCStrings(f *File, o Options) ([]byte, error) {
@@ -489,7 +610,17 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			loc.set(rest, n)
 		}
 	}
-	switch p, isPlural := singlePlural(v.Text); {
+	plain := e.Meta[marker+"plain"] == "true"
+	p, isPlural := singlePlural(v.Text)
+	// A value with plural blocks and text around them (or one from substitutions) is a
+	// format key with substitutions.
+	var subFormat string
+	var subVars []*Plural
+	subst := false
+	if has && !plain && e.Meta[marker+"value"] != "device" && (!isPlural || e.Meta[marker+"substitutions"] == "true") && strings.Contains(v.Text, "{") {
+		subFormat, subVars, subst = icuFormatKey(lang, Pieces(v.Text), func(arg string) string { return e.Meta[marker+"position."+arg] })
+	}
+	switch {
 	case !has:
 	case e.Meta[marker+"value"] == "device":
 		device := variations.get("device")
@@ -500,7 +631,22 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		other := jsonObj()
 		other.set("stringUnit", unit(v.Text, state))
 		device.set("other", other)
-	case isPlural && variations.get("plural") == nil:
+	case subst:
+		u := unit(subFormat, state)
+		if extra, err := metaJSON(lang + ":stringUnit"); err != nil {
+			return nil, err
+		} else if extra != nil {
+			for i, k := range extra.Keys {
+				u.set(k, extra.Vals[i])
+			}
+		}
+		loc.set("stringUnit", u)
+		subs, err := xcWriteSubstitutions(e, lang, state, subVars, unit)
+		if err != nil {
+			return nil, err
+		}
+		loc.set("substitutions", subs)
+	case isPlural && !plain && variations.get("plural") == nil:
 		states, err := metaJSON(lang + ":plural.states")
 		if err != nil {
 			return nil, err
@@ -540,6 +686,75 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		loc.set("variations", variations)
 	}
 	return loc, nil
+}
+
+// xcWriteSubstitutions writes a format key's variables as substitutions in lang: argNum and
+// formatSpecifier as kept (from another language of the entry when lang has none, else
+// no argNum and "lld"), exactly lang's categories, '#' as %arg (Xcode's spelling of the
+// substitution's own argument).
+func xcWriteSubstitutions(e Entry, lang, state string, vars []*Plural, unit func(text, state string) *jsonNode) (*jsonNode, error) {
+	subs := jsonObj()
+	for _, p := range vars {
+		sub := jsonObj()
+		if k, n := xcSubMeta(e, lang, "argNum", p.Arg); k != "" {
+			num, err := parseMetaJSON(k, n)
+			if err != nil {
+				return nil, err
+			}
+			if num.Kind != jsonNumber {
+				return nil, fmt.Errorf("formats: xcstrings: Meta %q is not a number", k)
+			}
+			sub.set("argNum", num)
+		}
+		spec := "lld"
+		if k, s := xcSubMeta(e, lang, "formatSpecifier", p.Arg); k != "" {
+			spec = s
+		}
+		sub.set("formatSpecifier", jsonStr(spec))
+		var states *jsonNode
+		if s, ok := e.Meta[lang+":states."+p.Arg]; ok {
+			n, err := parseMetaJSON(lang+":states."+p.Arg, s)
+			if err != nil {
+				return nil, err
+			}
+			states = n
+		}
+		plural := jsonObj()
+		for _, fm := range formatKeyForms(lang, p, "%arg") {
+			st := state
+			if s := states.get(fm.Selector); s != nil {
+				st = s.Str
+			}
+			form := jsonObj()
+			form.set("stringUnit", unit(fm.Text, st))
+			plural.set(fm.Selector, form)
+		}
+		variations := jsonObj()
+		variations.set("plural", plural)
+		sub.set("variations", variations)
+		subs.set(p.Arg, sub)
+	}
+	return subs, nil
+}
+
+// xcSubMeta finds a substitution's kept field: lang's, else the first other language's
+// (by language code) that has one. It returns the Meta key and value, "" when none has.
+func xcSubMeta(e Entry, lang, field, arg string) (string, string) {
+	k := lang + ":" + field + "." + arg
+	if v, ok := e.Meta[k]; ok {
+		return k, v
+	}
+	suffix := ":" + field + "." + arg
+	best := ""
+	for mk := range e.Meta {
+		if l, ok := strings.CutSuffix(mk, suffix); ok && l != "" && !strings.ContainsAny(l, ".:") && (best == "" || mk < best) {
+			best = mk
+		}
+	}
+	if best == "" {
+		return "", ""
+	}
+	return best, e.Meta[best]
 }
 
 // xcJSON is n as a Meta value: compact, keys in Xcode's order (so that it reads the same

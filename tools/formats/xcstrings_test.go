@@ -9,12 +9,7 @@ import (
 
 const deviceJSON = `{"mac":{"stringUnit":{"state":"translated","value":"%s"}},"other":{"stringUnit":{"state":"translated","value":"%s"}}}`
 
-func xcSubstitutions() string {
-	sub := func(n int, one, other string) string {
-		return fmt.Sprintf(`{"argNum":%d,"formatSpecifier":"lld","variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%s"}},"other":{"stringUnit":{"state":"translated","value":"%s"}}}}}`, n, one, other)
-	}
-	return `{"folders":` + sub(2, "%arg folder", "%arg folders") + `,"items":` + sub(1, "%arg item", "%arg items") + `}`
-}
+const itemsInFolders = "{items, plural, one {%arg item} other {%arg items}} in {folders, plural, one {%arg folder} other {%arg folders}}"
 
 func TestXCStringsGolden(t *testing.T) {
 	t.Parallel()
@@ -36,9 +31,11 @@ func TestXCStringsGolden(t *testing.T) {
 					"ru": {Text: ruPlural, State: StateTranslated},
 				},
 				Meta: map[string]string{"ru:plural.states": `{"few":"translated","many":"needs_review","one":"translated","other":"translated","zero":"translated"}`}},
-			{Key: "%lld items in %lld folders", Source: "%#@items@ in %#@folders@",
-				Values: map[string]Value{"en": tr("%#@items@ in %#@folders@")},
-				Meta:   map[string]string{"en.substitutions": xcSubstitutions()}},
+			// Each %#@var@ is a plural on var; argNum and formatSpecifier are kept.
+			{Key: "%lld items in %lld folders", Source: itemsInFolders,
+				Values: map[string]Value{"en": tr(itemsInFolders)},
+				Meta: map[string]string{"en:substitutions": "true", "en:argNum.items": "1", "en:argNum.folders": "2",
+					"en:formatSpecifier.items": "lld", "en:formatSpecifier.folders": "lld"}},
 			{Key: "App Name", Source: "App Name", DoNotTranslate: true, Values: map[string]Value{}, Meta: map[string]string{"extractionState": "manual"}},
 			{Key: "Cancel", Source: "Cancel", Values: map[string]Value{
 				"ar": tr("إلغاء"), "de": {Text: "Abbrechen", State: StateStale}, "ja": tr("キャンセル"), "ru": tr("Отмена")}},
@@ -232,6 +229,8 @@ func TestXCStringsRefusesBrokenFiles(t *testing.T) {
 func FuzzDecodeXCStrings(f *testing.F) {
 	f.Add(readTestdata(f, "xcstrings/Localizable.xcstrings"), "all")
 	f.Add(readTestdata(f, "xcstrings/Localizable.xcstrings"), "ru")
+	f.Add(readTestdata(f, "xcstrings/Substitutions.xcstrings"), "all")
+	f.Add([]byte(`{"strings":{"k":{"localizations":{"ru":{"stringUnit":{"state":"new","value":"{x} %1$#@a@ '%2$#@a@ #"},"substitutions":{"a":{"argNum":1e0,"variations":{"plural":{"zero":{"stringUnit":{"state":"stale","value":"{#'"}}}}}}}}}}}`), "all")
 	f.Add([]byte(`{"strings":{"k":{"localizations":{"de":{"stringUnit":{"value":7},"variations":{"device":{"other":{"stringUnit":{"value":"d"}}},"plural":{"other":{"stringUnit":{"value":"p"}}}}},"ja":{"stringUnit":{"state":1},"variations":{"plural":{"other":{"stringUnit":{"state":"new","value":"#"}}}}}}}}}`), "all")
 	f.Add([]byte(`{"strings":{"k":{"localizations":{"en":{"stringUnit":{"state":"odd","value":"v","x":1},"variations":{"plural":{"one":{"stringUnit":{"value":"1"}},"few":{"stringUnit":{"state":"new","value":"f"}}}}}}}},"extra":[1]}`), "all")
 	for _, c := range brokenJSONCases {
@@ -275,5 +274,123 @@ func BenchmarkXCStrings10k(b *testing.B) {
 		if _, err := Encode("xcstrings", g, o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestXCStringsSubstitutions: a localization's %#@var@ substitutions are one ICU value, a
+// plural block per variable named as the variable and the text around it kept (Xcode's
+// zero is =0 where the language has none, as in .stringsdict); argNum, formatSpecifier,
+// positions and form states are kept so that the file is written back byte for byte.
+func TestXCStringsSubstitutions(t *testing.T) {
+	t.Parallel()
+	tr := func(s string) Value { return Value{Text: s, State: StateTranslated} }
+	review := func(s string) Value { return Value{Text: s, State: StateNeedsReview} }
+	subMeta := func(lang string, vars ...string) map[string]string {
+		m := map[string]string{lang + ":substitutions": "true"}
+		for i, v := range vars {
+			m[lang+":argNum."+v] = fmt.Sprint(i + 1)
+			m[lang+":formatSpecifier."+v] = "lld"
+		}
+		return m
+	}
+	photosEn := "%1$@ shared {photos, plural, one {a photo ('#'%arg)} other {%arg photos {new}}}"
+	filesEn := "{files, plural, =0 {No files} one {%arg file} other {%arg files}} left in {folders, plural, one {%arg folder} other {%arg folders}}"
+	filesMeta := subMeta("en", "files", "folders")
+	for k, v := range subMeta("ru", "files", "folders") {
+		filesMeta[k] = v
+	}
+	for k, v := range subMeta("ar", "files", "folders") {
+		filesMeta[k] = v
+	}
+	filesMeta["ru:states.files"] = `{"few":"translated","many":"needs_review","one":"translated","other":"translated","zero":"translated"}`
+	photosMeta := map[string]string{"en:substitutions": "true", "en:argNum.photos": "2", "en:formatSpecifier.photos": "lld", "en:position.photos": "2",
+		"ru:substitutions": "true", "ru:argNum.photos": "2", "ru:formatSpecifier.photos": "lld", "ru:position.photos": "2"}
+	want := &File{
+		SourceLanguage: "en",
+		Languages:      []string{"en", "ru", "ar"},
+		Meta:           map[string]string{"version": "1.0"},
+		Entries: []Entry{
+			{Key: "%@ shared %lld photos", Source: photosEn, Values: map[string]Value{
+				"en": tr(photosEn),
+				"ru": review("%1$@ поделился {photos, plural, one {%arg фото} few {%arg фото} many {%arg фото} other {%arg фото}}"),
+			}, Meta: photosMeta},
+			{Key: "%lld files left in %lld folders", Source: filesEn, Comment: "Sync progress.", Values: map[string]Value{
+				// Arabic has a zero category of its own; English and Russian write Xcode's zero as =0.
+				"ar": tr("{files, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {%arg ملفات} many {%arg ملفًا} other {%arg ملف}} متبقية في " +
+					"{folders, plural, zero {لا مجلدات} one {مجلد واحد} two {مجلدان} few {%arg مجلدات} many {%arg مجلدًا} other {%arg مجلد}}"),
+				"en": tr(filesEn),
+				"ru": tr("Осталось {files, plural, =0 {нет файлов} one {%arg файл} few {%arg файла} many {%arg файлов} other {%arg файла}} в " +
+					"{folders, plural, one {%arg папке} few {%arg папках} many {%arg папках} other {%arg папки}}"),
+			}, Meta: filesMeta},
+		},
+	}
+	o := Options{Language: AllLanguages}
+	f := goldenRoundTrip(t, "xcstrings", "xcstrings/Substitutions.xcstrings", o, want)
+	entriesRoundTrip(t, "xcstrings", f, o)
+	ru := Options{Language: "ru", SourceLanguage: "en"}
+	one, err := Decode("xcstrings", readTestdata(t, "xcstrings/Substitutions.xcstrings"), ru)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := one.Entries[1].Values["ru"]; got != want.Entries[1].Values["ru"] || one.Entries[1].Source != filesEn {
+		t.Errorf("ru alone: %#v, Source %q", got, one.Entries[1].Source)
+	}
+	entriesRoundTrip(t, "xcstrings", one, ru)
+
+	// Values made in lokal: an edited form goes back to its substitution, and a language
+	// the file lacks writes the variables with the other languages' argNum and exactly its
+	// own categories ('#' as %arg, =0 as zero).
+	f.Entries[1].Values["ru"] = tr(strings.Replace(f.Entries[1].Values["ru"].Text, "%arg файлов}", "%arg файлов!}", 1))
+	f.Entries[1].Values["pl"] = tr("{files, plural, =0 {brak plików} one {# plik} few {# pliki} many {# plików} other {# pliku}} w {folders, plural, one {# folderze} other {# folderach}}")
+	out, err := Encode("xcstrings", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode("xcstrings", out, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Entries[1].Values["ru"].Text; got != f.Entries[1].Values["ru"].Text {
+		t.Errorf("edited ru = %q", got)
+	}
+	if got, want := g.Entries[1].Values["pl"].Text, "{files, plural, =0 {brak plików} one {%arg plik} few {%arg pliki} many {%arg plików} other {%arg pliku}} w {folders, plural, one {%arg folderze} other {%arg folderach}}"; got != want {
+		t.Errorf("pl = %q, want %q", got, want)
+	}
+	for _, k := range []string{"pl:argNum.files", "pl:argNum.folders"} {
+		if g.Entries[1].Meta[k] == "" {
+			t.Errorf("pl lacks %s: %v", k, g.Entries[1].Meta)
+		}
+	}
+	if !strings.Contains(string(out), `"value" : "%#@files@ w %#@folders@"`) {
+		t.Errorf("the pl format key is not written:\n%s", out)
+	}
+}
+
+// TestXCStringsSubstitutionsKeptRaw: substitutions lokal cannot hold as one value (a
+// variable no reference names, forms by device, a category the language lacks that names
+// no number) keep the format key as the value and the substitutions as written.
+func TestXCStringsSubstitutionsKeptRaw(t *testing.T) {
+	t.Parallel()
+	loc := func(value, subs string) string {
+		return `{"sourceLanguage":"en","strings":{"k":{"localizations":{"ru":{"stringUnit":{"state":"translated","value":"` + value + `"},"substitutions":` + subs + `}}}},"version":"1.0"}`
+	}
+	plural := `{"formatSpecifier":"lld","variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%arg"}},"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}}`
+	for name, file := range map[string]string{
+		"unreferenced": loc("%#@a@", `{"a":`+plural+`,"b":`+plural+`}`),
+		"device":       loc("%#@a@", `{"a":{"variations":{"device":{"other":{"stringUnit":{"state":"translated","value":"x"}}}}}}`),
+		"missing":      loc("%#@a@ %#@b@", `{"a":`+plural+`}`),
+		"two":          loc("%#@a@", `{"a":{"variations":{"plural":{"two":{"stringUnit":{"state":"translated","value":"2"}},"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}}}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Decode("xcstrings", []byte(file), Options{Language: AllLanguages})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := f.Entries[0]
+			if v := e.Values["ru"].Text; !strings.HasPrefix(v, "%#@a@") || e.Meta["ru.substitutions"] == "" {
+				t.Errorf("value %q, Meta %v", v, e.Meta)
+			}
+			entriesRoundTrip(t, "xcstrings", f, Options{Language: AllLanguages})
+		})
 	}
 }

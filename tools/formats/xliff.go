@@ -34,10 +34,12 @@ package formats
 // "/KEY:dict/VAR:dict/CATEGORY:dict/:string") and from a String Catalog
 // ("KEY|==|plural.CATEGORY", "KEY|==|substitutions.VAR.plural.CATEGORY" beside a unit
 // "KEY") become one entry KEY whose value is the format text with each %#@VAR@ replaced by
-// an ICU plural block on VAR (a catalog's bare plural is on "count"), built by FromNative
-// (Xcode's zero for a language without it is =0) with the forms in CLDR order. Units that
-// do not make one value (a variable the format text lacks, form text ICU would read
-// otherwise) stay entries of their own. Encoding writes a unit per category of the
+// an ICU plural block on VAR (a catalog's bare plural is on "count"), built as the
+// stringsdict and xcstrings codecs build theirs (formatkey.go: Xcode's zero for a language
+// without it is =0, a literal '#' or brace quoted) with the forms in CLDR order; encoding
+// writes a form's '#' as %d, %lld or %arg (stringsdict, catalog plural, substitution).
+// Units that do not make one value (a variable the format text lacks, a positional
+// reference) stay entries of their own. Encoding writes a unit per category of the
 // value's forms in the target language (=0 as zero) and per form of the source text;
 // a category the value lacks has no <target>, never invented text; stringsdict units are
 // sorted by id as Xcode does; a form the source text lacks takes its "other" text.
@@ -462,33 +464,58 @@ func xcodeNative(sel string) string {
 	return sel
 }
 
-// xcodeValue replaces each %#@VAR@ of format by VAR's ICU plural block.
+// xcodeValue replaces each %#@VAR@ of format by VAR's ICU plural block, as the
+// .stringsdict and String Catalog codecs do (formatKeyICU), forms in the order lokal
+// writes them; a reference to a variable without forms stays text.
 func xcodeValue(format string, vars []string, forms map[string][]PluralForm, lang string) (string, bool) {
-	want := map[string]string{}
-	for _, v := range vars {
-		fs := forms[v]
-		if len(fs) == 0 {
+	parts := splitFormatKey(format)
+	used := map[string]bool{}
+	for i := range parts {
+		p := &parts[i]
+		if p.arg == "" {
 			continue
 		}
-		block := xlSortForms(FromNative(lang, v, false, fs), lang).String()
-		ph := "%#@" + v + "@"
-		if !strings.Contains(format, ph) {
-			return "", false
+		fs := forms[p.arg]
+		if len(fs) == 0 {
+			*p = formatPart{text: xcodeRef(p.arg, p.pos)}
+			continue
 		}
-		format = strings.Replace(format, ph, block, 1)
-		want[v] = block
-	}
-	// Forms whose text ICU would read differently cannot be one value.
-	got := 0
-	for _, p := range Pieces(format) {
-		if p.Plural != nil {
-			if want[p.Plural.Arg] != p.Plural.String() {
-				return "", false
-			}
-			got++
+		if p.pos != "" {
+			return "", false // Xcode writes none here; written back without it
+		}
+		used[p.arg] = true
+		sorted := xlSortForms(FromNative(lang, p.arg, false, fs), lang)
+		p.forms = make([]PluralForm, len(sorted.Forms))
+		for j, f := range sorted.Forms {
+			p.forms[j] = PluralForm{Selector: xcodeNative(f.Selector), Text: f.Text}
 		}
 	}
-	return format, got == len(want)
+	for _, v := range vars {
+		if len(forms[v]) > 0 && !used[v] {
+			return "", false // a variable the format text lacks
+		}
+	}
+	// Merge runs of text, so that the parts are what the value reads back as.
+	var merged []formatPart
+	for _, p := range parts {
+		if n := len(merged); n > 0 && p.arg == "" && merged[n-1].arg == "" {
+			merged[n-1].text += p.text
+			continue
+		}
+		merged = append(merged, p)
+	}
+	if len(used) == 0 {
+		return format, true
+	}
+	return formatKeyICU(lang, merged)
+}
+
+// xcodeRef writes a %#@var@ reference.
+func xcodeRef(name, pos string) string {
+	if pos != "" {
+		return "%" + pos + "$#@" + name + "@"
+	}
+	return "%#@" + name + "@"
 }
 
 // xlSortForms orders a block's forms as lokal writes them: explicit numbers, then CLDR order.
@@ -863,7 +890,8 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 			if p.Plural != nil {
 				s.WriteString("%#@" + p.Plural.Arg + "@")
 			} else {
-				s.WriteString(p.Text)
+				t, _ := icuNative(p.Text, false, "#")
+				s.WriteString(t)
 			}
 		}
 		return s.String()
@@ -905,11 +933,12 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 				continue
 			}
 			u := xu{}
+			pound := "%d" // '#' as each Xcode codec writes it
 			switch {
 			case catalog && bare:
-				u.id = key + "|==|plural." + cat
+				u.id, pound = key+"|==|plural."+cat, "%lld"
 			case catalog:
-				u.id = key + "|==|substitutions." + name + ".plural." + cat
+				u.id, pound = key+"|==|substitutions."+name+".plural."+cat, "%arg"
 			default:
 				u.id = "/" + key + ":dict/" + name + ":dict/" + cat + ":dict/:string"
 			}
@@ -928,6 +957,8 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 					u.tgt, u.has = tp.Form(explicitFor[cat])
 				}
 			}
+			u.src, _ = icuNative(u.src, true, pound)
+			u.tgt, _ = icuNative(u.tgt, true, pound)
 			us = append(us, u)
 		}
 	}

@@ -28,6 +28,13 @@ const (
 	All = ICU | I18next | React | Rails | Printf | Braces | Template | Qt | HTML | Markdown
 )
 
+// FileSyntax is the one syntax a value's plural and select blocks are read in where they
+// cross a file's edge (the codecs that convert native plurals, the import that reports
+// their gaps), whatever the project's own: ICU blocks, with i18next's {{x}} an argument so
+// that a form's "{{count}} files" is not read as a nested brace. Rails' %{x} and printf's
+// %d read the same in it as in ICU.
+const FileSyntax = ICU | I18next
+
 // syntaxNames are the names ParseSyntax reads and String writes, in order.
 var syntaxNames = []struct {
 	s    Syntax
