@@ -42,6 +42,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerKeyDescriptions(m)
 	registerRoles(m)
 	registerInvitations(m)
+	registerTokenNames(m)
 	return m
 }
 

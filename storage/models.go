@@ -212,6 +212,7 @@ type tokenRow struct {
 	// which key to revoke; too short to guess the rest from.
 	Prefix     string     `bun:"prefix,notnull,default:''"`
 	LastUsedAt *time.Time `bun:"last_used_at"`
+	Name       string     `bun:"name,notnull,default:''"` // what people call it; may be empty
 }
 
 // projectHostRow binds a site's host name to the project that translates it: a host

@@ -17,7 +17,7 @@ func (t *tx) TokenKey(ctx context.Context) ([]byte, error) {
 
 func (t *tx) CreateToken(ctx context.Context, k model.TokenRecord) error {
 	_, err := t.tx.NewInsert().Model(&tokenRow{ID: k.ID, Kind: k.Kind, Hash: k.Hash, UserID: k.UserID,
-		WorkspaceID: k.WorkspaceID, ProjectID: k.ProjectID, ReadOnly: k.ReadOnly, Prefix: k.Prefix, CreatedAt: now()}).Exec(ctx)
+		WorkspaceID: k.WorkspaceID, ProjectID: k.ProjectID, ReadOnly: k.ReadOnly, Prefix: k.Prefix, Name: k.Name, CreatedAt: now()}).Exec(ctx)
 	return mapError(err)
 }
 

@@ -110,7 +110,7 @@ func (t *tx) Token(ctx context.Context, id string) (model.TokenInfo, error) {
 
 func tokenInfo(r tokenRow) model.TokenInfo {
 	return model.TokenInfo{ID: r.ID, Kind: r.Kind, Prefix: r.Prefix, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
-		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
+		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, Name: r.Name, CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt}
 }
 
 func (t *tx) RevokeToken(ctx context.Context, id string, at time.Time) error {

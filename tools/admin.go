@@ -183,12 +183,17 @@ type APIKey struct {
 type CreateAPIKeyIn struct {
 	ProjectID string `json:"project_id"`
 	ReadOnly  bool   `json:"read_only"`
+	Name      string `json:"name,omitempty"` // what people call the key; optional
 }
 
 // CreateAPIKey creates a project API key. For the operator and the project's owners
 // (owner).
 func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, error) {
 	ctx, err := c.owner(ctx, in.ProjectID, true)
+	if err != nil {
+		return APIKey{}, err
+	}
+	name, err := tokenName(in.Name)
 	if err != nil {
 		return APIKey{}, err
 	}
@@ -203,7 +208,7 @@ func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, 
 			return nil, err
 		}
 		return nil, tx.CreateToken(ctx, model.TokenRecord{ID: newID(), Kind: model.KindAPIKey, Hash: hash, WorkspaceID: p.WorkspaceID,
-			ProjectID: p.ID, ReadOnly: in.ReadOnly, Prefix: tokenPrefix(key)})
+			ProjectID: p.ID, ReadOnly: in.ReadOnly, Prefix: tokenPrefix(key), Name: name})
 	}})
 	if err != nil {
 		return APIKey{}, err
@@ -222,6 +227,18 @@ type CreateTokenIn struct {
 	UserID      string `json:"user_id"`
 	ProjectID   string `json:"project_id,omitempty"`
 	WorkspaceID string `json:"workspace_id,omitempty"`
+	Name        string `json:"name,omitempty"` // what people call the token; optional
+}
+
+// MaxTokenName bounds the name of a key or token.
+const MaxTokenName = 100
+
+// tokenName checks an optional name of a key or token.
+func tokenName(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	return checkText("name", s, MaxTokenName)
 }
 
 // CreateToken creates a personal access token. For the operator, and for a signed-in user
@@ -239,6 +256,10 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 	}
 	if (in.ProjectID == "") == (in.WorkspaceID == "") {
 		return PersonalToken{}, model.Errorf(model.CodeInvalid, "give exactly one of a project or a workspace")
+	}
+	name, err := tokenName(in.Name)
+	if err != nil {
+		return PersonalToken{}, err
 	}
 	prefix, kind := PrefixPersonal, model.KindPersonal
 	if in.WorkspaceID != "" {
@@ -266,7 +287,7 @@ func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalTo
 			return nil, model.Errorf(model.CodeInvalid, "user %s is not a member of that workspace", u.ID)
 		}
 		return nil, tx.CreateToken(ctx, model.TokenRecord{ID: newID(), Kind: kind, Hash: hash, UserID: u.ID, WorkspaceID: ws, ProjectID: in.ProjectID,
-			Prefix: tokenPrefix(token)})
+			Prefix: tokenPrefix(token), Name: name})
 	}})
 	if err != nil {
 		return PersonalToken{}, err

@@ -31,6 +31,8 @@ type AITranslateOut struct {
 	SkippedLocked        []string          `json:"skipped_locked"`
 	SkippedMissingSource []string          `json:"skipped_missing_source"`
 	Failed               []string          `json:"failed"`
+	// Reasons says why each failed key failed, for the editor; not on the wire.
+	Reasons map[string]string `json:"-"`
 }
 
 // DefaultAICallBudget is how long a request waits for the model: under the HTTP server's
@@ -45,7 +47,7 @@ func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITran
 		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: model.CodeInvalid, waiting: true,
 		budgets: []Budget{RetranslateBudget}})
 	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
-		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed}, err
+		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed, Reasons: o.reasons}, err
 }
 
 // RetranslateIn is spec endpoint 6: keys of one namespace to translate again into Language.

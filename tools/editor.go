@@ -396,7 +396,8 @@ type RowDetail struct {
 	Item     ReviewItem
 	History  []model.HistoryEntry
 	Comments []model.Comment
-	// Users names the users of the history and the comments: user:<id> to their email.
+	// Users names who appears in the history and the comments for people: user:<id> to
+	// their email, key:<id> to the API key's prefix as the Connect page lists it.
 	Users map[string]string
 	// OldSource is, on a stale row, the source text its value was written for (from the
 	// source row's history) and SourceDiff the words changed since; empty when the history
@@ -448,7 +449,6 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		}
 		out.Comments = commentsIn(all, in.Language)
 		slices.Reverse(out.Comments)
-		out.Users = map[string]string{}
 		actors := []string{out.Item.UpdatedBy}
 		for _, h := range out.History {
 			actors = append(actors, h.Actor)
@@ -456,18 +456,49 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		for _, cm := range out.Comments {
 			actors = append(actors, cm.Author)
 		}
-		for _, a := range actors {
-			id, ok := strings.CutPrefix(a, "user:")
-			if _, seen := out.Users[a]; !ok || seen || !validID(id) {
-				continue
-			}
-			if u, err := tx.User(ctx, id); err == nil && u.WorkspaceID == proj.WorkspaceID {
-				out.Users[a] = u.Email
-			}
-		}
+		out.Users = actorNames(ctx, tx, proj, actors)
 		return nil
 	})
 	return out, err
+}
+
+// ActorNames names the actors of a project's records (history, comments, redeploy
+// attempts) for people: user:<id> to the user's email, key:<id> to "API key <prefix>…" as
+// the Connect page lists it, with its name when it has one. Actors it cannot name (gone, of another workspace, the AI)
+// are left out.
+func (c *Catalog) ActorNames(ctx context.Context, projectID string, actors []string) (map[string]string, error) {
+	var out map[string]string
+	if err := c.begin(ctx, projectID, false); err != nil {
+		return nil, err
+	}
+	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
+		out = actorNames(ctx, tx, proj, actors)
+		return nil
+	})
+	return out, err
+}
+
+func actorNames(ctx context.Context, tx model.Tx, proj model.Project, actors []string) map[string]string {
+	out := map[string]string{}
+	for _, a := range actors {
+		if _, seen := out[a]; seen {
+			continue
+		}
+		if id, ok := strings.CutPrefix(a, "user:"); ok && validID(id) {
+			if u, err := tx.User(ctx, id); err == nil && u.WorkspaceID == proj.WorkspaceID {
+				out[a] = u.Email
+			}
+		} else if id, ok := strings.CutPrefix(a, "key:"); ok && validID(id) {
+			// A key is known to people by the prefix the Connect page lists.
+			if k, err := tx.Token(ctx, id); err == nil && k.WorkspaceID == proj.WorkspaceID {
+				out[a] = "API key " + k.Prefix + "…"
+				if k.Name != "" {
+					out[a] = "API key “" + k.Name + "” (" + k.Prefix + "…)"
+				}
+			}
+		}
+	}
+	return out
 }
 
 // SaveRowIn is a reviewer's save: Version is the row's version the reviewer saw.
@@ -516,10 +547,15 @@ func findingKinds(found []checkup.Finding) string {
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
-func errChanged(key string, cur *model.TranslationState) error {
+// Who is named as people know them (an email, a key's prefix, the AI's model), never by id.
+func errChanged(ctx context.Context, tx model.Tx, proj model.Project, key string, cur *model.TranslationState) error {
 	who := "someone"
 	if cur != nil && cur.UpdatedBy != "" {
-		who = cur.UpdatedBy
+		if n, ok := actorNames(ctx, tx, proj, []string{cur.UpdatedBy})[cur.UpdatedBy]; ok {
+			who = n
+		} else if m, ok := strings.CutPrefix(cur.UpdatedBy, "ai:"); ok {
+			who = "AI (" + m + ")"
+		}
 	}
 	return model.Errorf(model.CodeConflict, "%q was changed by %s since you opened it; nothing was saved: look at their version, then save again", key, who)
 }
@@ -598,7 +634,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 			same := false
 			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState) error {
 				if rowVersion(cur) != in.Version {
-					return errChanged(in.TranslationKey, cur)
+					return errChanged(ctx, tx, proj, in.TranslationKey, cur)
 				}
 				same = cur != nil && cur.Value == up.Value && cur.Status == up.Status
 				if same {
@@ -757,6 +793,7 @@ type TranslateRowsIn struct {
 type TranslateRowsOut struct {
 	Translated int
 	Failed     []string
+	Reasons    map[string]string // why each failed key failed
 	Skipped    int
 	More       bool
 }
@@ -802,7 +839,13 @@ func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (Transl
 				return out, err
 			}
 			out.Translated += len(r.Translated)
-			out.Failed = append(out.Failed, r.Failed...)
+			for _, k := range r.Failed {
+				out.Failed = append(out.Failed, k)
+				if out.Reasons == nil {
+					out.Reasons = map[string]string{}
+				}
+				out.Reasons[k] = r.Reasons[k]
+			}
 			out.Skipped += len(r.SkippedApproved) + len(r.SkippedLocked) + len(r.SkippedMissingSource)
 		}
 	}

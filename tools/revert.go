@@ -48,7 +48,7 @@ func (c *Catalog) RevertRow(ctx context.Context, in RevertRowIn) (ReviewItem, er
 				return nil, err
 			}
 			if rowVersion(cur) != in.Version {
-				return nil, errChanged(in.TranslationKey, cur)
+				return nil, errChanged(ctx, tx, proj, in.TranslationKey, cur)
 			}
 			if cur != nil && cur.LanguageLocked {
 				return nil, model.Errorf(model.CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)

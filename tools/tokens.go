@@ -26,6 +26,7 @@ func tokenPrefix(token string) string {
 type KeyListing struct {
 	ID         string     `json:"id"`
 	Prefix     string     `json:"prefix"`
+	Name       string     `json:"name,omitempty"` // absent when unnamed, as in the CLI contract
 	ReadOnly   bool       `json:"read_only"`
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
@@ -37,6 +38,7 @@ type KeyListing struct {
 type TokenListing struct {
 	ID          string     `json:"id"`
 	Prefix      string     `json:"prefix"`
+	Name        string     `json:"name,omitempty"`
 	Scope       string     `json:"scope"` // "project" or "workspace"
 	ProjectID   *string    `json:"project_id"`
 	WorkspaceID string     `json:"workspace_id"`
@@ -72,7 +74,7 @@ func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing,
 	}
 	out := make([]KeyListing, len(recs))
 	for i, r := range recs {
-		out[i] = KeyListing{ID: r.ID, Prefix: r.Prefix, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt.UTC(),
+		out[i] = KeyListing{ID: r.ID, Prefix: r.Prefix, Name: r.Name, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt.UTC(),
 			LastUsedAt: utc(r.LastUsedAt), RevokedAt: utc(r.RevokedAt)}
 	}
 	return out, nil
@@ -99,7 +101,7 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 	}
 	out := make([]TokenListing, len(recs))
 	for i, r := range recs {
-		t := TokenListing{ID: r.ID, Prefix: r.Prefix, Scope: "workspace", WorkspaceID: r.WorkspaceID,
+		t := TokenListing{ID: r.ID, Prefix: r.Prefix, Name: r.Name, Scope: "workspace", WorkspaceID: r.WorkspaceID,
 			CreatedAt: r.CreatedAt.UTC(), LastUsedAt: utc(r.LastUsedAt), RevokedAt: utc(r.RevokedAt)}
 		if r.Kind == model.KindPersonal {
 			t.Scope, t.ProjectID = "project", &r.ProjectID

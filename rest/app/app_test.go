@@ -312,7 +312,7 @@ func TestConflict(t *testing.T) {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, e.srv.URL+p+"/review/nb/save", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("X-Lokal-Fragment", "1")
-		second.do(t, req).want(t, http.StatusConflict, "was changed by user:"+e.f.User.ID, `"value":"Hallo"`, `"status":"approved"`)
+		second.do(t, req).want(t, http.StatusConflict, "was changed by "+e.f.User.Email, `"updated_by":"`+e.f.User.Email, `"value":"Hallo"`, `"status":"approved"`)
 		if got := e.row(t, "common", "greeting", "nb"); got.Value != "Hallo" || got.Status != model.StatusApproved {
 			t.Errorf("after the conflict the row is %+v", got)
 		}

@@ -267,7 +267,7 @@ func TestBrowserReview(t *testing.T) {
 	// Saving it now is a clear conflict, never a silent overwrite.
 	do(t, ctx, "saving by keyboard", key("s", chromedp.ModifierCtrl))
 	waitFor(t, ctx, "the conflict shows", `!!document.querySelector('#row-`+help+` .conflict button')`)
-	if c := text(t, ctx, `#row-`+help+` .conflict`); !strings.Contains(c, "changed by ai:other-model") || !strings.Contains(c, "Spør {name}") {
+	if c := text(t, ctx, `#row-`+help+` .conflict`); !strings.Contains(c, "changed by AI (other-model)") || !strings.Contains(c, "Spør {name}") {
 		t.Errorf("conflict says %q", c)
 	}
 	if got := e.row(t, "common", "checkout.help", "nb"); got.Value != "Spør {name}" {

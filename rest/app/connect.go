@@ -29,6 +29,9 @@ func (h *handler) connect(w http.ResponseWriter, r *http.Request) {
 // form just sent, or a secret shown once.
 type notice struct {
 	Flash, Error, SecretWhat, Secret string
+	// ErrorAt is the section of the form that Error is about (keys, tokens, ai, ...),
+	// where the page says it.
+	ErrorAt string
 }
 
 // connectPage renders the Connect page with a notice.
@@ -78,13 +81,18 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 		}
 		extra = append(extra, html)
 	}
+	// A token of another project is named by the project's title, not its id.
+	titles := map[string]string{}
+	for _, p := range sessionFrom(ctx).projects {
+		titles[p.ID] = p.Title
+	}
 	if n.Flash == "" && n.Error == "" {
 		n.Flash = r.URL.Query().Get("done")
 	}
 	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
 		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
-		"Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
-		"Form": r.PostForm})
+		"Error": n.Error, "ErrorAt": n.ErrorAt, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
+		"Form": r.PostForm, "ProjectTitles": titles})
 }
 
 func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, anchor string) {
@@ -92,9 +100,9 @@ func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, ancho
 }
 
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
-	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write"})
+	k, err := h.cat.CreateAPIKey(r.Context(), tools.CreateAPIKeyIn{ProjectID: r.PathValue("project"), ReadOnly: r.PostFormValue("access") != "write", Name: r.PostFormValue("name")})
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	what := "New read/write API key"
@@ -111,7 +119,7 @@ func (h *handler) createKey(w http.ResponseWriter, r *http.Request) {
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
 	if err := confirmed(r, "key"); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	keys, err := h.cat.ListKeys(ctx, r.PathValue("project"))
@@ -122,7 +130,7 @@ func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request) {
 		_, err = h.cat.RevokeKey(ctx, id)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Key revoked: it stops working within a second", "keys")
@@ -139,10 +147,11 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 	}
 	var t tools.PersonalToken
 	if err == nil {
+		in.Name = r.PostFormValue("name")
 		t, err = h.cat.CreateToken(ctx, in)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectPage(w, r, http.StatusCreated, notice{SecretWhat: "New personal access token", Secret: t.Token})
@@ -151,7 +160,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 	ctx, id := r.Context(), r.PostFormValue("id")
 	if err := confirmed(r, "token"); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
@@ -166,7 +175,7 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 		_, err = h.cat.RevokeToken(ctx, id)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Token revoked: it stops working within a second", "tokens")
@@ -175,7 +184,7 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 func (h *handler) setAI(w http.ResponseWriter, r *http.Request) {
 	name, ins := strings.TrimSpace(r.PostFormValue("model")), r.PostFormValue("instructions")
 	if _, err := h.cat.SetProjectAI(r.Context(), r.PathValue("project"), &name, &ins); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "AI settings saved", "ai")
@@ -222,7 +231,7 @@ func (h *handler) setEmbed(w http.ResponseWriter, r *http.Request) {
 	in := tools.SetProjectIn{Hosts: &hosts, AllowedOrigins: &origins, Mode: &mode, ShowSwitcher: on("show_switcher"),
 		KeepSiteUpToDate: on("keep_site_up_to_date"), JITHarvest: on("jit_harvest"), AutoApply: on("auto_apply")}
 	if _, err := h.cat.SetProject(r.Context(), r.PathValue("project"), in); err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	h.connectDone(w, r, "Embed settings saved", "embed")

@@ -64,31 +64,35 @@ func (h *handler) ownerSections(ctx context.Context, projectID string) (ownerVie
 	if err != nil {
 		return v, err
 	}
-	me := sessionFrom(ctx).user
+	by := make([]string, len(attempts))
+	for i, a := range attempts {
+		by[i] = a.By
+	}
+	names, err := h.cat.ActorNames(ctx, projectID, by)
+	if err != nil {
+		return v, err
+	}
 	for _, a := range attempts {
-		who := actorLabel(a.By)
-		if a.By == "user:"+me.ID {
-			who = me.Email
-		}
-		v.Attempts = append(v.Attempts, attemptRow{RedeployAttempt: a, Who: who})
+		v.Attempts = append(v.Attempts, attemptRow{RedeployAttempt: a, Who: nameOf(names, a.By)})
 	}
 	v.Usage, err = h.cat.Usage(ctx, tools.UsageIn{ProjectArg: tools.ProjectArg{ProjectID: projectID}})
 	return v, err
 }
 
-// connectFail shows a refused form on the Connect page itself, with the catalogue's
-// message (a private-network URL, a provider's refusal); not found and not allowed get the
-// error page as everywhere else.
+// connectFail shows a refused form on the Connect page itself, beside the form, with the
+// catalogue's message (a private-network URL, a provider's refusal) and the fields typed;
+// not found, not signed in and server faults get the error page as everywhere else.
 func (h *handler) connectFail(w http.ResponseWriter, r *http.Request, err error) {
 	status := httpx.Status(err)
-	switch status {
-	case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
-	default:
+	if wantsJSON(r) || isFragment(r) || !inPlace(status) {
 		h.fail(w, r, err)
 		return
 	}
 	httpx.SetRetryAfter(w, err)
-	h.connectPage(w, r, status, notice{Error: model.ErrorMessage(err)})
+	// The section is the first part of the form's path after connect/.
+	_, rest, _ := strings.Cut(r.URL.Path, "/connect/")
+	at, _, _ := strings.Cut(rest, "/")
+	h.connectPage(w, r, status, notice{Error: model.ErrorMessage(err), ErrorAt: at})
 }
 
 func (h *handler) addWebhook(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +122,7 @@ func (h *handler) projectWebhook(r *http.Request) (string, error) {
 func (h *handler) setWebhookState(w http.ResponseWriter, r *http.Request) {
 	id, err := h.projectWebhook(r)
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	on := r.PostFormValue("enabled") == "1"
@@ -136,7 +140,7 @@ func (h *handler) setWebhookState(w http.ResponseWriter, r *http.Request) {
 func (h *handler) setWebhookURL(w http.ResponseWriter, r *http.Request) {
 	id, err := h.projectWebhook(r)
 	if err != nil {
-		h.fail(w, r, err)
+		h.connectFail(w, r, err)
 		return
 	}
 	changed, err := h.cat.SetWebhookURL(r.Context(), id, r.PostFormValue("url"))

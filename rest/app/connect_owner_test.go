@@ -100,7 +100,7 @@ func TestWebhooksOnConnect(t *testing.T) {
 			t.Fatalf("the receiver got %d POSTs, want 1", n)
 		}
 		b.get(t, p+"/connect").want(t, http.StatusOK, "delivered, HTTP 204", `id="deliveries-`+id+`"`,
-			`<td>translation.approved</td><td><code>greeting</code></td><td>nb</td><td>1</td><td class="state">delivered</td><td class="http">204</td>`)
+			`<td data-label="Event">translation.approved</td><td data-label="Key"><code>greeting</code></td><td data-label="Locale">nb</td><td data-label="Attempts">1</td><td data-label="State" class="state">delivered</td><td data-label="HTTP status" class="http">204</td>`)
 
 		// Disable, then enable again.
 		b.post(t, p+"/connect/webhooks/state", url.Values{"id": {id}, "enabled": {"0"}}, false).want(t, http.StatusForbidden)
@@ -153,12 +153,12 @@ func TestRedeployOnConnect(t *testing.T) {
 			t.Fatalf("the hook got %d POSTs, want 1", n)
 		}
 		b.get(t, p+"/connect?done=x").want(t, http.StatusOK,
-			`<td>`+e.f.User.Email+`</td><td class="outcome">dispatched</td><td>HTTP 200</td>`)
+			`<td data-label="Who">`+e.f.User.Email+`</td><td data-label="Outcome" class="outcome">dispatched</td><td data-label="Provider status">HTTP 200</td>`)
 
 		// The provider refuses: the message is on the page, the attempt listed with its status.
 		hook.status.Store(http.StatusInternalServerError)
 		b.post(t, p+"/connect/redeploy/dispatch", nil, true).want(t, http.StatusBadGateway, `id="form-error"`, "refused the dispatch with 500",
-			`<td class="outcome">refused</td><td>HTTP 500</td>`)
+			`<td data-label="Outcome" class="outcome">refused</td><td data-label="Provider status">HTTP 500</td>`)
 
 		// GitHub without a token, and a private address: refused on the page, nothing changes.
 		// The GitHub API is the double: a test resolves no public name.
@@ -237,8 +237,8 @@ func TestUsageOnConnect(t *testing.T) {
 			t.Fatalf("model calls: %d, want 1", len(model.Calls()))
 		}
 		b.get(t, p+"/connect").want(t, http.StatusOK,
-			"1 model calls, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
-			"<td><code>test-model</code></td><td>1</td><td>20</td><td>16</td><td>2</td><td>0</td>")
+			"1 model call, 20 prompt and 16 completion tokens (what the provider bills); 2 strings translated, 0 failed, 0 from translation memory",
+			`<td data-label="Model"><code>test-model</code></td><td data-label="Calls">1</td><td data-label="Prompt tokens">20</td><td data-label="Completion tokens">16</td><td data-label="Translated">2</td><td data-label="Failed">0</td>`)
 	})
 }
 

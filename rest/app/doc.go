@@ -33,6 +33,22 @@
 // entry of the row's history can be reverted to ([tools.Catalog.RevertRow]): one write
 // through the write path, recorded as value_reverted.
 //
+// # Names, errors and layout
+//
+// People read names, never internal ids: who changed a row (history, comments, a conflict,
+// redeploy attempts) is a user's email or an API key's name and prefix as Connect lists it
+// (lk_2f52…), resolved by the catalogue (tools.Catalog.ActorNames, RowDetail.Users);
+// languages are "nb — Norwegian Bokmål" (langName, from x/text's display tables); counts
+// are worded ("1 comment"). A refused form (bad input, not allowed, changed meanwhile, a
+// provider's refusal) answers with its own page again, the message beside the form and
+// what was typed kept (formFail, connectFail); only not found, not signed in and server
+// faults get the error page. AI failures name each key with its reason.
+//
+// The layout wraps instead of scrolling sideways down to 390 px: tables of records become
+// one card per row, each cell labelled by its column. Text keeps 4.5:1 contrast, focus
+// rings and the edges of controls 3:1 (WCAG 2.2 AA); a browser test measures both on every
+// page, at phone and desktop widths, with its own small script.
+//
 // # Security
 //
 // Sessions live in the database (tools.SignIn); the cookie is HttpOnly, SameSite=Lax and

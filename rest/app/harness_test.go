@@ -198,7 +198,7 @@ func (p page) want(t *testing.T, status int, contains ...string) page {
 	}
 	for _, s := range contains {
 		if !strings.Contains(p.body, s) {
-			t.Fatalf("body lacks %q: %.1500s", s, p.body)
+			t.Fatalf("body lacks %q: %.1500s", s, p.body[max(0, strings.Index(p.body, "<main")):])
 		}
 	}
 	return p

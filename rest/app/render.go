@@ -2,13 +2,17 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 )
 
 var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
@@ -18,17 +22,22 @@ func parsePages() map[string]*template.Template {
 		"highlight":    highlight,
 		"placeholders": placeholders,
 		"actor":        actorLabel,
-		"who": func(users map[string]string, a string) string {
-			if e, ok := users[a]; ok {
-				return e
+		"who":          nameOf,
+		"filterLabel":  filterLabel,
+		"plural":       plural,
+		"words":        func(code any) string { return strings.ReplaceAll(fmt.Sprint(code), "_", " ") },
+		"langName":     langName,
+		"langNames": func(codes []string) string {
+			out := make([]string, len(codes))
+			for i, c := range codes {
+				out[i] = langName(c)
 			}
-			return actorLabel(a)
+			return strings.Join(out, ", ")
 		},
-		"filterLabel": filterLabel,
-		"filters":     func() []string { return tools.ReviewFilters },
-		"join":        strings.Join,
-		"rowValue":    func(it tools.ReviewItem) string { return it.Namespace + "\t" + it.Key + "\t" + it.Version },
-		"deref":       func(p *string) string { return *p },
+		"filters":  func() []string { return tools.ReviewFilters },
+		"join":     strings.Join,
+		"rowValue": func(it tools.ReviewItem) string { return it.Namespace + "\t" + it.Key + "\t" + it.Version },
+		"deref":    func(p *string) string { return *p },
 		"intp": func(p *int) string {
 			if p == nil {
 				return ""
@@ -43,10 +52,7 @@ func parsePages() map[string]*template.Template {
 			}
 			return m
 		},
-		"rowData": func(page map[string]any, it tools.ReviewItem) map[string]any {
-			return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
-				"Editable": page["Editable"], "Back": page["Back"]}
-		},
+		"rowData": rowDataOf,
 	}
 	out := map[string]*template.Template{}
 	for _, name := range pageNames {
@@ -97,17 +103,66 @@ func placeholders(s string, syn message.Syntax) string {
 	return string(b)
 }
 
-// actorLabel names who made a change for people: the AI with its model, a user, a key.
+// nameOf names actor a by the catalogue's names (tools.RowDetail.Users), else by actorLabel.
+func nameOf(names map[string]string, a string) string {
+	if n, ok := names[a]; ok {
+		return n
+	}
+	return actorLabel(a)
+}
+
+// actorLabel names who made a change for people when the catalogue gave no name (the
+// user or key is gone, or of another workspace): the AI with its model, else a kind,
+// never an internal id.
 func actorLabel(a string) string {
 	switch {
 	case strings.HasPrefix(a, "ai:"):
 		return "AI (" + strings.TrimPrefix(a, "ai:") + ")"
 	case strings.HasPrefix(a, "user:"):
-		return "user " + strings.TrimPrefix(a, "user:")
+		return "a former user"
 	case strings.HasPrefix(a, "key:"):
-		return "API key " + strings.TrimPrefix(a, "key:")
+		return "a deleted API key"
 	}
 	return a
+}
+
+// plural counts n things in English: "1 comment", "2 comments", "3 deliveries".
+func plural(n any, one string) string {
+	var c int64
+	switch v := n.(type) {
+	case int:
+		c = int64(v)
+	case int64:
+		c = v
+	}
+	if c == 1 {
+		return "1 " + one
+	}
+	many := one + "s"
+	if strings.HasSuffix(one, "y") {
+		many = strings.TrimSuffix(one, "y") + "ies"
+	}
+	return strconv.FormatInt(c, 10) + " " + many
+}
+
+var (
+	langNamesOnce sync.Once
+	langNamer     display.Namer
+)
+
+// langName names a language code for people in English, the code first: "nb — Norwegian
+// Bokmål". A code the table does not know stays the code alone.
+func langName(code string) string {
+	langNamesOnce.Do(func() { langNamer = display.English.Tags() })
+	t, err := language.Parse(code)
+	if err != nil {
+		return code
+	}
+	name := langNamer.Name(t)
+	if name == "" || strings.EqualFold(name, code) {
+		return code
+	}
+	return code + " — " + name
 }
 
 func filterLabel(f string) string {

@@ -96,16 +96,100 @@ func queueURL(r *http.Request, in tools.ReviewIn, after int64) string {
 }
 
 func (h *handler) review(w http.ResponseWriter, r *http.Request) {
-	in := queueIn(r, r.URL.Query())
+	h.reviewPage(w, r, http.StatusOK, r.URL.Query(), nil)
+}
+
+// reviewPage renders a page of the queue chosen by q; fe, when set, is a refused form of
+// the page, said beside it with the reviewer's text and selection kept.
+func (h *handler) reviewPage(w http.ResponseWriter, r *http.Request, status int, q url.Values, fe *formError) {
+	in := queueIn(r, q)
 	page, err := h.cat.ReviewQueue(r.Context(), in)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "review", map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID,
+	selected := map[string]bool{}
+	if fe != nil {
+		kept := false
+		for i := range page.Rows {
+			kept = fe.keep(&page.Rows[i]) || kept
+		}
+		if fe.Form == "save" && !kept {
+			// The row left this page of the queue (its filter no longer matches): the
+			// row's own page keeps the text.
+			h.rowPage(w, r, status, fe.NS, fe.Key, queueURL(r, in, in.After), fe)
+			return
+		}
+		for _, v := range r.PostForm["sel"] {
+			selected[v] = true
+		}
+	}
+	back := queueURL(r, in, in.After)
+	h.render(w, r, status, "review", map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID,
 		"Filter": in.Filter, "Namespace": in.Namespace, "Text": in.Text, "After": in.After, "Editable": page.Editable,
-		"Back": r.URL.RequestURI(), "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, 0),
-		"Flash": r.URL.Query().Get("done")})
+		"Back": back, "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, 0),
+		"Flash": q.Get("done"), "FormError": fe, "Selected": selected})
+}
+
+// formError is a refused form of the review or row page: which form (save, comment, flag,
+// batch), of which row, the message, and what the reviewer had typed.
+type formError struct {
+	Form, NS, Key, Message string
+	Body                   string   // a comment's text
+	Value                  string   // a translation's text
+	Texts                  []string // a plural or select row's fields, in order
+}
+
+// keep puts the typed translation back into the row it was typed in, and tells whether
+// it was that row.
+func (fe *formError) keep(it *tools.ReviewItem) bool {
+	if fe.Form != "save" || it.Namespace != fe.NS || it.Key != fe.Key {
+		return false
+	}
+	it.Value = fe.Value
+	if it.Forms != nil && len(fe.Texts) > 0 {
+		f := *it.Forms
+		f.Fields = slices.Clone(f.Fields)
+		for i := range f.Fields {
+			if i < len(fe.Texts) {
+				f.Fields[i].Text = fe.Texts[i]
+			}
+		}
+		it.Forms = &f
+	}
+	return true
+}
+
+// formFail answers a refused form of the review pages. A script gets JSON; a person gets
+// the page the form was on again, the message beside the form and what they typed kept.
+// Not found, not signed in and server faults get the error page.
+func (h *handler) formFail(w http.ResponseWriter, r *http.Request, err error, form string) {
+	status := httpx.Status(err)
+	if wantsJSON(r) || isFragment(r) || !inPlace(status) {
+		h.fail(w, r, err)
+		return
+	}
+	httpx.SetRetryAfter(w, err)
+	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang")}
+	fe := &formError{Form: form, NS: r.PostFormValue("ns"), Key: r.PostFormValue("key"), Message: model.ErrorMessage(err),
+		Body: r.PostFormValue("body"), Value: strings.ReplaceAll(r.PostFormValue("value"), "\r\n", "\n"), Texts: r.PostForm["form_text"]}
+	back, _ := url.Parse(safeBack(r.PostFormValue("back"), in))
+	if form == "comment" || form == "flag" || strings.HasSuffix(back.Path, "/row") {
+		h.rowPage(w, r, status, fe.NS, fe.Key, back.String(), fe)
+		return
+	}
+	h.reviewPage(w, r, status, back.Query(), fe)
+}
+
+// inPlace tells the statuses a form can be sent again after: bad input, not allowed,
+// changed meanwhile, too many, the provider failing.
+func inPlace(status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusConflict, http.StatusRequestEntityTooLarge,
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
+		return true
+	}
+	return false
 }
 
 // rows renders rows of the queue by key id, unfiltered: the live refresh asks for the rows
@@ -144,7 +228,7 @@ func (h *handler) rows(w http.ResponseWriter, r *http.Request) {
 
 func rowDataOf(page map[string]any, it tools.ReviewItem) map[string]any {
 	return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
-		"Editable": page["Editable"], "Back": page["Back"]}
+		"Editable": page["Editable"], "Back": page["Back"], "FormError": page["FormError"], "Selected": page["Selected"]}
 }
 
 // revision answers the project's revision, which moves on every write: the review page
@@ -165,7 +249,12 @@ func rowRef(r *http.Request, ns, key string) tools.RowRef {
 
 func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ref := rowRef(r, q.Get("ns"), q.Get("key"))
+	h.rowPage(w, r, http.StatusOK, q.Get("ns"), q.Get("key"), q.Get("back"), nil)
+}
+
+// rowPage renders one row with its history and comments; fe as for reviewPage.
+func (h *handler) rowPage(w http.ResponseWriter, r *http.Request, status int, ns, key, back string, fe *formError) {
+	ref := rowRef(r, ns, key)
 	d, err := h.cat.RowDetails(r.Context(), ref)
 	if err != nil {
 		h.fail(w, r, err)
@@ -176,9 +265,12 @@ func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if fe != nil {
+		fe.keep(&d.Item)
+	}
 	in := tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}
 	base := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF,
-		"Editable": page.Editable, "Back": safeBack(q.Get("back"), in)}
+		"Editable": page.Editable, "Back": safeBack(back, in), "FormError": fe}
 	row := rowDataOf(base, d.Item)
 	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
 	row["OldSource"], row["SourceDiff"] = d.OldSource, d.SourceDiff
@@ -193,7 +285,7 @@ func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	base["Row"] = row
-	h.render(w, r, http.StatusOK, "rowpage", base)
+	h.render(w, r, status, "rowpage", base)
 }
 
 // safeBack is where a form returns to: a page of this queue, never elsewhere.
@@ -237,11 +329,11 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 			cur, derr := h.cat.RowDetails(r.Context(), ref)
 			if derr == nil {
 				writeJSON(w, r, http.StatusConflict, map[string]any{"error": model.CodeConflict, "message": model.ErrorMessage(err),
-					"current": map[string]any{"value": cur.Item.Value, "status": cur.Item.Status, "version": cur.Item.Version, "updated_by": actorLabel(cur.Item.UpdatedBy)}})
+					"current": map[string]any{"value": cur.Item.Value, "status": cur.Item.Status, "version": cur.Item.Version, "updated_by": nameOf(cur.Users, cur.Item.UpdatedBy)}})
 				return
 			}
 		}
-		h.fail(w, r, err)
+		h.formFail(w, r, err, "save")
 		return
 	}
 	if isFragment(r) {
@@ -289,14 +381,14 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 	in := tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang")}
 	out, err := h.cat.ApproveRows(r.Context(), tools.ApproveIn{ProjectID: in.ProjectID, Language: in.Language, Rows: selection(r)})
 	if err != nil {
-		h.fail(w, r, err)
+		h.formFail(w, r, err, "batch")
 		return
 	}
 	if wantsJSON(r) {
 		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
 		return
 	}
-	msg := "Approved " + itoa(len(out.Approved)) + " rows"
+	msg := "Approved " + plural(len(out.Approved), "row")
 	if len(out.Conflicts) > 0 {
 		msg += "; " + itoa(len(out.Conflicts)) + " changed meanwhile and were left as they are: " + strings.Join(out.Conflicts, ", ")
 	}
@@ -319,16 +411,23 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := h.cat.TranslateRows(r.Context(), ti)
 	if err != nil {
-		h.fail(w, r, err)
+		h.formFail(w, r, err, "batch")
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "skipped": out.Skipped, "more": out.More})
+		writeJSON(w, r, http.StatusOK, map[string]any{"translated": out.Translated, "failed": out.Failed, "reasons": out.Reasons, "skipped": out.Skipped, "more": out.More})
 		return
 	}
-	msg := "AI translated " + itoa(out.Translated) + " rows"
+	msg := "AI translated " + plural(out.Translated, "row")
 	if len(out.Failed) > 0 {
-		msg += "; failed: " + strings.Join(out.Failed, ", ")
+		failed := make([]string, len(out.Failed))
+		for i, k := range out.Failed {
+			failed[i] = k
+			if why := out.Reasons[k]; why != "" {
+				failed[i] += " (" + why + ")"
+			}
+		}
+		msg += "; failed: " + strings.Join(failed, ", ")
 	}
 	if out.Skipped > 0 {
 		msg += "; " + itoa(out.Skipped) + " approved, locked or without source were left"
@@ -342,7 +441,7 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
 	if _, err := h.cat.AddComment(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
-		h.fail(w, r, err)
+		h.formFail(w, r, err, "comment")
 		return
 	}
 	if wantsJSON(r) {
@@ -356,7 +455,7 @@ func (h *handler) flag(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
 	name, val, _ := strings.Cut(r.PostFormValue("flag"), ":")
 	if _, err := h.cat.FlagTranslation(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
-		h.fail(w, r, err)
+		h.formFail(w, r, err, "flag")
 		return
 	}
 	if wantsJSON(r) {

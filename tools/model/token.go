@@ -12,6 +12,7 @@ type TokenInfo struct {
 	WorkspaceID string
 	ProjectID   string
 	ReadOnly    bool
+	Name        string
 	CreatedAt   time.Time
 	LastUsedAt  *time.Time
 	RevokedAt   *time.Time
@@ -35,5 +36,6 @@ type TokenRecord struct {
 	ProjectID   string
 	ReadOnly    bool
 	Prefix      string // the token's first characters, for lists; not a secret
+	Name        string // what people call it ("CI deploy"); may be empty
 	CreatedAt   time.Time
 }
