@@ -94,7 +94,7 @@ func TestBrowserRowHelp(t *testing.T) {
 	// Revert to the first draft: the row and its history show it.
 	do(t, ctx, "reverting", chromedp.Click(chromedp.CSS(`#row-`+greet+` form.revert-form button`)))
 	waitFor(t, ctx, "the row has the old value", boxValue+` === 'Hei {name}'`)
-	waitFor(t, ctx, "the history shows the revert", `(document.querySelector('#row-`+greet+` ol.history li')?.textContent ?? '').includes('value_reverted')`)
+	waitFor(t, ctx, "the history shows the revert", `(document.querySelector('#row-`+greet+` ol.history li')?.textContent ?? '').includes('value reverted')`)
 	if v := e.row(t, "common", "greet", "nb"); v.Value != "Hei {name}" || v.Status != model.StatusNeedsReview {
 		t.Errorf("after the revert the row is %q %s", v.Value, v.Status)
 	}
