@@ -63,6 +63,7 @@ func (s *server) importFile(t *testing.T, lang, ns, query string, body any) impo
 // the dry run, and the refusals, with nothing stored by a refused file.
 func TestAPIImport(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialect(t, func(t *testing.T, s *server) {
 		t.Run("a source-language file makes the namespace and its keys", func(t *testing.T) {
 			out := s.importFile(t, "en", "files", "format=json", `{"a":"A","b":"B","c":"{count, plural, one {# file} other {# files}}"}`)
@@ -253,6 +254,7 @@ func TestAPIImportBrokenFiles(t *testing.T) {
 // (2,000; such writes stage their keys in chunks first) is reported and stored whole.
 func TestAPIImportLarge(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialect(t, func(t *testing.T, s *server) {
 		m := map[string]string{}
 		for i := range 2500 {
@@ -274,6 +276,7 @@ func TestAPIImportLarge(t *testing.T) {
 // built format's file read back by the import endpoint to the same file.
 func TestAPIExportFormats(t *testing.T) {
 	t.Parallel()
+	oneAtATime(t)
 	forEachDialect(t, func(t *testing.T, s *server) {
 		s.sync(t, "en", "ui", map[string]string{"greet": "Hello", "bye": "Goodbye", "files": "{n, plural, one {# file} other {# files}}"})
 		s.overwrite(t, "nb", "ui", map[string]string{"greet": "Hei"})

@@ -285,6 +285,9 @@ func TestCheckupCancelled(t *testing.T) {
 // only they showed.
 func TestCheckupPruning(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: checkups one after another; the plain run keeps it")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		x := newCheckupFixture(t, dialect)
 		db := storagetest.SQL(t, x.dsn)

@@ -30,6 +30,9 @@ func TestQAKindsLeaveMissingAndStale(t *testing.T) {
 // store: with the findings gone, only the rows written since show.
 func TestQAFilterFindings(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: reads after writes, one call at a time; the plain run keeps it")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		x := newCheckupFixture(t, dialect)
 		// nb values of the keys in broken lose their placeholder; the others keep it.

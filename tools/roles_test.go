@@ -166,6 +166,9 @@ func roleOps(rf roleFixture) []struct {
 // catalogue alone (allowed, or the code of its refusal).
 func TestRolesThroughTheCatalogue(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: a table of calls, one at a time; the plain run keeps it")
+	}
 	const ok, no, ro, pat = "", model.CodeForbidden, model.CodeReadOnlyKey, model.CodePATRequired
 	// Columns in roleOps' order.
 	want := map[string][]string{
@@ -331,6 +334,9 @@ func TestMembersValidate(t *testing.T) {
 // approve; a manager revokes it. The operations refuse whatever the page shows.
 func TestRolesInTheEditor(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: editor calls one at a time; the plain run keeps it")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		rf := newRoleFixture(t, dialect)
 		cat, id := rf.cat, rf.project
