@@ -106,11 +106,13 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-// waitFor polls a script until it is true, for at most eight seconds. A poll that a
-// navigation cuts off (a form submitted just before) is started again on the new page.
+// waitFor polls a script until it is true, for at most 30 seconds: the browser tests run
+// beside the race run on two cores, where one request behind a page can take seconds; a
+// passing poll returns as soon as it holds. A poll that a navigation cuts off (a form
+// submitted just before) is started again on the new page.
 func waitFor(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(8 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
