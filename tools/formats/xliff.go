@@ -591,18 +591,7 @@ func xlMeta(m map[string]string, k string) (string, bool) {
 }
 
 func encodeXLIFF(f *File, o Options) ([]byte, error) {
-	// The file's language wins: it is the one its values are under.
-	tl := o.Language
-	if len(f.Languages) > 0 {
-		tl = f.Languages[0]
-	}
-	if tl == AllLanguages {
-		tl = ""
-	}
-	sl := f.SourceLanguage
-	if sl == "" {
-		sl = o.SourceLanguage
-	}
+	sl, tl := xlLanguages(f, o)
 	var b strings.Builder
 	prolog, ok := xlMeta(f.Meta, "prolog")
 	if !ok {

@@ -639,3 +639,21 @@ func xlSetMeta(m *map[string]string, k, v string) {
 	}
 	(*m)[k] = v
 }
+
+// xlLanguages are the source and target languages an XLIFF file is written with: the
+// file's own target language wins (its values are under it), else the options'; the
+// file's source language, else the project's.
+func xlLanguages(f *File, o Options) (source, target string) {
+	target = o.Language
+	if len(f.Languages) > 0 {
+		target = f.Languages[0]
+	}
+	if target == AllLanguages {
+		target = ""
+	}
+	source = f.SourceLanguage
+	if source == "" {
+		source = o.SourceLanguage
+	}
+	return source, target
+}
