@@ -424,7 +424,7 @@ type serveProcess struct {
 }
 
 // freeAddr finds a free loopback port.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -436,14 +436,14 @@ func freeAddr(t *testing.T) string {
 
 // startServe starts `lokal serve` on dsn and waits (polling, up to 30 s) until /healthz
 // answers 200.
-func startServe(t *testing.T, dsn string) *serveProcess {
+func startServe(t testing.TB, dsn string) *serveProcess {
 	t.Helper()
 	addr := freeAddr(t)
 	return startServeWith(t, addr, nil, "serve", "--listen", addr, "--database", dsn)
 }
 
 // startServeWith starts the binary with args and env, expecting it to serve on addr.
-func startServeWith(t *testing.T, addr string, env []string, args ...string) *serveProcess {
+func startServeWith(t testing.TB, addr string, env []string, args ...string) *serveProcess {
 	t.Helper()
 	p := &serveProcess{addr: addr, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(lokalBin, args...)
@@ -526,7 +526,7 @@ func (p *serveProcess) do(t *testing.T, method, path, auth, body string) (int, [
 }
 
 // poll calls cond every 50 ms until it holds, failing after limit.
-func poll(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func poll(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,7 +26,7 @@ func BenchmarkPull(b *testing.B) {
 		const namespaces, keys = 20, 50
 		langs := []string{"de", "fr", "nb", "sv"}
 		dsn := storagetest.DSN(b, dialect)
-		addr := serveTB(b, dsn)
+		addr := startServe(b, dsn).addr
 		project, key := benchProject(b, dsn, langs)
 		for n := range namespaces {
 			ns := fmt.Sprintf("ns%02d", n)
@@ -86,49 +85,6 @@ func benchPull(b *testing.B, dir string, env []string) (pullJSON, time.Duration)
 		b.Fatalf("lokal pull --json: %v", err)
 	}
 	return p, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-}
-
-// serveTB starts `lokal serve` on dsn for a benchmark and returns its address once
-// /healthz answers; the process is killed at cleanup.
-func serveTB(tb testing.TB, dsn string) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(lokalBin, "serve", "--listen", addr, "--database", dsn)
-	cmd.Env = cleanEnv()
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	tb.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-done:
-			tb.Fatalf("lokal serve exited: %s", stderr.String())
-		default:
-		}
-		if res, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return addr
-			}
-		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("lokal serve did not answer /healthz: %s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // benchProject makes a workspace, a project (source en, langs enabled) and a read/write key
