@@ -134,9 +134,11 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	n := len(rows)
 	keyIDs, langs, values, statuses := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
 	dnt, locked, versions, by := make([]bool, n), make([]bool, n), make([]*int64, n), make([]string, n)
+	marks := make([]int64, n)
 	for i, r := range rows {
 		keyIDs[i], langs[i], values[i], statuses[i] = r.KeyID, r.Language, r.Value, r.Status
 		dnt[i], locked[i], versions[i], by[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.UpdatedBy
+		marks[i] = int64(newRowMark(&rows[i]))
 	}
 	var c unnestCols
 	add(&c, "key_id", "bigint", keyIDs, true)
@@ -147,6 +149,7 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	add(&c, "language_locked", "boolean", locked, false)
 	addVersions(&c, "source_version", versions)
 	add(&c, "updated_by", "text", by, false)
+	add(&c, "counted", "smallint", marks, false)
 	c.scalar("created_at", "timestamptz", ts)
 	c.scalar("updated_at", "timestamptz", ts)
 	q, args := c.insert("translations", "\nRETURNING id, key_id, language")

@@ -98,11 +98,11 @@ VALUES (?, ?, ?, 0, ?, ?, ?)`, len(keys), 6, true, func(i int, a []any) {
 
 func (t *tx) insertTranslationsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
 	at := sqliteTime(ts)
-	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 10, true, func(i int, a []any) {
+	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at, counted)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 11, true, func(i int, a []any) {
 		r := &rows[i]
 		a[0], a[1], a[2], a[3], a[4] = r.KeyID, r.Language, r.Value, r.Status, r.DoNotTranslate
-		a[5], a[6], a[7], a[8], a[9] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at
+		a[5], a[6], a[7], a[8], a[9], a[10] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at, newRowMark(r)
 	})
 	for i := range ids {
 		rows[i].ID = ids[i]

@@ -281,7 +281,7 @@ func (db *DB) closePools() error {
 // The cached files of every project fn touched (Tx.Touch, TouchKeys) learn the change
 // before Update returns, so that a read that starts afterwards sees it.
 func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) error) error {
-	t := &tx{db: db}
+	t := &tx{db: db, write: true}
 	db.waiting.Add(1)
 	waiting := true
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {

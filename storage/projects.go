@@ -151,11 +151,15 @@ WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0`, p.ID).Scan(ct
 		Current     int    `bun:"current"`
 		Behind      int    `bun:"behind"`
 		NullVersion int    `bun:"null_version"`
+		ToReview    int    `bun:"to_review"`
+		AIDrafts    int    `bun:"ai_drafts"`
 	}
 	err = t.tx.NewRaw(`SELECT t.language AS language,
   SUM(CASE WHEN t.source_version >= k.source_version THEN 1 ELSE 0 END) AS current,
   SUM(CASE WHEN t.source_version < k.source_version THEN 1 ELSE 0 END) AS behind,
-  SUM(CASE WHEN t.source_version IS NULL THEN 1 ELSE 0 END) AS null_version
+  SUM(CASE WHEN t.source_version IS NULL THEN 1 ELSE 0 END) AS null_version,
+  SUM(CASE WHEN t.source_version >= k.source_version AND t.status = 'needs_review' AND t.updated_by NOT LIKE 'ai:%' THEN 1 ELSE 0 END) AS to_review,
+  SUM(CASE WHEN t.source_version >= k.source_version AND t.status = 'needs_review' AND t.updated_by LIKE 'ai:%' THEN 1 ELSE 0 END) AS ai_drafts
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
@@ -170,6 +174,7 @@ GROUP BY t.language`, p.ID).Scan(ctx, &rows)
 		for _, r := range rows {
 			if r.Language == code {
 				n.Current, n.Behind, n.NullVersion = r.Current, r.Behind, r.NullVersion
+				n.ToReview, n.AIDrafts = r.ToReview, r.AIDrafts
 			}
 		}
 		out = append(out, n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
@@ -37,31 +38,56 @@ type statusCountRow struct {
 	CurrentRows   int64  `bun:"current_rows"`
 	BehindRows    int64  `bun:"behind_rows"`
 	NullRows      int64  `bun:"null_rows"`
+	ReviewRows    int64  `bun:"review_rows"` // of the current rows, those to review written by people
+	AIRows        int64  `bun:"ai_rows"`     // of the current rows, the AI's drafts
 }
 
 // keyShare and rowShare are what a key and a translation row add to their project's status
 // counts (the counted column): the rule of LanguageCounts, row by row. A visible row with
-// a source value is 1 current, 2 behind or 3 without a source version; an empty one that is
-// behind (4) or has no version (5) counts as missing but is still on the stale list, which
-// reads these marks through the translations_drifted index.
+// a source value is current (1 approved, -1 to review, -2 an AI draft to review), 2 behind
+// or 3 without a source version; an empty one that is behind (4) or has no version (5)
+// counts as missing but is still on the stale list, which reads these marks through the
+// translations_drifted index (counted >= 2: the current marks stay out of it).
 const (
 	keyShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 THEN 1 ELSE 0 END`
 	rowShare = `CASE WHEN k.hidden OR k.source_version <= 0 THEN 0
-  WHEN t.value <> '' THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN 1 ELSE 2 END
+  WHEN t.value <> '' THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN ` + currentShare + ` ELSE 2 END
   WHEN t.source_version IS NULL THEN 5 WHEN t.source_version < k.source_version THEN 4 ELSE 0 END`
+	currentShare = `CASE WHEN t.status <> 'needs_review' THEN 1 WHEN t.updated_by LIKE 'ai:%' THEN -2 ELSE -1 END`
+	// currentMarks are the marks of a current row.
+	currentMarks = `(1, -1, -2)`
 )
+
+// newRowMark is the mark a row is inserted with: current, as most new rows are, by its
+// status, so that a sync or an import of new rows is not followed by marking them again.
+// CountKeys corrects the others.
+func newRowMark(r *translationRow) int {
+	switch {
+	case r.Status != model.StatusNeedsReview:
+		return 1
+	case strings.HasPrefix(r.UpdatedBy, "ai:"):
+		return -2
+	}
+	return -1
+}
 
 // countBatch is how many keys one statement of CountKeys reads: a maximal sync touches
 // hundreds of thousands, and SQLite takes at most 32,766 parameters.
 const countBatch = 10000
 
 // statusDelta is how one (project, language) of status_counts moves.
-type statusDelta struct{ keys, current, behind, null int64 }
+type statusDelta struct{ keys, current, behind, null, review, ai int64 }
 
 func (d *statusDelta) add(share int, n int64) {
 	switch share {
 	case 1:
 		d.current += n
+	case -1:
+		d.current += n
+		d.review += n
+	case -2:
+		d.current += n
+		d.ai += n
 	case 2:
 		d.behind += n
 	case 3:
@@ -174,11 +200,12 @@ GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices
 		if *d == (statusDelta{}) {
 			continue
 		}
-		if _, err := t.tx.NewRaw(`INSERT INTO status_counts AS c (project_id, language, key_count, current_rows, behind_rows, null_rows)
-VALUES (?, ?, ?, ?, ?, ?)
+		if _, err := t.tx.NewRaw(`INSERT INTO status_counts AS c (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + excluded.key_count,
   current_rows = c.current_rows + excluded.current_rows, behind_rows = c.behind_rows + excluded.behind_rows,
-  null_rows = c.null_rows + excluded.null_rows`, pl[0], pl[1], d.keys, d.current, d.behind, d.null).Exec(ctx); err != nil {
+  null_rows = c.null_rows + excluded.null_rows, review_rows = c.review_rows + excluded.review_rows,
+  ai_rows = c.ai_rows + excluded.ai_rows`, pl[0], pl[1], d.keys, d.current, d.behind, d.null, d.review, d.ai).Exec(ctx); err != nil {
 			return fmt.Errorf("moving status counts: %w", err)
 		}
 	}
@@ -229,7 +256,8 @@ func (t *tx) StatusCounts(ctx context.Context, p model.Project) ([]model.Languag
 	for _, code := range p.EnabledLanguages {
 		r := byLang[code]
 		out = append(out, model.LanguageCounts{Language: code, Total: total,
-			Current: int(r.CurrentRows), Behind: int(r.BehindRows), NullVersion: int(r.NullRows)})
+			Current: int(r.CurrentRows), Behind: int(r.BehindRows), NullVersion: int(r.NullRows),
+			ToReview: int(r.ReviewRows), AIDrafts: int(r.AIRows)})
 	}
 	return out, nil
 }
@@ -251,13 +279,15 @@ func (t *tx) Recount(ctx context.Context, projectID string) error {
 SELECT ?, '', COUNT(*), 0, 0, 0 FROM translation_keys AS k WHERE k.counted = 1 AND `+in, projectID, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting keys: %w", err)
 	}
-	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
+	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
 SELECT ?, t.language, 0,
-  SUM(CASE WHEN t.counted = 1 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted IN `+currentMarks+` THEN 1 ELSE 0 END),
   SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END),
-  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END)
+  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = -1 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN t.counted = -2 THEN 1 ELSE 0 END)
 FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
-WHERE t.counted BETWEEN 1 AND 3 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
+WHERE t.counted BETWEEN -2 AND 3 AND t.counted <> 0 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting translations: %w", err)
 	}
 	return nil

@@ -17,7 +17,11 @@ type tx struct {
 	tx      bun.Tx
 	touched map[string]*changeSet // projects whose revision this transaction moved, to what changed
 	revs    []int64               // the revisions it took
+	write   bool                  // a write transaction (Update), not a View
 }
+
+// Writable reports a write transaction: what is derived from the rows may be stored in it.
+func (t *tx) Writable() bool { return t.write }
 
 // batch is how many rows one insert statement carries: array inserts on PostgreSQL take a
 // whole sync's rows at once.

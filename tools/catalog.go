@@ -78,6 +78,8 @@ type Catalog struct {
 	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
 	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
 	checkup checkupRun // chunking of checkups (checkups.go)
+
+	syntaxScans atomic.Int64 // detections that read every source value (syntax.go)
 }
 
 type cachedPrincipal struct {

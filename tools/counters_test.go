@@ -120,7 +120,7 @@ func TestCountersEqualARecount(t *testing.T) {
 			}},
 		}
 		done := map[string]int{}
-		drifted := 0
+		drifted, drafts, toReview := 0, 0, 0
 
 		for step := range 300 {
 			op := ops[rng.IntN(len(ops))]
@@ -135,6 +135,7 @@ func TestCountersEqualARecount(t *testing.T) {
 			} else {
 				for _, n := range got {
 					drifted = max(drifted, n.Behind)
+					drafts, toReview = max(drafts, n.AIDrafts), max(toReview, n.ToReview)
 				}
 			}
 			includeNull := rng.IntN(2) == 0
@@ -152,6 +153,9 @@ func TestCountersEqualARecount(t *testing.T) {
 		}
 		if drifted == 0 {
 			t.Error("no translation was ever behind its source: the sequence does not test drift")
+		}
+		if drafts == 0 || toReview == 0 {
+			t.Errorf("AI drafts %d and rows to review %d at most: the sequence does not test the progress split", drafts, toReview)
 		}
 		for _, op := range ops {
 			if done[op.name] == 0 {
@@ -175,7 +179,7 @@ func TestRecountRepairs(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := storagetest.SQL(t, dsn).ExecContext(ctx,
-			`UPDATE status_counts SET key_count = key_count + 7, current_rows = 0 WHERE project_id = '`+pid+`'`); err != nil {
+			`UPDATE status_counts SET key_count = key_count + 7, current_rows = 0, ai_rows = 3, review_rows = 2 WHERE project_id = '`+pid+`'`); err != nil {
 			t.Fatal(err)
 		}
 		if want, got := recountAndCounters(t, ctx, db, pid); slices.Equal(want, got) {

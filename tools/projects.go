@@ -153,6 +153,9 @@ func (c *Catalog) RecountProject(ctx context.Context, projectID string) (Recount
 			if err := tx.Recount(ctx, projectID); err != nil {
 				return nil, err
 			}
+			if err := forgetSyntax(ctx, tx, projectID); err != nil {
+				return nil, err
+			}
 			counts, err := tx.StatusCounts(ctx, proj)
 			out.Languages = languageStats(proj.SourceLanguage, counts)
 			return nil, err

@@ -164,7 +164,8 @@ func (c *Catalog) transact(ctx context.Context, ev model.WriteEvent, apply func(
 				return err
 			}
 		}
-		return nil
+		// Not a hook: the stored syntax detection is right only if every write moves it.
+		return c.keepSyntax(ctx, tx, ev)
 	})
 }
 

@@ -109,9 +109,21 @@ func (s Syntax) Has(t Syntax) bool { return s&t == t }
 // i18next project; HTML by an element or entity; braces by {0:C},
 // {name:.1f} or {}; printf, Rails, template, Qt and markdown by any
 // argument or link of theirs.
-func DetectSyntax(sources []string) Syntax {
+func DetectSyntax(sources []string) Syntax { return Evidence(sources).Syntax() }
+
+// SyntaxEvidence is what DetectSyntax reads in values before it decides: syntaxes shown
+// unmistakably, tight {name} arguments, tags that are no HTML element, braces used as text.
+// The evidence of two sets of values merges into that of their union, so a project's
+// detection can take in new values without reading the others again.
+type SyntaxEvidence struct {
+	Found, ICUWeak, OtherTags Syntax
+	BraceText                 bool // a brace that is no tight {name}: "Use { and } to group"
+}
+
+// Evidence reads values for DetectSyntax.
+func Evidence(sources []string) SyntaxEvidence {
 	var found, icuWeak, otherTags Syntax
-	braceText := false // a brace that is no tight {name}: "Use { and } to group"
+	braceText := false
 	for _, v := range sources {
 		m := Parse(v, All)
 		for _, p := range m.Problems {
@@ -168,10 +180,22 @@ func DetectSyntax(sources []string) Syntax {
 			return true
 		})
 	}
-	if found&Braces == 0 && !(found&I18next != 0 && braceText) {
-		found |= icuWeak
+	return SyntaxEvidence{Found: found, ICUWeak: icuWeak, OtherTags: otherTags, BraceText: braceText}
+}
+
+// Merge is the evidence of both sets of values.
+func (e SyntaxEvidence) Merge(o SyntaxEvidence) SyntaxEvidence {
+	return SyntaxEvidence{Found: e.Found | o.Found, ICUWeak: e.ICUWeak | o.ICUWeak, OtherTags: e.OtherTags | o.OtherTags,
+		BraceText: e.BraceText || o.BraceText}
+}
+
+// Syntax decides: DetectSyntax's answer for the values read.
+func (e SyntaxEvidence) Syntax() Syntax {
+	found := e.Found
+	if found&Braces == 0 && !(found&I18next != 0 && e.BraceText) {
+		found |= e.ICUWeak
 	}
-	if otherTags != 0 {
+	if e.OtherTags != 0 {
 		if found&I18next != 0 {
 			found |= React
 		} else {
@@ -179,6 +203,26 @@ func DetectSyntax(sources []string) Syntax {
 		}
 	}
 	return found
+}
+
+// String encodes the evidence for storage; ParseEvidence reads it back.
+func (e SyntaxEvidence) String() string {
+	b := 0
+	if e.BraceText {
+		b = 1
+	}
+	return fmt.Sprintf("%d/%d/%d/%d", e.Found, e.ICUWeak, e.OtherTags, b)
+}
+
+// ParseEvidence reads SyntaxEvidence.String.
+func ParseEvidence(s string) (SyntaxEvidence, error) {
+	var e SyntaxEvidence
+	var b int
+	if _, err := fmt.Sscanf(s, "%d/%d/%d/%d", &e.Found, &e.ICUWeak, &e.OtherTags, &b); err != nil {
+		return SyntaxEvidence{}, fmt.Errorf("syntax evidence %q: %w", s, err)
+	}
+	e.BraceText = b == 1
+	return e, nil
 }
 
 // htmlElements are the element names of HTML; a tag with another name is

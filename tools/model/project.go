@@ -11,6 +11,8 @@ type LanguageCounts struct {
 	Current     int // rows made against the key's current source version
 	Behind      int // rows made against an older source version
 	NullVersion int // rows with no recorded source version
+	ToReview    int // of the current rows, needs_review written by people
+	AIDrafts    int // of the current rows, needs_review written by the AI (updated_by ai:)
 }
 
 // Workspace groups users and projects; its public token identifies it to the Embed script.

@@ -40,6 +40,31 @@ type Tx interface {
 	EditorTx
 	MemberTx
 	InvitationTx
+	SyntaxTx
+}
+
+// SyntaxState is the syntax detected in a project's source values, as the write path keeps
+// it: Valid until a write that may have removed a syntax (a hidden key, a source sync);
+// Gen moves with every write that makes a detection under way old.
+type SyntaxState struct {
+	Syntax string // message.Syntax.String()
+	Gen    int64
+	Valid  bool
+}
+
+// SyntaxTx keeps SyntaxState. A project without a state reads as Gen 0, not valid.
+type SyntaxTx interface {
+	// Writable reports a write transaction (Store.Update).
+	Writable() bool
+	SyntaxState(ctx context.Context, projectID string) (SyntaxState, error)
+	// SetSyntaxState stores s as it is: the write path's update, in the write's transaction.
+	SetSyntaxState(ctx context.Context, projectID string, s SyntaxState) error
+	// StoreDetectedSyntax stores a detection made from the rows as they were at gen, if the
+	// state is still gen and not valid; it reports whether it did.
+	StoreDetectedSyntax(ctx context.Context, projectID, syntax string, gen int64) (bool, error)
+	// ValuesOfKeys returns the distinct values in language of the visible keys among
+	// keyIDs that contain any of anyOf.
+	ValuesOfKeys(ctx context.Context, language string, keyIDs []int64, anyOf []string) ([]string, error)
 }
 
 // AITx holds the AI settings. Errors: CodeNotFound for an unknown workspace or project.
