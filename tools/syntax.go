@@ -184,12 +184,16 @@ func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEve
 }
 
 // forgetSyntax makes the project's syntax detected again from every value: the recount.
+// The revision moves too, so that no process keeps its copy in memory.
 func forgetSyntax(ctx context.Context, tx model.Tx, projectID string) error {
 	st, err := tx.SyntaxState(ctx, projectID)
 	if err != nil {
 		return err
 	}
-	return tx.SetSyntaxState(ctx, projectID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
+	if err := tx.SetSyntaxState(ctx, projectID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1}); err != nil {
+		return err
+	}
+	return tx.Touch(ctx, projectID)
 }
 
 // syntaxNeedles are what every syntax's pieces contain (braces, %, tags and entities, ${

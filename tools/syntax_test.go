@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -126,6 +127,110 @@ func TestProjectSyntax(t *testing.T) {
 		if got := syntaxOf(p.ID); got != message.I18next|message.HTML {
 			t.Errorf("after hiding keys: %v, want i18next,html", got)
 		}
+	})
+}
+
+// TestSyntaxKeptByWrites: the detection is stored and moved by the writes: a source value
+// that adds a syntax is seen by the next read without reading every value again, a save in
+// another language or of plain text leaves it alone, and only a write that may take a
+// syntax away (a hidden key) or a recount makes the next read detect from every value. The
+// catalogue's count of such detections shows it.
+func TestSyntaxKeptByWrites(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		cat := storagetest.Catalog(db, nil)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		pid := f.Project.ID
+		// read detects in a write transaction, where a detection is stored at once (a
+		// View's is stored after it, in a transaction of its own).
+		read := func() message.Syntax {
+			t.Helper()
+			var s message.Syntax
+			if err := db.Update(ctx, pid, func(tx model.Tx) error {
+				proj, err := tx.Project(ctx, pid)
+				s = cat.ProjectSyntax(ctx, tx, proj)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		check := func(step string, want message.Syntax, scans int64) {
+			t.Helper()
+			before := cat.SyntaxScans()
+			if got := read(); got != want {
+				t.Errorf("%s: syntax %v, want %v", step, got, want)
+			}
+			if n := cat.SyntaxScans() - before; n != scans {
+				t.Errorf("%s: %d detections over every value, want %d", step, n, scans)
+			}
+		}
+		update := func(lang, key, value string) {
+			t.Helper()
+			if _, err := cat.UpdateTranslation(ctx, tools.UpdateTranslationIn{RowRef: tools.RowRef{KeyRef: keyRef(pid, "app", key), Language: lang},
+				Value: value}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ns := tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: "app"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{
+			"greet": "Hello", "bold": "<b>Bold</b> text", "plain": "Use it"}}); err != nil {
+			t.Fatal(err)
+		}
+		check("first read", message.HTML, 1)
+		check("second read", message.HTML, 0)
+		update("nb", "greet", "Hei {{navn}}")
+		check("a save in nb", message.HTML, 0)
+		update("en", "plain", "Use it now")
+		check("a plain source save", message.HTML, 0)
+		update("en", "greet", "Hello {{name}}")
+		check("a source save with an i18next placeholder", message.HTML|message.I18next, 0)
+		if _, err := cat.AddKey(ctx, tools.AddKeyIn{KeyRef: keyRef(pid, "app", "files"), SourceValue: "Saved %d files"}); err != nil {
+			t.Fatal(err)
+		}
+		check("a new key with printf", message.HTML|message.I18next|message.Printf, 0)
+		// Component tags read as React in an i18next project: the merged evidence decides as
+		// a detection over every value would.
+		update("en", "plain", "Open <Trans>it</Trans>")
+		check("a component tag", message.HTML|message.I18next|message.Printf|message.React, 0)
+		if _, err := cat.RecountProject(ctx, pid); err != nil {
+			t.Fatal(err)
+		}
+		check("after a recount", message.HTML|message.I18next|message.Printf|message.React, 1)
+		// A sync that hides keys may take syntaxes away: detected again from every value.
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"greet": "Hello {{name}}"}}); err != nil {
+			t.Fatal(err)
+		}
+		check("after hiding keys", message.I18next, 1)
+		check("read again", message.I18next, 0)
+		// A detection read in a View is stored after it: later reads find it.
+		var s message.Syntax
+		if _, err := cat.RecountProject(ctx, pid); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.View(ctx, func(tx model.Tx) error {
+			proj, err := tx.Project(ctx, pid)
+			s = cat.ProjectSyntax(ctx, tx, proj)
+			return err
+		}); err != nil || s != message.I18next {
+			t.Fatalf("a View's detection: %v, %v", s, err)
+		}
+		for i := 0; ; i++ {
+			var st model.SyntaxState
+			if err := db.View(ctx, func(tx model.Tx) (err error) { st, err = tx.SyntaxState(ctx, pid); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if st.Valid {
+				break
+			}
+			if i == 5000 {
+				t.Fatal("a View's detection was never stored")
+			}
+			runtime.Gosched()
+		}
+		update("nb", "greet", "Hei")
+		check("a save after a View's detection", message.I18next, 0)
 	})
 }
 
