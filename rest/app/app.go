@@ -82,6 +82,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/signin", h.signin)
 	m.HandleFunc("POST /app/signout", h.signedIn(h.signout))
 	m.HandleFunc("GET /app/p/{project}/{$}", h.signedIn(h.project))
+	m.HandleFunc("GET /app/p/{project}/progress", h.signedIn(h.progress))
 	m.HandleFunc("GET /app/p/{project}/export", h.signedIn(h.export))
 	m.HandleFunc("POST /app/p/{project}/import", h.signedInBody(maxUpload, h.importPreview))
 	m.HandleFunc("POST /app/p/{project}/import/confirm", h.signedInBody(maxConfirm, h.importConfirm))

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/language/display"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite", "progress"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{

@@ -1,0 +1,95 @@
+package app_test
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// progressCells reads the progress page's counts and percentages of lang, in the page's
+// order: approved, AI drafts, needs review, stale, missing.
+func progressCells(t *testing.T, body, lang string) []string {
+	t.Helper()
+	row := regexp.MustCompile(`(?s)<tr data-lang="` + lang + `">(.*?)</tr>`).FindStringSubmatch(body)
+	if row == nil {
+		t.Fatalf("the progress page has no row of %s: %.1500s", lang, body)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile(`class="part-(\w+)"><span class="count">(\d+)</span> <span class="pct">\((\d+)%\)</span>`).FindAllStringSubmatch(row[1], -1) {
+		out = append(out, m[1]+" "+m[2]+" "+m[3]+"%")
+	}
+	return out
+}
+
+// TestProgressView: the progress page shows each category of a language in count and
+// percent, AI drafts apart from approved rows, from the counters the writes keep (equal
+// to a recount); anyone who may read the project sees it, no one else.
+func TestProgressView(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
+			e.source(t, "app", k, "Text "+k)
+		}
+		set := func(key, lang, value, status string) {
+			t.Helper()
+			if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("app", key, lang), Value: value, Status: status}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		set("a", "nb", "Tekst a", model.StatusApproved)
+		set("b", "nb", "Tekst b", model.StatusApproved)
+		e.draft(t, "app", "c", "nb", "Tekst c")
+		e.draft(t, "app", "d", "nb", "Tekst d")
+		e.draft(t, "app", "e", "nb", "Tekst e")
+		set("f", "nb", "Tekst f", model.StatusNeedsReview) // a person's, to review
+		set("g", "nb", "Tekst g", model.StatusApproved)
+		set("g", "en", "Text g, changed", model.StatusApproved) // nb's g is now stale
+		set("h", "nb", "", model.StatusApproved)                // empty: missing
+
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		path := "/app/p/" + e.f.Project.ID + "/progress"
+		page := b.get(t, path).want(t, http.StatusOK, "AI drafts", "Needs review", `role="img"`)
+		check := func(lang string, want ...string) {
+			t.Helper()
+			if got := progressCells(t, page.body, lang); !slices.Equal(got, want) {
+				t.Errorf("%s: %q, want %q", lang, got, want)
+			}
+		}
+		check("nb", "approved 2 20%", "ai 3 30%", "review 1 10%", "stale 1 10%", "missing 3 30%")
+		check("sv", "approved 0 0%", "ai 0 0%", "review 0 0%", "stale 0 0%", "missing 10 100%")
+		if want := `aria-label="nb — Norwegian Bokmål: 10 keys; approved 2 (20%), ai drafts 3 (30%), needs review 1 (10%), stale 1 (10%), missing 3 (30%)"`; !regexp.MustCompile(regexp.QuoteMeta(want)).MatchString(page.body) {
+			t.Errorf("the bar's text alternative is not %s", want)
+		}
+
+		// Approving a draft moves it from AI drafts to approved at once.
+		if _, err := e.cat.SetTranslationStatus(e.sys(t), tools.SetStatusIn{RowRef: e.ref("app", "c", "nb"), Status: model.StatusApproved}); err != nil {
+			t.Fatal(err)
+		}
+		page = b.get(t, path).want(t, http.StatusOK)
+		check("nb", "approved 3 30%", "ai 2 20%", "review 1 10%", "stale 1 10%", "missing 3 30%")
+
+		// The counters equal a recount: lokal project recount leaves the page as it is.
+		before := page.body
+		if _, err := e.cat.RecountProject(e.sys(t), e.f.Project.ID); err != nil {
+			t.Fatal(err)
+		}
+		page = b.get(t, path).want(t, http.StatusOK)
+		if got, want := fmt.Sprint(progressCells(t, page.body, "nb")), fmt.Sprint(progressCells(t, before, "nb")); got != want {
+			t.Errorf("after a recount nb is %s, the counters said %s", got, want)
+		}
+
+		// The project page links to it; a user of another workspace may not read it.
+		b.get(t, "/app/p/"+e.f.Project.ID+"/").want(t, http.StatusOK, `href="`+path+`"`)
+		other := e.browser(t)
+		other.signIn(t, e.f.OtherUser.Email)
+		if p := other.get(t, path); p.status == http.StatusOK || p.status >= 500 {
+			t.Errorf("another workspace's user: %d, want a refusal", p.status)
+		}
+	})
+}

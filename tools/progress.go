@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// ProgressIn names the project.
+type ProgressIn struct {
+	ProjectArg
+}
+
+// LanguageProgress is how far one language is, in categories that add up to Total: every
+// visible key with a source value is in exactly one. AI drafts are their own category,
+// never counted as translated until someone approves them.
+type LanguageProgress struct {
+	Language    string `json:"language"`
+	Total       int    `json:"total"`
+	Approved    int    `json:"approved"`     // current, approved
+	AIDrafts    int    `json:"ai_drafts"`    // current, needs_review, written by the AI
+	NeedsReview int    `json:"needs_review"` // current, needs_review, written by people
+	Stale       int    `json:"stale"`        // made against an older source value, or none
+	Missing     int    `json:"missing"`      // no value, or an empty one
+}
+
+// Percent is n as a whole percentage of Total, rounded down (0 for an empty project).
+func (p LanguageProgress) Percent(n int) int {
+	if p.Total == 0 {
+		return 0
+	}
+	return n * 100 / p.Total
+}
+
+// ProgressOut is every target language's progress, in the project's language order.
+type ProgressOut struct {
+	ProjectID      string             `json:"project_id"`
+	SourceLanguage string             `json:"source_language"`
+	Languages      []LanguageProgress `json:"languages"`
+}
+
+// GetProgress reports each target language's progress from the status counters the write
+// path keeps (CountsHook), so a project of any size answers at the cost of one small read.
+// Anyone who may read the project may read it.
+func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, error) {
+	out := ProgressOut{ProjectID: in.ProjectID, Languages: []LanguageProgress{}}
+	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+		return out, err
+	}
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		counts, err := tx.StatusCounts(ctx, proj)
+		if err != nil {
+			return err
+		}
+		out.SourceLanguage = proj.SourceLanguage
+		for _, n := range counts {
+			if n.Language == proj.SourceLanguage {
+				continue
+			}
+			out.Languages = append(out.Languages, progressOf(n))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// progressOf splits a target language's counts: stale and missing as languageStats counts
+// them, the current rows by review state.
+func progressOf(n model.LanguageCounts) LanguageProgress {
+	p := LanguageProgress{Language: n.Language, Total: n.Total, AIDrafts: n.AIDrafts, NeedsReview: n.ToReview,
+		Approved: max(0, n.Current-n.AIDrafts-n.ToReview), Stale: n.Behind + n.NullVersion}
+	p.Missing = max(0, n.Total-n.Current-n.Behind-n.NullVersion)
+	return p
+}
