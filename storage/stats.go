@@ -293,6 +293,34 @@ WHERE t.counted BETWEEN -2 AND 3 AND t.counted <> 0 AND `+in+` GROUP BY t.langua
 	return nil
 }
 
+// NamespaceProgress implements model.CountsTx from the marks CountKeys keeps: one pass over
+// the project's keys and their rows in language.
+func (t *tx) NamespaceProgress(ctx context.Context, projectID, language string) ([]model.NamespaceProgress, error) {
+	var rows []struct {
+		Namespace                                          string
+		Total, Current, Behind, NullVersion, Review, Draft int
+	}
+	if err := t.tx.NewRaw(`SELECT n.key AS namespace, COUNT(*) AS total,
+  SUM(CASE WHEN t.counted IN `+currentMarks+` THEN 1 ELSE 0 END) AS current,
+  SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END) AS behind,
+  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END) AS null_version,
+  SUM(CASE WHEN t.counted = -1 THEN 1 ELSE 0 END) AS review,
+  SUM(CASE WHEN t.counted = -2 THEN 1 ELSE 0 END) AS draft
+FROM namespaces AS n
+JOIN translation_keys AS k ON k.namespace_id = n.id AND k.counted = 1
+LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
+WHERE n.project_id = ?
+GROUP BY n.key ORDER BY n.key`, language, projectID).Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]model.NamespaceProgress, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, model.NamespaceProgress{Namespace: r.Namespace, LanguageCounts: model.LanguageCounts{Language: language,
+			Total: r.Total, Current: r.Current, Behind: r.Behind, NullVersion: r.NullVersion, ToReview: r.Review, AIDrafts: r.Draft}})
+	}
+	return out, nil
+}
+
 // StaleKeys lists the visible keys of the namespace whose row in language was made against
 // an older source value (with includeNull, or against none), bytewise sorted: the rows
 // the stale list needs are found through the translations_drifted index, whatever the

@@ -6,9 +6,10 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// ProgressIn names the project.
+// ProgressIn names the project and, for its namespaces' progress, a target language.
 type ProgressIn struct {
 	ProjectArg
+	Language string `json:"lang,omitempty"`
 }
 
 // LanguageProgress is how far one language is, in categories that add up to Total: every
@@ -16,6 +17,7 @@ type ProgressIn struct {
 // never counted as translated until someone approves them.
 type LanguageProgress struct {
 	Language    string `json:"language"`
+	Namespace   string `json:"namespace,omitempty"` // in ProgressOut.Namespaces
 	Total       int    `json:"total"`
 	Approved    int    `json:"approved"`     // current, approved
 	AIDrafts    int    `json:"ai_drafts"`    // current, needs_review, written by the AI
@@ -37,10 +39,13 @@ type ProgressOut struct {
 	ProjectID      string             `json:"project_id"`
 	SourceLanguage string             `json:"source_language"`
 	Languages      []LanguageProgress `json:"languages"`
+	// Namespaces is ProgressIn.Language's progress per namespace, when asked for.
+	Namespaces []LanguageProgress `json:"namespaces,omitempty"`
 }
 
 // GetProgress reports each target language's progress from the status counters the write
-// path keeps (CountsHook), so a project of any size answers at the cost of one small read.
+// path keeps (CountsHook), so a project of any size answers at the cost of one small read;
+// the namespaces of one language are counted from the rows' marks, a pass over the keys.
 // Anyone who may read the project may read it.
 func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, error) {
 	out := ProgressOut{ProjectID: in.ProjectID, Languages: []LanguageProgress{}}
@@ -59,7 +64,22 @@ func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, 
 			}
 			out.Languages = append(out.Languages, progressOf(n))
 		}
-		return nil
+		if in.Language == "" {
+			return nil
+		}
+		if err := proj.RequireLanguage(in.Language); err != nil {
+			return err
+		}
+		if in.Language == proj.SourceLanguage {
+			return model.Errorf(model.CodeInvalid, "%s is the project's source language: it has no progress", in.Language)
+		}
+		per, err := tx.NamespaceProgress(ctx, proj.ID, in.Language)
+		for _, n := range per {
+			p := progressOf(n.LanguageCounts)
+			p.Namespace = n.Namespace
+			out.Namespaces = append(out.Namespaces, p)
+		}
+		return err
 	})
 	return out, err
 }

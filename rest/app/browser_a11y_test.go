@@ -87,7 +87,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		{"sign-in", "/app/signin", `#email`},
 		{"projects", "/app/", `ul.cards`},
 		{"project", p + "/", `#import-form`},
-		{"progress", p + "/progress", `#progress svg.bar`},
+		{"progress", p + "/progress?lang=nb", `#progress-ns svg.bar`},
 		{"review", p + "/review/nb", `#rows article.row`},
 		{"row", p + "/review/nb/row?ns=common&key=greeting", `.comment-form`},
 		{"connect", p + "/connect", `#keys`},

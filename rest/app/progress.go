@@ -18,18 +18,20 @@ type progressPart struct {
 }
 
 type progressRow struct {
-	Language string
-	Total    int
-	Parts    []progressPart
-	Summary  string // the bar's text alternative
+	Language  string
+	Namespace string
+	Total     int
+	Parts     []progressPart
+	Summary   string // the bar's text alternative
 }
 
 // progress is the progress view: every target language in approved, AI drafts, needs
 // review, stale and missing, for everyone who may read the project (the counters the
-// write path keeps, so its cost does not grow with the project).
+// write path keeps, so its cost does not grow with the project); with ?lang= also that
+// language per namespace.
 func (h *handler) progress(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("project")
-	out, err := h.cat.GetProgress(r.Context(), tools.ProgressIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
+	id, lang := r.PathValue("project"), r.URL.Query().Get("lang")
+	out, err := h.cat.GetProgress(r.Context(), tools.ProgressIn{ProjectArg: tools.ProjectArg{ProjectID: id}, Language: lang})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -42,27 +44,37 @@ func (h *handler) progress(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := make([]progressRow, 0, len(out.Languages))
 	for _, l := range out.Languages {
-		row := progressRow{Language: l.Language, Total: l.Total}
-		x := 0.0
-		var said []string
-		for _, c := range []struct {
-			name, class string
-			n           int
-		}{
-			{"Approved", "approved", l.Approved}, {"AI drafts", "ai", l.AIDrafts}, {"Needs review", "review", l.NeedsReview},
-			{"Stale", "stale", l.Stale}, {"Missing", "missing", l.Missing},
-		} {
-			wd := 0.0
-			if l.Total > 0 {
-				wd = float64(c.n) * 100 / float64(l.Total)
-			}
-			row.Parts = append(row.Parts, progressPart{Name: c.name, Class: c.class, Count: c.n, Pct: l.Percent(c.n),
-				X: fmt.Sprintf("%.3f", x), W: fmt.Sprintf("%.3f", wd)})
-			said = append(said, fmt.Sprintf("%s %d (%d%%)", strings.ToLower(c.name), c.n, l.Percent(c.n)))
-			x += wd
-		}
-		row.Summary = fmt.Sprintf("%s: %d keys; %s", langName(l.Language), l.Total, strings.Join(said, ", "))
-		rows = append(rows, row)
+		rows = append(rows, progressRowOf(l, langName(l.Language)))
 	}
-	h.render(w, r, http.StatusOK, "progress", map[string]any{"Project": proj, "Rows": rows, "Source": out.SourceLanguage})
+	var nss []progressRow
+	for _, n := range out.Namespaces {
+		nss = append(nss, progressRowOf(n, n.Namespace))
+	}
+	h.render(w, r, http.StatusOK, "progress", map[string]any{"Project": proj, "Rows": rows, "Source": out.SourceLanguage,
+		"Lang": lang, "Namespaces": nss})
+}
+
+// progressRowOf lays out l's categories, named name in the bar's text alternative.
+func progressRowOf(l tools.LanguageProgress, name string) progressRow {
+	row := progressRow{Language: l.Language, Namespace: l.Namespace, Total: l.Total}
+	x := 0.0
+	var said []string
+	for _, c := range []struct {
+		name, class string
+		n           int
+	}{
+		{"Approved", "approved", l.Approved}, {"AI drafts", "ai", l.AIDrafts}, {"Needs review", "review", l.NeedsReview},
+		{"Stale", "stale", l.Stale}, {"Missing", "missing", l.Missing},
+	} {
+		wd := 0.0
+		if l.Total > 0 {
+			wd = float64(c.n) * 100 / float64(l.Total)
+		}
+		row.Parts = append(row.Parts, progressPart{Name: c.name, Class: c.class, Count: c.n, Pct: l.Percent(c.n),
+			X: fmt.Sprintf("%.3f", x), W: fmt.Sprintf("%.3f", wd)})
+		said = append(said, fmt.Sprintf("%s %d (%d%%)", strings.ToLower(c.name), c.n, l.Percent(c.n)))
+		x += wd
+	}
+	row.Summary = fmt.Sprintf("%s: %d keys; %s", name, l.Total, strings.Join(said, ", "))
+	return row
 }

@@ -33,11 +33,19 @@ func TestProgressView(t *testing.T) {
 	t.Parallel()
 	forEachDialect(t, func(t *testing.T, e *env) {
 		for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
-			e.source(t, "app", k, "Text "+k)
+			ns := "app"
+			if k >= "h" {
+				ns = "web"
+			}
+			e.source(t, ns, k, "Text "+k)
 		}
 		set := func(key, lang, value, status string) {
 			t.Helper()
-			if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("app", key, lang), Value: value, Status: status}); err != nil {
+			ns := "app"
+			if key >= "h" {
+				ns = "web"
+			}
+			if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref(ns, key, lang), Value: value, Status: status}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -82,6 +90,27 @@ func TestProgressView(t *testing.T) {
 		page = b.get(t, path).want(t, http.StatusOK)
 		if got, want := fmt.Sprint(progressCells(t, page.body, "nb")), fmt.Sprint(progressCells(t, before, "nb")); got != want {
 			t.Errorf("after a recount nb is %s, the counters said %s", got, want)
+		}
+
+		// One language per namespace, from the rows' marks.
+		page = b.get(t, path+"?lang=nb").want(t, http.StatusOK, `id="progress-ns"`)
+		nsCells := func(ns string) []string {
+			t.Helper()
+			row := regexp.MustCompile(`(?s)<tr data-ns="` + ns + `">(.*?)</tr>`).FindStringSubmatch(page.body)
+			if row == nil {
+				t.Fatalf("no row of namespace %s", ns)
+			}
+			return progressCells(t, `<tr data-lang="x">`+row[1]+`</tr>`, "x")
+		}
+		if got, want := nsCells("app"), []string{"approved 3 42%", "ai 2 28%", "review 1 14%", "stale 1 14%", "missing 0 0%"}; !slices.Equal(got, want) {
+			t.Errorf("nb in app: %q, want %q", got, want)
+		}
+		if got, want := nsCells("web"), []string{"approved 0 0%", "ai 0 0%", "review 0 0%", "stale 0 0%", "missing 3 100%"}; !slices.Equal(got, want) {
+			t.Errorf("nb in web: %q, want %q", got, want)
+		}
+		b.get(t, path+"?lang=en").want(t, http.StatusBadRequest, "source language")
+		if p := b.get(t, path+"?lang=xx"); p.status < 400 || p.status >= 500 {
+			t.Errorf("an unknown language: %d, want a 4xx", p.status)
 		}
 
 		// The project page links to it; a user of another workspace may not read it.

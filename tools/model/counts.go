@@ -16,6 +16,9 @@ type CountsTx interface {
 	StatusCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
 	// Recount recomputes every row's share and the project's counters from the rows.
 	Recount(ctx context.Context, projectID string) error
+	// NamespaceProgress counts language's rows per namespace of the project from the rows'
+	// marks (a pass over the project's keys, not the counters), in namespace order.
+	NamespaceProgress(ctx context.Context, projectID, language string) ([]NamespaceProgress, error)
 	// StaleKeys lists the visible keys of ns whose row in language was made against an
 	// older source value, or with includeNull against none, sorted bytewise.
 	StaleKeys(ctx context.Context, ns Namespace, language string, includeNull bool) ([]string, error)
@@ -28,4 +31,10 @@ type TouchedKeys struct {
 	IDs     []int64
 	New     map[int64]bool     // keys created
 	NewRows map[int64][]string // languages of the rows created, by key
+}
+
+// NamespaceProgress is the LanguageCounts of one namespace.
+type NamespaceProgress struct {
+	Namespace string
+	LanguageCounts
 }
