@@ -19,6 +19,8 @@
 // ([Options].Hooks; cmd/lokal lists them in order, tests take [DefaultHooks]): refreshing
 // caches, keeping the status counters, recording AI usage, scheduling checkups, queueing
 // the automatic translation of new keys, and the webhook outbox, each in a hook_*.go file.
+// One more step is no hook, since it is right only if every write runs it: keepSyntax
+// moves the project's stored syntax detection (syntax.go) by the source values written.
 // The operations know none of them, and no code of the package opens a transaction
 // elsewhere (a test keeps it so).
 //

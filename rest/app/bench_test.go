@@ -147,19 +147,25 @@ func BenchmarkEditorQueue(b *testing.B) {
 				reportPer(b, cpu0, "page")
 			})
 		}
-		// The progress view of every language, from the status counters.
-		b.Run("progress", func(b *testing.B) {
-			path := "/app/p/" + e.project + "/progress"
-			if body := e.get(b, path); !strings.Contains(body, `<span class="count">6250</span>`) {
-				b.Fatalf("the progress view does not show the 6,250 AI drafts: %.2000s", body[strings.Index(body, "<main"):])
-			}
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			for b.Loop() {
-				e.get(b, path)
-			}
-			reportPer(b, cpu0, "page")
-		})
+		// The progress view of every language, from the status counters, and of nb per
+		// namespace, from the rows' marks.
+		for _, q := range []struct{ name, query, want string }{
+			{"progress", "", `<span class="count">6250</span>`},
+			{"progress_namespaces", "?lang=nb", `id="progress-ns"`},
+		} {
+			b.Run(q.name, func(b *testing.B) {
+				path := "/app/p/" + e.project + "/progress" + q.query
+				if body := e.get(b, path); !strings.Contains(body, `<span class="count">6250</span>`) || !strings.Contains(body, q.want) {
+					b.Fatalf("the progress view does not show the 6,250 AI drafts: %.2000s", body[strings.Index(body, "<main"):])
+				}
+				b.ResetTimer()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					e.get(b, path)
+				}
+				reportPer(b, cpu0, "page")
+			})
+		}
 	})
 }
 
