@@ -90,9 +90,9 @@ func (c *Catalog) detectSyntax(ctx context.Context, tx model.Tx, p model.Project
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		err := c.store.Update(ctx, p.ID, func(tx model.Tx) error {
+		err := c.transact(ctx, model.WriteEvent{Op: model.OpDetectSyntax, ProjectID: p.ID}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
 			_, err := tx.StoreDetectedSyntax(ctx, p.ID, ev.String(), st.Gen)
-			return err
+			return nil, nil, err
 		})
 		if err != nil {
 			// The next read detects again: nothing is lost but time.

@@ -56,4 +56,5 @@ const (
 	OpSetWorkspaceEmbed Operation = "set_workspace_embed" // lokal workspace set
 	OpCheckup           Operation = "checkup"             // a checkup's report and lease
 	OpRecount           Operation = "recount"             // lokal project recount
+	OpDetectSyntax      Operation = "detect_syntax"       // a read's syntax detection stored
 )
