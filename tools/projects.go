@@ -158,7 +158,8 @@ func (c *Catalog) RecountProject(ctx context.Context, projectID string) (Recount
 			}
 			counts, err := tx.StatusCounts(ctx, proj)
 			out.Languages = languageStats(proj.SourceLanguage, counts)
-			return nil, err
+			// Cached copies go: the syntax detection above all.
+			return []model.Change{{Kind: model.ChangeCacheRefreshed}}, err
 		}})
 	return out, err
 }

@@ -184,16 +184,14 @@ func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEve
 }
 
 // forgetSyntax makes the project's syntax detected again from every value: the recount.
-// The revision moves too, so that no process keeps its copy in memory.
+// Its write must also report model.ChangeCacheRefreshed, so that no process keeps its
+// copy in memory.
 func forgetSyntax(ctx context.Context, tx model.Tx, projectID string) error {
 	st, err := tx.SyntaxState(ctx, projectID)
 	if err != nil {
 		return err
 	}
-	if err := tx.SetSyntaxState(ctx, projectID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1}); err != nil {
-		return err
-	}
-	return tx.Touch(ctx, projectID)
+	return tx.SetSyntaxState(ctx, projectID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
 }
 
 // syntaxNeedles are what every syntax's pieces contain (braces, %, tags and entities, ${
