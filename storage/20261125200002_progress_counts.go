@@ -20,14 +20,15 @@ func migrateProgressCounts(ctx context.Context, db *bun.DB) error {
 		}); err != nil {
 			return err
 		}
-		count := func(mark string) string {
-			return `(SELECT COUNT(*) FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
-JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE n.project_id = status_counts.project_id AND t.language = status_counts.language AND t.counted = ` + mark + `)`
-		}
+		// One pass over the marked rows, not one per counter row.
 		return execAll(ctx, tx,
 			`UPDATE translations SET counted = CASE WHEN updated_by LIKE 'ai:%' THEN -2 ELSE -1 END
 WHERE counted = 1 AND status = 'needs_review'`,
-			`UPDATE status_counts SET review_rows = `+count("-1")+`, ai_rows = `+count("-2")+` WHERE language <> ''`)
+			`UPDATE status_counts SET review_rows = c.review, ai_rows = c.ai
+FROM (SELECT n.project_id, t.language,
+    SUM(CASE WHEN t.counted = -1 THEN 1 ELSE 0 END) AS review, SUM(CASE WHEN t.counted = -2 THEN 1 ELSE 0 END) AS ai
+  FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id JOIN namespaces AS n ON n.id = k.namespace_id
+  WHERE t.counted < 0 GROUP BY n.project_id, t.language) AS c
+WHERE status_counts.project_id = c.project_id AND status_counts.language = c.language`)
 	})
 }

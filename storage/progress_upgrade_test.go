@@ -43,6 +43,7 @@ func TestUpgradeCountsProgress(t *testing.T) {
 				if len(ids) == 0 {
 					t.Fatal("the fixture has no project")
 				}
+				review := 0
 				for _, id := range ids {
 					var want, got []model.LanguageCounts
 					if err := db.View(t.Context(), func(tx model.Tx) error {
@@ -61,6 +62,12 @@ func TestUpgradeCountsProgress(t *testing.T) {
 					if !slices.Equal(want, got) {
 						t.Errorf("project %s: the counters say %+v, a count of the rows %+v", id, got, want)
 					}
+					for _, n := range got {
+						review += n.ToReview
+					}
+				}
+				if review == 0 {
+					t.Error("no current row to review: the fixture does not test the split")
 				}
 			})
 		}
