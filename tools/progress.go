@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -45,7 +46,8 @@ type ProgressOut struct {
 
 // GetProgress reports each target language's progress from the status counters the write
 // path keeps (CountsHook), so a project of any size answers at the cost of one small read;
-// the namespaces of one language are counted from the rows' marks, a pass over the keys.
+// the namespaces of one language are counted from the rows' marks, a pass over the keys
+// that is cached until the project's next write.
 // Anyone who may read the project may read it.
 func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, error) {
 	out := ProgressOut{ProjectID: in.ProjectID, Languages: []LanguageProgress{}}
@@ -73,13 +75,25 @@ func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, 
 		if in.Language == proj.SourceLanguage {
 			return model.Errorf(model.CodeInvalid, "%s is the project's source language: it has no progress", in.Language)
 		}
-		per, err := tx.NamespaceProgress(ctx, proj.ID, in.Language)
-		for _, n := range per {
-			p := progressOf(n.LanguageCounts)
-			p.Namespace = n.Namespace
-			out.Namespaces = append(out.Namespaces, p)
+		// A pass over the keys (160 ms at 50,000 keys on SQLite), so kept in memory until the
+		// project's next write.
+		f, err := c.store.Cached(ctx, proj.ID, "progress_namespaces/"+in.Language, func(ctx context.Context) ([]byte, error) {
+			per, err := tx.NamespaceProgress(ctx, proj.ID, in.Language)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]LanguageProgress, 0, len(per))
+			for _, n := range per {
+				p := progressOf(n.LanguageCounts)
+				p.Namespace = n.Namespace
+				out = append(out, p)
+			}
+			return json.Marshal(out)
+		})
+		if err != nil {
+			return err
 		}
-		return err
+		return json.Unmarshal(f.Body, &out.Namespaces)
 	})
 	return out, err
 }

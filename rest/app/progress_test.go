@@ -108,6 +108,14 @@ func TestProgressView(t *testing.T) {
 		if got, want := nsCells("web"), []string{"approved 0 0%", "ai 0 0%", "review 0 0%", "stale 0 0%", "missing 3 100%"}; !slices.Equal(got, want) {
 			t.Errorf("nb in web: %q, want %q", got, want)
 		}
+		// It is kept in memory until the next write, which it then shows.
+		if _, err := e.cat.SetTranslationStatus(e.sys(t), tools.SetStatusIn{RowRef: e.ref("app", "d", "nb"), Status: model.StatusApproved}); err != nil {
+			t.Fatal(err)
+		}
+		page = b.get(t, path+"?lang=nb").want(t, http.StatusOK, `id="progress-ns"`)
+		if got, want := nsCells("app"), []string{"approved 4 57%", "ai 1 14%", "review 1 14%", "stale 1 14%", "missing 0 0%"}; !slices.Equal(got, want) {
+			t.Errorf("nb in app after approving a draft: %q, want %q", got, want)
+		}
 		b.get(t, path+"?lang=en").want(t, http.StatusBadRequest, "source language")
 		if p := b.get(t, path+"?lang=xx"); p.status < 400 || p.status >= 500 {
 			t.Errorf("an unknown language: %d, want a 4xx", p.status)
