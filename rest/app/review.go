@@ -337,9 +337,12 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isFragment(r) {
-		// The save succeeded, so the user edits this language (SaveRow checks it): no queue
-		// read to learn it, a sixth of approve-and-next's statements.
-		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": true, "Back": back}
+		page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{it.KeyID}, Limit: 1})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable, "Back": back}
 		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
 		return
 	}
