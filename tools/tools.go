@@ -33,7 +33,7 @@ var Operations = []Operation{
 	{Name: "add_comment", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
 	{Name: "flag_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
 	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
 	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
@@ -85,6 +85,7 @@ var Operations = []Operation{
 	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
 	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 }
