@@ -96,9 +96,12 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 			users = append(users, row)
 		}
 	}
-	formErr, lost := "", fe.Message
-	if fe.Form == "invite" {
+	formErr, addErr, lost := "", "", fe.Message
+	switch fe.Form {
+	case "invite":
 		formErr, lost = fe.Message, ""
+	case "add":
+		addErr, lost = fe.Message, ""
 	}
 	for _, m := range rows {
 		if m.Error.Message != "" {
@@ -110,13 +113,16 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 			lost = ""
 		}
 	}
-	form := r.PostForm
+	form, added := r.PostForm, r.PostForm
 	if fe.Form != "invite" {
 		form = nil // the invitation form starts empty after another form's answer
 	}
+	if fe.Form != "add" {
+		added = nil
+	}
 	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": st.Title}, "Members": rows,
 		"Languages": targets, "Roles": tools.ProjectRoles, "WorkspaceRoles": tools.WorkspaceRoles, "Users": users, "Role": role,
-		"Invited": inv, "Error": formErr, "Lost": lost, "Form": form, "Flash": r.URL.Query().Get("done")})
+		"Invited": inv, "Error": formErr, "Lost": lost, "Form": form, "AddError": addErr, "Added": added, "Flash": r.URL.Query().Get("done")})
 }
 
 func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
@@ -144,7 +150,11 @@ func (h *handler) setMember(w http.ResponseWriter, r *http.Request) {
 	m, err := h.cat.SetMember(r.Context(), tools.SetMemberIn{ProjectID: r.PathValue("project"), User: user,
 		Role: r.PostFormValue("role"), Languages: r.PostForm["languages"]})
 	if err != nil {
-		h.memberFail(w, r, err, memberForm{Form: "set", User: user})
+		fe := memberForm{Form: "set", User: user}
+		if r.PostFormValue("add") != "" {
+			fe = memberForm{Form: "add"} // the form that gives a user of the workspace a role
+		}
+		h.memberFail(w, r, err, fe)
 		return
 	}
 	h.memberDone(w, r, m.Email+" is now "+m.Role+languagesNote(m))

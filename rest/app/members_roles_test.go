@@ -90,6 +90,15 @@ func TestMembersPage(t *testing.T) {
 			t.Errorf("still a member after a confirmed removal")
 		}
 		mb.post(t, p+"/remove", url.Values{"user": {rv.ID}, "confirm": {"1"}}, true).want(t, http.StatusNotFound, `id="form-error"`)
+		// A user of the workspace without a role is given one by email; an unknown email is
+		// said beside that form, what was typed kept.
+		later := e.member(t, "later@acme.test", "")
+		mb.post(t, p+"/set", url.Values{"add": {"1"}, "user": {"ghost@acme.test"}, "role": {"reviewer"}, "languages": {"sv"}}, true).
+			want(t, http.StatusNotFound, `id="add-error"`, `value="ghost@acme.test"`, `<option value="reviewer" selected>`, `value="sv" checked`)
+		mb.post(t, p+"/set", url.Values{"add": {"1"}, "user": {"later@acme.test"}, "role": {"reviewer"}, "languages": {"sv"}}, true).want(t, http.StatusSeeOther)
+		if m, ok := e.memberOf(t, later.ID); !ok || m.Role != model.RoleReviewer || !slices.Equal(m.Languages, []string{"sv"}) {
+			t.Errorf("the user given a role: %+v %v", m, ok)
+		}
 		// A manager does not make owners.
 		mb.post(t, p+"/owner", url.Values{"user": {manager.ID}, "role": {"owner"}}, true).want(t, http.StatusForbidden, "Not allowed")
 
