@@ -125,6 +125,13 @@ func TestMCPRoles(t *testing.T) {
 		mcpErr(t, tr, "update_translation", row("sv", map[string]any{"value": "Hej"}), model.CodeForbidden)
 		mcpErr(t, tr, "set_translation_status", row("nb", map[string]any{"status": "approved"}), model.CodeForbidden)
 		mcpErr(t, tr, "add_key", map[string]any{"project_id": s.proj.ID, "namespace_key": "common", "translation_key": "new", "source_value": "New"}, model.CodeForbidden)
+		// A file of nb lands for review; one of sv, or of the source language, is refused.
+		imp := func(lang, content string) map[string]any {
+			return map[string]any{"project_id": s.proj.ID, "namespace_key": "common", "language": lang, "format": "json", "content": content}
+		}
+		mcpOK[map[string]any](t, tr, "import_translations", imp("nb", `{"greeting":"Hei fra fil"}`))
+		mcpErr(t, tr, "import_translations", imp("sv", `{"greeting":"Hej"}`), model.CodeForbidden)
+		mcpErr(t, tr, "import_translations", imp("en", `{"greeting":"Hi"}`), model.CodeForbidden)
 
 		rv := s.mcpConnect(t, "/api/"+s.proj.ID+"/mcp", bearerAuth(p.pat["reviewer"]), mcpOpts{})
 		one := func(lang string, extra map[string]any) map[string]any {
