@@ -28,6 +28,7 @@ type memberForm struct {
 // or what was typed when that form was refused.
 type memberRow struct {
 	tools.MemberView
+	Self     bool // the signed-in manager: stepping down asks first
 	FormRole string
 	Checked  map[string]bool
 	Error    memberForm
@@ -67,7 +68,7 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	rows := make([]memberRow, 0, len(ms))
 	for _, m := range ms {
-		row := memberRow{MemberView: m, FormRole: m.Role, Checked: map[string]bool{}}
+		row := memberRow{MemberView: m, FormRole: m.Role, Checked: map[string]bool{}, Self: m.UserID == sessionFrom(ctx).UserID && !role.Owner}
 		langs := m.Languages
 		if fe.User == m.UserID && (fe.Form == "set" || fe.Form == "remove") {
 			row.Error = fe
@@ -146,9 +147,17 @@ func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
 
 // setMember gives a member another role or other languages.
 func (h *handler) setMember(w http.ResponseWriter, r *http.Request) {
-	user := r.PostFormValue("user")
-	m, err := h.cat.SetMember(r.Context(), tools.SetMemberIn{ProjectID: r.PathValue("project"), User: user,
-		Role: r.PostFormValue("role"), Languages: r.PostForm["languages"]})
+	user, s := r.PostFormValue("user"), sessionFrom(r.Context())
+	var err error
+	if (user == s.UserID || strings.EqualFold(user, s.user.Email)) && s.user.Role != model.RoleOwner && r.PostFormValue("role") != model.RoleManager {
+		// A manager stepping down loses this page: they say so first.
+		err = confirmedTo(r, "tick the box to confirm: you would no longer manage this project")
+	}
+	var m tools.MemberView
+	if err == nil {
+		m, err = h.cat.SetMember(r.Context(), tools.SetMemberIn{ProjectID: r.PathValue("project"), User: user,
+			Role: r.PostFormValue("role"), Languages: r.PostForm["languages"]})
+	}
 	if err != nil {
 		fe := memberForm{Form: "set", User: user}
 		if r.PostFormValue("add") != "" {

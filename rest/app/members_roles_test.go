@@ -99,6 +99,13 @@ func TestMembersPage(t *testing.T) {
 		if m, ok := e.memberOf(t, later.ID); !ok || m.Role != model.RoleReviewer || !slices.Equal(m.Languages, []string{"sv"}) {
 			t.Errorf("the user given a role: %+v %v", m, ok)
 		}
+		// A manager stepping down asks first; the catalogue then narrows them at once.
+		mb.get(t, p).want(t, http.StatusOK, "I give up managing this project")
+		mb.post(t, p+"/set", url.Values{"user": {manager.ID}, "role": {"translator"}, "languages": {"nb"}}, true).
+			want(t, http.StatusBadRequest, `id="set-error-`+manager.ID+`"`, "no longer manage")
+		if m, _ := e.memberOf(t, manager.ID); m.Role != model.RoleManager {
+			t.Fatalf("stepped down without the confirmation: %+v", m)
+		}
 		// A manager does not make owners.
 		mb.post(t, p+"/owner", url.Values{"user": {manager.ID}, "role": {"owner"}}, true).want(t, http.StatusForbidden, "Not allowed")
 
