@@ -37,8 +37,9 @@ type memberRow struct {
 // userRow is a user of the workspace as its owners see them.
 type userRow struct {
 	model.User
-	Self  bool
-	Error string
+	Self     bool
+	FormRole string // the role the form selects: theirs, or what was chosen when refused
+	Error    string
 }
 
 // membersPage renders the members page; inv is an invitation just made (its link shown
@@ -90,9 +91,9 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 		}
 		me := sessionFrom(ctx).UserID
 		for _, u := range us {
-			row := userRow{User: u, Self: u.ID == me}
+			row := userRow{User: u, Self: u.ID == me, FormRole: u.Role}
 			if fe.Form == "owner" && fe.User == u.ID {
-				row.Error = fe.Message
+				row.Error, row.FormRole = fe.Message, r.PostFormValue("role")
 			}
 			users = append(users, row)
 		}

@@ -130,8 +130,12 @@ func TestMembersPage(t *testing.T) {
 		ob := e.browser(t)
 		ob.signIn(t, e.f.User.Email)
 		ob.get(t, p).want(t, http.StatusOK, `id="users"`, `id="wsrole-`+manager.ID+`"`, "I give up owning the workspace")
-		ob.post(t, p+"/owner", url.Values{"user": {e.f.User.ID}, "role": {"member"}, "confirm": {"1"}}, true).
+		last := ob.post(t, p+"/owner", url.Values{"user": {e.f.User.ID}, "role": {"member"}, "confirm": {"1"}}, true).
 			want(t, http.StatusConflict, `id="owner-error-`+e.f.User.ID+`"`, "only owner")
+		own := last.body[strings.Index(last.body, `id="user-`+e.f.User.ID+`"`):]
+		if own = own[:strings.Index(own, "</tr>")]; !strings.Contains(own, `<option value="member" selected>`) {
+			t.Errorf("the refused workspace role is not kept: %s", own)
+		}
 		ob.post(t, p+"/owner", url.Values{"user": {manager.ID}, "role": {"owner"}}, true).want(t, http.StatusSeeOther)
 		ob.post(t, p+"/owner", url.Values{"user": {e.f.User.ID}, "role": {"member"}}, true).
 			want(t, http.StatusBadRequest, `id="owner-error-`+e.f.User.ID+`"`, "tick the box")
