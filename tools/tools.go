@@ -33,7 +33,7 @@ var Operations = []Operation{
 	{Name: "add_comment", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
 	{Name: "flag_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
 	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
 	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
@@ -85,6 +85,7 @@ var Operations = []Operation{
 	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
 	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 }
@@ -176,6 +177,6 @@ const (
 	descAddComment      = "Attaches a comment to one language's row of a key."
 	descFlag            = "Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row."
 	descGlossary        = "Adds a fixed translation of a term for one locale or all."
-	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing. A file that does not parse is refused as invalid_file naming the line."
+	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing (any role may). A translator imports their own languages as needs_review, a reviewer also as approved; the source language and all are a manager's. A file that does not parse is refused as invalid_file naming the line."
 	descAITranslate     = "Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten."
 )

@@ -112,6 +112,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/connect/redeploy/dispatch", h.signedIn(h.dispatchRedeploy))
 	m.HandleFunc("GET /app/p/{project}/members", h.signedIn(h.members))
 	m.HandleFunc("POST /app/p/{project}/members/invite", h.signedIn(h.invite))
+	m.HandleFunc("POST /app/p/{project}/members/set", h.signedIn(h.setMember))
+	m.HandleFunc("POST /app/p/{project}/members/remove", h.signedIn(h.removeMember))
+	m.HandleFunc("POST /app/p/{project}/members/owner", h.signedIn(h.setUserRole))
 	m.HandleFunc("GET /app/invite/{token}", h.inviteForm)
 	m.HandleFunc("POST /app/invite/{token}", h.acceptInvite)
 	for _, s := range h.opts.Sections {

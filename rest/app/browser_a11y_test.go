@@ -80,6 +80,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, invite, _ := strings.Cut(inv.Link, "/app/invite/")
+	e.member(t, "a.translator.with.a.long.address@example.com", "translator", "nb", "sv")
 	dir := screenshotDir(t)
 	ctx := newBrowser(t)
 	base, p := e.srv.URL, "/app/p/"+e.f.Project.ID
@@ -90,7 +91,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		{"review", p + "/review/nb", `#rows article.row`},
 		{"row", p + "/review/nb/row?ns=common&key=greeting", `.comment-form`},
 		{"connect", p + "/connect", `#keys`},
-		{"members", p + "/members", `#invite-email`},
+		{"members", p + "/members", `form.member-set select`},
 		{"invitation", "/app/invite/" + invite, `h1`},
 		{"not found", "/app/nothing", `h1`},
 	}
