@@ -15,7 +15,8 @@ import (
 	"golang.org/x/text/language/display"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite",
+	"settings", "terminology", "checkups"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
