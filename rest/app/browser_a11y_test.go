@@ -80,6 +80,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, invite, _ := strings.Cut(inv.Link, "/app/invite/")
+	settingsPagesFixture(t, e)
 	dir := screenshotDir(t)
 	ctx := newBrowser(t)
 	base, p := e.srv.URL, "/app/p/"+e.f.Project.ID
@@ -91,6 +92,9 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		{"row", p + "/review/nb/row?ns=common&key=greeting", `.comment-form`},
 		{"connect", p + "/connect", `#keys`},
 		{"members", p + "/members", `#invite-email`},
+		{"settings", p + "/settings", `#add-language`},
+		{"terminology", p + "/terminology", `#glossary-form`},
+		{"checkups", p + "/checkups", `#report`},
 		{"invitation", "/app/invite/" + invite, `h1`},
 		{"not found", "/app/nothing", `h1`},
 	}

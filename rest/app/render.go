@@ -140,7 +140,7 @@ func plural(n any, one string) string {
 		return "1 " + one
 	}
 	many := one + "s"
-	if strings.HasSuffix(one, "y") {
+	if strings.HasSuffix(one, "y") && !strings.ContainsAny(one[max(len(one)-2, 0):len(one)-1], "aeiou") { // key: keys
 		many = strings.TrimSuffix(one, "y") + "ies"
 	}
 	return strconv.FormatInt(c, 10) + " " + many

@@ -225,3 +225,23 @@ func TestCheckupsPage(t *testing.T) {
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// settingsPagesFixture fills the fixture project's terminology and runs its checkup, so
+// that the contrast and label check (TestBrowserNarrowAndContrast) sees every list of
+// the settings, terminology and checkups pages.
+func settingsPagesFixture(t *testing.T, e *env) {
+	t.Helper()
+	id := e.f.Project.ID
+	if _, err := e.cat.AddGlossaryPair(e.sys(t), tools.GlossaryIn{ProjectArg: tools.ProjectArg{ProjectID: id}, SourceTerm: "Shopping cart", TargetTerm: "Handlekurv", Locale: "nb"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cat.AddDoNotTranslate(e.sys(t), id, "lokal"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cat.AddSubstitution(e.sys(t), id, " !", "\u00a0!", "all"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cat.RunCheckup(e.sys(t), id, "cli"); err != nil {
+		t.Fatal(err)
+	}
+}
