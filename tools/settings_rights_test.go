@@ -129,6 +129,13 @@ func TestSettingsRightsThroughTheCatalogue(t *testing.T) {
 		if _, err := cat.RunCheckup(model.WithPrincipal(t.Context(), rf.tokens["rw key"]), id, "cli"); codeOf(err) != model.CodeUnauthorized {
 			t.Errorf("a key running a checkup: %v, want unauthorized", err)
 		}
+		// Terminology beyond the glossary is the operator's and the editor's: no token's.
+		if err := cat.RemoveGlossaryTerm(model.WithPrincipal(t.Context(), rf.tokens["owner"]), id, g.ID); codeOf(err) != model.CodeUnauthorized {
+			t.Errorf("an owner's workspace token removing a pair: %v, want unauthorized", err)
+		}
+		if _, err := cat.AddDoNotTranslate(model.WithPrincipal(t.Context(), rf.tokens["rw key"]), id, "Acme"); codeOf(err) != model.CodeUnauthorized {
+			t.Errorf("a key adding a do-not-translate term: %v, want unauthorized", err)
+		}
 		// An owner creates in their own workspace only.
 		if _, err := cat.CreateProject(sessions["owner"], tools.CreateProjectIn{WorkspaceID: rf.f.OtherWorkspace.ID, Title: "Theirs", SourceLanguage: "en"}); codeOf(err) != model.CodeUnauthorized {
 			t.Errorf("an owner creating a project in another workspace: %v, want unauthorized", err)

@@ -91,6 +91,9 @@ func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model
 // operator and the project's managers (add_do_not_translate).
 func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string) (string, error) {
 	var t string
+	if err := admits(ctx, model.OpAddDoNotTranslate); err != nil {
+		return t, err
+	}
 	err := c.write(ctx, write{op: model.OpAddDoNotTranslate, project: projectID,
 		validate: func() (err error) {
 			t, err = checkText("term", term, MaxTermBytes)
@@ -122,6 +125,9 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 // For the operator and the project's managers (add_substitution).
 func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (model.SubstitutionRule, error) {
 	var r model.SubstitutionRule
+	if err := admits(ctx, model.OpAddSubstitution); err != nil {
+		return r, err
+	}
 	err := c.write(ctx, write{op: model.OpAddSubstitution, project: projectID,
 		validate: func() (err error) {
 			if r.Locale, err = checkLocale(locale); err != nil {
@@ -242,6 +248,9 @@ func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (Termin
 // Terminology is a project's rules, not its content: a removed pair is gone, and the
 // translations it guided stay as they are. For the operator and the project's managers.
 func (c *Catalog) RemoveGlossaryTerm(ctx context.Context, projectID string, id int64) error {
+	if err := admits(ctx, model.OpRemoveGlossaryTerm); err != nil {
+		return err
+	}
 	return c.write(ctx, write{op: model.OpRemoveGlossaryTerm, project: projectID,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			return []model.Change{{Kind: model.ChangeGlossaryRemoved}}, tx.RemoveGlossary(ctx, proj.ID, id)
@@ -251,6 +260,9 @@ func (c *Catalog) RemoveGlossaryTerm(ctx context.Context, projectID string, id i
 // RemoveDoNotTranslate takes a do-not-translate term off the project, as
 // RemoveGlossaryTerm does a pair.
 func (c *Catalog) RemoveDoNotTranslate(ctx context.Context, projectID, term string) error {
+	if err := admits(ctx, model.OpRemoveDoNotTranslate); err != nil {
+		return err
+	}
 	return c.write(ctx, write{op: model.OpRemoveDoNotTranslate, project: projectID,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			return []model.Change{{Kind: model.ChangeTermRemoved}}, tx.RemoveDoNotTranslate(ctx, proj.ID, term)
@@ -260,6 +272,9 @@ func (c *Catalog) RemoveDoNotTranslate(ctx context.Context, projectID, term stri
 // RemoveSubstitution takes the substitution rule id off the project, as RemoveGlossaryTerm
 // does a pair.
 func (c *Catalog) RemoveSubstitution(ctx context.Context, projectID string, id int64) error {
+	if err := admits(ctx, model.OpRemoveSubstitution); err != nil {
+		return err
+	}
 	return c.write(ctx, write{op: model.OpRemoveSubstitution, project: projectID,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			return []model.Change{{Kind: model.ChangeSubstitutionRemoved}}, tx.RemoveSubstitution(ctx, proj.ID, id)
