@@ -28,6 +28,7 @@ func parsePages() map[string]*template.Template {
 		"plural":       plural,
 		"words":        func(code any) string { return strings.ReplaceAll(fmt.Sprint(code), "_", " ") },
 		"langName":     langName,
+		"dir":          message.Direction, // a language's writing direction, for dir=
 		"langNames": func(codes []string) string {
 			out := make([]string, len(codes))
 			for i, c := range codes {
