@@ -245,3 +245,32 @@ func settingsPagesFixture(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 }
+
+// TestSettingsPagesAcrossWorkspaces: to a user of another workspace, even its owner, the
+// project's settings, terminology and checkups do not exist, and their forms change nothing.
+func TestSettingsPagesAcrossWorkspaces(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		them := e.browser(t)
+		them.signIn(t, e.f.OtherUser.Email)
+		p := "/app/p/" + e.f.Project.ID
+		for _, path := range []string{"/settings", "/terminology", "/checkups"} {
+			them.get(t, p+path).want(t, http.StatusNotFound)
+		}
+		for path, form := range map[string]url.Values{
+			"/settings/title":            {"title": {"Theirs"}},
+			"/settings/languages":        {"language": {"de"}},
+			"/terminology/glossary":      {"source": {"Cart"}, "target": {"Kurv"}},
+			"/terminology/dnt":           {"term": {"Acme"}},
+			"/checkups/run":              nil,
+			"/settings/languages/remove": {"language": {"nb"}},
+		} {
+			if got := them.post(t, p+path, form, true); got.status != http.StatusNotFound {
+				t.Errorf("another workspace's owner posting %s: %d, want 404", path, got.status)
+			}
+		}
+		if pr := e.project(t, e.f.Project.ID); pr.Title != "Web app" || pr.HasLanguage("de") || !pr.HasLanguage("nb") {
+			t.Errorf("the project after another workspace's forms: %q %v", pr.Title, pr.EnabledLanguages)
+		}
+	})
+}
