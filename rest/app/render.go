@@ -15,8 +15,7 @@ import (
 	"golang.org/x/text/language/display"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite",
-	"settings", "terminology", "checkups"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
@@ -57,7 +56,7 @@ func parsePages() map[string]*template.Template {
 		"rowData": rowDataOf,
 	}
 	out := map[string]*template.Template{}
-	for _, name := range pageNames {
+	for _, name := range append(pageNames, setupPages...) {
 		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", "templates/"+name+".html"))
 	}
 	return out

@@ -15,6 +15,10 @@ import (
 // catalogue operation the command line calls (lokal project create, lokal project set);
 // the catalogue decides who may: owners create projects, managers and owners change them.
 
+// setupPages are the templates of the project's setup (settings.go, terminology.go,
+// checkups.go), parsed with pageNames.
+var setupPages = []string{"settings", "terminology", "checkups"}
+
 // refuseInPlace shows a refused form again on its page, beside the form (at) with what was
 // typed, when the refusal is about the input or the caller's rights; anything else (not
 // found, not signed in, a fault) gets the error page as everywhere.

@@ -12,9 +12,9 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// member adds a user of the fixture's workspace with a role on its project (and languages)
+// memberBrowser adds a user of the fixture's workspace with a role on its project (and languages)
 // and a password, and returns a browser signed in as them.
-func (e *env) member(t *testing.T, email, role string, langs ...string) *browser {
+func (e *env) memberBrowser(t *testing.T, email, role string, langs ...string) *browser {
 	t.Helper()
 	u, err := e.cat.CreateUser(e.sys(t), tools.CreateUserIn{WorkspaceID: e.f.Workspace.ID, Email: email})
 	if err != nil {
@@ -31,7 +31,7 @@ func (e *env) member(t *testing.T, email, role string, langs ...string) *browser
 	return b
 }
 
-func (e *env) project(t *testing.T, id string) model.Project {
+func (e *env) projectNow(t *testing.T, id string) model.Project {
 	t.Helper()
 	v, err := e.cat.ShowProject(e.sys(t), id)
 	if err != nil {
@@ -71,7 +71,7 @@ func TestCreateProjectPage(t *testing.T) {
 		owner.get(t, p.header.Get("Location")).want(t, http.StatusOK, "nb — Norwegian Bokmål", "de — German", "pt-BR — ", `value="Shop"`)
 		owner.get(t, "/app/").want(t, http.StatusOK, ">Shop</a>")
 
-		tr := e.member(t, "tr@acme.test", model.RoleTranslator, "nb")
+		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
 		if page := tr.get(t, "/app/").want(t, http.StatusOK); strings.Contains(page.body, `id="create-form"`) {
 			t.Errorf("a translator's projects page offers to create a project")
 		}
@@ -93,22 +93,22 @@ func TestSettingsPage(t *testing.T) {
 		e.draft(t, "common", "greeting", "nb", "Hei")
 		id := e.f.Project.ID
 		s := "/app/p/" + id + "/settings"
-		mgr := e.member(t, "mgr@acme.test", model.RoleManager)
+		mgr := e.memberBrowser(t, "mgr@acme.test", model.RoleManager)
 		mgr.get(t, "/app/p/"+id+"/").want(t, http.StatusOK, `href="/app/p/`+id+`/settings"`, `/terminology"`, `/checkups"`)
 		mgr.get(t, s).want(t, http.StatusOK, "nb — Norwegian Bokmål", "sv — Swedish", "nothing is deleted")
 
 		mgr.post(t, s+"/title", url.Values{"title": {strings.Repeat("x", 201)}}, true).want(t, http.StatusBadRequest, `id="title-error"`, `value="`+strings.Repeat("x", 201)+`"`)
-		if got := e.project(t, id).Title; got != "Web app" {
+		if got := e.projectNow(t, id).Title; got != "Web app" {
 			t.Fatalf("title after a refused form: %q", got)
 		}
 		mgr.post(t, s+"/title", url.Values{"title": {"Web shop"}}, true).want(t, http.StatusSeeOther)
-		if got := e.project(t, id).Title; got != "Web shop" {
+		if got := e.projectNow(t, id).Title; got != "Web shop" {
 			t.Errorf("title: %q, want Web shop", got)
 		}
 
 		// Remove nb and add it back: the draft is there again.
 		mgr.post(t, s+"/languages/remove", url.Values{"language": {"nb"}}, true).want(t, http.StatusSeeOther)
-		if p := e.project(t, id); p.HasLanguage("nb") || !p.HasLanguage("sv") {
+		if p := e.projectNow(t, id); p.HasLanguage("nb") || !p.HasLanguage("sv") {
 			t.Fatalf("languages after removing nb: %v", p.EnabledLanguages)
 		}
 		if page := mgr.get(t, s); strings.Contains(page.body, `aria-label="Remove nb — Norwegian Bokmål"`) || !strings.Contains(page.body, `<option value="nb">nb — Norwegian Bokmål</option>`) {
@@ -124,7 +124,7 @@ func TestSettingsPage(t *testing.T) {
 		// Editable and auto-translate languages: whole lists; a language not on is refused.
 		mgr.post(t, s+"/languages/flags", url.Values{"editable": {"nb", "fr"}}, true).want(t, http.StatusBadRequest, `id="flags-error"`, "fr is not enabled")
 		mgr.post(t, s+"/languages/flags", url.Values{"editable": {"sv"}, "auto": {"nb"}}, true).want(t, http.StatusSeeOther)
-		p := e.project(t, id)
+		p := e.projectNow(t, id)
 		if !slices.Equal(p.EditableLanguages, []string{"en", "sv"}) || !slices.Equal(p.AutoTranslateLanguages, []string{"nb"}) {
 			t.Errorf("editable %v auto %v, want [en sv] and [nb]", p.EditableLanguages, p.AutoTranslateLanguages)
 		}
@@ -133,14 +133,14 @@ func TestSettingsPage(t *testing.T) {
 		mgr.get(t, s).want(t, http.StatusOK, "set here", `value="icu,html"`)
 
 		// A translator: no link, and the server refuses.
-		tr := e.member(t, "tr@acme.test", model.RoleTranslator, "nb")
+		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
 		if page := tr.get(t, "/app/p/"+id+"/").want(t, http.StatusOK, `/terminology"`); strings.Contains(page.body, `/settings"`) {
 			t.Errorf("a translator's project page links to the settings")
 		}
 		tr.get(t, s).want(t, http.StatusForbidden, "managers and owners only")
 		tr.post(t, s+"/title", url.Values{"title": {"Mine"}}, true).want(t, http.StatusForbidden)
 		tr.post(t, s+"/languages/remove", url.Values{"language": {"sv"}}, true).want(t, http.StatusForbidden)
-		if p := e.project(t, id); p.Title != "Web shop" || !p.HasLanguage("sv") {
+		if p := e.projectNow(t, id); p.Title != "Web shop" || !p.HasLanguage("sv") {
 			t.Errorf("a translator's refused forms changed the project: %q %v", p.Title, p.EnabledLanguages)
 		}
 	})
@@ -154,7 +154,7 @@ func TestTerminologyPage(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		id := e.f.Project.ID
 		tp := "/app/p/" + id + "/terminology"
-		mgr := e.member(t, "mgr@acme.test", model.RoleManager)
+		mgr := e.memberBrowser(t, "mgr@acme.test", model.RoleManager)
 		mgr.get(t, tp).want(t, http.StatusOK, "No glossary pairs yet", `id="glossary-form"`, `<option value="nb">nb — Norwegian Bokmål</option>`)
 		mgr.post(t, tp+"/glossary", url.Values{"source": {""}, "target": {"Handlekurv"}, "locale": {"nb"}}, true).
 			want(t, http.StatusBadRequest, `id="glossary-error"`, `value="Handlekurv"`, `<option value="nb" selected>`)
@@ -175,7 +175,7 @@ func TestTerminologyPage(t *testing.T) {
 			t.Errorf("the page has no remove button for pair %s", gid)
 		}
 
-		tr := e.member(t, "tr@acme.test", model.RoleTranslator, "nb")
+		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
 		if p := tr.get(t, tp).want(t, http.StatusOK, "Handlekurv", "lokal"); strings.Contains(p.body, `id="glossary-form"`) || strings.Contains(p.body, ">Remove</button>") {
 			t.Errorf("a translator's terminology page offers to change it")
 		}
@@ -211,8 +211,8 @@ func TestCheckupsPage(t *testing.T) {
 		e.draft(t, "common", "greeting", "nb", "Hei {navn}")
 		id := e.f.Project.ID
 		cp := "/app/p/" + id + "/checkups"
-		mgr := e.member(t, "mgr@acme.test", model.RoleManager)
-		tr := e.member(t, "tr@acme.test", model.RoleTranslator, "nb")
+		mgr := e.memberBrowser(t, "mgr@acme.test", model.RoleManager)
+		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
 		mgr.get(t, cp).want(t, http.StatusOK, `id="no-report"`, "Run a checkup now")
 		tr.post(t, cp+"/run", nil, true).want(t, http.StatusForbidden, `id="run-error"`, "managers and owners only")
 		mgr.post(t, cp+"/run", nil, true).want(t, http.StatusSeeOther)
@@ -269,7 +269,7 @@ func TestSettingsPagesAcrossWorkspaces(t *testing.T) {
 				t.Errorf("another workspace's owner posting %s: %d, want 404", path, got.status)
 			}
 		}
-		if pr := e.project(t, e.f.Project.ID); pr.Title != "Web app" || pr.HasLanguage("de") || !pr.HasLanguage("nb") {
+		if pr := e.projectNow(t, e.f.Project.ID); pr.Title != "Web app" || pr.HasLanguage("de") || !pr.HasLanguage("nb") {
 			t.Errorf("the project after another workspace's forms: %q %v", pr.Title, pr.EnabledLanguages)
 		}
 	})

@@ -20,14 +20,17 @@ const (
 	ChangeTermAdded       ChangeKind = "dnt_term_added"     // a do-not-translate term was added
 	ChangeSubstitution    ChangeKind = "substitution_added" // a substitution rule was added
 	ChangeProjectCreated  ChangeKind = "project_created"    // a project was made
-	// Terminology taken away: nothing a key holds changes, only what rules apply.
+	ChangeProjectSettings ChangeKind = "project_settings"   // a project's settings changed
+	ChangeKeysRemoved     ChangeKind = "keys_removed"       // keys a failed chunked write staged are gone
+	ChangeEmbedSwitched   ChangeKind = "embed_switched"     // a workspace's Embed turned off or on (ProjectID)
+	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
+)
+
+// Terminology taken away: nothing a key holds changes, only which rules apply.
+const (
 	ChangeGlossaryRemoved     ChangeKind = "glossary_removed"     // a glossary pair was removed
 	ChangeTermRemoved         ChangeKind = "dnt_term_removed"     // a do-not-translate term was removed
 	ChangeSubstitutionRemoved ChangeKind = "substitution_removed" // a substitution rule was removed
-	ChangeProjectSettings     ChangeKind = "project_settings"     // a project's settings changed
-	ChangeKeysRemoved         ChangeKind = "keys_removed"         // keys a failed chunked write staged are gone
-	ChangeEmbedSwitched       ChangeKind = "embed_switched"       // a workspace's Embed turned off or on (ProjectID)
-	ChangeCacheRefreshed      ChangeKind = "cache_refreshed"      // nothing stored changed; cached copies must go (redeploy)
 )
 
 // Change is one thing a write did. Key changes name the namespace and key; value, status and

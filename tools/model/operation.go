@@ -48,18 +48,21 @@ const (
 	OpRedeploy          Operation = "redeploy"
 	OpAddDoNotTranslate Operation = "add_do_not_translate"
 	OpAddSubstitution   Operation = "add_substitution"
-	// Terminology taken away (the editor's terminology page).
+	OpResolve           Operation = "resolve"             // a site's first request creates its project
+	OpInstallPing       Operation = "install_ping"        // a site reports the script is installed
+	OpEmbedMaintenance  Operation = "embed_maintenance"   // stored visitor demand, old pings removed
+	OpAutoTranslate     Operation = "auto_translate"      // the background translation of new keys
+	OpRemoveStagedKeys  Operation = "remove_staged_keys"  // a failed chunked write undone (bulk)
+	OpSetWorkspaceEmbed Operation = "set_workspace_embed" // lokal workspace set
+	OpCheckup           Operation = "checkup"             // a checkup's report and lease
+	OpRecount           Operation = "recount"             // lokal project recount
+)
+
+// The project's setup in the editor (its settings, terminology and checkups pages).
+const (
 	OpRemoveGlossaryTerm   Operation = "remove_glossary_term"
 	OpRemoveDoNotTranslate Operation = "remove_do_not_translate"
 	OpRemoveSubstitution   Operation = "remove_substitution"
-	OpRunCheckup           Operation = "run_checkup"         // a checkup asked for by a person
-	OpCreateProject        Operation = "create_project"      // a project made by an owner or the operator
-	OpResolve              Operation = "resolve"             // a site's first request creates its project
-	OpInstallPing          Operation = "install_ping"        // a site reports the script is installed
-	OpEmbedMaintenance     Operation = "embed_maintenance"   // stored visitor demand, old pings removed
-	OpAutoTranslate        Operation = "auto_translate"      // the background translation of new keys
-	OpRemoveStagedKeys     Operation = "remove_staged_keys"  // a failed chunked write undone (bulk)
-	OpSetWorkspaceEmbed    Operation = "set_workspace_embed" // lokal workspace set
-	OpCheckup              Operation = "checkup"             // a checkup's report and lease
-	OpRecount              Operation = "recount"             // lokal project recount
+	OpRunCheckup           Operation = "run_checkup"    // a checkup asked for by a person
+	OpCreateProject        Operation = "create_project" // a project made by an owner or the operator
 )
