@@ -258,3 +258,10 @@ func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error
 	})
 	return out, err
 }
+
+// MayOnWorkspace reports whether the caller holds the workspace right that op's row names
+// (create_project: owners), for pages that show or hide an action: the operation decides
+// all the same.
+func (c *Catalog) MayOnWorkspace(ctx context.Context, op model.Operation) bool {
+	return c.workspaceNeed(ctx, opNeeds(op)) == nil
+}

@@ -71,6 +71,17 @@
 // A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
 // the Connect page and the message.
 //
+// # The project's setup
+//
+// An owner creates a project on the projects page ([tools.Catalog.CreateProject]); a
+// project's settings page (settings.go: title, languages, the editable and auto-translated
+// languages, syntax) calls [tools.Catalog.SetProject] and [tools.Catalog.EnableLanguage];
+// the terminology page (terminology.go) lists, adds and removes glossary pairs,
+// do-not-translate terms and substitution rules; the checkups page (checkups.go) shows
+// the newest report by key and runs one ([tools.Catalog.RunCheckup]). Links and forms are
+// shown to those the catalogue would admit (MyRoleOn, MayOnWorkspace); the operations
+// refuse the rest, and a refusal is shown beside its form (refuseInPlace).
+//
 // # Translation files
 //
 // The project page downloads a namespace through [tools.Catalog.ExportNamespace] and

@@ -14,7 +14,7 @@ import (
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects})
+	h.projectsPage(w, r, http.StatusOK, notice{}) // settings.go: with the form that creates one
 }
 
 func (h *handler) project(w http.ResponseWriter, r *http.Request) {
