@@ -75,6 +75,14 @@ func TestAPIRoles(t *testing.T) {
 			{"translator overwrites nb (approves)", "translator", "PUT", s.overwritePath("nb", "common"), map[string]string{"greeting": "Hallo"}, http.StatusForbidden},
 			{"reviewer overwrites nb", "reviewer", "PUT", s.overwritePath("nb", "common"), map[string]string{"greeting": "Hallo"}, http.StatusOK},
 			{"reviewer overwrites sv", "reviewer", "PUT", s.overwritePath("sv", "common"), map[string]string{"greeting": "Hallå"}, http.StatusForbidden},
+			// A file of one's own language imports for review; approved only for a reviewer.
+			{"translator imports nb for review", "translator", "PUT", s.importPath("nb", "common", "format=json&status=needs_review"), map[string]string{"greeting": "Hei fil"}, http.StatusOK},
+			{"translator imports nb approved", "translator", "PUT", s.importPath("nb", "common", "format=json"), map[string]string{"greeting": "Hei fil"}, http.StatusForbidden},
+			{"reviewer imports nb approved", "reviewer", "PUT", s.importPath("nb", "common", "format=json"), map[string]string{"greeting": "Hei fil"}, http.StatusOK},
+			{"translator imports sv", "translator", "PUT", s.importPath("sv", "common", "format=json&status=needs_review"), map[string]string{"greeting": "Hej fil"}, http.StatusForbidden},
+			{"translator imports en (source)", "translator", "PUT", s.importPath("en", "common", "format=json&status=needs_review"), map[string]string{"greeting": "Hi"}, http.StatusForbidden},
+			{"translator previews sv", "translator", "PUT", s.importPath("sv", "common", "format=json&dry_run=true"), map[string]string{"greeting": "Hej fil"}, http.StatusOK},
+			{"member without a role previews nb", "nobody", "PUT", s.importPath("nb", "common", "format=json&dry_run=true"), map[string]string{"greeting": "Hei"}, http.StatusForbidden},
 		} {
 			for _, tok := range []string{p.pat[c.who], p.ws[c.who]} {
 				r := s.call(t, c.method, c.path, bearerAuth(tok), c.body)
@@ -117,6 +125,13 @@ func TestMCPRoles(t *testing.T) {
 		mcpErr(t, tr, "update_translation", row("sv", map[string]any{"value": "Hej"}), model.CodeForbidden)
 		mcpErr(t, tr, "set_translation_status", row("nb", map[string]any{"status": "approved"}), model.CodeForbidden)
 		mcpErr(t, tr, "add_key", map[string]any{"project_id": s.proj.ID, "namespace_key": "common", "translation_key": "new", "source_value": "New"}, model.CodeForbidden)
+		// A file of nb lands for review; one of sv, or of the source language, is refused.
+		imp := func(lang, content string) map[string]any {
+			return map[string]any{"project_id": s.proj.ID, "namespace_key": "common", "language": lang, "format": "json", "content": content}
+		}
+		mcpOK[map[string]any](t, tr, "import_translations", imp("nb", `{"greeting":"Hei fra fil"}`))
+		mcpErr(t, tr, "import_translations", imp("sv", `{"greeting":"Hej"}`), model.CodeForbidden)
+		mcpErr(t, tr, "import_translations", imp("en", `{"greeting":"Hi"}`), model.CodeForbidden)
 
 		rv := s.mcpConnect(t, "/api/"+s.proj.ID+"/mcp", bearerAuth(p.pat["reviewer"]), mcpOpts{})
 		one := func(lang string, extra map[string]any) map[string]any {

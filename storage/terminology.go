@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -64,4 +65,30 @@ func (t *tx) AddSubstitution(ctx context.Context, projectID string, s model.Subs
 	}
 	s.ID = r.ID
 	return s, nil
+}
+
+func (t *tx) RemoveGlossary(ctx context.Context, projectID string, id int64) error {
+	res, err := t.tx.NewDelete().Model((*glossaryRow)(nil)).Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
+	return removed(res, err, "glossary pair %d not found in this project", id)
+}
+
+func (t *tx) RemoveDoNotTranslate(ctx context.Context, projectID, term string) error {
+	res, err := t.tx.NewDelete().Model((*dntTermRow)(nil)).Where("project_id = ? AND term = ?", projectID, term).Exec(ctx)
+	return removed(res, err, "%q is not a do-not-translate term of this project", term)
+}
+
+func (t *tx) RemoveSubstitution(ctx context.Context, projectID string, id int64) error {
+	res, err := t.tx.NewDelete().Model((*substitutionRow)(nil)).Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
+	return removed(res, err, "substitution rule %d not found in this project", id)
+}
+
+// removed is the answer of a delete of one row: CodeNotFound when it deleted none.
+func removed(res sql.Result, err error, format string, args ...any) error {
+	if err != nil {
+		return mapError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return model.Errorf(model.CodeNotFound, format, args...)
+	}
+	return nil
 }

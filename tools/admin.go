@@ -124,9 +124,19 @@ type CreateProjectIn struct {
 var IntegrationTypes = []string{"api", "i18next", "embed", "mcp"}
 
 // CreateProject creates a project with its source language and enabled target languages.
-// Admin only.
+// For the operator, and an owner of the workspace signed in to the editor (create_project),
+// who creates it in their own workspace.
 func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.Project, error) {
-	if err := requireSystem(ctx); err != nil {
+	if p := model.PrincipalFrom(ctx); p.Kind == KindSession {
+		if in.WorkspaceID != "" && in.WorkspaceID != p.WorkspaceID {
+			return model.Project{}, &model.Error{Code: model.CodeUnauthorized, Message: "a signed-in user creates projects in their own workspace only"}
+		}
+		if err := c.workspaceNeed(ctx, opNeeds(model.OpCreateProject)); err != nil {
+			return model.Project{}, err
+		}
+		in.WorkspaceID = p.WorkspaceID
+		ctx = model.WithPrincipal(ctx, System) // recorded as the Connect page's writes are
+	} else if err := requireSystem(ctx); err != nil {
 		return model.Project{}, err
 	}
 	title := strings.TrimSpace(in.Title)

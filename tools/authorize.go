@@ -252,3 +252,33 @@ func (c *Catalog) read(ctx context.Context, projectID string, fn func(tx model.T
 		return fn(tx, proj)
 	})
 }
+
+// admits refuses a principal that op's row in Operations does not list among its callers
+// (CodeUnauthorized, as an admin operation refuses); the system is every row's. For
+// operations whose method any principal could reach, that the operator and the editor
+// share (terminology), so that no token does what no door offers it.
+func admits(ctx context.Context, op model.Operation) error {
+	p := model.PrincipalFrom(ctx)
+	var who Callers
+	switch p.Kind {
+	case model.KindSystem:
+		return nil
+	case KindSession:
+		who = Session
+	case model.KindWorkspace:
+		who = WorkspacePAT
+	case model.KindPersonal:
+		who = PAT
+	case model.KindAPIKey:
+		who = KeyRW
+		if p.ReadOnly {
+			who = KeyRO
+		}
+	case model.KindAnonymous:
+		who = Anonymous
+	}
+	if o, ok := Op(op); ok && o.Auth&who != 0 {
+		return nil
+	}
+	return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
+}

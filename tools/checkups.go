@@ -151,7 +151,22 @@ func (cfg checkupConfig) summary(counts map[string]int) checkup.Summary {
 // what started it ("cli", "job", ...). A job finding nothing changed since the newest
 // report returns that report. While another process runs the project's checkup, a job
 // fails with CodeConflict (it is retried) and other triggers wait for it, then run.
+// For the operator and the jobs; a user signed in to the editor who manages the project
+// (run_checkup) runs it as trigger "editor", spending the project's write budget.
 func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
+	if model.PrincipalFrom(ctx).Kind == KindSession {
+		sys, err := c.ownerFor(ctx, projectID, true, opNeeds(model.OpRunCheckup))
+		if err != nil {
+			return CheckupReportOut{}, err
+		}
+		op, _ := Op(model.OpRunCheckup)
+		for _, b := range op.Budgets {
+			if err := c.take(ctx, *b, projectID); err != nil {
+				return CheckupReportOut{}, err
+			}
+		}
+		ctx, trigger = sys, "editor"
+	}
 	if err := c.begin(ctx, projectID, false); err != nil {
 		return CheckupReportOut{}, err
 	}

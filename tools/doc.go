@@ -48,6 +48,11 @@
 // attributed to [model.Principal.Actor] in the history. A user signed in to the browser app
 // calls the same operations as the API and the command line: the operations on a project
 // admit a member of its workspace themselves, so no screen has a wrapper of its own.
+// What a user may do is their roles' rights, read in one place (rightsOn, rights.go): an
+// operation asks its row's right in Operations, or, where the input decides, the right
+// its input needs (an import: reading for a dry run, the source right for a source-language
+// file, editing a language, and approving it when imported approved). Pages read the same
+// rights through [Catalog.MyRoleOn] to show only what is allowed.
 //
 // # Rules
 //

@@ -99,7 +99,8 @@ func keyChange(k model.ChangeKind) bool {
 // project's other cached files.
 func filesOnly(k model.ChangeKind) bool {
 	switch k {
-	case model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeSubstitution:
+	case model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeSubstitution,
+		model.ChangeGlossaryRemoved, model.ChangeTermRemoved, model.ChangeSubstitutionRemoved:
 		return true
 	}
 	return false

@@ -27,7 +27,8 @@ func CheckupHook(now func() time.Time) WriteHook {
 			}
 		}
 		// Settings may change the languages: the fingerprint tells the checkup whether they did.
-		if len(keys) == 0 && !ev.Has(model.ChangeLanguageEnabled, model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeProjectSettings) {
+		if len(keys) == 0 && !ev.Has(model.ChangeLanguageEnabled, model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeProjectSettings,
+			model.ChangeGlossaryRemoved, model.ChangeTermRemoved) {
 			return nil
 		}
 		if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {

@@ -133,7 +133,8 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	}
 	var synced SyncOut
 	overwritten := map[string]*OverwriteOut{}
-	err = c.write(ctx, write{op: model.OpImport, project: in.ProjectID, bulk: bulk,
+	lang, need := importNeeds(proj, in)
+	err = c.write(ctx, write{op: model.OpImport, project: in.ProjectID, bulk: bulk, lang: lang, need: need,
 		validate: func() error {
 			if err := checkEntries(plan.source); err != nil {
 				return err
@@ -185,6 +186,20 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	}
 	out.report(plan, synced, overwritten)
 	return out, nil
+}
+
+// importNeeds is the right an import asks, in the language returned: a dry run reads; a
+// file of the source language (or of every language) changes keys and source texts; a
+// file of one target language edits it, and approves it when imported as approved, so a
+// translator imports their own languages as needs_review and a reviewer as approved too.
+func importNeeds(proj model.Project, in ImportIn) (string, model.Right) {
+	switch {
+	case in.DryRun:
+		return "", model.RightRead
+	case in.Language == formats.AllLanguages || in.Language == proj.SourceLanguage:
+		return "", model.RightSource
+	}
+	return in.Language, model.RightTranslate | approving(in.Status)
 }
 
 // describeKeys keeps the file's comments of the keys the import created as their

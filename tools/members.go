@@ -213,3 +213,24 @@ func memberLanguages(proj model.Project, role string, codes []string) ([]string,
 	}
 	return langs, nil
 }
+
+// ListUsers returns the users of the caller's workspace with their workspace roles, oldest
+// first: what an owner needs to make another user an owner. For the workspace's owners.
+func (c *Catalog) ListUsers(ctx context.Context) ([]model.User, error) {
+	out := []model.User{}
+	p := model.PrincipalFrom(ctx)
+	if err := c.workspaceNeed(ctx, opNeeds("user_list")); err != nil {
+		return out, err
+	}
+	if p.Kind == model.KindSystem {
+		return out, model.Errorf(model.CodeInvalid, "the operator lists a workspace's users with WorkspaceUsers")
+	}
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		us, err := tx.Users(ctx, p.WorkspaceID)
+		if us != nil {
+			out = us
+		}
+		return err
+	})
+	return out, err
+}

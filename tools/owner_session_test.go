@@ -87,8 +87,12 @@ func TestSessionOnAdminOperations(t *testing.T) {
 
 		// What stays the operator's, or another user's.
 		title := "Renamed"
-		if _, err := cat.SetProject(in(mine), id, tools.SetProjectIn{Title: &title}); model.ErrorCode(err) != model.CodeForbidden {
-			t.Errorf("renaming the project as a member: %v, want forbidden", err)
+		if _, err := cat.SetProject(in(mine), id, tools.SetProjectIn{Title: &title}); err != nil {
+			t.Errorf("renaming the project as its workspace's owner: %v", err)
+		}
+		embed := "embed"
+		if _, err := cat.SetProject(in(mine), id, tools.SetProjectIn{IntegrationType: &embed}); model.ErrorCode(err) != model.CodeForbidden {
+			t.Errorf("changing the integration type in the editor: %v, want forbidden", err)
 		}
 		if _, err := cat.ListTokens(in(mine), f.OtherUser.ID); model.ErrorCode(err) != model.CodeUnauthorized {
 			t.Errorf("listing another user's tokens: %v, want unauthorized", err)

@@ -156,17 +156,18 @@ type SetProjectIn struct {
 }
 
 // SetProject changes what in names and returns the project as ShowProject does. A host
-// bound to another project is a conflict. For the operator; the project's owners (owner)
-// change its Embed settings only, its title, languages and integration staying the
-// operator's.
+// bound to another project is a conflict. For the operator and those who manage the
+// project (set_project: its managers and the workspace's owners), who change everything
+// but its integration type, which stays the operator's. Languages taken off are disabled,
+// never deleted: their translations come back when they are turned on again.
 func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
 	session := model.PrincipalFrom(ctx).Kind == KindSession
-	ctx, err := c.owner(ctx, projectID, true)
+	ctx, err := c.ownerFor(ctx, projectID, true, opNeeds("set_project"))
 	if err != nil {
 		return ProjectView{}, err
 	}
-	if session && (in.Title != nil || in.Languages != nil || in.Editable != nil || in.AutoTranslate != nil || in.IntegrationType != nil) {
-		return ProjectView{}, model.Errorf(model.CodeForbidden, "the Connect page changes a project's Embed settings only")
+	if session && in.IntegrationType != nil {
+		return ProjectView{}, model.Errorf(model.CodeForbidden, "a project's integration type is the operator's (lokal project set)")
 	}
 	var title, integration, mode string
 	if in.Title != nil {

@@ -156,10 +156,16 @@ func opNeeds(op model.Operation) model.Right {
 // allow refuses the principal in ctx an operation its row's right does not admit on the
 // project, in language; more adds rights the input asks beyond the row's (approving).
 func (c *Catalog) allow(ctx context.Context, op model.Operation, projectID, language string, more model.Right) error {
+	return c.allowRight(ctx, projectID, language, opNeeds(op)|more)
+}
+
+// allowRight is allow for a right the operation works out from its input (an import's
+// file), not its row.
+func (c *Catalog) allowRight(ctx context.Context, projectID, language string, need model.Right) error {
 	if p := model.PrincipalFrom(ctx); p.Kind == model.KindSystem || p.Kind == model.KindAnonymous {
 		return nil
 	}
-	return c.need(ctx, projectID, language, opNeeds(op)|more)
+	return c.need(ctx, projectID, language, need)
 }
 
 // approving is the right a status asks beyond editing: approving needs RightApprove.
@@ -214,6 +220,7 @@ func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 // operations decide all the same.
 type MyRole struct {
 	Role       string          // owner, manager, translator, reviewer; "" for keys and the system
+	Owner      bool            // an owner of the workspace: changes workspace roles
 	Manage     bool            // settings, keys, members
 	Editable   map[string]bool // languages the caller may edit
 	Approvable map[string]bool // languages the caller may approve in
@@ -233,16 +240,28 @@ func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error
 				out.Role = model.RoleOwner
 			}
 		}
+		r, err := c.rightsIn(ctx, tx, proj, "")
+		if err != nil {
+			return err
+		}
+		out.Manage = r&model.RightManage != 0
+		out.Owner = r&model.RightOwner != 0
 		for _, l := range proj.EnabledLanguages {
 			r, err := c.rightsIn(ctx, tx, proj, l)
 			if err != nil {
 				return err
 			}
-			out.Manage = r&model.RightManage != 0
 			out.Editable[l] = l != proj.SourceLanguage && r&model.RightTranslate != 0
 			out.Approvable[l] = out.Editable[l] && r&model.RightApprove != 0
 		}
 		return nil
 	})
 	return out, err
+}
+
+// MayOnWorkspace reports whether the caller holds the workspace right that op's row names
+// (create_project: owners), for pages that show or hide an action: the operation decides
+// all the same.
+func (c *Catalog) MayOnWorkspace(ctx context.Context, op model.Operation) bool {
+	return c.workspaceNeed(ctx, opNeeds(op)) == nil
 }

@@ -87,19 +87,19 @@ func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model
 	return g, []model.Change{{Kind: model.ChangeGlossaryAdded, Language: g.Locale}}, nil
 }
 
-// AddDoNotTranslate adds a term that translations keep as it is, in every locale.
+// AddDoNotTranslate adds a term that translations keep as it is, in every locale. For the
+// operator and the project's managers (add_do_not_translate).
 func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string) (string, error) {
 	var t string
-	err := c.write(ctx, write{op: model.OpAddDoNotTranslate, admin: true, project: projectID,
+	if err := admits(ctx, model.OpAddDoNotTranslate); err != nil {
+		return t, err
+	}
+	err := c.write(ctx, write{op: model.OpAddDoNotTranslate, project: projectID,
 		validate: func() (err error) {
 			t, err = checkText("term", term, MaxTermBytes)
 			return err
 		},
-		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
-			proj, err := c.loadProject(ctx, tx, projectID)
-			if err != nil {
-				return nil, err
-			}
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			existing, err := tx.DoNotTranslateTerms(ctx, proj.ID)
 			if err != nil {
 				return nil, err
@@ -122,9 +122,13 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 // (a stray character a model keeps adding); from may not. Both are kept exactly, spaces
 // too: typography rules are often about spaces (a no-break space before "!" in French).
 // A locale has at most one rule per from, since two would depend on the order they ran in.
+// For the operator and the project's managers (add_substitution).
 func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (model.SubstitutionRule, error) {
 	var r model.SubstitutionRule
-	err := c.write(ctx, write{op: model.OpAddSubstitution, admin: true, project: projectID,
+	if err := admits(ctx, model.OpAddSubstitution); err != nil {
+		return r, err
+	}
+	err := c.write(ctx, write{op: model.OpAddSubstitution, project: projectID,
 		validate: func() (err error) {
 			if r.Locale, err = checkLocale(locale); err != nil {
 				return err
@@ -137,11 +141,7 @@ func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, loca
 			}
 			return model.GateValue(r.Pattern, r.Replacement)
 		},
-		apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
-			proj, err := c.loadProject(ctx, tx, projectID)
-			if err != nil {
-				return nil, err
-			}
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			existing, err := tx.Substitutions(ctx, proj.ID)
 			if err != nil {
 				return nil, err
@@ -242,4 +242,41 @@ func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (Termin
 		return nil
 	})
 	return out, err
+}
+
+// RemoveGlossaryTerm takes the glossary pair id (model.GlossaryPair.ID) off the project.
+// Terminology is a project's rules, not its content: a removed pair is gone, and the
+// translations it guided stay as they are. For the operator and the project's managers.
+func (c *Catalog) RemoveGlossaryTerm(ctx context.Context, projectID string, id int64) error {
+	if err := admits(ctx, model.OpRemoveGlossaryTerm); err != nil {
+		return err
+	}
+	return c.write(ctx, write{op: model.OpRemoveGlossaryTerm, project: projectID,
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
+			return []model.Change{{Kind: model.ChangeGlossaryRemoved}}, tx.RemoveGlossary(ctx, proj.ID, id)
+		}})
+}
+
+// RemoveDoNotTranslate takes a do-not-translate term off the project, as
+// RemoveGlossaryTerm does a pair.
+func (c *Catalog) RemoveDoNotTranslate(ctx context.Context, projectID, term string) error {
+	if err := admits(ctx, model.OpRemoveDoNotTranslate); err != nil {
+		return err
+	}
+	return c.write(ctx, write{op: model.OpRemoveDoNotTranslate, project: projectID,
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
+			return []model.Change{{Kind: model.ChangeTermRemoved}}, tx.RemoveDoNotTranslate(ctx, proj.ID, term)
+		}})
+}
+
+// RemoveSubstitution takes the substitution rule id off the project, as RemoveGlossaryTerm
+// does a pair.
+func (c *Catalog) RemoveSubstitution(ctx context.Context, projectID string, id int64) error {
+	if err := admits(ctx, model.OpRemoveSubstitution); err != nil {
+		return err
+	}
+	return c.write(ctx, write{op: model.OpRemoveSubstitution, project: projectID,
+		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
+			return []model.Change{{Kind: model.ChangeSubstitutionRemoved}}, tx.RemoveSubstitution(ctx, proj.ID, id)
+		}})
 }

@@ -21,19 +21,19 @@ var Operations = []Operation{
 	{Name: "get_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
 	{Name: "get_translation", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
 	{Name: "search_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
-	{Name: "list_terminology", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
-	{Name: "get_checkup_report", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
+	{Name: "list_terminology", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
+	{Name: "get_checkup_report", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
 
 	// MCP write tools, hidden from read-only callers.
-	{Name: "enable_language", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
+	{Name: "enable_language", Doors: MCP | Editor, Auth: Writer | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
 	{Name: "register_source_strings", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
 	{Name: "update_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
 	{Name: "set_translation_status", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
 	{Name: "add_key", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
 	{Name: "add_comment", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
 	{Name: "flag_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
-	{Name: "add_glossary_term", Doors: MCP, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: "add_glossary_term", Doors: MCP | Editor, Auth: Writer | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
 	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
@@ -85,8 +85,17 @@ var Operations = []Operation{
 	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
 	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	// The project's settings, terminology and checkups in the editor (set_project above).
+	{Name: "create_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "add_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "add_substitution", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "remove_glossary_term", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "remove_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "remove_substitution", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: "run_checkup", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the
@@ -176,6 +185,6 @@ const (
 	descAddComment      = "Attaches a comment to one language's row of a key."
 	descFlag            = "Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row."
 	descGlossary        = "Adds a fixed translation of a term for one locale or all."
-	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing. A file that does not parse is refused as invalid_file naming the line."
+	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing (any role may). A translator imports their own languages as needs_review, a reviewer also as approved; the source language and all are a manager's. A file that does not parse is refused as invalid_file naming the line."
 	descAITranslate     = "Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten."
 )

@@ -33,6 +33,8 @@ type write struct {
 	// language; more is what the input asks beyond the row's right (approving).
 	lang string
 	more model.Right
+	// need, when set, replaces the row's right: an import asks what its file does.
+	need model.Right
 	// budgets are spent beyond WriteBudget (endpoint 7 also spends PageStringsBudget).
 	budgets []Budget
 	// validate runs after authorization and before any budget is spent, so that a refused
@@ -49,6 +51,14 @@ type write struct {
 	usage func() []model.UsageRecord
 }
 
+// needs is the right the write asks in w.lang, beyond w.more.
+func (w write) needs() model.Right {
+	if w.need != 0 {
+		return w.need
+	}
+	return opNeeds(w.op)
+}
+
 // write is the one write path of the catalogue: it authorizes (401, then 403 read_only_key),
 // validates, spends the write budget through the limiter (429 with RetryAfter), runs apply
 // in one transaction under the write time budget, and hands the changes to every hook in the
@@ -63,7 +73,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		}
 	} else if err := c.begin(ctx, w.project, true); err != nil {
 		return err
-	} else if err := c.allow(ctx, w.op, w.project, w.lang, w.more); err != nil {
+	} else if err := c.allowRight(ctx, w.project, w.lang, w.needs()|w.more); err != nil {
 		return err
 	}
 	if w.validate != nil {

@@ -148,11 +148,13 @@ func init() {
 				}
 				return r, strings.Join(lines, "\n"), err
 			}},
-		{name: "key create", args: "--project P [--read-only]", synopsis: "create a project API key (shown once)",
-			flags:    []flagDef{req("project", "ID", "project id"), boolean("read-only", "a key that can only read")},
+		{name: "key create", args: "--project P [--read-only] [--name NAME]", synopsis: "create a project API key (shown once)",
+			flags: []flagDef{req("project", "ID", "project id"), boolean("read-only", "a key that can only read"),
+				opt("name", "NAME", "what people call the key, shown in lists and history (optional)")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
-				k, err := c.cat.CreateAPIKey(ctx, tools.CreateAPIKeyIn{ProjectID: c.in.str("project"), ReadOnly: c.in.boolean("read-only")})
+				k, err := c.cat.CreateAPIKey(ctx, tools.CreateAPIKeyIn{ProjectID: c.in.str("project"), ReadOnly: c.in.boolean("read-only"),
+					Name: c.in.str("name")})
 				kind := "read/write"
 				if k.ReadOnly {
 					kind = "read-only"
@@ -182,16 +184,17 @@ func init() {
 				r, err := c.cat.RevokeKey(ctx, c.in.str("id"))
 				return r, fmt.Sprintf("key %s revoked at %s", r.ID, r.RevokedAt.Format(time.RFC3339)), err
 			}},
-		{name: "token create", args: "--user U (--project P | --workspace WS)",
+		{name: "token create", args: "--user U (--project P | --workspace WS) [--name NAME]",
 			synopsis: "create a personal access token (shown once)", database: true, json: true,
 			flags: []flagDef{req("user", "ID", "user id"), opt("project", "ID", "a token for this project"),
-				opt("workspace", "ID", "a token for every project of this workspace")},
+				opt("workspace", "ID", "a token for every project of this workspace"),
+				opt("name", "NAME", "what people call the token, shown in lists and history (optional)")},
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				if c.in.has("project") == c.in.has("workspace") {
 					return nil, "", errors.New("give exactly one of --project and --workspace")
 				}
 				t, err := c.cat.CreateToken(ctx, tools.CreateTokenIn{UserID: c.in.str("user"), ProjectID: c.in.str("project"),
-					WorkspaceID: c.in.str("workspace")})
+					WorkspaceID: c.in.str("workspace"), Name: c.in.str("name")})
 				return t, fmt.Sprintf("personal access token (shown once): %s", t.Token), err
 			}},
 		{name: "token list", args: "--user U", synopsis: "list a user's personal access tokens, revoked ones too",

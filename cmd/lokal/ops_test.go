@@ -286,6 +286,30 @@ func checkFields(t *testing.T, what string, obj map[string]any, fields []string)
 	}
 }
 
+// TestCLINamesKeysAndTokens: --name on create is what key list and token list show, so an
+// operator can tell the CI key from the shipped one; a name too long is refused.
+func TestCLINamesKeysAndTokens(t *testing.T) {
+	eachDialect(t, func(t *testing.T, dsn string) {
+		f := makeFixture(t, dsn)
+		jsonObject(t, []string{"key", "read_only"}, "key", "create", "--project", f.project, "--name", "GitHub Actions", "--json", "--database", dsn)
+		jsonObject(t, []string{"token"}, "token", "create", "--user", f.user, "--project", f.project, "--name", "Claude Code", "--json", "--database", dsn)
+		k := jsonObject(t, nil, "key", "list", "--project", f.project, "--json", "--database", dsn)["keys"].([]any)[0].(map[string]any)
+		if k["name"] != "GitHub Actions" {
+			t.Errorf("key list: %v, want the name given at create", k)
+		}
+		tk := jsonObject(t, nil, "token", "list", "--user", f.user, "--json", "--database", dsn)["tokens"].([]any)[0].(map[string]any)
+		if tk["name"] != "Claude Code" {
+			t.Errorf("token list: %v, want the name given at create", tk)
+		}
+		if out := lokal(t, nil, "key", "create", "--project", f.project, "--name", strings.Repeat("x", 101), "--json", "--database", dsn); out.code == 0 {
+			t.Errorf("a 101-character name was accepted: %s", out.stdout)
+		}
+		if n := len(jsonObject(t, nil, "key", "list", "--project", f.project, "--json", "--database", dsn)["keys"].([]any)); n != 1 {
+			t.Errorf("%d keys after a refused create, want 1", n)
+		}
+	})
+}
+
 // TestRevokedKeyRefusedWithinASecond runs the API on one database handle and revokes a key
 // in use with the CLI, a second process: the server answers 401 within one second of the
 // revocation, and meanwhile records the key's last use.

@@ -69,6 +69,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 	e.source(t, "common", "greeting", "Hello {name}", "checkout.items", "You have {count, plural, one {# item} other {# items}} in your cart",
 		"a.very.long.key.that.has.no.breaks.anywhere_in_it_at_all_and_goes_on", "https://example.com/a/long/address/without/any/space/to/break/at")
 	e.draft(t, "common", "greeting", "nb", "Hei {navn}")
+	settingsPagesFixture(t, e) // the settings, terminology and checkups pages' lists
 	if _, err := e.cat.AddComment(e.sys(t), tools.AddCommentIn{RowRef: e.ref("common", "greeting", "nb"), Body: "Sjekk navnet"}); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +81,7 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, invite, _ := strings.Cut(inv.Link, "/app/invite/")
+	e.member(t, "a.translator.with.a.long.address@example.com", "translator", "nb", "sv")
 	dir := screenshotDir(t)
 	ctx := newBrowser(t)
 	base, p := e.srv.URL, "/app/p/"+e.f.Project.ID
@@ -91,9 +93,12 @@ func TestBrowserNarrowAndContrast(t *testing.T) {
 		{"review", p + "/review/nb", `#rows article.row`},
 		{"row", p + "/review/nb/row?ns=common&key=greeting", `.comment-form`},
 		{"connect", p + "/connect", `#keys`},
-		{"members", p + "/members", `#invite-email`},
+		{"members", p + "/members", `form.member-set select`},
 		{"invitation", "/app/invite/" + invite, `h1`},
 		{"not found", "/app/nothing", `h1`},
+		{"settings", p + "/settings", `#add-language`},
+		{"terminology", p + "/terminology", `#glossary-form`},
+		{"checkups", p + "/checkups", `#report`},
 	}
 	for _, width := range []int64{390, 1280} {
 		do(t, ctx, "setting the viewport", chromedp.EmulateViewport(width, 844), focused)

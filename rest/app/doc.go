@@ -63,11 +63,25 @@
 // [tools.Catalog.SaveRow], [tools.Catalog.CreateAPIKey], [tools.Catalog.AddWebhook],
 // [tools.Catalog.Redeploy], ...), the same one the API or the command line calls: handlers
 // decode the form, call it with the signed-in user as the principal, and render. Who may do
-// what is the catalogue's decision (a member of the project's workspace may manage its keys,
-// AI and Embed settings, their own tokens, webhooks and redeploy); the page only keeps to
-// what it shows. What the owner's operations record (webhooks, redeploy) credits the user.
+// what is the catalogue's decision (roles: owner, manager, translator, reviewer); a page
+// shows or hides actions by the rights [tools.Catalog.MyRoleOn] and the review queue report
+// (Manage, Owner, Editable, Approvable), never by a role's name, and the operation refuses
+// (403) whatever was forged. The members page sets roles through [tools.Catalog.SetMember],
+// [tools.Catalog.RemoveMember] and [tools.Catalog.SetUserRole]; what removes or demotes asks
+// for a ticked box first, as revoking does on the Connect page. What the owner's operations record (webhooks, redeploy) credits the user.
 // A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
 // the Connect page and the message.
+//
+// # The project's setup
+//
+// An owner creates a project on the projects page ([tools.Catalog.CreateProject]); a
+// project's settings page (settings.go: title, languages, the editable and auto-translated
+// languages, syntax) calls [tools.Catalog.SetProject] and [tools.Catalog.EnableLanguage];
+// the terminology page (terminology.go) lists, adds and removes glossary pairs,
+// do-not-translate terms and substitution rules; the checkups page (checkups.go) shows
+// the newest report by key and runs one ([tools.Catalog.RunCheckup]). Links and forms are
+// shown to those the catalogue would admit (MyRoleOn, MayOnWorkspace); the operations
+// refuse the rest, and a refusal is shown beside its form (refuseInPlace).
 //
 // # Translation files
 //
@@ -76,5 +90,6 @@
 // shown; Confirm sends the same file back (base64 in a hidden field of the CSRF-checked
 // form) to be imported for real. Nothing is kept on the server between the two, so there
 // is nothing to expire and any server behind the address can take the confirmation. The
-// upload is capped at the import endpoint's 5 MB.
+// upload is capped at the import endpoint's 5 MB. The form offers the languages the role
+// imports (a translator's own, for review); the import decides.
 package app

@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/lokal-dev/lokal/rest/httpx"
@@ -14,12 +15,36 @@ import (
 // invitation's link opens. The catalogue decides who may see and send them.
 
 func (h *handler) members(w http.ResponseWriter, r *http.Request) {
-	h.membersPage(w, r, http.StatusOK, nil, "")
+	h.membersPage(w, r, http.StatusOK, nil, memberForm{})
+}
+
+// memberForm is a refused form of the members page: which (invite, set, remove, owner),
+// for which user, and why; the page shows it beside that form with what was typed.
+type memberForm struct {
+	Form, User, Message string
+}
+
+// memberRow is a member as the page shows them, with their role form's fields: their own,
+// or what was typed when that form was refused.
+type memberRow struct {
+	tools.MemberView
+	Self     bool // the signed-in manager: stepping down asks first
+	FormRole string
+	Checked  map[string]bool
+	Error    memberForm
+}
+
+// userRow is a user of the workspace as its owners see them.
+type userRow struct {
+	model.User
+	Self     bool
+	FormRole string // the role the form selects: theirs, or what was chosen when refused
+	Error    string
 }
 
 // membersPage renders the members page; inv is an invitation just made (its link shown
-// this once), formErr an error of the invitation form, shown beside it with what was typed.
-func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int, inv *tools.Invited, formErr string) {
+// this once), fe a refused form, shown beside it with what was typed.
+func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int, inv *tools.Invited, fe memberForm) {
 	ctx, id := r.Context(), r.PathValue("project")
 	st, err := h.cat.GetProjectStatus(ctx, tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
 	if err != nil {
@@ -31,25 +56,82 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
+	role, err := h.cat.MyRoleOn(ctx, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	var targets []string
 	for _, l := range st.EnabledLanguages {
 		if l != st.SourceLanguage {
 			targets = append(targets, l)
 		}
 	}
-	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": st.Title}, "Members": ms,
-		"Languages": targets, "Roles": tools.ProjectRoles, "Invited": inv, "Error": formErr, "Form": r.PostForm})
+	rows := make([]memberRow, 0, len(ms))
+	for _, m := range ms {
+		row := memberRow{MemberView: m, FormRole: m.Role, Checked: map[string]bool{}, Self: m.UserID == sessionFrom(ctx).UserID && !role.Owner}
+		langs := m.Languages
+		if fe.User == m.UserID && (fe.Form == "set" || fe.Form == "remove") {
+			row.Error = fe
+			if fe.Form == "set" {
+				row.FormRole, langs = r.PostFormValue("role"), r.PostForm["languages"]
+			}
+		}
+		for _, l := range langs {
+			row.Checked[l] = true
+		}
+		rows = append(rows, row)
+	}
+	var users []userRow
+	if role.Owner {
+		us, err := h.cat.ListUsers(ctx)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		me := sessionFrom(ctx).UserID
+		for _, u := range us {
+			row := userRow{User: u, Self: u.ID == me, FormRole: u.Role}
+			if fe.Form == "owner" && fe.User == u.ID {
+				row.Error, row.FormRole = fe.Message, r.PostFormValue("role")
+			}
+			users = append(users, row)
+		}
+	}
+	formErr, addErr, lost := "", "", fe.Message
+	switch fe.Form {
+	case "invite":
+		formErr, lost = fe.Message, ""
+	case "add":
+		addErr, lost = fe.Message, ""
+	}
+	for _, m := range rows {
+		if m.Error.Message != "" {
+			lost = ""
+		}
+	}
+	for _, u := range users {
+		if u.Error != "" {
+			lost = ""
+		}
+	}
+	form, added := r.PostForm, r.PostForm
+	if fe.Form != "invite" {
+		form = nil // the invitation form starts empty after another form's answer
+	}
+	if fe.Form != "add" {
+		added = nil
+	}
+	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": st.Title}, "Members": rows,
+		"Languages": targets, "Roles": tools.ProjectRoles, "WorkspaceRoles": tools.WorkspaceRoles, "Users": users, "Role": role,
+		"Invited": inv, "Error": formErr, "Lost": lost, "Form": form, "AddError": addErr, "Added": added, "Flash": r.URL.Query().Get("done")})
 }
 
 func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
 	in := tools.InviteIn{ProjectID: r.PathValue("project"), Email: r.PostFormValue("email"), Role: r.PostFormValue("role"), Languages: r.PostForm["languages"]}
 	inv, err := h.cat.Invite(r.Context(), in)
 	if err != nil {
-		if c := model.ErrorCode(err); c == model.CodeInvalid || c == model.CodeConflict {
-			h.membersPage(w, r, httpx.Status(err), nil, model.ErrorMessage(err))
-			return
-		}
-		h.fail(w, r, err)
+		h.memberFail(w, r, err, memberForm{Form: "invite"})
 		return
 	}
 	if !strings.HasPrefix(inv.Link, "http") {
@@ -61,7 +143,111 @@ func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
 		inv.Link = scheme + "://" + r.Host + inv.Link
 	}
 	// Shown in this answer only: a reload does not show it again.
-	h.membersPage(w, r, http.StatusCreated, &inv, "")
+	h.membersPage(w, r, http.StatusCreated, &inv, memberForm{})
+}
+
+// setMember gives a member another role or other languages.
+func (h *handler) setMember(w http.ResponseWriter, r *http.Request) {
+	user, s := r.PostFormValue("user"), sessionFrom(r.Context())
+	var err error
+	if (user == s.UserID || strings.EqualFold(user, s.user.Email)) && s.user.Role != model.RoleOwner && r.PostFormValue("role") != model.RoleManager {
+		// A manager stepping down loses this page: they say so first.
+		err = confirmedTo(r, "tick the box to confirm: you would no longer manage this project")
+	}
+	var m tools.MemberView
+	if err == nil {
+		m, err = h.cat.SetMember(r.Context(), tools.SetMemberIn{ProjectID: r.PathValue("project"), User: user,
+			Role: r.PostFormValue("role"), Languages: r.PostForm["languages"]})
+	}
+	if err != nil {
+		fe := memberForm{Form: "set", User: user}
+		if r.PostFormValue("add") != "" {
+			fe = memberForm{Form: "add"} // the form that gives a user of the workspace a role
+		}
+		h.memberFail(w, r, err, fe)
+		return
+	}
+	h.memberDone(w, r, m.Email+" is now "+m.Role+languagesNote(m))
+}
+
+func languagesNote(m tools.MemberView) string {
+	if m.Role == model.RoleManager {
+		return " (every language)"
+	}
+	if len(m.Languages) == 0 {
+		return " (no language yet: they read, and change nothing)"
+	}
+	names := make([]string, len(m.Languages))
+	for i, l := range m.Languages {
+		names[i] = langName(l)
+	}
+	return " of " + strings.Join(names, ", ")
+}
+
+// removeMember takes a member's role away, once the box beside Remove is ticked: they
+// lose the project and their tokens with it at once.
+func (h *handler) removeMember(w http.ResponseWriter, r *http.Request) {
+	user := r.PostFormValue("user")
+	var m tools.MemberView
+	err := confirmedTo(r, "tick the box beside Remove to confirm: they lose the project at once")
+	if err == nil {
+		m, err = h.cat.RemoveMember(r.Context(), r.PathValue("project"), user)
+	}
+	if err != nil {
+		h.memberFail(w, r, err, memberForm{Form: "remove", User: user})
+		return
+	}
+	h.memberDone(w, r, m.Email+" no longer has a role on this project")
+}
+
+// setUserRole makes a user an owner of the workspace or a member. Giving up one's own
+// ownership asks for the box to be ticked; the catalogue keeps the last owner.
+func (h *handler) setUserRole(w http.ResponseWriter, r *http.Request) {
+	user, role := r.PostFormValue("user"), r.PostFormValue("role")
+	var err error
+	if user == sessionFrom(r.Context()).UserID && role != model.RoleOwner {
+		err = confirmedTo(r, "tick the box to confirm: you would no longer own the workspace")
+	}
+	var u model.User
+	if err == nil {
+		u, err = h.cat.SetUserRole(r.Context(), user, role)
+	}
+	if err != nil {
+		h.memberFail(w, r, err, memberForm{Form: "owner", User: user})
+		return
+	}
+	if u.ID == sessionFrom(r.Context()).UserID && u.Role != model.RoleOwner {
+		// The page may no longer be theirs: the project list is.
+		http.Redirect(w, r, "/app/", http.StatusSeeOther)
+		return
+	}
+	h.memberDone(w, r, u.Email+" is now "+u.Role+" of the workspace")
+}
+
+// confirmedTo requires the form's confirmation box, saying msg when it is not ticked.
+func confirmedTo(r *http.Request, msg string) error {
+	if r.PostFormValue("confirm") != "1" {
+		return model.Errorf(model.CodeInvalid, "%s", msg)
+	}
+	return nil
+}
+
+// memberFail answers a refused form of the members page: the page again with the message
+// beside the form, unless the caller may not use the page at all (403, 401) or the server
+// failed.
+func (h *handler) memberFail(w http.ResponseWriter, r *http.Request, err error, fe memberForm) {
+	switch model.ErrorCode(err) {
+	case model.CodeInvalid, model.CodeConflict, model.CodeNotFound:
+		fe.Message = model.ErrorMessage(err)
+		h.membersPage(w, r, httpx.Status(err), nil, fe)
+	default:
+		h.fail(w, r, err)
+	}
+}
+
+// memberDone sends the browser back to the members page, saying what was done.
+func (h *handler) memberDone(w http.ResponseWriter, r *http.Request, msg string) {
+	http.Redirect(w, r, "/app/p/"+r.PathValue("project")+"/members?done="+url.QueryEscape(msg), http.StatusSeeOther)
 }
 
 func (h *handler) inviteForm(w http.ResponseWriter, r *http.Request) {

@@ -27,6 +27,7 @@ func parsePages() map[string]*template.Template {
 		"plural":       plural,
 		"words":        func(code any) string { return strings.ReplaceAll(fmt.Sprint(code), "_", " ") },
 		"langName":     langName,
+		"dir":          message.Direction, // a language's writing direction, for dir=
 		"langNames": func(codes []string) string {
 			out := make([]string, len(codes))
 			for i, c := range codes {
@@ -55,7 +56,7 @@ func parsePages() map[string]*template.Template {
 		"rowData": rowDataOf,
 	}
 	out := map[string]*template.Template{}
-	for _, name := range pageNames {
+	for _, name := range append(pageNames, setupPages...) {
 		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", "templates/"+name+".html"))
 	}
 	return out
@@ -139,7 +140,7 @@ func plural(n any, one string) string {
 		return "1 " + one
 	}
 	many := one + "s"
-	if strings.HasSuffix(one, "y") {
+	if strings.HasSuffix(one, "y") && !strings.ContainsAny(one[max(len(one)-2, 0):len(one)-1], "aeiou") { // key: keys
 		many = strings.TrimSuffix(one, "y") + "ies"
 	}
 	return strconv.FormatInt(c, 10) + " " + many

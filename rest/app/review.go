@@ -14,7 +14,7 @@ import (
 )
 
 func (h *handler) projects(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects})
+	h.projectsPage(w, r, http.StatusOK, notice{}) // settings.go: with the form that creates one
 }
 
 func (h *handler) project(w http.ResponseWriter, r *http.Request) {
@@ -60,8 +60,12 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 		files.Import = importForm{Namespace: first(st.Namespaces), Language: st.SourceLanguage, Format: "json", Status: model.StatusApproved, Preserve: true}
 	}
 	fileLangs := append([]string{st.SourceLanguage}, slices.DeleteFunc(slices.Clone(st.EnabledLanguages), func(l string) bool { return l == st.SourceLanguage })...)
+	if files.ImportError == "" {
+		files.Import = importDefaults(role, files.Import, fileLangs)
+	}
 	h.render(w, r, status, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable, "Role": role,
-		"Namespaces": st.Namespaces, "FileLanguages": fileLangs, "Formats": formatOptions(), "Files": files})
+		"Namespaces": st.Namespaces, "FileLanguages": fileLangs, "Formats": formatOptions(), "Files": files,
+		"ImportLanguages": importLanguages(role, fileLangs), "ImportApproves": importApproves(role)})
 }
 
 func first(s []string) string {
@@ -126,7 +130,7 @@ func (h *handler) reviewPage(w http.ResponseWriter, r *http.Request, status int,
 	}
 	back := queueURL(r, in, in.After)
 	h.render(w, r, status, "review", map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID,
-		"Filter": in.Filter, "Namespace": in.Namespace, "Text": in.Text, "After": in.After, "Editable": page.Editable,
+		"Filter": in.Filter, "Namespace": in.Namespace, "Text": in.Text, "After": in.After, "Editable": page.Editable, "Approvable": page.Approvable,
 		"Back": back, "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, 0),
 		"Flash": q.Get("done"), "FormError": fe, "Selected": selected})
 }
@@ -211,7 +215,7 @@ func (h *handler) rows(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	data := map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID, "Editable": page.Editable,
+	data := map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID, "Editable": page.Editable, "Approvable": page.Approvable,
 		"CSRF": sessionFrom(r.Context()).CSRF, "Back": safeBack(r.URL.Query().Get("back"), in)}
 	var b strings.Builder
 	for _, it := range page.Rows {
@@ -228,7 +232,7 @@ func (h *handler) rows(w http.ResponseWriter, r *http.Request) {
 
 func rowDataOf(page map[string]any, it tools.ReviewItem) map[string]any {
 	return map[string]any{"Item": it, "ProjectID": page["ProjectID"], "Language": page["Language"], "CSRF": page["CSRF"],
-		"Editable": page["Editable"], "Back": page["Back"], "FormError": page["FormError"], "Selected": page["Selected"]}
+		"Editable": page["Editable"], "Approvable": page["Approvable"], "Back": page["Back"], "FormError": page["FormError"], "Selected": page["Selected"]}
 }
 
 // revision answers the project's revision, which moves on every write: the review page
@@ -270,7 +274,7 @@ func (h *handler) rowPage(w http.ResponseWriter, r *http.Request, status int, ns
 	}
 	in := tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language}
 	base := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF,
-		"Editable": page.Editable, "Back": safeBack(back, in), "FormError": fe}
+		"Editable": page.Editable, "Approvable": page.Approvable, "Back": safeBack(back, in), "FormError": fe}
 	row := rowDataOf(base, d.Item)
 	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
 	row["OldSource"], row["SourceDiff"] = d.OldSource, d.SourceDiff
@@ -342,7 +346,7 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable, "Back": back}
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable, "Approvable": page.Approvable, "Back": back}
 		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
 		return
 	}
@@ -517,7 +521,13 @@ func (h *handler) revert(w http.ResponseWriter, r *http.Request) {
 	}
 	back := safeBack(r.PostFormValue("back"), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language})
 	if isFragment(r) {
-		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": true, "Back": back}
+		page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{it.KeyID}, Limit: 1})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable,
+			"Approvable": page.Approvable, "Back": back}
 		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
 		return
 	}

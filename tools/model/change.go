@@ -26,6 +26,13 @@ const (
 	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
 )
 
+// Terminology taken away: nothing a key holds changes, only which rules apply.
+const (
+	ChangeGlossaryRemoved     ChangeKind = "glossary_removed"     // a glossary pair was removed
+	ChangeTermRemoved         ChangeKind = "dnt_term_removed"     // a do-not-translate term was removed
+	ChangeSubstitutionRemoved ChangeKind = "substitution_removed" // a substitution rule was removed
+)
+
 // Change is one thing a write did. Key changes name the namespace and key; value, status and
 // flag changes also the language and the row's status after the change.
 type Change struct {

@@ -58,3 +58,12 @@ const (
 	OpRecount           Operation = "recount"             // lokal project recount
 	OpDetectSyntax      Operation = "detect_syntax"       // a read's syntax detection stored
 )
+
+// The project's setup in the editor (its settings, terminology and checkups pages).
+const (
+	OpRemoveGlossaryTerm   Operation = "remove_glossary_term"
+	OpRemoveDoNotTranslate Operation = "remove_do_not_translate"
+	OpRemoveSubstitution   Operation = "remove_substitution"
+	OpRunCheckup           Operation = "run_checkup"    // a checkup asked for by a person
+	OpCreateProject        Operation = "create_project" // a project made by an owner or the operator
+)

@@ -297,6 +297,12 @@ type TerminologyTx interface {
 	AddDoNotTranslate(ctx context.Context, projectID, term string) error
 	Substitutions(ctx context.Context, projectID string) ([]SubstitutionRule, error)
 	AddSubstitution(ctx context.Context, projectID string, r SubstitutionRule) (SubstitutionRule, error)
+	// RemoveGlossary, RemoveDoNotTranslate and RemoveSubstitution delete one entry of the
+	// project's terminology (CodeNotFound when there is none): rules, not content, so they
+	// go, while keys and translations never do.
+	RemoveGlossary(ctx context.Context, projectID string, id int64) error
+	RemoveDoNotTranslate(ctx context.Context, projectID, term string) error
+	RemoveSubstitution(ctx context.Context, projectID string, id int64) error
 }
 
 // CheckupTx holds checkup reports, their findings and the keys changed since the last one.

@@ -234,7 +234,9 @@ document.addEventListener('keydown', (e) => {
   } else if (mod && e.key === 'Enter') {
     if (!inBox) return;
     e.preventDefault();
-    save(row, 'approve', true);
+    // A translator's role does not approve (the server refuses it too): say so in place.
+    if (review?.dataset.approvable === 'false') showError(row, 'Your role does not approve in this language: Ctrl+S saves it for a reviewer.');
+    else save(row, 'approve', true);
   } else if (e.altKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
     if (!inBox && isField(t)) return;
     e.preventDefault();
