@@ -90,6 +90,9 @@ type ReviewItem struct {
 	SourceDir string `json:"-"`
 	// SourceLanguage is the project's source language, which Source is written in.
 	SourceLanguage string `json:"-"`
+	// Editable and Approvable say what the user may do in the row's language, on a row a
+	// save answers with (SaveRow); the queue says it once per page (ReviewPage).
+	Editable, Approvable bool `json:"-"`
 }
 
 // rowVersion fingerprints what a reviewer saw of a row: any write to it since changes it.
@@ -660,8 +663,37 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	if err != nil {
 		return out, err
 	}
-	d, err := c.RowDetails(ctx, in.RowRef)
-	return d.Item, err
+	return c.savedItem(ctx, in.RowRef)
+}
+
+// savedItem reads the row a save wrote as the queue shows it, with what the user may do
+// in its language: the editor answers with it, so approve-and-next reads the row once
+// (not its history and comments, nor the queue again).
+func (c *Catalog) savedItem(ctx context.Context, in RowRef) (ReviewItem, error) {
+	var out ReviewItem
+	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		_, key, _, err := loadRow(ctx, tx, proj, in)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.ReviewRows(ctx, model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return model.Errorf(model.CodeNotFound, "%q has no source text to review", in.TranslationKey)
+		}
+		t, err := c.loadTerms(ctx, tx, proj)
+		if err != nil {
+			return err
+		}
+		out = c.reviewItem(proj, t, in.Language, rows[0])
+		r, err := c.rightsIn(ctx, tx, proj, in.Language)
+		out.Editable = canEdit(ctx, proj, in.Language) == nil && r&model.RightTranslate != 0
+		out.Approvable = out.Editable && r&model.RightApprove != 0
+		return err
+	})
+	return out, err
 }
 
 // errUnchanged stops applyUpdate when a save would store what is stored.

@@ -341,12 +341,8 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isFragment(r) {
-		page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{it.KeyID}, Limit: 1})
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": page.Editable, "Approvable": page.Approvable, "Back": back}
+		// The saved row carries the user's rights in its language: no queue read.
+		data := map[string]any{"ProjectID": ref.ProjectID, "Language": ref.Language, "CSRF": sessionFrom(r.Context()).CSRF, "Editable": it.Editable, "Approvable": it.Approvable, "Back": back}
 		h.renderFragment(w, r, "review", "row", rowDataOf(data, it))
 		return
 	}
