@@ -9,6 +9,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // Report states.
@@ -18,6 +19,18 @@ const (
 )
 
 func (t *tx) MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error {
+	if t.db.postgres {
+		// One array per statement: a sync's thousands of keys were as many row tuples to
+		// format and parse.
+		for start := 0; start < len(keyIDs); start += 50000 {
+			ids := keyIDs[start:min(start+50000, len(keyIDs))]
+			if _, err := t.tx.ExecContext(ctx, "INSERT INTO checkup_queue (project_id, key_id) SELECT ?, unnest(?::bigint[])",
+				projectID, pgdialect.Array(ids)); err != nil {
+				return mapError(err)
+			}
+		}
+		return nil
+	}
 	for start := 0; start < len(keyIDs); start += batch {
 		ids := keyIDs[start:min(start+batch, len(keyIDs))]
 		rows := make([]checkupMarkRow, len(ids))
