@@ -268,9 +268,10 @@ func (t *tx) idList(ids []int64) (string, any) {
 // notInIDs is the condition "col is none of ids" with its one argument, as inStrings.
 func (t *tx) notInIDs(col string, ids []int64) (string, any) {
 	if t.db.postgres {
-		// A subquery, which PostgreSQL hashes once: as a constant "= ANY" of tens of
+		// An anti-join, which PostgreSQL hashes (spilling to disk past work_mem, where a
+		// NOT IN subquery would rescan the list per row): as a constant "= ANY" of tens of
 		// thousands of ids the planner spent longer pricing each id than the scan took.
-		return "NOT (" + col + " IN (SELECT unnest(?::bigint[])))", pgdialect.Array(ids)
+		return "NOT EXISTS (SELECT 1 FROM unnest(?::bigint[]) AS kept(kept_id) WHERE kept_id = " + col + ")", pgdialect.Array(ids)
 	}
 	b, _ := json.Marshal(ids)
 	return col + " NOT IN (SELECT value FROM json_each(?))", string(b)
