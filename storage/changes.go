@@ -46,11 +46,38 @@ func (t *tx) TouchKeys(ctx context.Context, projectID string, namespaces map[str
 	return t.touch(ctx, projectID, cs)
 }
 
-// touch bumps the database-wide revision counter, stamps it on the project and journals
+// touch records that the transaction changed what cs names in the project; the revision
+// moves when the transaction is about to commit (flushTouches), one per touch.
+func (t *tx) touch(_ context.Context, projectID string, cs changeSet) error {
+	t.pending = append(t.pending, pendingTouch{projectID, cs})
+	return nil
+}
+
+// pendingTouch is one touch waiting for flushTouches.
+type pendingTouch struct {
+	project string
+	cs      changeSet
+}
+
+// flushTouches moves the revision of every project the transaction touched, last thing
+// before it commits. Writes queue on the counter's row until they commit, so the row is
+// taken as late as possible: taken by the cache hook, it held every other project's
+// writes for the rest of a big write's hooks (seconds for a maximal sync).
+func (t *tx) flushTouches(ctx context.Context) error {
+	for _, p := range t.pending {
+		if err := t.bump(ctx, p.project, p.cs); err != nil {
+			return err
+		}
+	}
+	t.pending = nil
+	return nil
+}
+
+// bump bumps the database-wide revision counter, stamps it on the project and journals
 // what changed under it. Writes queue on the counter's row until they commit, so revisions
 // commit in order and none is skipped: a poll that finds a revision missing from the
 // journal knows it was pruned.
-func (t *tx) touch(ctx context.Context, projectID string, cs changeSet) error {
+func (t *tx) bump(ctx context.Context, projectID string, cs changeSet) error {
 	var rev int64
 	if err := t.tx.NewUpdate().Model((*revisionRow)(nil)).Set("value = value + 1").Where("id = 1").
 		Returning("value").Scan(ctx, &rev); err != nil {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // Report states.
@@ -18,6 +20,20 @@ const (
 )
 
 func (t *tx) MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error {
+	if t.db.postgres {
+		// One array per statement: a sync's thousands of keys were as many row tuples to
+		// format and parse. In id order the rows append to the (project_id, key_id) index.
+		sorted := slices.Clone(keyIDs)
+		slices.Sort(sorted)
+		for start := 0; start < len(sorted); start += 50000 {
+			ids := sorted[start:min(start+50000, len(sorted))]
+			if _, err := t.tx.ExecContext(ctx, "INSERT INTO checkup_queue (project_id, key_id) SELECT ?, unnest(?::bigint[])",
+				projectID, pgdialect.Array(ids)); err != nil {
+				return mapError(err)
+			}
+		}
+		return nil
+	}
 	for start := 0; start < len(keyIDs); start += batch {
 		ids := keyIDs[start:min(start+batch, len(keyIDs))]
 		rows := make([]checkupMarkRow, len(ids))

@@ -296,7 +296,10 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 			}
 		}
 		t.tx = btx
-		return fn(t)
+		if err := fn(t); err != nil {
+			return err
+		}
+		return t.flushTouches(ctx)
 	})
 	if waiting {
 		db.waiting.Add(-1)

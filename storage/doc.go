@@ -6,7 +6,9 @@
 // [DB.Update] and [DB.View] run a function over a [tools.Tx] in one transaction. Tx.Touch
 // and TouchKeys (called by the catalogue's cache hook on every write) bump a database-wide
 // revision counter, store it on the project and journal in cache_changes what the revision
-// changed: keys of namespaces, whole namespaces, or the whole project. This process applies
+// changed: keys of namespaces, whole namespaces, or the whole project. The bump happens
+// when the function has returned, just before the commit: every write queues on the
+// counter's row, so a big write holds it for its commit only. This process applies
 // the change to its cache before Update returns; every other process polls the counter and
 // applies the journal, so a change made by the admin CLI or another server instance reaches
 // this one within one poll interval. A cached namespace file learns the keys a change named

@@ -243,20 +243,35 @@ func (s *scanner) translation(v []any, language string) *model.TranslationState 
 
 // inStrings is the condition "col is one of values" with its one argument: an array on
 // PostgreSQL, a JSON array on SQLite, so that the statement's text does not grow with
-// the list and the database looks each value up instead of comparing with every one.
+// the list and the database looks each value up instead of comparing with every one. On
+// PostgreSQL the array is read through a subquery, as in idList: "= ANY" of the constant
+// made the planner price each of thousands of hashes.
 func (t *tx) inStrings(col string, values []string) (string, any) {
 	if t.db.postgres {
-		return col + " = ANY(?::text[])", pgdialect.Array(values)
+		return col + " IN (SELECT unnest(?::text[]))", pgdialect.Array(values)
 	}
 	b, _ := json.Marshal(values) // strings always marshal
 	return col + " IN (SELECT value FROM json_each(?))", string(b)
 }
 
+// idList is the right-hand side of "col IN ..." for ids, with its one argument. On
+// PostgreSQL it is a subquery over one array: the planner then knows how many ids there
+// are and looks each one up by index, where a list of a thousand constants made it price
+// every constant (tens of ms of planning) and then scan the whole table for them.
+func (t *tx) idList(ids []int64) (string, any) {
+	if t.db.postgres {
+		return "(SELECT unnest(?::bigint[]))", pgdialect.Array(ids)
+	}
+	return "(?)", bun.In(ids)
+}
+
 // notInIDs is the condition "col is none of ids" with its one argument, as inStrings.
 func (t *tx) notInIDs(col string, ids []int64) (string, any) {
 	if t.db.postgres {
-		// A constant array: PostgreSQL hashes it rather than scanning it for every row.
-		return "NOT (" + col + " = ANY(?::bigint[]))", pgdialect.Array(ids)
+		// An anti-join, which PostgreSQL hashes (spilling to disk past work_mem, where a
+		// NOT IN subquery would rescan the list per row): as a constant "= ANY" of tens of
+		// thousands of ids the planner spent longer pricing each id than the scan took.
+		return "NOT EXISTS (SELECT 1 FROM unnest(?::bigint[]) AS kept(kept_id) WHERE kept_id = " + col + ")", pgdialect.Array(ids)
 	}
 	b, _ := json.Marshal(ids)
 	return col + " NOT IN (SELECT value FROM json_each(?))", string(b)
@@ -319,9 +334,9 @@ func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, erro
 func (t *tx) SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error {
 	ts := now()
 	for start := 0; start < len(keyIDs); start += batch {
-		end := min(start+batch, len(keyIDs))
+		list, arg := t.idList(keyIDs[start:min(start+batch, len(keyIDs))])
 		if _, err := t.tx.NewUpdate().Model((*keyRow)(nil)).Set("hidden = ?", hidden).Set("updated_at = ?", ts).
-			Where("id IN (?)", bun.In(keyIDs[start:end])).Exec(ctx); err != nil {
+			Where("id IN "+list, arg).Exec(ctx); err != nil {
 			return mapError(err)
 		}
 	}
@@ -332,14 +347,14 @@ func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
 	ts := now()
 	actor := model.PrincipalFrom(ctx).Actor()
 	for start := 0; start < len(keyIDs); start += batch {
-		chunk := keyIDs[start:min(start+batch, len(keyIDs))]
+		list, arg := t.idList(keyIDs[start:min(start+batch, len(keyIDs))])
 		if _, err := t.tx.NewUpdate().Model((*keyRow)(nil)).Set("source_version = source_version + 1").Set("updated_at = ?", ts).
-			Where("id IN (?)", bun.In(chunk)).Exec(ctx); err != nil {
+			Where("id IN "+list, arg).Exec(ctx); err != nil {
 			return mapError(err)
 		}
 		// Clearing a lock is a flag change: it goes into the history like any other.
 		var locked []translationRow
-		if err := t.tx.NewSelect().Model(&locked).Where("key_id IN (?)", bun.In(chunk)).Where("language_locked").Scan(ctx); err != nil {
+		if err := t.tx.NewSelect().Model(&locked).Where("key_id IN "+list, arg).Where("language_locked").Scan(ctx); err != nil {
 			return mapError(err)
 		}
 		if len(locked) == 0 {

@@ -112,7 +112,7 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 	}
 	for start := 0; start < len(touched.IDs); start += countBatch {
 		ids := touched.IDs[start:min(len(touched.IDs), start+countBatch)]
-		batch := bun.In(ids)
+		list, batch := t.idList(ids)
 		// What the batch's keys and rows counted as before this write: nothing for what it
 		// created, else their mark.
 		var created []int64
@@ -155,7 +155,7 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 		}
 		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE k.id IN (?) AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
+WHERE k.id IN `+list+` AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
 GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, []any{batch}, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
 			return fmt.Errorf("counting keys: %w", err)
 		}
@@ -174,7 +174,7 @@ GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyA
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE t.key_id IN (?) AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
+WHERE t.key_id IN `+list+` AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
 GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, []any{batch}, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("counting translations: %w", err)
 		}
@@ -186,12 +186,12 @@ GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices
 			markRows = markRows || r.Mark != r.Now
 		}
 		if markKeys {
-			if err := t.markKeys(ctx, "k.id IN (?)", batch); err != nil {
+			if err := t.markKeys(ctx, "k.id IN "+list, batch); err != nil {
 				return err
 			}
 		}
 		if markRows {
-			if err := t.markRows(ctx, "t.key_id IN (?)", batch); err != nil {
+			if err := t.markRows(ctx, "t.key_id IN "+list, batch); err != nil {
 				return err
 			}
 		}

@@ -16,6 +16,7 @@ type tx struct {
 	db      *DB
 	tx      bun.Tx
 	touched map[string]*changeSet // projects whose revision this transaction moved, to what changed
+	pending []pendingTouch        // touches whose revisions flushTouches moves before the commit
 	revs    []int64               // the revisions it took
 	write   bool                  // a write transaction (Update), not a View
 }
