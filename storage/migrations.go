@@ -43,6 +43,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerRoles(m)
 	registerInvitations(m)
 	registerTokenNames(m)
+	registerTrigramMerge(m)
 	return m
 }
 
