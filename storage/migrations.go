@@ -44,6 +44,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerInvitations(m)
 	registerTokenNames(m)
 	registerTrigramMerge(m)
+	registerTrigramDeferred(m)
 	return m
 }
 
