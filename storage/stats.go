@@ -177,6 +177,10 @@ GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices
 			}
 		}
 	}
+	for _, tk := range touched.Tallied {
+		at(tk.Project, "").keys += tk.Keys
+		at(tk.Project, tk.Language).current += tk.Keys
+	}
 	for pl, d := range deltas {
 		if *d == (statusDelta{}) {
 			continue
