@@ -18,6 +18,18 @@ const (
 )
 
 func (t *tx) MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error {
+	if !t.db.postgres {
+		// A JSON array of ids costs SQLite far less to read than a VALUES tuple per key:
+		// a maximal sync marks 360,000 keys in its main transaction.
+		for start := 0; start < len(keyIDs); start += countBatch {
+			ids := keyIDs[start:min(start+countBatch, len(keyIDs))]
+			if _, err := t.tx.Tx.ExecContext(ctx, `INSERT INTO checkup_queue (project_id, key_id) SELECT ?, j.value FROM json_each(?) AS j`,
+				projectID, idList(ids)); err != nil {
+				return mapError(err)
+			}
+		}
+		return nil
+	}
 	for start := 0; start < len(keyIDs); start += batch {
 		ids := keyIDs[start:min(start+batch, len(keyIDs))]
 		rows := make([]checkupMarkRow, len(ids))
