@@ -202,6 +202,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		return nil, nil
 	}
 	st := &staged{}
+	names := sortedKeys(b.values) // sorted once: a maximal body has 360,000
 	var proj model.Project
 	var ns model.Namespace
 	skip := errors.New("not chunked")
@@ -233,7 +234,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 			return skip
 		}
 		st.nsID = ns.ID
-		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language, sortedKeys(b.values)...)
+		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language, names...)
 		return err
 	})
 	switch {
@@ -250,7 +251,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		have[k.Key] = true
 	}
 	var fresh []string
-	for _, k := range sortedKeys(b.values) {
+	for _, k := range names {
 		if !have[k] {
 			fresh = append(fresh, k)
 		}
