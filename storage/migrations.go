@@ -43,6 +43,8 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerRoles(m)
 	registerInvitations(m)
 	registerTokenNames(m)
+	registerTrigramMerge(m)
+	registerTrigramDeferred(m)
 	return m
 }
 
