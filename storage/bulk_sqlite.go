@@ -126,20 +126,94 @@ func (t *tx) indexTrigrams(ctx context.Context, fts, table, col string, ids []in
 	if n := int64(len(ids)); ids[0]+n-1 == ids[n-1] && slices.IsSorted(ids) {
 		_, err = t.tx.Tx.ExecContext(ctx, sel+table+" AS r WHERE r.id BETWEEN ? AND ? AND length(r."+col+") >= 3", ids[0], ids[n-1])
 	} else {
-		list := make([]byte, 0, len(ids)*8)
-		for i, id := range ids {
-			if i > 0 {
-				list = append(list, ',')
-			}
-			list = strconv.AppendInt(list, id, 10)
-		}
 		_, err = t.tx.Tx.ExecContext(ctx, sel+"json_each(?) AS j CROSS JOIN "+table+" AS r ON r.id = j.value WHERE length(r."+col+") >= 3",
-			"["+string(list)+"]")
+			idList(ids))
 	}
 	return mapError(err)
 }
 
+// updateTranslationsSQLite updates rows one statement each. The trigram index of the
+// values that change is kept here, in one statement before and one after
+// (migrateTrigramDeferred), when they are more than a few.
 func (t *tx) updateTranslationsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
+	var changed []int64
+	if len(rows) >= deferTrigrams {
+		var err error
+		if changed, err = t.changedValues(ctx, rows); err != nil {
+			return err
+		}
+		if len(changed) > 0 {
+			list := idList(changed)
+			if _, err := t.tx.Tx.ExecContext(ctx, `INSERT INTO translations_trgm (translations_trgm, rowid, value)
+SELECT 'delete', r.id, r.value FROM json_each(?) AS j CROSS JOIN translations AS r ON r.id = j.value WHERE length(r.value) >= 3`, list); err != nil {
+				return mapError(err)
+			}
+			if _, err := t.tx.Tx.ExecContext(ctx, `INSERT INTO trigram_deferred (id) VALUES (1)`); err != nil {
+				return mapError(err)
+			}
+		}
+	}
+	if err := t.updateRowsSQLite(ctx, rows, ts); err != nil {
+		return err
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	if _, err := t.tx.Tx.ExecContext(ctx, `DELETE FROM trigram_deferred`); err != nil {
+		return mapError(err)
+	}
+	return t.indexTrigrams(ctx, "translations_trgm", "translations", "value", changed)
+}
+
+// deferTrigrams is the least number of updated rows whose trigrams are kept in bulk: below
+// it the trigger's flushes cost less than the statements around them.
+const deferTrigrams = 16
+
+// changedValues returns the ids of rows whose stored value differs from the one they are
+// about to be given, in id order.
+func (t *tx) changedValues(ctx context.Context, rows []translationRow) ([]int64, error) {
+	next := make(map[int64]string, len(rows))
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		next[r.ID], ids[i] = r.Value, r.ID
+	}
+	q, err := t.tx.Tx.QueryContext(ctx, `SELECT r.id, r.value FROM json_each(?) AS j CROSS JOIN translations AS r ON r.id = j.value`, idList(ids))
+	if err != nil {
+		return nil, mapError(err)
+	}
+	defer q.Close()
+	var changed []int64
+	for q.Next() {
+		var id int64
+		var v string
+		if err := q.Scan(&id, &v); err != nil {
+			return nil, mapError(err)
+		}
+		if v != next[id] {
+			changed = append(changed, id)
+		}
+	}
+	if err := q.Err(); err != nil {
+		return nil, mapError(err)
+	}
+	slices.Sort(changed)
+	return changed, nil
+}
+
+// idList is ids as a JSON array, for json_each.
+func idList(ids []int64) string {
+	list := make([]byte, 0, len(ids)*8+2)
+	list = append(list, '[')
+	for i, id := range ids {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = strconv.AppendInt(list, id, 10)
+	}
+	return string(append(list, ']'))
+}
+
+func (t *tx) updateRowsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
 	at := sqliteTime(ts)
 	_, err := t.execEach(ctx, `UPDATE translations SET value = ?, status = ?, do_not_translate = ?, language_locked = ?,
   source_version = ?, updated_by = ?, updated_at = ? WHERE id = ?`, len(rows), 8, false, func(i int, a []any) {

@@ -56,8 +56,9 @@ type DB struct {
 	log      *slog.Logger
 	secrets  *secrets.Box
 
-	waiting atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
-	analyze analyzer     // statistics after large imports (analyze.go)
+	waiting    atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
+	analyze    analyzer     // statistics after large imports (analyze.go)
+	checkpoint checkpointer // SQLite's WAL copied back off the writer (checkpoint.go)
 
 	mu      sync.Mutex
 	lastRev int64
@@ -189,6 +190,8 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 	q.Add("_pragma", "cache_size(-65536)")
 	if writer {
 		q.Set("_txlock", "immediate")
+		// Checkpoints run beside the writer, not in its commits (checkpoint.go).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}
 	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
@@ -266,6 +269,7 @@ func (db *DB) Close() error {
 		<-db.done
 	}
 	db.waitAnalyze()
+	db.checkpoint.wg.Wait()
 	return db.closePools()
 }
 
@@ -306,6 +310,7 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 	}
 	if err == nil {
 		db.afterWrite()
+		db.checkpointAfterWrite()
 	}
 	for id, cs := range t.touched {
 		if err != nil {

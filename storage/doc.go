@@ -28,7 +28,11 @@
 //
 // One model set serves both databases. SQLite runs in WAL mode with a busy timeout and
 // foreign keys on; writes go through a single connection that takes the write lock at
-// BEGIN, reads through a pool of their own.
+// BEGIN, reads through a pool of their own. The WAL is checkpointed in the background from
+// a reader after writes (checkpoint.go), never inside the writer's commits, and the FTS5
+// trigram tables are kept by the write path in bulk, one statement per batch of inserted
+// or changed rows (bulk_sqlite.go), since FTS5 flushes a segment at every statement
+// savepoint.
 //
 // # Migrations
 //

@@ -45,6 +45,8 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTokenNames(m)
 	registerSyntaxState(m)
 	registerProgressCounts(m)
+	registerTrigramMerge(m)
+	registerTrigramDeferred(m)
 	return m
 }
 

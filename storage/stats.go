@@ -110,9 +110,17 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 		}
 		return d
 	}
-	for start := 0; start < len(touched.IDs); start += countBatch {
-		ids := touched.IDs[start:min(len(touched.IDs), start+countBatch)]
-		list, batch := t.idList(ids)
+	// In id order a batch is often one run of ids (the keys a write created), which the
+	// statements read as a range of the indexes instead of looking up each id of a list.
+	sorted := slices.Clone(touched.IDs)
+	slices.Sort(sorted)
+	for start := 0; start < len(sorted); start += countBatch {
+		ids := sorted[start:min(len(sorted), start+countBatch)]
+		list, arg := t.idList(ids)
+		keyIn, rowIn, batch := "k.id IN "+list, "t.key_id IN "+list, []any{arg}
+		if ids[len(ids)-1]-ids[0] == int64(len(ids)-1) {
+			keyIn, rowIn, batch = "k.id BETWEEN ? AND ?", "t.key_id BETWEEN ? AND ?", []any{ids[0], ids[len(ids)-1]}
+		}
 		// What the batch's keys and rows counted as before this write: nothing for what it
 		// created, else their mark.
 		var created []int64
@@ -155,8 +163,8 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 		}
 		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE k.id IN `+list+` AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
-GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, []any{batch}, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
+WHERE `+keyIn+` AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
+GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, batch, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
 			return fmt.Errorf("counting keys: %w", err)
 		}
 		markKeys := false
@@ -174,8 +182,8 @@ GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyA
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE t.key_id IN `+list+` AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
-GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, []any{batch}, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
+WHERE `+rowIn+` AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
+GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, batch, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("counting translations: %w", err)
 		}
 		markRows := false
@@ -186,15 +194,19 @@ GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices
 			markRows = markRows || r.Mark != r.Now
 		}
 		if markKeys {
-			if err := t.markKeys(ctx, "k.id IN "+list, batch); err != nil {
+			if err := t.markKeys(ctx, keyIn, batch...); err != nil {
 				return err
 			}
 		}
 		if markRows {
-			if err := t.markRows(ctx, "t.key_id IN "+list, batch); err != nil {
+			if err := t.markRows(ctx, rowIn, batch...); err != nil {
 				return err
 			}
 		}
+	}
+	for _, tk := range touched.Tallied {
+		at(tk.Project, "").keys += tk.Keys
+		at(tk.Project, tk.Language).current += tk.Keys
 	}
 	for pl, d := range deltas {
 		if *d == (statusDelta{}) {

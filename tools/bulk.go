@@ -107,6 +107,9 @@ type staged struct {
 	ids       map[string]int64 // staged key name to id
 	byID      map[int64]bool
 	chunks    [][]int64 // key ids per committed chunk
+	// currentRows are the staged keys made in the source language with a non-empty value:
+	// a visible key and a current row, which the counters hook adds without reading.
+	currentRows map[int64]bool
 
 	// Set in the main transaction.
 	current bool // no other write touched the project since snapshot
@@ -199,6 +202,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		return nil, nil
 	}
 	st := &staged{}
+	names := sortedKeys(b.values) // sorted once: a maximal body has 360,000
 	var proj model.Project
 	var ns model.Namespace
 	skip := errors.New("not chunked")
@@ -230,7 +234,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 			return skip
 		}
 		st.nsID = ns.ID
-		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language, sortedKeys(b.values)...)
+		st.snapshot, err = tx.Keys(ctx, ns, proj.SourceLanguage, st.language, names...)
 		return err
 	})
 	switch {
@@ -247,7 +251,7 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		have[k.Key] = true
 	}
 	var fresh []string
-	for _, k := range sortedKeys(b.values) {
+	for _, k := range names {
 		if !have[k] {
 			fresh = append(fresh, k)
 		}
@@ -263,6 +267,10 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 	}
 	st.ids = make(map[string]int64, len(fresh))
 	st.byID = make(map[int64]bool, len(fresh))
+	isSource := st.language == proj.SourceLanguage
+	if isSource {
+		st.currentRows = make(map[int64]bool, len(fresh))
+	}
 	waiting := c.store.(model.ChunkedStore).WritersWaiting
 	for start, n := 0, 0; start < len(fresh); n++ {
 		var ids []int64
@@ -310,6 +318,9 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		st.nsID, st.createdNS = ns.ID, st.createdNS || createdNS
 		for i, id := range ids {
 			st.ids[keys[i]], st.byID[id] = id, true
+			if isSource && b.values[keys[i]] != "" {
+				st.currentRows[id] = true
+			}
 		}
 		st.chunks = append(st.chunks, ids)
 		if c.bulk.afterChunk != nil {

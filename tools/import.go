@@ -154,6 +154,7 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 				return nil, err
 			}
 			var changes []model.Change
+			var fresh map[string]int64 // the keys the sync below creates
 			if plan.source != nil {
 				synced = SyncOut{}
 				sin := SyncIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: proj.SourceLanguage, Namespace: in.NamespaceKey},
@@ -164,11 +165,17 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 				if err := describeKeys(ctx, tx, changes, plan.notes); err != nil {
 					return nil, err
 				}
+				fresh = make(map[string]int64, len(synced.Created))
+				for _, ch := range changes {
+					if ch.Kind == model.ChangeKeyCreated {
+						fresh[ch.Key] = ch.KeyID
+					}
+				}
 			}
 			for _, l := range plan.order {
 				ow := &OverwriteOut{}
 				oin := OverwriteIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: l, Namespace: in.NamespaceKey},
-					Translations: plan.targets[l], status: in.Status, review: plan.review[l]}
+					Translations: plan.targets[l], status: in.Status, review: plan.review[l], fresh: fresh}
 				ch, err := overwriteNamespace(ctx, tx, proj, ns, oin, ow)
 				if err != nil {
 					return nil, err

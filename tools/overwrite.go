@@ -15,6 +15,9 @@ type OverwriteIn struct {
 	// entries that the file marks not final).
 	status string
 	review map[string]bool
+	// fresh names keys this same write created, in the source language and with no row in
+	// any other: an import's overwrite knows them without reading them back.
+	fresh map[string]int64
 }
 
 // OverwriteSummary counts what an overwrite did.
@@ -63,12 +66,24 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 	isSource := in.Language == proj.SourceLanguage
 	names := sortedKeys(in.Translations)
 	var keys []model.KeyState
-	if len(names) > 0 {
+	read := names
+	if len(in.fresh) > 0 && !isSource {
+		read = make([]string, 0, len(names))
+		for _, k := range names {
+			if id, ok := in.fresh[k]; ok {
+				keys = append(keys, model.KeyState{ID: id, Key: k, SourceVersion: 1})
+			} else {
+				read = append(read, k)
+			}
+		}
+	}
+	if len(read) > 0 {
 		// Only the keys sent: an overwrite costs what it names, not what the namespace holds.
-		var err error
-		if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, in.Language, names...); err != nil {
+		more, err := tx.Keys(ctx, ns, proj.SourceLanguage, in.Language, read...)
+		if err != nil {
 			return nil, err
 		}
+		keys = append(keys, more...)
 	}
 	existing := indexKeys(keys)
 	var writes []model.TranslationWrite

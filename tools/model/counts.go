@@ -31,6 +31,17 @@ type TouchedKeys struct {
 	IDs     []int64
 	New     map[int64]bool     // keys created
 	NewRows map[int64][]string // languages of the rows created, by key
+	// Tallied are created keys the write already counted, left out of IDs: each a visible
+	// key with a source version and one current row in the language, stored marked so.
+	// The store adds them to Project's counters without reading them.
+	Tallied []TalliedKeys
+}
+
+// TalliedKeys counts created keys of a project with one current row each in Language.
+type TalliedKeys struct {
+	Project  string
+	Language string
+	Keys     int64
 }
 
 // NamespaceProgress is the LanguageCounts of one namespace.
