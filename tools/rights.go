@@ -230,9 +230,15 @@ type MyRole struct {
 func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error) {
 	out := MyRole{Editable: map[string]bool{}, Approvable: map[string]bool{}}
 	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
-		if p := model.PrincipalFrom(ctx); isUser(p) {
-			a, err := tx.Access(ctx, p.UserID, proj.ID)
-			if err != nil {
+		// The user's standing is read once and every language decided from it: a read per
+		// language was most of an approve's statements.
+		p := model.PrincipalFrom(ctx)
+		var a model.Access
+		if isUser(p) {
+			var err error
+			if a, err = tx.Access(ctx, p.UserID, proj.ID); model.IsNotFound(err) {
+				return nil // the user is gone: no rights, as rightsIn says
+			} else if err != nil {
 				return err
 			}
 			out.Role = a.ProjectRole
@@ -240,17 +246,11 @@ func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error
 				out.Role = model.RoleOwner
 			}
 		}
-		r, err := c.rightsIn(ctx, tx, proj, "")
-		if err != nil {
-			return err
-		}
+		r := rightsOn(p, a, proj, "")
 		out.Manage = r&model.RightManage != 0
 		out.Owner = r&model.RightOwner != 0
 		for _, l := range proj.EnabledLanguages {
-			r, err := c.rightsIn(ctx, tx, proj, l)
-			if err != nil {
-				return err
-			}
+			r := rightsOn(p, a, proj, l)
 			out.Editable[l] = l != proj.SourceLanguage && r&model.RightTranslate != 0
 			out.Approvable[l] = out.Editable[l] && r&model.RightApprove != 0
 		}
