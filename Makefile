@@ -61,12 +61,14 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 # (rest, tools) overlap instead of tools starting last.
 RACEPKGS = ./rest ./tools ./storage ./workflows ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
 
-# The plain run lists the long packages first, and runs four at a time (-p 4, go test's
+# The plain run lists the long packages first, and runs three at a time (-p 3, go test's
 # default being the two CPUs): like their tests, the packages wait on the databases, loopback
 # HTTP and Chromium more than they compute, and listed first the long ones (rest, tools,
 # cmd/lokal, the editor's browser tests) start at once instead of after the short ones.
+# Not four: four packages beside the race run's two took more than the 100 connections
+# of a default PostgreSQL server.
 PLAINPKGS = ./rest ./tools ./cmd/lokal ./rest/app ./storage ./public ./workflows ./...
-PLAINP ?= 4
+PLAINP ?= 3
 
 # .ci/test runs the plain and the race runs side by side (each waits on databases and
 # loopback HTTP much of the time, so together they fill the two cores), streaming each
