@@ -45,7 +45,7 @@ docker:
 # than on the CPUs (rest: 89 s at the default 2 on this 2-core machine, 41 s at 4).
 # The race detector covers the packages with concurrency; -short skips there the tests
 # that send one request at a time to a server of their own (the scenario tables, the
-# hostile inputs, the 10,000-key sync, the 300-write counter walk): the detector only sees
+# hostile inputs, the 10,000-key sync, the counter walk): the detector only sees
 # what runs at once, and the tests it keeps start the same servers and run the same
 # handlers, some concurrently. The plain run covers those tests without -race.
 # -timeout 30m: a package's default 10 minutes is short for rest under -race on a busy machine.
