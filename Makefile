@@ -45,7 +45,7 @@ docker:
 # than on the CPUs (rest: 89 s at the default 2 on this 2-core machine, 41 s at 4).
 # The race detector covers the packages with concurrency; -short skips there the tests
 # that send one request at a time to a server of their own (the scenario tables, the
-# hostile inputs, the 10,000-key sync, the 300-write counter walk): the detector only sees
+# hostile inputs, the 10,000-key sync, the counter walk): the detector only sees
 # what runs at once, and the tests it keeps start the same servers and run the same
 # handlers, some concurrently. The plain run covers those tests without -race.
 # -timeout 30m: a package's default 10 minutes is short for rest under -race on a busy machine.
@@ -61,6 +61,15 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 # (rest, tools) overlap instead of tools starting last.
 RACEPKGS = ./rest ./tools ./storage ./workflows ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
 
+# The plain run lists the long packages first, and runs three at a time (-p 3, go test's
+# default being the two CPUs): like their tests, the packages wait on the databases, loopback
+# HTTP and Chromium more than they compute, and listed first the long ones (rest, tools,
+# cmd/lokal, the editor's browser tests) start at once instead of after the short ones.
+# Not four: four packages beside the race run's two took more than the 100 connections
+# of a default PostgreSQL server.
+PLAINPKGS = ./rest ./tools ./cmd/lokal ./rest/app ./storage ./public ./workflows ./...
+PLAINP ?= 3
+
 # .ci/test runs the plain and the race runs side by side (each waits on databases and
 # loopback HTTP much of the time, so together they fill the two cores), streaming each
 # package's lines as it ends (go test -json through .ci/testlines.go) with a "test |" or
@@ -68,7 +77,7 @@ RACEPKGS = ./rest ./tools ./storage ./workflows ./ai ./storage/storagetest ./too
 # needs, and a progress line every 30 s. It ends with the slowest tests, then go test's
 # closing lines of both runs, and fails when anything failed.
 test:
-	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" bash .ci/test
+	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" PLAINPKGS="$(PLAINPKGS)" PLAINP="$(PLAINP)" bash .ci/test
 
 # The tests marked storagetest.Long (seconds each by design: hundreds of requests one at a
 # time, a server killed and restarted, budgets waited out), with LOKAL_TEST_LONG=1. CI

@@ -222,11 +222,11 @@ func TestCheckupPages(t *testing.T) {
 	})
 }
 
-// TestCheckupCancelled: a checkup of 20,000 keys whose context ends after its third chunk
-// stores no fourth chunk and returns the context's error; readers still see the report
-// before it, and the next checkup carries on from where it stopped to the same result as
-// one pass over everything. The race run (-short) takes 2,000 keys in chunks of 100: the
-// same twenty chunks, within the sync's write budget under the detector.
+// TestCheckupCancelled: a checkup of 5,000 keys (chunks of the default 1,000) whose context
+// ends after its third chunk stores no fourth chunk and returns the context's error;
+// readers still see the report before it, and the next checkup carries on from where it
+// stopped to the same result as one pass over everything. The race run (-short) takes
+// 2,000 keys in chunks of 100, within the sync's write budget under the detector.
 func TestCheckupCancelled(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
@@ -234,7 +234,7 @@ func TestCheckupCancelled(t *testing.T) {
 		x.sync(t, "en", "small", map[string]string{"hello": "Hello there, friend"}, false)
 		before := x.run(t)
 
-		n, chunk := 20000, 0 // the default chunk, 1,000 keys
+		n, chunk := 5000, 0 // the default chunk, 1,000 keys
 		if testing.Short() {
 			n, chunk = 2000, 100
 		}

@@ -177,7 +177,8 @@ func TestReadNamespaceReadsOwnWrites(t *testing.T) {
 		fatalIf(t, errOf(a.Sync(ctx, tools.SyncIn{NamespaceRef: ref, Translations: seed})))
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
-		for r := 0; r < 4; r++ {
+		// Two readers: on two cores, more spinning readers only starve the writes.
+		for r := 0; r < 2; r++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

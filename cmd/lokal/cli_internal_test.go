@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"net/netip"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -247,5 +248,22 @@ func TestBaseURLWarning(t *testing.T) {
 		if got != "" && (!strings.Contains(got, tt.baseURL) || !strings.Contains(got, "--base-url")) {
 			t.Errorf("listen %s, base URL %s: %q names neither the URL nor the flag", tt.listen, tt.baseURL, got)
 		}
+	}
+}
+
+// TestBuildVersion checks the version of a build without -ldflags -X: the module version
+// or "devel", and the VCS stamp go build records or "unknown" (a test binary has none);
+// TestVersion checks -X through the binary.
+func TestBuildVersion(t *testing.T) {
+	if version != "" || commit != "" {
+		t.Fatalf("the test binary has -X version %q commit %q", version, commit)
+	}
+	v := buildVersion()
+	if v.Go != runtime.Version() || v.Version == "" || v.Commit == "" {
+		t.Errorf("buildVersion() = %+v", v)
+	}
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"version"}, &out, &bytes.Buffer{}); err != nil || !strings.HasPrefix(out.String(), "lokal "+v.Version+" (commit "+v.Commit+", ") {
+		t.Errorf("lokal version: %q (%v)", out.String(), err)
 	}
 }

@@ -28,8 +28,12 @@ import (
 	"github.com/lokal-dev/lokal/storage/storagetest"
 )
 
-// lokalBin is the binary built by TestMain.
+// lokalBin is the binary built by TestMain, once for the package: a release build, its
+// version and commit set with -ldflags -X as the release and `make build` set them
+// (TestVersion checks them; each link costs seconds of CPU).
 var lokalBin string
+
+const testVersion, testCommit = "v1.2.3", "0123abc"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lokal-cmd-test")
@@ -38,7 +42,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	lokalBin = filepath.Join(dir, "lokal")
-	build := exec.Command("go", "build", "-o", lokalBin, ".")
+	build := exec.Command("go", "build", "-o", lokalBin,
+		"-ldflags", "-X main.version="+testVersion+" -X main.commit="+testCommit, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building lokal:", err)

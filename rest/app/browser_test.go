@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,18 +58,48 @@ func screenshotDir(t *testing.T) string {
 	return t.TempDir()
 }
 
+// The package's one headless Chromium, started by the first browser test and stopped by
+// TestMain: starting one per test cost each a second or two of CPU on two busy cores.
+var (
+	chromeOnce sync.Once
+	chromeCtx  context.Context // the browser's first tab, the parent of every test's context
+	chromeStop context.CancelFunc
+	chromeErr  error
+)
+
+// newBrowser is a tab of its own for the test in a browser context of its own (cookies,
+// storage and cache apart from every other test's, as in a browser of its own), closed
+// when the test ends, with 90 s for the whole test.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900), chromedp.Flag("lang", "en-US"))
-	actx, cancel := chromedp.NewExecAllocator(t.Context(), opts...)
+	bin := chromium(t)
+	chromeOnce.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
+			chromedp.WindowSize(1280, 900), chromedp.Flag("lang", "en-US"))
+		actx, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, stopFirst := chromedp.NewContext(actx)
+		chromeCtx, chromeStop = ctx, func() { stopFirst(); stopAlloc() }
+		chromeErr = chromedp.Do(ctx) // starts the browser
+	})
+	if chromeErr != nil {
+		t.Fatalf("starting Chromium: %v", chromeErr)
+	}
+	ctx, cancel := chromedp.NewContext(chromeCtx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
+	ctx, cancel2 := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(cancel3)
+	if err := chromedp.Do(ctx); err != nil { // opens the tab
+		t.Fatalf("opening a tab: %v", err)
+	}
 	return ctx
+}
+
+// stopBrowser ends the shared Chromium, if a test started it.
+func stopBrowser() {
+	if chromeStop != nil {
+		chromeStop()
+	}
 }
 
 // a11yProblems lists the form controls of the page without a label and the controls a

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +25,11 @@ import (
 	"github.com/lokal-dev/lokal/tools/secrets"
 )
 
-func TestMain(m *testing.M) { storagetest.Main(m) }
+func TestMain(m *testing.M) {
+	code := storagetest.Run(m)
+	stopBrowser()
+	os.Exit(code)
+}
 
 // env is the API and the application over a fresh fixture database of one dialect: the
 // fixture's user (workspace ws, project proj with nb and sv) and the other workspace's user.
