@@ -23,8 +23,8 @@ func TestBrowserInvitation(t *testing.T) {
 		chromedp.Navigate(e.srv.URL+"/app/"), chromedp.WaitVisible(chromedp.CSS(`#email`)),
 		chromedp.SendKeys(chromedp.CSS(`#email`), e.f.User.Email),
 		chromedp.SendKeys(chromedp.CSS(`#password`), password),
-		chromedp.Submit(chromedp.CSS(`#password`)),
-		chromedp.WaitVisible(chromedp.CSS(`main`)))
+		chromedp.Submit(chromedp.CSS(`#password`)))
+	waitFor(t, ctx, "signed in", `location.pathname === '/app/' && !document.querySelector('#password')`)
 	do(t, ctx, "inviting a translator of nb",
 		chromedp.Navigate(e.srv.URL+"/app/p/"+id+"/members"), chromedp.WaitVisible(chromedp.CSS(`#invite-email`)),
 		chromedp.SendKeys(chromedp.CSS(`#invite-email`), "ines@acme.test"),

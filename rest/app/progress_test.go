@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -73,6 +74,15 @@ func TestProgressView(t *testing.T) {
 		check("sv", "approved 0 0%", "ai 0 0%", "review 0 0%", "stale 0 0%", "missing 10 100%")
 		if want := `aria-label="nb — Norwegian Bokmål: 10 keys; approved 2 (20%), ai drafts 3 (30%), needs review 1 (10%), stale 1 (10%), missing 3 (30%)"`; !regexp.MustCompile(regexp.QuoteMeta(want)).MatchString(page.body) {
 			t.Errorf("the bar's text alternative is not %s", want)
+		}
+
+		// The project page's table splits the same way: AI drafts are not "translated".
+		proj := b.get(t, "/app/p/"+e.f.Project.ID+"/").want(t, http.StatusOK)
+		for _, cell := range []string{`<td data-label="Approved">2</td>`, `<td data-label="AI drafts">3</td>`, `<td data-label="Needs review">1</td>`,
+			`<td data-label="Stale">1</td>`, `<td data-label="Missing">3</td>`} {
+			if !strings.Contains(proj.body, cell) {
+				t.Errorf("the project page has no %s", cell)
+			}
 		}
 
 		// Approving a draft moves it from AI drafts to approved at once.

@@ -45,12 +45,14 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 	for _, l := range proj.EditableLanguages {
 		editable[l] = role.Editable[l] // the project's editable languages that the role edits
 	}
-	var langs []tools.LanguageStats
-	for _, l := range st.Languages {
-		if l.Language != st.SourceLanguage {
-			langs = append(langs, l)
-		}
+	// The languages' table splits what is written as the progress page does: AI drafts are
+	// not counted as translated until someone approves them.
+	prog, err := h.cat.GetProgress(r.Context(), tools.ProgressIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
+	langs := prog.Languages
 	// The file forms start from the project's first namespace, its source language, JSON
 	// and the import endpoint's defaults (approved, source texts kept).
 	if files.Export.Format == "" {
