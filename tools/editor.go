@@ -423,18 +423,9 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		if err != nil {
 			return err
 		}
-		rows, err := tx.ReviewRows(ctx, model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
-		if err != nil {
+		if out.Item, err = c.queueItem(ctx, tx, proj, in, key); err != nil {
 			return err
 		}
-		if len(rows) == 0 {
-			return model.Errorf(model.CodeNotFound, "%q has no source text to review", in.TranslationKey)
-		}
-		t, err := c.loadTerms(ctx, tx, proj)
-		if err != nil {
-			return err
-		}
-		out.Item = c.reviewItem(proj, t, in.Language, rows[0])
 		if out.History, err = tx.RowHistory(ctx, key.ID, in.Language, 50); err != nil {
 			return err
 		}
@@ -676,24 +667,31 @@ func (c *Catalog) savedItem(ctx context.Context, in RowRef) (ReviewItem, error) 
 		if err != nil {
 			return err
 		}
-		rows, err := tx.ReviewRows(ctx, model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
-		if err != nil {
+		if out, err = c.queueItem(ctx, tx, proj, in, key); err != nil {
 			return err
 		}
-		if len(rows) == 0 {
-			return model.Errorf(model.CodeNotFound, "%q has no source text to review", in.TranslationKey)
-		}
-		t, err := c.loadTerms(ctx, tx, proj)
-		if err != nil {
-			return err
-		}
-		out = c.reviewItem(proj, t, in.Language, rows[0])
 		r, err := c.rightsIn(ctx, tx, proj, in.Language)
 		out.Editable = canEdit(ctx, proj, in.Language) == nil && r&model.RightTranslate != 0
 		out.Approvable = out.Editable && r&model.RightApprove != 0
 		return err
 	})
 	return out, err
+}
+
+// queueItem reads key's row in in.Language as the review queue shows it.
+func (c *Catalog) queueItem(ctx context.Context, tx model.Tx, proj model.Project, in RowRef, key model.KeyRecord) (ReviewItem, error) {
+	rows, err := tx.ReviewRows(ctx, model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, KeyIDs: []int64{key.ID}, Limit: 1})
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	if len(rows) == 0 {
+		return ReviewItem{}, model.Errorf(model.CodeNotFound, "%q has no source text to review", in.TranslationKey)
+	}
+	t, err := c.loadTerms(ctx, tx, proj)
+	if err != nil {
+		return ReviewItem{}, err
+	}
+	return c.reviewItem(proj, t, in.Language, rows[0]), nil
 }
 
 // errUnchanged stops applyUpdate when a save would store what is stored.
