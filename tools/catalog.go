@@ -78,6 +78,8 @@ type Catalog struct {
 	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
 	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
 	checkup checkupRun // chunking of checkups (checkups.go)
+	// tallied counts the keys the counters hook added without reading them (tests).
+	tallied atomic.Int64
 }
 
 type cachedPrincipal struct {
