@@ -27,7 +27,8 @@ const CheckupDelay = 10 * time.Second
 // chunks, each read in one snapshot and stored in one short transaction, and carries every
 // other finding over from the report before. What the analysis depends on beyond the keys
 // (languages, glossary, do-not-translate terms, the project's syntax) is fingerprinted:
-// when it changed, the checkup analyses every key, still in chunks. A checkup stopped midway (a shutdown, a
+// when it changed, the checkup analyses every key, still in chunks, as it does when a write
+// of many keys queued the whole project (model.CheckupWholeProject) instead of each key. A checkup stopped midway (a shutdown, a
 // crash) leaves a running report that the next one resumes; readers see completed
 // reports only.
 const (
