@@ -374,7 +374,7 @@ func (t *tx) ApplyCheckup(ctx context.Context, r model.CheckupReport, ch model.C
 		return err
 	}
 	_, err = t.tx.NewUpdate().Model((*checkupRow)(nil)).Set("counts = ?", string(cj)).Set("keys_checked = keys_checked + ?", ch.Checked).
-		Set("cursor_ns = ?", r.CursorNS).Set("cursor_key = ?", r.CursorKey).Set("locked_until = ?", r.LockedUntil.UTC()).
+		Set("cursor_ns = ?", r.CursorNS).Set("cursor_key = ?", r.CursorKey).Set("full_pass = ?", r.Full).Set("locked_until = ?", r.LockedUntil.UTC()).
 		Where("id = ?", r.ID).Exec(ctx)
 	return mapError(err)
 }

@@ -62,5 +62,6 @@
 // A checkup report holds counts; its findings are rows of checkup_findings, each in the
 // reports whose sequence number is in [first_seq, last_seq), so a finding that did not
 // change is one row for every report that shows it. checkup_queue lists the keys written
-// since the last checkup, in the transaction of the write.
+// since the last checkup, in the transaction of the write; a row of key_id 0 queues the
+// whole project (a write of many keys), which the next checkup reads as a full pass.
 package storage

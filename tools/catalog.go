@@ -80,6 +80,8 @@ type Catalog struct {
 	checkup checkupRun // chunking of checkups (checkups.go)
 
 	syntaxScans atomic.Int64 // detections that read every source value (syntax.go)
+	// tallied counts the keys the counters hook added without reading them (tests).
+	tallied atomic.Int64
 }
 
 type cachedPrincipal struct {

@@ -27,7 +27,8 @@ const CheckupDelay = 10 * time.Second
 // chunks, each read in one snapshot and stored in one short transaction, and carries every
 // other finding over from the report before. What the analysis depends on beyond the keys
 // (languages, glossary, do-not-translate terms, the project's syntax) is fingerprinted:
-// when it changed, the checkup analyses every key, still in chunks. A checkup stopped midway (a shutdown, a
+// when it changed, the checkup analyses every key, still in chunks, as it does when a write
+// of many keys queued the whole project (model.CheckupWholeProject) instead of each key. A checkup stopped midway (a shutdown, a
 // crash) leaves a running report that the next one resumes; readers see completed
 // reports only.
 const (
@@ -231,7 +232,15 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	}); err != nil {
 		return CheckupReportOut{}, err
 	}
-	err = c.checkupAll(ctx, cfg, &r)
+	// A full pass that starts here covers the project-wide marks queued so far: they
+	// committed before it reads any key.
+	var wholes []int64
+	if r.Full && r.CursorNS == 0 && r.CursorKey == 0 {
+		wholes, err = c.checkupWholeMarks(ctx, projectID)
+	}
+	if err == nil {
+		err = c.checkupAll(ctx, cfg, &r, wholes)
+	}
 	if err == nil {
 		err = c.checkupQueued(ctx, cfg, &r)
 	}
@@ -267,10 +276,24 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 	return c.checkupPage(ctx, stored, 0)
 }
 
+// checkupWholeMarks lists the project-wide queue marks (model.CheckupWholeProject).
+func (c *Catalog) checkupWholeMarks(ctx context.Context, projectID string) ([]int64, error) {
+	var ids []int64
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		marks, err := tx.CheckupQueue(ctx, projectID, 0, []int64{model.CheckupWholeProject}, 0)
+		for _, m := range marks {
+			ids = append(ids, m.ID)
+		}
+		return err
+	})
+	return ids, err
+}
+
 // checkupAll analyses every visible key of the project, namespace by namespace in key
 // order, from r's cursor on; each chunk also takes the queue marks of its keys, which it
-// has just analysed.
-func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.CheckupReport) error {
+// has just analysed. The first also takes the project-wide marks wholes, which the pass
+// covers: it is stored as a full pass with them, so one that resumes it covers them too.
+func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.CheckupReport, wholes []int64) error {
 	if !r.Full || r.CursorNS < 0 {
 		return nil
 	}
@@ -313,6 +336,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.Ch
 				return err
 			}
 			ch := model.CheckupChunk{NamespaceID: ns, AfterKey: after, Findings: cfg.analyze(keys), Checked: len(keys)}
+			ch.Marks, wholes = append(wholes, ch.Marks...), nil
 			for _, m := range marks {
 				ch.Marks = append(ch.Marks, m.ID)
 			}
@@ -335,7 +359,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.Ch
 	}
 	next := *r
 	next.CursorNS, next.CursorKey = -1, 0 // the full pass is done
-	if err := c.applyCheckup(ctx, &next, model.CheckupChunk{}); err != nil {
+	if err := c.applyCheckup(ctx, &next, model.CheckupChunk{Marks: wholes}); err != nil {
 		return err
 	}
 	*r = next
@@ -379,6 +403,20 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model
 		}
 		if len(marks) == 0 {
 			return nil
+		}
+		if slices.ContainsFunc(marks, func(m model.CheckupMark) bool { return m.KeyID == model.CheckupWholeProject }) {
+			// A write of many keys queued the project: a full pass from the start covers
+			// it, and every mark queued before it reads a key; the loop then takes the
+			// marks of keys it did not find (hidden or gone).
+			wholes, err := c.checkupWholeMarks(ctx, r.ProjectID)
+			if err != nil {
+				return err
+			}
+			r.Full, r.CursorNS, r.CursorKey = true, 0, 0
+			if err := c.checkupAll(ctx, cfg, r, wholes); err != nil {
+				return err
+			}
+			continue
 		}
 		// Keys hidden or gone are covered too: their findings end.
 		ch := model.CheckupChunk{KeyIDs: ids, Findings: cfg.analyze(keys), Checked: len(ids)}

@@ -351,3 +351,56 @@ func TestCheckupPruning(t *testing.T) {
 		x.sameAsReference(t, "")
 	})
 }
+
+// TestCheckupWholeProjectMark: a write of more keys than a write queues one by one (here a
+// sync of 10,001 keys, chunked on SQLite) queues the project once; the next checkup makes a
+// full pass of it, finds every finding a whole pass finds, and empties the queue. A small
+// write after it is checked incrementally again.
+func TestCheckupWholeProjectMark(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		tools.SetCheckupChunks(x.cat, 4000, nil)
+		db := storagetest.SQL(t, x.dsn)
+		queued := func() (marks, wholes int) {
+			t.Helper()
+			if err := db.QueryRowContext(x.ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN key_id = 0 THEN 1 ELSE 0 END), 0)
+FROM checkup_queue WHERE project_id = '`+x.proj+`'`).Scan(&marks, &wholes); err != nil {
+				t.Fatal(err)
+			}
+			return marks, wholes
+		}
+		x.sync(t, "en", "qa", map[string]string{"greet": "Hello %{name}", "fine": "Save your changes"}, false)
+		x.overwrite(t, "nb", "qa", map[string]string{"greet": "Hei", "fine": "Lagre endringene dine"})
+		x.run(t)
+		x.sameAsReference(t, "")
+
+		many := map[string]string{}
+		for i := range 10001 {
+			many[fmt.Sprintf("k%05d", i)] = fmt.Sprintf("Line %d", i)
+		}
+		many["k00007"] = "Hello {name}, %{count} left"
+		x.sync(t, "en", "many", many, false)
+		x.overwrite(t, "nb", "many", map[string]string{"k00007": "Hei {name}", "k00008": "Linje 8"})
+		if marks, wholes := queued(); wholes != 1 || marks != 1+2 {
+			t.Errorf("after a write of 10,001 keys and one of 2: %d queue marks, %d of the whole project; want the project once and the 2 keys", marks, wholes)
+		}
+		r := x.run(t)
+		if !r.Full || r.KeysChecked != 10003 {
+			t.Errorf("report after the big write: full %v, keys checked %d; want a full pass over 10,003 keys", r.Full, r.KeysChecked)
+		}
+		x.sameAsReference(t, "")
+		if marks, _ := queued(); marks != 0 {
+			t.Errorf("%d queue marks left after the checkup", marks)
+		}
+
+		x.overwrite(t, "nb", "many", map[string]string{"k00007": "Hei {name}, %{count} igjen"})
+		if marks, wholes := queued(); wholes != 0 || marks != 1 {
+			t.Errorf("after a 1-key write: %d queue marks, %d of the whole project; want 1 key", marks, wholes)
+		}
+		if r := x.run(t); r.Full || r.KeysChecked != 1 {
+			t.Errorf("report after a 1-key write: full %v, keys checked %d; want 1 key, incrementally", r.Full, r.KeysChecked)
+		}
+		x.sameAsReference(t, "")
+	})
+}

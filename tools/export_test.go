@@ -13,6 +13,9 @@ func SetBulkChunks(c *Catalog, threshold, size int, after func(ctx context.Conte
 	c.bulk.set, c.bulk.threshold, c.bulk.batch, c.bulk.slice, c.bulk.afterChunk = true, threshold, size, 0, after
 }
 
+// TalliedKeys is how many created keys c's counters hook added without reading them.
+func TalliedKeys(c *Catalog) int64 { return c.tallied.Load() }
+
 // SetCheckupChunks makes c's checkups analyse size keys a chunk and call after (when not
 // nil) once each chunk committed, with the checkup's context and the chunks so far.
 func SetCheckupChunks(c *Catalog, size int, after func(ctx context.Context, chunks int)) {

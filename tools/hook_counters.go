@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -18,7 +19,7 @@ func CountsHook() WriteHook {
 		seen := map[int64]bool{}
 		tallied := talliedKeys(ctx, ev)
 		for _, ch := range ev.Changes {
-			if ch.KeyID == 0 || tallied[ch.KeyID] {
+			if ch.KeyID == 0 || tallied.ids[ch.KeyID] {
 				continue
 			}
 			switch ch.Kind {
@@ -32,9 +33,11 @@ func CountsHook() WriteHook {
 				keys.IDs = append(keys.IDs, ch.KeyID)
 			}
 		}
-		if len(tallied) > 0 {
-			st := ctx.Value(stagedKey{}).(*staged)
-			keys.Tallied = []model.TalliedKeys{{Project: ev.ProjectID, Language: st.language, Keys: int64(len(tallied))}}
+		if len(tallied.ids) > 0 {
+			keys.Tallied = []model.TalliedKeys{{Project: ev.ProjectID, Language: tallied.language, Keys: int64(len(tallied.ids))}}
+			if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil {
+				cr.tallied.Add(int64(len(tallied.ids)))
+			}
 		}
 		if len(keys.IDs) == 0 && len(keys.Tallied) == 0 {
 			return nil
@@ -43,25 +46,60 @@ func CountsHook() WriteHook {
 	}
 }
 
-// talliedKeys picks the keys of a chunked write whose counts the hook knows without
-// reading them (a maximal sync's hundreds of thousands): keys its chunks created in the
-// source language with a non-empty value (staged.current rows), which the write touched
-// no other way. Their stored marks already say what they count: a visible key, a current
-// row.
-func talliedKeys(ctx context.Context, ev model.WriteEvent) map[int64]bool {
-	st, _ := ctx.Value(stagedKey{}).(*staged)
-	if st == nil || !st.current || len(st.currentRows) == 0 {
-		return nil
+// createdRows are the keys the write's transaction created in the source language with a
+// non-empty value (createKeys): each a visible key with one current row, stored marked so.
+// Catalog.write hands it to the operation and the hooks through the context.
+type createdRows struct {
+	language string
+	ids      []int64
+	tallied  *atomic.Int64 // the catalogue's count of tallied keys (tests)
+}
+
+type createdKey struct{}
+
+func (cr *createdRows) add(id int64, language string) {
+	if cr != nil {
+		cr.language, cr.ids = language, append(cr.ids, id)
 	}
-	out := make(map[int64]bool, len(st.currentRows))
+}
+
+// tally is the set of keys whose counts the counters hook knows without reading them.
+type tally struct {
+	language string
+	ids      map[int64]bool
+}
+
+// talliedKeys picks the keys of a write whose counts the hook knows without reading them
+// (a maximal sync's hundreds of thousands): keys it created in the source language with a
+// non-empty value, in its own transaction (createdRows) or in the chunks of a chunked
+// write whose snapshot still holds (staged.currentRows), which the write touched no other
+// way. Their stored marks already say what they count: a visible key, a current row.
+func talliedKeys(ctx context.Context, ev model.WriteEvent) tally {
+	var in func(id int64) bool
+	var language string
+	if st, _ := ctx.Value(stagedKey{}).(*staged); st != nil && st.current && len(st.currentRows) > 0 {
+		language, in = st.language, func(id int64) bool { return st.currentRows[id] }
+	}
+	if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.ids) > 0 && (in == nil || cr.language == language) {
+		made := make(map[int64]bool, len(cr.ids))
+		for _, id := range cr.ids {
+			made[id] = true
+		}
+		prev := in
+		language, in = cr.language, func(id int64) bool { return made[id] || (prev != nil && prev(id)) }
+	}
+	if in == nil {
+		return tally{}
+	}
+	out := map[int64]bool{}
 	other := map[int64]bool{}
 	for _, ch := range ev.Changes {
-		if !st.currentRows[ch.KeyID] || (ch.ProjectID != "" && ch.ProjectID != ev.ProjectID) {
+		if !in(ch.KeyID) || (ch.ProjectID != "" && ch.ProjectID != ev.ProjectID) {
 			continue
 		}
 		switch {
-		case ch.Kind == model.ChangeKeyCreated && ch.Language == st.language:
-		case ch.Kind == model.ChangeValueCreated && ch.Language == st.language:
+		case ch.Kind == model.ChangeKeyCreated && ch.Language == language:
+		case ch.Kind == model.ChangeValueCreated && ch.Language == language:
 		default:
 			other[ch.KeyID] = true
 			continue
@@ -71,5 +109,5 @@ func talliedKeys(ctx context.Context, ev model.WriteEvent) map[int64]bool {
 	for id := range other {
 		delete(out, id)
 	}
-	return out
+	return tally{language: language, ids: out}
 }

@@ -97,6 +97,7 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	}
 	ids := make([]int64, len(keys))
 	done := make([]bool, len(keys)) // staged: rows written by a chunk
+	created, _ := ctx.Value(createdKey{}).(*createdRows)
 	newKeys := make([]model.NewKey, 0, len(keys))
 	var at []int // the index in keys of each of newKeys
 	for i, k := range keys {
@@ -129,6 +130,9 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 		if !done[i] {
 			writes[n], writes[len(writes)-1] = writes[len(writes)-1], writes[n]
 			n++
+			if isSource && v != "" {
+				created.add(ids[i], language)
+			}
 		}
 	}
 	// In key id order the rows append to the (key_id, ...) indexes of translations and

@@ -112,7 +112,10 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		}
 	}
 	ev := model.WriteEvent{Op: w.op, ProjectID: w.project, Actor: p.Actor()}
+	cr := &createdRows{tallied: &c.tallied}
+	ctx = context.WithValue(ctx, createdKey{}, cr)
 	err := c.transact(ctx, ev, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
+		cr.ids = nil
 		if st != nil {
 			if err := st.check(ctx, tx, w.project); err != nil {
 				return nil, nil, err

@@ -6,7 +6,12 @@ import (
 	"github.com/lokal-dev/lokal/tools/checkup"
 )
 
-// CheckupMark is one queued key of a checkup.
+// CheckupWholeProject is the key id of a project-wide queue mark: the next checkup
+// analyses every key of the project, as after a change of its configuration. A write that
+// changes many keys queues it once instead of a mark per key.
+const CheckupWholeProject int64 = 0
+
+// CheckupMark is one queued key of a checkup (KeyID CheckupWholeProject: every key).
 type CheckupMark struct {
 	ID    int64
 	KeyID int64

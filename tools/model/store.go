@@ -310,7 +310,8 @@ type TerminologyTx interface {
 // a report shares the findings that did not change with the reports before it. Errors:
 // CodeNotFound for an unknown report, CodeConflict for a report another runner holds.
 type CheckupTx interface {
-	// MarkCheckupKeys queues keys whose findings the next checkup recomputes.
+	// MarkCheckupKeys queues keys whose findings the next checkup recomputes (the key id
+	// CheckupWholeProject: every key of the project, a full pass).
 	MarkCheckupKeys(ctx context.Context, projectID string, keyIDs []int64) error
 	// StartCheckup claims the project's running report for r.Runner until r.LockedUntil, or,
 	// when there is none, stores r as the running report with the next sequence number,
