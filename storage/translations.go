@@ -277,17 +277,22 @@ const searchWindow = 1000
 // searchRows is the page of rows f selects among keys lo to hi, only among rowIDs or
 // keyIDs when given.
 func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64, rowIDs, keyIDs []int64) ([]model.ProjectTranslation, error) {
-	// SQLite would start from the project's namespaces and sort every row it finds; its
-	// CROSS JOIN keeps the translations in index order outermost. PostgreSQL chooses so by
-	// itself from the LIMIT.
-	join := "JOIN"
-	if !t.db.postgres {
-		join = "CROSS JOIN"
+	// The translations stay outermost, in index order, so a page reads its own rows: SQLite
+	// by CROSS JOIN; PostgreSQL by a LATERAL key lookup with a LIMIT, which it cannot
+	// flatten. Left to its estimates (stale after an import) it looped over every key of
+	// the project for language nb + status approved (160 ms at 100,000 keys).
+	keys := "CROSS JOIN translation_keys AS k ON k.id = t.key_id"
+	if t.db.postgres {
+		keys = "CROSS JOIN LATERAL (SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = t.key_id LIMIT 1) AS k"
+	}
+	join := "CROSS JOIN"
+	if t.db.postgres {
+		join = "JOIN"
 	}
 	q := t.tx.NewSelect().TableExpr("translations AS t").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
-		Join(join+" translation_keys AS k ON k.id = t.key_id").
+		Join(keys).
 		Join(join+" namespaces AS n ON n.id = k.namespace_id").
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").
 		Where("t.key_id BETWEEN ? AND ?", lo, hi)
@@ -322,11 +327,13 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 }
 
 // contains adds the condition that col holds sub, case folded. PostgreSQL answers LIKE
-// '%ab%' from a trigram index, and a pattern under three characters has no trigram: it
-// read the index whole (100 ms at 100,000 keys) before a row of the walk. strpos, which no
-// index serves, reads only the rows the walk reaches.
+// '%ab%' from a trigram index, which the walk must not use: under three characters there
+// is no trigram and it read the index whole (100 ms at 100,000 keys) before a row of the
+// walk, and a common word's bitmap costs more than the page (60 ms for a second page of
+// "team"). The candidates already came from the index; strpos, which no index serves,
+// reads only the rows the walk reaches.
 func (t *tx) contains(q *bun.SelectQuery, col, sub string) *bun.SelectQuery {
-	if t.db.postgres && utf8.RuneCountInString(sub) < 3 {
+	if t.db.postgres {
 		return q.Where("strpos(LOWER("+col+"), ?) > 0", strings.ToLower(sub))
 	}
 	return q.Where(t.db.lower()+"("+col+`) LIKE ? ESCAPE '\'`, likePattern(sub))
