@@ -47,7 +47,6 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerProgressCounts(m)
 	registerTrigramMerge(m)
 	registerTrigramDeferred(m)
-	registerSearchLanguageStatus(m)
 	return m
 }
 

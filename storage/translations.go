@@ -190,13 +190,13 @@ var searchCandidates = func() *atomic.Int64 {
 }()
 
 // Search walks the project's rows in (key id, language) order from the cursor, which an
-// index serves (translations_key_language, or translations_status_key for a status), so a
-// page costs its own rows and never a sort of the project. For a substring of three or
+// index serves (translations_key_language, or translations_status_key for a status), so
+// a page costs its own rows and never a sort of the project. For a substring of three or
 // more characters, when the next searchWindow keys do not fill the page, the trigram
 // index says which rows hold it: when few do, only those are read and sorted. Shorter
 // substrings, which trigrams cannot narrow, are checked row by row during the walk (a
-// rare one reads the whole project). Every substring is also checked with LIKE, so the
-// indexes only ever narrow, never decide.
+// rare one reads the whole project). Every substring is also checked row by row (LIKE,
+// strpos on PostgreSQL), so the indexes only ever narrow, never decide.
 //
 // A substring under three characters with nothing else narrowing is looked for in at most
 // searchScan key ids from the cursor per call: past them Search returns what it found

@@ -137,6 +137,7 @@ func BenchmarkSearchTranslations(b *testing.B) {
 		{"status", tools.SearchIn{Status: model.StatusNeedsReview}},
 		{"status_language", tools.SearchIn{Status: model.StatusNeedsReview, Language: "sv"}},
 		{"value_rare_language", tools.SearchIn{ValueContains: "zebrafinch", Language: "nb"}},
+		{"status_approved_language", tools.SearchIn{Status: model.StatusApproved, Language: "nb"}},
 	}
 	storagetest.ForEachDialectInOrder(b, func(b *testing.B, dialect string) {
 		cat, project, ctx := benchSearchCatalog(b, dialect)
