@@ -31,36 +31,7 @@ func (t *tx) ValuesContaining(ctx context.Context, projectID, language string, a
 		OrderExpr("k.id").Scan(ctx, &ids); err != nil {
 		return out, mapError(err)
 	}
-	// strpos/instr, not LIKE '%{%': a pattern under three characters cannot use the
-	// trigram index, yet PostgreSQL's planner may pick it for LIKE and read the whole index.
-	find := "instr(t.value, ?) > 0"
-	if t.db.postgres {
-		find = "strpos(t.value, ?) > 0"
-	}
-	var conds []string
-	var args []any
-	for _, s := range anyOf {
-		conds = append(conds, find)
-		args = append(args, s)
-	}
-	seen := map[string]bool{}
-	for start := 0; start < len(ids); start += valuesBatch {
-		var vals []string
-		err := t.tx.NewSelect().TableExpr("translations AS t").Column("t.value").
-			Where("t.key_id IN (?)", bun.In(ids[start:min(len(ids), start+valuesBatch)])).
-			Where("t.language = ?", language).
-			Where("("+strings.Join(conds, " OR ")+")", args...).Scan(ctx, &vals)
-		if err != nil {
-			return out, mapError(err)
-		}
-		for _, v := range vals {
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, v)
-			}
-		}
-	}
-	return out, nil
+	return t.ValuesOfKeys(ctx, language, ids, anyOf)
 }
 
 // syntaxStateRow is a project's detected syntax (project_syntax). Gen moves with every
@@ -121,6 +92,8 @@ func (t *tx) ValuesOfKeys(ctx context.Context, language string, keyIDs []int64, 
 	if len(anyOf) == 0 || len(keyIDs) == 0 {
 		return out, nil
 	}
+	// strpos/instr, not LIKE '%{%': a pattern under three characters cannot use the
+	// trigram index, yet PostgreSQL's planner may pick it for LIKE and read the whole index.
 	find := "instr(t.value, ?) > 0"
 	if t.db.postgres {
 		find = "strpos(t.value, ?) > 0"

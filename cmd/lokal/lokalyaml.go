@@ -176,8 +176,9 @@ func checkServer(s string) error {
 	return nil
 }
 
-// placeholder finds {name} in a path.
-var placeholder = regexp.MustCompile(`\{[^{}/]*\}`)
+// pathVar finds a {name} variable of a lokal.yaml path pattern (a file path, not message
+// text: translations are read through tools/message).
+var pathVar = regexp.MustCompile(`\{[^{}/]*\}`)
 
 func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 	f := fileSpec{index: i}
@@ -219,12 +220,12 @@ func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 	if path.Clean(p) != p {
 		return f, fmt.Errorf("%s %q: give the path in its plain form (%s)", f.field("path"), p, path.Clean(p))
 	}
-	for _, ph := range placeholder.FindAllString(p, -1) {
+	for _, ph := range pathVar.FindAllString(p, -1) {
 		if ph != "{language}" && ph != "{namespace}" {
 			return f, fmt.Errorf("%s %q: unknown placeholder %s (want {language} or {namespace})", f.field("path"), p, ph)
 		}
 	}
-	if strings.ContainsAny(placeholder.ReplaceAllString(p, ""), "{}*?[") {
+	if strings.ContainsAny(pathVar.ReplaceAllString(p, ""), "{}*?[") {
 		return f, fmt.Errorf("%s %q: braces and glob characters are not allowed outside {language} and {namespace}", f.field("path"), p)
 	}
 	if strings.Contains(p, "}{") {
@@ -256,7 +257,7 @@ func (f fileSpec) matcher(language string) *regexp.Regexp {
 	b.WriteString("^")
 	rest := f.Path
 	for rest != "" {
-		loc := placeholder.FindStringIndex(rest)
+		loc := pathVar.FindStringIndex(rest)
 		if loc == nil {
 			b.WriteString(regexp.QuoteMeta(rest))
 			break

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/formats"
 )
 
@@ -54,32 +55,17 @@ func pushPullCommands() []*command {
 	}
 }
 
-// importSummary is the import endpoint's summary.
-type importSummary struct {
-	TotalIncoming int `json:"total_incoming"`
-	Created       int `json:"created"`
-	Updated       int `json:"updated"`
-	Unchanged     int `json:"unchanged"`
-	NotFound      int `json:"not_found"`
-	Plurals       int `json:"plurals"`
-}
-
-type importWarning struct {
-	Key     string `json:"key"`
-	Message string `json:"message"`
-}
-
 // pushedFile is one upload and the server's answer.
 type pushedFile struct {
-	Path      string          `json:"path"`
-	Language  string          `json:"language"`
-	Namespace string          `json:"namespace"`
-	Format    string          `json:"format"`
-	Summary   importSummary   `json:"summary"`
-	Created   []string        `json:"created"`
-	Updated   []string        `json:"updated"`
-	NotFound  []string        `json:"not_found"`
-	Warnings  []importWarning `json:"warnings"`
+	Path      string                `json:"path"`
+	Language  string                `json:"language"`
+	Namespace string                `json:"namespace"`
+	Format    string                `json:"format"`
+	Summary   tools.ImportSummary   `json:"summary"`
+	Created   []string              `json:"created"`
+	Updated   []string              `json:"updated"`
+	NotFound  []string              `json:"not_found"`
+	Warnings  []tools.ImportWarning `json:"warnings"`
 }
 
 // hiddenNamespace is what --hide-missing hid (or, with --dry-run, would hide).
@@ -251,19 +237,13 @@ func (a *apiClient) importFile(ctx context.Context, cfg *repoConfig, u upload, s
 	if err != nil {
 		return out, fmt.Errorf("pushing %s: %w", u.rel, err)
 	}
-	var ans struct {
-		Summary  importSummary   `json:"summary"`
-		Created  []string        `json:"created"`
-		Updated  []string        `json:"updated"`
-		NotFound []string        `json:"not_found"`
-		Warnings []importWarning `json:"warnings"`
-	}
+	var ans tools.ImportOut // the endpoint answers the catalogue's import result
 	if err := json.Unmarshal(res.Body, &ans); err != nil {
 		return out, fmt.Errorf("pushing %s: the server's answer is not the import summary: %w", u.rel, err)
 	}
 	out.Summary, out.Created, out.Updated, out.NotFound, out.Warnings = ans.Summary, nonNil(ans.Created), nonNil(ans.Updated), nonNil(ans.NotFound), ans.Warnings
 	if out.Warnings == nil {
-		out.Warnings = []importWarning{}
+		out.Warnings = []tools.ImportWarning{}
 	}
 	return out, nil
 }

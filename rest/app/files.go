@@ -227,11 +227,9 @@ func listOf(keys []string) keyList {
 // file in base64), or with content empty, the import's result.
 func (h *handler) importPage(w http.ResponseWriter, r *http.Request, form importForm, out tools.ImportOut, content string) {
 	id := r.PathValue("project")
-	proj := model.Project{ID: id, Title: id}
-	for _, p := range sessionFrom(r.Context()).projects {
-		if p.ID == id {
-			proj = p
-		}
+	proj, err := projectOf(r)
+	if err != nil {
+		proj = model.Project{ID: id, Title: id}
 	}
 	h.render(w, r, http.StatusOK, "import", map[string]any{"Project": proj, "Form": form, "Out": out, "Content": content,
 		"Done": content == "", "Created": listOf(out.Created), "Updated": listOf(out.Updated), "NotFound": listOf(out.NotFound)})

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
-	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // progressPart is one category of a language's progress as the page draws it: its count
@@ -36,12 +35,7 @@ func (h *handler) progress(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var proj model.Project
-	for _, p := range sessionFrom(r.Context()).projects {
-		if p.ID == id {
-			proj = p
-		}
-	}
+	proj, _ := projectOf(r) // admitted by the catalogue above; untitled if the session's list lags
 	rows := make([]progressRow, 0, len(out.Languages))
 	for _, l := range out.Languages {
 		rows = append(rows, progressRowOf(l, langName(l.Language)))

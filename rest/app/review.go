@@ -30,12 +30,7 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
-	var proj model.Project
-	for _, p := range sessionFrom(r.Context()).projects {
-		if p.ID == id {
-			proj = p
-		}
-	}
+	proj, _ := projectOf(r) // admitted by the catalogue above; untitled if the session's list lags
 	role, err := h.cat.MyRoleOn(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)

@@ -410,21 +410,11 @@ func poUnquote(s string, line int) (string, error) {
 		}
 		c = s[i+1]
 		i += 2
+		if e, ok := cControl(c); ok {
+			b.WriteByte(e)
+			continue
+		}
 		switch c {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
 		case '\\', '"', '\'', '?':
 			b.WriteByte(c)
 		case '0', '1', '2', '3', '4', '5', '6', '7':

@@ -451,21 +451,11 @@ func (sc *stringsScanner) escape(b *strings.Builder) error {
 	}
 	c := sc.s[sc.i]
 	sc.i++
+	if e, ok := cControl(c); ok {
+		b.WriteByte(e)
+		return nil
+	}
 	switch c {
-	case 'n':
-		b.WriteByte('\n')
-	case 't':
-		b.WriteByte('\t')
-	case 'r':
-		b.WriteByte('\r')
-	case 'a':
-		b.WriteByte('\a')
-	case 'b':
-		b.WriteByte('\b')
-	case 'f':
-		b.WriteByte('\f')
-	case 'v':
-		b.WriteByte('\v')
 	case 'U', 'u':
 		r := sc.hex4()
 		if r < 0 {
