@@ -10,8 +10,10 @@ import (
 // Statistics after large imports. A database filled through the API grows from nothing to
 // millions of rows in minutes; until its statistics catch up the planner prices every
 // query for an empty table. Autovacuum may be off on a self-hoster's PostgreSQL, and SQLite
-// never gathers them by itself. So once the keys inserted since the last pass reach a
-// fifth of the keys the database held then (and at least analyzeMin), the store refreshes
+// never gathers them by itself. So once the rows inserted since the last pass (keys and
+// translations: a language imported after its keys skews the planner as much as new keys
+// do, e.g. a search of one language and status priced for a language with no rows) reach
+// a fifth of the rows inserted up to then (and at least analyzeMin), the store refreshes
 // them after the write commits, in the background: a write does not wait for it.
 
 const (
@@ -20,16 +22,16 @@ const (
 )
 
 type analyzer struct {
-	pending atomic.Int64 // keys inserted since the last pass, rolled back ones too
-	base    atomic.Int64 // keys there were at the last pass (estimated)
+	pending atomic.Int64 // rows inserted since the last pass, rolled back ones too
+	base    atomic.Int64 // rows inserted up to the last pass (estimated)
 	running atomic.Bool
 	wg      sync.WaitGroup
 }
 
-// inserted counts n keys written in a transaction that may yet commit.
+// inserted counts n rows written in a transaction that may yet commit.
 func (a *analyzer) inserted(n int) { a.pending.Add(int64(n)) }
 
-// due reports whether enough keys came in to make a pass worth it.
+// due reports whether enough rows came in to make a pass worth it.
 func (a *analyzer) due() bool {
 	p := a.pending.Load()
 	return p >= analyzeMin && p >= a.base.Load()/5

@@ -32,6 +32,9 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			clear(pending)
 		}
 		if len(inserts) > 0 {
+			// Languages filled after their keys (an overwrite per language) grow the
+			// table as much as new keys do: the planner's statistics must follow them too.
+			t.db.analyze.inserted(len(inserts))
 			if t.db.postgres {
 				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
 					return err

@@ -221,3 +221,60 @@ func TestStatisticsAfterImport(t *testing.T) {
 		}
 	})
 }
+
+// A language filled after its keys (an overwrite per language, as a team's existing files
+// arrive) refreshes the statistics too: the planner must see the translation table grown,
+// or it prices a search of that language for a table that never grew.
+func TestStatisticsAfterALanguageFills(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: a 20,000-key import runs in the plain run; the race run keeps the tests that run at once")
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		ref := func(lang string) tools.NamespaceRef {
+			return tools.NamespaceRef{ProjectID: f.Project.ID, Language: lang, Namespace: "import"}
+		}
+		const n = 20000
+		entries := map[string]string{}
+		for i := range n {
+			entries[fmt.Sprintf("k%05d", i)] = "v"
+		}
+		// Each step on a store of its own: closing one waits for its pass, and the next
+		// starts counting from nothing, so only the nb rows can make the second pass.
+		step := func(write func(cat *tools.Catalog) error) {
+			db := storagetest.MustOpen(t, dsn, nil)
+			if err := write(storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		step(func(cat *tools.Catalog) error {
+			_, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true, NamespaceRef: ref("en")})
+			return err
+		})
+		for k := range entries {
+			entries[k] = "nb " + k
+		}
+		step(func(cat *tools.Catalog) error {
+			_, err := cat.Overwrite(ctx, tools.OverwriteIn{Translations: entries, NamespaceRef: ref("nb")})
+			return err
+		})
+		// What the planner believes the translation table holds: the fixture's rows and
+		// the 2 x 20,000 written, once the nb rows were counted.
+		q := `SELECT CAST(substr(stat, 1, instr(stat, ' ') - 1) AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'translations' AND idx IS NOT NULL LIMIT 1`
+		if dialect == "postgres" {
+			q = `SELECT CAST(reltuples AS BIGINT) FROM pg_class WHERE relname = 'translations' AND relkind = 'r'`
+		}
+		var rows int64
+		if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if rows < 2*n {
+			t.Fatalf("the statistics say the translation table holds %d rows after %d were written: the nb rows were not counted", rows, 2*n)
+		}
+	})
+}
