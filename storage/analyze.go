@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -25,7 +24,6 @@ type analyzer struct {
 	pending atomic.Int64 // rows inserted since the last pass, rolled back ones too
 	base    atomic.Int64 // rows inserted up to the last pass (estimated)
 	running atomic.Bool
-	wg      sync.WaitGroup
 }
 
 // inserted counts n rows written in a transaction that may yet commit.
@@ -45,9 +43,7 @@ func (db *DB) afterWrite() {
 		return
 	}
 	n := a.pending.Swap(0)
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
+	started := db.bg.start(func() {
 		defer a.running.Store(false)
 		ctx, cancel := context.WithTimeout(context.Background(), analyzeTimeout)
 		defer cancel()
@@ -56,7 +52,10 @@ func (db *DB) afterWrite() {
 			return
 		}
 		a.base.Add(n)
-	}()
+	})
+	if !started {
+		a.running.Store(false)
+	}
 }
 
 // analyzeTables refreshes the statistics of the tables that grow with the keys. On SQLite
@@ -79,6 +78,3 @@ func (db *DB) analyzeTables(ctx context.Context) error {
 	}
 	return nil
 }
-
-// waitAnalyze waits for a running pass, before the pools close.
-func (db *DB) waitAnalyze() { db.analyze.wg.Wait() }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -20,7 +19,6 @@ const checkpointEvery = time.Second
 type checkpointer struct {
 	running atomic.Bool
 	last    atomic.Int64 // unix nanoseconds of the last checkpoint's start
-	wg      sync.WaitGroup
 }
 
 // checkpointAfterWrite starts a checkpoint when none runs and the last is old enough.
@@ -30,14 +28,15 @@ func (db *DB) checkpointAfterWrite() {
 		return
 	}
 	c.last.Store(time.Now().UnixNano())
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
+	started := db.bg.start(func() {
 		defer c.running.Store(false)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		if _, err := db.r.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
 			db.log.Warn("checkpointing the write-ahead log", "err", err)
 		}
-	}()
+	})
+	if !started {
+		c.running.Store(false)
+	}
 }

@@ -59,6 +59,7 @@ type DB struct {
 	waiting    atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
 	analyze    analyzer     // statistics after large imports (analyze.go)
 	checkpoint checkpointer // SQLite's WAL copied back off the writer (checkpoint.go)
+	bg         background   // the goroutines of both, which Close waits for
 
 	mu      sync.Mutex
 	lastRev int64
@@ -268,8 +269,7 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 	}
-	db.waitAnalyze()
-	db.checkpoint.wg.Wait()
+	db.bg.close()
 	return db.closePools()
 }
 
