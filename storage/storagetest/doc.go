@@ -20,7 +20,9 @@
 //
 // [ForEachDialect] is the one loop over the dialects: every package's tests run through it
 // (a harness builds its own environment inside), so the subtests are named alike
-// ("sqlite", "postgres") everywhere and `-run` picks one the same way.
+// ("sqlite", "postgres") everywhere and `-run` picks one the same way. LOKAL_TEST_DIALECTS
+// narrows them for a whole run (e.g. "postgres"): make test's race run takes each test
+// once, on PostgreSQL, outside the storage packages.
 //
 // [Catalog] builds a catalogue with the write hooks the server registers, so that a test's
 // writes refresh caches, queue jobs and fill the webhook outbox as the server's do.
