@@ -10,6 +10,9 @@ import (
 // TestChangeJournalTrimmed: the journal keeps the newest revisions only, however many
 // writes come, so that it stays small without a job to empty it.
 func TestChangeJournalTrimmed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 2,600 revisions in one transaction, one at a time; the plain run keeps it")
+	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		db := storagetest.MustOpen(t, dsn, nil)

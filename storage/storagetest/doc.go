@@ -22,7 +22,7 @@
 // (a harness builds its own environment inside), so the subtests are named alike
 // ("sqlite", "postgres") everywhere and `-run` picks one the same way. LOKAL_TEST_DIALECTS
 // narrows them for a whole run (e.g. "postgres"): make test's race run takes each test
-// once, on PostgreSQL, outside the storage packages.
+// once, on PostgreSQL; a test that names a dialect itself (DSN(t, "sqlite")) still runs.
 //
 // [Catalog] builds a catalogue with the write hooks the server registers, so that a test's
 // writes refresh caches, queue jobs and fill the webhook outbox as the server's do.
