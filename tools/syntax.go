@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -203,13 +204,20 @@ func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEve
 		// the rows before this write: its result must not land.
 		return true, tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
 	}
+	// Evidence of nothing has nothing to lose: a plain-text project needs no recount.
+	drop = drop && old != (message.SyntaxEvidence{})
 	next := old
 	if len(grow) > 0 {
+		// The values of the keys it created the write told in memory; the others are read.
+		if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.sourceIDs) > 0 {
+			next = next.Merge(cr.syntax)
+			grow = notAmong(grow, cr.sourceIDs)
+		}
 		added, err := tx.ValuesOfKeys(ctx, proj.SourceLanguage, grow, syntaxNeedles)
 		if err != nil {
 			return false, err
 		}
-		next = old.Merge(message.Evidence(added))
+		next = next.Merge(message.Evidence(added))
 	}
 	if !st.Stale && !drop {
 		if next == old {
@@ -234,6 +242,33 @@ func (c *Catalog) redetectSyntax(ctx context.Context, tx model.Tx, p model.Proje
 	}
 	c.syntaxRecounts.Add(1)
 	return tx.SetSyntaxState(ctx, p.ID, model.SyntaxState{Syntax: found.String(), Gen: st.Gen + 1, Valid: true})
+}
+
+// syntaxEvidence is message.Evidence of values, reading only those that contain one of
+// syntaxNeedles, as the database filters them for a detection.
+func syntaxEvidence(values []string) message.SyntaxEvidence {
+	var some []string
+	for _, v := range values {
+		for _, n := range syntaxNeedles {
+			if strings.Contains(v, n) {
+				some = append(some, v)
+				break
+			}
+		}
+	}
+	return message.Evidence(some)
+}
+
+// notAmong returns the ids of a that b lacks; b is sorted in place.
+func notAmong(a, b []int64) []int64 {
+	slices.Sort(b)
+	out := a[:0:0]
+	for _, id := range a {
+		if _, found := slices.BinarySearch(b, id); !found {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // syntaxNeedles are what every syntax's pieces contain (braces, %, tags and entities, ${

@@ -203,6 +203,11 @@ func TestSyntaxKeptByWrites(t *testing.T) {
 		check("a project never detected", 0, 1, 0)
 		check("read again", 0, 0, 0)
 		ns := tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: "app"}
+		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{"plain": "Use it"}}); err != nil {
+			t.Fatal(err)
+		}
+		update("en", "plain", "Use it now")
+		check("a plain project's value replaced: nothing to lose, no recount", 0, 0, 0)
 		if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: map[string]string{
 			"greet": "Hello", "bold": "<b>Bold</b> text", "plain": "Use it"}}); err != nil {
 			t.Fatal(err)

@@ -115,7 +115,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 	cr := &createdRows{tallied: &c.tallied}
 	ctx = context.WithValue(ctx, createdKey{}, cr)
 	err := c.transact(ctx, ev, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
-		cr.ids = nil
+		cr.reset()
 		if st != nil {
 			if err := st.check(ctx, tx, w.project); err != nil {
 				return nil, nil, err
