@@ -136,10 +136,11 @@ func (c *Catalog) storeSyntax(ctx context.Context, projectID string, ev message.
 // keepSyntax moves the stored detection of ev's project by what the write changed, in the
 // write's transaction (transact runs it for every write, whatever the hooks), at a cost
 // that grows with the write, not with the project. Source values written (created,
-// replaced, their keys unhidden) add their evidence, read back by key; a change that may
-// take a syntax away (a key hidden or removed, a source value replaced) keeps the
-// evidence, a superset of what the values show, marks it stale and reports that a recount
-// is wanted: transact starts it once the write committed (recountSyntax). Whatever the
+// replaced, their keys unhidden) add their evidence, read back by key, or for the keys the
+// write created told from memory (createdRows); a change that may take a syntax away (a
+// key hidden or removed, a source value replaced) keeps the evidence, a superset of what
+// the values show, marks it stale and reports that a recount is wanted: transact starts
+// it once the write committed (recountSyntax). Whatever the
 // size of the write, a syntax its values show is found at once, and a syntax found stays
 // found until a recount reads every value: the reading that protects the most. A new
 // project is detected at once (it has no values to read). Writes to other languages and
