@@ -67,6 +67,14 @@ ON CONFLICT (project_id) DO UPDATE SET syntax = excluded.syntax, gen = excluded.
 	return mapError(err)
 }
 
+// SyntaxWanted implements model.SyntaxTx.
+func (t *tx) SyntaxWanted(ctx context.Context) ([]string, error) {
+	ids := []string{}
+	err := t.tx.NewRaw(`SELECT p.id FROM projects AS p LEFT JOIN project_syntax AS s ON s.project_id = p.id
+WHERE s.project_id IS NULL OR NOT s.valid OR s.stale ORDER BY p.id`).Scan(ctx, &ids)
+	return ids, mapError(err)
+}
+
 // StoreDetectedSyntax implements model.SyntaxTx: a detection that read the rows at gen is
 // stored only if the state is still that gen and wants one (not valid, or stale).
 func (t *tx) StoreDetectedSyntax(ctx context.Context, projectID, syntax string, gen int64) (bool, error) {

@@ -17,7 +17,8 @@ import (
 // write meanwhile asks for one more after it. A project's recounts are spaced by as long
 // as the last one took (at least syntaxRecountPause), so a stream of source edits to a
 // big project keeps at most about half of a connection busy. A process that stops first
-// leaves the evidence stale: reads still use it, and the next such write recounts.
+// leaves the evidence stale: reads still use it, and the next such write, or the next
+// lokal serve at its start (RecountSyntaxes), recounts.
 
 const (
 	syntaxRecountPause   = time.Second
@@ -74,7 +75,7 @@ func (c *Catalog) recountSyntax(projectID string, run *recountRun) {
 	}
 	for {
 		began := time.Now()
-		done, err := c.recountSyntaxOnce(projectID)
+		done, err := c.recountSyntaxOnce(context.Background(), projectID)
 		if err != nil {
 			c.opts.Logger.Debug("recounting the project's syntax; the stored one stays, wider", "project", projectID, "err", err)
 		}
@@ -90,10 +91,32 @@ func (c *Catalog) recountSyntax(projectID string, run *recountRun) {
 	}
 }
 
+// RecountSyntaxes detects, one project at a time, the syntax of every project whose stored
+// detection is missing or stale: a project made before detections were stored, which a
+// read would otherwise detect on its request path, or one whose recount a stopped process
+// never ran. lokal serve runs it in the background at start; it returns when done or when
+// ctx ends, with the first error (the others are left for the next start).
+func (c *Catalog) RecountSyntaxes(ctx context.Context) error {
+	var ids []string
+	if err := c.store.View(ctx, func(tx model.Tx) (err error) { ids, err = tx.SyntaxWanted(ctx); return err }); err != nil {
+		return err
+	}
+	var first error
+	for _, id := range ids {
+		if _, err := c.recountSyntaxOnce(ctx, id); err != nil && first == nil {
+			first = err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return first
+}
+
 // recountSyntaxOnce detects the project's syntax from every source value and stores it if
 // no write came in between; done reports that it landed or that none was wanted.
-func (c *Catalog) recountSyntaxOnce(projectID string) (done bool, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), syntaxRecountTimeout)
+func (c *Catalog) recountSyntaxOnce(ctx context.Context, projectID string) (done bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, syntaxRecountTimeout)
 	defer cancel()
 	var st model.SyntaxState
 	var found message.SyntaxEvidence

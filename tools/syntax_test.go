@@ -403,6 +403,58 @@ func TestSyntaxRecountRace(t *testing.T) {
 	})
 }
 
+// TestRecountSyntaxes: what lokal serve runs at start detects every project whose
+// detection is missing (made before one was stored) or stale (its recount never ran), so
+// that no read detects; a project with a current detection is not read again.
+func TestRecountSyntaxes(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		db := storagetest.MustOpen(t, dsn, nil)
+		cat := storagetest.Catalog(db, nil)
+		ctx := model.WithPrincipal(t.Context(), tools.System)
+		for pid, values := range map[string]map[string]string{
+			f.Project.ID: {"greet": "Hello {name}"},
+			f.Sibling.ID: {"files": "Saved %d files"},
+			f.Other.ID:   {"bold": "<b>Bold</b>"},
+		} {
+			ns := tools.NamespaceRef{ProjectID: pid, Language: "en", Namespace: "app"}
+			if _, err := cat.Sync(ctx, tools.SyncIn{NamespaceRef: ns, Translations: values}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sqldb := storagetest.SQL(t, dsn)
+		// The project: never detected; the sibling: stale, wider than its values.
+		if _, err := sqldb.ExecContext(ctx, `DELETE FROM project_syntax WHERE project_id = $1`, f.Project.ID); err != nil {
+			t.Fatal(err)
+		}
+		wide := message.Evidence([]string{"Saved %d files", "{n, plural, other {#}}"}).String()
+		if _, err := sqldb.ExecContext(ctx, `UPDATE project_syntax SET syntax = $1, stale = TRUE WHERE project_id = $2`, wide, f.Sibling.ID); err != nil {
+			t.Fatal(err)
+		}
+		before := cat.SyntaxRecounts()
+		if err := cat.RecountSyntaxes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := cat.SyntaxRecounts() - before; n != 2 {
+			t.Errorf("%d projects detected, want 2 (the third's detection is current)", n)
+		}
+		scans := cat.SyntaxScans()
+		for pid, want := range map[string][]string{f.Project.ID: {"icu"}, f.Sibling.ID: {"printf"}, f.Other.ID: {"html"}} {
+			out, err := cat.GetProjectStatus(ctx, tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: pid}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Syntax.Names; !slices.Equal(got, want) {
+				t.Errorf("project %s: syntax %v, want %v", pid, got, want)
+			}
+		}
+		if n := cat.SyntaxScans() - scans; n != 0 {
+			t.Errorf("reads detected %d times after the recounts", n)
+		}
+	})
+}
+
 // BenchmarkProjectSyntax measures ProjectSyntax on a project of 20,000 source values (one in
 // eight with markup or a placeholder): with nothing written since the last read, and right
 // after a source sync of one new key (the sync itself is not timed), which before the

@@ -67,6 +67,8 @@ type SyntaxTx interface {
 	// and not stale, if the state is still gen and not valid or stale; it reports whether
 	// it did.
 	StoreDetectedSyntax(ctx context.Context, projectID, syntax string, gen int64) (bool, error)
+	// SyntaxWanted returns the projects whose detection is missing, not valid or stale.
+	SyntaxWanted(ctx context.Context) ([]string, error)
 	// ValuesOfKeys returns the distinct values in language of the visible keys among
 	// keyIDs that contain any of anyOf.
 	ValuesOfKeys(ctx context.Context, language string, keyIDs []int64, anyOf []string) ([]string, error)
