@@ -32,11 +32,10 @@ type SyntaxView struct {
 // evidence, which still protects every placeholder, and has it recounted off the request
 // path (recountSyntax). Only a project whose detection was never stored (made before it
 // was kept), until lokal serve detected it at start (RecountSyntaxes), is detected by a
-// read, from every source value, and then stored; that answer
-// is also cached in memory until the project's revision moves. A failed read gives
-// message.All, the reading that protects the most. p must be read in tx (loadProject,
-// tx.Project): the authorization cache's copy has no Settings, so its set syntax would be
-// missed.
+// read, from every source value, and then stored; that answer is also cached in memory
+// until the project's revision moves. A failed read gives message.All, the reading that
+// protects the most. p must be read in tx (loadProject, tx.Project): the authorization
+// cache's copy has no Settings, so its set syntax would be missed.
 func (c *Catalog) ProjectSyntax(ctx context.Context, tx model.Tx, p model.Project) message.Syntax {
 	if p.Settings.Syntax != "" {
 		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
