@@ -47,6 +47,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerProgressCounts(m)
 	registerTrigramMerge(m)
 	registerTrigramDeferred(m)
+	registerSyntaxStale(m)
 	return m
 }
 

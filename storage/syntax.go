@@ -43,6 +43,7 @@ type syntaxStateRow struct {
 	Syntax        string `bun:"syntax"`
 	Gen           int64  `bun:"gen"`
 	Valid         bool   `bun:"valid"`
+	Stale         bool   `bun:"stale"`
 }
 
 // SyntaxState implements model.SyntaxTx; a project without a row has Gen 0 and is not valid.
@@ -55,28 +56,36 @@ func (t *tx) SyntaxState(ctx context.Context, projectID string) (model.SyntaxSta
 		}
 		return model.SyntaxState{}, err
 	}
-	return model.SyntaxState{Syntax: r.Syntax, Gen: r.Gen, Valid: r.Valid}, nil
+	return model.SyntaxState{Syntax: r.Syntax, Gen: r.Gen, Valid: r.Valid, Stale: r.Stale}, nil
 }
 
 // SetSyntaxState implements model.SyntaxTx: the write path's own update, unconditional.
 func (t *tx) SetSyntaxState(ctx context.Context, projectID string, s model.SyntaxState) error {
-	_, err := t.tx.NewRaw(`INSERT INTO project_syntax (project_id, syntax, gen, valid) VALUES (?, ?, ?, ?)
-ON CONFLICT (project_id) DO UPDATE SET syntax = excluded.syntax, gen = excluded.gen, valid = excluded.valid`,
-		projectID, s.Syntax, s.Gen, s.Valid).Exec(ctx)
+	_, err := t.tx.NewRaw(`INSERT INTO project_syntax (project_id, syntax, gen, valid, stale) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (project_id) DO UPDATE SET syntax = excluded.syntax, gen = excluded.gen, valid = excluded.valid, stale = excluded.stale`,
+		projectID, s.Syntax, s.Gen, s.Valid, s.Stale).Exec(ctx)
 	return mapError(err)
 }
 
+// SyntaxWanted implements model.SyntaxTx.
+func (t *tx) SyntaxWanted(ctx context.Context) ([]string, error) {
+	ids := []string{}
+	err := t.tx.NewRaw(`SELECT p.id FROM projects AS p LEFT JOIN project_syntax AS s ON s.project_id = p.id
+WHERE s.project_id IS NULL OR NOT s.valid OR s.stale ORDER BY p.id`).Scan(ctx, &ids)
+	return ids, mapError(err)
+}
+
 // StoreDetectedSyntax implements model.SyntaxTx: a detection that read the rows at gen is
-// stored only if the state is still that gen and not valid.
+// stored only if the state is still that gen and wants one (not valid, or stale).
 func (t *tx) StoreDetectedSyntax(ctx context.Context, projectID, syntax string, gen int64) (bool, error) {
 	var res interface{ RowsAffected() (int64, error) }
 	var err error
 	if gen == 0 {
-		res, err = t.tx.NewRaw(`INSERT INTO project_syntax (project_id, syntax, gen, valid) VALUES (?, ?, 0, ?)
-ON CONFLICT (project_id) DO NOTHING`, projectID, syntax, true).Exec(ctx)
+		res, err = t.tx.NewRaw(`INSERT INTO project_syntax (project_id, syntax, gen, valid, stale) VALUES (?, ?, 0, ?, ?)
+ON CONFLICT (project_id) DO NOTHING`, projectID, syntax, true, false).Exec(ctx)
 	} else {
-		res, err = t.tx.NewRaw(`UPDATE project_syntax SET syntax = ?, valid = ? WHERE project_id = ? AND gen = ? AND NOT valid`,
-			syntax, true, projectID, gen).Exec(ctx)
+		res, err = t.tx.NewRaw(`UPDATE project_syntax SET syntax = ?, valid = ?, stale = ? WHERE project_id = ? AND gen = ? AND (NOT valid OR stale)`,
+			syntax, true, false, projectID, gen).Exec(ctx)
 	}
 	if err != nil {
 		return false, mapError(err)

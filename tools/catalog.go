@@ -79,7 +79,10 @@ type Catalog struct {
 	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
 	checkup checkupRun // chunking of checkups (checkups.go)
 
-	syntaxScans atomic.Int64 // detections that read every source value (syntax.go)
+	syntaxScans    atomic.Int64   // detections a read made from every source value (syntax.go)
+	syntaxRecounts atomic.Int64   // detections from every source value off the request path
+	recounts       syntaxRecounts // background recounts of the syntax (syntax_recount.go)
+	syntaxWork     sync.WaitGroup // goroutines storing or recounting a syntax
 	// tallied counts the keys the counters hook added without reading them (tests).
 	tallied atomic.Int64
 }

@@ -20,7 +20,10 @@
 // caches, keeping the status counters, recording AI usage, scheduling checkups, queueing
 // the automatic translation of new keys, and the webhook outbox, each in a hook_*.go file.
 // One more step is no hook, since it is right only if every write runs it: keepSyntax
-// moves the project's stored syntax detection (syntax.go) by the source values written.
+// moves the project's stored syntax detection (syntax.go) by the source values written,
+// so that no read detects from every value; a write that may have taken a syntax away
+// keeps the wider detection and, once it committed, has every value read again in the
+// background (syntax_recount.go).
 // The operations know none of them, and no code of the package opens a transaction
 // elsewhere (a test keeps it so).
 //

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"time"
+
 	"context"
 
 	"github.com/lokal-dev/lokal/tools/checkup"
@@ -63,4 +65,31 @@ func CheckupReference(ctx context.Context, c *Catalog, projectID string) ([]chec
 	}
 	f, s := checkup.Analyze(in)
 	return f, s, nil
+}
+
+// SetSyntaxRecountPause spaces c's background recounts of a project's syntax by pause at
+// least (0: only by as long as the last one took).
+func SetSyntaxRecountPause(c *Catalog, pause time.Duration) {
+	c.recounts.mu.Lock()
+	defer c.recounts.mu.Unlock()
+	c.recounts.pause, c.recounts.paused = pause, true
+}
+
+// WaitSyntaxRecounts waits until c stores or recounts no project's syntax in the
+// background: every recount the writes so far asked for landed or gave up.
+func WaitSyntaxRecounts(c *Catalog) { c.syntaxWork.Wait() }
+
+// HoldSyntaxRecounts makes the background recounts c starts wait until release is called,
+// so that a test can read what the writes left before a recount lands.
+func HoldSyntaxRecounts(c *Catalog) (release func()) {
+	ch := make(chan struct{})
+	c.recounts.mu.Lock()
+	c.recounts.hold = ch
+	c.recounts.mu.Unlock()
+	return func() {
+		c.recounts.mu.Lock()
+		c.recounts.hold = nil
+		c.recounts.mu.Unlock()
+		close(ch)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -53,9 +54,25 @@ type createdRows struct {
 	language string
 	ids      []int64
 	tallied  *atomic.Int64 // the catalogue's count of tallied keys (tests)
+	// sourceIDs are the keys createKeys gave a source value, the staged ones too, and
+	// syntax the evidence of those values, read from memory: keepSyntax need not read
+	// them back (a maximal sync's hundreds of thousands).
+	sourceIDs []int64
+	syntax    message.SyntaxEvidence
 }
 
 type createdKey struct{}
+
+// reset empties cr for another attempt of the write's transaction.
+func (cr *createdRows) reset() { cr.ids, cr.sourceIDs, cr.syntax = nil, nil, message.SyntaxEvidence{} }
+
+// addSource records source values createKeys wrote: ids[i] got values[i].
+func (cr *createdRows) addSource(ids []int64, values []string) {
+	if cr != nil {
+		cr.sourceIDs = append(cr.sourceIDs, ids...)
+		cr.syntax = cr.syntax.Merge(syntaxEvidence(values))
+	}
+}
 
 func (cr *createdRows) add(id int64, language string) {
 	if cr != nil {

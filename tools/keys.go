@@ -118,10 +118,17 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	}
 	changes := make([]model.Change, 0, 2*len(keys))
 	writes := make([]model.TranslationWrite, 0, len(keys))
+	var sourceValues []string
+	if isSource {
+		sourceValues = make([]string, len(keys))
+	}
 	n := 0 // writes[:n] are the rows to insert here, the staged ones follow
 	for i, k := range keys {
 		changes = append(changes, model.Change{Kind: model.ChangeKeyCreated, Namespace: ns.Key, Key: k, KeyID: ids[i], Language: language})
 		v := values[k]
+		if isSource {
+			sourceValues[i] = v
+		}
 		if v == "" && !isSource {
 			continue
 		}
@@ -141,6 +148,9 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	slices.SortFunc(writes[:n], func(a, b model.TranslationWrite) int { return cmp.Compare(a.KeyID, b.KeyID) })
 	if err := tx.WriteTranslations(ctx, writes[:n]); err != nil {
 		return nil, err
+	}
+	if isSource {
+		created.addSource(ids, sourceValues)
 	}
 	return append(changes, rowChanges(ns.Key, writes)...), nil
 }

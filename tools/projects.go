@@ -153,7 +153,7 @@ func (c *Catalog) RecountProject(ctx context.Context, projectID string) (Recount
 			if err := tx.Recount(ctx, projectID); err != nil {
 				return nil, err
 			}
-			if err := forgetSyntax(ctx, tx, projectID); err != nil {
+			if err := c.redetectSyntax(ctx, tx, proj); err != nil {
 				return nil, err
 			}
 			counts, err := tx.StatusCounts(ctx, proj)

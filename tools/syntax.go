@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,19 +27,28 @@ type SyntaxView struct {
 // else those message.DetectSyntax finds in its visible source values.
 //
 // The detection is kept in the database (model.SyntaxState) and moved by the write path
-// (keepSyntax): a write that adds source values merges their evidence in, so a save costs
-// the values it wrote; only a write that may have taken a syntax away (a hidden key, a
-// source sync, settings) leaves it to be detected again, by the next read, which stores
-// what it found unless a write came in between. Detection reads only the distinct source
-// values that contain one of syntaxNeedles, filtered by the database: a value without one
-// adds nothing to DetectSyntax's answer. The answer is also cached in memory until the
-// project's revision moves. A failed read gives message.All, the reading that protects the
-// most, and is not cached. p must be read in tx (loadProject, tx.Project): the
-// authorization cache's copy has no Settings, so its set syntax would be missed.
+// (keepSyntax), so a read costs one row whatever the project's size: a write that adds
+// source values merges their evidence in, and one that may take a syntax away keeps the
+// evidence, which still protects every placeholder, and has it recounted off the request
+// path (recountSyntax). Only a project whose detection was never stored (made before it
+// was kept), until lokal serve detected it at start (RecountSyntaxes), is detected by a
+// read, from every source value, and then stored; that answer is also cached in memory
+// until the project's revision moves. A failed read gives message.All, the reading that
+// protects the most. p must be read in tx (loadProject, tx.Project): the authorization
+// cache's copy has no Settings, so its set syntax would be missed.
 func (c *Catalog) ProjectSyntax(ctx context.Context, tx model.Tx, p model.Project) message.Syntax {
 	if p.Settings.Syntax != "" {
 		if s, err := message.ParseSyntax(p.Settings.Syntax); err == nil {
 			return s
+		}
+	}
+	st, err := tx.SyntaxState(ctx, p.ID)
+	if err != nil {
+		return message.All
+	}
+	if st.Valid {
+		if ev, err := message.ParseEvidence(st.Syntax); err == nil {
+			return ev.Syntax()
 		}
 	}
 	f, err := c.store.Cached(ctx, p.ID, "syntax", func(ctx context.Context) ([]byte, error) {
@@ -58,43 +68,36 @@ func (c *Catalog) ProjectSyntax(ctx context.Context, tx model.Tx, p model.Projec
 	return s
 }
 
-// SyntaxScans counts the detections that read every source value of a project since the
-// catalogue started: a save must not add one (tests read it; time is too noisy to show it).
+// SyntaxScans counts the detections a read made from every source value of a project
+// since the catalogue started: after a write, none may (tests read it; time is too noisy
+// to show it). Recounts off the request path are SyntaxRecounts.
 func (c *Catalog) SyntaxScans() int64 { return c.syntaxScans.Load() }
 
-// detectSyntax returns the stored evidence of p, or reads every source value and stores
-// what it found: in tx when tx may write (and then commits or rolls back with it), else
-// in a transaction of its own after this one, since a View cannot write.
+// SyntaxRecounts counts the detections from every source value made off the request path:
+// in the background after a write (recountSyntax) and by lokal project recount.
+func (c *Catalog) SyntaxRecounts() int64 { return c.syntaxRecounts.Load() }
+
+// detectSyntax reads every source value of p for a read that found no stored detection,
+// and stores what it found: in tx when tx may write (and then commits or rolls back with
+// it), else in a transaction of its own after this one, since a View cannot write.
 func (c *Catalog) detectSyntax(ctx context.Context, tx model.Tx, p model.Project) (message.SyntaxEvidence, error) {
-	st, err := tx.SyntaxState(ctx, p.ID)
-	if err != nil {
-		return message.SyntaxEvidence{}, err
-	}
-	if st.Valid {
-		if ev, err := message.ParseEvidence(st.Syntax); err == nil {
-			return ev, nil
-		}
-	}
-	values, err := tx.ValuesContaining(ctx, p.ID, p.SourceLanguage, syntaxNeedles)
+	ev, st, err := readSyntax(ctx, tx, p)
 	if err != nil {
 		return message.SyntaxEvidence{}, err
 	}
 	c.syntaxScans.Add(1)
-	ev := message.Evidence(values)
 	if tx.Writable() {
 		if _, err := tx.StoreDetectedSyntax(ctx, p.ID, ev.String(), st.Gen); err != nil {
 			return message.SyntaxEvidence{}, err
 		}
 		return ev, nil
 	}
+	c.syntaxWork.Add(1)
 	go func() {
+		defer c.syntaxWork.Done()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		err := c.transact(ctx, model.WriteEvent{Op: model.OpDetectSyntax, ProjectID: p.ID}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
-			_, err := tx.StoreDetectedSyntax(ctx, p.ID, ev.String(), st.Gen)
-			return nil, nil, err
-		})
-		if err != nil {
+		if _, err := c.storeSyntax(ctx, p.ID, ev, st.Gen); err != nil {
 			// The next read detects again: nothing is lost but time.
 			c.opts.Logger.Debug("storing the detected syntax", "project", p.ID, "err", err)
 		}
@@ -102,96 +105,171 @@ func (c *Catalog) detectSyntax(ctx context.Context, tx model.Tx, p model.Project
 	return ev, nil
 }
 
-// syntaxGrowMax bounds the source keys whose values a write merges into the stored
-// detection; a bigger write leaves it to be detected again, which then costs about as
-// much as reading those values.
-const syntaxGrowMax = 1000
+// readSyntax is a detection from every source value of p, with the state it was read at.
+// The state is read first: a write that commits after it moves Gen (keepSyntax), so under
+// PostgreSQL's read committed, where the values are read later than the state, a
+// detection that missed a write's values cannot be stored over them.
+func readSyntax(ctx context.Context, tx model.Tx, p model.Project) (message.SyntaxEvidence, model.SyntaxState, error) {
+	st, err := tx.SyntaxState(ctx, p.ID)
+	if err != nil {
+		return message.SyntaxEvidence{}, st, err
+	}
+	values, err := tx.ValuesContaining(ctx, p.ID, p.SourceLanguage, syntaxNeedles)
+	if err != nil {
+		return message.SyntaxEvidence{}, st, err
+	}
+	return message.Evidence(values), st, nil
+}
+
+// storeSyntax stores a detection made at gen, in a write of its own, unless a write came
+// in between; it reports whether it did.
+func (c *Catalog) storeSyntax(ctx context.Context, projectID string, ev message.SyntaxEvidence, gen int64) (bool, error) {
+	stored := false
+	err := c.transact(ctx, model.WriteEvent{Op: model.OpDetectSyntax, ProjectID: projectID}, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
+		var err error
+		stored, err = tx.StoreDetectedSyntax(ctx, projectID, ev.String(), gen)
+		return nil, nil, err
+	})
+	return stored, err
+}
 
 // keepSyntax moves the stored detection of ev's project by what the write changed, in the
-// write's transaction (transact runs it for every write, whatever the hooks). Values
-// written in the source language add their evidence; a change that may have taken a
-// syntax away (a key hidden or removed, settings such as the source language) or a source
-// sync, which re-declares the namespace and is the source's own recount, makes it detected
-// again. Writes to other languages leave it alone. A changed value's old evidence stays
-// until a recount (lokal project recount) or a sync: a syntax found stays found, the
-// reading that protects the most.
-func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
+// write's transaction (transact runs it for every write, whatever the hooks), at a cost
+// that grows with the write, not with the project. Source values written (created,
+// replaced, their keys unhidden) add their evidence, read back by key, or for the keys the
+// write created told from memory (createdRows); a change that may take a syntax away (a
+// key hidden or removed, a source value replaced) keeps the evidence, a superset of what
+// the values show, marks it stale and reports that a recount is wanted: transact starts
+// it once the write committed (recountSyntax). Whatever the
+// size of the write, a syntax its values show is found at once, and a syntax found stays
+// found until a recount reads every value: the reading that protects the most. A new
+// project is detected at once (it has no values to read). Writes to other languages and
+// settings leave it alone: the source language cannot change, and a set syntax overrides
+// the detection without changing it. A project whose detection was never stored gets one
+// in the background too.
+func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEvent) (recount bool, err error) {
 	if ev.ProjectID == "" {
-		return nil
+		return false, nil
 	}
 	var grow []int64
-	redetect := false
-	values := false
+	drop, created, values := false, false, false
 	for _, ch := range ev.Changes {
 		if ch.ProjectID != "" && ch.ProjectID != ev.ProjectID {
 			continue
 		}
 		switch ch.Kind {
-		case model.ChangeKeyHidden, model.ChangeKeysRemoved, model.ChangeProjectSettings:
-			redetect = true
+		case model.ChangeKeyHidden, model.ChangeKeysRemoved:
+			drop = true
 		case model.ChangeKeyUnhidden:
 			grow = append(grow, ch.KeyID)
 		case model.ChangeValueCreated, model.ChangeValueUpdated:
 			values = true
-			grow = append(grow, ch.KeyID)
+		case model.ChangeProjectCreated:
+			created = true
 		}
 	}
-	if !redetect && len(grow) == 0 {
-		return nil
+	if !drop && !created && !values && len(grow) == 0 {
+		return false, nil
 	}
 	proj, err := tx.Project(ctx, ev.ProjectID)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if !redetect && values {
-		// Only the source language's values count.
-		var src []int64
+	if values {
+		// Only the source language's values count; a replaced one may have held a syntax.
 		for _, ch := range ev.Changes {
-			switch ch.Kind {
-			case model.ChangeValueCreated, model.ChangeValueUpdated:
-				if ch.Language == proj.SourceLanguage {
-					src = append(src, ch.KeyID)
-				}
-			case model.ChangeKeyUnhidden:
-				src = append(src, ch.KeyID)
+			if (ch.Kind == model.ChangeValueCreated || ch.Kind == model.ChangeValueUpdated) && ch.Language == proj.SourceLanguage &&
+				(ch.ProjectID == "" || ch.ProjectID == ev.ProjectID) {
+				grow = append(grow, ch.KeyID)
+				drop = drop || ch.Kind == model.ChangeValueUpdated
 			}
 		}
-		if grow = src; len(grow) == 0 {
-			return nil
-		}
-		redetect = ev.Op == model.OpSync || len(grow) > syntaxGrowMax
+	}
+	if !drop && !created && len(grow) == 0 {
+		return false, nil
 	}
 	st, err := tx.SyntaxState(ctx, proj.ID)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if redetect || !st.Valid {
-		// A detection under way read the rows before this write: its result must not land.
-		return tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
+	if created && !st.Valid {
+		found, st, err := readSyntax(ctx, tx, proj)
+		if err != nil {
+			return false, err
+		}
+		return false, tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: found.String(), Gen: st.Gen + 1, Valid: true})
 	}
 	old, err := message.ParseEvidence(st.Syntax)
-	if err != nil {
-		return tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
+	if !st.Valid || err != nil {
+		// Nothing to merge into: detected in the background. A detection under way read
+		// the rows before this write: its result must not land.
+		return true, tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
 	}
-	added, err := tx.ValuesOfKeys(ctx, proj.SourceLanguage, grow, syntaxNeedles)
-	if err != nil || len(added) == 0 {
-		return err
+	// Evidence of nothing has nothing to lose: a plain-text project needs no recount.
+	drop = drop && old != (message.SyntaxEvidence{})
+	next := old
+	if len(grow) > 0 {
+		// The values of the keys it created the write told in memory; the others are read.
+		if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.sourceIDs) > 0 {
+			next = next.Merge(cr.syntax)
+			grow = notAmong(grow, cr.sourceIDs)
+		}
+		added, err := tx.ValuesOfKeys(ctx, proj.SourceLanguage, grow, syntaxNeedles)
+		if err != nil {
+			return false, err
+		}
+		next = next.Merge(message.Evidence(added))
 	}
-	if merged := old.Merge(message.Evidence(added)); merged != old {
-		return tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: merged.String(), Gen: st.Gen, Valid: true})
+	if !st.Stale && !drop {
+		if next == old {
+			return false, nil
+		}
+		// No recount is under way (none lands on a state that is not stale): Gen stays.
+		return false, tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: next.String(), Gen: st.Gen, Valid: true})
 	}
-	return nil
+	// A recount under way did not see this write's values, nor that it hid some.
+	return true, tx.SetSyntaxState(ctx, proj.ID, model.SyntaxState{Syntax: next.String(), Gen: st.Gen + 1, Valid: true, Stale: true})
 }
 
-// forgetSyntax makes the project's syntax detected again from every value: the recount.
-// Its write must also report model.ChangeCacheRefreshed, so that no process keeps its
-// copy in memory.
-func forgetSyntax(ctx context.Context, tx model.Tx, projectID string) error {
-	st, err := tx.SyntaxState(ctx, projectID)
+// redetectSyntax detects p's syntax from every source value in tx, a write: lokal project
+// recount, which may read as long as it needs. The write holds the project, so nothing
+// comes between its read and its store; Gen moves so that a recount under way elsewhere
+// does not land. Its write must also report model.ChangeCacheRefreshed, so that no
+// process keeps a copy of a detection made by a read in memory.
+func (c *Catalog) redetectSyntax(ctx context.Context, tx model.Tx, p model.Project) error {
+	found, st, err := readSyntax(ctx, tx, p)
 	if err != nil {
 		return err
 	}
-	return tx.SetSyntaxState(ctx, projectID, model.SyntaxState{Syntax: st.Syntax, Gen: st.Gen + 1})
+	c.syntaxRecounts.Add(1)
+	return tx.SetSyntaxState(ctx, p.ID, model.SyntaxState{Syntax: found.String(), Gen: st.Gen + 1, Valid: true})
+}
+
+// syntaxEvidence is message.Evidence of values, reading only those that contain one of
+// syntaxNeedles, as the database filters them for a detection.
+func syntaxEvidence(values []string) message.SyntaxEvidence {
+	var some []string
+	for _, v := range values {
+		for _, n := range syntaxNeedles {
+			if strings.Contains(v, n) {
+				some = append(some, v)
+				break
+			}
+		}
+	}
+	return message.Evidence(some)
+}
+
+// notAmong returns the ids of a that b lacks; b is sorted in place.
+func notAmong(a, b []int64) []int64 {
+	slices.Sort(b)
+	out := a[:0:0]
+	for _, id := range a {
+		if _, found := slices.BinarySearch(b, id); !found {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // syntaxNeedles are what every syntax's pieces contain (braces, %, tags and entities, ${

@@ -115,7 +115,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 	cr := &createdRows{tallied: &c.tallied}
 	ctx = context.WithValue(ctx, createdKey{}, cr)
 	err := c.transact(ctx, ev, func(tx model.Tx) ([]model.Change, []model.UsageRecord, error) {
-		cr.ids = nil
+		cr.reset()
 		if st != nil {
 			if err := st.check(ctx, tx, w.project); err != nil {
 				return nil, nil, err
@@ -166,7 +166,9 @@ func writeError(ctx context.Context, err error, budget time.Duration) error {
 // taken all the same) and, when apply reports changes or AI usage, hands them to every
 // hook in the same transaction, so that a side effect commits or rolls back with the write.
 func (c *Catalog) transact(ctx context.Context, ev model.WriteEvent, apply func(tx model.Tx) ([]model.Change, []model.UsageRecord, error)) error {
-	return c.store.Update(ctx, ev.ProjectID, func(tx model.Tx) error {
+	recount := false
+	err := c.store.Update(ctx, ev.ProjectID, func(tx model.Tx) error {
+		recount = false
 		changes, usage, err := apply(tx)
 		if err != nil || (len(changes) == 0 && len(usage) == 0) {
 			return err
@@ -178,8 +180,14 @@ func (c *Catalog) transact(ctx context.Context, ev model.WriteEvent, apply func(
 			}
 		}
 		// Not a hook: the stored syntax detection is right only if every write moves it.
-		return c.keepSyntax(ctx, tx, ev)
+		recount, err = c.keepSyntax(ctx, tx, ev)
+		return err
 	})
+	if err == nil && recount {
+		// After the commit, so that the recount reads what the write stored.
+		c.recountSyntaxLater(ev.ProjectID)
+	}
+	return err
 }
 
 // bookkeep runs fn in a transaction that changes nothing a reader, a cache or a hook

@@ -244,6 +244,16 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	deliveriesDone := make(chan struct{})
 	go func() { defer close(deliveriesDone); deliverer.Run(workerCtx) }()
 	defer func() { stopWorker(); <-deliveriesDone }()
+	// A project whose syntax detection is missing (made before one was stored) or stale (a
+	// process stopped before its recount) is detected in the background, not by a read.
+	syntaxDone := make(chan struct{})
+	go func() {
+		defer close(syntaxDone)
+		if err := cat.RecountSyntaxes(workerCtx); err != nil && workerCtx.Err() == nil {
+			logger.Warn("detecting the projects' syntax", "err", err)
+		}
+	}()
+	defer func() { stopWorker(); <-syntaxDone }()
 
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	// Headers must come within 10 s; a body within bodyTimeout of the handler asking for

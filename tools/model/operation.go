@@ -56,7 +56,7 @@ const (
 	OpSetWorkspaceEmbed Operation = "set_workspace_embed" // lokal workspace set
 	OpCheckup           Operation = "checkup"             // a checkup's report and lease
 	OpRecount           Operation = "recount"             // lokal project recount
-	OpDetectSyntax      Operation = "detect_syntax"       // a read's syntax detection stored
+	OpDetectSyntax      Operation = "detect_syntax"       // a syntax detection stored (a read's, a recount's)
 )
 
 // The project's setup in the editor (its settings, terminology and checkups pages).

@@ -43,13 +43,17 @@ type Tx interface {
 	SyntaxTx
 }
 
-// SyntaxState is the syntax detected in a project's source values, as the write path keeps
-// it: Valid until a write that may have removed a syntax (a hidden key, a source sync);
-// Gen moves with every write that makes a detection under way old.
+// SyntaxState is the evidence of syntax found in a project's source values
+// (message.SyntaxEvidence.String), as the write path keeps it. Valid once a detection
+// stored it; Stale when a write may have taken some of it away (a key hidden, a source
+// value replaced): it still holds everything the values show, and more, until a recount
+// stores what they show now. Gen moves with every write that makes a detection under way
+// old.
 type SyntaxState struct {
-	Syntax string // message.Syntax.String()
+	Syntax string
 	Gen    int64
 	Valid  bool
+	Stale  bool
 }
 
 // SyntaxTx keeps SyntaxState. A project without a state reads as Gen 0, not valid.
@@ -59,9 +63,12 @@ type SyntaxTx interface {
 	SyntaxState(ctx context.Context, projectID string) (SyntaxState, error)
 	// SetSyntaxState stores s as it is: the write path's update, in the write's transaction.
 	SetSyntaxState(ctx context.Context, projectID string, s SyntaxState) error
-	// StoreDetectedSyntax stores a detection made from the rows as they were at gen, if the
-	// state is still gen and not valid; it reports whether it did.
+	// StoreDetectedSyntax stores a detection made from the rows as they were at gen, valid
+	// and not stale, if the state is still gen and not valid or stale; it reports whether
+	// it did.
 	StoreDetectedSyntax(ctx context.Context, projectID, syntax string, gen int64) (bool, error)
+	// SyntaxWanted returns the projects whose detection is missing, not valid or stale.
+	SyntaxWanted(ctx context.Context) ([]string, error)
 	// ValuesOfKeys returns the distinct values in language of the visible keys among
 	// keyIDs that contain any of anyOf.
 	ValuesOfKeys(ctx context.Context, language string, keyIDs []int64, anyOf []string) ([]string, error)
