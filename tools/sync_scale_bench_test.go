@@ -14,6 +14,7 @@ package tools_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -132,9 +133,10 @@ func BenchmarkSyncScaleSeed(b *testing.B) {
 }
 
 // BenchmarkSyncScaleChanged is the full sync of a LOKAL_BENCH_KEYS-key namespace
-// with 1,000 changed source values (preserve_source_values false) and 100 new keys; the
-// 100 keys the previous round added are hidden again. Its keys have nb translations and
-// every second one sv (the scale benchmark's shape), which the changes make stale.
+// with 1,000 changed source values (preserve_source_values false) and 100 new keys, as
+// the scale benchmark's: each round sends what the previous one left, so it changes 1,000
+// values and hides nothing. Its keys have nb translations and every second one sv, which
+// the changes make stale.
 func BenchmarkSyncScaleChanged(b *testing.B) {
 	n := scaleKeys(b)
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
@@ -158,21 +160,19 @@ func BenchmarkSyncScaleChanged(b *testing.B) {
 		}
 		preserve := false
 		var cpu time.Duration
+		stored := maps.Clone(entries)
 		defer scaleProfile(b)()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			body := make(map[string]string, n+100)
-			for k, v := range entries {
-				body[k] = v
-			}
 			for j := 0; j < 1000; j++ {
 				k := keys[(i*1000+j)%n]
-				body[k] = fmt.Sprintf("%s (round %d)", entries[k], i)
+				stored[k] = fmt.Sprintf("%s (round %d)", entries[k], i)
 			}
 			for j := 0; j < 100; j++ {
-				body[fmt.Sprintf("new_%d.key_%d", i, j)] = "New text"
+				stored[fmt.Sprintf("new_%d.key_%d", i, j)] = "New text"
 			}
+			body := maps.Clone(stored)
 			b.StartTimer()
 			c0 := scaleCPU(b)
 			out, err := cat.Sync(ctx, tools.SyncIn{Translations: body, PreserveSourceValues: &preserve,
@@ -181,8 +181,8 @@ func BenchmarkSyncScaleChanged(b *testing.B) {
 				b.Fatal(err)
 			}
 			cpu += scaleCPU(b) - c0
-			if out.Summary.Created != 100 || out.Summary.SourceValueChanged < 1000 {
-				b.Fatalf("created %d, changed %d; want 100 and at least 1000", out.Summary.Created, out.Summary.SourceValueChanged)
+			if out.Summary.Created != 100 || out.Summary.SourceValueChanged != 1000 || out.Summary.Hidden != 0 {
+				b.Fatalf("created %d, changed %d, hid %d; want 100, 1000 and 0", out.Summary.Created, out.Summary.SourceValueChanged, out.Summary.Hidden)
 			}
 		}
 		b.ReportMetric(ms(cpu)/float64(b.N), "cpu-ms/op")
