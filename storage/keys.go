@@ -45,35 +45,54 @@ type keyStateRow struct {
 const keysFilterBatch = 10000
 
 func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
-	var out []model.KeyState
-	all := len(only) == 0
+	out, all, err := t.keys(ctx, ns, sourceLanguage, language, only, fullRows)
+	if err != nil {
+		return nil, err
+	}
+	if all && len(only) > 0 {
+		named := make(map[string]bool, len(only))
+		for _, k := range only {
+			named[k] = true
+		}
+		kept := out[:0]
+		for _, k := range out {
+			if named[k.Key] {
+				kept = append(kept, k)
+			}
+		}
+		out = kept
+	}
+	// Sorted here rather than by SQL so that the order is bytewise on both dialects.
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
+}
+
+// SyncKeys reads the keys a sync names with the three columns of their rows it compares
+// (id, value, do_not_translate): a full sync names the whole namespace, and the rows' other
+// five columns (a time among them) cost about as much to decode as the rest.
+func (t *tx) SyncKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only []string) ([]model.KeyState, bool, error) {
+	if len(only) == 0 {
+		return nil, false, nil
+	}
+	return t.keys(ctx, ns, sourceLanguage, language, only, syncRows)
+}
+
+// keys reads the keys of ns named in only, or every key when only is empty or names most
+// of the namespace (then all is true and out holds the keys not named as well), unsorted.
+func (t *tx) keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only []string, cols rowColumns) (out []model.KeyState, all bool, err error) {
+	all = len(only) == 0
 	if len(only) > keysFilterBatch {
 		// Naming most of the namespace costs more than reading it: the statement would
 		// carry a hash per key. Then the namespace is read and the keys picked here.
 		n, err := t.tx.NewSelect().Model((*keyRow)(nil)).Where("namespace_id = ?", ns.ID).Count(ctx)
 		if err != nil {
-			return nil, mapError(err)
+			return nil, false, mapError(err)
 		}
 		all = n <= 2*int64(len(only))
 	}
 	if all {
-		if err := t.keyStates(ctx, ns, sourceLanguage, language, nil, &out); err != nil {
-			return nil, err
-		}
-		if len(only) > 0 {
-			named := make(map[string]bool, len(only))
-			for _, k := range only {
-				named[k] = true
-			}
-			kept := out[:0]
-			for _, k := range out {
-				if named[k.Key] {
-					kept = append(kept, k)
-				}
-			}
-			out = kept
-		}
-		only = nil
+		err := t.keyStates(ctx, ns, sourceLanguage, language, nil, cols, &out)
+		return out, true, err
 	}
 	for start := 0; start < len(only); start += keysFilterBatch {
 		part := only[start:min(start+keysFilterBatch, len(only))]
@@ -81,13 +100,29 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 		for i, k := range part {
 			hashes[i] = KeyHash(k)
 		}
-		if err := t.keyStates(ctx, ns, sourceLanguage, language, hashes, &out); err != nil {
-			return nil, err
+		if err := t.keyStates(ctx, ns, sourceLanguage, language, hashes, cols, &out); err != nil {
+			return nil, false, err
 		}
 	}
-	// Sorted here rather than by SQL so that the order is bytewise on both dialects.
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out, nil
+	return out, false, nil
+}
+
+// rowColumns are the columns of a translation row keyStates reads.
+type rowColumns string
+
+const (
+	// fullRows are all eight: id, value, status, do_not_translate, language_locked,
+	// source_version, updated_by, updated_at.
+	fullRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at"
+	// syncRows are what a sync compares: id, value, do_not_translate.
+	syncRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.do_not_translate"
+)
+
+func (c rowColumns) n() int {
+	if c == syncRows {
+		return 3
+	}
+	return 8
 }
 
 // keyStates appends to out the keys of ns (those with the given hashes, when not nil)
@@ -101,16 +136,15 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 //
 // The rows are scanned by hand: bun's reflection over a struct of pointers cost about
 // as much as the query itself for a 50,000-key namespace.
-func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, out *[]model.KeyState) error {
+func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, rowCols rowColumns, out *[]model.KeyState) error {
 	join := func(alias string) string {
 		if t.db.postgres {
 			return "\nLEFT JOIN LATERAL (SELECT * FROM translations WHERE key_id = k.id AND language = ? LIMIT 1) AS " + alias + " ON TRUE"
 		}
 		return "\nLEFT JOIN translations AS " + alias + " ON " + alias + ".key_id = k.id AND " + alias + ".language = ?"
 	}
-	const rowCols = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at"
 	same := language == sourceLanguage
-	cols, from, args := ",\n  "+fmt.Sprintf(rowCols, "t"), join("s")+join("t"), []any{sourceLanguage, language, ns.ID}
+	cols, from, args := ",\n  "+fmt.Sprintf(string(rowCols), "t"), join("s")+join("t"), []any{sourceLanguage, language, ns.ID}
 	if same {
 		cols, from, args = "", join("s"), []any{sourceLanguage, ns.ID}
 	}
@@ -127,16 +161,17 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 			return mapError(err)
 		}
 	}
-	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(rowCols, "s")+cols+`
+	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
 FROM translation_keys AS k`+from+`
 WHERE k.namespace_id = ?`+filter, args...)
 	if err != nil {
 		return mapError(err)
 	}
 	defer rows.Close()
-	n := 4 + 8
+	w := rowCols.n()
+	n := 4 + w
 	if !same {
-		n += 8
+		n += w
 	}
 	vals := make([]any, n)
 	ptrs := make([]any, n)
@@ -149,14 +184,14 @@ WHERE k.namespace_id = ?`+filter, args...)
 			return mapError(err)
 		}
 		k := model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]), SourceVersion: sc.int(vals[3])}
-		k.Source = sc.translation(vals[4:12], sourceLanguage)
+		k.Source = sc.translation(vals[4:4+w], sourceLanguage)
 		if same {
 			if k.Source != nil {
 				v := *k.Source
 				k.Value = &v
 			}
 		} else {
-			k.Value = sc.translation(vals[12:20], language)
+			k.Value = sc.translation(vals[4+w:4+2*w], language)
 		}
 		if sc.err != nil {
 			return sc.err
@@ -226,11 +261,14 @@ func (s *scanner) time(v any) time.Time {
 	return time.Time{}
 }
 
-// translation is the row of the eight columns v (id, value, status, do_not_translate,
-// language_locked, source_version, updated_by, updated_at), nil when the join found none.
+// translation is the row of the columns v (fullRows or syncRows), nil when the join found
+// none.
 func (s *scanner) translation(v []any, language string) *model.TranslationState {
 	if v[0] == nil {
 		return nil
+	}
+	if len(v) == 3 {
+		return &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), DoNotTranslate: s.bool(v[2])}
 	}
 	r := &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), Status: s.str(v[2]),
 		DoNotTranslate: s.bool(v[3]), LanguageLocked: s.bool(v[4]), UpdatedBy: s.str(v[6]), UpdatedAt: s.time(v[7])}

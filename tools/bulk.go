@@ -167,6 +167,16 @@ func namespaceKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceL
 	return out, nil
 }
 
+// syncKeys is namespaceKeys for a sync (tx.SyncKeys): when all is true, keys also holds
+// the namespace's keys not named in only. A chunked write reads its snapshot instead.
+func syncKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLanguage, language string, only []string) (keys []model.KeyState, all bool, err error) {
+	if stagedIn(ctx, ns.ID) != nil {
+		keys, err = namespaceKeys(ctx, tx, ns, sourceLanguage, language, only)
+		return keys, false, err
+	}
+	return tx.SyncKeys(ctx, ns, sourceLanguage, language, only)
+}
+
 // stagedID returns the id of key when a chunk of the write already created it.
 func stagedID(ctx context.Context, nsID int64, key string) (int64, bool) {
 	st := stagedIn(ctx, nsID)

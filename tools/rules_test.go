@@ -767,3 +767,48 @@ func TestStatusRules(t *testing.T) {
 		}
 	})
 }
+
+// TestSyncWholeNamespace is a full sync that names most of a namespace of more keys than a
+// store looks up by name (10,000), so that PostgreSQL reads the whole namespace and picks
+// the keys to hide from it: the answer is the same as for a sync of a few keys.
+func TestSyncWholeNamespace(t *testing.T) {
+	t.Parallel()
+	const n = 10050
+	key := func(i int) string { return fmt.Sprintf("k%05d", i) }
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		r := newRules(t, dialect)
+		big := func(values map[string]string, preserve *bool) tools.SyncOut {
+			return r.sync(t, tools.SyncIn{NamespaceRef: r.ns("en", "big"), Translations: values, PreserveSourceValues: preserve,
+				DynamicKeyPrefixes: []string{"dyn."}})
+		}
+		values := map[string]string{"dyn.a": "Dynamic"}
+		for i := range n {
+			values[key(i)] = fmt.Sprintf("Value %d", i)
+		}
+		if out := big(values, nil); out.Summary.Created != n+1 {
+			t.Fatalf("seeding created %d keys, want %d", out.Summary.Created, n+1)
+		}
+		r.overwrite(t, "nb", "big", map[string]string{key(1): "Verdi 1", key(2): "Verdi 2"})
+
+		var hidden []string
+		for i := n - 10; i < n; i++ {
+			hidden = append(hidden, key(i))
+			delete(values, key(i))
+		}
+		delete(values, "dyn.a") // a dynamic key is not hidden
+		syncWant{total: n - 10, hidden: hidden, unchanged: n - 10}.check(t, big(values, nil))
+
+		delete(values, key(5))
+		values[key(n-10)] = fmt.Sprintf("Value %d", n-10)
+		values[key(1)] = "Value 1, revised"
+		values["new.key"] = "New"
+		no := new(bool)
+		syncWant{total: n - 9, created: []string{"new.key"}, unhidden: []string{key(n - 10)}, hidden: []string{key(5)},
+			changed: []string{key(1)}, unchanged: n - 12}.check(t, big(values, no))
+		values["dyn.a"] = "Dynamic"
+		r.wantFlat(t, "en", "big", values)
+		if got := r.stale(t, "big", "nb"); !keysEqual(got, []string{key(1)}) {
+			t.Errorf("stale in nb: %v, want [%s]", got, key(1))
+		}
+	})
+}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -73,12 +74,13 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	return out, nil
 }
 
-// syncNamespace applies a sync to ns and reports it in out. It reads only the keys sent; a
-// full sync asks the database for the visible keys it did not send, which are usually none.
+// syncNamespace applies a sync to ns and reports it in out. It reads only the keys sent,
+// or the whole namespace when they are most of it; a full sync that did not read the
+// whole namespace asks the database for the visible keys it did not send, usually none.
 func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in SyncIn, preserve bool, out *SyncOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
 	names := sortedKeys(in.Translations)
-	keys, err := namespaceKeys(ctx, tx, ns, proj.SourceLanguage, in.Language, names)
+	keys, all, err := syncKeys(ctx, tx, ns, proj.SourceLanguage, in.Language, names)
 	if err != nil {
 		return nil, err
 	}
@@ -133,13 +135,7 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 		return nil, err
 	}
 	if isSource && !in.Partial {
-		// Every key sent is visible now: the ones left visible are the ones to hide.
-		for _, ch := range created {
-			if ch.Kind == model.ChangeKeyCreated {
-				sent = append(sent, ch.KeyID)
-			}
-		}
-		absent, err := tx.VisibleKeysExcept(ctx, ns, sent)
+		absent, err := absentKeys(ctx, tx, ns, keys, all, in.Translations, sent, created)
 		if err != nil {
 			return nil, err
 		}
@@ -168,6 +164,29 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 		changes = append(changes, created...)
 	}
 	return append(changes, rowChanges(ns.Key, writes)...), nil
+}
+
+// absentKeys returns, ordered by key, the visible keys of ns a full sync did not send:
+// picked from keys when they are all of the namespace's (all), else asked of the database.
+// sent are the ids of the keys sent that existed, created the sync's new keys.
+func absentKeys(ctx context.Context, tx model.Tx, ns model.Namespace, keys []model.KeyState, all bool, values map[string]string, sent []int64, created []model.Change) ([]model.KeyRecord, error) {
+	if all {
+		var out []model.KeyRecord
+		for _, k := range keys {
+			if _, ok := values[k.Key]; !ok && !k.Hidden {
+				out = append(out, model.KeyRecord{ID: k.ID, NamespaceID: ns.ID, Key: k.Key})
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+		return out, nil
+	}
+	// Every key sent is visible now: the ones left visible are the ones to hide.
+	for _, ch := range created {
+		if ch.Kind == model.ChangeKeyCreated {
+			sent = append(sent, ch.KeyID)
+		}
+	}
+	return tx.VisibleKeysExcept(ctx, ns, sent)
 }
 
 func hasPrefix(k string, prefixes []string) bool {

