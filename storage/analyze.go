@@ -21,6 +21,7 @@ const (
 )
 
 type analyzer struct {
+	min     int64        // analyzeMin when 0; tests lower it (export_test.go)
 	pending atomic.Int64 // rows inserted since the last pass, rolled back ones too
 	base    atomic.Int64 // rows inserted up to the last pass (estimated)
 	running atomic.Bool
@@ -32,7 +33,11 @@ func (a *analyzer) inserted(n int) { a.pending.Add(int64(n)) }
 // due reports whether enough rows came in to make a pass worth it.
 func (a *analyzer) due() bool {
 	p := a.pending.Load()
-	return p >= analyzeMin && p >= a.base.Load()/5
+	least := a.min
+	if least == 0 {
+		least = analyzeMin
+	}
+	return p >= least && p >= a.base.Load()/5
 }
 
 // afterWrite starts a pass when one is due and none runs; it runs after a write

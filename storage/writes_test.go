@@ -189,15 +189,16 @@ func TestWriteTranslationsSameRowTwice(t *testing.T) {
 func TestStatisticsAfterImport(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("-short: a 20,000-key import runs in the plain run; the race run keeps the tests that run at once")
+		t.Skip("-short: an import of thousands of keys runs in the plain run; the race run keeps the tests that run at once")
 	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
 		db := storagetest.MustOpen(t, dsn, nil)
+		storage.SetAnalyzeMin(db, testAnalyzeMin)
 		// Not about the write budget: an hour keeps a loaded machine from tripping it.
 		cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
 		entries := map[string]string{}
-		for i := 0; i < 20000; i++ {
+		for i := 0; i < testAnalyzeMin; i++ {
 			entries[fmt.Sprintf("k%05d", i)] = "v"
 		}
 		ctx := model.WithPrincipal(context.Background(), tools.System)
@@ -217,10 +218,14 @@ func TestStatisticsAfterImport(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n == 0 {
-			t.Fatal("the key table's statistics were not refreshed after importing 20,000 keys")
+			t.Fatalf("the key table's statistics were not refreshed after importing %d keys", testAnalyzeMin)
 		}
 	})
 }
+
+// testAnalyzeMin is the rows that start a statistics pass in these tests (20,000 in use):
+// the rule is the same, the imports a tenth as long.
+const testAnalyzeMin = 2000
 
 // A language filled after its keys (an overwrite per language, as a team's existing files
 // arrive) refreshes the statistics too: the planner must see the translation table grown,
@@ -228,7 +233,7 @@ func TestStatisticsAfterImport(t *testing.T) {
 func TestStatisticsAfterALanguageFills(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("-short: a 20,000-key import runs in the plain run; the race run keeps the tests that run at once")
+		t.Skip("-short: an import of thousands of keys runs in the plain run; the race run keeps the tests that run at once")
 	}
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		dsn, f := storagetest.FixtureDSN(t, dialect)
@@ -236,7 +241,7 @@ func TestStatisticsAfterALanguageFills(t *testing.T) {
 		ref := func(lang string) tools.NamespaceRef {
 			return tools.NamespaceRef{ProjectID: f.Project.ID, Language: lang, Namespace: "import"}
 		}
-		const n = 20000
+		const n = testAnalyzeMin
 		entries := map[string]string{}
 		for i := range n {
 			entries[fmt.Sprintf("k%05d", i)] = "v"
@@ -245,6 +250,7 @@ func TestStatisticsAfterALanguageFills(t *testing.T) {
 		// starts counting from nothing, so only the nb rows can make the second pass.
 		step := func(write func(cat *tools.Catalog) error) {
 			db := storagetest.MustOpen(t, dsn, nil)
+			storage.SetAnalyzeMin(db, testAnalyzeMin)
 			if err := write(storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})); err != nil {
 				t.Fatal(err)
 			}
