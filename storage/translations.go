@@ -333,7 +333,26 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	if f.Limit > 0 {
 		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	}
+	if t.db.postgres && len(rowIDs) == 0 && len(keyIDs) == 0 && f.Limit > 0 {
+		return t.walked(ctx, q)
+	}
 	return scanProjectTranslations(ctx, q)
+}
+
+// walked runs a page of searchRows without candidates on PostgreSQL with sequential scans
+// and sorts priced out, so that it walks an index in key order and stops at the page's
+// end. With fresh statistics it still chose to read and sort every row of the language
+// (nb + approved at 100,000 keys: 49 ms against 1.4 ms for the walk): it expects the join
+// to the project's keys to drop most rows, and then a LIMIT saves nothing.
+func (t *tx) walked(ctx context.Context, q *bun.SelectQuery) ([]model.ProjectTranslation, error) {
+	if _, err := t.tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off"); err != nil {
+		return nil, mapError(err)
+	}
+	rows, err := scanProjectTranslations(ctx, q)
+	if _, rerr := t.tx.ExecContext(ctx, "SET LOCAL enable_seqscan = on; SET LOCAL enable_sort = on"); rerr != nil && err == nil {
+		err = mapError(rerr)
+	}
+	return rows, err
 }
 
 // contains adds the condition that col holds sub, case folded. PostgreSQL answers LIKE

@@ -151,7 +151,8 @@ func scaleEnvInt(t *testing.T, name string, def int) int {
 // LOKAL_SCALE_WRITERS (seeding requests in flight, default 2), LOKAL_SCALE_RUNS (runs per
 // read figure, median shown, default 3), LOKAL_SCALE_DIALECTS (default postgres,sqlite),
 // LOKAL_SCALE_POSTGRES (a server DSN without database, default
-// postgres://postgres@127.0.0.1:5432) and LOKAL_SCALE_TMP (where the SQLite file goes).
+// postgres://postgres@127.0.0.1:5432), LOKAL_SCALE_TMP (where the SQLite file goes) and
+// LOKAL_SCALE_KEEP (keep the PostgreSQL database, to EXPLAIN what was slow).
 func TestBenchScale(t *testing.T) {
 	if os.Getenv("LOKAL_BENCH_SCALE") == "" {
 		t.Skip("a benchmark: set LOKAL_BENCH_SCALE=1 (make bench BENCH_ONLY=scale)")
@@ -285,6 +286,11 @@ func (r *scaleRun) createPostgres() bool {
 		return false
 	}
 	t.Cleanup(func() {
+		if os.Getenv("LOKAL_SCALE_KEEP") != "" {
+			t.Logf("LOKAL_SCALE_KEEP: database %s kept for EXPLAIN; drop it when done", name)
+			admin.Close()
+			return
+		}
 		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
 			t.Errorf("dropping %s: %v", name, err)
 		}
