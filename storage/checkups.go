@@ -290,18 +290,22 @@ func (t *tx) ApplyCheckup(ctx context.Context, r model.CheckupReport, ch model.C
 	var open []checkupFindingRow
 	scope := func() *bun.SelectQuery {
 		return t.tx.NewSelect().Model((*checkupFindingRow)(nil)).Column("id", "key_id", "language", "kind", "message", "detail", "first_seq").
-			Where("project_id = ?", r.ProjectID).Where("last_seq IS NULL")
+			Where("last_seq IS NULL")
 	}
 	if len(ch.KeyIDs) > 0 {
 		for start := 0; start < len(ch.KeyIDs); start += batch {
 			var part []checkupFindingRow
+			// By key alone (a key is one project's): with project_id = ? beside it, SQLite
+			// without statistics walked every open finding of the project by
+			// checkup_findings_order instead of checkup_findings_key, 0.5 s a chunk at
+			// 1,000,000 keys, holding the one writer.
 			if err := scope().Where("key_id IN (?)", bun.In(ch.KeyIDs[start:min(start+batch, len(ch.KeyIDs))])).Scan(ctx, &part); err != nil {
 				return mapError(err)
 			}
 			open = append(open, part...)
 		}
 	} else {
-		q := scope().Where("namespace_id = ?", ch.NamespaceID).Where("key_id > ?", ch.AfterKey)
+		q := scope().Where("project_id = ?", r.ProjectID).Where("namespace_id = ?", ch.NamespaceID).Where("key_id > ?", ch.AfterKey)
 		if ch.UpToKey > 0 {
 			q = q.Where("key_id <= ?", ch.UpToKey)
 		}

@@ -152,7 +152,8 @@ func scaleEnvInt(t *testing.T, name string, def int) int {
 // read figure, median shown, default 3), LOKAL_SCALE_DIALECTS (default postgres,sqlite),
 // LOKAL_SCALE_POSTGRES (a server DSN without database, default
 // postgres://postgres@127.0.0.1:5432), LOKAL_SCALE_TMP (where the SQLite file goes) and
-// LOKAL_SCALE_KEEP (keep the PostgreSQL database, to EXPLAIN what was slow).
+// LOKAL_SCALE_KEEP (keep the database, to EXPLAIN what was slow) and LOKAL_SCALE_SEED_ONLY
+// (stop after seeding, naming the project and its key).
 func TestBenchScale(t *testing.T) {
 	if os.Getenv("LOKAL_BENCH_SCALE") == "" {
 		t.Skip("a benchmark: set LOKAL_BENCH_SCALE=1 (make bench BENCH_ONLY=scale)")
@@ -252,7 +253,13 @@ func (r *scaleRun) run(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
+		t.Cleanup(func() {
+			if os.Getenv("LOKAL_SCALE_KEEP") != "" {
+				t.Logf("LOKAL_SCALE_KEEP: %s kept; remove it when done", dir)
+				return
+			}
+			os.RemoveAll(dir)
+		})
 		r.dsn = "sqlite:" + dir + "/lokal.db"
 	case "postgres":
 		if !r.createPostgres() {
@@ -262,6 +269,10 @@ func (r *scaleRun) run(t *testing.T) {
 	r.a = r.serve()
 	r.setup()
 	r.seed()
+	if os.Getenv("LOKAL_SCALE_SEED_ONLY") != "" {
+		t.Logf("LOKAL_SCALE_SEED_ONLY: project %s, key %s, database %s", r.project, r.key, r.dsn)
+		return
+	}
 	r.measure()
 }
 
