@@ -57,8 +57,8 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 # running their instrumented tests (tools/message's property tests alone ran 53 s). The
 # editor's pages (rest/app) are also left to the plain run: its tests submit forms one at a
 # time, and the handlers they reach are the catalogue's, raced through rest and tools.
-# Longest first: go test starts packages in this order, two at a time, so the two long ones
-# (rest, tools) overlap instead of tools starting last.
+# Longest first: go test starts packages in this order, two at a time, so the three long
+# ones (storage, rest, tools) overlap instead of one starting last.
 #
 # The race run takes each test once, on PostgreSQL (RACEDIALECTS), not on both databases:
 # the detector watches our goroutines (handlers, hooks, caches, workers), and they are the
@@ -69,7 +69,7 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 # is raced by storage's TestSQLiteWritesReadsAndClose, which names SQLite itself. The plain
 # run still runs every test on both databases. Without LOKAL_TEST_POSTGRES the race run
 # takes SQLite, rather than skip.
-RACEPKGS = ./rest ./tools ./storage ./workflows ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
+RACEPKGS = ./storage ./rest ./tools ./workflows ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
 RACEDIALECTS ?= $(if $(LOKAL_TEST_POSTGRES),postgres,sqlite)
 
 # The plain run lists the long packages first, and runs three at a time (-p 3, go test's

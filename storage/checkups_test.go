@@ -14,6 +14,7 @@ import (
 // into two), and opens it again: the old reports are gone, the project has one checkup
 // job due, and the checkup that job runs stores a report.
 func TestCheckupFindingsMigration(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		// A schema of its own (EmptyDSN, migrated by Open): the test takes the schema back to
 		// an earlier release's, which a pooled database must never carry to the next test.

@@ -14,6 +14,7 @@ import (
 // counters, with the current rows split into approved, to review and AI drafts, equal a
 // count of its rows.
 func TestUpgradeCountsProgress(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		for _, r := range releases(t) {
 			t.Run(r, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 // of an earlier release's database is an owner of their workspace after the upgrade, and
 // no one has a project role yet.
 func TestUpgradeMakesUsersOwners(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		for _, r := range releases(t) {
 			t.Run(r, func(t *testing.T) {

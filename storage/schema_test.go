@@ -101,6 +101,7 @@ func upgrade(t *testing.T, dsn string) {
 // with today's migrations: each ends with the schema a fresh database gets, to the
 // column type, default and index.
 func TestUpgradedReleasesHaveTheFreshSchema(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		fresh := schemaOf(t, storagetest.DSN(t, dialect), dialect)
 		for _, r := range releases(t) {
@@ -118,6 +119,7 @@ func TestUpgradedReleasesHaveTheFreshSchema(t *testing.T) {
 // TestUpgradeKeepsEveryRow upgrades every release's database and finds each of its rows
 // again, value for value, except what a migration changes on purpose.
 func TestUpgradeKeepsEveryRow(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		for _, r := range releases(t) {
 			t.Run(r, func(t *testing.T) {
@@ -317,4 +319,14 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// skipUpgradeInShort leaves the upgrade tests to the plain run: they migrate a database
+// release by release, one statement after another, so the race run (-short) learns nothing
+// from them that the plain run does not, at a tenth of its storage package's time.
+func skipUpgradeInShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: an upgrade release by release, nothing concurrent; the plain run keeps it")
+	}
 }

@@ -14,6 +14,7 @@ import (
 // migration and opens it again: the migration adds the columns and the table, and the
 // tokens made before it are listed without a prefix.
 func TestTokensHostsMigration(t *testing.T) {
+	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		// A schema of its own (EmptyDSN, migrated by Open): the test takes the schema back to
 		// an earlier release's, which a pooled database must never carry to the next test.
