@@ -91,11 +91,7 @@ func newCheckupConfig(proj model.Project, syn message.Syntax, gl []model.Glossar
 	var cfg checkupConfig
 	cfg.in.SourceLanguage = proj.SourceLanguage
 	cfg.in.Syntax = syn
-	for _, l := range proj.EnabledLanguages {
-		if l != proj.SourceLanguage {
-			cfg.in.Languages = append(cfg.in.Languages, l)
-		}
-	}
+	cfg.in.Languages = proj.TargetLanguages()
 	for _, g := range gl {
 		cfg.in.Glossary = append(cfg.in.Glossary, checkup.GlossaryPair{SourceTerm: g.SourceTerm, TargetTerm: g.TargetTerm, Locale: g.Locale})
 	}

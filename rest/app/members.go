@@ -46,12 +46,14 @@ type userRow struct {
 // this once), fe a refused form, shown beside it with what was typed.
 func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int, inv *tools.Invited, fe memberForm) {
 	ctx, id := r.Context(), r.PathValue("project")
-	st, err := h.cat.GetProjectStatus(ctx, tools.ProjectStatusIn{ProjectArg: tools.ProjectArg{ProjectID: id}})
+	// The catalogue first: it refuses (403) one who may not see the project, whom the
+	// session's project list would only not know (404).
+	ms, err := h.cat.ListMembers(ctx, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	ms, err := h.cat.ListMembers(ctx, id)
+	p, err := projectOf(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -61,12 +63,7 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
-	var targets []string
-	for _, l := range st.EnabledLanguages {
-		if l != st.SourceLanguage {
-			targets = append(targets, l)
-		}
-	}
+	targets := p.TargetLanguages()
 	rows := make([]memberRow, 0, len(ms))
 	for _, m := range ms {
 		row := memberRow{MemberView: m, FormRole: m.Role, Checked: map[string]bool{}, Self: m.UserID == sessionFrom(ctx).UserID && !role.Owner}
@@ -122,7 +119,7 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 	if fe.Form != "add" {
 		added = nil
 	}
-	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": st.Title}, "Members": rows,
+	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": p.Title}, "Members": rows,
 		"Languages": targets, "Roles": tools.ProjectRoles, "WorkspaceRoles": tools.WorkspaceRoles, "Users": users, "Role": role,
 		"Invited": inv, "Error": formErr, "Lost": lost, "Form": form, "AddError": addErr, "Added": added, "Flash": r.URL.Query().Get("done")})
 }

@@ -32,14 +32,8 @@ func (h *handler) terminologyPage(w http.ResponseWriter, r *http.Request, status
 		h.fail(w, r, err)
 		return
 	}
-	var targets []string
-	for _, l := range p.EnabledLanguages {
-		if l != p.SourceLanguage {
-			targets = append(targets, l)
-		}
-	}
 	h.render(w, r, status, "terminology", map[string]any{"Project": p, "Terms": terms, "Manage": role.Manage,
-		"Locales": targets, "Notice": n, "Form": r.PostForm})
+		"Locales": p.TargetLanguages(), "Notice": n, "Form": r.PostForm})
 }
 
 // termDone answers a terminology form: back to its section, or the page with the error

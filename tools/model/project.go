@@ -95,6 +95,17 @@ func (p *Project) HasLanguage(code string) bool {
 	return false
 }
 
+// TargetLanguages is the enabled languages other than the source, in their order.
+func (p *Project) TargetLanguages() []string {
+	var out []string
+	for _, l := range p.EnabledLanguages {
+		if l != p.SourceLanguage {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // Namespace is a group of keys of one project.
 type Namespace struct {
 	ID        int64
