@@ -8,6 +8,7 @@ package main_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -153,7 +154,11 @@ func scaleEnvInt(t *testing.T, name string, def int) int {
 // LOKAL_SCALE_POSTGRES (a server DSN without database, default
 // postgres://postgres@127.0.0.1:5432), LOKAL_SCALE_TMP (where the SQLite file goes) and
 // LOKAL_SCALE_KEEP (keep the database, to EXPLAIN what was slow) and LOKAL_SCALE_SEED_ONLY
-// (stop after seeding, naming the project and its key).
+// (stop after seeding, keeping the database and printing a LOKAL_SCALE_FROM line for it).
+// LOKAL_SCALE_FROM ({"dsn":...,"project":...,"key":...} as printed, one dialect) measures a
+// copy of a kept seed instead of seeding: minutes instead of ten at a million keys; with
+// LOKAL_SCALE_PARTS (a comma list of endpoint, sync, mcp, editor, big; default all) it
+// measures only those parts.
 func TestBenchScale(t *testing.T) {
 	if os.Getenv("LOKAL_BENCH_SCALE") == "" {
 		t.Skip("a benchmark: set LOKAL_BENCH_SCALE=1 (make bench BENCH_ONLY=scale)")
@@ -166,6 +171,17 @@ func TestBenchScale(t *testing.T) {
 	if os.Getenv("LOKAL_SCALE_DIALECTS") == "" {
 		dialects = []string{"postgres", "sqlite"}
 	}
+	var from scaleFrom
+	if s := os.Getenv("LOKAL_SCALE_FROM"); s != "" {
+		if err := json.Unmarshal([]byte(s), &from); err != nil || from.DSN == "" || from.Keys == 0 {
+			t.Fatalf("LOKAL_SCALE_FROM=%s: want the line LOKAL_SCALE_SEED_ONLY printed (%v)", s, err)
+		}
+		n, dialects = from.Keys, []string{from.Dialect}
+	}
+	parts := map[string]bool{}
+	for _, p := range strings.Split(cmp.Or(os.Getenv("LOKAL_SCALE_PARTS"), "endpoint,sync,mcp,editor,big"), ",") {
+		parts[strings.TrimSpace(p)] = true
+	}
 	chunk, writers, runs := scaleEnvInt(t, "LOKAL_SCALE_CHUNK", 5000), scaleEnvInt(t, "LOKAL_SCALE_WRITERS", 2), scaleEnvInt(t, "LOKAL_SCALE_RUNS", 3)
 	figs := map[string]map[string]string{}
 	notes := map[string]string{}
@@ -174,7 +190,7 @@ func TestBenchScale(t *testing.T) {
 		if d != "postgres" && d != "sqlite" {
 			t.Fatalf("LOKAL_SCALE_DIALECTS: unknown dialect %q", d)
 		}
-		r := &scaleRun{dialect: d, n: n, plan: scalePlan(n), figs: map[string]string{}, chunk: chunk, writers: writers, runs: runs}
+		r := &scaleRun{dialect: d, n: n, plan: scalePlan(n), figs: map[string]string{}, chunk: chunk, writers: writers, runs: runs, from: from, parts: parts}
 		start, load := time.Now(), loadAvg()
 		ok := t.Run(d, r.run)
 		// A failed run still shows what it measured before the error.
@@ -241,6 +257,10 @@ type scaleRun struct {
 	hc                *http.Client
 	retries           atomic.Int64
 	serial            atomic.Int64
+	from              scaleFrom
+	parts             map[string]bool
+	admin             *sql.DB
+	pgName            string
 }
 
 func (r *scaleRun) run(t *testing.T) {
@@ -254,7 +274,7 @@ func (r *scaleRun) run(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			if os.Getenv("LOKAL_SCALE_KEEP") != "" {
+			if os.Getenv("LOKAL_SCALE_KEEP") != "" || os.Getenv("LOKAL_SCALE_SEED_ONLY") != "" {
 				t.Logf("LOKAL_SCALE_KEEP: %s kept; remove it when done", dir)
 				return
 			}
@@ -266,14 +286,78 @@ func (r *scaleRun) run(t *testing.T) {
 			return
 		}
 	}
-	r.a = r.serve()
-	r.setup()
-	r.seed()
+	if r.from.DSN != "" {
+		r.copyFrom()
+		r.a = r.serve()
+		r.project, r.key, r.email = r.from.Project, r.from.Key, scaleEmail
+		ws, _ := r.cli("workspace", "list")["workspaces"].([]any)
+		if len(ws) == 0 {
+			t.Fatal("LOKAL_SCALE_FROM: the seed has no workspace")
+		}
+		r.neighbour(str(t, ws[0].(map[string]any), "id"))
+	} else {
+		r.a = r.serve()
+		r.setup()
+		r.seed()
+	}
 	if os.Getenv("LOKAL_SCALE_SEED_ONLY") != "" {
-		t.Logf("LOKAL_SCALE_SEED_ONLY: project %s, key %s, database %s", r.project, r.key, r.dsn)
+		line, _ := json.Marshal(scaleFrom{Dialect: r.dialect, Keys: r.n, DSN: r.dsn, Project: r.project, Key: r.key})
+		t.Logf("LOKAL_SCALE_SEED_ONLY: seeded; measure copies of it with LOKAL_SCALE_FROM='%s'", line)
 		return
 	}
 	r.measure()
+}
+
+// scaleFrom names a kept seed: its database, project and read/write key.
+type scaleFrom struct {
+	Dialect string `json:"dialect"`
+	Keys    int    `json:"keys"`
+	DSN     string `json:"dsn"`
+	Project string `json:"project"`
+	Key     string `json:"key"`
+}
+
+// copyFrom points the run at a copy of the kept seed, so that its writes leave the seed as
+// it was: the SQLite files copied, or a PostgreSQL database made from the seed as template.
+func (r *scaleRun) copyFrom() {
+	t := r.t
+	switch r.dialect {
+	case "sqlite":
+		src := strings.TrimPrefix(r.from.DSN, "sqlite:")
+		dst := strings.TrimPrefix(r.dsn, "sqlite:")
+		for _, suffix := range []string{"", "-wal"} {
+			in, err := os.Open(src + suffix)
+			if os.IsNotExist(err) && suffix != "" {
+				continue
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.Create(dst + suffix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.Copy(out, in); err != nil {
+				t.Fatal(err)
+			}
+			in.Close()
+			if err := out.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case "postgres":
+		u, err := url.Parse(r.from.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := strings.TrimPrefix(u.Path, "/")
+		name := r.pgName
+		if _, err := r.admin.Exec("DROP DATABASE " + name); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + seed); err != nil {
+			t.Fatalf("copying the seed %s (no server may be connected to it): %v", seed, err)
+		}
+	}
 }
 
 func (r *scaleRun) serve() *serveProcess {
@@ -296,8 +380,9 @@ func (r *scaleRun) createPostgres() bool {
 		t.Log(r.skipped)
 		return false
 	}
+	r.admin, r.pgName = admin, name
 	t.Cleanup(func() {
-		if os.Getenv("LOKAL_SCALE_KEEP") != "" {
+		if os.Getenv("LOKAL_SCALE_KEEP") != "" || os.Getenv("LOKAL_SCALE_SEED_ONLY") != "" {
 			t.Logf("LOKAL_SCALE_KEEP: database %s kept for EXPLAIN; drop it when done", name)
 			admin.Close()
 			return
@@ -311,31 +396,42 @@ func (r *scaleRun) createPostgres() bool {
 	return true
 }
 
+// cli runs a lokal command on the run's database and decodes its --json output.
+func (r *scaleRun) cli(args ...string) map[string]any {
+	t := r.t
+	t.Helper()
+	res := lokal(t, r.env, append(args, "--json", "--database", r.dsn)...)
+	if res.code != 0 {
+		t.Fatalf("lokal %s: exit %d: %s", strings.Join(args, " "), res.code, res.stderr)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(res.stdout), &obj); err != nil {
+		t.Fatalf("lokal %s printed %q", strings.Join(args, " "), res.stdout)
+	}
+	return obj
+}
+
+const scaleEmail = "scale@bench.test"
+
 // setup creates the workspace, user, projects and keys with the CLI.
 func (r *scaleRun) setup() {
 	t := r.t
-	cli := func(args ...string) map[string]any {
-		t.Helper()
-		res := lokal(t, r.env, append(args, "--json", "--database", r.dsn)...)
-		if res.code != 0 {
-			t.Fatalf("lokal %s: exit %d: %s", strings.Join(args, " "), res.code, res.stderr)
-		}
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(res.stdout), &obj); err != nil {
-			t.Fatalf("lokal %s printed %q", strings.Join(args, " "), res.stdout)
-		}
-		return obj
-	}
+	cli := r.cli
 	ws := str(t, cli("workspace", "create", "--name", "scale"), "id")
-	r.email = "scale@bench.test"
+	r.email = scaleEmail
 	r.user = str(t, cli("user", "create", "--workspace", ws, "--email", r.email), "id")
 	if res := lokalIn(t, r.env, "scale-bench-password\n", "user", "passwd", "--user", r.user, "--password-stdin", "--json", "--database", r.dsn); res.code != 0 {
 		t.Fatalf("user passwd: %s", res.stderr)
 	}
 	r.project = str(t, cli("project", "create", "--workspace", ws, "--title", "Scale", "--source", "en", "--languages", "de,fr,nb,sv"), "id")
 	r.key = str(t, cli("key", "create", "--project", r.project), "key")
-	r.other = str(t, cli("project", "create", "--workspace", ws, "--title", "Neighbour", "--source", "en"), "id")
-	r.otherKey = str(t, cli("key", "create", "--project", r.other), "key")
+	r.neighbour(ws)
+}
+
+// neighbour creates the project whose small writes the big write must not stall.
+func (r *scaleRun) neighbour(ws string) {
+	r.other = str(r.t, r.cli("project", "create", "--workspace", ws, "--title", "Neighbour", "--source", "en"), "id")
+	r.otherKey = str(r.t, r.cli("key", "create", "--project", r.other), "key")
 }
 
 // call sends one request and reads the whole answer. 429 and a 503 with Retry-After are
@@ -539,7 +635,25 @@ func (r *scaleRun) times(f func(i int) time.Duration) []time.Duration {
 	return ds
 }
 
+// measure runs the parts LOKAL_SCALE_PARTS names (all by default), then reads the servers'
+// peak memory.
 func (r *scaleRun) measure() {
+	for _, p := range []struct {
+		name string
+		f    func()
+	}{{"endpoint", r.measureEndpoint}, {"sync", r.measureSync}, {"mcp", r.measureMCP}, {"editor", r.measureEditor}, {"big", r.measureBigWrite}} {
+		if r.parts[p.name] {
+			p.f()
+		}
+	}
+	r.figs["rss_a"] = vmHWM(r.t, r.a)
+	if r.b != nil {
+		r.figs["rss_b"] = vmHWM(r.t, r.b)
+	}
+}
+
+// measureEndpoint: endpoint 1 warm, 304, after a write, and from another server.
+func (r *scaleRun) measureEndpoint() {
 	t := r.t
 	big := r.plan[0]
 	read := func(p *serveProcess, lang string, hdr map[string]string) (int, []byte, http.Header, time.Duration) {
@@ -596,7 +710,13 @@ func (r *scaleRun) measure() {
 			return 30 * time.Second
 		}))
 	}
+}
 
+// measureSync: a full sync and partial chunks of the big namespace, its stale list and a
+// missing-keys report.
+func (r *scaleRun) measureSync() {
+	t := r.t
+	big := r.plan[0]
 	// The full sync of the big namespace: 1,000 changed source values (which makes 1,000
 	// stale translations per language) and 100 new keys.
 	full := map[string]string{}
@@ -650,15 +770,6 @@ func (r *scaleRun) measure() {
 		_, _, _, d := r.call("POST", r.url(r.a, "/api/missing/"+r.project+"/latest/en/"+big.name), r.key, nil, mustMarshal(t, m), 201)
 		return d
 	}))
-
-	r.measureMCP()
-	r.measureEditor()
-	r.measureBigWrite()
-
-	r.figs["rss_a"] = vmHWM(t, r.a)
-	if r.b != nil {
-		r.figs["rss_b"] = vmHWM(t, r.b)
-	}
 }
 
 // vmHWM is the peak resident set of a server process, from /proc.
