@@ -354,7 +354,7 @@ func (r *scaleRun) copyFrom() {
 		if _, err := r.admin.Exec("DROP DATABASE " + name); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + seed); err != nil {
+		if _, err := r.admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + seed + " STRATEGY FILE_COPY"); err != nil {
 			t.Fatalf("copying the seed %s (no server may be connected to it): %v", seed, err)
 		}
 	}
@@ -372,7 +372,8 @@ func (r *scaleRun) createPostgres() bool {
 	if server == "" {
 		server = "postgres://postgres@127.0.0.1:5432"
 	}
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server + "/postgres?sslmode=disable")))
+	// Copying a kept seed of a million keys takes minutes: more than the driver's read timeout.
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server+"/postgres?sslmode=disable"), pgdriver.WithReadTimeout(time.Hour)))
 	name := fmt.Sprintf("lokal_scale_%d", os.Getpid())
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		admin.Close()
