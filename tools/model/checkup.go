@@ -102,3 +102,12 @@ type FindingKeysFilter struct {
 	AfterKeyID int64
 	Limit      int
 }
+
+// QueuedKeysFilter selects keys by their queue marks (QueuedKeys).
+type QueuedKeysFilter struct {
+	ProjectID  string
+	Namespace  string // all when empty
+	AfterKeyID int64
+	UpTo       int64 // only marks up to this id, when not zero
+	Limit      int
+}
