@@ -21,6 +21,8 @@ type qaCache struct {
 	mu    sync.Mutex
 	langs map[string]*qaLanguage // project id + "\x00" + language
 	order []string               // oldest first, for eviction
+	// checkMax is qaCheckMax when 0; tests lower it.
+	checkMax int
 }
 
 type qaLanguage struct {
@@ -112,6 +114,13 @@ func (c *Catalog) flaggedRows(proj model.Project, t terms, language string, rows
 // (Partial), and the next page goes on from there.
 const qaCheckMax = 2000
 
+func (c *Catalog) qaCheckBound() int {
+	if c.qa.checkMax > 0 {
+		return c.qa.checkMax
+	}
+	return qaCheckMax
+}
+
 // qaPage fills out with a page of the QA filter: the rows with a problem as they are now.
 // The checkup's open findings say it for the keys it checked since their last write; the
 // others are checked on the request, at most qaCheckMax of them.
@@ -153,7 +162,7 @@ func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t
 	for {
 		f.Limit = 1000
 		if len(f.KeyIDs) == 0 {
-			f.Limit = min(f.Limit, qaCheckMax-checked)
+			f.Limit = min(f.Limit, c.qaCheckBound()-checked)
 		}
 		rows, err := tx.ReviewRows(ctx, f)
 		if err != nil {
@@ -175,7 +184,7 @@ func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t
 			return nil
 		}
 		f.AfterKeyID = rows[len(rows)-1].KeyID
-		if len(f.KeyIDs) == 0 && checked >= qaCheckMax {
+		if len(f.KeyIDs) == 0 && checked >= c.qaCheckBound() {
 			out.Next, out.Partial = f.AfterKeyID, true
 			return nil
 		}
@@ -195,7 +204,7 @@ func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj mode
 		// The window (after, end] holds every queued key it checks, at most the bound's,
 		// and the keys with findings of at most the rest of a page.
 		end := int64(math.MaxInt64)
-		room := qaCheckMax - checked
+		room := c.qaCheckBound() - checked
 		queued, err := tx.QueuedKeys(ctx, model.QueuedKeysFilter{ProjectID: proj.ID, Namespace: f.Namespace, AfterKeyID: after, Limit: room + 1})
 		if err != nil {
 			return err
