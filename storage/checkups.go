@@ -502,23 +502,16 @@ func (t *tx) OpenFindingKeys(ctx context.Context, f model.FindingKeysFilter) ([]
 	return ids, nil
 }
 
-// QueuedKeys walks checkup_queue_key in key order; DISTINCT over that order costs no sort.
+// QueuedKeys walks checkup_queue_key in key order: DISTINCT over that order costs no sort,
+// and the walk stops after f.Limit keys.
 func (t *tx) QueuedKeys(ctx context.Context, f model.QueuedKeysFilter) ([]int64, error) {
 	q := t.tx.NewSelect().TableExpr("checkup_queue AS q").ColumnExpr("DISTINCT q.key_id").
 		Where("q.project_id = ?", f.ProjectID).Where("q.key_id > ?", f.AfterKeyID)
 	if f.UpTo > 0 {
-		q = q.Where("q.id <= ?", f.UpTo)
-	}
-	if f.Namespace != "" {
-		// Each mark's key looked up in the walk: the walk stops after f.Limit keys, where a
-		// set of the namespace's keys would be built whole first.
-		q = q.Join("JOIN translation_keys AS k ON k.id = q.key_id").
-			Where("k.namespace_id = (?)", t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").
-				Where("project_id = ?", f.ProjectID).Where("key = ?", f.Namespace))
+		// + keeps SQLite off checkup_queue_project, whose marks it would then sort.
+		q = q.Where("+q.id <= ?", f.UpTo)
 	}
 	var ids []int64
-	if err := q.OrderExpr("q.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids); err != nil {
-		return nil, mapError(err)
-	}
-	return ids, nil
+	err := t.inKeyOrder(ctx, func() error { return q.OrderExpr("q.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids) })
+	return ids, mapError(err)
 }

@@ -201,11 +201,13 @@ func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj mode
 	checked := 0
 	after := f.AfterKeyID
 	for {
-		// The window (after, end] holds every queued key it checks, at most the bound's,
-		// and the keys with findings of at most the rest of a page.
+		// The window (after, end] holds the queued keys it checks, at most the bound's, and
+		// the keys with findings of at most the rest of a page. Queued keys are the
+		// project's: those of other namespaces count, so that a namespace with few of them
+		// does not walk the whole queue, and drop out when the rows are read.
 		end := int64(math.MaxInt64)
 		room := c.qaCheckBound() - checked
-		queued, err := tx.QueuedKeys(ctx, model.QueuedKeysFilter{ProjectID: proj.ID, Namespace: f.Namespace, AfterKeyID: after, Limit: room + 1})
+		queued, err := tx.QueuedKeys(ctx, model.QueuedKeysFilter{ProjectID: proj.ID, AfterKeyID: after, Limit: room + 1})
 		if err != nil {
 			return err
 		}

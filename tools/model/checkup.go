@@ -106,7 +106,6 @@ type FindingKeysFilter struct {
 // QueuedKeysFilter selects keys by their queue marks (QueuedKeys).
 type QueuedKeysFilter struct {
 	ProjectID  string
-	Namespace  string // all when empty
 	AfterKeyID int64
 	UpTo       int64 // only marks up to this id, when not zero
 	Limit      int

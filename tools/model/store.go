@@ -343,7 +343,7 @@ type CheckupTx interface {
 	// problems), in f.Namespace when set.
 	OpenFindingKeys(ctx context.Context, f FindingKeysFilter) ([]int64, error)
 	// QueuedKeys lists in key order up to f.Limit ids of keys after f.AfterKeyID with a
-	// queue mark (each once, however many marks it has), in f.Namespace when set.
+	// queue mark (each once, however many marks it has).
 	QueuedKeys(ctx context.Context, f QueuedKeysFilter) ([]int64, error)
 	// CheckupRunning reports whether the project has a running report.
 	CheckupRunning(ctx context.Context, projectID string) (bool, error)
