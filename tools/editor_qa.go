@@ -108,11 +108,12 @@ func (c *Catalog) flaggedRows(proj model.Project, t terms, language string, rows
 }
 
 // qaCheckMax bounds the rows one page of the QA filter checks on the request: those the
-// checkup has not checked since their last write (all of them before a checkup, or while a
-// full pass runs). At 1 row in 500 with a problem a full page means 25,000 rows, a second
-// of reading and analysis; past the bound the page ends where the checks stopped, says so
-// (Partial), and the next page goes on from there.
-const qaCheckMax = 2000
+// checkup has not checked since their last write (all of them before a checkup or while a
+// full pass runs, the queued ones otherwise). At 1 row in 500 with a problem a full page
+// means 25,000 rows, a second or more of reading and analysis; at a checkup chunk's worth
+// the page stays near 10-25 ms, ends where the checks stopped, says so (Partial), and the
+// next page goes on from there.
+const qaCheckMax = 1000
 
 func (c *Catalog) qaCheckBound() int {
 	if c.qa.checkMax > 0 {
