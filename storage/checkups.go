@@ -501,3 +501,17 @@ func (t *tx) OpenFindingKeys(ctx context.Context, f model.FindingKeysFilter) ([]
 	}
 	return ids, nil
 }
+
+// QueuedKeys walks checkup_queue_key in key order: DISTINCT over that order costs no sort,
+// and the walk stops after f.Limit keys.
+func (t *tx) QueuedKeys(ctx context.Context, f model.QueuedKeysFilter) ([]int64, error) {
+	q := t.tx.NewSelect().TableExpr("checkup_queue AS q").ColumnExpr("DISTINCT q.key_id").
+		Where("q.project_id = ?", f.ProjectID).Where("q.key_id > ?", f.AfterKeyID)
+	if f.UpTo > 0 {
+		// + keeps SQLite off checkup_queue_project, whose marks it would then sort.
+		q = q.Where("+q.id <= ?", f.UpTo)
+	}
+	var ids []int64
+	err := t.inKeyOrder(ctx, func() error { return q.OrderExpr("q.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids) })
+	return ids, mapError(err)
+}

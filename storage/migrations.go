@@ -48,6 +48,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTrigramMerge(m)
 	registerTrigramDeferred(m)
 	registerSyntaxStale(m)
+	registerCheckupStatistics(m)
 	return m
 }
 

@@ -339,20 +339,35 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	return scanProjectTranslations(ctx, q)
 }
 
-// walked runs a page of searchRows without candidates on PostgreSQL with sequential scans
-// and sorts priced out, so that it walks an index in key order and stops at the page's
-// end. With fresh statistics it still chose to read and sort every row of the language
-// (nb + approved at 100,000 keys: 49 ms against 1.4 ms for the walk): it expects the join
-// to the project's keys to drop most rows, and then a LIMIT saves nothing.
+// walked runs a page of searchRows without candidates on PostgreSQL in key order (inKeyOrder).
+// With fresh statistics it still chose to read and sort every row of the language (nb +
+// approved at 100,000 keys: 49 ms against 1.4 ms for the walk): it expects the join to the
+// project's keys to drop most rows, and then a LIMIT saves nothing.
 func (t *tx) walked(ctx context.Context, q *bun.SelectQuery) ([]model.ProjectTranslation, error) {
-	if _, err := t.tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off"); err != nil {
-		return nil, mapError(err)
+	var rows []model.ProjectTranslation
+	err := t.inKeyOrder(ctx, func() error {
+		var err error
+		rows, err = scanProjectTranslations(ctx, q)
+		return err
+	})
+	return rows, err
+}
+
+// inKeyOrder runs a query that pages in an index's order on PostgreSQL with sequential
+// scans and sorts priced out, so that it walks the index and stops at the page's end
+// whatever the statistics say (none yet, or from before an import).
+func (t *tx) inKeyOrder(ctx context.Context, run func() error) error {
+	if !t.db.postgres {
+		return run()
 	}
-	rows, err := scanProjectTranslations(ctx, q)
+	if _, err := t.tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off"); err != nil {
+		return mapError(err)
+	}
+	err := run()
 	if _, rerr := t.tx.ExecContext(ctx, "SET LOCAL enable_seqscan = on; SET LOCAL enable_sort = on"); rerr != nil && err == nil {
 		err = mapError(rerr)
 	}
-	return rows, err
+	return err
 }
 
 // contains adds the condition that col holds sub, case folded. PostgreSQL answers LIKE

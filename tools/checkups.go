@@ -362,8 +362,11 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.Ch
 	return nil
 }
 
-// checkupQueued analyses the keys queued up to now, oldest marks first; marks queued
-// meanwhile are left to the next checkup, which their writes scheduled.
+// checkupQueued analyses the keys queued up to now in key order, each key once with all its
+// marks: an import queues a key once per write, so a million keys imported in four languages
+// leave 2.6 million marks, which in the order they were queued would analyse most keys
+// several times and the last namespace's first. Marks queued meanwhile for keys it has
+// passed are left to the next checkup, which their writes scheduled.
 func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model.CheckupReport) error {
 	var end int64
 	if err := c.store.View(ctx, func(tx model.Tx) error {
@@ -373,46 +376,45 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model
 	}); err != nil || end == 0 {
 		return err
 	}
+	wholes, err := c.checkupWholeMarks(ctx, r.ProjectID)
+	if err != nil {
+		return err
+	}
+	if len(wholes) > 0 {
+		// A write of many keys queued the project: a full pass from the start covers it and
+		// every mark queued before it reads a key; the walk below then takes the marks of
+		// keys it did not find (hidden or gone).
+		r.Full, r.CursorNS, r.CursorKey = true, 0, 0
+		if err := c.checkupAll(ctx, cfg, r, wholes); err != nil {
+			return err
+		}
+	}
+	after := int64(0)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		var ids []int64
 		var keys []model.CheckupKey
 		var marks []model.CheckupMark
-		var ids []int64
 		if err := c.store.View(ctx, func(tx model.Tx) error {
 			var err error
-			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, end, nil, c.checkupChunkSize()); err != nil || len(marks) == 0 {
+			ids, err = tx.QueuedKeys(ctx, model.QueuedKeysFilter{ProjectID: r.ProjectID, AfterKeyID: after, UpTo: end, Limit: c.checkupChunkSize()})
+			if err != nil || len(ids) == 0 {
 				return err
 			}
-			seen := map[int64]bool{}
-			for _, m := range marks {
-				if !seen[m.KeyID] {
-					seen[m.KeyID] = true
-					ids = append(ids, m.KeyID)
-				}
+			// Every mark of these keys in this snapshot, newer than end too: the analysis
+			// reads the keys in the same snapshot, after the writes that queued them.
+			if marks, err = tx.CheckupQueue(ctx, r.ProjectID, 0, ids, 0); err != nil {
+				return err
 			}
 			keys, err = tx.CheckupKeys(ctx, r.ProjectID, model.CheckupKeySelect{KeyIDs: ids})
 			return err
 		}); err != nil {
 			return err
 		}
-		if len(marks) == 0 {
+		if len(ids) == 0 {
 			return nil
-		}
-		if slices.ContainsFunc(marks, func(m model.CheckupMark) bool { return m.KeyID == model.CheckupWholeProject }) {
-			// A write of many keys queued the project: a full pass from the start covers
-			// it, and every mark queued before it reads a key; the loop then takes the
-			// marks of keys it did not find (hidden or gone).
-			wholes, err := c.checkupWholeMarks(ctx, r.ProjectID)
-			if err != nil {
-				return err
-			}
-			r.Full, r.CursorNS, r.CursorKey = true, 0, 0
-			if err := c.checkupAll(ctx, cfg, r, wholes); err != nil {
-				return err
-			}
-			continue
 		}
 		// Keys hidden or gone are covered too: their findings end.
 		ch := model.CheckupChunk{KeyIDs: ids, Findings: cfg.analyze(keys), Checked: len(ids)}
@@ -422,6 +424,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model
 		if err := c.applyCheckup(ctx, r, ch); err != nil {
 			return err
 		}
+		after = ids[len(ids)-1]
 	}
 }
 

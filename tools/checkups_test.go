@@ -404,3 +404,39 @@ FROM checkup_queue WHERE project_id = '`+x.proj+`'`).Scan(&marks, &wholes); err 
 		x.sameAsReference(t, "")
 	})
 }
+
+// TestCheckupQueuedKeyOnce: a key written several times since the last checkup (queued
+// once a write) is analysed once, whichever chunks its marks fall in, and the queue ends
+// empty with the report equal to a whole pass.
+func TestCheckupQueuedKeyOnce(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		tools.SetCheckupChunks(x.cat, 2, nil)
+		en := map[string]string{}
+		for i := range 6 {
+			en[fmt.Sprintf("k%d", i)] = fmt.Sprintf("Hello {name}, line %d", i)
+		}
+		x.sync(t, "en", "app", en, false)
+		x.run(t)
+		// Four writes of the same four keys: sixteen marks, in writes of four.
+		for round := range 4 {
+			nb := map[string]string{}
+			for i := range 4 {
+				nb[fmt.Sprintf("k%d", i)] = fmt.Sprintf("Hei {name}, linje %d (%d)", i, round)
+			}
+			x.overwrite(t, "nb", "app", nb)
+		}
+		if r := x.run(t); r.Full || r.KeysChecked != 4 {
+			t.Errorf("after four writes of four keys: full %v, keys checked %d; want the 4 keys once each", r.Full, r.KeysChecked)
+		}
+		x.sameAsReference(t, "")
+		var marks int
+		if err := storagetest.SQL(t, x.dsn).QueryRowContext(x.ctx, `SELECT COUNT(*) FROM checkup_queue`).Scan(&marks); err != nil {
+			t.Fatal(err)
+		}
+		if marks != 0 {
+			t.Errorf("%d queue marks left after the checkup", marks)
+		}
+	})
+}

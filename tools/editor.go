@@ -59,7 +59,10 @@ type ReviewPage struct {
 	Approvable bool
 	Rows       []ReviewItem
 	Next       int64
-	Revision   int64
+	// Partial: the QA filter stopped at its bound of rows checked on the request before the
+	// page was full; Next is the last row it checked, where the next page goes on.
+	Partial  bool
+	Revision int64
 }
 
 // ReviewItem is one row of the queue as the editor shows it.
@@ -288,33 +291,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			}
 			return nil
 		}
-		if done, err := c.qaPageFromFindings(ctx, tx, proj, t, f, limit, &out); done || err != nil {
-			return err
-		}
-		// QA without a settled checkup: walk the language's rows in chunks, one analysis per
-		// chunk, until a page of rows with findings.
-		f.Limit = 1000
-		for {
-			rows, err := tx.ReviewRows(ctx, f)
-			if err != nil {
-				return err
-			}
-			flagged := c.flaggedRows(proj, t, in.Language, rows)
-			for _, r := range rows {
-				if !flagged[r.KeyID] {
-					continue
-				}
-				if len(out.Rows) == limit {
-					out.Next = out.Rows[limit-1].KeyID
-					return nil
-				}
-				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
-			}
-			if len(rows) < f.Limit {
-				return nil
-			}
-			f.AfterKeyID = rows[len(rows)-1].KeyID
-		}
+		return c.qaPage(ctx, tx, proj, t, f, limit, &out)
 	})
 	return out, err
 }

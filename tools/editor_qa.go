@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +21,8 @@ type qaCache struct {
 	mu    sync.Mutex
 	langs map[string]*qaLanguage // project id + "\x00" + language
 	order []string               // oldest first, for eviction
+	// checkMax is qaCheckMax when 0; tests lower it.
+	checkMax int
 }
 
 type qaLanguage struct {
@@ -104,22 +107,42 @@ func (c *Catalog) flaggedRows(proj model.Project, t terms, language string, rows
 	return out
 }
 
-// qaQueuedMax bounds the keys written since the checkup last ran that the QA filter
-// checks on the request (about one checkup chunk of analysis, remembered by the qaCache);
-// past it the filter checks the rows it walks instead.
-const qaQueuedMax = 1000
+// qaCheckMax bounds the rows one page of the QA filter checks on the request: those the
+// checkup has not checked since their last write (all of them before a checkup or while a
+// full pass runs, the queued ones otherwise). At 1 row in 500 with a problem a full page
+// means 25,000 rows, seconds of reading and analysis; 1,000 rows not seen before cost
+// 40-160 ms on a loaded 2-core machine, so a page checks half that, ends where the checks
+// stopped, says so (Partial), and the next page goes on from there.
+const qaCheckMax = 500
 
-// qaPageFromFindings fills out with a page of the QA filter from the checkup's open
-// findings, which the checkup keeps per key and language: the keys it has checked since
-// their last write (every key not in its queue) are read from there, the queued ones are
-// checked now. It reports false, having changed nothing, when the findings cannot say:
-// no checkup yet, what the analysis depends on changed since (glossary, terms, syntax,
-// languages), a full pass under way, or more keys queued than qaQueuedMax; and for rows
-// named by key id.
-func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj model.Project, t terms, f model.ReviewFilter, limit int, out *ReviewPage) (bool, error) {
-	if len(f.KeyIDs) > 0 {
-		return false, nil // named rows: checking them is as cheap
+func (c *Catalog) qaCheckBound() int {
+	if c.qa.checkMax > 0 {
+		return c.qa.checkMax
 	}
+	return qaCheckMax
+}
+
+// qaPage fills out with a page of the QA filter: the rows with a problem as they are now.
+// The checkup's open findings say it for the keys it checked since their last write; the
+// others are checked on the request, at most qaCheckMax of them.
+func (c *Catalog) qaPage(ctx context.Context, tx model.Tx, proj model.Project, t terms, f model.ReviewFilter, limit int, out *ReviewPage) error {
+	if len(f.KeyIDs) == 0 {
+		current, err := c.findingsCurrent(ctx, tx, proj, t)
+		if err != nil {
+			return err
+		}
+		if current {
+			return c.qaPageFromFindings(ctx, tx, proj, t, f, limit, out)
+		}
+	}
+	return c.qaWalk(ctx, tx, proj, t, f, limit, out)
+}
+
+// findingsCurrent reports whether the open findings of every key the checkup queue does not
+// hold are its findings as it is now: false before any checkup, when what the analysis
+// depends on changed since (glossary, terms, syntax, languages), while a full pass runs,
+// and while a write of many keys queued the whole project.
+func (c *Catalog) findingsCurrent(ctx context.Context, tx model.Tx, proj model.Project, t terms) (bool, error) {
 	latest, err := tx.LatestCheckup(ctx, proj.ID)
 	if model.IsNotFound(err) {
 		return false, nil
@@ -129,79 +152,132 @@ func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj mode
 	if latest.Fingerprint != newCheckupConfig(proj, t.syntax, t.glossary, t.dnt).fingerprint || (latest.Full && latest.CursorNS >= 0) {
 		return false, nil
 	}
-	// The queue before the findings: a chunk of the checkup that commits in between takes
-	// keys off the queue only with their findings.
-	marks, err := tx.CheckupQueue(ctx, proj.ID, 0, nil, qaQueuedMax+1)
-	if err != nil || len(marks) > qaQueuedMax {
-		return false, err
-	}
-	queued := map[int64]bool{}
-	var queuedIDs []int64
-	for _, m := range marks {
-		if m.KeyID > f.AfterKeyID && !queued[m.KeyID] {
-			queued[m.KeyID] = true
-			queuedIDs = append(queuedIDs, m.KeyID)
+	wholes, err := tx.CheckupQueue(ctx, proj.ID, 0, []int64{model.CheckupWholeProject}, 1)
+	return len(wholes) == 0, err
+}
+
+// qaWalk checks the rows in key order until a page of rows with a problem, or, unless rows
+// are named by key id, qaCheckMax rows.
+func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t terms, f model.ReviewFilter, limit int, out *ReviewPage) error {
+	checked := 0
+	for {
+		f.Limit = 1000
+		if len(f.KeyIDs) == 0 {
+			f.Limit = min(f.Limit, c.qaCheckBound()-checked)
 		}
-	}
-	var flaggedQueued []model.ReviewRow
-	if len(queuedIDs) > 0 {
-		qf := f
-		qf.KeyIDs, qf.Limit = queuedIDs, 0
-		rows, err := tx.ReviewRows(ctx, qf)
+		rows, err := tx.ReviewRows(ctx, f)
 		if err != nil {
-			return false, err
+			return err
 		}
+		checked += len(rows)
 		flagged := c.flaggedRows(proj, t, f.Language, rows)
 		for _, r := range rows {
-			if flagged[r.KeyID] {
-				flaggedQueued = append(flaggedQueued, r)
+			if !flagged[r.KeyID] {
+				continue
 			}
+			if len(out.Rows) == limit {
+				out.Next = out.Rows[limit-1].KeyID
+				return nil
+			}
+			out.Rows = append(out.Rows, c.reviewItem(proj, t, f.Language, r))
+		}
+		if len(rows) < f.Limit {
+			return nil
+		}
+		f.AfterKeyID = rows[len(rows)-1].KeyID
+		if len(f.KeyIDs) == 0 && checked >= c.qaCheckBound() {
+			out.Next, out.Partial = f.AfterKeyID, true
+			return nil
 		}
 	}
-	// Each pass reads enough keys with findings to fill the page even when every queued
-	// key is among them; another pass only when rows were not shown (hidden keys whose
-	// findings the checkup has yet to close).
+}
+
+// qaPageFromFindings fills out with a page of the QA filter when the findings are current
+// (findingsCurrent): it walks the keys with open findings and the queued keys together in
+// key order, shows the first unless queued, and checks the queued ones now. A chunk of the
+// checkup that commits meanwhile takes keys off the queue only with their findings, so the
+// queue is read before the findings.
+func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj model.Project, t terms, f model.ReviewFilter, limit int, out *ReviewPage) error {
 	var page []model.ReviewRow
-	n := limit + 1 + len(queuedIDs)
+	checked := 0
 	after := f.AfterKeyID
 	for {
+		// The window (after, end] holds the queued keys it checks, at most the bound's, and
+		// the keys with findings of at most the rest of a page. Queued keys are the
+		// project's: those of other namespaces count, so that a namespace with few of them
+		// does not walk the whole queue, and drop out when the rows are read.
+		end := int64(math.MaxInt64)
+		room := c.qaCheckBound() - checked
+		queued, err := tx.QueuedKeys(ctx, model.QueuedKeysFilter{ProjectID: proj.ID, AfterKeyID: after, Limit: room + 1})
+		if err != nil {
+			return err
+		}
+		partial := false
+		if len(queued) > room {
+			end, partial, queued = queued[room]-1, true, queued[:room]
+		}
+		n := limit + 1 - len(page)
 		ids, err := tx.OpenFindingKeys(ctx, model.FindingKeysFilter{ProjectID: proj.ID, Namespace: f.Namespace, Language: f.Language, AfterKeyID: after, Limit: n})
 		if err != nil {
-			return false, err
+			return err
 		}
-		full := len(ids) == n
-		clean := ids[:0:0]
+		if len(ids) == n && ids[n-1] < end {
+			end, partial = ids[n-1], false
+		}
+		isQueued := map[int64]bool{}
+		var check, clean []int64
+		for _, id := range queued {
+			if id <= end {
+				isQueued[id] = true
+				check = append(check, id)
+			}
+		}
 		for _, id := range ids {
-			if !queued[id] {
+			if id <= end && !isQueued[id] {
 				clean = append(clean, id)
 			}
 		}
+		checked += len(check)
 		var rows []model.ReviewRow
 		if len(clean) > 0 {
 			cf := f
-			cf.KeyIDs, cf.AfterKeyID, cf.Limit = clean, after, 0
+			cf.KeyIDs, cf.Limit = clean, 0
 			if rows, err = tx.ReviewRows(ctx, cf); err != nil {
-				return false, err
+				return err
 			}
 		}
-		for _, r := range flaggedQueued {
-			if r.KeyID > after && (!full || r.KeyID <= ids[len(ids)-1]) {
-				rows = append(rows, r)
+		if len(check) > 0 {
+			qf := f
+			qf.KeyIDs, qf.Limit = check, 0
+			qrows, err := tx.ReviewRows(ctx, qf)
+			if err != nil {
+				return err
+			}
+			flagged := c.flaggedRows(proj, t, f.Language, qrows)
+			for _, r := range qrows {
+				if flagged[r.KeyID] {
+					rows = append(rows, r)
+				}
 			}
 		}
 		slices.SortFunc(rows, func(a, b model.ReviewRow) int { return cmp.Compare(a.KeyID, b.KeyID) })
 		page = append(page, rows...)
-		if len(page) > limit || !full {
+		if len(page) > limit {
+			page = page[:limit]
+			out.Next = page[limit-1].KeyID
 			break
 		}
-		after = ids[len(ids)-1]
-	}
-	if len(page) > limit {
-		page = page[:limit]
-		out.Next = page[limit-1].KeyID
+		if partial {
+			out.Next, out.Partial = end, true
+			break
+		}
+		if end == math.MaxInt64 {
+			break
+		}
+		after = end
 	}
 	for _, r := range page {
 		out.Rows = append(out.Rows, c.reviewItem(proj, t, f.Language, r))
 	}
-	return true, nil
+	return nil
 }

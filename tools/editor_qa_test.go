@@ -141,3 +141,177 @@ func sameStrings(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// TestQAFilterBoundedPages: a page of the QA filter checks at most its bound of the rows
+// the checkup has not checked since their last write (every row before a checkup; the
+// queued ones after) and, stopped there, says so (Partial) with Next at the last row it
+// checked; the pages together show every row with a problem and no other. The keys the
+// queue does not hold are read from the stored findings however many keys it holds: with
+// the findings gone, only the rows written since show.
+func TestQAFilterBoundedPages(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: reads after writes, one call at a time; the plain run keeps it")
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		const bound = 4
+		tools.SetQACheckMax(x.cat, bound)
+		broken := map[string]bool{}
+		written := map[string]bool{} // since the checkup, each to a new value
+		value := func(key string) string {
+			v := "Hei {name}, du har nye meldinger"
+			if broken[key] {
+				v = "Hei, du har nye meldinger"
+			}
+			if written[key] {
+				v += "!"
+			}
+			return v
+		}
+		for _, ns := range []string{"app", "web"} {
+			en, nb := map[string]string{}, map[string]string{}
+			for i := range 20 {
+				k := fmt.Sprintf("k%02d", i)
+				broken[ns+"/"+k] = i%5 == 3
+				en[k], nb[k] = "Hello {name}, you have new messages", value(ns+"/"+k)
+			}
+			x.sync(t, "en", ns, en, false)
+			x.overwrite(t, "nb", ns, nb)
+		}
+		// Key ids in order, by namespace, to count what a page covered.
+		ids := map[string][]int64{}
+		all, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Limit: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := map[int64]string{}
+		for _, r := range all.Rows {
+			ids[r.Namespace] = append(ids[r.Namespace], r.KeyID)
+			ids[""] = append(ids[""], r.KeyID)
+			name[r.KeyID] = r.Namespace + "/" + r.Key
+		}
+		// pages pages through the filter; unchecked tells which rows the checkup has not
+		// checked, which a partial page may cover at most bound of.
+		pages := func(t *testing.T, ns string, unchecked func(string) bool) (got []string, partial int) {
+			t.Helper()
+			var after int64
+			for range 100 {
+				p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: after, Limit: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range p.Rows {
+					got = append(got, r.Namespace+"/"+r.Key)
+				}
+				if p.Partial {
+					partial++
+					n := 0
+					for _, id := range ids[ns] {
+						if id > after && id <= p.Next && unchecked(name[id]) {
+							n++
+						}
+					}
+					if n > bound || p.Next <= after {
+						t.Errorf("a partial page after %d ends at %d, covering %d rows not checked; want at most %d and to move on", after, p.Next, n, bound)
+					}
+				}
+				if p.Next == 0 {
+					return got, partial
+				}
+				after = p.Next
+			}
+			t.Fatal("pages do not end")
+			return nil, 0
+		}
+		check := func(t *testing.T, when string, unchecked func(string) bool, stops []string) {
+			t.Helper()
+			for _, ns := range []string{"", "app", "web"} {
+				var want []string
+				for k, b := range broken {
+					if b && (ns == "" || strings.HasPrefix(k, ns+"/")) {
+						want = append(want, k)
+					}
+				}
+				got, partial := pages(t, ns, unchecked)
+				if !sameStrings(got, want) {
+					t.Errorf("%s, namespace %q: QA shows %q, want %q", when, ns, got, want)
+				}
+				if partial == 0 && slices.Contains(stops, ns) {
+					t.Errorf("%s, namespace %q: no page stopped at the bound of %d rows checked", when, ns, bound)
+				}
+			}
+		}
+		check(t, "before a checkup", func(string) bool { return true }, []string{"", "app", "web"})
+
+		x.run(t)
+		nb := map[string]string{}
+		for i := range 12 {
+			k := fmt.Sprintf("k%02d", i)
+			written["app/"+k] = true
+			broken["app/"+k] = i%3 == 0
+			nb[k] = value("app/" + k)
+		}
+		x.overwrite(t, "nb", "app", nb)
+		check(t, "after a write of 12 keys not checked yet", func(k string) bool { return written[k] }, []string{"", "app"})
+
+		if _, err := storagetest.SQL(t, x.dsn).Exec(`DELETE FROM checkup_findings`); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for k := range written {
+			if broken[k] {
+				want = append(want, k)
+			}
+		}
+		if got, _ := pages(t, "", func(k string) bool { return written[k] }); !sameStrings(got, want) {
+			t.Errorf("with the findings gone: QA shows %q, want the rows written since, %q", got, want)
+		}
+	})
+}
+
+// TestQAFilterWholeProjectMark: after a write of more keys than a write queues one by one,
+// which queues the project once instead of each key, the QA filter checks the rows rather
+// than trust findings the checkup has yet to bring up to date.
+func TestQAFilterWholeProjectMark(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: a write of 10,001 keys")
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		x := newCheckupFixture(t, dialect)
+		en, nb := map[string]string{}, map[string]string{}
+		for i := range 10001 {
+			k := fmt.Sprintf("k%05d", i)
+			en[k], nb[k] = fmt.Sprintf("Hello {name}, line %d", i), fmt.Sprintf("Hei {name}, linje %d", i)
+		}
+		x.sync(t, "en", "many", en, false)
+		x.overwrite(t, "nb", "many", nb)
+		x.run(t)
+		// Every value rewritten, two of them losing their placeholder.
+		for k, v := range nb {
+			nb[k] = v + "."
+		}
+		for i, k := range []string{"k00005", "k09000"} {
+			nb[k] = fmt.Sprintf("Hei, linje %d", i)
+		}
+		x.overwrite(t, "nb", "many", nb)
+		var got []string
+		var after int64
+		for range 100 {
+			p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Filter: tools.FilterQA, After: after})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Rows {
+				got = append(got, r.Key)
+			}
+			if after = p.Next; after == 0 {
+				break
+			}
+		}
+		if want := []string{"k00005", "k09000"}; !slices.Equal(got, want) {
+			t.Errorf("after a write of 10,001 keys the checkup has not checked: QA shows %q, want %q", got, want)
+		}
+	})
+}

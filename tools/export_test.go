@@ -24,6 +24,9 @@ func SetCheckupChunks(c *Catalog, size int, after func(ctx context.Context, chun
 	c.checkup.chunk, c.checkup.afterChunk = size, after
 }
 
+// SetQACheckMax makes c's QA filter check at most n rows a page on the request.
+func SetQACheckMax(c *Catalog, n int) { c.qa.checkMax = n }
+
 // CheckupReference is what a checkup of the whole project in one pass finds: every visible
 // key read in one snapshot and analysed at once, as checkups were before they kept their
 // findings between reports. Tests compare the incremental checkups with it.

@@ -2,7 +2,11 @@ package app_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"html"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -72,4 +76,73 @@ func TestCheckQACategories(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestQAPartialPage: before a checkup, a page of the QA filter over more rows than one page
+// checks says it stopped and links on from the last row it checked; the pages that follow
+// reach the row with a problem past them, and the last says nothing of stopping.
+func TestQAPartialPage(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: 2,100 keys written")
+	}
+	forEachDialect(t, func(t *testing.T, e *env) {
+		en, nb := map[string]string{}, map[string]string{}
+		for i := range 2100 {
+			k := fmt.Sprintf("k%04d", i)
+			en[k], nb[k] = fmt.Sprintf("Hello {name}, line %d", i), fmt.Sprintf("Hei {name}, linje %d", i)
+		}
+		keep := false
+		sync := func(lang string, tr map[string]string) {
+			t.Helper()
+			if _, err := e.cat.Sync(e.sys(t), tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: e.f.Project.ID, Language: lang, Namespace: "big"},
+				Translations: tr, PreserveSourceValues: &keep}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sync("en", en)
+		// The row with a problem is the last in key order, past what one page checks.
+		var last string
+		for after := int64(0); ; {
+			p, err := e.cat.ReviewQueue(e.sys(t), tools.ReviewIn{ProjectID: e.f.Project.ID, Language: "nb", Namespace: "big", After: after, Limit: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Rows) > 0 {
+				last = p.Rows[len(p.Rows)-1].Key
+			}
+			if after = p.Next; after == 0 {
+				break
+			}
+		}
+		nb[last] = "Hei, linje"
+		sync("nb", nb)
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		// Every page but the last stops at the bound with no row to show and links on.
+		url := "/app/p/" + e.f.Project.ID + "/review/nb?filter=qa&ns=big"
+		partial := 0
+		for range 10 {
+			p := b.get(t, url).want(t, http.StatusOK)
+			got := versions(p.body)
+			if !strings.Contains(p.body, `id="partial"`) {
+				if len(got) != 1 || got[last] == "" {
+					t.Errorf("the last page shows %v, want %s", got, last)
+				}
+				break
+			}
+			partial++
+			if len(got) != 0 {
+				t.Errorf("a partial page before the problem shows %v", got)
+			}
+			next := regexp.MustCompile(`href="([^"]*after=[0-9]+[^"]*)" rel="next">Check the next rows<`).FindStringSubmatch(p.body)
+			if next == nil {
+				t.Fatalf("the partial page links nowhere on: %.2000s", p.body)
+			}
+			url = html.UnescapeString(next[1])
+		}
+		if partial == 0 {
+			t.Errorf("no page said it stopped before checking all 2,100 rows")
+		}
+	})
 }

@@ -102,3 +102,11 @@ type FindingKeysFilter struct {
 	AfterKeyID int64
 	Limit      int
 }
+
+// QueuedKeysFilter selects keys by their queue marks (QueuedKeys).
+type QueuedKeysFilter struct {
+	ProjectID  string
+	AfterKeyID int64
+	UpTo       int64 // only marks up to this id, when not zero
+	Limit      int
+}

@@ -342,6 +342,9 @@ type CheckupTx interface {
 	// open finding in f.Language other than a missing or stale one (the editor's QA
 	// problems), in f.Namespace when set.
 	OpenFindingKeys(ctx context.Context, f FindingKeysFilter) ([]int64, error)
+	// QueuedKeys lists in key order up to f.Limit ids of keys after f.AfterKeyID with a
+	// queue mark (each once, however many marks it has).
+	QueuedKeys(ctx context.Context, f QueuedKeysFilter) ([]int64, error)
 	// CheckupRunning reports whether the project has a running report.
 	CheckupRunning(ctx context.Context, projectID string) (bool, error)
 	// CheckupQueueEnd is the id of the project's newest queue mark, 0 when none.
