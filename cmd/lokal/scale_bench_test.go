@@ -372,7 +372,9 @@ func (r *scaleRun) createPostgres() bool {
 	if server == "" {
 		server = "postgres://postgres@127.0.0.1:5432"
 	}
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server + "/postgres?sslmode=disable")))
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server+"/postgres?sslmode=disable"),
+		// Copying a 1,000,000-key seed (4 GB) takes minutes while others copy too.
+		pgdriver.WithReadTimeout(15*time.Minute)))
 	name := fmt.Sprintf("lokal_scale_%d", os.Getpid())
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		admin.Close()
