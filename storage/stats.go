@@ -226,6 +226,7 @@ ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + exclu
 
 // markKeys and markRows record the current share of the keys and rows where matches.
 func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
+	t.indexed = true
 	q := `UPDATE translation_keys AS k SET counted = ` + keyShare + ` WHERE ` + where + ` AND k.counted <> ` + keyShare
 	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
 		return fmt.Errorf("marking counted keys: %w", err)
@@ -234,6 +235,7 @@ func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
 }
 
 func (t *tx) markRows(ctx context.Context, where string, args ...any) error {
+	t.indexed = true
 	q := `UPDATE translations AS t SET counted = ` + rowShare + `
 FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND t.counted <> ` + rowShare
 	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
