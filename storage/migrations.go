@@ -48,6 +48,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTrigramMerge(m)
 	registerTrigramDeferred(m)
 	registerSyntaxStale(m)
+	registerDriftMarks(m)
 	return m
 }
 
