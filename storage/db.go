@@ -56,10 +56,11 @@ type DB struct {
 	log      *slog.Logger
 	secrets  *secrets.Box
 
-	waiting    atomic.Int64 // Update calls waiting for the writer (a chunked write yields to them)
-	analyze    analyzer     // statistics after large imports (analyze.go)
-	checkpoint checkpointer // SQLite's WAL copied back off the writer (checkpoint.go)
-	bg         background   // the goroutines of both, which Close waits for
+	waiting    atomic.Int64  // Update calls waiting for the writer (a chunked write yields to them)
+	analyze    analyzer      // statistics after large imports (analyze.go)
+	checkpoint checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
+	trigrams   trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
+	bg         background    // the goroutines of these, which Close waits for
 
 	mu      sync.Mutex
 	lastRev int64
@@ -311,6 +312,9 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 	if err == nil {
 		db.afterWrite()
 		db.checkpointAfterWrite()
+		if t.indexed {
+			db.mergeTrigramsAfterWrite()
+		}
 	}
 	for id, cs := range t.touched {
 		if err != nil {

@@ -114,9 +114,11 @@ type reviewRow struct {
 // together), found without sorting the project:
 //   - walk: the project's keys by id, each joined to its two rows, stopping when the page
 //     is full; for filters most rows pass (all, missing, approved, text).
-//   - drive: the language's rows in a partial index by key id (translations_drifted,
-//     translations_review, translations_ai_drafts), each joined to its key; for filters few rows pass (stale, AI
+//   - drive: the language's rows in a partial index by key id (translations_review,
+//     translations_ai_drafts), each joined to its key; for filters few rows pass (AI
 //     drafts, needs review), which a walk would answer only after reading the project.
+//   - drift: the drive for the stale filter, from the language's entries of
+//     translation_drift by key id, each joined to its row and key.
 //   - commented: the walk, over the keys with a comment in the language only.
 //   - scan (text search on PostgreSQL that no trigram index narrows): joins the planner
 //     orders.
@@ -144,7 +146,10 @@ const (
 	driveSQLite = `translations AS t CROSS JOIN translation_keys AS k CROSS JOIN translations AS s`
 	reviewKey   = `(SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = %s LIMIT 1)`
 	drivePG     = `translations AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
-	commented   = `(SELECT DISTINCT key_id FROM comments WHERE language = ?) AS ck CROSS JOIN `
+	driftSQLite = `translation_drift AS d CROSS JOIN ` + driveSQLite
+	driftPG     = `translation_drift AS d CROSS JOIN LATERAL (SELECT id, key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted
+  FROM translations WHERE key_id = d.key_id AND language = d.language LIMIT 1) AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
+	commented = `(SELECT DISTINCT key_id FROM comments WHERE language = ?) AS ck CROSS JOIN `
 )
 
 // ReviewRows finds a page of the review queue: the project's visible keys with a source
@@ -194,6 +199,10 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 	var from string
 	var args []any
 	switch {
+	case drive && f.Stale && t.db.postgres:
+		from, args, id = fmt.Sprintf(driftPG, "d.key_id"), []any{f.SourceLanguage}, "d.key_id"
+	case drive && f.Stale:
+		from, args, id = driftSQLite, nil, "d.key_id"
 	case drive && t.db.postgres:
 		from, args, id = fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
 	case drive:
@@ -218,7 +227,10 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 	}
 	where := []string{inNamespaces, "NOT k.hidden", "s.value <> ''"}
 	args = append([]any{f.Language}, append(args, bun.In(ids))...)
-	if drive {
+	if drive && f.Stale {
+		where = append(where, "d.language = ?", "t.key_id = d.key_id", "t.language = d.language")
+		args = append(args, f.Language)
+	} else if drive {
 		where = append(where, "t.language = ?")
 		args = append(args, f.Language)
 	}
@@ -260,9 +272,9 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 		where = append(where, "t.status = 'needs_review'", "t.updated_by LIKE 'ai:%'")
 	}
 	if f.Stale {
-		// The row's mark (CountsHook) says it is behind its source or has no version;
-		// counted >= 2 is translations_drifted's predicate.
-		where = append(where, "t.counted >= 2", "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
+		// The rows' marks (CountsHook) in translation_drift say they are behind their
+		// source or have no version.
+		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
 	}
 	if f.Missing {
 		where = append(where, "(t.id IS NULL OR t.value = '')")

@@ -49,6 +49,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTrigramDeferred(m)
 	registerSyntaxStale(m)
 	registerCheckupStatistics(m)
+	registerDriftMarks(m)
 	return m
 }
 

@@ -35,6 +35,9 @@ func (t *tx) RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []i
 		if _, err := t.tx.NewDelete().Model((*historyRow)(nil)).Where("key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged history: %w", mapError(err))
 		}
+		if _, err := t.tx.NewRaw("DELETE FROM translation_drift WHERE key_id IN (?)", ids).Exec(ctx); err != nil {
+			return fmt.Errorf("removing staged drift marks: %w", mapError(err))
+		}
 		if _, err := t.tx.NewDelete().Model((*translationRow)(nil)).Where("key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged translations: %w", mapError(err))
 		}

@@ -43,11 +43,15 @@ type statusCountRow struct {
 }
 
 // keyShare and rowShare are what a key and a translation row add to their project's status
-// counts (the counted column): the rule of LanguageCounts, row by row. A visible row with
-// a source value is current (1 approved, -1 to review, -2 an AI draft to review), 2 behind
-// or 3 without a source version; an empty one that is behind (4) or has no version (5)
-// counts as missing but is still on the stale list, which reads these marks through the
-// translations_drifted index (counted >= 2: the current marks stay out of it).
+// counts (their mark): the rule of LanguageCounts, row by row. A visible row with a source
+// value is current (1 approved, -1 to review, -2 an AI draft to review), 2 behind or 3
+// without a source version; an empty one that is behind (4) or has no version (5) counts
+// as missing but is still on the stale list.
+//
+// A key's mark is its counted column. A row's is rowMark: its entry in translation_drift
+// when it has one (the marks from 2 up, which the stale list reads by language there),
+// else its counted column. A source change that puts a key's rows behind so adds narrow
+// rows instead of rewriting its translations (see migrateDriftMarks).
 const (
 	keyShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 THEN 1 ELSE 0 END`
 	rowShare = `CASE WHEN k.hidden OR k.source_version <= 0 THEN 0
@@ -56,6 +60,9 @@ const (
 	currentShare = `CASE WHEN t.status <> 'needs_review' THEN 1 WHEN t.updated_by LIKE 'ai:%' THEN -2 ELSE -1 END`
 	// currentMarks are the marks of a current row.
 	currentMarks = `(1, -1, -2)`
+	// rowMark is the mark of row t, with driftJoin among the joins.
+	rowMark   = `COALESCE(d.mark, t.counted)`
+	driftJoin = `LEFT JOIN translation_drift AS d ON d.language = t.language AND d.key_id = t.key_id`
 )
 
 // newRowMark is the mark a row is inserted with: current, as most new rows are, by its
@@ -133,7 +140,7 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 				newRows[l] = append(newRows[l], id)
 			}
 		}
-		keyWas, rowWas := "k.counted", "t.counted"
+		keyWas, rowWas := "k.counted", rowMark
 		var keyArgs, rowArgs []any
 		switch {
 		case len(created) == len(ids):
@@ -152,7 +159,7 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 				rowWas += " WHEN t.language = ? AND t.key_id IN (?) THEN 0"
 				rowArgs = append(rowArgs, l, bun.In(kids))
 			}
-			rowWas += " ELSE t.counted END"
+			rowWas += " ELSE " + rowMark + " END"
 		}
 		// One pass over the keys and one over their rows find what moved: the counters by
 		// was -> now, the marks where mark <> now (most often nowhere).
@@ -178,28 +185,29 @@ GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyA
 			Mark, Was, Now int
 			N              int64
 		}
-		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, t.counted AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
+		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, `+rowMark+` AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE `+rowIn+` AND (t.counted <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
-GROUP BY n.project_id, t.language, t.counted, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, batch, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
+`+driftJoin+`
+WHERE `+rowIn+` AND (`+rowMark+` <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
+GROUP BY n.project_id, t.language, `+rowMark+`, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, batch, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("counting translations: %w", err)
 		}
-		markRows := false
+		var moves rowMoves
 		for _, r := range rows {
 			d := at(r.ProjectID, r.Language)
 			d.add(r.Was, -r.N)
 			d.add(r.Now, r.N)
-			markRows = markRows || r.Mark != r.Now
+			moves.add(r.Mark, r.Now)
 		}
 		if markKeys {
 			if err := t.markKeys(ctx, keyIn, batch...); err != nil {
 				return err
 			}
 		}
-		if markRows {
-			if err := t.markRows(ctx, rowIn, batch...); err != nil {
+		if moves != (rowMoves{}) {
+			if err := t.markRows(ctx, moves, rowIn, batch...); err != nil {
 				return err
 			}
 		}
@@ -226,6 +234,7 @@ ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + exclu
 
 // markKeys and markRows record the current share of the keys and rows where matches.
 func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
+	t.indexed = true
 	q := `UPDATE translation_keys AS k SET counted = ` + keyShare + ` WHERE ` + where + ` AND k.counted <> ` + keyShare
 	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
 		return fmt.Errorf("marking counted keys: %w", err)
@@ -233,11 +242,48 @@ func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
 	return nil
 }
 
-func (t *tx) markRows(ctx context.Context, where string, args ...any) error {
-	q := `UPDATE translations AS t SET counted = ` + rowShare + `
-FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND t.counted <> ` + rowShare
-	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
-		return fmt.Errorf("marking counted translations: %w", err)
+// rowMoves says which statements of markRows may change something: each reads the rows
+// again, and a source change only ever needs the first.
+type rowMoves struct {
+	drift   bool // a row's mark moves to one from 2 up, into translation_drift
+	undrift bool // a row's mark moves from translation_drift to below 2
+	counted bool // a row's mark moves to one below 2, into its counted column
+}
+
+func (m *rowMoves) add(mark, now int) {
+	switch {
+	case mark == now:
+	case now >= 2:
+		m.drift = true
+	default:
+		m.counted = true
+		m.undrift = m.undrift || mark >= 2
+	}
+}
+
+func (t *tx) markRows(ctx context.Context, moves rowMoves, where string, args ...any) error {
+	t.indexed = true
+	// Marks from 2 up go to translation_drift, the others to the row itself (rowMark).
+	rows := `FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id ` + driftJoin + ` WHERE ` + where
+	if moves.drift {
+		if _, err := t.tx.NewRaw(`INSERT INTO translation_drift (language, key_id, mark)
+SELECT t.language, t.key_id, `+rowShare+` `+rows+` AND `+rowShare+` >= 2 AND `+rowMark+` <> `+rowShare+`
+ON CONFLICT (language, key_id) DO UPDATE SET mark = excluded.mark`, args...).Exec(ctx); err != nil {
+			return fmt.Errorf("marking drifted translations: %w", err)
+		}
+	}
+	if moves.undrift {
+		if _, err := t.tx.NewRaw(`DELETE FROM translation_drift WHERE (language, key_id) IN (SELECT t.language, t.key_id `+rows+`
+  AND d.mark IS NOT NULL AND `+rowShare+` < 2)`, args...).Exec(ctx); err != nil {
+			return fmt.Errorf("unmarking drifted translations: %w", err)
+		}
+	}
+	if moves.counted {
+		q := `UPDATE translations AS t SET counted = ` + rowShare + `
+FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND ` + rowShare + ` < 2 AND t.counted <> ` + rowShare
+		if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
+			return fmt.Errorf("marking counted translations: %w", err)
+		}
 	}
 	return nil
 }
@@ -281,7 +327,7 @@ func (t *tx) Recount(ctx context.Context, projectID string) error {
 	if err := t.markKeys(ctx, in, projectID); err != nil {
 		return err
 	}
-	if err := t.markRows(ctx, in, projectID); err != nil {
+	if err := t.markRows(ctx, rowMoves{true, true, true}, in, projectID); err != nil {
 		return err
 	}
 	if _, err := t.tx.NewDelete().Model((*statusCountRow)(nil)).Where("project_id = ?", projectID).Exec(ctx); err != nil {
@@ -293,13 +339,13 @@ SELECT ?, '', COUNT(*), 0, 0, 0 FROM translation_keys AS k WHERE k.counted = 1 A
 	}
 	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
 SELECT ?, t.language, 0,
-  SUM(CASE WHEN t.counted IN `+currentMarks+` THEN 1 ELSE 0 END),
-  SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END),
-  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END),
-  SUM(CASE WHEN t.counted = -1 THEN 1 ELSE 0 END),
-  SUM(CASE WHEN t.counted = -2 THEN 1 ELSE 0 END)
-FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
-WHERE t.counted BETWEEN -2 AND 3 AND t.counted <> 0 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
+  SUM(CASE WHEN `+rowMark+` IN `+currentMarks+` THEN 1 ELSE 0 END),
+  SUM(CASE WHEN `+rowMark+` = 2 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN `+rowMark+` = 3 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN `+rowMark+` = -1 THEN 1 ELSE 0 END),
+  SUM(CASE WHEN `+rowMark+` = -2 THEN 1 ELSE 0 END)
+FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id `+driftJoin+`
+WHERE `+rowMark+` BETWEEN -2 AND 3 AND `+rowMark+` <> 0 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting translations: %w", err)
 	}
 	return nil
@@ -313,14 +359,15 @@ func (t *tx) NamespaceProgress(ctx context.Context, projectID, language string) 
 		Total, Current, Behind, NullVersion, Review, Draft int
 	}
 	if err := t.tx.NewRaw(`SELECT n.key AS namespace, COUNT(*) AS total,
-  SUM(CASE WHEN t.counted IN `+currentMarks+` THEN 1 ELSE 0 END) AS current,
-  SUM(CASE WHEN t.counted = 2 THEN 1 ELSE 0 END) AS behind,
-  SUM(CASE WHEN t.counted = 3 THEN 1 ELSE 0 END) AS null_version,
-  SUM(CASE WHEN t.counted = -1 THEN 1 ELSE 0 END) AS review,
-  SUM(CASE WHEN t.counted = -2 THEN 1 ELSE 0 END) AS draft
+  SUM(CASE WHEN `+rowMark+` IN `+currentMarks+` THEN 1 ELSE 0 END) AS current,
+  SUM(CASE WHEN `+rowMark+` = 2 THEN 1 ELSE 0 END) AS behind,
+  SUM(CASE WHEN `+rowMark+` = 3 THEN 1 ELSE 0 END) AS null_version,
+  SUM(CASE WHEN `+rowMark+` = -1 THEN 1 ELSE 0 END) AS review,
+  SUM(CASE WHEN `+rowMark+` = -2 THEN 1 ELSE 0 END) AS draft
 FROM namespaces AS n
 JOIN translation_keys AS k ON k.namespace_id = n.id AND k.counted = 1
 LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
+`+driftJoin+`
 WHERE n.project_id = ?
 GROUP BY n.key ORDER BY n.key`, language, projectID).Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
@@ -335,7 +382,7 @@ GROUP BY n.key ORDER BY n.key`, language, projectID).Scan(ctx, &rows); err != ni
 
 // StaleKeys lists the visible keys of the namespace whose row in language was made against
 // an older source value (with includeNull, or against none), bytewise sorted: the rows
-// the stale list needs are found through the translations_drifted index, whatever the
+// the stale list needs are the language's entries of translation_drift, whatever the
 // namespace's size.
 func (t *tx) StaleKeys(ctx context.Context, ns model.Namespace, language string, includeNull bool) ([]string, error) {
 	shares := []int{2, 4}
@@ -343,8 +390,8 @@ func (t *tx) StaleKeys(ctx context.Context, ns model.Namespace, language string,
 		shares = append(shares, 3, 5)
 	}
 	var keys []string
-	if err := t.tx.NewRaw(`SELECT k.key FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id
-WHERE t.language = ? AND t.counted >= 2 AND t.counted IN (?) AND k.namespace_id = ?`, language, bun.In(shares), ns.ID).Scan(ctx, &keys); err != nil {
+	if err := t.tx.NewRaw(`SELECT k.key FROM translation_drift AS d CROSS JOIN translation_keys AS k
+WHERE d.language = ? AND d.mark IN (?) AND k.id = d.key_id AND k.namespace_id = ?`, language, bun.In(shares), ns.ID).Scan(ctx, &keys); err != nil {
 		return nil, mapError(err)
 	}
 	sort.Strings(keys)
