@@ -372,7 +372,8 @@ func (r *scaleRun) createPostgres() bool {
 	if server == "" {
 		server = "postgres://postgres@127.0.0.1:5432"
 	}
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server + "/postgres?sslmode=disable")))
+	// CREATE DATABASE ... TEMPLATE of a million-key seed runs past the driver's 10 s read timeout.
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server+"/postgres?sslmode=disable"), pgdriver.WithReadTimeout(10*time.Minute)))
 	name := fmt.Sprintf("lokal_scale_%d", os.Getpid())
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		admin.Close()
