@@ -19,7 +19,7 @@ import (
 //
 // A PASSIVE checkpoint never starts the WAL over: SQLite does that when a write begins
 // with every frame copied, and while writes keep coming each checkpoint ends behind the
-// frames appended as it ran. The WAL then grows for as long as the writes last (3.3 GB
+// frames appended as it ran. The WAL then grows for as long as the writes last (6.7 GB
 // seeding a million keys), and every page a reader looks up is searched for in the index
 // of all of it. So once the WAL holds more than walRestartFrames, the checkpointer copies
 // the last frames with the writer held (restartWAL): the next write starts the WAL over.
@@ -103,8 +103,8 @@ const (
 
 // checkpointTimeout bounds one checkpoint. A checkpoint that is cut short keeps none of
 // its copying, so it must fit the largest WAL: the 6.7 GB one a killed server left after
-// seeding a million keys took 29 s to copy on a loaded machine (a minute was too short
-// for it beside a big write, and every reader kept searching all of it).
+// seeding a million keys took 29 s to copy on a loaded machine, and beside a big write a
+// minute may not do: every reader then keeps searching the index of all of it.
 const checkpointTimeout = 30 * time.Minute
 
 // restartWAL copies what the last PASSIVE checkpoint left behind (the frames appended while
