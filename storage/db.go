@@ -126,6 +126,10 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		db.closePools()
 		return nil, err
 	}
+	if err := db.loadAnalyzed(ctx); err != nil {
+		db.closePools()
+		return nil, fmt.Errorf("reading planner statistics: %w", err)
+	}
 	if err := db.w.NewSelect().Model((*revisionRow)(nil)).Column("value").Where("id = 1").Scan(ctx, &db.lastRev); err != nil {
 		db.closePools()
 		return nil, fmt.Errorf("reading revision: %w", err)
@@ -194,6 +198,8 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 		q.Set("_txlock", "immediate")
 		// Checkpoints run beside the writer, not in its commits (checkpoint.go).
 		q.Add("_pragma", "wal_autocheckpoint(0)")
+		// When the WAL starts over, its file is cut back to this size (restartWAL).
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walRestartFrames*4096))
 	}
 	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {

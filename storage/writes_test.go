@@ -287,3 +287,52 @@ func TestStatisticsAfterALanguageFills(t *testing.T) {
 		}
 	})
 }
+
+// A reopened store counts the rows the last statistics pass saw as its base: the first
+// analyze-minimum rows it takes in start no pass over tables already five times their
+// size (a restarted server's first big write set off a pass over a million keys, which
+// holds SQLite's one writer for seconds).
+func TestStatisticsBaseSurvivesReopen(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: an import of thousands of keys runs in the plain run; the race run keeps the tests that run at once")
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		const least = 500
+		passes := func() int {
+			q := `SELECT COALESCE(MAX(CAST(stat AS INTEGER)), 0) FROM sqlite_stat1 WHERE tbl = 'translation_keys'`
+			if dialect == "postgres" {
+				q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'translation_keys'`
+			}
+			var n int
+			if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n // SQLite: the keys the last pass counted
+		}
+		step := func(ns string, keys int) {
+			db := storagetest.MustOpen(t, dsn, nil)
+			storage.SetAnalyzeMin(db, least)
+			entries := map[string]string{}
+			for i := range keys {
+				entries[fmt.Sprintf("k%05d", i)] = "v"
+			}
+			cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
+			if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+				NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: ns}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		step("first", 10*least) // a pass: the base was nothing
+		after := passes()
+		step("second", 3*least/5) // 600 rows of keys and 600 of translations: a tenth of the base
+		if got := passes(); got != after {
+			t.Fatalf("a reopened store refreshed the statistics after %d new keys beside %d (%d, was %d)", 3*least/5, 10*least, got, after)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package storage_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// TestSQLiteWALStartsOverUnderSteadyWrites: when every PASSIVE checkpoint leaves frames
+// behind (here a reader of an older snapshot holds them, as writes appended while it runs
+// do under a stream of writes), the WAL still starts over once it is past its limit, so its
+// file stops growing. It always runs on SQLite: the WAL is SQLite's.
+func TestSQLiteWALStartsOverUnderSteadyWrites(t *testing.T) {
+	t.Parallel()
+	dsn, f := storagetest.FixtureDSN(t, "sqlite")
+	db := storagetest.MustOpen(t, dsn, nil)
+	ctx := t.Context()
+	write := func() {
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error { return tx.Touch(ctx, f.Project.ID) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// No checkpoint starts by itself; the reader's snapshot ends between the test's
+	// PASSIVE checkpoint and the restart.
+	release, ended := make(chan struct{}), make(chan struct{})
+	storage.SetCheckpoints(db, time.Hour, 16, func() {
+		select {
+		case <-release: // a second pass of the same checkpoint
+		default:
+			close(release)
+		}
+		<-ended
+	})
+	wal := strings.TrimPrefix(dsn, "sqlite:") + "-wal"
+	size := func() int64 {
+		fi, err := os.Stat(wal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	round := func() {
+		for range 10 {
+			write()
+		}
+		release, ended = make(chan struct{}), make(chan struct{})
+		reading := make(chan struct{})
+		go func() {
+			defer close(ended)
+			db.View(ctx, func(tx model.Tx) error { //nolint:errcheck // the snapshot is what matters
+				if _, err := tx.Project(ctx, f.Project.ID); err != nil {
+					t.Error(err)
+				}
+				close(reading)
+				<-release
+				return nil
+			})
+		}()
+		<-reading
+		write() // past the reader's snapshot: the PASSIVE checkpoint leaves it in the WAL
+		if err := storage.CheckpointWAL(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 {
+		round()
+	}
+	settled := size()
+	for range 20 {
+		round()
+	}
+	if grown := size(); grown > settled {
+		t.Fatalf("the WAL grew from %d to %d bytes in 20 more rounds of writes and checkpoints", settled, grown)
+	}
+}
