@@ -372,7 +372,9 @@ func (r *scaleRun) createPostgres() bool {
 	if server == "" {
 		server = "postgres://postgres@127.0.0.1:5432"
 	}
-	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server + "/postgres?sslmode=disable")))
+	// Copying a seed of a million keys as a template takes minutes on a loaded machine: past
+	// the driver's 10 s read timeout the copy went on without the bench, and outlived it.
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(server+"/postgres?sslmode=disable"), pgdriver.WithReadTimeout(10*time.Minute)))
 	name := fmt.Sprintf("lokal_scale_%d", os.Getpid())
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		admin.Close()
