@@ -60,6 +60,7 @@ type DB struct {
 	analyze    analyzer     // statistics after large imports (analyze.go)
 	checkpoint checkpointer // SQLite's WAL copied back off the writer (checkpoint.go)
 	bg         background   // the goroutines of both, which Close waits for
+	samples    sampleCache  // texts that tell common substrings from rare ones (search_terms.go)
 
 	mu      sync.Mutex
 	lastRev int64

@@ -40,3 +40,28 @@ func TestIndexPieces(t *testing.T) {
 		t.Errorf("without a sample: %q", got)
 	}
 }
+
+// TestSampleCache: a sample serves sampleUses searches and is then read again; the cache
+// holds at most sampleEntries samples.
+func TestSampleCache(t *testing.T) {
+	t.Parallel()
+	var c sampleCache
+	if c.get("a") != nil {
+		t.Fatal("an empty cache gave a sample")
+	}
+	c.put("a", []string{"x"})
+	for i := range sampleUses {
+		if got := c.get("a"); !slices.Equal(got, []string{"x"}) {
+			t.Fatalf("use %d: %q", i, got)
+		}
+	}
+	if got := c.get("a"); got != nil {
+		t.Fatalf("after %d uses the sample is still served: %q", sampleUses, got)
+	}
+	for i := range sampleEntries + 1 {
+		c.put(fmt.Sprint(i), []string{"y"})
+	}
+	if len(c.m) > sampleEntries {
+		t.Errorf("%d samples kept, want at most %d", len(c.m), sampleEntries)
+	}
+}

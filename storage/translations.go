@@ -251,20 +251,20 @@ var searchScan = func() *atomic.Int64 {
 // search is Search within keys lo to hi once a short substring's window is not in the way.
 func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, indexed bool) ([]model.ProjectTranslation, error) {
 	// Samples of the project's key names and values say which substrings are common.
+	byKey, byValue := utf8.RuneCountInString(f.KeyContains) >= 3, utf8.RuneCountInString(f.ValueContains) >= 3
 	var keySample, valueSample []string
 	var err error
-	if utf8.RuneCountInString(f.KeyContains) >= 3 {
+	if byKey {
 		if keySample, err = t.textSample(ctx, lo, hi, false, nil); err != nil {
 			return nil, err
 		}
 	}
-	if utf8.RuneCountInString(f.ValueContains) >= 3 {
+	if byValue {
 		if valueSample, err = t.textSample(ctx, lo, hi, true, languagesOf(f.Language)); err != nil {
 			return nil, err
 		}
 	}
-	if indexed && f.Offset == 0 && f.Limit > 0 && (keySample == nil || common(f.KeyContains, keySample)) &&
-		(valueSample == nil || common(f.ValueContains, valueSample)) {
+	if indexed && f.Offset == 0 && f.Limit > 0 && (!byKey || common(f.KeyContains, keySample)) && (!byValue || common(f.ValueContains, valueSample)) {
 		// A common substring fills a page within the next few keys, and the index's answer
 		// for it costs more than that walk: look there first. A rare one would not fill it.
 		from := max(lo, f.AfterKeyID)
@@ -275,14 +275,14 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 	}
 	var rowIDs, keyIDs []int64
 	narrowed := false
-	if valueSample != nil {
+	if byValue {
 		ids, ok, err := t.valueCandidates(ctx, "t.id", f.ValueContains, valueSample, languagesOf(f.Language), f.Status, lo, hi)
 		if err != nil {
 			return nil, err
 		}
 		rowIDs, narrowed = ids, ok
 	}
-	if !narrowed && keySample != nil {
+	if !narrowed && byKey {
 		ids, ok, err := t.keyCandidates(ctx, f.KeyContains, keySample, lo, hi)
 		if err != nil {
 			return nil, err
