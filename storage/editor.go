@@ -313,30 +313,31 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) ([]model.Revi
 
 // keyRange is the smallest and largest key id of a project (0, 0 without keys).
 func (t *tx) keyRange(ctx context.Context, projectID string) (lo, hi int64, err error) {
-	var nss []int64
-	if err := t.tx.NewSelect().Model((*namespaceRow)(nil)).Column("id").Where("project_id = ?", projectID).Scan(ctx, &nss); err != nil {
-		return 0, 0, mapError(err)
-	}
-	return t.idRange(ctx, nss)
+	return t.idRangeWhere(ctx, "n.project_id = ?", projectID)
 }
 
-// idRange is the smallest and largest key id of the namespaces (0, 0 without keys), each
-// found in the (namespace_id, id) index.
+// idRange is the smallest and largest key id of the namespaces (0, 0 without keys).
 func (t *tx) idRange(ctx context.Context, nss []int64) (lo, hi int64, err error) {
-	for _, ns := range nss {
-		var mn, mx *int64
-		if err := t.tx.NewRaw("SELECT (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id LIMIT 1), (SELECT id FROM translation_keys WHERE namespace_id = ? ORDER BY id DESC LIMIT 1)", ns, ns).
-			Scan(ctx, &mn, &mx); err != nil {
-			return 0, 0, mapError(err)
-		}
-		if mn != nil && (lo == 0 || *mn < lo) {
-			lo = *mn
-		}
-		if mx != nil && *mx > hi {
-			hi = *mx
-		}
+	if len(nss) == 0 {
+		return 0, 0, nil
 	}
-	return lo, hi, nil
+	return t.idRangeWhere(ctx, "n.id IN (?)", bun.In(nss))
+}
+
+// idRangeWhere is the smallest and largest key id of the namespaces n that cond selects,
+// each end of each namespace found in the (namespace_id, id) index, in one statement: a
+// project of 20 namespaces paid 20 round trips for it on every search.
+func (t *tx) idRangeWhere(ctx context.Context, cond string, arg any) (lo, hi int64, err error) {
+	var mn, mx *int64
+	if err := t.tx.NewRaw(`SELECT MIN((SELECT id FROM translation_keys WHERE namespace_id = n.id ORDER BY id LIMIT 1)),
+  MAX((SELECT id FROM translation_keys WHERE namespace_id = n.id ORDER BY id DESC LIMIT 1))
+FROM namespaces AS n WHERE `+cond, arg).Scan(ctx, &mn, &mx); err != nil {
+		return 0, 0, mapError(err)
+	}
+	if mn == nil || mx == nil {
+		return 0, 0, nil
+	}
+	return *mn, *mx, nil
 }
 
 func (t *tx) RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]model.HistoryEntry, error) {

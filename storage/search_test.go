@@ -278,3 +278,30 @@ func TestSearchFollowsWrites(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchRareWordsOfCommonText: a substring made mostly of words every key or value
+// holds (a whole key name) is looked up in the trigram index by its rare words alone, and
+// finds exactly the texts that hold it whole: not those holding its words in another order.
+func TestSearchRareWordsOfCommonText(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		values := map[string]string{
+			"page.walrus.title":    "the walrus number",
+			"page.walrus.titles":   "the walrus numbers",
+			"my_page.walrus.title": "all of the walrus number",
+			"title.walrus.page":    "number walrus the",
+			"page.walrus":          "the walrus",
+		}
+		for i := range 300 {
+			values[fmt.Sprintf("page.word%03d.title", i)] = fmt.Sprintf("the page title number %d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "common", values)
+		for _, flt := range []model.SearchFilter{{KeyContains: "Page.Walrus.Title"}, {ValueContains: "the walrus NUMBER"}} {
+			want := []string{"page.walrus.title=the walrus number", "page.walrus.titles=the walrus numbers", "my_page.walrus.title=all of the walrus number"}
+			flt.ProjectID = f.Project.ID
+			if got := searchAll(t, db, flt); !sameSet(got, want) {
+				t.Errorf("%+v: found %q, want %q", flt, got, want)
+			}
+		}
+	})
+}

@@ -251,9 +251,23 @@ var searchScan = func() *atomic.Int64 {
 
 // search is Search within keys lo to hi once a short substring's window is not in the way.
 func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, indexed bool) ([]model.ProjectTranslation, error) {
-	if indexed && f.Offset == 0 && f.Limit > 0 {
+	// Samples of the project's key names and values say which substrings are common.
+	byKey, byValue := utf8.RuneCountInString(f.KeyContains) >= 3, utf8.RuneCountInString(f.ValueContains) >= 3
+	var keySample, valueSample []string
+	var err error
+	if byKey {
+		if keySample, err = t.textSample(ctx, lo, hi, false, nil); err != nil {
+			return nil, err
+		}
+	}
+	if byValue {
+		if valueSample, err = t.textSample(ctx, lo, hi, true, languagesOf(f.Language)); err != nil {
+			return nil, err
+		}
+	}
+	if indexed && f.Offset == 0 && f.Limit > 0 && (!byKey || common(f.KeyContains, keySample)) && (!byValue || common(f.ValueContains, valueSample)) {
 		// A common substring fills a page within the next few keys, and the index's answer
-		// for it costs more than that walk: look there first.
+		// for it costs more than that walk: look there first. A rare one would not fill it.
 		from := max(lo, f.AfterKeyID)
 		rows, err := t.searchRows(ctx, f, from, min(hi, from+searchWindow), nil, nil)
 		if err != nil || len(rows) >= f.Limit {
@@ -262,15 +276,15 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 	}
 	var rowIDs, keyIDs []int64
 	narrowed := false
-	if utf8.RuneCountInString(f.ValueContains) >= 3 {
-		ids, ok, err := t.valueCandidates(ctx, "t.id", f.ValueContains, languagesOf(f.Language), f.Status, lo, hi)
+	if byValue {
+		ids, ok, err := t.valueCandidates(ctx, "t.id", f.ValueContains, valueSample, languagesOf(f.Language), f.Status, lo, hi)
 		if err != nil {
 			return nil, err
 		}
 		rowIDs, narrowed = ids, ok
 	}
-	if !narrowed && utf8.RuneCountInString(f.KeyContains) >= 3 {
-		ids, ok, err := t.keyCandidates(ctx, f.KeyContains, lo, hi)
+	if !narrowed && byKey {
+		ids, ok, err := t.keyCandidates(ctx, f.KeyContains, keySample, lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -388,20 +402,20 @@ func (t *tx) contains(q *bun.SelectQuery, col, sub string) *bun.SelectQuery {
 // range whose value may contain sub and that are in one of languages (any when none) and
 // of status (any when ""), and whether they are few enough to read instead of walking
 // (false also when PostgreSQL has no trigram index). Search and the editor's text filter
-// both narrow through it.
-func (t *tx) valueCandidates(ctx context.Context, col, sub string, languages []string, status string, lo, hi int64) ([]int64, bool, error) {
-	var q *bun.SelectQuery
-	if t.db.postgres {
-		if !t.hasIndex(ctx, "translations_value_trgm") {
-			return nil, false, nil
-		}
-		q = t.tx.NewSelect().TableExpr("translations AS t").ColumnExpr(col).
-			Where(`LOWER(t.value) LIKE ? ESCAPE '\'`, likePattern(sub))
-	} else {
-		q = t.tx.NewSelect().TableExpr("translations_trgm AS g").Join("JOIN translations AS t ON t.id = g.rowid").ColumnExpr(col).
-			Where("translations_trgm MATCH ?", ftsPhrase(sub))
+// both narrow through it. The index is asked for the words of sub rare in sample
+// (textSample's values; fetched when nil), and the rows it names are checked for sub.
+func (t *tx) valueCandidates(ctx context.Context, col, sub string, sample, languages []string, status string, lo, hi int64) ([]int64, bool, error) {
+	if t.db.postgres && !t.hasIndex(ctx, "translations_value_trgm") {
+		return nil, false, nil
 	}
-	q = q.Where("t.key_id BETWEEN ? AND ?", lo, hi)
+	if sample == nil {
+		var err error
+		if sample, err = t.textSample(ctx, lo, hi, true, languages); err != nil {
+			return nil, false, err
+		}
+	}
+	q := t.trigramQuery("translations_trgm", "translations AS t ON t.id = g.rowid", "t.value", sub, indexPieces(sub, sample)).ColumnExpr(col).
+		Where("t.key_id BETWEEN ? AND ?", lo, hi)
 	if len(languages) > 0 {
 		q = q.Where("t.language IN (?)", bun.In(languages))
 	}
@@ -409,6 +423,30 @@ func (t *tx) valueCandidates(ctx context.Context, col, sub string, languages []s
 		q = q.Where("t.status = ?", status)
 	}
 	return t.candidates(ctx, q)
+}
+
+// trigramQuery selects the rows of a table whose col holds every one of pieces, as its
+// trigram index answers (fts, SQLite's FTS5 table over it, joined by on), and sub when
+// pieces are not sub alone.
+func (t *tx) trigramQuery(fts, on, col, sub string, pieces []string) *bun.SelectQuery {
+	table, cond, _ := strings.Cut(on, " ON ")
+	q := t.tx.NewSelect()
+	if t.db.postgres {
+		q = q.TableExpr(table)
+		for _, p := range pieces {
+			q = q.Where("LOWER("+col+`) LIKE ? ESCAPE '\'`, likePattern(p))
+		}
+	} else {
+		phrases := make([]string, len(pieces))
+		for i, p := range pieces {
+			phrases[i] = ftsPhrase(p)
+		}
+		q = q.TableExpr(fts+" AS g").Join("JOIN "+table+" ON "+cond).Where(fts+" MATCH ?", strings.Join(phrases, " AND "))
+	}
+	if len(pieces) > 1 || pieces[0] != sub {
+		q = t.contains(q, col, sub)
+	}
+	return q
 }
 
 func languagesOf(language string) []string {
@@ -426,11 +464,11 @@ func (t *tx) textCandidates(ctx context.Context, sub string, languages []string,
 	if utf8.RuneCountInString(sub) < 3 || (t.db.postgres && (!t.hasIndex(ctx, "keys_key_trgm") || !t.hasIndex(ctx, "translations_value_trgm"))) {
 		return nil, false, false, nil
 	}
-	byKey, ok, err := t.keyCandidates(ctx, sub, lo, hi)
+	byKey, ok, err := t.keyCandidates(ctx, sub, nil, lo, hi)
 	if err != nil || !ok {
 		return nil, true, false, err
 	}
-	byValue, ok, err := t.valueCandidates(ctx, "t.key_id", sub, languages, "", lo, hi)
+	byValue, ok, err := t.valueCandidates(ctx, "t.key_id", sub, nil, languages, "", lo, hi)
 	if err != nil || !ok {
 		return nil, true, false, err
 	}
@@ -444,18 +482,17 @@ func (t *tx) textCandidates(ctx context.Context, sub string, languages []string,
 }
 
 // keyCandidates is valueCandidates for the keys whose name may contain s.
-func (t *tx) keyCandidates(ctx context.Context, s string, lo, hi int64) ([]int64, bool, error) {
-	var q *bun.SelectQuery
-	if t.db.postgres {
-		if !t.hasIndex(ctx, "keys_key_trgm") {
-			return nil, false, nil
-		}
-		q = t.tx.NewSelect().TableExpr("translation_keys AS k").Column("k.id").
-			Where(`LOWER(k.key) LIKE ? ESCAPE '\'`, likePattern(s))
-	} else {
-		q = t.tx.NewSelect().TableExpr("translation_keys_trgm AS g").Join("JOIN translation_keys AS k ON k.id = g.rowid").Column("k.id").
-			Where("translation_keys_trgm MATCH ?", ftsPhrase(s))
+func (t *tx) keyCandidates(ctx context.Context, s string, sample []string, lo, hi int64) ([]int64, bool, error) {
+	if t.db.postgres && !t.hasIndex(ctx, "keys_key_trgm") {
+		return nil, false, nil
 	}
+	if sample == nil {
+		var err error
+		if sample, err = t.textSample(ctx, lo, hi, false, nil); err != nil {
+			return nil, false, err
+		}
+	}
+	q := t.trigramQuery("translation_keys_trgm", "translation_keys AS k ON k.id = g.rowid", "k.key", s, indexPieces(s, sample)).Column("k.id")
 	return t.candidates(ctx, q.Where("k.id BETWEEN ? AND ?", lo, hi).Where("NOT k.hidden"))
 }
 
