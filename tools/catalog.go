@@ -50,6 +50,9 @@ type Options struct {
 	// of a write (cache refresh, usage, checkups, automatic translation, webhooks). The
 	// catalogue builds none: cmd/lokal registers them, tests take DefaultHooks.
 	Hooks []WriteHook
+	// CheckupWholeProjectKeys is how many changed keys a write queues for the checkup one by
+	// one at most; a bigger write queues the whole project once. 0 means 10,000.
+	CheckupWholeProjectKeys int
 	// AIConcurrency bounds the model calls in flight per AI provider; 0 means 4.
 	AIConcurrency int
 	// AICallBudget bounds the model calls of a request that waits for them (endpoint 6,
@@ -127,13 +130,14 @@ func NewCatalog(store model.Store, opts *Options) *Catalog {
 func DefaultHooks(o *Options) []WriteHook {
 	var now func() time.Time
 	var def AIProvider
+	whole := 0
 	if o != nil {
-		now, def = o.Now, o.AIDefault
+		now, def, whole = o.Now, o.AIDefault, o.CheckupWholeProjectKeys
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return []WriteHook{CacheHook(), CountsHook(), UsageHook(), CheckupHook(now), AutoTranslateHook(def, now), WebhookHook(now)}
+	return []WriteHook{CacheHook(), CountsHook(), UsageHook(), CheckupHook(now, whole), AutoTranslateHook(def, now), WebhookHook(now)}
 }
 
 // BaseURL is the public address the catalogue was configured with.

@@ -24,7 +24,9 @@ type checkupFixture struct {
 	now  time.Time
 }
 
-func newCheckupFixture(t *testing.T, dialect string) *checkupFixture {
+// newCheckupFixture is a fixture project's catalogue on a fake clock; with adjust, its
+// options changed first.
+func newCheckupFixture(t *testing.T, dialect string, adjust ...func(*tools.Options)) *checkupFixture {
 	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
@@ -32,7 +34,11 @@ func newCheckupFixture(t *testing.T, dialect string) *checkupFixture {
 		now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	// The write budget is out of reach: the big syncs here are not about it, and the race
 	// run on a loaded machine can take longer than 25 s.
-	x.cat = storagetest.Catalog(db, &tools.Options{Now: func() time.Time { return x.now }, WriteTimeout: time.Hour})
+	opts := &tools.Options{Now: func() time.Time { return x.now }, WriteTimeout: time.Hour}
+	for _, f := range adjust {
+		f(opts)
+	}
+	x.cat = storagetest.Catalog(db, opts)
 	return x
 }
 
@@ -352,15 +358,16 @@ func TestCheckupPruning(t *testing.T) {
 	})
 }
 
-// TestCheckupWholeProjectMark: a write of more keys than a write queues one by one (here a
-// sync of 10,001 keys, chunked on SQLite) queues the project once; the next checkup makes a
+// TestCheckupWholeProjectMark: a write of more keys than a write queues one by one (300
+// here, 10,000 in use: a sync of 301 keys, chunked) queues the project once; the next checkup makes a
 // full pass of it, finds every finding a whole pass finds, and empties the queue. A small
 // write after it is checked incrementally again.
 func TestCheckupWholeProjectMark(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		x := newCheckupFixture(t, dialect)
-		tools.SetCheckupChunks(x.cat, 4000, nil)
+		x := newCheckupFixture(t, dialect, wholeProjectAt(300))
+		tools.SetCheckupChunks(x.cat, 120, nil)
+		tools.SetBulkChunks(x.cat, 100, 100, nil)
 		db := storagetest.SQL(t, x.dsn)
 		queued := func() (marks, wholes int) {
 			t.Helper()
@@ -376,18 +383,18 @@ FROM checkup_queue WHERE project_id = '`+x.proj+`'`).Scan(&marks, &wholes); err 
 		x.sameAsReference(t, "")
 
 		many := map[string]string{}
-		for i := range 10001 {
+		for i := range 301 {
 			many[fmt.Sprintf("k%05d", i)] = fmt.Sprintf("Line %d", i)
 		}
 		many["k00007"] = "Hello {name}, %{count} left"
 		x.sync(t, "en", "many", many, false)
 		x.overwrite(t, "nb", "many", map[string]string{"k00007": "Hei {name}", "k00008": "Linje 8"})
 		if marks, wholes := queued(); wholes != 1 || marks != 1+2 {
-			t.Errorf("after a write of 10,001 keys and one of 2: %d queue marks, %d of the whole project; want the project once and the 2 keys", marks, wholes)
+			t.Errorf("after a write of 301 keys and one of 2: %d queue marks, %d of the whole project; want the project once and the 2 keys", marks, wholes)
 		}
 		r := x.run(t)
-		if !r.Full || r.KeysChecked != 10003 {
-			t.Errorf("report after the big write: full %v, keys checked %d; want a full pass over 10,003 keys", r.Full, r.KeysChecked)
+		if !r.Full || r.KeysChecked != 303 {
+			t.Errorf("report after the big write: full %v, keys checked %d; want a full pass over 303 keys", r.Full, r.KeysChecked)
 		}
 		x.sameAsReference(t, "")
 		if marks, _ := queued(); marks != 0 {
@@ -403,6 +410,11 @@ FROM checkup_queue WHERE project_id = '`+x.proj+`'`).Scan(&marks, &wholes); err 
 		}
 		x.sameAsReference(t, "")
 	})
+}
+
+// wholeProjectAt makes a write of more than n keys queue the whole project for the checkup.
+func wholeProjectAt(n int) func(*tools.Options) {
+	return func(o *tools.Options) { o.CheckupWholeProjectKeys = n }
 }
 
 // TestCheckupQueuedKeyOnce: a key written several times since the last checkup (queued

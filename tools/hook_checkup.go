@@ -7,15 +7,19 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// CheckupHook queues the keys a write changed and schedules the project's checkup in the
-// write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
-// into one pending job, due CheckupDelay after now. A write of more than
-// checkupWholeProjectKeys keys queues the project once: a maximal sync's 360,000 marks
-// cost seconds of its budget, and the checkup reads that many keys as fast in a full pass.
-// checkupWholeProjectKeys is how many changed keys a write queues one by one at most.
+// checkupWholeProjectKeys is how many changed keys a write queues one by one at most, by
+// default.
 const checkupWholeProjectKeys = 10000
 
-func CheckupHook(now func() time.Time) WriteHook {
+// CheckupHook queues the keys a write changed and schedules the project's checkup in the
+// write's own transaction, so that neither is lost in a crash; a burst of writes coalesces
+// into one pending job, due CheckupDelay after now. A write of more than wholeProject keys
+// (0: checkupWholeProjectKeys) queues the project once: a maximal sync's 360,000 marks
+// cost seconds of its budget, and the checkup reads that many keys as fast in a full pass.
+func CheckupHook(now func() time.Time, wholeProject int) WriteHook {
+	if wholeProject <= 0 {
+		wholeProject = checkupWholeProjectKeys
+	}
 	return func(ctx context.Context, tx model.Tx, ev model.WriteEvent) error {
 		if ev.ProjectID == "" {
 			return nil
@@ -36,7 +40,7 @@ func CheckupHook(now func() time.Time) WriteHook {
 			model.ChangeGlossaryRemoved, model.ChangeTermRemoved) {
 			return nil
 		}
-		if len(keys) > checkupWholeProjectKeys {
+		if len(keys) > wholeProject {
 			keys = []int64{model.CheckupWholeProject}
 		}
 		if err := tx.MarkCheckupKeys(ctx, ev.ProjectID, keys); err != nil {

@@ -316,17 +316,4 @@ func parseBackoff(items []string) ([]time.Duration, error) {
 // checkup's queue, automatic translation of new keys) and last the webhook outbox. A hook's
 // error rolls the write back. The admin commands register the same hooks: a change made
 // from the CLI is checked, translated and announced as one made over HTTP.
-func writeHooks(opts *tools.Options) []tools.WriteHook {
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	return []tools.WriteHook{
-		tools.CacheHook(),
-		tools.CountsHook(),
-		tools.UsageHook(),
-		tools.CheckupHook(now),
-		tools.AutoTranslateHook(opts.AIDefault, now),
-		tools.WebhookHook(now),
-	}
-}
+func writeHooks(opts *tools.Options) []tools.WriteHook { return tools.DefaultHooks(opts) }
