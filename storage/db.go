@@ -319,9 +319,7 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 	if err == nil {
 		db.afterWrite()
 		db.checkpointAfterWrite()
-		if t.indexed {
-			db.mergeTrigramsAfterWrite()
-		}
+		db.mergeTrigramsAfterWrite(t.indexed)
 	}
 	for id, cs := range t.touched {
 		if err != nil {

@@ -408,7 +408,7 @@ func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, erro
 		return []int64{}, nil
 	}
 	t.db.analyze.inserted(len(keys))
-	t.indexed = true
+	t.indexed += len(keys)
 	if t.db.postgres {
 		return t.insertKeysPostgres(ctx, keys, now())
 	}
@@ -416,7 +416,7 @@ func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, erro
 }
 
 func (t *tx) SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error {
-	t.indexed = t.indexed || len(keyIDs) > 0
+	t.indexed += len(keyIDs)
 	ts := now()
 	for start := 0; start < len(keyIDs); start += batch {
 		list, arg := t.idList(keyIDs[start:min(start+batch, len(keyIDs))])
@@ -429,7 +429,7 @@ func (t *tx) SetHidden(ctx context.Context, keyIDs []int64, hidden bool) error {
 }
 
 func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
-	t.indexed = t.indexed || len(keyIDs) > 0
+	t.indexed += len(keyIDs)
 	ts := now()
 	actor := model.PrincipalFrom(ctx).Actor()
 	for start := 0; start < len(keyIDs); start += batch {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"sort"
@@ -234,12 +235,21 @@ ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + exclu
 
 // markKeys and markRows record the current share of the keys and rows where matches.
 func (t *tx) markKeys(ctx context.Context, where string, args ...any) error {
-	t.indexed = true
 	q := `UPDATE translation_keys AS k SET counted = ` + keyShare + ` WHERE ` + where + ` AND k.counted <> ` + keyShare
-	if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
+	res, err := t.tx.NewRaw(q, args...).Exec(ctx)
+	if err != nil {
 		return fmt.Errorf("marking counted keys: %w", err)
 	}
+	t.updated(res)
 	return nil
+}
+
+// updated counts the rows an UPDATE of translations or translation_keys rewrote: unless
+// PostgreSQL updated them in place, each went into the trigram indexes again.
+func (t *tx) updated(res sql.Result) {
+	if n, err := res.RowsAffected(); err == nil {
+		t.indexed += int(n)
+	}
 }
 
 // rowMoves says which statements of markRows may change something: each reads the rows
@@ -262,7 +272,6 @@ func (m *rowMoves) add(mark, now int) {
 }
 
 func (t *tx) markRows(ctx context.Context, moves rowMoves, where string, args ...any) error {
-	t.indexed = true
 	// Marks from 2 up go to translation_drift, the others to the row itself (rowMark).
 	rows := `FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id ` + driftJoin + ` WHERE ` + where
 	if moves.drift {
@@ -281,9 +290,11 @@ ON CONFLICT (language, key_id) DO UPDATE SET mark = excluded.mark`, args...).Exe
 	if moves.counted {
 		q := `UPDATE translations AS t SET counted = ` + rowShare + `
 FROM translation_keys AS k WHERE k.id = t.key_id AND ` + where + ` AND ` + rowShare + ` < 2 AND t.counted <> ` + rowShare
-		if _, err := t.tx.NewRaw(q, args...).Exec(ctx); err != nil {
+		res, err := t.tx.NewRaw(q, args...).Exec(ctx)
+		if err != nil {
 			return fmt.Errorf("marking counted translations: %w", err)
 		}
+		t.updated(res)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWrite) error {
-	t.indexed = t.indexed || len(writes) > 0
+	t.indexed += len(writes)
 	ts := now()
 	actor := model.PrincipalFrom(ctx).Actor()
 	var inserts, updates []translationRow

@@ -12,40 +12,53 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// A write's trigram entries do not wait in the GIN indexes' pending lists for a later
+// A big write's trigram entries do not wait in the GIN indexes' pending lists for a later
 // write to merge them in its own request: once the store closes (it waits for its
-// background work) both lists are empty. PostgreSQL only: SQLite's FTS5 tables have no
+// background work) both lists are empty. A few rows are not worth a merge pass: they stay
+// in the lists until the rows written add up. PostgreSQL only: SQLite's FTS5 tables have no
 // such list.
 func TestTrigramPendingListsMergedAfterWrite(t *testing.T) {
 	t.Parallel()
 	if !slices.Contains(storagetest.Dialects, "postgres") {
 		t.Skip("PostgreSQL only, and not among the dialects of this run")
 	}
-	dsn, f := storagetest.FixtureDSN(t, "postgres")
-	db := storagetest.MustOpen(t, dsn, nil)
-	cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
-	entries := map[string]string{}
-	for i := range 500 {
-		entries[fmt.Sprintf("pending.key_%d.label", i)] = fmt.Sprintf("A value of key %d with trigrams to index.", i)
+	// pending merges what the lists hold and says how many pages that was.
+	pending := func(t *testing.T, dsn string) []int {
+		t.Helper()
+		sqlDB := storagetest.SQL(t, dsn)
+		var out []int
+		for _, index := range []string{"translations_value_trgm", "keys_key_trgm"} {
+			var pages int
+			if err := sqlDB.QueryRow(`SELECT gin_clean_pending_list(to_regclass($1))`, index).Scan(&pages); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, pages)
+		}
+		return out
 	}
-	ctx := model.WithPrincipal(context.Background(), tools.System)
-	if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
-		NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "pending"}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	sqlDB := storagetest.SQL(t, dsn)
-	for _, index := range []string{"translations_value_trgm", "keys_key_trgm"} {
-		// gin_clean_pending_list answers how many pending pages it merged: none if the
-		// store merged them already.
-		var pages int
-		if err := sqlDB.QueryRow(`SELECT gin_clean_pending_list(to_regclass($1))`, index).Scan(&pages); err != nil {
+	write := func(t *testing.T, keys int) []int {
+		dsn, f := storagetest.FixtureDSN(t, "postgres")
+		pending(t, dsn) // the fixture's own rows
+		db := storagetest.MustOpen(t, dsn, nil)
+		cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
+		entries := map[string]string{}
+		for i := range keys {
+			entries[fmt.Sprintf("pending.key_%d.label", i)] = fmt.Sprintf("A value of key %d with trigrams to index.", i)
+		}
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "pending"}}); err != nil {
 			t.Fatal(err)
 		}
-		if pages != 0 {
-			t.Errorf("%s still had %d pending pages after the write and the store's background work", index, pages)
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
 		}
+		return pending(t, dsn)
+	}
+	if pages := write(t, 1000); !slices.Equal(pages, []int{0, 0}) {
+		t.Errorf("after a write of 1,000 keys and the store's background work, the value and key indexes still had %v pending pages", pages)
+	}
+	if pages := write(t, 10); pages[0] == 0 || pages[1] == 0 {
+		t.Errorf("a write of 10 keys was merged at once (pending pages left: %v): a merge pass for a few rows is work for nothing", pages)
 	}
 }

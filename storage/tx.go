@@ -19,10 +19,10 @@ type tx struct {
 	pending []pendingTouch        // touches whose revisions flushTouches moves before the commit
 	revs    []int64               // the revisions it took
 	write   bool                  // a write transaction (Update), not a View
-	// indexed tells that the transaction wrote rows of translations or translation_keys,
-	// which may have added entries to the trigram indexes' pending lists
+	// indexed counts the rows of translations and translation_keys the transaction wrote,
+	// each of which may have added entries to the trigram indexes' pending lists
 	// (trigram_pending.go).
-	indexed bool
+	indexed int
 }
 
 // Writable reports a write transaction: what is derived from the rows may be stored in it.
