@@ -250,7 +250,7 @@ func TestStatisticsAfterALanguageFills(t *testing.T) {
 			entries[fmt.Sprintf("k%05d", i)] = "v"
 		}
 		// Each step on a store of its own: closing one waits for its pass, and the next
-		// starts counting from nothing, so only the nb rows can make the second pass.
+		// counts from the rows that pass saw, so only the nb rows can make the second pass.
 		step := func(write func(cat *tools.Catalog) error) {
 			db := storagetest.MustOpen(t, dsn, nil)
 			storage.SetAnalyzeMin(db, testAnalyzeMin)

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"html"
 	"net/http"
-	"regexp"
+	neturl "net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,14 +136,30 @@ func TestQAPartialPage(t *testing.T) {
 			if len(got) != 0 {
 				t.Errorf("a partial page before the problem shows %v", got)
 			}
-			next := regexp.MustCompile(`href="([^"]*after=[0-9]+[^"]*)" rel="next">Check the next rows<`).FindStringSubmatch(p.body)
-			if next == nil {
-				t.Fatalf("the partial page links nowhere on: %.2000s", p.body)
-			}
-			url = html.UnescapeString(next[1])
+			url = nextRowsLink(t, p.body)
 		}
 		if partial == 0 {
 			t.Errorf("no page said it stopped before checking all 2,100 rows")
 		}
 	})
+}
+
+// nextRowsLink is the address of a partial QA page's "Check the next rows" link, which
+// must go on after a key id.
+func nextRowsLink(t *testing.T, body string) string {
+	t.Helper()
+	end := strings.Index(body, `" rel="next">Check the next rows<`)
+	start := strings.LastIndex(body[:max(end, 0)], `href="`)
+	if end < 0 || start < 0 {
+		t.Fatalf("the partial page links nowhere on: %.2000s", body)
+	}
+	link := html.UnescapeString(body[start+len(`href="`) : end])
+	u, err := neturl.Parse(link)
+	if err != nil {
+		t.Fatalf("the next rows link %q: %v", link, err)
+	}
+	if after, err := strconv.ParseInt(u.Query().Get("after"), 10, 64); err != nil || after <= 0 {
+		t.Fatalf("the next rows link %q goes on after no key id", link)
+	}
+	return link
 }
