@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -52,7 +53,7 @@ func (s *server) mcpServers() (map[mcpVariant]*mcp.Server, error) {
 	servers := map[mcpVariant]*mcp.Server{}
 	for _, v := range []mcpVariant{{false, false}, {false, true}, {true, false}, {true, true}} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "lokal", Title: "lokal translation management", Version: Version},
-			&mcp.ServerOptions{Instructions: mcpInstructions})
+			&mcp.ServerOptions{Instructions: mcpInstructions, SchemaCache: mcpSchemaCache})
 		r := &mcpRegistrar{s: s, srv: srv, v: v, capped: map[tools.OpName]*jsonschema.Schema{}}
 		srv.AddReceivingMiddleware(mcpToolErrors, r.listCaps)
 		r.addTools()
@@ -116,23 +117,62 @@ func addTool[In, Out any](r *mcpRegistrar, name tools.OpName, fn func(context.Co
 	if r.v.readOnly && !op.ReadOnly {
 		return
 	}
-	in, err := mcpInputSchema[In](op, r.v.workspace)
-	if err == nil {
-		r.capped[name], err = mcpCappedSchema(op, in)
-	}
+	sc, err := toolSchemas[In, Out](op, r.v.workspace)
 	if err != nil {
 		r.err = err
 		return
 	}
-	out, err := jsonschema.For[Out](nil)
-	if err != nil {
-		r.err = fmt.Errorf("output schema of %s: %w", name, err)
-		return
-	}
+	r.capped[name] = sc.capped
 	destructive := false
-	tool := &mcp.Tool{Name: string(op.Name), Title: op.Tool.Title, Description: op.Tool.Description, InputSchema: in, OutputSchema: out,
+	tool := &mcp.Tool{Name: string(op.Name), Title: op.Tool.Title, Description: op.Tool.Description, InputSchema: sc.in, OutputSchema: sc.out,
 		Annotations: &mcp.ToolAnnotations{Title: op.Tool.Title, ReadOnlyHint: op.ReadOnly, DestructiveHint: &destructive}}
 	mcp.AddTool(r.srv, tool, mcpHandler(r.s, op, fn))
+}
+
+// The tools' schemas are the same for every server of a process: built once per tool and
+// endpoint and resolved once (the SDK's cache, keyed by the schema), not per server.
+// Reflecting and resolving them took a fifth of rest's test CPU, four servers per
+// rest.New and one rest.New per test server.
+var (
+	mcpSchemaCache = mcp.NewSchemaCache()
+	mcpSchemasMu   sync.Mutex
+	mcpSchemas     = map[mcpSchemaKey]*mcpToolSchemas{}
+)
+
+type mcpSchemaKey struct {
+	tool      tools.OpName
+	workspace bool
+}
+
+// mcpToolSchemas are one tool's schemas on one endpoint. Shared between servers, they
+// are never changed after they are built.
+type mcpToolSchemas struct {
+	in, capped, out *jsonschema.Schema
+}
+
+// toolSchemas builds op's schemas for the endpoint, or returns those built before.
+func toolSchemas[In, Out any](op tools.Operation, workspace bool) (*mcpToolSchemas, error) {
+	k := mcpSchemaKey{op.Name, workspace}
+	mcpSchemasMu.Lock()
+	defer mcpSchemasMu.Unlock()
+	if sc := mcpSchemas[k]; sc != nil {
+		return sc, nil
+	}
+	in, err := mcpInputSchema[In](op, workspace)
+	if err != nil {
+		return nil, err
+	}
+	capped, err := mcpCappedSchema(op, in)
+	if err != nil {
+		return nil, err
+	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		return nil, fmt.Errorf("output schema of %s: %w", op.Name, err)
+	}
+	sc := &mcpToolSchemas{in: in, capped: capped, out: out}
+	mcpSchemas[k] = sc
+	return sc, nil
 }
 
 // mcpInputSchema is In's schema as the endpoint offers it: project_id required on the
