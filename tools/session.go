@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -43,15 +44,27 @@ const (
 	argonKeyLen  = 32
 )
 
+// passwordCost is the argon2id passes and memory (KiB) new hashes use. A hash records
+// its own, so a check costs what its hashing did.
+var passwordCost = struct{ time, memory uint32 }{argonTime, argonMemory}
+
+// SetPasswordCost changes the cost of the hashes made from now on, for the whole process.
+// For test binaries only (storagetest does it): their hundreds of sign-ins at 19 MiB
+// each were most of the editor tests' CPU. The lokal binary never calls it.
+func SetPasswordCost(passes, memoryKiB uint32) {
+	passwordCost.time, passwordCost.memory = max(passes, 1), max(memoryKiB, 8*argonThreads)
+}
+
 // hashPassword returns the PHC string form of an argon2id hash of password.
 func hashPassword(password string) string {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		panic("reading random bytes: " + err.Error())
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	c := passwordCost
+	key := argon2.IDKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memory, c.time, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
@@ -82,8 +95,9 @@ func checkPassword(encoded, password string) bool {
 }
 
 // dummyHash is checked when no user has the email, so that a wrong email takes as long as
-// a wrong password and does not tell which accounts exist.
-var dummyHash = hashPassword("lokal: no such user")
+// a wrong password and does not tell which accounts exist. Made at the first sign-in, not
+// at start: every admin command would pay a hash (30 ms, 19 MiB) for nothing.
+var dummyHash = sync.OnceValue(func() string { return hashPassword("lokal: no such user") })
 
 // SetPassword sets a user's password for the editor and signs the user out everywhere.
 // Admin only (lokal user passwd).
@@ -151,7 +165,7 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 	}
 	if user == nil {
 		if len(creds) == 0 {
-			checkPassword(dummyHash, in.Password)
+			checkPassword(dummyHash(), in.Password)
 		}
 		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
 	}

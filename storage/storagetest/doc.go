@@ -27,5 +27,7 @@
 // [Catalog] builds a catalogue with the write hooks the server registers, so that a test's
 // writes refresh caches, queue jobs and fill the webhook outbox as the server's do.
 //
+// [Main] also makes password hashes cheap for the binary (one argon2id pass over 64 KiB).
+//
 // [Long] marks the tests that `make test` leaves to `make test-long`.
 package storagetest

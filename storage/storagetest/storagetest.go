@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/storage"
+	"github.com/lokal-dev/lokal/tools"
 	"github.com/uptrace/bun/driver/pgdriver"
 	_ "modernc.org/sqlite" // the "sqlite" driver of SQL's raw connections
 )
@@ -127,7 +128,11 @@ func SQL(tb testing.TB, dsn string) *sql.DB {
 func Main(m *testing.M) { os.Exit(Run(m)) }
 
 // Run is Main for a TestMain that has more to do after the tests: it returns the code.
+// Passwords hashed in the binary take one pass over 64 KiB instead of production's two
+// over 19 MiB (a hash records its cost, so checks follow): sign-ins were most of the
+// editor tests' CPU. cmd/lokal's tests check the real cost through the lokal binary.
 func Run(m *testing.M) int {
+	tools.SetPasswordCost(1, 64)
 	code := m.Run()
 	sqliteCleanup()
 	if err := pgCleanup(); err != nil {
