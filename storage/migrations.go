@@ -50,6 +50,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerSyntaxStale(m)
 	registerCheckupStatistics(m)
 	registerDriftMarks(m)
+	registerUnusedWriteIndexes(m)
 	return m
 }
 

@@ -20,6 +20,20 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 	var insertLabels []string // the history label of each insert
 	var hist []historyRow
 	pending := map[int64]bool{} // rows in updates: one statement must not update a row twice
+	writeHist := func() error {
+		if len(hist) == 0 {
+			return nil
+		}
+		if t.db.postgres {
+			if err := t.insertHistoryPostgres(ctx, hist); err != nil {
+				return err
+			}
+		} else if err := t.insertHistorySQLite(ctx, hist); err != nil {
+			return err
+		}
+		hist = hist[:0]
+		return nil
+	}
 	flush := func() error {
 		if len(updates) > 0 {
 			if t.db.postgres {
@@ -32,12 +46,24 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			updates = updates[:0]
 			clear(pending)
 		}
+		if len(inserts) > 0 && t.db.postgres && uniform(insertLabels) {
+			// One statement writes the rows and their history, after the history of the
+			// updates, so that history ids keep the order of the writes.
+			t.db.analyze.inserted(len(inserts))
+			if err := writeHist(); err != nil {
+				return err
+			}
+			if err := t.insertTranslationsPostgres(ctx, inserts, ts, insertLabels[0]); err != nil {
+				return err
+			}
+			inserts, insertLabels = inserts[:0], insertLabels[:0]
+		}
 		if len(inserts) > 0 {
 			// Languages filled after their keys (an overwrite per language) grow the
 			// table as much as new keys do: the planner's statistics must follow them too.
 			t.db.analyze.inserted(len(inserts))
 			if t.db.postgres {
-				if err := t.insertTranslationsPostgres(ctx, inserts, ts); err != nil {
+				if err := t.insertTranslationsPostgres(ctx, inserts, ts, ""); err != nil {
 					return err
 				}
 			} else if err := t.insertTranslationsSQLite(ctx, inserts, ts); err != nil {
@@ -51,17 +77,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			}
 			inserts, insertLabels = inserts[:0], insertLabels[:0]
 		}
-		if len(hist) > 0 {
-			if t.db.postgres {
-				if err := t.insertHistoryPostgres(ctx, hist); err != nil {
-					return err
-				}
-			} else if err := t.insertHistorySQLite(ctx, hist); err != nil {
-				return err
-			}
-			hist = hist[:0]
-		}
-		return nil
+		return writeHist()
 	}
 	for _, w := range writes {
 		if w.Status == "" || w.Change == "" {

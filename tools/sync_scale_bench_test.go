@@ -118,6 +118,7 @@ func BenchmarkSyncScaleSeed(b *testing.B) {
 		var total, first, last time.Duration
 		cpu := scaleCPU(b)
 		b.ResetTimer()
+		stop := scaleProfile(b)
 		for i := 0; i < b.N; i++ {
 			chunks := scaleSeed(b, cat, ctx, project, fmt.Sprintf("seed_%d", i), entries)
 			for _, c := range chunks {
@@ -125,6 +126,7 @@ func BenchmarkSyncScaleSeed(b *testing.B) {
 			}
 			first, last = first+chunks[0], last+chunks[len(chunks)-1]
 		}
+		stop()
 		b.ReportMetric(float64(n*b.N)/total.Seconds(), "keys/s")
 		b.ReportMetric(ms(scaleCPU(b)-cpu)/float64(b.N*len(entries)/scaleChunk), "cpu-ms/chunk")
 		b.ReportMetric(ms(first)/float64(b.N), "first-chunk-ms")
