@@ -61,6 +61,7 @@ type DB struct {
 	checkpoint checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
 	trigrams   trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
 	bg         background    // the goroutines of these, which Close waits for
+	bulk       bulkWrites    // chunked writes in flight, which a statistics pass waits for
 	samples    sampleCache   // texts that tell common substrings from rare ones (search_terms.go)
 
 	mu      sync.Mutex

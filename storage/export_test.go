@@ -9,6 +9,9 @@ import (
 // pass with thousands of rows instead of tens of thousands.
 func SetAnalyzeMin(db *DB, n int64) { db.analyze.min = n }
 
+// SetAnalyzeWaiting makes a statistics pass call waiting when it waits for a chunked write.
+func SetAnalyzeWaiting(db *DB, waiting func()) { db.analyze.waiting = waiting }
+
 // SetCheckpoints makes db checkpoint after a write at most once per every, let the WAL
 // start over past restartFrames, and call afterPassive between the two steps.
 func SetCheckpoints(db *DB, every time.Duration, restartFrames int, afterPassive func()) {
