@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Chunked writes in flight. A chunked write (tools/bulk.go) commits chunk after chunk for
@@ -49,8 +50,13 @@ func (db *DB) BulkIdle() <-chan struct{} {
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// waitBulk waits while a chunked write is in flight, calling waiting (when not nil) first;
-// false when ctx ended or the store closes first.
+// bulkWaitMax bounds how long a statistics pass waits for chunked writes: longer than one
+// maximal write takes with its undoing (25 s and 20 s), but back-to-back chunked writes
+// (an import through the API) do not put it off for good.
+const bulkWaitMax = time.Minute
+
+// waitBulk waits while a chunked write is in flight, at most bulkWaitMax, calling waiting
+// (when not nil) first; false when ctx ended or the store closes first.
 func (db *DB) waitBulk(ctx context.Context, waiting func()) bool {
 	idle := db.BulkIdle()
 	select {
@@ -61,8 +67,12 @@ func (db *DB) waitBulk(ctx context.Context, waiting func()) bool {
 	if waiting != nil {
 		waiting()
 	}
+	t := time.NewTimer(bulkWaitMax)
+	defer t.Stop()
 	select {
 	case <-idle:
+		return true
+	case <-t.C:
 		return true
 	case <-db.stop:
 	case <-ctx.Done():
