@@ -30,6 +30,7 @@ type analyzer struct {
 	pending atomic.Int64 // rows inserted since the last pass, rolled back ones too
 	base    atomic.Int64 // rows inserted up to the last pass (estimated)
 	running atomic.Bool
+	waiting func() // tests: called when a pass waits for a chunked write
 }
 
 // inserted counts n rows written in a transaction that may yet commit.
@@ -57,6 +58,12 @@ func (db *DB) afterWrite() {
 		defer a.running.Store(false)
 		ctx, cancel := context.WithTimeout(context.Background(), analyzeTimeout)
 		defer cancel()
+		// A chunked write would wait seconds for the pass between two of its chunks, and
+		// every other write with it: the pass runs once it is done.
+		if !db.waitBulk(ctx, a.waiting) {
+			a.pending.Add(n) // the next write starts the pass again
+			return
+		}
 		if err := db.analyzeTables(ctx); err != nil {
 			db.log.Warn("refreshing planner statistics after an import", "err", err)
 			return

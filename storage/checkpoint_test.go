@@ -78,3 +78,27 @@ func TestSQLiteWALStartsOverUnderSteadyWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLitePageCaches: the readers' page caches together are no bigger than the writer's,
+// whatever the number of cores: they live outside the Go heap and its memory limit, and a
+// reader's is dropped whenever another connection wrote. It always runs on SQLite: the
+// page cache is SQLite's.
+func TestSQLitePageCaches(t *testing.T) {
+	t.Parallel()
+	dsn, _ := storagetest.FixtureDSN(t, "sqlite")
+	db := storagetest.MustOpen(t, dsn, nil)
+	writer, reader, err := storage.PageCaches(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Negative: KB.
+	if writer >= 0 || reader >= 0 {
+		t.Fatalf("cache_size writer %d, reader %d: want sizes in KB (negative)", writer, reader)
+	}
+	if writer != -64*1024 {
+		t.Errorf("the writer's page cache is %d KB, want 64 MB", -writer)
+	}
+	if total := -reader * storage.SQLiteReaders(); total > -writer && -reader > 2*1024 {
+		t.Errorf("the %d readers' page caches take %d KB together, more than the writer's %d KB", storage.SQLiteReaders(), total, -writer)
+	}
+}

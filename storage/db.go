@@ -61,6 +61,7 @@ type DB struct {
 	checkpoint checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
 	trigrams   trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
 	bg         background    // the goroutines of these, which Close waits for
+	bulk       bulkWrites    // chunked writes in flight, which a statistics pass waits for
 	samples    sampleCache   // texts that tell common substrings from rare ones (search_terms.go)
 
 	mu      sync.Mutex
@@ -192,9 +193,7 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	// A big write touches indexes all over the file: a 64 MB page cache keeps it from
-	// paying a system call per page.
-	q.Add("_pragma", "cache_size(-65536)")
+	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -sqliteCacheKB(writer)))
 	if writer {
 		q.Set("_txlock", "immediate")
 		// Checkpoints run beside the writer, not in its commits (checkpoint.go).
@@ -209,12 +208,28 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 	if writer {
 		sqldb.SetMaxOpenConns(1)
 	} else {
-		sqldb.SetMaxOpenConns(2 * runtime.GOMAXPROCS(0))
+		sqldb.SetMaxOpenConns(sqliteReaders())
 	}
 	sqldb.SetMaxIdleConns(2 * runtime.GOMAXPROCS(0))
 	sqldb.SetConnMaxIdleTime(0)
 	return bun.NewDB(sqldb, sqlitedialect.New()), nil
 }
+
+// sqliteCacheKB is the page cache of a connection in KB. A big write touches indexes all
+// over the file: 64 MB keep the writer from paying a system call per page. A reader's
+// cache is dropped whenever another connection wrote (WAL), so it mostly serves one query:
+// the readers share 64 MB, or their caches alone took 256 MB of a 2-core server's memory
+// (more with more cores), outside the Go heap and its limit.
+func sqliteCacheKB(writer bool) int {
+	const mb = 1024
+	if writer {
+		return 64 * mb
+	}
+	return max(64*mb/sqliteReaders(), 2*mb)
+}
+
+// sqliteReaders is how many reader connections a SQLite store opens at most.
+func sqliteReaders() int { return 2 * runtime.GOMAXPROCS(0) }
 
 func (db *DB) migrate(ctx context.Context) error {
 	m := migrate.NewMigrator(db.w, migrations(db.secrets), migrate.WithMarkAppliedOnSuccess(true))

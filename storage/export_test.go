@@ -9,6 +9,9 @@ import (
 // pass with thousands of rows instead of tens of thousands.
 func SetAnalyzeMin(db *DB, n int64) { db.analyze.min = n }
 
+// SetAnalyzeWaiting makes a statistics pass call waiting when it waits for a chunked write.
+func SetAnalyzeWaiting(db *DB, waiting func()) { db.analyze.waiting = waiting }
+
 // SetCheckpoints makes db checkpoint after a write at most once per every, let the WAL
 // start over past restartFrames, and call afterPassive between the two steps.
 func SetCheckpoints(db *DB, every time.Duration, restartFrames int, afterPassive func()) {
@@ -18,3 +21,15 @@ func SetCheckpoints(db *DB, every time.Duration, restartFrames int, afterPassive
 
 // CheckpointWAL runs the checkpoint a write starts, and waits for it.
 func CheckpointWAL(ctx context.Context, db *DB) error { return db.checkpointWAL(ctx) }
+
+// PageCaches reads cache_size on db's SQLite writer and on a reader, as PRAGMA shows it.
+func PageCaches(ctx context.Context, db *DB) (writer, reader int, err error) {
+	if err = db.w.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&writer); err != nil {
+		return 0, 0, err
+	}
+	err = db.r.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&reader)
+	return writer, reader, err
+}
+
+// SQLiteReaders is how many reader connections a SQLite store opens at most.
+func SQLiteReaders() int { return sqliteReaders() }

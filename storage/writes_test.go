@@ -336,3 +336,46 @@ func TestStatisticsBaseSurvivesReopen(t *testing.T) {
 		}
 	})
 }
+
+// A statistics pass that falls due while a chunked write is in flight waits for the write
+// to end (on SQLite it would hold the one writer between two of its chunks), then runs.
+func TestStatisticsWaitForChunkedWrite(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: an import of thousands of keys runs in the plain run; the race run keeps the tests that run at once")
+	}
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		dsn, f := storagetest.FixtureDSN(t, dialect)
+		db := storagetest.MustOpen(t, dsn, nil)
+		storage.SetAnalyzeMin(db, testAnalyzeMin)
+		waiting := make(chan struct{})
+		storage.SetAnalyzeWaiting(db, func() { close(waiting) })
+		cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
+		entries := map[string]string{}
+		for i := 0; i < testAnalyzeMin; i++ {
+			entries[fmt.Sprintf("k%05d", i)] = "v"
+		}
+		end := db.BulkWrite()
+		ctx := model.WithPrincipal(context.Background(), tools.System)
+		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "import"}}); err != nil {
+			t.Fatal(err)
+		}
+		<-waiting // the pass is due and waits
+		end()
+		if err := db.Close(); err != nil { // waits for the pass
+			t.Fatal(err)
+		}
+		q := `SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'translation_keys'`
+		if dialect == "postgres" {
+			q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'translation_keys'`
+		}
+		var n int
+		if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Error("the statistics were not refreshed once the chunked write ended")
+		}
+	})
+}

@@ -55,7 +55,9 @@ type checkupRun struct {
 	// afterChunk, when set, is called after each chunk committed, with the checkup's
 	// context and how many chunks it stored so far.
 	afterChunk func(ctx context.Context, chunks int)
-	chunks     atomic.Int64
+	// yielding, when set, is called when a chunk starts waiting for a chunked write.
+	yielding func(ctx context.Context)
+	chunks   atomic.Int64
 }
 
 func (c *Catalog) checkupChunkSize() int {
@@ -310,7 +312,7 @@ func (c *Catalog) checkupAll(ctx context.Context, cfg checkupConfig, r *model.Ch
 			after = r.CursorKey
 		}
 		for {
-			if err := ctx.Err(); err != nil {
+			if err := c.checkupYield(ctx); err != nil {
 				return err
 			}
 			var keys []model.CheckupKey
@@ -391,7 +393,7 @@ func (c *Catalog) checkupQueued(ctx context.Context, cfg checkupConfig, r *model
 	}
 	after := int64(0)
 	for {
-		if err := ctx.Err(); err != nil {
+		if err := c.checkupYield(ctx); err != nil {
 			return err
 		}
 		var ids []int64

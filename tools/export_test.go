@@ -24,6 +24,12 @@ func SetCheckupChunks(c *Catalog, size int, after func(ctx context.Context, chun
 	c.checkup.chunk, c.checkup.afterChunk = size, after
 }
 
+// SetCheckupYielding makes c's checkups call yielding when a chunk starts waiting for a
+// chunked write in flight.
+func SetCheckupYielding(c *Catalog, yielding func(ctx context.Context)) {
+	c.checkup.yielding = yielding
+}
+
 // SetQACheckMax makes c's QA filter check at most n rows a page on the request.
 func SetQACheckMax(c *Catalog, n int) { c.qa.checkMax = n }
 

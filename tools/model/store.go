@@ -103,6 +103,10 @@ type ChunkedStore interface {
 	// WritersWaiting reports whether another write waits for the writer: a chunk ends
 	// early then.
 	WritersWaiting() bool
+	// BulkWrite marks a chunked write in flight until end is called; BulkIdle is closed
+	// while none is. Background work that can wait (statistics, the checkup) waits for it.
+	BulkWrite() (end func())
+	BulkIdle() <-chan struct{}
 }
 
 // StagingTx is what a chunked write needs of a transaction beyond Tx.
