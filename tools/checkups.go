@@ -55,7 +55,7 @@ type checkupRun struct {
 	// afterChunk, when set, is called after each chunk committed, with the checkup's
 	// context and how many chunks it stored so far.
 	afterChunk func(ctx context.Context, chunks int)
-	// yielding, when set, is called when a chunk starts waiting for a chunked write.
+	// yielding, when set, is called when a chunk starts waiting for a big write.
 	yielding func(ctx context.Context)
 	chunks   atomic.Int64
 }

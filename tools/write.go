@@ -95,6 +95,12 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		ctx, cancel = context.WithTimeout(ctx, c.opts.WriteTimeout)
 		defer cancel()
 	}
+	if threshold, _, _ := c.bulkLimits(); w.bulk != nil && len(w.bulk.values) > threshold {
+		// The checkup and the store's statistics wait for it (checkupYield).
+		if cs, ok := c.store.(model.ChunkedStore); ok {
+			defer cs.BulkWrite()()
+		}
+	}
 	var st *staged
 	if w.project != "" && c.chunking() {
 		unlock, err := c.bulk.lock(ctx, w.project)
@@ -102,10 +108,6 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			return writeError(ctx, err, c.opts.WriteTimeout)
 		}
 		defer unlock()
-		if threshold, _, _ := c.bulkLimits(); w.bulk != nil && len(w.bulk.values) > threshold {
-			// The checkup and the store's statistics wait for it (checkupYield).
-			defer c.store.(model.ChunkedStore).BulkWrite()()
-		}
 		if w.bulk != nil {
 			if st, err = c.stage(ctx, w.op, w.project, w.bulk); err != nil {
 				return writeError(ctx, err, c.opts.WriteTimeout)

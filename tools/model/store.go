@@ -103,8 +103,9 @@ type ChunkedStore interface {
 	// WritersWaiting reports whether another write waits for the writer: a chunk ends
 	// early then.
 	WritersWaiting() bool
-	// BulkWrite marks a chunked write in flight until end is called; BulkIdle is closed
-	// while none is. Background work that can wait (statistics, the checkup) waits for it.
+	// BulkWrite marks a big write (more new keys than a chunk) in flight until end is
+	// called, chunked or not; BulkIdle is closed while none is. Background work that can
+	// wait (statistics, the checkup) waits for it.
 	BulkWrite() (end func())
 	BulkIdle() <-chan struct{}
 }
