@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // SetAnalyzeMin lowers the rows that start a statistics pass, so that a test shows the
@@ -18,3 +20,12 @@ func SetCheckpoints(db *DB, every time.Duration, restartFrames int, afterPassive
 
 // CheckpointWAL runs the checkpoint a write starts, and waits for it.
 func CheckpointWAL(ctx context.Context, db *DB) error { return db.checkpointWAL(ctx) }
+
+// AnalyzeTables runs the statistics pass a large import starts, and waits for it.
+func AnalyzeTables(ctx context.Context, db *DB) error { return db.analyzeTables(ctx) }
+
+// ReaderConn holds one connection of the store's reading pool.
+func ReaderConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.r.Conn(ctx) }
+
+// WriterConn holds the store's writing connection (SQLite's one writer).
+func WriterConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.w.Conn(ctx) }
