@@ -511,6 +511,9 @@ func (t *tx) QueuedKeys(ctx context.Context, f model.QueuedKeysFilter) ([]int64,
 		// + keeps SQLite off checkup_queue_project, whose marks it would then sort.
 		q = q.Where("+q.id <= ?", f.UpTo)
 	}
+	if f.ThroughKeyID > 0 {
+		q = q.Where("q.key_id <= ?", f.ThroughKeyID)
+	}
 	var ids []int64
 	err := t.inKeyOrder(ctx, func() error { return q.OrderExpr("q.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids) })
 	return ids, mapError(err)
