@@ -368,10 +368,13 @@ func (t *tx) ApplyCheckup(ctx context.Context, r model.CheckupReport, ch model.C
 		}
 	}
 	for start := 0; start < len(ch.Marks); start += batch {
-		if _, err := t.tx.NewDelete().Model((*checkupMarkRow)(nil)).
-			Where("id IN (?)", bun.In(ch.Marks[start:min(start+batch, len(ch.Marks))])).Exec(ctx); err != nil {
+		res, err := t.tx.NewDelete().Model((*checkupMarkRow)(nil)).
+			Where("id IN (?)", bun.In(ch.Marks[start:min(start+batch, len(ch.Marks))])).Exec(ctx)
+		if err != nil {
 			return mapError(err)
 		}
+		n, _ := res.RowsAffected()
+		t.unqueued += int(n)
 	}
 	cj, err := json.Marshal(counts)
 	if err != nil {

@@ -29,3 +29,6 @@ func ReaderConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.r.Con
 
 // WriterConn holds the store's writing connection (SQLite's one writer).
 func WriterConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.w.Conn(ctx) }
+
+// SetQueueVacuumMin lowers the marks checkups take before the checkup queue is vacuumed.
+func SetQueueVacuumMin(db *DB, n int64) { db.queueVacuum.min = n }
