@@ -368,10 +368,13 @@ func (t *tx) ApplyCheckup(ctx context.Context, r model.CheckupReport, ch model.C
 		}
 	}
 	for start := 0; start < len(ch.Marks); start += batch {
-		if _, err := t.tx.NewDelete().Model((*checkupMarkRow)(nil)).
-			Where("id IN (?)", bun.In(ch.Marks[start:min(start+batch, len(ch.Marks))])).Exec(ctx); err != nil {
+		res, err := t.tx.NewDelete().Model((*checkupMarkRow)(nil)).
+			Where("id IN (?)", bun.In(ch.Marks[start:min(start+batch, len(ch.Marks))])).Exec(ctx)
+		if err != nil {
 			return mapError(err)
 		}
+		n, _ := res.RowsAffected()
+		t.unqueued += int(n)
 	}
 	cj, err := json.Marshal(counts)
 	if err != nil {
@@ -510,6 +513,9 @@ func (t *tx) QueuedKeys(ctx context.Context, f model.QueuedKeysFilter) ([]int64,
 	if f.UpTo > 0 {
 		// + keeps SQLite off checkup_queue_project, whose marks it would then sort.
 		q = q.Where("+q.id <= ?", f.UpTo)
+	}
+	if f.ThroughKeyID > 0 {
+		q = q.Where("q.key_id <= ?", f.ThroughKeyID)
 	}
 	var ids []int64
 	err := t.inKeyOrder(ctx, func() error { return q.OrderExpr("q.key_id").Limit(int64(f.Limit)).Scan(ctx, &ids) })

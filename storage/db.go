@@ -56,13 +56,14 @@ type DB struct {
 	log      *slog.Logger
 	secrets  *secrets.Box
 
-	waiting    atomic.Int64  // Update calls waiting for the writer (a chunked write yields to them)
-	analyze    analyzer      // statistics after large imports (analyze.go)
-	checkpoint checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
-	trigrams   trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
-	bg         background    // the goroutines of these, which Close waits for
-	bulk       bulkWrites    // chunked writes in flight, which a statistics pass waits for
-	samples    sampleCache   // texts that tell common substrings from rare ones (search_terms.go)
+	waiting     atomic.Int64  // Update calls waiting for the writer (a chunked write yields to them)
+	analyze     analyzer      // statistics after large imports (analyze.go)
+	checkpoint  checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
+	trigrams    trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
+	queueVacuum queueVacuumer // PostgreSQL's checkup queue vacuumed once checkups took many marks (queue_vacuum.go)
+	bg          background    // the goroutines of these, which Close waits for
+	bulk        bulkWrites    // big writes in flight, which a statistics pass waits for (bulk_writes.go)
+	samples     sampleCache   // texts that tell common substrings from rare ones (search_terms.go)
 
 	mu      sync.Mutex
 	lastRev int64
@@ -335,6 +336,7 @@ func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) er
 		db.afterWrite()
 		db.checkpointAfterWrite()
 		db.mergeTrigramsAfterWrite(t.indexed)
+		db.vacuumQueueAfterWrite(t.unqueued)
 	}
 	for id, cs := range t.touched {
 		if err != nil {

@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // SetAnalyzeMin lowers the rows that start a statistics pass, so that a test shows the
@@ -33,3 +35,15 @@ func PageCaches(ctx context.Context, db *DB) (writer, reader int, err error) {
 
 // SQLiteReaders is how many reader connections a SQLite store opens at most.
 func SQLiteReaders() int { return sqliteReaders() }
+
+// AnalyzeTables runs the statistics pass a large import starts, and waits for it.
+func AnalyzeTables(ctx context.Context, db *DB) error { return db.analyzeTables(ctx) }
+
+// ReaderConn holds one connection of the store's reading pool.
+func ReaderConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.r.Conn(ctx) }
+
+// WriterConn holds the store's writing connection (SQLite's one writer).
+func WriterConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.w.Conn(ctx) }
+
+// SetQueueVacuumMin lowers the marks checkups take before the checkup queue is vacuumed.
+func SetQueueVacuumMin(db *DB, n int64) { db.queueVacuum.min = n }

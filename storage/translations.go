@@ -330,13 +330,20 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	if t.db.postgres {
 		join = "JOIN"
 	}
+	// Candidates are read by id and sorted; + keeps SQLite off translations_key_language for
+	// the key range and the cursor, which with statistics from a smaller table it walked in
+	// order instead, reading the project up to the page's last candidate.
+	keyID := "t.key_id"
+	if !t.db.postgres && (len(rowIDs) > 0 || len(keyIDs) > 0) {
+		keyID = "+t.key_id"
+	}
 	q := t.tx.NewSelect().TableExpr("translations AS t").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
 		Join(keys).
 		Join(join+" namespaces AS n ON n.id = k.namespace_id").
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").
-		Where("t.key_id BETWEEN ? AND ?", lo, hi)
+		Where(keyID+" BETWEEN ? AND ?", lo, hi)
 	if len(rowIDs) > 0 {
 		q = q.Where("t.id IN (?)", bun.In(rowIDs))
 	}
@@ -358,7 +365,7 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	if f.AfterKeyID > 0 {
 		// The first term bounds the index range; the second leaves the rows of the cursor's
 		// own key up to its language.
-		q = q.Where("t.key_id >= ?", f.AfterKeyID).Where("(t.key_id > ? OR t.language > ?)", f.AfterKeyID, f.AfterLanguage)
+		q = q.Where(keyID+" >= ?", f.AfterKeyID).Where("(t.key_id > ? OR t.language > ?)", f.AfterKeyID, f.AfterLanguage)
 	}
 	q = q.OrderExpr("t.key_id, t.language")
 	if f.Limit > 0 {

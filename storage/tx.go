@@ -23,6 +23,8 @@ type tx struct {
 	// each of which may have added entries to the trigram indexes' pending lists
 	// (trigram_pending.go).
 	indexed int
+	// unqueued counts the checkup queue's marks the transaction deleted (queue_vacuum.go).
+	unqueued int
 }
 
 // Writable reports a write transaction: what is derived from the rows may be stored in it.

@@ -108,5 +108,7 @@ type QueuedKeysFilter struct {
 	ProjectID  string
 	AfterKeyID int64
 	UpTo       int64 // only marks up to this id, when not zero
-	Limit      int
+	// ThroughKeyID bounds the keys: only those up to it, when not zero.
+	ThroughKeyID int64
+	Limit        int
 }
