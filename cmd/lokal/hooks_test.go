@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lokal-dev/lokal/storage/storagetest"
 )
 
 const deployToken = "ghp_cliTokenNeverPrinted0123456789"
@@ -236,8 +238,12 @@ func (c *crashReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // TestServeWebhooksSurviveSIGKILL: the receiver is down while events queue, lokal serve is
 // killed with SIGKILL, started again, the receiver comes up: every event arrives.
+//
+// A server killed and the leases it held waited out (13-33 s of wall time per database,
+// idle, in make test): make test-long runs it.
 func TestServeWebhooksSurviveSIGKILL(t *testing.T) {
 	t.Parallel()
+	storagetest.Long(t)
 	eachDialect(t, func(t *testing.T, dsn string) {
 		f := makeFixture(t, dsn)
 		db := []string{"--database", dsn}
