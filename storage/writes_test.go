@@ -197,29 +197,13 @@ func TestStatisticsAfterImport(t *testing.T) {
 		storage.SetAnalyzeMin(db, testAnalyzeMin)
 		// Not about the write budget: an hour keeps a loaded machine from tripping it.
 		cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
-		entries := map[string]string{}
-		for i := 0; i < testAnalyzeMin; i++ {
-			entries[fmt.Sprintf("k%05d", i)] = "v"
-		}
-		ctx := model.WithPrincipal(context.Background(), tools.System)
-		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
-			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "import"}}); err != nil {
-			t.Fatal(err)
-		}
+		importKeys(t, cat, f, testAnalyzeMin)
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}
 		// The checkup's queue too, which the import filled with a mark per key.
 		for _, table := range []string{"translation_keys", "checkup_queue"} {
-			q := `SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = '` + table + `'`
-			if dialect == "postgres" {
-				q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = '` + table + `'`
-			}
-			var n int
-			if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&n); err != nil {
-				t.Fatal(err)
-			}
-			if n == 0 {
+			if analyzed(t, dialect, dsn, table) == 0 {
 				t.Errorf("the statistics of %s were not refreshed after importing %d keys", table, testAnalyzeMin)
 			}
 		}
@@ -351,31 +335,45 @@ func TestStatisticsWaitForChunkedWrite(t *testing.T) {
 		waiting := make(chan struct{})
 		storage.SetAnalyzeWaiting(db, func() { close(waiting) })
 		cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
-		entries := map[string]string{}
-		for i := 0; i < testAnalyzeMin; i++ {
-			entries[fmt.Sprintf("k%05d", i)] = "v"
-		}
 		end := db.BulkWrite()
-		ctx := model.WithPrincipal(context.Background(), tools.System)
-		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
-			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "import"}}); err != nil {
-			t.Fatal(err)
-		}
+		importKeys(t, cat, f, testAnalyzeMin)
 		<-waiting // the pass is due and waits
 		end()
 		if err := db.Close(); err != nil { // waits for the pass
 			t.Fatal(err)
 		}
-		q := `SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'translation_keys'`
-		if dialect == "postgres" {
-			q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'translation_keys'`
-		}
-		var n int
-		if err := storagetest.SQL(t, dsn).QueryRow(q).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
+		if analyzed(t, dialect, dsn, "translation_keys") == 0 {
 			t.Error("the statistics were not refreshed once the chunked write ended")
 		}
 	})
+}
+
+// importKeys syncs n new keys into the fixture project's namespace "import", as the
+// system.
+func importKeys(t *testing.T, cat *tools.Catalog, f storagetest.Fixture, n int) {
+	t.Helper()
+	entries := map[string]string{}
+	for i := 0; i < n; i++ {
+		entries[fmt.Sprintf("k%05d", i)] = "v"
+	}
+	ctx := model.WithPrincipal(context.Background(), tools.System)
+	if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+		NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "import"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// analyzed is how many statistics a pass left on table: SQLite's rows in sqlite_stat1,
+// PostgreSQL's count of ANALYZE runs.
+func analyzed(t *testing.T, dialect, dsn, table string) int {
+	t.Helper()
+	q := `SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = ?`
+	if dialect == "postgres" {
+		q = `SELECT analyze_count FROM pg_stat_user_tables WHERE relname = $1`
+	}
+	var n int
+	if err := storagetest.SQL(t, dsn).QueryRow(q, table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
