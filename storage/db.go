@@ -59,7 +59,7 @@ type DB struct {
 	waiting     atomic.Int64  // Update calls waiting for the writer (a chunked write yields to them)
 	analyze     analyzer      // statistics after large imports (analyze.go)
 	checkpoint  checkpointer  // SQLite's WAL copied back off the writer (checkpoint.go)
-	trigrams    trigramMerger // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
+	trigrams    countedPass   // PostgreSQL's trigram pending lists merged off the writes (trigram_pending.go)
 	queueVacuum queueVacuumer // PostgreSQL's checkup queue vacuumed once checkups took many marks (queue_vacuum.go)
 	bg          background    // the goroutines of these, which Close waits for
 	bulk        bulkWrites    // big writes in flight, which a statistics pass waits for (bulk_writes.go)

@@ -3,7 +3,6 @@ package storage
 import (
 	"cmp"
 	"context"
-	"sync/atomic"
 	"time"
 )
 
@@ -22,38 +21,20 @@ const (
 )
 
 type queueVacuumer struct {
-	min     int64        // queueVacuumMarks when 0; tests lower it (export_test.go)
-	taken   atomic.Int64 // marks taken since the last vacuum began
-	running atomic.Bool
-	again   atomic.Bool
+	countedPass
+	min int64 // queueVacuumMarks when 0; tests lower it (export_test.go)
 }
 
-// vacuumQueueAfterWrite counts the marks a committed write took off the queue and, once
-// they reach the minimum, starts a vacuum when none runs, or asks the running one to go
-// again.
+// vacuumQueueAfterWrite counts the marks a committed write took off the queue; once they
+// reach the minimum, the queue is vacuumed in the background (countedPass).
 func (db *DB) vacuumQueueAfterWrite(marks int) {
+	if !db.postgres {
+		return
+	}
 	v := &db.queueVacuum
-	if !db.postgres || marks <= 0 || v.taken.Add(int64(marks)) < cmp.Or(v.min, queueVacuumMarks) {
-		return
-	}
-	v.taken.Store(0)
-	v.again.Store(true)
-	if !v.running.CompareAndSwap(false, true) {
-		return
-	}
-	started := db.bg.start(func() {
-		defer v.running.Store(false)
-		for v.again.Swap(false) {
-			ctx, cancel := context.WithTimeout(context.Background(), queueVacuumTimeout)
+	db.count(&v.countedPass, marks, cmp.Or(v.min, queueVacuumMarks), queueVacuumTimeout, "vacuuming the checkup queue",
+		func(ctx context.Context) error {
 			_, err := db.w.ExecContext(ctx, "VACUUM checkup_queue")
-			cancel()
-			if err != nil {
-				db.log.Warn("vacuuming the checkup queue", "err", err)
-				return
-			}
-		}
-	})
-	if !started {
-		v.running.Store(false)
-	}
+			return err
+		})
 }

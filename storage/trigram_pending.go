@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 )
 
@@ -24,42 +23,15 @@ const (
 	trigramMergeRows    = 1000
 )
 
-type trigramMerger struct {
-	pending atomic.Int64 // rows written since the last merge began
-	running atomic.Bool
-	again   atomic.Bool // enough rows committed while a merge ran
-}
-
 // trigramIndexes are the GIN indexes whose pending lists are merged; missing ones (no
 // pg_trgm) are skipped by the statement itself.
 var trigramIndexes = []string{"translations_value_trgm", "keys_key_trgm"}
 
-// mergeTrigramsAfterWrite counts the rows a committed write wrote and, once they reach
-// trigramMergeRows, starts a merge when none runs, or asks the running one to go again.
+// mergeTrigramsAfterWrite counts the rows a committed write wrote; once they reach
+// trigramMergeRows, the lists are merged in the background (countedPass).
 func (db *DB) mergeTrigramsAfterWrite(rows int) {
-	m := &db.trigrams
-	if !db.postgres || rows <= 0 || m.pending.Add(int64(rows)) < trigramMergeRows {
-		return
-	}
-	m.pending.Store(0)
-	m.again.Store(true)
-	if !m.running.CompareAndSwap(false, true) {
-		return
-	}
-	started := db.bg.start(func() {
-		defer m.running.Store(false)
-		for m.again.Swap(false) {
-			ctx, cancel := context.WithTimeout(context.Background(), trigramMergeTimeout)
-			err := db.mergeTrigrams(ctx)
-			cancel()
-			if err != nil {
-				db.log.Warn("merging the trigram indexes' pending lists", "err", err)
-				return
-			}
-		}
-	})
-	if !started {
-		m.running.Store(false)
+	if db.postgres {
+		db.count(&db.trigrams, rows, trigramMergeRows, trigramMergeTimeout, "merging the trigram indexes' pending lists", db.mergeTrigrams)
 	}
 }
 
