@@ -64,26 +64,13 @@ func TestQAFilterFindings(t *testing.T) {
 		}
 		page := func(t *testing.T, ns string) []string {
 			t.Helper()
-			var got []string
-			var after int64
-			for range 100 {
-				p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: after, Limit: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
+			return qaPages(t, x, ns, func(p tools.ReviewPage, _ int64) {
 				for _, r := range p.Rows {
-					got = append(got, r.Namespace+"/"+r.Key)
 					if len(r.Findings) == 0 {
 						t.Errorf("%s/%s is shown without findings", r.Namespace, r.Key)
 					}
 				}
-				if p.Next == 0 {
-					return got
-				}
-				after = p.Next
-			}
-			t.Fatal("pages do not end")
-			return nil
+			})
 		}
 		check := func(t *testing.T, when string) {
 			t.Helper()
@@ -195,34 +182,22 @@ func TestQAFilterBoundedPages(t *testing.T) {
 		// checked, which a partial page may cover at most bound of.
 		pages := func(t *testing.T, ns string, unchecked func(string) bool) (got []string, partial int) {
 			t.Helper()
-			var after int64
-			for range 100 {
-				p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: after, Limit: 3})
-				if err != nil {
-					t.Fatal(err)
+			got = qaPages(t, x, ns, func(p tools.ReviewPage, after int64) {
+				if !p.Partial {
+					return
 				}
-				for _, r := range p.Rows {
-					got = append(got, r.Namespace+"/"+r.Key)
-				}
-				if p.Partial {
-					partial++
-					n := 0
-					for _, id := range ids[ns] {
-						if id > after && id <= p.Next && unchecked(name[id]) {
-							n++
-						}
-					}
-					if n > bound || p.Next <= after {
-						t.Errorf("a partial page after %d ends at %d, covering %d rows not checked; want at most %d and to move on", after, p.Next, n, bound)
+				partial++
+				n := 0
+				for _, id := range ids[ns] {
+					if id > after && id <= p.Next && unchecked(name[id]) {
+						n++
 					}
 				}
-				if p.Next == 0 {
-					return got, partial
+				if n > bound || p.Next <= after {
+					t.Errorf("a partial page after %d ends at %d, covering %d rows not checked; want at most %d and to move on", after, p.Next, n, bound)
 				}
-				after = p.Next
-			}
-			t.Fatal("pages do not end")
-			return nil, 0
+			})
+			return got, partial
 		}
 		check := func(t *testing.T, when string, unchecked func(string) bool, stops []string) {
 			t.Helper()
@@ -312,4 +287,29 @@ func TestQAFilterWholeProjectMark(t *testing.T) {
 			t.Errorf("after a write of 301 keys the checkup has not checked: QA shows %q, want %q", got, want)
 		}
 	})
+}
+
+// qaPages pages through nb's QA filter of ns (every namespace when "") three rows at a
+// time, calling each with every page and the cursor it started after, and returns the
+// rows' namespace/key in order.
+func qaPages(t *testing.T, x *checkupFixture, ns string, each func(p tools.ReviewPage, after int64)) []string {
+	t.Helper()
+	var got []string
+	var after int64
+	for range 100 {
+		p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: after, Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Rows {
+			got = append(got, r.Namespace+"/"+r.Key)
+		}
+		each(p, after)
+		if p.Next == 0 {
+			return got
+		}
+		after = p.Next
+	}
+	t.Fatal("pages do not end")
+	return nil
 }
