@@ -47,3 +47,9 @@ func WriterConn(ctx context.Context, db *DB) (bun.Conn, error) { return db.w.Con
 
 // SetQueueVacuumMin lowers the marks checkups take before the checkup queue is vacuumed.
 func SetQueueVacuumMin(db *DB, n int64) { db.queueVacuum.min = n }
+
+// Setting reads a PostgreSQL setting through one of the store's connections.
+func Setting(ctx context.Context, db *DB, name string) (value string, err error) {
+	err = db.r.QueryRowContext(ctx, "SELECT current_setting(?)", name).Scan(&value)
+	return value, err
+}

@@ -154,13 +154,6 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 		filter, arg = t.inStrings("k.key_hash", hashes)
 		filter, args = " AND "+filter, append(args, arg)
 	}
-	if t.db.postgres {
-		// The lateral lookups are priced far above what they cost, enough for the planner
-		// to spend more time compiling the query (JIT) than running it.
-		if _, err := t.tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
-			return mapError(err)
-		}
-	}
 	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
 FROM translation_keys AS k`+from+`
 WHERE k.namespace_id = ?`+filter, args...)
