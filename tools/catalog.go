@@ -33,6 +33,9 @@ type Options struct {
 	Budgets map[string]int
 	// WriteTimeout is the time budget of one write (the spec's 25 seconds by default).
 	WriteTimeout time.Duration
+	// ReviewWindow is how many keys one page of a review filter that walks the project
+	// reads at most (default reviewWindowKeys); tests lower it.
+	ReviewWindow int64
 	// Outbound guards every call to an address a user typed in (webhooks, redeploy, a
 	// workspace's AI provider); nil refuses every private and loopback network.
 	Outbound *outbound.Guard

@@ -165,7 +165,7 @@ func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t
 		if len(f.KeyIDs) == 0 {
 			f.Limit = min(f.Limit, c.qaCheckBound()-checked)
 		}
-		rows, err := tx.ReviewRows(ctx, f)
+		rows, _, err := tx.ReviewRows(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -264,14 +264,14 @@ func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj mode
 		if len(clean) > 0 {
 			cf := f
 			cf.KeyIDs, cf.Limit = clean, 0
-			if rows, err = tx.ReviewRows(ctx, cf); err != nil {
+			if rows, _, err = tx.ReviewRows(ctx, cf); err != nil {
 				return err
 			}
 		}
 		if len(check) > 0 {
 			qf := f
 			qf.KeyIDs, qf.Limit = check, 0
-			qrows, err := tx.ReviewRows(ctx, qf)
+			qrows, _, err := tx.ReviewRows(ctx, qf)
 			if err != nil {
 				return err
 			}

@@ -136,7 +136,7 @@ func TestQAPartialPage(t *testing.T) {
 			if len(got) != 0 {
 				t.Errorf("a partial page before the problem shows %v", got)
 			}
-			url = nextRowsLink(t, p.body)
+			url = nextRowsLink(t, p.body, "Check the next rows")
 		}
 		if partial == 0 {
 			t.Errorf("no page said it stopped before checking all 2,100 rows")
@@ -144,11 +144,11 @@ func TestQAPartialPage(t *testing.T) {
 	})
 }
 
-// nextRowsLink is the address of a partial QA page's "Check the next rows" link, which
-// must go on after a key id.
-func nextRowsLink(t *testing.T, body string) string {
+// nextRowsLink is the address of a partial page's link on (named text), which must go on
+// after a key id.
+func nextRowsLink(t *testing.T, body, text string) string {
 	t.Helper()
-	end := strings.Index(body, `" rel="next">Check the next rows<`)
+	end := strings.Index(body, `" rel="next">`+text+`<`)
 	start := strings.LastIndex(body[:max(end, 0)], `href="`)
 	if end < 0 || start < 0 {
 		t.Fatalf("the partial page links nowhere on: %.2000s", body)

@@ -35,6 +35,11 @@ type ReviewFilter struct {
 	KeyIDs         []int64
 	AfterKeyID     int64 // rows of keys after this id (pages follow key ids)
 	Limit          int
+	// Window, when > 0, bounds a walk of the project's keys in id order (the filters no
+	// index finds the rows of: all, approved, missing, text no trigram index narrows) to
+	// this many key ids after AfterKeyID, so that a filter few rows pass costs a window, not
+	// the project; ReviewRows reports where a window stopped short of a full page.
+	Window int64
 }
 
 // ReviewRow is one key of the queue with its source row and its row in the language (nil

@@ -136,8 +136,10 @@ type EditorTx interface {
 	// DeleteSession ends one session; DeleteUserSessions every session of a user.
 	DeleteSession(ctx context.Context, hash string) error
 	DeleteUserSessions(ctx context.Context, userID string) error
-	// ReviewRows returns a page of the review queue of one language.
-	ReviewRows(ctx context.Context, f ReviewFilter) ([]ReviewRow, error)
+	// ReviewRows returns a page of the review queue of one language; through is the last key id a windowed
+	// walk (ReviewFilter.Window) read when it stopped before the page was full and before
+	// the project's last key (0 otherwise): the next page starts after it.
+	ReviewRows(ctx context.Context, f ReviewFilter) (rows []ReviewRow, through int64, err error)
 	// RowHistory returns the history of one language's row of a key, newest first.
 	RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]HistoryEntry, error)
 	// MemoryCandidates returns at most f.Limit source rows most like f.Text by the trigram
