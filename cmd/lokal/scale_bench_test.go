@@ -47,12 +47,17 @@ var scaleRows = [][2]string{
 	{"search_key", "MCP search_translations, key_contains one key's name (ms; rows)"},
 	{"search_lang", "MCP search_translations, language nb + status approved (ms; rows)"},
 	{"search_page2", "MCP search_translations, a common word, second page (ms)"},
+	{"search_review", "MCP search_translations, status needs_review (none) (ms; rows)"},
+	{"search_empty", "MCP search_translations, language sv (no rows) (ms; rows)"},
 	{"get_json", "MCP get_translations de, whole project, json (ms; bytes; calls)"},
 	{"get_po", "MCP get_translations de, whole project, po (ms; bytes; calls)"},
 	{"editor_text", "editor: rare text search across the project, de (ms)"},
 	{"editor_missing", "editor: missing filter, nb (90% match) (ms)"},
 	{"editor_stale", "editor: stale filter in the big namespace, fr (ms)"},
 	{"editor_qa", "editor: QA findings in the big namespace, de (ms)"},
+	{"editor_none", "editor: missing filter, de (no match), first page (ms)"},
+	{"editor_letter", "editor: text search of one letter, de (ms)"},
+	{"editor_settings", "editor: settings page (coverage of every namespace) (ms)"},
 	{"max_sync", "maximal 5 MB sync on one project (outcome; s)"},
 	{"small_writes", "another project's 1-key writes meanwhile, p50 / p99 / max (ms; sent)"},
 	{"rss_a", "peak RSS of server A, whole run (VmHWM, MiB)"},
@@ -861,6 +866,8 @@ func (r *scaleRun) measureMCP() {
 	// A key every namespace has, named whole: one match a namespace.
 	search("search_key", map[string]any{"key_contains": scaleKey(r.plan[len(r.plan)-1].size - 1)})
 	search("search_lang", map[string]any{"language": "nb", "status": "approved"})
+	search("search_review", map[string]any{"status": "needs_review"})
+	search("search_empty", map[string]any{"language": "sv"})
 	r.figs["search_page2"] = medianMax(r.times(func(int) time.Duration {
 		out, _ := call("search_translations", map[string]any{"value_contains": "team"})
 		next, ok := out["next_offset"]
@@ -933,17 +940,20 @@ func (r *scaleRun) measureEditor() {
 	if res.StatusCode != http.StatusSeeOther || session == "" {
 		t.Fatalf("signing in to the editor answered %d without a session", res.StatusCode)
 	}
-	page := func(id, lang string, q url.Values) {
+	get := func(id, path string) {
 		r.figs[id] = medianMax(r.times(func(int) time.Duration {
-			_, _, _, d := r.call("GET", r.url(r.a, "/app/p/"+r.project+"/review/"+lang+"?"+q.Encode()), "",
-				map[string]string{"Cookie": "lokal_session=" + session}, nil, 200)
+			_, _, _, d := r.call("GET", r.url(r.a, path), "", map[string]string{"Cookie": "lokal_session=" + session}, nil, 200)
 			return d
 		}))
 	}
+	page := func(id, lang string, q url.Values) { get(id, "/app/p/"+r.project+"/review/"+lang+"?"+q.Encode()) }
 	page("editor_text", "de", url.Values{"q": {scaleRareWord}})
 	page("editor_missing", "nb", url.Values{"filter": {"missing"}})
 	page("editor_stale", "fr", url.Values{"filter": {"stale"}, "ns": {r.plan[0].name}})
 	page("editor_qa", "de", url.Values{"filter": {"qa"}, "ns": {r.plan[0].name}})
+	page("editor_none", "de", url.Values{"filter": {"missing"}})
+	page("editor_letter", "de", url.Values{"q": {"x"}})
+	get("editor_settings", "/app/p/"+r.project+"/settings")
 }
 
 // measureBigWrite sends the largest body the cap allows (tiny keys) to the big project while
