@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -12,17 +11,16 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// memoryRanked bounds how many source rows the trigram index ranks before they are joined
-// and filtered (workspace, an approved translation): what a suggestion costs is the
-// index's answer for the text (PostgreSQL: pg_trgm's similarity over the GIN index;
-// SQLite: the FTS5 trigram table's rows holding any of the text's longest words, ranked
-// by bm25) plus at most this many row lookups, never a walk of the projects' rows. The
-// ranking is over the server's rows of the source language: on a server of many
-// workspaces a workspace's own matches can be crowded out of it, never the other way in.
+// memoryRanked bounds how many source rows one candidate query of MemoryCandidates
+// returns: what a suggestion costs is the trigram index's answer for a few of the text's
+// rarest words (PostgreSQL: pg_trgm's GIN index on LOWER(value); SQLite: the FTS5 trigram
+// table) plus at most this many joined rows, never a ranking or a walk of the projects'
+// rows. Ranking every row like the text by pg_trgm similarity (or FTS5's bm25) took 7-17 s
+// at a million keys of templated UI text, where most rows share most words.
 const memoryRanked = 500
 
 // memoryWords bounds the words of the text the index is asked for.
-const memoryWords = 8
+const memoryWords = 3
 
 // memoryJoin keeps the source rows s of the workspace's active projects whose key has an
 // approved translation tr made against the key's current source text.
@@ -35,59 +33,90 @@ WHERE p.workspace_id = ? AND p.id IN (?) AND p.active AND s.language = ? AND NOT
 
 const memoryColumns = `SELECT p.id AS project_id, p.title AS project_title, n.key AS namespace, k.key AS key, s.value AS source, tr.value AS value FROM `
 
+// MemoryCandidates returns the rows holding the text itself, then the rows holding each of
+// its rarest words in turn (memoryTerms) until it has memoryRanked (or f.Limit) of them;
+// the catalogue scores them. Rows are found by the words a text shares with few others: a
+// source text like the row's shares its rare words, and common ones name half the table.
 func (t *tx) MemoryCandidates(ctx context.Context, f model.MemoryFilter) ([]model.MemoryCandidate, error) {
 	if f.Limit <= 0 || len(f.ProjectIDs) == 0 || utf8.RuneCountInString(f.Text) < 3 {
 		return nil, nil // trigrams cannot find a text under three characters
 	}
+	if t.db.postgres && !t.hasIndex(ctx, "translations_value_trgm") {
+		return nil, nil
+	}
+	lo, hi, err := t.idRangeWhere(ctx, "n.project_id IN (?)", bun.In(f.ProjectIDs))
+	if err != nil || hi == 0 {
+		return nil, err
+	}
+	sample, err := t.textSample(ctx, lo, hi, true, []string{f.SourceLanguage})
+	if err != nil {
+		return nil, err
+	}
+	words := memoryTerms(f.Words, sample)
+	if len(words) == 0 {
+		words = []string{strings.ToLower(f.Text)}
+	}
 	args := []any{f.Language, f.WorkspaceID, bun.In(f.ProjectIDs), f.SourceLanguage, f.ExcludeKeyID, model.StatusApproved}
+	limit := min(f.Limit, memoryRanked)
+	// holding is the condition the index answers, that s holds a word; exact adds that s
+	// is the text itself.
+	from, holding, exact := `translations AS s`, `LOWER(s.value) LIKE ? ESCAPE '\'`, `LOWER(s.value) = LOWER(?)`
+	word := likePattern
+	if !t.db.postgres {
+		// The trigram table first, in rowid order: without ORDER BY rank FTS5 stops at the
+		// LIMIT instead of ranking every row that holds the word.
+		from, holding, exact, word = `translations_trgm AS g CROSS JOIN translations AS s ON s.id = g.rowid`, `translations_trgm MATCH ?`, `s.value = ?`, ftsPhrase
+	}
 	var out []model.MemoryCandidate
-	if t.db.postgres {
-		if !t.hasIndex(ctx, "translations_value_trgm") {
-			return nil, nil
+	q := memoryColumns + from + memoryJoin + ` AND ` + holding + ` AND ` + exact + ` LIMIT ?`
+	if err := t.tx.NewRaw(q, slices.Concat(args, []any{word(words[0]), f.Text, limit})...).Scan(ctx, &out); err != nil {
+		return nil, mapError(err)
+	}
+	q = memoryColumns + from + memoryJoin + ` AND ` + holding + ` LIMIT ?`
+	for _, w := range words {
+		var more []model.MemoryCandidate
+		if err := t.tx.NewRaw(q, slices.Concat(args, []any{word(w), limit})...).Scan(ctx, &more); err != nil {
+			return nil, mapError(err)
 		}
-		// % is pg_trgm's similarity operator (at least pg_trgm.similarity_threshold, 0.3),
-		// which the GIN index on LOWER(value) answers; the exact rows have similarity 1.
-		text := strings.ToLower(f.Text)
-		q := memoryColumns + `(SELECT id, key_id, language, value FROM translations WHERE language = ? AND LOWER(value) % ? ORDER BY similarity(LOWER(value), ?) DESC LIMIT ?) AS s` +
-			memoryJoin + ` ORDER BY similarity(LOWER(s.value), ?) DESC, tr.id DESC LIMIT ?`
-		err := t.tx.NewRaw(q, append(append([]any{f.SourceLanguage, text, text, memoryRanked}, args...), text, f.Limit)...).Scan(ctx, &out)
-		return out, mapError(err)
+		if out = append(out, more...); len(out) >= limit {
+			break
+		}
 	}
-	// SQLite: the rows holding the whole text first (the exact ones are among them), then
-	// the rows the FTS5 trigram table ranks best for any of the text's trigrams.
-	exact := memoryColumns + `(SELECT t.id, t.key_id, t.language, t.value FROM translations_trgm AS g JOIN translations AS t ON t.id = g.rowid
-WHERE translations_trgm MATCH ? AND t.value = ? AND t.language = ? LIMIT ?) AS s` + memoryJoin + ` ORDER BY tr.id DESC LIMIT ?`
-	if err := t.tx.NewRaw(exact, append(append([]any{ftsPhrase(f.Text), f.Text, f.SourceLanguage, memoryRanked}, args...), f.Limit)...).Scan(ctx, &out); err != nil {
-		return nil, mapError(err)
-	}
-	fuzzy := memoryColumns + `(SELECT t.id, t.key_id, t.language, t.value FROM translations_trgm AS g JOIN translations AS t ON t.id = g.rowid
-WHERE translations_trgm MATCH ? AND t.language = ? ORDER BY g.rank LIMIT ?) AS s` + memoryJoin + ` LIMIT ?`
-	var more []model.MemoryCandidate
-	if err := t.tx.NewRaw(fuzzy, append(append([]any{anyWord(f.Text), f.SourceLanguage, memoryRanked}, args...), f.Limit)...).Scan(ctx, &more); err != nil {
-		return nil, mapError(err)
-	}
-	return append(out, more...), nil
+	return out, nil
 }
 
-// anyWord is an FTS5 query for rows holding any of s's words of three or more characters
-// (at most memoryWords of them, the longest first): a phrase of the trigram table, so a
-// row must hold the whole word, which few rows do for all but the commonest words.
-func anyWord(s string) string {
+// memoryTerms returns the words the index is asked for, rarest first: those of three or
+// more characters (folded), ordered by how many texts of sample hold them and then
+// longest first, at most memoryWords of them.
+func memoryTerms(in []string, sample []string) []string {
+	type word struct {
+		w    string
+		held int
+	}
 	seen := map[string]bool{}
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		if utf8.RuneCountInString(w) >= 3 && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
+	var words []word
+	for _, w := range in {
+		if w = strings.ToLower(w); utf8.RuneCountInString(w) < 3 || seen[w] {
+			continue
 		}
+		seen[w] = true
+		held := 0
+		for _, t := range sample {
+			if strings.Contains(t, w) {
+				held++
+			}
+		}
+		words = append(words, word{w, held})
 	}
-	if len(words) == 0 {
-		return ftsPhrase(s) // a text of short words: rows holding it whole
+	slices.SortStableFunc(words, func(a, b word) int {
+		if a.held != b.held {
+			return a.held - b.held
+		}
+		return utf8.RuneCountInString(b.w) - utf8.RuneCountInString(a.w)
+	})
+	var out []string
+	for _, w := range words[:min(len(words), memoryWords)] {
+		out = append(out, w.w)
 	}
-	slices.SortStableFunc(words, func(a, b string) int { return utf8.RuneCountInString(b) - utf8.RuneCountInString(a) })
-	words = words[:min(len(words), memoryWords)]
-	for i, w := range words {
-		words[i] = ftsPhrase(w)
-	}
-	return strings.Join(words, " OR ")
+	return out
 }

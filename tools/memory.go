@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
@@ -72,12 +73,13 @@ func (c *Catalog) MemorySuggestions(ctx context.Context, in RowRef) ([]MemorySug
 				ids = append(ids, p.ID)
 			}
 		}
+		syn := c.ProjectSyntax(ctx, tx, proj)
+		words := strings.FieldsFunc(masked(src, syn), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		cands, err := tx.MemoryCandidates(ctx, model.MemoryFilter{WorkspaceID: proj.WorkspaceID, ProjectIDs: ids, SourceLanguage: proj.SourceLanguage,
-			Language: in.Language, Text: src, ExcludeKeyID: key.ID, Limit: memoryFetch})
+			Language: in.Language, Text: src, Words: words, ExcludeKeyID: key.ID, Limit: memoryFetch})
 		if err != nil {
 			return err
 		}
-		syn := c.ProjectSyntax(ctx, tx, proj)
 		mine := maskedRunes(src, syn)
 		seen := map[string]bool{}
 		for _, cd := range cands {
@@ -102,9 +104,9 @@ func (c *Catalog) MemorySuggestions(ctx context.Context, in RowRef) ([]MemorySug
 	return out, err
 }
 
-// maskedRunes is value with each piece of syntax (message.Spans) replaced by one
-// placeholder rune, case folded, cut to memoryRunes.
-func maskedRunes(value string, syn message.Syntax) []rune {
+// masked is value with each piece of syntax (message.Spans) replaced by one placeholder
+// rune: the words left are the text's own, not a placeholder's name.
+func masked(value string, syn message.Syntax) string {
 	m := message.Parse(value, syn)
 	var b strings.Builder
 	at := 0
@@ -114,7 +116,12 @@ func maskedRunes(value string, syn message.Syntax) []rune {
 		at = sp.End
 	}
 	b.WriteString(value[at:])
-	r := []rune(strings.ToLower(b.String()))
+	return b.String()
+}
+
+// maskedRunes is masked, case folded, cut to memoryRunes.
+func maskedRunes(value string, syn message.Syntax) []rune {
+	r := []rune(strings.ToLower(masked(value, syn)))
 	return r[:min(len(r), memoryRunes)]
 }
 

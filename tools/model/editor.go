@@ -81,8 +81,11 @@ type MemoryFilter struct {
 	SourceLanguage string
 	Language       string
 	Text           string
-	ExcludeKeyID   int64
-	Limit          int
+	// Words are Text's words outside its placeholders and markup, which the index is asked
+	// for (the rarest few).
+	Words        []string
+	ExcludeKeyID int64
+	Limit        int
 }
 
 // MemoryCandidate is one such source row with its approved translation.
