@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -105,10 +106,10 @@ func (d *statusDelta) add(share int, n int64) {
 }
 
 // CountKeys compares each row's recorded share with the one its key and value give now,
-// moves the counters by the difference and records the new share where it moved, so a
-// write pays for the keys it touched only, and a new row that is current (stored marked
-// so) is counted without being written again. The database compares and sums: a sync of
-// 50,000 new keys sends no row back.
+// moves the counters (its namespace's and its project's) by the difference and records the
+// new share where it moved, so a write pays for the keys it touched only, and a new row
+// that is current (stored marked so) is counted without being written again. The database
+// compares and sums: a sync of 50,000 new keys sends no row back.
 func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 	deltas := map[countsAt]*statusDelta{}
 	at := func(project string, namespace int64, language string) *statusDelta {
@@ -235,7 +236,12 @@ GROUP BY n.project_id, k.namespace_id, t.language, `+rowMark+`, `+groupBy(rowWas
 		p.keys, p.current, p.behind = p.keys+d.keys, p.current+d.current, p.behind+d.behind
 		p.null, p.review, p.ai = p.null+d.null, p.review+d.review, p.ai+d.ai
 	}
-	for pl, d := range projects {
+	// Each in one order, so that two writes moving the same rows wait for each other
+	// instead of deadlocking.
+	for _, pl := range slices.SortedFunc(maps.Keys(projects), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	}) {
+		d := projects[pl]
 		if *d == (statusDelta{}) {
 			continue
 		}
@@ -245,13 +251,8 @@ ON CONFLICT (project_id, language) DO UPDATE SET `+addCounts, pl[0], pl[1], d.ke
 			return fmt.Errorf("moving status counts: %w", err)
 		}
 	}
-	// In one order, so that two writes moving the same namespaces wait for each other
-	// instead of deadlocking.
 	slices.SortFunc(namespaces, func(a, b countsAt) int {
-		if a.namespace != b.namespace {
-			return cmp.Compare(a.namespace, b.namespace)
-		}
-		return strings.Compare(a.language, b.language)
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), strings.Compare(a.language, b.language))
 	})
 	for start := 0; start < len(namespaces); start += countRowsBatch {
 		var values []string
