@@ -9,8 +9,9 @@ import (
 )
 
 // CountsHook keeps the status counters (get_project_status, and per namespace the
-// editor's project pages) current in the write's transaction: it hands the store every key whose rows a write touched, and the store
-// moves the counters by what those rows now add compared with what they added before.
+// editor's project pages) current in the write's transaction: it hands the store every key
+// whose rows a write touched, and the store moves the counters by what those rows now add
+// compared with what they added before.
 // A source change makes the key's other languages behind, so a key counts whole.
 // Writes that touch no key (settings, terminology, a language turned on) change no count:
 // counters are kept for every language with rows, enabled or not.
