@@ -19,8 +19,9 @@
 // Files follow the aggregates of the tools.Tx port: tokens, workspaces, projects, keys,
 // translations, comments, terminology, checkups, jobs; bulk_sqlite.go and bulk_postgres.go
 // hold each dialect's fast inserts, limiter.go the rate budgets shared through PostgreSQL.
-// stats.go keeps the status counters from each key's and row's recorded mark (current rows
-// marked by review state: approved, to review, AI draft); syntax.go the project's detected
+// stats.go keeps the status counters, per project and per namespace, from each key's and
+// row's recorded mark (current rows marked by review state: approved, to review, AI
+// draft); syntax.go the project's detected
 // syntax evidence (project_syntax), with a generation that keeps a detection from landing
 // over a write it did not see.
 //

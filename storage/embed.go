@@ -148,39 +148,32 @@ func (t *tx) PruneDemand(ctx context.Context, before time.Time) (int, error) {
 	return int(n), nil
 }
 
+// NamespaceCounts reads the namespaces' counters (CountKeys): a row per namespace and
+// language instead of every key and row of the project.
 func (t *tx) NamespaceCounts(ctx context.Context, projectID string) ([]model.NamespaceCount, error) {
-	var keys []struct {
-		Namespace string `bun:"namespace"`
-		Keys      int    `bun:"keys"`
-	}
-	err := t.tx.NewRaw(`SELECT n.key AS namespace, COUNT(k.id) AS keys FROM namespaces AS n
-LEFT JOIN translation_keys AS k ON k.namespace_id = n.id AND NOT k.hidden AND k.source_version > 0
-WHERE n.project_id = ? GROUP BY n.key ORDER BY n.key`, projectID).Scan(ctx, &keys)
-	if err != nil {
-		return nil, mapError(err)
-	}
 	var rows []struct {
 		Namespace string `bun:"namespace"`
 		Language  string `bun:"language"`
+		Keys      int    `bun:"keys"`
 		N         int    `bun:"n"`
 	}
-	err = t.tx.NewRaw(`SELECT n.key AS namespace, t.language AS language, COUNT(*) AS n FROM translations AS t
-JOIN translation_keys AS k ON k.id = t.key_id
-JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0 AND t.value <> ''
-GROUP BY n.key, t.language`, projectID).Scan(ctx, &rows)
+	err := t.tx.NewRaw(`SELECT n.key AS namespace, COALESCE(c.language, '') AS language, COALESCE(c.key_count, 0) AS keys,
+  COALESCE(c.current_rows + c.behind_rows + c.null_rows, 0) AS n
+FROM namespaces AS n LEFT JOIN namespace_counts AS c ON c.namespace_id = n.id
+WHERE n.project_id = ? ORDER BY n.key`, projectID).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]model.NamespaceCount, len(keys))
-	at := map[string]int{}
-	for i, k := range keys {
-		out[i] = model.NamespaceCount{Namespace: k.Namespace, Keys: k.Keys, Translated: map[string]int{}}
-		at[k.Namespace] = i
-	}
+	out := []model.NamespaceCount{}
 	for _, r := range rows {
-		if i, ok := at[r.Namespace]; ok {
-			out[i].Translated[r.Language] = r.N
+		if len(out) == 0 || out[len(out)-1].Namespace != r.Namespace {
+			out = append(out, model.NamespaceCount{Namespace: r.Namespace, Translated: map[string]int{}})
+		}
+		n := &out[len(out)-1]
+		if r.Language == "" {
+			n.Keys = r.Keys
+		} else if r.N > 0 {
+			n.Translated[r.Language] = r.N
 		}
 	}
 	return out, nil

@@ -12,7 +12,7 @@ import (
 
 // TestUpgradeCountsProgress: after the upgrade of every release, each project's status
 // counters, with the current rows split into approved, to review and AI drafts, equal a
-// count of its rows.
+// count of its rows, in all and per namespace.
 func TestUpgradeCountsProgress(t *testing.T) {
 	skipUpgradeInShort(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
@@ -62,6 +62,15 @@ func TestUpgradeCountsProgress(t *testing.T) {
 					}
 					if !slices.Equal(want, got) {
 						t.Errorf("project %s: the counters say %+v, a count of the rows %+v", id, got, want)
+					}
+					var diff string
+					if err := db.View(t.Context(), func(tx model.Tx) (err error) {
+						diff, err = storagetest.CheckNamespaceCounts(t.Context(), tx, id, nil)
+						return err
+					}); err != nil {
+						t.Fatal(err)
+					} else if diff != "" {
+						t.Errorf("project %s: the namespace counters differ from a count of the rows: %s", id, diff)
 					}
 					for _, n := range got {
 						review += n.ToReview

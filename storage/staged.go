@@ -48,8 +48,14 @@ func (t *tx) RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []i
 	if namespaceID == 0 {
 		return nil
 	}
+	// The staged keys were never counted (the write's last transaction tallies them), but
+	// the namespace's counters go with it.
+	empty := "NOT EXISTS (SELECT 1 FROM translation_keys WHERE namespace_id = ?)"
+	if _, err := t.tx.NewRaw("DELETE FROM namespace_counts WHERE namespace_id = ? AND "+empty, namespaceID, namespaceID).Exec(ctx); err != nil {
+		return fmt.Errorf("removing staged namespace's counters: %w", mapError(err))
+	}
 	if _, err := t.tx.NewDelete().Model((*namespaceRow)(nil)).Where("id = ?", namespaceID).
-		Where("NOT EXISTS (SELECT 1 FROM translation_keys WHERE namespace_id = ?)", namespaceID).Exec(ctx); err != nil {
+		Where(empty, namespaceID).Exec(ctx); err != nil {
 		return fmt.Errorf("removing staged namespace: %w", mapError(err))
 	}
 	return nil

@@ -1,9 +1,11 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -104,17 +106,17 @@ func (d *statusDelta) add(share int, n int64) {
 }
 
 // CountKeys compares each row's recorded share with the one its key and value give now,
-// moves the counters by the difference and records the new share where it moved, so a
-// write pays for the keys it touched only, and a new row that is current (stored marked
-// so) is counted without being written again. The database compares and sums: a sync of
-// 50,000 new keys sends no row back.
+// moves the counters (its namespace's and its project's) by the difference and records the
+// new share where it moved, so a write pays for the keys it touched only, and a new row
+// that is current (stored marked so) is counted without being written again. The database
+// compares and sums: a sync of 50,000 new keys sends no row back.
 func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
-	deltas := map[[2]string]*statusDelta{}
-	at := func(project, language string) *statusDelta {
-		d := deltas[[2]string{project, language}]
+	deltas := map[countsAt]*statusDelta{}
+	at := func(project string, namespace int64, language string) *statusDelta {
+		d := deltas[countsAt{project, namespace, language}]
 		if d == nil {
 			d = &statusDelta{}
-			deltas[[2]string{project, language}] = d
+			deltas[countsAt{project, namespace, language}] = d
 		}
 		return d
 	}
@@ -166,38 +168,40 @@ func (t *tx) CountKeys(ctx context.Context, touched model.TouchedKeys) error {
 		// was -> now, the marks where mark <> now (most often nowhere).
 		var keys []struct {
 			ProjectID      string `bun:"project_id"`
+			NamespaceID    int64  `bun:"namespace_id"`
 			Mark, Was, Now int
 			N              int64
 		}
-		if err := t.tx.NewRaw(`SELECT n.project_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
+		if err := t.tx.NewRaw(`SELECT n.project_id, k.namespace_id, k.counted AS mark, `+keyWas+` AS was, `+keyShare+` AS now, COUNT(*) AS n
 FROM translation_keys AS k JOIN namespaces AS n ON n.id = k.namespace_id
 WHERE `+keyIn+` AND (k.counted <> `+keyShare+` OR `+keyWas+` <> `+keyShare+`)
-GROUP BY n.project_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, batch, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
+GROUP BY n.project_id, k.namespace_id, k.counted, `+groupBy(keyWas)+keyShare, slices.Concat(keyArgs, batch, keyArgs, keyArgs)...).Scan(ctx, &keys); err != nil {
 			return fmt.Errorf("counting keys: %w", err)
 		}
 		markKeys := false
 		for _, r := range keys {
-			at(r.ProjectID, "").keys += int64(r.Now-r.Was) * r.N
+			at(r.ProjectID, r.NamespaceID, "").keys += int64(r.Now-r.Was) * r.N
 			markKeys = markKeys || r.Mark != r.Now
 		}
 		var rows []struct {
 			ProjectID      string `bun:"project_id"`
+			NamespaceID    int64  `bun:"namespace_id"`
 			Language       string
 			Mark, Was, Now int
 			N              int64
 		}
-		if err := t.tx.NewRaw(`SELECT n.project_id, t.language, `+rowMark+` AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
+		if err := t.tx.NewRaw(`SELECT n.project_id, k.namespace_id, t.language, `+rowMark+` AS mark, `+rowWas+` AS was, `+rowShare+` AS now, COUNT(*) AS n
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
 `+driftJoin+`
 WHERE `+rowIn+` AND (`+rowMark+` <> `+rowShare+` OR `+rowWas+` <> `+rowShare+`)
-GROUP BY n.project_id, t.language, `+rowMark+`, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, batch, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
+GROUP BY n.project_id, k.namespace_id, t.language, `+rowMark+`, `+groupBy(rowWas)+rowShare, slices.Concat(rowArgs, batch, rowArgs, rowArgs)...).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("counting translations: %w", err)
 		}
 		var moves rowMoves
 		for _, r := range rows {
-			d := at(r.ProjectID, r.Language)
+			d := at(r.ProjectID, r.NamespaceID, r.Language)
 			d.add(r.Was, -r.N)
 			d.add(r.Now, r.N)
 			moves.add(r.Mark, r.Now)
@@ -213,22 +217,102 @@ GROUP BY n.project_id, t.language, `+rowMark+`, `+groupBy(rowWas)+rowShare, slic
 			}
 		}
 	}
-	for _, tk := range touched.Tallied {
-		at(tk.Project, "").keys += tk.Keys
-		at(tk.Project, tk.Language).current += tk.Keys
+	if err := t.tallied(ctx, touched.Tallied, at); err != nil {
+		return err
 	}
-	for pl, d := range deltas {
+	// The project's counters are the sums of its namespaces'.
+	projects := map[[2]string]*statusDelta{}
+	var namespaces []countsAt
+	for c, d := range deltas {
+		if *d == (statusDelta{}) {
+			continue
+		}
+		namespaces = append(namespaces, c)
+		p := projects[[2]string{c.project, c.language}]
+		if p == nil {
+			p = &statusDelta{}
+			projects[[2]string{c.project, c.language}] = p
+		}
+		p.keys, p.current, p.behind = p.keys+d.keys, p.current+d.current, p.behind+d.behind
+		p.null, p.review, p.ai = p.null+d.null, p.review+d.review, p.ai+d.ai
+	}
+	// Each in one order, so that two writes moving the same rows wait for each other
+	// instead of deadlocking.
+	for _, pl := range slices.SortedFunc(maps.Keys(projects), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	}) {
+		d := projects[pl]
 		if *d == (statusDelta{}) {
 			continue
 		}
 		if _, err := t.tx.NewRaw(`INSERT INTO status_counts AS c (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (project_id, language) DO UPDATE SET key_count = c.key_count + excluded.key_count,
-  current_rows = c.current_rows + excluded.current_rows, behind_rows = c.behind_rows + excluded.behind_rows,
-  null_rows = c.null_rows + excluded.null_rows, review_rows = c.review_rows + excluded.review_rows,
-  ai_rows = c.ai_rows + excluded.ai_rows`, pl[0], pl[1], d.keys, d.current, d.behind, d.null, d.review, d.ai).Exec(ctx); err != nil {
+ON CONFLICT (project_id, language) DO UPDATE SET `+addCounts, pl[0], pl[1], d.keys, d.current, d.behind, d.null, d.review, d.ai).Exec(ctx); err != nil {
 			return fmt.Errorf("moving status counts: %w", err)
 		}
+	}
+	slices.SortFunc(namespaces, func(a, b countsAt) int {
+		return cmp.Or(cmp.Compare(a.namespace, b.namespace), strings.Compare(a.language, b.language))
+	})
+	for start := 0; start < len(namespaces); start += countRowsBatch {
+		var values []string
+		var args []any
+		for _, c := range namespaces[start:min(len(namespaces), start+countRowsBatch)] {
+			d := deltas[c]
+			values = append(values, "(?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, c.namespace, c.language, d.keys, d.current, d.behind, d.null, d.review, d.ai)
+		}
+		if _, err := t.tx.NewRaw(`INSERT INTO namespace_counts AS c (namespace_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+VALUES `+strings.Join(values, ", ")+`
+ON CONFLICT (namespace_id, language) DO UPDATE SET `+addCounts, args...).Exec(ctx); err != nil {
+			return fmt.Errorf("moving namespace counts: %w", err)
+		}
+	}
+	return nil
+}
+
+// countsAt is one row of namespace_counts and the project it counts in.
+type countsAt struct {
+	project   string
+	namespace int64
+	language  string
+}
+
+// countRowsBatch is how many rows of namespace_counts one statement moves (8 parameters
+// each; SQLite takes at most 32,766).
+const countRowsBatch = 1000
+
+// addCounts adds an upsert's excluded counters to the stored ones.
+const addCounts = `key_count = c.key_count + excluded.key_count,
+  current_rows = c.current_rows + excluded.current_rows, behind_rows = c.behind_rows + excluded.behind_rows,
+  null_rows = c.null_rows + excluded.null_rows, review_rows = c.review_rows + excluded.review_rows,
+  ai_rows = c.ai_rows + excluded.ai_rows`
+
+// tallied adds the keys a write counted without reading them: each namespace's id is
+// looked up by name, one statement per project.
+func (t *tx) tallied(ctx context.Context, tallied []model.TalliedKeys, at func(string, int64, string) *statusDelta) error {
+	names := map[string][]string{}
+	for _, tk := range tallied {
+		names[tk.Project] = append(names[tk.Project], tk.Namespace)
+	}
+	ids := map[[2]string]int64{}
+	for project, ns := range names {
+		var rows []namespaceRow
+		if err := t.tx.NewSelect().Model(&rows).Column("id", "key").Where("project_id = ?", project).
+			Where("key IN (?)", bun.In(ns)).Scan(ctx); err != nil {
+			return fmt.Errorf("reading tallied namespaces: %w", err)
+		}
+		for _, r := range rows {
+			ids[[2]string{project, r.Key}] = r.ID
+		}
+	}
+	for _, tk := range tallied {
+		id, ok := ids[[2]string{tk.Project, tk.Namespace}]
+		if !ok {
+			return fmt.Errorf("tallied keys in namespace %q of project %s, which does not exist", tk.Namespace, tk.Project)
+		}
+		at(tk.Project, id, "").keys += tk.Keys
+		at(tk.Project, id, tk.Language).current += tk.Keys
 	}
 	return nil
 }
@@ -332,9 +416,11 @@ func (t *tx) StatusCounts(ctx context.Context, p model.Project) ([]model.Languag
 }
 
 // Recount marks every key and row of the project with its share again and rebuilds the
-// project's counters from the marks: the repair when counters and rows disagree.
+// project's counters, per namespace and in all, from the marks: the repair when counters
+// and rows disagree.
 func (t *tx) Recount(ctx context.Context, projectID string) error {
-	in := `k.namespace_id IN (SELECT id FROM namespaces WHERE project_id = ?)`
+	nsIn := `(SELECT id FROM namespaces WHERE project_id = ?)`
+	in := `k.namespace_id IN ` + nsIn
 	if err := t.markKeys(ctx, in, projectID); err != nil {
 		return err
 	}
@@ -344,49 +430,86 @@ func (t *tx) Recount(ctx context.Context, projectID string) error {
 	if _, err := t.tx.NewDelete().Model((*statusCountRow)(nil)).Where("project_id = ?", projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("dropping status counts: %w", err)
 	}
-	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows)
-SELECT ?, '', COUNT(*), 0, 0, 0 FROM translation_keys AS k WHERE k.counted = 1 AND `+in, projectID, projectID).Exec(ctx); err != nil {
+	if _, err := t.tx.NewRaw(`DELETE FROM namespace_counts WHERE namespace_id IN `+nsIn, projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("dropping namespace counts: %w", err)
+	}
+	if _, err := t.tx.NewRaw(`INSERT INTO namespace_counts (namespace_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+SELECT k.namespace_id, '', COUNT(*), 0, 0, 0, 0, 0 FROM translation_keys AS k WHERE k.counted = 1 AND `+in+` GROUP BY k.namespace_id`, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting keys: %w", err)
 	}
-	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
-SELECT ?, t.language, 0,
+	if _, err := t.tx.NewRaw(`INSERT INTO namespace_counts (namespace_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+SELECT k.namespace_id, t.language, 0,
   SUM(CASE WHEN `+rowMark+` IN `+currentMarks+` THEN 1 ELSE 0 END),
   SUM(CASE WHEN `+rowMark+` = 2 THEN 1 ELSE 0 END),
   SUM(CASE WHEN `+rowMark+` = 3 THEN 1 ELSE 0 END),
   SUM(CASE WHEN `+rowMark+` = -1 THEN 1 ELSE 0 END),
   SUM(CASE WHEN `+rowMark+` = -2 THEN 1 ELSE 0 END)
 FROM translations AS t JOIN translation_keys AS k ON k.id = t.key_id `+driftJoin+`
-WHERE `+rowMark+` BETWEEN -2 AND 3 AND `+rowMark+` <> 0 AND `+in+` GROUP BY t.language`, projectID, projectID).Exec(ctx); err != nil {
+WHERE `+rowMark+` BETWEEN -2 AND 3 AND `+rowMark+` <> 0 AND `+in+` GROUP BY k.namespace_id, t.language`, projectID).Exec(ctx); err != nil {
 		return fmt.Errorf("counting translations: %w", err)
+	}
+	// The project's counters are the sums of its namespaces', and hold the keys' row
+	// even when there are none.
+	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+SELECT ?, c.language, SUM(c.key_count), SUM(c.current_rows), SUM(c.behind_rows), SUM(c.null_rows), SUM(c.review_rows), SUM(c.ai_rows)
+FROM namespace_counts AS c WHERE c.namespace_id IN `+nsIn+` GROUP BY c.language`, projectID, projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("summing status counts: %w", err)
+	}
+	if _, err := t.tx.NewRaw(`INSERT INTO status_counts (project_id, language, key_count, current_rows, behind_rows, null_rows, review_rows, ai_rows)
+VALUES (?, '', 0, 0, 0, 0, 0, 0) ON CONFLICT (project_id, language) DO NOTHING`, projectID).Exec(ctx); err != nil {
+		return fmt.Errorf("counting keys: %w", err)
 	}
 	return nil
 }
 
-// NamespaceProgress implements model.CountsTx from the marks CountKeys keeps: one pass over
-// the project's keys and their rows in language.
-func (t *tx) NamespaceProgress(ctx context.Context, projectID, language string) ([]model.NamespaceProgress, error) {
+// namespaceCounts reads the project's counters of language "" (the keys) and of language
+// per namespace, by name, in name order; a namespace without counters has zeros.
+func (t *tx) namespaceCounts(ctx context.Context, projectID, language string) ([]model.NamespaceProgress, error) {
 	var rows []struct {
-		Namespace                                          string
-		Total, Current, Behind, NullVersion, Review, Draft int
+		Namespace                                                   string
+		Keys, CurrentRows, BehindRows, NullRows, ReviewRows, AIRows int64
 	}
-	if err := t.tx.NewRaw(`SELECT n.key AS namespace, COUNT(*) AS total,
-  SUM(CASE WHEN `+rowMark+` IN `+currentMarks+` THEN 1 ELSE 0 END) AS current,
-  SUM(CASE WHEN `+rowMark+` = 2 THEN 1 ELSE 0 END) AS behind,
-  SUM(CASE WHEN `+rowMark+` = 3 THEN 1 ELSE 0 END) AS null_version,
-  SUM(CASE WHEN `+rowMark+` = -1 THEN 1 ELSE 0 END) AS review,
-  SUM(CASE WHEN `+rowMark+` = -2 THEN 1 ELSE 0 END) AS draft
+	if err := t.tx.NewRaw(`SELECT n.key AS namespace, COALESCE(k.key_count, 0) AS keys, COALESCE(c.current_rows, 0) AS current_rows,
+  COALESCE(c.behind_rows, 0) AS behind_rows, COALESCE(c.null_rows, 0) AS null_rows, COALESCE(c.review_rows, 0) AS review_rows,
+  COALESCE(c.ai_rows, 0) AS ai_rows
 FROM namespaces AS n
-JOIN translation_keys AS k ON k.namespace_id = n.id AND k.counted = 1
-LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
-`+driftJoin+`
-WHERE n.project_id = ?
-GROUP BY n.key ORDER BY n.key`, language, projectID).Scan(ctx, &rows); err != nil {
+LEFT JOIN namespace_counts AS k ON k.namespace_id = n.id AND k.language = ''
+LEFT JOIN namespace_counts AS c ON c.namespace_id = n.id AND c.language = ?
+WHERE n.project_id = ? ORDER BY n.key`, language, projectID).Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]model.NamespaceProgress, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, model.NamespaceProgress{Namespace: r.Namespace, LanguageCounts: model.LanguageCounts{Language: language,
-			Total: r.Total, Current: r.Current, Behind: r.Behind, NullVersion: r.NullVersion, ToReview: r.Review, AIDrafts: r.Draft}})
+	out := make([]model.NamespaceProgress, len(rows))
+	for i, r := range rows {
+		out[i] = model.NamespaceProgress{Namespace: r.Namespace, LanguageCounts: model.LanguageCounts{Language: language,
+			Total: int(r.Keys), Current: int(r.CurrentRows), Behind: int(r.BehindRows), NullVersion: int(r.NullRows),
+			ToReview: int(r.ReviewRows), AIDrafts: int(r.AIRows)}}
+	}
+	return out, nil
+}
+
+// NamespaceProgress implements model.CountsTx from the namespaces' counters.
+func (t *tx) NamespaceProgress(ctx context.Context, projectID, language string) ([]model.NamespaceProgress, error) {
+	all, err := t.namespaceCounts(ctx, projectID, language)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.NamespaceProgress, 0, len(all))
+	for _, n := range all {
+		if n.Total > 0 {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) NamespaceRowCounts(ctx context.Context, projectID, language string) (map[string]model.LanguageCounts, error) {
+	all, err := t.namespaceCounts(ctx, projectID, language)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]model.LanguageCounts, len(all))
+	for _, n := range all {
+		out[n.Namespace] = n.LanguageCounts
 	}
 	return out, nil
 }

@@ -148,6 +148,9 @@ func countersWalk(t *testing.T, steps int) {
 			} else if e, ok := err.(*model.Error); !ok || e.Code == model.CodeInternal {
 				t.Fatalf("step %d %s: %v", step, op.name, err)
 			}
+			if diff := namespaceCounts(t, ctx, db, pid, nss); diff != "" {
+				t.Fatalf("after step %d (%s in %s/%s) the namespace counters differ from a count of the rows: %s", step, op.name, ns, lang, diff)
+			}
 			if want, got := recountAndCounters(t, ctx, db, pid); !slices.Equal(want, got) {
 				t.Fatalf("after step %d (%s in %s/%s) the counters say\n%+v\na recount says\n%+v", step, op.name, ns, lang, got, want)
 			} else {
@@ -205,6 +208,13 @@ func TestRecountRepairs(t *testing.T) {
 			`UPDATE status_counts SET key_count = key_count + 7, current_rows = 0, ai_rows = 3, review_rows = 2 WHERE project_id = '`+pid+`'`); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := storagetest.SQL(t, dsn).ExecContext(ctx,
+			`UPDATE namespace_counts SET key_count = key_count + 5, current_rows = current_rows + 1`); err != nil {
+			t.Fatal(err)
+		}
+		if diff := namespaceCounts(t, ctx, db, pid, []string{"app"}); diff == "" {
+			t.Fatal("spoiling the namespace counters changed nothing")
+		}
 		if want, got := recountAndCounters(t, ctx, db, pid); slices.Equal(want, got) {
 			t.Fatalf("spoiling the counters changed nothing: %+v", got)
 		}
@@ -215,6 +225,9 @@ func TestRecountRepairs(t *testing.T) {
 		want, got := recountAndCounters(t, ctx, db, pid)
 		if !slices.Equal(want, got) {
 			t.Fatalf("after the recount the counters say %+v, a recount %+v", got, want)
+		}
+		if diff := namespaceCounts(t, ctx, db, pid, []string{"app"}); diff != "" {
+			t.Fatalf("after the recount the namespace counters differ from a count of the rows: %s", diff)
 		}
 		if len(out.Languages) != len(want) || out.Languages[0].Total != want[0].Total {
 			t.Errorf("recount answered %+v, want the counts %+v", out.Languages, want)
@@ -247,6 +260,20 @@ func recountAndCounters(t *testing.T, ctx context.Context, store model.Store, pr
 		t.Fatal(err)
 	}
 	return want, got
+}
+
+// namespaceCounts compares the project's namespace counters with a count of every key
+// (storagetest.CheckNamespaceCounts) and describes the first difference.
+func namespaceCounts(t *testing.T, ctx context.Context, store model.Store, projectID string, nss []string) string {
+	t.Helper()
+	var diff string
+	if err := store.View(ctx, func(tx model.Tx) (err error) {
+		diff, err = storagetest.CheckNamespaceCounts(ctx, tx, projectID, nss)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return diff
 }
 
 // staleByRule applies the stale list's rule to every key of the namespace.

@@ -8,9 +8,10 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// CountsHook keeps the status counters (get_project_status) current in the write's
-// transaction: it hands the store every key whose rows a write touched, and the store
-// moves the counters by what those rows now add compared with what they added before.
+// CountsHook keeps the status counters (get_project_status, and per namespace the
+// editor's project pages) current in the write's transaction: it hands the store every key
+// whose rows a write touched, and the store moves the counters by what those rows now add
+// compared with what they added before.
 // A source change makes the key's other languages behind, so a key counts whole.
 // Writes that touch no key (settings, terminology, a language turned on) change no count:
 // counters are kept for every language with rows, enabled or not.
@@ -20,7 +21,7 @@ func CountsHook() WriteHook {
 		seen := map[int64]bool{}
 		tallied := talliedKeys(ctx, ev)
 		for _, ch := range ev.Changes {
-			if ch.KeyID == 0 || tallied.ids[ch.KeyID] {
+			if _, ok := tallied.ids[ch.KeyID]; ch.KeyID == 0 || ok {
 				continue
 			}
 			switch ch.Kind {
@@ -35,7 +36,14 @@ func CountsHook() WriteHook {
 			}
 		}
 		if len(tallied.ids) > 0 {
-			keys.Tallied = []model.TalliedKeys{{Project: ev.ProjectID, Language: tallied.language, Keys: int64(len(tallied.ids))}}
+			// The counters are kept per namespace too: one tally per namespace.
+			byNamespace := map[string]int64{}
+			for _, ns := range tallied.ids {
+				byNamespace[ns]++
+			}
+			for ns, n := range byNamespace {
+				keys.Tallied = append(keys.Tallied, model.TalliedKeys{Project: ev.ProjectID, Namespace: ns, Language: tallied.language, Keys: n})
+			}
 			if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil {
 				cr.tallied.Add(int64(len(tallied.ids)))
 			}
@@ -80,10 +88,11 @@ func (cr *createdRows) add(id int64, language string) {
 	}
 }
 
-// tally is the set of keys whose counts the counters hook knows without reading them.
+// tally is the set of keys whose counts the counters hook knows without reading them,
+// with their namespace's name.
 type tally struct {
 	language string
-	ids      map[int64]bool
+	ids      map[int64]string
 }
 
 // talliedKeys picks the keys of a write whose counts the hook knows without reading them
@@ -108,20 +117,24 @@ func talliedKeys(ctx context.Context, ev model.WriteEvent) tally {
 	if in == nil {
 		return tally{}
 	}
-	out := map[int64]bool{}
+	out := map[int64]string{}
 	other := map[int64]bool{}
 	for _, ch := range ev.Changes {
 		if !in(ch.KeyID) || (ch.ProjectID != "" && ch.ProjectID != ev.ProjectID) {
 			continue
 		}
 		switch {
+		case ch.Namespace == "" || out[ch.KeyID] != "" && out[ch.KeyID] != ch.Namespace:
+			// The namespace the counters need is not known without reading the key.
+			other[ch.KeyID] = true
+			continue
 		case ch.Kind == model.ChangeKeyCreated && ch.Language == language:
 		case ch.Kind == model.ChangeValueCreated && ch.Language == language:
 		default:
 			other[ch.KeyID] = true
 			continue
 		}
-		out[ch.KeyID] = true
+		out[ch.KeyID] = ch.Namespace
 	}
 	for id := range other {
 		delete(out, id)

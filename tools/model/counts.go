@@ -3,7 +3,8 @@ package model
 import "context"
 
 // CountsTx keeps the counts get_project_status reports (LanguageCounts) as stored
-// counters, so that the status of a project of a million keys is read, not aggregated.
+// counters, per project and per namespace, so that the status of a project of a million
+// keys is read, not aggregated.
 // The counting hook brings them up to date for the keys a write touched, in the write's
 // transaction; Recount rebuilds them from the rows, for the repair command.
 type CountsTx interface {
@@ -16,9 +17,14 @@ type CountsTx interface {
 	StatusCounts(ctx context.Context, p Project) ([]LanguageCounts, error)
 	// Recount recomputes every row's share and the project's counters from the rows.
 	Recount(ctx context.Context, projectID string) error
-	// NamespaceProgress counts language's rows per namespace of the project from the rows'
-	// marks (a pass over the project's keys, not the counters), in namespace order.
+	// NamespaceProgress reads language's counters per namespace of the project that has
+	// visible keys with a source value, in namespace order.
 	NamespaceProgress(ctx context.Context, projectID, language string) ([]NamespaceProgress, error)
+	// NamespaceRowCounts reads language's counters of every namespace of the project, by
+	// namespace name (zero for a namespace without counted keys): what a filter of the
+	// editor can match there without reading its rows. Total is the namespace's visible
+	// keys with a source value, so Total - Current - Behind - NullVersion are missing.
+	NamespaceRowCounts(ctx context.Context, projectID, language string) (map[string]LanguageCounts, error)
 	// StaleKeys lists the visible keys of ns whose row in language was made against an
 	// older source value, or with includeNull against none, sorted bytewise.
 	StaleKeys(ctx context.Context, ns Namespace, language string, includeNull bool) ([]string, error)
@@ -37,11 +43,13 @@ type TouchedKeys struct {
 	Tallied []TalliedKeys
 }
 
-// TalliedKeys counts created keys of a project with one current row each in Language.
+// TalliedKeys counts created keys of a namespace (by name) of a project with one current
+// row each in Language.
 type TalliedKeys struct {
-	Project  string
-	Language string
-	Keys     int64
+	Project   string
+	Namespace string
+	Language  string
+	Keys      int64
 }
 
 // NamespaceProgress is the LanguageCounts of one namespace.
