@@ -286,6 +286,10 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			f.Stale = true
 		case FilterMissing:
 			f.Missing = true
+			// The counters answer a language with nothing missing without a walk.
+			if none, err := nothingMissing(ctx, tx, proj, in.Namespace, in.Language); err != nil || none {
+				return err
+			}
 		case FilterComments:
 			f.HasComments = true
 		}
@@ -311,6 +315,21 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 		return c.qaPage(ctx, tx, proj, t, f, limit, &out)
 	})
 	return out, err
+}
+
+// nothingMissing reports whether, by the counters, no visible key of the namespace (every
+// namespace when ns is "") lacks a value in language.
+func nothingMissing(ctx context.Context, tx model.Tx, proj model.Project, ns, language string) (bool, error) {
+	counts, err := tx.NamespaceRowCounts(ctx, proj.ID, language)
+	if err != nil {
+		return false, err
+	}
+	for name, c := range counts {
+		if (ns == "" || name == ns) && c.Total-c.Current-c.Behind-c.NullVersion > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // qaRows runs the checkup's analysis once over rows and returns the keys with QA findings.

@@ -12,8 +12,9 @@ import (
 
 // TestReviewWindowPages: a filter few rows pass (missing, with one key of 200 untranslated)
 // walks the project a window of keys per page: the pages before the row say they stopped
-// and link on, the row is found, the last page says nothing of stopping, and a filter most
-// rows pass fills its page without stopping.
+// and link on, the row is found, the last page says nothing of stopping; once nothing is
+// missing the counters answer at once; and a filter most rows pass fills its page without
+// stopping.
 func TestReviewWindowPages(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
@@ -58,6 +59,18 @@ func TestReviewWindowPages(t *testing.T) {
 		}
 		if partial < 3 {
 			t.Errorf("%d pages stopped short over 200 keys in windows of 60, want at least 3", partial)
+		}
+		// Once nothing is missing, the counters answer the filter: no rows and no stop.
+		nb["k150"] = "Linje 150"
+		if _, err := e.cat.Sync(e.sys(t), tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: e.f.Project.ID, Language: "nb", Namespace: "few"},
+			Translations: nb, PreserveSourceValues: &keep}); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"filter=missing&ns=few", "filter=missing"} {
+			p := b.get(t, "/app/p/"+e.f.Project.ID+"/review/nb?"+q).want(t, http.StatusOK)
+			if strings.Contains(p.body, `id="partial"`) || len(versions(p.body)) != 0 || !strings.Contains(p.body, `id="empty"`) {
+				t.Errorf("%s with nothing missing: partial %v, %d rows", q, strings.Contains(p.body, `id="partial"`), len(versions(p.body)))
+			}
 		}
 		p := b.get(t, "/app/p/"+e.f.Project.ID+"/review/nb?ns=few").want(t, http.StatusOK)
 		if strings.Contains(p.body, `id="partial"`) || len(versions(p.body)) != tools.ReviewPageSize {
