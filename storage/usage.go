@@ -109,29 +109,30 @@ GROUP BY f.language`, projectID).Scan(ctx, &rows)
 }
 
 func (t *tx) MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error) {
-	if len(texts) == 0 {
-		return map[string]string{}, nil
+	out := map[string]string{}
+	if len(texts) == 0 || (t.db.postgres && !t.hasIndex(ctx, "translations_value_trgm")) {
+		return out, nil
 	}
-	var rows []struct {
-		Source string `bun:"source"`
-		Target string `bun:"target"`
+	lo, hi, err := t.keyRange(ctx, projectID)
+	if err != nil || hi == 0 {
+		return out, err
+	}
+	sample, err := t.textSample(ctx, lo, hi, true, []string{sourceLang})
+	if err != nil {
+		return nil, err
 	}
 	// Only an approved translation made against its key's current source text: a stale
 	// approval was for other words.
-	err := t.tx.NewRaw(`SELECT s.value AS source, tr.value AS target FROM translations AS s
-JOIN translation_keys AS k ON k.id = s.key_id
-JOIN namespaces AS n ON n.id = k.namespace_id
-JOIN translations AS tr ON tr.key_id = s.key_id AND tr.language = ?
-WHERE n.project_id = ? AND s.language = ? AND s.value IN (?) AND NOT k.hidden
-  AND tr.status = ? AND tr.value <> '' AND tr.source_version = k.source_version
-ORDER BY tr.id DESC`, targetLang, projectID, sourceLang, bun.In(texts), model.StatusApproved).Scan(ctx, &rows)
-	if err != nil {
-		return nil, mapError(err)
-	}
-	out := map[string]string{}
-	for _, r := range rows {
-		if _, ok := out[r.Source]; !ok {
-			out[r.Source] = r.Target
+	for _, text := range texts {
+		if _, done := out[text]; done {
+			continue
+		}
+		v, ok, err := t.memoryMatch(ctx, projectID, sourceLang, targetLang, text, sample)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[text] = v
 		}
 	}
 	return out, nil

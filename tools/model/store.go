@@ -91,7 +91,8 @@ type AutoTranslateTx interface {
 	// AIFailureCounts counts, per language, visible keys that failed and have no value yet.
 	AIFailureCounts(ctx context.Context, projectID string) (map[string]int, error)
 	// MemoryMatches maps each source text that has an approved, current translation into
-	// targetLang somewhere in the project to that translation.
+	// targetLang somewhere in the project to that translation. Texts under three
+	// characters, which the trigram index cannot find, are never matched.
 	MemoryMatches(ctx context.Context, projectID, sourceLang, targetLang string, texts []string) (map[string]string, error)
 }
 
