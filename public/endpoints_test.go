@@ -514,3 +514,48 @@ func TestCORSAndScript(t *testing.T) {
 		}
 	}
 }
+
+// TestDictionaryPatchedAfterWrites: after writes to a few keys (a correction that makes a
+// prior, a draft, a new approval, a new harvested key) the dictionary, patched from the keys
+// written, serves each change at once and is the same bytes as one built whole.
+func TestDictionaryPatchedAfterWrites(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, nil, func(t *testing.T, e *env) {
+		id := e.site(t, "www.example.test")
+		e.set(t, id, tools.SetProjectIn{KeepSiteUpToDate: ptr(true)})
+		harvest := func(s ...string) {
+			t.Helper()
+			e.want(t, e.call(t, "POST", "/api/embed/"+id+"/harvest", map[string]any{"strings": s}, nil), 204)
+		}
+		harvest("Hello", "Goodbye", "Cart")
+		e.translate(t, id, "Hello", "de", "Hallo", model.StatusApproved)
+		read := func() (map[string]string, *resp) {
+			t.Helper()
+			r := e.call(t, "GET", "/api/"+id+"/dictionary/de/page", nil, nil)
+			e.want(t, r, 200)
+			m := map[string]string{}
+			r.json(t, &m)
+			return m, r
+		}
+		if m, _ := read(); m["Hello"] != "Hallo" || len(m) != 1 {
+			t.Fatalf("first read: %v", m)
+		}
+		e.translate(t, id, "Hello", "de", "Hallo!", model.StatusApproved)
+		e.translate(t, id, "Goodbye", "de", "Tschüss", model.StatusNeedsReview)
+		e.translate(t, id, "Cart", "de", "Warenkorb", model.StatusApproved)
+		if m, _ := read(); m["Hello"] != "Hallo!" || m["Hallo"] != "Hallo!" || m["Cart"] != "Warenkorb" || len(m) != 3 {
+			t.Fatalf("after three writes: %v, want Hello and its prior Hallo to Hallo!, and Cart", m)
+		}
+		harvest("Checkout")
+		e.translate(t, id, "Checkout", "de", "Kasse", model.StatusApproved)
+		m, patched := read()
+		if m["Checkout"] != "Kasse" || len(m) != 4 {
+			t.Fatalf("after a new key: %v", m)
+		}
+		// A settings write rebuilds the file whole: the same bytes.
+		e.set(t, id, tools.SetProjectIn{Title: ptr("Renamed")})
+		if _, whole := read(); string(whole.body) != string(patched.body) || whole.header.Get("ETag") != patched.header.Get("ETag") {
+			t.Errorf("patched %s, built whole %s", patched.body, whole.body)
+		}
+	})
+}

@@ -70,17 +70,22 @@ WHERE p.workspace_id = ?`, workspaceID).Scan(ctx, &n)
 	return n, mapError(err)
 }
 
-func (t *tx) NamespaceHistory(ctx context.Context, ns model.Namespace, language string) ([]model.HistoryValue, error) {
+func (t *tx) NamespaceHistory(ctx context.Context, ns model.Namespace, language string, keyIDs ...int64) ([]model.HistoryValue, error) {
 	var rows []struct {
 		KeyID     int64     `bun:"key_id"`
 		Value     string    `bun:"value"`
 		Status    string    `bun:"status"`
 		CreatedAt time.Time `bun:"created_at"`
 	}
+	only, args := "", []any{ns.ID, language}
+	if len(keyIDs) > 0 {
+		list, arg := t.idList(keyIDs)
+		only, args = " AND h.key_id IN "+list, append(args, arg)
+	}
 	err := t.tx.NewRaw(`SELECT h.key_id, h.value, h.status, h.created_at FROM translation_history AS h
 JOIN translation_keys AS k ON k.id = h.key_id
-WHERE k.namespace_id = ? AND NOT k.hidden AND h.language = ?
-ORDER BY h.key_id, h.id`, ns.ID, language).Scan(ctx, &rows)
+WHERE k.namespace_id = ? AND NOT k.hidden AND h.language = ?`+only+`
+ORDER BY h.key_id, h.id`, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)
 	}

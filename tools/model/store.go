@@ -158,8 +158,8 @@ type EmbedTx interface {
 	// WorkspaceHosts counts the hosts bound to the workspace's projects.
 	WorkspaceHosts(ctx context.Context, workspaceID string) (int, error)
 	// NamespaceHistory returns every recorded value of the namespace's visible keys in
-	// language, oldest first per key.
-	NamespaceHistory(ctx context.Context, ns Namespace, language string) ([]HistoryValue, error)
+	// language (of the keys named by keyIDs only, when any are), oldest first per key.
+	NamespaceHistory(ctx context.Context, ns Namespace, language string, keyIDs ...int64) ([]HistoryValue, error)
 	// RecordPing keeps at as the project's newest install ping.
 	RecordPing(ctx context.Context, projectID string, at time.Time) error
 	// LastPing returns the project's newest kept ping, zero when none.
