@@ -38,6 +38,7 @@ var scaleRows = [][2]string{
 	{"read_304", "endpoint 1, 304 If-None-Match (ms)"},
 	{"read_after_write", "endpoint 1, first read after a 1-key write to the big namespace (ms)"},
 	{"cross_server", "a write on server A served by endpoint 1 on server B (ms)"},
+	{"dict_after_write", "Embed dictionary of the big namespace, first read after a 1-key write (ms)"},
 	{"full_sync", "full sync of the big namespace, 1,000 changed + 100 new (ms)"},
 	{"partial_5k", "partial chunk of 5,000 new keys into the big namespace (ms)"},
 	{"stale", "stale list of the big namespace, de (ms; keys)"},
@@ -689,6 +690,20 @@ func (r *scaleRun) measureEndpoint() {
 		_, b, _, d := read(r.a, "de", nil)
 		if !bytes.Contains(b, []byte(v)) {
 			t.Errorf("endpoint 1 served the big namespace without the value just written")
+		}
+		return d
+	}))
+
+	// The Embed's dictionary of the same namespace (endpoint 14, no token).
+	r.cli("project", "set", "--project", r.project, "--integration-type", "embed", "--mode", "swap", "--hosts", "localhost:8080")
+	dict := r.url(r.a, "/api/"+r.project+"/dictionary/de/"+big.name)
+	r.call("GET", dict, "", nil, nil, 200)
+	r.figs["dict_after_write"] = medianMax(r.times(func(i int) time.Duration {
+		v := fmt.Sprintf("Bitte: swapped %d-%d.", i, r.serial.Add(1))
+		r.overwrite("de", big.name, map[string]string{scaleKey(5): v})
+		_, b, _, d := r.call("GET", dict, "", nil, nil, 200)
+		if !bytes.Contains(b, []byte(v)) {
+			t.Errorf("the dictionary served the big namespace without the value just written")
 		}
 		return d
 	}))
