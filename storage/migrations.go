@@ -51,6 +51,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerCheckupStatistics(m)
 	registerDriftMarks(m)
 	registerUnusedWriteIndexes(m)
+	registerLanguageStatusIndex(m)
 	return m
 }
 

@@ -305,3 +305,79 @@ func TestSearchRareWordsOfCommonText(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchLanguageStatuses: a language without a status walks each of the language's
+// statuses and merges them: the rows come in key order as one walk gives them, through
+// the cursor and through a count of rows to skip, whatever statuses the rows hold; a
+// language without rows, alone or with a status, finds nothing.
+func TestSearchLanguageStatuses(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 40 {
+			values[fmt.Sprintf("k%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "statuses", values)
+		// nb on three keys in four, in three statuses, runs of each in key order.
+		statuses := []string{model.StatusApproved, model.StatusNeedsReview, "fuzzy"}
+		var want, wantReview []string
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			// Search's order: by key id.
+			slices.SortFunc(rows, func(a, b model.ProjectTranslation) int { return int(a.KeyID - b.KeyID) })
+			var ws []model.TranslationWrite
+			for i, r := range rows {
+				if i%4 == 3 {
+					continue
+				}
+				st := statuses[(i/5)%3]
+				v := "nb " + r.Key
+				ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: v, Status: st, Change: model.ChangeValueCreated})
+				want = append(want, r.Key+"="+v)
+				if st == model.StatusNeedsReview {
+					wantReview = append(wantReview, r.Key+"="+v)
+				}
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		search := func(flt model.SearchFilter) []string {
+			flt.ProjectID = f.Project.ID
+			return searchAll(t, db, flt)
+		}
+		if got := search(model.SearchFilter{Language: "nb"}); !slices.Equal(got, want) {
+			t.Errorf("nb: found %q, want %q", got, want)
+		}
+		if got := search(model.SearchFilter{Language: "nb", Status: model.StatusNeedsReview}); !slices.Equal(got, wantReview) {
+			t.Errorf("nb needs_review: found %q, want %q", got, wantReview)
+		}
+		for _, flt := range []model.SearchFilter{{Language: "sv"}, {Language: "sv", Status: model.StatusApproved}, {Language: "nb", Status: "rejected"}} {
+			if got := search(flt); len(got) != 0 {
+				t.Errorf("%+v: found %q, want nothing", flt, got)
+			}
+		}
+		// A count of rows to skip (offsets before cursors) skips them in the merged order.
+		for _, off := range []int{0, 4, 12, 29, 40} {
+			var rows []model.ProjectTranslation
+			if err := db.View(ctx, func(tx model.Tx) error {
+				var err error
+				rows, _, err = tx.Search(ctx, model.SearchFilter{ProjectID: f.Project.ID, Language: "nb", Offset: off, Limit: 5})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rows {
+				got = append(got, r.Key+"="+r.Row.Value)
+			}
+			if w := want[min(off, len(want)):min(off+5, len(want))]; !slices.Equal(got, w) {
+				t.Errorf("offset %d: found %q, want %q", off, got, w)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -318,6 +319,9 @@ const searchWindow = 1000
 // searchRows is the page of rows f selects among keys lo to hi, only among rowIDs or
 // keyIDs when given.
 func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64, rowIDs, keyIDs []int64) ([]model.ProjectTranslation, error) {
+	if f.Language != "" && f.Status == "" && len(rowIDs) == 0 && len(keyIDs) == 0 && f.Limit > 0 {
+		return t.searchStatuses(ctx, f, lo, hi)
+	}
 	// The translations stay outermost, in index order, so a page reads its own rows: SQLite
 	// by CROSS JOIN; PostgreSQL by a LATERAL key lookup with a LIMIT, which it cannot
 	// flatten. Left to its estimates (stale after an import) it looped over every key of
@@ -337,7 +341,19 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 	if !t.db.postgres && (len(rowIDs) > 0 || len(keyIDs) > 0) {
 		keyID = "+t.key_id"
 	}
-	q := t.tx.NewSelect().TableExpr("translations AS t").
+	// A walk of one status, or of one language and status, reads only their rows, in key
+	// order (translations_status_key, translations_language_status). SQLite, told nothing,
+	// walked translations_key_language for a status that almost no row has: the whole
+	// project (needs_review at 1,000,000 keys: 1.4-5.9 s).
+	table := "translations AS t"
+	if !t.db.postgres && len(rowIDs) == 0 && len(keyIDs) == 0 && f.Status != "" {
+		if f.Language != "" {
+			table += " INDEXED BY translations_language_status"
+		} else {
+			table += " INDEXED BY translations_status_key"
+		}
+	}
+	q := t.tx.NewSelect().TableExpr(table).
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
 		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
 		Join(keys).
@@ -375,6 +391,43 @@ func (t *tx) searchRows(ctx context.Context, f model.SearchFilter, lo, hi int64,
 		return t.walked(ctx, q)
 	}
 	return scanProjectTranslations(ctx, q)
+}
+
+// searchStatuses is searchRows of one language without candidates: a walk of each of the
+// language's statuses in translations_language_status, merged by key. The statuses are
+// those the index holds for the language, each found by one probe.
+func (t *tx) searchStatuses(ctx context.Context, f model.SearchFilter, lo, hi int64) ([]model.ProjectTranslation, error) {
+	probe := "translations"
+	if !t.db.postgres {
+		probe += " INDEXED BY translations_language_status"
+	}
+	var rows []model.ProjectTranslation
+	for status := ""; ; {
+		var next []string
+		if err := t.tx.NewSelect().TableExpr(probe).Column("status").
+			Where("language = ? AND status > ?", f.Language, status).OrderExpr("status").Limit(1).
+			Scan(ctx, &next); err != nil {
+			return nil, mapError(err)
+		}
+		if len(next) == 0 {
+			break
+		}
+		status = next[0]
+		// Each walk gives the rows the merged page may take from it: up to its end.
+		g := f
+		g.Status, g.Offset, g.Limit = status, 0, f.Offset+f.Limit
+		page, err := t.searchRows(ctx, g, lo, hi, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, page...)
+	}
+	// One language: a key has one row, and key order is the search's order.
+	slices.SortFunc(rows, func(a, b model.ProjectTranslation) int { return cmp.Compare(a.KeyID, b.KeyID) })
+	if f.Offset >= len(rows) {
+		return nil, nil
+	}
+	return rows[f.Offset:min(len(rows), f.Offset+f.Limit)], nil
 }
 
 // walked runs a page of searchRows without candidates on PostgreSQL in key order (inKeyOrder).
