@@ -381,3 +381,64 @@ func TestSearchLanguageStatuses(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchCommonNameWindows: a key name of three or more characters in too many keys for
+// the index to narrow, with filters that keep few of their rows, is looked for a window of
+// keys per call (through > 0 on a page short of rows), and the windows find exactly the
+// rows a search of the whole project would.
+func TestSearchCommonNameWindows(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 60 {
+			values[fmt.Sprintf("item.%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "names", values)
+		var want []string
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			var ws []model.TranslationWrite
+			for _, r := range rows {
+				if r.Key == "item.07" || r.Key == "item.51" {
+					ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: "nb " + r.Key, Status: model.StatusApproved, Change: model.ChangeValueCreated})
+					want = append(want, r.Key+"=nb "+r.Key)
+				}
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(storage.SetSearchScan(10))
+		t.Cleanup(storage.SetSearchCandidates(5))
+		flt := model.SearchFilter{ProjectID: f.Project.ID, KeyContains: "ITEM.", Language: "nb"}
+		if got := searchAll(t, db, flt); !sameSet(got, want) {
+			t.Errorf("%+v: found %q, want %q", flt, got, want)
+		}
+		// The first call stops after its window.
+		flt.Limit = 3
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through == 0 || len(rows) >= flt.Limit) {
+				t.Errorf("first call: %d rows through %d, want a window's rows and its end", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// A name the index narrows is found in one call: no window.
+		flt = model.SearchFilter{ProjectID: f.Project.ID, KeyContains: "item.51", Limit: 3}
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through != 0 || len(rows) != 2) {
+				t.Errorf("item.51: %d rows through %d, want its 2 rows in one call", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
