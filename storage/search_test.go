@@ -442,3 +442,49 @@ func TestSearchCommonNameWindows(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchTextOfOtherLanguages: a text common in the project but rare in the language
+// searched is looked for a window of keys per call, and the windows find exactly its rows.
+func TestSearchTextOfOtherLanguages(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 60 {
+			values[fmt.Sprintf("item.%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "texts", values)
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			var ws []model.TranslationWrite
+			for _, r := range rows {
+				v := "nb " + r.Key
+				if r.Key == "item.51" {
+					v = "nb text 51"
+				}
+				ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: v, Status: model.StatusApproved, Change: model.ChangeValueCreated})
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(storage.SetSearchScan(10))
+		flt := model.SearchFilter{ProjectID: f.Project.ID, ValueContains: "TEXT", Language: "nb"}
+		if got, want := searchAll(t, db, flt), []string{"item.51=nb text 51"}; !slices.Equal(got, want) {
+			t.Errorf("%+v: found %q, want %q", flt, got, want)
+		}
+		flt.Limit = 3
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through == 0 || len(rows) >= flt.Limit) {
+				t.Errorf("first call: %d rows through %d, want a window's rows and its end", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -306,6 +306,27 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 		if named*(hi-from+1) > searchCandidates.Load()*(end-from+1) {
 			window, windowEnd = rows, end
 		}
+	} else if paged && (f.Language != "" || f.Status != "") && !common(f.ValueContains, valueSample) {
+		// A text common in the project but not in the rows of this language or status: the
+		// index names its rows in every language, and narrowing them to these reads them
+		// all (a word of every de row, searched in fr at 1,000,000 keys: 0.4-0.7 s on
+		// SQLite, 1.2 s on PostgreSQL). Those rows are walked a window of keys per call.
+		all, err := t.textSample(ctx, lo, hi, true, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		if common(f.ValueContains, all) {
+			end := max(from+t.scanSpan()-1, f.AfterKeyID+1)
+			if end >= hi {
+				rows, err := t.searchRows(ctx, f, from, hi, nil, nil)
+				return rows, 0, err
+			}
+			rows, err := t.searchRows(ctx, f, from, end, nil, nil)
+			if err != nil || len(rows) >= f.Limit {
+				return rows, 0, err
+			}
+			return rows, end, nil
+		}
 	} else if paged && (!byValue || common(f.ValueContains, valueSample)) {
 		// A common substring fills a page within the next few keys, and the index's answer
 		// for it costs more than that walk: look there first. A rare one would not fill it.
@@ -600,7 +621,10 @@ func (t *tx) trigramQuery(fts, on, col, sub string, pieces []string) *bun.Select
 		for i, p := range pieces {
 			phrases[i] = ftsPhrase(p)
 		}
-		q = q.TableExpr(fts+" AS g").Join("JOIN "+table+" ON "+cond).Where(fts+" MATCH ?", strings.Join(phrases, " AND "))
+		// CROSS JOIN: the index's rows outermost. Given a language and status, SQLite drove
+		// from translations_language_status instead and asked the index once per row (a
+		// word of every de row, in fr and approved at 1,000,000 keys: 66-101 s).
+		q = q.TableExpr(fts+" AS g").Join("CROSS JOIN "+table+" ON "+cond).Where(fts+" MATCH ?", strings.Join(phrases, " AND "))
 	}
 	if len(pieces) > 1 || pieces[0] != sub {
 		q = t.contains(q, col, sub)

@@ -354,8 +354,9 @@ type SearchOut struct {
 }
 
 // noteShortSearch is the Note of a page of a substring no index narrows: under three
-// characters, or a key name in too many keys while the other filters keep few of their rows.
-const noteShortSearch = "key_contains and value_contains that no index narrows (under three characters, or a key_contains in many keys) are looked for in part of the project per call: this page holds what that part had, maybe nothing; pass next_offset back as offset to search on."
+// characters, a key name in too many keys while the other filters keep few of their rows,
+// or a text common in the project but not in the language or status searched.
+const noteShortSearch = "key_contains and value_contains that no index narrows (under three characters, a key_contains in many keys, a value_contains common in other languages) are looked for in part of the project per call: this page holds what that part had, maybe nothing; pass next_offset back as offset to search on."
 
 // SearchTranslations pages through translation rows of visible keys in (key id, language)
 // order. next_offset is a cursor naming the last row given, not a count, so rows written
