@@ -310,12 +310,13 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 	}
 	var window []model.ProjectTranslation
 	var windowEnd int64 // the end of a window of keys walked when the name alone is in too many keys
-	if paged && byKey {
-		// A name is checked once per key, so a window of keys costs what a short substring's
-		// does and fills the page of any name in more than a few keys in 10,000. The index
-		// is asked for a rarer one; and not when the window says the name alone is in too
-		// many keys for it to narrow (element_42, one key in 100 at 1,000,000 keys: its
-		// trigram query cost 40-110 ms on SQLite, 35-130 ms on PostgreSQL, for nothing).
+	if paged && byKey && !rarePiece(f.KeyContains, keySample) {
+		// A name of words common in the project: the index reads long lists for it, and it
+		// may be in too many keys to narrow (element_42, one key in 100 at 1,000,000 keys:
+		// its trigram query cost 40-110 ms on SQLite, 35-130 ms on PostgreSQL, for nothing).
+		// A name is checked once per key, so a window of keys costs what a short
+		// substring's does and fills the page of a name in more than a few keys in 10,000.
+		// The index is asked when the window says it can narrow the name.
 		end := max(from+t.scanSpan()-1, f.AfterKeyID+1)
 		if end >= hi {
 			rows, err := t.searchRows(ctx, f, from, hi, nil, nil)
