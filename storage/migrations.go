@@ -52,6 +52,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerDriftMarks(m)
 	registerUnusedWriteIndexes(m)
 	registerNamespaceCounts(m)
+	registerLanguageStatusIndex(m)
 	return m
 }
 

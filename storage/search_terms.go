@@ -35,7 +35,33 @@ const (
 // leaves nothing, or nothing but sub. Every piece is a substring of sub, so a text holding
 // sub holds every piece, and each index folds a piece as it folds sub.
 func indexPieces(sub string, sample []string) []string {
-	s := sub
+	var pieces []string
+	for _, p := range wordPieces(sub) {
+		if !common(p, sample) {
+			pieces = append(pieces, p)
+		}
+	}
+	if len(pieces) == 0 || (len(pieces) == 1 && pieces[0] == sub) {
+		return []string{sub}
+	}
+	return pieces
+}
+
+// rarePiece reports whether a piece of sub (wordPieces) is rare in sample: then the index
+// finds sub's texts from that piece's short lists. Without one it reads lists as long as
+// the table's, for a term such as element_42 whose words every key holds.
+func rarePiece(sub string, sample []string) bool {
+	for _, p := range wordPieces(sub) {
+		if !common(p, sample) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordPieces returns each word of s (a run of letters and digits) of three or more
+// characters with the separators on either side of it.
+func wordPieces(s string) []string {
 	var pieces []string
 	for start := 0; start < len(s); {
 		r, n := utf8.DecodeRuneInString(s[start:])
@@ -61,13 +87,10 @@ func indexPieces(sub string, sample []string) []string {
 			_, n := utf8.DecodeRuneInString(s[to:])
 			to += n
 		}
-		if p := s[from:to]; utf8.RuneCountInString(p) >= 3 && !common(p, sample) {
+		if p := s[from:to]; utf8.RuneCountInString(p) >= 3 {
 			pieces = append(pieces, p)
 		}
 		start = end
-	}
-	if len(pieces) == 0 || (len(pieces) == 1 && pieces[0] == s) {
-		return []string{s}
 	}
 	return pieces
 }

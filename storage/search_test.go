@@ -305,3 +305,173 @@ func TestSearchRareWordsOfCommonText(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchLanguageStatuses: a language without a status walks each of the language's
+// statuses and merges them: the rows come in key order as one walk gives them, through
+// the cursor and through a count of rows to skip, whatever statuses the rows hold; a
+// language without rows, alone or with a status, finds nothing.
+func TestSearchLanguageStatuses(t *testing.T) {
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 40 {
+			values[fmt.Sprintf("k%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "statuses", values)
+		// nb on three keys in four, in three statuses, runs of each in key order.
+		statuses := []string{model.StatusApproved, model.StatusNeedsReview, "fuzzy"}
+		var want, wantReview []string
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			// Search's order: by key id.
+			slices.SortFunc(rows, func(a, b model.ProjectTranslation) int { return int(a.KeyID - b.KeyID) })
+			var ws []model.TranslationWrite
+			for i, r := range rows {
+				if i%4 == 3 {
+					continue
+				}
+				st := statuses[(i/5)%3]
+				v := "nb " + r.Key
+				ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: v, Status: st, Change: model.ChangeValueCreated})
+				want = append(want, r.Key+"="+v)
+				if st == model.StatusNeedsReview {
+					wantReview = append(wantReview, r.Key+"="+v)
+				}
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		search := func(flt model.SearchFilter) []string {
+			flt.ProjectID = f.Project.ID
+			return searchAll(t, db, flt)
+		}
+		if got := search(model.SearchFilter{Language: "nb"}); !slices.Equal(got, want) {
+			t.Errorf("nb: found %q, want %q", got, want)
+		}
+		if got := search(model.SearchFilter{Language: "nb", Status: model.StatusNeedsReview}); !slices.Equal(got, wantReview) {
+			t.Errorf("nb needs_review: found %q, want %q", got, wantReview)
+		}
+		for _, flt := range []model.SearchFilter{{Language: "sv"}, {Language: "sv", Status: model.StatusApproved}, {Language: "nb", Status: "rejected"},
+			{Language: "sv", ValueContains: "text"}, {Language: "sv", ValueContains: "te"}, {Status: "rejected", KeyContains: "k0"}} {
+			if got := search(flt); len(got) != 0 {
+				t.Errorf("%+v: found %q, want nothing", flt, got)
+			}
+		}
+		// A count of rows to skip (offsets before cursors) skips them in the merged order.
+		for _, off := range []int{0, 4, 12, 29, 40} {
+			var rows []model.ProjectTranslation
+			if err := db.View(ctx, func(tx model.Tx) error {
+				var err error
+				rows, _, err = tx.Search(ctx, model.SearchFilter{ProjectID: f.Project.ID, Language: "nb", Offset: off, Limit: 5})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rows {
+				got = append(got, r.Key+"="+r.Row.Value)
+			}
+			if w := want[min(off, len(want)):min(off+5, len(want))]; !slices.Equal(got, w) {
+				t.Errorf("offset %d: found %q, want %q", off, got, w)
+			}
+		}
+	})
+}
+
+// TestSearchCommonNameWindows (in order: the bounds it lowers are global): a key name of three or more characters in too many keys for
+// the index to narrow, with a text in too many rows to narrow but few of that name's, is
+// looked for a window of keys per call (through > 0 on a page short of rows), and the
+// windows find exactly the rows a search of the whole project would.
+func TestSearchCommonNameWindows(t *testing.T) {
+	storagetest.ForEachDialectInOrder(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		values := map[string]string{}
+		for i := range 60 {
+			values[fmt.Sprintf("item.%02d", i)] = fmt.Sprintf("word %02d", i)
+			values[fmt.Sprintf("other.%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		values["item.07"], values["item.51"] = "text 07", "text 51"
+		searchSeed(t, db, f.Project.ID, "names", values)
+		t.Cleanup(storage.SetSearchScan(10))
+		t.Cleanup(storage.SetSearchCandidates(5))
+		flt := model.SearchFilter{ProjectID: f.Project.ID, KeyContains: "ITEM.", ValueContains: "TEXT"}
+		if got, want := searchAll(t, db, flt), []string{"item.07=text 07", "item.51=text 51"}; !slices.Equal(got, want) {
+			t.Errorf("%+v: found %q, want %q", flt, got, want)
+		}
+		// The first call stops after its window.
+		flt.Limit = 3
+		ctx := sys(t)
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through == 0 || len(rows) >= flt.Limit) {
+				t.Errorf("first call: %d rows through %d, want a window's rows and its end", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// A name the index narrows is found in one call: no window.
+		flt = model.SearchFilter{ProjectID: f.Project.ID, KeyContains: "item.51", Limit: 3}
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through != 0 || len(rows) != 1) {
+				t.Errorf("item.51: %d rows through %d, want its row in one call", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSearchTextOfOtherLanguages (in order, as above): a text common in the project but rare in the language
+// searched is looked for a window of keys per call, and the windows find exactly its rows.
+func TestSearchTextOfOtherLanguages(t *testing.T) {
+	storagetest.ForEachDialectInOrder(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		ctx := sys(t)
+		values := map[string]string{}
+		for i := range 60 {
+			values[fmt.Sprintf("item.%02d", i)] = fmt.Sprintf("text %02d", i)
+		}
+		searchSeed(t, db, f.Project.ID, "texts", values)
+		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+			if err != nil {
+				return err
+			}
+			var ws []model.TranslationWrite
+			for _, r := range rows {
+				v := "nb " + r.Key
+				if r.Key == "item.51" {
+					v = "nb text 51"
+				}
+				ws = append(ws, model.TranslationWrite{KeyID: r.KeyID, Key: r.Key, Language: "nb", Value: v, Status: model.StatusApproved, Change: model.ChangeValueCreated})
+			}
+			return tx.WriteTranslations(ctx, ws)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(storage.SetSearchScan(10))
+		t.Cleanup(storage.SetSearchCandidates(5)) // nb has too many rows to read them whole
+		flt := model.SearchFilter{ProjectID: f.Project.ID, ValueContains: "TEXT", Language: "nb"}
+		if got, want := searchAll(t, db, flt), []string{"item.51=nb text 51"}; !slices.Equal(got, want) {
+			t.Errorf("%+v: found %q, want %q", flt, got, want)
+		}
+		flt.Limit = 3
+		if err := db.View(ctx, func(tx model.Tx) error {
+			rows, through, err := tx.Search(ctx, flt)
+			if err == nil && (through == 0 || len(rows) >= flt.Limit) {
+				t.Errorf("first call: %d rows through %d, want a window's rows and its end", len(rows), through)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -353,8 +353,10 @@ type SearchOut struct {
 	Note string `json:"note,omitempty"`
 }
 
-// noteShortSearch is the Note of a page of a substring under three characters.
-const noteShortSearch = "key_contains and value_contains under three characters are looked for in part of the project per call: this page holds what that part had, maybe nothing; pass next_offset back as offset to search on."
+// noteShortSearch is the Note of a page of a substring no index narrows: under three
+// characters, a key name in too many keys while the other filters keep few of their rows,
+// or a text common in the project but not in the language or status searched.
+const noteShortSearch = "key_contains and value_contains that no index narrows (under three characters, a key_contains in many keys, a value_contains common in other languages) are looked for in part of the project per call: this page holds what that part had, maybe nothing; pass next_offset back as offset to search on."
 
 // SearchTranslations pages through translation rows of visible keys in (key id, language)
 // order. next_offset is a cursor naming the last row given, not a count, so rows written

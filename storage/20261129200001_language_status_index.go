@@ -1,0 +1,37 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/migrate"
+)
+
+func registerLanguageStatusIndex(m *migrate.Migrations) {
+	m.MustRegister(migrateLanguageStatusIndex, noDown)
+}
+
+// migrateLanguageStatusIndex orders the rows of each language and status by key, so that a
+// search of one language (with or without a status) reads only that language's rows: in
+// translations_key_language it read every row of the project to learn that a language had
+// none (sv enabled and empty at 1,000,000 keys: 0.35-1 s). On SQLite the index is analysed
+// at once where the other indexes have statistics: without its own the planner would take
+// it for a selective one in other queries of a language until the next pass.
+func migrateLanguageStatusIndex(ctx context.Context, db *bun.DB) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := createIndexes(ctx, tx, []index{
+			{"translations", "translations_language_status", false, []string{"language", "status", "key_id"}},
+		}); err != nil {
+			return err
+		}
+		if db.Dialect().Name() == dialect.PG {
+			return nil
+		}
+		var stats int
+		if err := tx.NewRaw(`SELECT COUNT(*) FROM sqlite_schema WHERE name = 'sqlite_stat1'`).Scan(ctx, &stats); err != nil || stats == 0 {
+			return err
+		}
+		return execAll(ctx, tx, `PRAGMA analysis_limit = 1000`, `ANALYZE translations_language_status`)
+	})
+}
