@@ -228,13 +228,6 @@ func (t *tx) Search(ctx context.Context, f model.SearchFilter) (rows []model.Pro
 	if err != nil || hi == 0 {
 		return nil, 0, err
 	}
-	if t.db.postgres {
-		// A page costs a few ms; estimates gone stale after an import priced it high enough
-		// for PostgreSQL to compile it first (JIT, 20-40 ms at 100,000 keys).
-		if _, err := t.tx.ExecContext(ctx, "SET LOCAL jit = off"); err != nil {
-			return nil, 0, mapError(err)
-		}
-	}
 	indexed := utf8.RuneCountInString(f.ValueContains) >= 3 || utf8.RuneCountInString(f.KeyContains) >= 3
 	if (f.ValueContains != "" || f.KeyContains != "") && (f.Language != "" || f.Status != "") && f.Offset == 0 && f.Limit > 0 {
 		// A language or status with few rows left in the project (none, or a handful to
