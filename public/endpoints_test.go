@@ -319,6 +319,27 @@ func TestChanges(t *testing.T) {
 			!slices.Equal(out.Changes[0].Priors, []string{"Hallo"}) || out.Truncated || out.ServerTime.IsZero() {
 			t.Fatalf("changes %s", r.body)
 		}
+		// A later change comes first, and a later since leaves the older one out.
+		mid := time.Now().UTC()
+		e.translate(t, id, "Goodbye", "de", "Tschüss", model.StatusApproved)
+		keys := func(since time.Time) []string {
+			t.Helper()
+			r := e.call(t, "GET", path+since.Format(time.RFC3339Nano), nil, nil)
+			e.want(t, r, 200)
+			out.Changes = nil
+			r.json(t, &out)
+			var ks []string
+			for _, c := range out.Changes {
+				ks = append(ks, c.Key)
+			}
+			return ks
+		}
+		if got := keys(start); !slices.Equal(got, []string{"Goodbye", "Hello"}) {
+			t.Errorf("since the start: %v, want Goodbye then Hello", got)
+		}
+		if got := keys(mid); !slices.Equal(got, []string{"Goodbye"}) {
+			t.Errorf("since the middle: %v, want Goodbye", got)
+		}
 		future := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
 		for _, c := range []struct {
 			path   string
