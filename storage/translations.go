@@ -424,7 +424,7 @@ func (t *tx) walkRows(ctx context.Context, f model.SearchFilter, lo, hi int64, r
 	if walk && byKeys {
 		return t.searchKeys(ctx, f, lo, hi)
 	}
-	if walk && f.Language != "" && f.Status == "" && f.Limit > 0 {
+	if walk && f.Language != "" && f.Status == "" && f.Limit > 0 && !t.db.postgres {
 		return t.searchStatuses(ctx, f, lo, hi)
 	}
 	// The translations stay outermost, in index order, so a page reads its own rows: SQLite
@@ -539,9 +539,10 @@ func (t *tx) searchKeys(ctx context.Context, f model.SearchFilter, lo, hi int64)
 	return scanProjectTranslations(ctx, q)
 }
 
-// searchStatuses is searchRows of one language without candidates: a walk of each of the
-// language's statuses in translations_language_status, merged by key. The statuses are
-// those the index holds for the language, each found by one probe.
+// searchStatuses is searchRows of one language without candidates on SQLite: a walk of
+// each of the language's statuses in translations_language_status, merged by key. The
+// statuses are those the index holds for the language, each found by one probe. (On
+// PostgreSQL that index orders a language's rows by key: one walk.)
 func (t *tx) searchStatuses(ctx context.Context, f model.SearchFilter, lo, hi int64) ([]model.ProjectTranslation, error) {
 	probe := "translations"
 	if !t.db.postgres {
