@@ -34,6 +34,9 @@ const (
 	// of small ones still gets most of the writer (with 100 ms, the commits made the
 	// worst-case body miss its budget).
 	bulkMinSlice = 250 * time.Millisecond
+	// bulkYield bounds how long a chunk waits for the writes that wait for the writer to
+	// take it first: a waiting write takes it within microseconds of the commit.
+	bulkYield = 50 * time.Millisecond
 	// unstageTimeout bounds the removal of staged rows, which runs after the request's own
 	// budget may have run out.
 	unstageTimeout = time.Minute
@@ -281,7 +284,8 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 	if isSource {
 		st.currentRows = make(map[int64]bool, len(fresh))
 	}
-	waiting := c.store.(model.ChunkedStore).WritersWaiting
+	cs := c.store.(model.ChunkedStore)
+	waiting := cs.WritersWaiting
 	for start, n := 0, 0; start < len(fresh); n++ {
 		var ids []int64
 		var keys []string
@@ -335,6 +339,9 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 		st.chunks = append(st.chunks, ids)
 		if c.bulk.afterChunk != nil {
 			c.bulk.afterChunk(ctx, n)
+		}
+		if start < len(fresh) {
+			cs.YieldToWriters(bulkYield)
 		}
 	}
 	return st, nil

@@ -104,6 +104,9 @@ type ChunkedStore interface {
 	// WritersWaiting reports whether another write waits for the writer: a chunk ends
 	// early then.
 	WritersWaiting() bool
+	// YieldToWriters waits, at most bound, while another write waits for the writer: a
+	// chunk lets it in before asking for the writer again.
+	YieldToWriters(bound time.Duration)
 	// BulkWrite marks a big write (more new keys than a chunk) in flight until end is
 	// called, chunked or not; BulkIdle is closed while none is. Background work that can
 	// wait (statistics, the checkup) waits for it.
