@@ -310,13 +310,8 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 		// A name is checked once per key, so a window of keys costs what a short
 		// substring's does and fills the page of a name in more than a few keys in 10,000.
 		// The index is asked when the window says it can narrow the name.
-		end := max(from+t.scanSpan()-1, f.AfterKeyID+1)
-		if end >= hi {
-			rows, err := t.searchRows(ctx, f, from, hi, nil, nil)
-			return rows, 0, err
-		}
-		rows, err := t.searchRows(ctx, f, from, end, nil, nil)
-		if err != nil || len(rows) >= f.Limit {
+		rows, end, err := t.windowRows(ctx, f, from, hi)
+		if err != nil || end == 0 {
 			return rows, 0, err
 		}
 		var named int64
@@ -328,16 +323,7 @@ func (t *tx) search(ctx context.Context, f model.SearchFilter, lo, hi int64, ind
 			window, windowEnd = rows, end
 		}
 	} else if spread {
-		end := max(from+t.scanSpan()-1, f.AfterKeyID+1)
-		if end >= hi {
-			rows, err := t.searchRows(ctx, f, from, hi, nil, nil)
-			return rows, 0, err
-		}
-		rows, err := t.searchRows(ctx, f, from, end, nil, nil)
-		if err != nil || len(rows) >= f.Limit {
-			return rows, 0, err
-		}
-		return rows, end, nil
+		return t.windowRows(ctx, f, from, hi)
 	} else if paged && (!byValue || common(f.ValueContains, valueSample)) {
 		// A common substring fills a page within the next few keys, and the index's answer
 		// for it costs more than that walk: look there first. A rare one would not fill it.
@@ -381,6 +367,21 @@ func (t *tx) scanSpan() int64 {
 		span = max(1, span*2/5) // SQLite reads a row about two and a half times as slowly
 	}
 	return span
+}
+
+// windowRows reads the page of f among the next window of keys from from (scanSpan of
+// them, or up to hi when that is nearer); end is the window's last key when the page is
+// not full there and keys are left after it, else 0.
+func (t *tx) windowRows(ctx context.Context, f model.SearchFilter, from, hi int64) (rows []model.ProjectTranslation, end int64, err error) {
+	end = max(from+t.scanSpan()-1, f.AfterKeyID+1)
+	if end >= hi {
+		rows, err = t.searchRows(ctx, f, from, hi, nil, nil)
+		return rows, 0, err
+	}
+	if rows, err = t.searchRows(ctx, f, from, end, nil, nil); err != nil || len(rows) >= f.Limit {
+		return rows, 0, err
+	}
+	return rows, end, nil
 }
 
 // searchWindow is how many key ids Search walks before it asks a substring index.
