@@ -537,7 +537,7 @@ func TestCORSAndScript(t *testing.T) {
 }
 
 // TestDictionaryPatchedAfterWrites: after writes to a few keys (a correction that makes a
-// prior, a draft, a new approval, a new harvested key) the dictionary, patched from the keys
+// prior, a draft, a new approval, a new harvested key, a key hidden) the dictionary, patched from the keys
 // written, serves each change at once and is the same bytes as one built whole.
 func TestDictionaryPatchedAfterWrites(t *testing.T) {
 	t.Parallel()
@@ -569,9 +569,18 @@ func TestDictionaryPatchedAfterWrites(t *testing.T) {
 		}
 		harvest("Checkout")
 		e.translate(t, id, "Checkout", "de", "Kasse", model.StatusApproved)
-		m, patched := read()
-		if m["Checkout"] != "Kasse" || len(m) != 4 {
+		if m, _ := read(); m["Checkout"] != "Kasse" || len(m) != 4 {
 			t.Fatalf("after a new key: %v", m)
+		}
+		// A full sync without Cart hides it: its entry goes.
+		keep := true
+		if _, err := e.cat.Sync(sys(t), tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: id, Language: "en", Namespace: "page"},
+			Translations: map[string]string{"Hello": "Hello", "Goodbye": "Goodbye", "Checkout": "Checkout"}, PreserveSourceValues: &keep}); err != nil {
+			t.Fatal(err)
+		}
+		m, patched := read()
+		if _, ok := m["Cart"]; ok || len(m) != 3 {
+			t.Fatalf("after hiding Cart: %v", m)
 		}
 		// A settings write rebuilds the file whole: the same bytes.
 		e.set(t, id, tools.SetProjectIn{Title: ptr("Renamed")})

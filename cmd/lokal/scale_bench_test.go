@@ -697,8 +697,7 @@ func (r *scaleRun) measureEndpoint() {
 	// The Embed's dictionary of the same namespace (endpoint 14, no token).
 	r.cli("project", "set", "--project", r.project, "--integration-type", "embed", "--mode", "swap", "--hosts", "localhost:8080")
 	dict := r.url(r.a, "/api/"+r.project+"/dictionary/de/"+big.name)
-	r.call("GET", dict, "", nil, nil, 200)
-	r.figs["dict_after_write"] = medianMax(r.times(func(i int) time.Duration {
+	swap := func(i int) time.Duration {
 		v := fmt.Sprintf("Bitte: swapped %d-%d.", i, r.serial.Add(1))
 		r.overwrite("de", big.name, map[string]string{scaleKey(5): v})
 		_, b, _, d := r.call("GET", dict, "", nil, nil, 200)
@@ -706,7 +705,12 @@ func (r *scaleRun) measureEndpoint() {
 			t.Errorf("the dictionary served the big namespace without the value just written")
 		}
 		return d
-	}))
+	}
+	// Untimed: the first build, and the settings change the CLI made in its own process,
+	// which reaches this server's cache with its next poll of the revisions.
+	r.call("GET", dict, "", nil, nil, 200)
+	swap(-1)
+	r.figs["dict_after_write"] = medianMax(r.times(swap))
 
 	// Cross-server: B polls endpoint 1 with its last ETag until the write shows.
 	if r.dialect == "postgres" {
