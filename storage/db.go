@@ -65,6 +65,10 @@ type DB struct {
 	bulk        bulkWrites    // big writes in flight, which a statistics pass waits for (bulk_writes.go)
 	samples     sampleCache   // texts that tell common substrings from rare ones (search_terms.go)
 
+	// Tests only: queued is called when an Update starts waiting for the writer;
+	// yieldPause replaces YieldToWriters' sleep between looks.
+	queued, yieldPause func()
+
 	mu      sync.Mutex
 	lastRev int64
 	own     map[int64]bool // revisions this process committed: their caches are already dropped
@@ -303,6 +307,10 @@ func (db *DB) WritersWaiting() bool { return db.waiting.Load() > 0 }
 // the small write waited out several chunks (1.4-1.5 s at a million keys).
 func (db *DB) YieldToWriters(bound time.Duration) {
 	for end := time.Now().Add(bound); db.waiting.Load() > 0 && time.Now().Before(end); {
+		if db.yieldPause != nil {
+			db.yieldPause()
+			continue
+		}
 		time.Sleep(100 * time.Microsecond)
 	}
 }
@@ -335,6 +343,9 @@ func (db *DB) closePools() error {
 func (db *DB) Update(ctx context.Context, projectID string, fn func(model.Tx) error) error {
 	t := &tx{db: db, write: true}
 	db.waiting.Add(1)
+	if db.queued != nil {
+		db.queued()
+	}
 	waiting := true
 	err := db.w.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
 		waiting = false

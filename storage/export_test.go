@@ -53,3 +53,7 @@ func Setting(ctx context.Context, db *DB, name string) (value string, err error)
 	err = db.r.QueryRowContext(ctx, "SELECT current_setting(?)", name).Scan(&value)
 	return value, err
 }
+
+// SetWriterHooks makes every Update call queued when it starts waiting for the writer, and
+// YieldToWriters call pause instead of sleeping between looks.
+func SetWriterHooks(db *DB, queued, pause func()) { db.queued, db.yieldPause = queued, pause }

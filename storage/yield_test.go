@@ -1,17 +1,19 @@
 package storage_test
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestYieldToWritersLetsAWaitingWriteIn: with no write waiting YieldToWriters returns at
-// once; with one waiting for SQLite's writer it returns only once that write holds the
-// writer, so that a chunked write asking again queues behind it.
+// once; with one waiting for SQLite's writer it keeps waiting, and returns once that write
+// has taken the writer, so that a chunked write asking again queues behind it.
 func TestYieldToWritersLetsAWaitingWriteIn(t *testing.T) {
 	t.Parallel()
 	dsn, f := storagetest.FixtureDSN(t, "sqlite")
@@ -19,6 +21,15 @@ func TestYieldToWritersLetsAWaitingWriteIn(t *testing.T) {
 	ctx := sys(t)
 	db.YieldToWriters(time.Hour) // nothing waits: returns now, or the test times out
 
+	queued := make(chan struct{}, 2)
+	looking := make(chan struct{}, 1)
+	storage.SetWriterHooks(db, func() { queued <- struct{}{} }, func() {
+		select {
+		case looking <- struct{}{}:
+		default:
+		}
+		runtime.Gosched()
+	})
 	release := make(chan struct{})
 	holding := make(chan struct{})
 	go func() {
@@ -28,6 +39,7 @@ func TestYieldToWritersLetsAWaitingWriteIn(t *testing.T) {
 			return nil
 		})
 	}()
+	<-queued
 	<-holding
 	var started atomic.Bool
 	done := make(chan error, 1)
@@ -37,25 +49,19 @@ func TestYieldToWritersLetsAWaitingWriteIn(t *testing.T) {
 			return nil
 		})
 	}()
-	for !db.WritersWaiting() {
-		time.Sleep(time.Millisecond) // until the second write queues for the writer
-	}
-	var released atomic.Bool
-	yielded := make(chan bool)
+	<-queued // the second write waits for the writer the first holds
+	yielded := make(chan struct{})
 	go func() {
 		db.YieldToWriters(time.Hour)
-		yielded <- released.Load()
+		close(yielded)
 	}()
 	select {
 	case <-yielded:
 		t.Fatal("YieldToWriters returned while a write still waited")
-	case <-time.After(20 * time.Millisecond): // long enough to see a return that does not wait
+	case <-looking: // it is waiting
 	}
-	released.Store(true)
 	close(release)
-	if !<-yielded {
-		t.Error("YieldToWriters returned before the waiting write could take the writer")
-	}
+	<-yielded // returns only once the waiting write has taken the writer
 	if err := <-done; err != nil || !started.Load() {
 		t.Fatalf("the waiting write: ran %v, %v", started.Load(), err)
 	}
