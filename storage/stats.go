@@ -81,6 +81,12 @@ func newRowMark(r *translationRow) int {
 	return -1
 }
 
+// plus adds o's moves to d's.
+func (d *statusDelta) plus(o statusDelta) {
+	d.keys, d.current, d.behind = d.keys+o.keys, d.current+o.current, d.behind+o.behind
+	d.null, d.review, d.ai = d.null+o.null, d.review+o.review, d.ai+o.ai
+}
+
 // countBatch is how many keys one statement of CountKeys reads: a maximal sync touches
 // hundreds of thousands, and SQLite takes at most 32,766 parameters.
 const countBatch = 10000
@@ -233,8 +239,7 @@ GROUP BY n.project_id, k.namespace_id, t.language, `+rowMark+`, `+groupBy(rowWas
 			p = &statusDelta{}
 			projects[[2]string{c.project, c.language}] = p
 		}
-		p.keys, p.current, p.behind = p.keys+d.keys, p.current+d.current, p.behind+d.behind
-		p.null, p.review, p.ai = p.null+d.null, p.review+d.review, p.ai+d.ai
+		p.plus(*d)
 	}
 	// Each in one order, so that two writes moving the same rows wait for each other
 	// instead of deadlocking.

@@ -205,53 +205,21 @@ type dictState struct {
 	namespace model.Namespace
 }
 
-// readDictionary reads the dictionary's values whole, or with old only the keys named
-// (patched into old's values; a project change rebuilds the file whole, so old's settings
+// readDictionary reads the dictionary's values whole, or with old only the keys named,
+// patched into old's values (a project change rebuilds the file whole, so old's settings
 // still hold).
 func readDictionary(ctx context.Context, tx model.Tx, projectID, namespace, language string, old *dictState, only []string) (*dictState, error) {
-	if old != nil {
-		proj, err := tx.Project(ctx, projectID)
-		if err != nil {
-			return nil, err
-		}
-		if old.namespace.ID == 0 {
-			// The Embed's page namespace before its first harvest: read it whole.
-			return readDictionary(ctx, tx, projectID, namespace, language, nil, nil)
-		}
+	proj, err := tx.Project(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	// The Embed's page namespace before its first harvest has no state to patch.
+	if old != nil && old.namespace.ID != 0 {
 		fresh, err := namespaceValues(ctx, tx, proj, old.namespace, language, only...)
 		if err != nil {
 			return nil, err
 		}
-		// Each key named is replaced, added or dropped in place: sorting the namespace's
-		// 50,000 values again cost more than the rest of the patch.
-		now := make(map[string]keyValues, len(fresh))
-		for _, kv := range fresh {
-			now[kv.key] = kv
-		}
-		st := *old
-		st.values = slices.Clone(old.values)
-		seen := make(map[string]bool, len(only))
-		for _, k := range only {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			i, found := slices.BinarySearchFunc(st.values, k, func(kv keyValues, k string) int { return strings.Compare(kv.key, k) })
-			kv, keep := now[k]
-			switch {
-			case found && keep:
-				st.values[i] = kv
-			case found:
-				st.values = slices.Delete(st.values, i, i+1)
-			case keep:
-				st.values = slices.Insert(st.values, i, kv)
-			}
-		}
-		return &st, nil
-	}
-	proj, err := tx.Project(ctx, projectID)
-	if err != nil {
-		return nil, err
+		return old.with(fresh, only), nil
 	}
 	st := &dictState{source: proj.SourceLanguage, language: language, keepSite: proj.Settings.KeepSiteCurrent}
 	ns, ok, err := embedNamespace(ctx, tx, projectID, namespace)
@@ -261,6 +229,35 @@ func readDictionary(ctx context.Context, tx model.Tx, projectID, namespace, lang
 	st.namespace = ns
 	st.values, err = namespaceValues(ctx, tx, proj, ns, language)
 	return st, err
+}
+
+// with is st with the keys named set to their fresh values, or dropped when they have
+// none, each in its place: sorting the namespace's 50,000 values again cost more than the
+// rest of a patch.
+func (st dictState) with(fresh []keyValues, only []string) *dictState {
+	now := make(map[string]keyValues, len(fresh))
+	for _, kv := range fresh {
+		now[kv.key] = kv
+	}
+	st.values = slices.Clone(st.values)
+	seen := make(map[string]bool, len(only))
+	for _, k := range only {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		i, found := slices.BinarySearchFunc(st.values, k, func(kv keyValues, k string) int { return strings.Compare(kv.key, k) })
+		kv, keep := now[k]
+		switch {
+		case found && keep:
+			st.values[i] = kv
+		case found:
+			st.values = slices.Delete(st.values, i, i+1)
+		case keep:
+			st.values = slices.Insert(st.values, i, kv)
+		}
+	}
+	return &st
 }
 
 // dictionary is the flat map the state serves; priorsOnly leaves out source-to-current.

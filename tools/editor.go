@@ -325,7 +325,7 @@ func nothingMissing(ctx context.Context, tx model.Tx, proj model.Project, ns, la
 		return false, err
 	}
 	for name, c := range counts {
-		if (ns == "" || name == ns) && c.Total-c.Current-c.Behind-c.NullVersion > 0 {
+		if (ns == "" || name == ns) && progressOf(c).Missing > 0 {
 			return false, nil
 		}
 	}
