@@ -37,6 +37,7 @@ const memoryColumns = `SELECT p.id AS project_id, p.title AS project_title, n.ke
 // its rarest words in turn (memoryTerms) until it has memoryRanked (or f.Limit) of them;
 // the catalogue scores them. Rows are found by the words a text shares with few others: a
 // source text like the row's shares its rare words, and common ones name half the table.
+// A text with no word of three letters ("OK?", "<b>x</b>") gets its exact rows only.
 func (t *tx) MemoryCandidates(ctx context.Context, f model.MemoryFilter) ([]model.MemoryCandidate, error) {
 	if f.Limit <= 0 || len(f.ProjectIDs) == 0 || utf8.RuneCountInString(f.Text) < 3 {
 		return nil, nil // trigrams cannot find a text under three characters
@@ -53,13 +54,10 @@ func (t *tx) MemoryCandidates(ctx context.Context, f model.MemoryFilter) ([]mode
 		return nil, err
 	}
 	words := memoryTerms(f.Words, sample)
-	if len(words) == 0 {
-		words = []string{strings.ToLower(f.Text)}
-	}
 	args := []any{f.Language, f.WorkspaceID, bun.In(f.ProjectIDs), f.SourceLanguage, f.ExcludeKeyID, model.StatusApproved}
 	limit := min(f.Limit, memoryRanked)
 	var out []model.MemoryCandidate
-	from, fromArgs := t.memoryRows(f.SourceLanguage, words[0], f.Text)
+	from, fromArgs := t.memoryRows(f.SourceLanguage, memoryProbe(words, f.Text), f.Text)
 	q := memoryColumns + from + memoryJoin + ` LIMIT ?`
 	if err := t.tx.NewRaw(q, slices.Concat(fromArgs, args, []any{limit})...).Scan(ctx, &out); err != nil {
 		return nil, mapError(err)
@@ -110,11 +108,8 @@ func (t *tx) memoryMatch(ctx context.Context, projectID, sourceLang, target, tex
 	if utf8.RuneCountInString(text) < 3 {
 		return "", false, nil
 	}
-	w := strings.ToLower(text)
-	if words := memoryTerms(strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }), sample); len(words) > 0 {
-		w = words[0]
-	}
-	from, fromArgs := t.memoryRows(sourceLang, w, text)
+	words := memoryTerms(strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }), sample)
+	from, fromArgs := t.memoryRows(sourceLang, memoryProbe(words, text), text)
 	var values []string
 	err = t.tx.NewRaw(`SELECT tr.value FROM `+from+`
 JOIN translation_keys AS k ON k.id = s.key_id
@@ -128,10 +123,19 @@ ORDER BY tr.id DESC LIMIT 1`, slices.Concat(fromArgs, []any{target, projectID, m
 	return values[0], true, nil
 }
 
+// memoryProbe is what the index is asked for to find the rows whose text is exactly text:
+// its rarest word, or the whole text (folded) when it has no word of three letters.
+func memoryProbe(words []string, text string) string {
+	if len(words) == 0 {
+		return strings.ToLower(text)
+	}
+	return words[0]
+}
+
 // memoryTerms returns the words the index is asked for, rarest first: those of three or
 // more characters (folded), ordered by how many texts of sample hold them and then
 // longest first, at most memoryWords of them, and past the first only those that are not
-// common (1 in termCommonShare of the sample).
+// common (1 in termCommonShare of the sample); none when no word has three characters.
 func memoryTerms(in []string, sample []string) []string {
 	type word struct {
 		w    string
@@ -158,6 +162,9 @@ func memoryTerms(in []string, sample []string) []string {
 		}
 		return utf8.RuneCountInString(b.w) - utf8.RuneCountInString(a.w)
 	})
+	if len(words) == 0 {
+		return nil
+	}
 	out := []string{words[0].w}
 	for _, w := range words[1:min(len(words), memoryWords)] {
 		if w.held*termCommonShare >= len(sample) {

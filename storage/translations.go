@@ -653,6 +653,9 @@ func (t *tx) valueCandidates(ctx context.Context, col, sub string, sample, langu
 // trigram index answers (fts, SQLite's FTS5 table over it, joined by on), and sub when
 // pieces are not sub alone.
 func (t *tx) trigramQuery(fts, on, col, sub string, pieces []string) *bun.SelectQuery {
+	if len(pieces) == 0 {
+		pieces = []string{sub} // never an empty MATCH, nor pieces[0] of nothing
+	}
 	table, cond, _ := strings.Cut(on, " ON ")
 	q := t.tx.NewSelect()
 	if t.db.postgres {
