@@ -69,6 +69,9 @@ type Options struct {
 	Language string
 	// SourceLanguage is the project's source language.
 	SourceLanguage string
+	// RawCells writes and reads CSV cells as they are, without the guard against
+	// spreadsheet formulas (csvGuard), for tools that need the cells verbatim.
+	RawCells bool
 }
 
 // AllLanguages is the Language of an import or export of every language a multi-language

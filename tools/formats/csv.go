@@ -17,6 +17,15 @@ package formats
 // file starts with a UTF-8 byte order mark. A row with another number of cells than the
 // header, an empty or repeated key, or a repeated or empty language header is a FileError
 // naming the line.
+//
+// Formulas: a spreadsheet evaluates a cell that starts with =, +, -, @, a tab or a carriage
+// return (OWASP's CSV injection list), so Encode guards every such cell with a leading
+// single quote, which spreadsheets show as text, and also a cell that starts with a quote
+// followed by one of those characters or by another quote. Decode takes that one quote off
+// a cell that starts with a quote followed by a formula character or a quote, and leaves
+// any other cell ("'tis") as it is: decoding what Encode wrote gives every text back
+// exactly ("-5" is written '-5 and read -5). Options.RawCells writes and reads cells
+// unguarded.
 
 import (
 	"bytes"
@@ -59,6 +68,7 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 		return nil, csvError(err)
 	}
 	csvNormalizeCells(header)
+	csvUnguardCells(header, o.RawCells)
 	if csvLineEnd(data) == "\r\n" {
 		setMetaText(&f.Meta, "newline", "\r\n", true)
 	}
@@ -110,6 +120,7 @@ func decodeCSV(data []byte, o Options) (*File, error) {
 		}
 		line, _ := r.FieldPos(0)
 		csvNormalizeCells(row)
+		csvUnguardCells(row, o.RawCells)
 		key := row[0]
 		if key == "" {
 			return nil, lineError(line, "empty key")
@@ -140,6 +151,36 @@ func csvNormalizeCells(row []string) {
 			c = strings.ReplaceAll(c, "\r\n", "\n")
 		}
 		row[i] = c
+	}
+}
+
+// csvFormulaStart reports whether a spreadsheet evaluates a cell that starts with c.
+func csvFormulaStart(c byte) bool { return strings.IndexByte("=+-@\t\r", c) >= 0 }
+
+// csvGuard is the cell that holds s in a file a spreadsheet opens: s after one more
+// leading quote when s starts with a formula character, or with a quote followed by one
+// or by another quote (so that csvUnguard can tell the quote it added from the text's own).
+func csvGuard(s string) string {
+	if s != "" && (csvFormulaStart(s[0]) || (s[0] == '\'' && len(s) > 1 && (csvFormulaStart(s[1]) || s[1] == '\''))) {
+		return "'" + s
+	}
+	return s
+}
+
+// csvUnguard is the text of a cell csvGuard wrote: without the quote it added.
+func csvUnguard(cell string) string {
+	if len(cell) > 1 && cell[0] == '\'' && (csvFormulaStart(cell[1]) || cell[1] == '\'') {
+		return cell[1:]
+	}
+	return cell
+}
+
+// csvUnguardCells reads each cell of a row as csvUnguard does, unless the file is raw.
+func csvUnguardCells(row []string, raw bool) {
+	for i := range row {
+		if !raw {
+			row[i] = csvUnguard(row[i])
+		}
 	}
 }
 
@@ -209,7 +250,7 @@ func encodeCSV(f *File, o Options) ([]byte, error) {
 	if f.Meta["bom"] == "true" {
 		b.WriteString("\ufeff")
 	}
-	writeCSVRow(&b, header, nl)
+	writeCSVRow(&b, header, nl, o.RawCells)
 	seen := map[string]bool{}
 	row := make([]string, len(header))
 	for i, e := range f.Entries {
@@ -233,19 +274,23 @@ func encodeCSV(f *File, o Options) ([]byte, error) {
 			}
 			row = append(row, text)
 		}
-		writeCSVRow(&b, row, nl)
+		writeCSVRow(&b, row, nl, o.RawCells)
 	}
 	return []byte(b.String()), nil
 }
 
-// writeCSVRow writes one record by RFC 4180. encoding/csv's Writer is not used because it
-// rewrites line breaks inside quoted cells (\n to \r\n with UseCRLF, and drops \r).
-func writeCSVRow(b *strings.Builder, fields []string, nl string) {
+// writeCSVRow writes one record by RFC 4180, each cell guarded (csvGuard) unless raw.
+// encoding/csv's Writer is not used because it rewrites line breaks inside quoted cells
+// (\n to \r\n with UseCRLF, and drops \r).
+func writeCSVRow(b *strings.Builder, fields []string, nl string, raw bool) {
 	for i, s := range fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		s = strings.ToValidUTF8(s, "\uFFFD") // the file is UTF-8, and decode refuses anything else
+		if !raw {
+			s = csvGuard(s)
+		}
 		if !csvNeedsQuotes(s) {
 			b.WriteString(s)
 			continue

@@ -104,7 +104,7 @@ func TestCSVEncode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "key,en,de\n\"a,b\",\"x\r\ny\",\"\"\"q\"\"\"\ntab,\"\tlead\",trail \n"
+	want := "key,en,de\n\"a,b\",\"x\r\ny\",\"\"\"q\"\"\"\ntab,'\tlead,trail \n" // a leading tab is guarded
 	if string(out) != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
