@@ -15,7 +15,8 @@ import (
 // exportFile serves endpoint 1 with ?format=: the namespace rendered by the format's codec,
 // with its ETag and 304 as the flat map has them.
 func (s *server) exportFile(c *gin.Context) {
-	f, err := s.cat.ExportNamespace(c.Request.Context(), tools.ExportIn{NamespaceRef: ref(c), Format: c.Query("format"), Status: c.Query("status")})
+	f, err := s.cat.ExportNamespace(c.Request.Context(), tools.ExportIn{NamespaceRef: ref(c), Format: c.Query("format"), Status: c.Query("status"),
+		CSVCells: c.Query("csv_cells")})
 	if err != nil {
 		writeError(c, err)
 		return
@@ -26,7 +27,7 @@ func (s *server) exportFile(c *gin.Context) {
 // importFile serves the import endpoint: the body is the file, the query its options.
 func (s *server) importFile(c *gin.Context) {
 	in := tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: c.Param("project_id")}, NamespaceKey: c.Param("namespace"),
-		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), Content: string(body(c))}
+		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), CSVCells: c.Query("csv_cells"), Content: string(body(c))}
 	if in.Format == "" {
 		writeError(c, model.Errorf(model.CodeInvalid, "format is required, e.g. ?format=po"))
 		return

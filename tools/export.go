@@ -18,6 +18,8 @@ type ExportIn struct {
 	// Status "approved" leaves AI drafts (needs_review rows) out; "" includes them, as
 	// endpoint 1 does.
 	Status string
+	// CSVCells "raw" writes a CSV file's cells without the formula guard (rawCells).
+	CSVCells string
 }
 
 // ExportFile is a rendered file with its media type.
@@ -46,24 +48,32 @@ func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile,
 	if in.Language == formats.AllLanguages && !codec.Multilingual {
 		return ExportFile{}, model.Errorf(model.CodeInvalid, "language all is for formats that hold several languages (xcstrings, csv), not %s", codec.Name)
 	}
+	raw, err := rawCells(codec, in.CSVCells)
+	if err != nil {
+		return ExportFile{}, err
+	}
 	if checkNamespace(in.Namespace) != nil {
 		return ExportFile{}, errNoNamespace(in.Namespace)
 	}
-	name := "fmt\x00" + codec.Name + "\x00" + in.Status + "\x00" + in.Namespace + "\x00" + in.Language
+	variant := in.Status
+	if raw {
+		variant += "\x00raw"
+	}
+	name := "fmt\x00" + codec.Name + "\x00" + variant + "\x00" + in.Namespace + "\x00" + in.Language
 	f, err := c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
-		return c.renderNamespace(ctx, codec, in)
+		return c.renderNamespace(ctx, codec, in, raw)
 	})
 	if err != nil {
 		return ExportFile{}, err
 	}
 	tagged := *f
-	sum := sha256.Sum256([]byte(codec.Name + "\x00" + in.Status + "\x00" + f.ETag))
+	sum := sha256.Sum256([]byte(codec.Name + "\x00" + variant + "\x00" + f.ETag))
 	tagged.ETag = `"` + hex.EncodeToString(sum[:16]) + `"`
 	return ExportFile{File: &tagged, ContentType: codec.ContentType}, nil
 }
 
 // renderNamespace reads the namespace in the languages asked for and encodes it.
-func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in ExportIn) ([]byte, error) {
+func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in ExportIn, raw bool) ([]byte, error) {
 	var file *formats.File
 	var opts formats.Options
 	err := c.store.View(ctx, func(tx model.Tx) error {
@@ -90,7 +100,7 @@ func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in 
 			return err
 		}
 		file = &formats.File{SourceLanguage: proj.SourceLanguage, Languages: fileLanguages(codec, proj.SourceLanguage, langs)}
-		opts = formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage}
+		opts = formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw}
 		byKey := map[string]int{}
 		for _, l := range langs {
 			keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, l)

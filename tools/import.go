@@ -26,6 +26,7 @@ type ImportIn struct {
 	// PreserveSourceValues false lets a source-language import change existing source
 	// texts, as in a sync; by default only new keys take the file's texts.
 	PreserveSourceValues *bool `json:"preserve_source_values,omitempty" jsonschema:"false: a source-language import also updates the source texts of existing keys (default true)"`
+	CSVCells             string `json:"csv_cells,omitempty" jsonschema:"csv only: guarded (default; a cell lokal's export guarded with a leading ' is read without it) or raw (cells read as they are)"`
 }
 
 // ImportSummary counts what an import did (or, dry, would do).
@@ -107,6 +108,10 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	if err := checkStatus(in.Status); err != nil {
 		return out, err
 	}
+	raw, err := rawCells(codec, in.CSVCells)
+	if err != nil {
+		return out, err
+	}
 	all := in.Language == formats.AllLanguages
 	if all && !codec.Multilingual {
 		return out, model.Errorf(model.CodeInvalid, "language all is for formats that hold several languages (xcstrings, csv), not %s", codec.Name)
@@ -120,7 +125,7 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 			return out, err
 		}
 	}
-	f, err := codec.Decode([]byte(in.Content), formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage})
+	f, err := codec.Decode([]byte(in.Content), formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw})
 	if err != nil {
 		return out, fileError(codec.Name, err)
 	}

@@ -20,6 +20,7 @@ type GetTranslationsIn struct {
 	Format       string `json:"format,omitempty" jsonschema:"json (default), i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml (or yml), properties or csv"`
 	NamespaceKey string `json:"namespace_key,omitempty" jsonschema:"one namespace; default the whole project"`
 	Offset       string `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous call with the same language, format and namespace_key; absent for the first page"`
+	CSVCells     string `json:"csv_cells,omitempty" jsonschema:"csv only: guarded (default; cells a spreadsheet would run as a formula start with ') or raw"`
 }
 
 // GetTranslationsOut carries the rendered file, or one page of it.
@@ -57,6 +58,10 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	codec, ok := formats.Lookup(out.Format)
 	if !ok {
 		return out, model.Errorf(model.CodeInvalid, "format must be one of %s (or yml)", strings.Join(formats.Names(), ", "))
+	}
+	raw, err := rawCells(codec, in.CSVCells)
+	if err != nil {
+		return out, err
 	}
 	legacy := contains(exportFormats, out.Format)
 	var entries []formats.Entry // the codec's entries, for the formats not legacy
@@ -151,7 +156,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 		out.Count = len(entries)
 		slices.SortFunc(entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
 		f := &formats.File{SourceLanguage: source, Languages: fileLanguages(codec, source, []string{in.Language}), Entries: entries}
-		if body, err = codec.Encode(f, formats.Options{Language: in.Language, SourceLanguage: source}); err != nil {
+		if body, err = codec.Encode(f, formats.Options{Language: in.Language, SourceLanguage: source, RawCells: raw}); err != nil {
 			return out, model.Errorf(model.CodeUnprocessable, "%s files cannot be written: %v", codec.Name, err)
 		}
 		out.Content = string(body)

@@ -38,8 +38,11 @@ type fileSpec struct {
 	Path      string // slash-separated, relative to Root, with {language} and {namespace}
 	Format    string
 	Namespace string // the fixed namespace when Path has no {namespace}
-	codec     *formats.Codec
-	index     int
+	// CSVCells is csv_cells, the server's option for a csv file's cells: "raw" reads
+	// and writes them without the formula guard.
+	CSVCells string
+	codec    *formats.Codec
+	index    int
 }
 
 func (f fileSpec) hasLanguage() bool  { return strings.Contains(f.Path, "{language}") }
@@ -195,8 +198,10 @@ func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 			f.Format, err = scalar(v, f.field("format"))
 		case "namespace":
 			f.Namespace, err = scalar(v, f.field("namespace"))
+		case "csv_cells":
+			f.CSVCells, err = scalar(v, f.field("csv_cells"))
 		default:
-			err = fmt.Errorf("line %d: %s: unknown field %q (want path, format, namespace)", k.Line, fmt.Sprintf("files[%d]", i), k.Value)
+			err = fmt.Errorf("line %d: %s: unknown field %q (want path, format, namespace, csv_cells)", k.Line, fmt.Sprintf("files[%d]", i), k.Value)
 		}
 		if err != nil {
 			return f, err
@@ -213,6 +218,9 @@ func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 		return f, fmt.Errorf("%s: unknown format %q (want one of %s)", f.field("format"), f.Format, strings.Join(formats.Names(), ", "))
 	}
 	f.codec, f.Format = c, c.Name
+	if f.CSVCells != "" && (f.CSVCells != "guarded" && f.CSVCells != "raw" || c.Name != "csv") {
+		return f, fmt.Errorf("%s %q: want guarded or raw, for a csv file", f.field("csv_cells"), f.CSVCells)
+	}
 	p := f.Path
 	if strings.Contains(p, `\`) || path.IsAbs(p) || filepath.IsAbs(p) || slices.Contains(strings.Split(p, "/"), "..") {
 		return f, fmt.Errorf("%s %q: give a slash-separated path inside the repository", f.field("path"), p)

@@ -143,6 +143,8 @@ func TestConfigErrors(t *testing.T) {
 		{head + "server: https://x\nfiles: []\n", "server given twice"},
 		{"server: https://x\nproject: a/b\nfiles: []\n", "not a project id"},
 		{"server: https://x\nproject: [a]\nfiles: []\n", "project must be a string"},
+		{head + "files:\n  - path: a/{namespace}.csv\n    format: csv\n    csv_cells: bogus\n", "files[0].csv_cells \"bogus\": want guarded or raw"},
+		{head + "files:\n  - path: a/{namespace}.json\n    format: json\n    csv_cells: raw\n", "for a csv file"},
 	} {
 		_, err := parseConfig([]byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

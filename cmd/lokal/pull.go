@@ -206,6 +206,9 @@ func (a *apiClient) pullFile(ctx context.Context, root string, d download, statu
 		return r, last, fmt.Errorf("reading %s: %w", d.rel, err)
 	}
 	q := url.Values{"format": {d.spec.Format}}
+	if d.spec.CSVCells != "" {
+		q.Set("csv_cells", d.spec.CSVCells)
+	}
 	if status != "" {
 		q.Set("status", status)
 	}

@@ -225,6 +225,9 @@ func (a *apiClient) importFile(ctx context.Context, cfg *repoConfig, u upload, s
 		return out, fmt.Errorf("reading %s: %w", u.rel, err)
 	}
 	q := url.Values{"format": {u.spec.Format}}
+	if u.spec.CSVCells != "" {
+		q.Set("csv_cells", u.spec.CSVCells)
+	}
 	if u.language == source {
 		// The repository is where source texts are written: a changed text updates the key.
 		q.Set("preserve_source_values", "false")
@@ -276,7 +279,7 @@ func (a *apiClient) hideMissing(ctx context.Context, cfg *repoConfig, uploads []
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", u.rel, err)
 		}
-		f, err := formats.Decode(u.spec.Format, data, formats.Options{Language: source, SourceLanguage: source})
+		f, err := formats.Decode(u.spec.Format, data, formats.Options{Language: source, SourceLanguage: source, RawCells: u.spec.CSVCells == "raw"})
 		if err != nil {
 			return nil, fmt.Errorf("--hide-missing: reading the keys of %s: %w", u.rel, err)
 		}

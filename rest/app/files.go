@@ -38,12 +38,14 @@ const previewListLen = 50
 type exportForm struct {
 	Namespace, Language, Format string
 	Approved                    bool
+	RawCells                    bool // csv: cells without the formula guard
 }
 
 // importForm is the upload form's fields, kept when the page is shown again.
 type importForm struct {
 	Namespace, Language, Format, Status string
 	Preserve                            bool
+	RawCells                            bool // csv: cells read as they are
 	FileName                            string
 }
 
@@ -73,11 +75,15 @@ func formatOptions() []formatOption {
 
 func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	form := exportForm{Namespace: q.Get("ns"), Language: q.Get("lang"), Format: q.Get("format"), Approved: q.Get("approved") != ""}
+	form := exportForm{Namespace: q.Get("ns"), Language: q.Get("lang"), Format: q.Get("format"), Approved: q.Get("approved") != "",
+		RawCells: q.Get("csv_cells") == tools.CSVCellsRaw}
 	in := tools.ExportIn{NamespaceRef: tools.NamespaceRef{ProjectID: r.PathValue("project"), Language: form.Language, Namespace: form.Namespace},
 		Format: form.Format}
 	if form.Approved {
 		in.Status = model.StatusApproved
+	}
+	if form.RawCells {
+		in.CSVCells = tools.CSVCellsRaw
 	}
 	f, err := h.cat.ExportNamespace(r.Context(), in)
 	if err != nil {
@@ -123,13 +129,18 @@ func fileSafe(s string) string {
 // carries them hidden.
 func importFormFrom(r *http.Request) importForm {
 	return importForm{Namespace: r.PostFormValue("namespace"), Language: r.PostFormValue("language"), Format: r.PostFormValue("format"),
-		Status: r.PostFormValue("status"), Preserve: r.PostFormValue("preserve") == "true", FileName: r.PostFormValue("filename")}
+		Status: r.PostFormValue("status"), Preserve: r.PostFormValue("preserve") == "true",
+		RawCells: r.PostFormValue("csv_cells") == tools.CSVCellsRaw, FileName: r.PostFormValue("filename")}
 }
 
 func (f importForm) in(projectID string, content []byte, dry bool) tools.ImportIn {
 	preserve := f.Preserve
-	return tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: projectID}, NamespaceKey: f.Namespace, Language: f.Language,
+	in := tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: projectID}, NamespaceKey: f.Namespace, Language: f.Language,
 		Format: f.Format, Status: f.Status, Content: string(content), DryRun: dry, PreserveSourceValues: &preserve}
+	if f.RawCells {
+		in.CSVCells = tools.CSVCellsRaw
+	}
+	return in
 }
 
 // importPreview imports the uploaded file as a dry run and shows what it would do, with

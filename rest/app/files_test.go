@@ -45,7 +45,7 @@ func (b *browser) upload(t *testing.T, path string, fields map[string]string, na
 	return b.do(t, req)
 }
 
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z]+)" value="([^"]*)">`)
+var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
 
 // confirmForm is the preview's Confirm form as a browser would send it back.
 func confirmForm(t *testing.T, p page) url.Values {
@@ -342,4 +342,28 @@ func TestFileCap(t *testing.T) {
 	full = append(full, bytes.Repeat([]byte("\n"), rest.MaxBody-len(full))...)
 	p := b.upload(t, proj+"/import", fields, "big.po", full, true).want(t, http.StatusOK, "2 keys: 2 created")
 	b.post(t, proj+"/import/confirm", confirmForm(t, p), true).want(t, http.StatusOK, "Stored: 2 keys: 2 created")
+}
+
+// TestFilesCSVCells: the editor's download guards a CSV cell a spreadsheet would run,
+// writes it raw when asked, and its import (preview, then confirm) reads a raw file raw.
+func TestFilesCSVCells(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		e.source(t, "common", "link", `=HYPERLINK("http://evil.test","x")`)
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		proj := "/app/p/" + e.f.Project.ID
+		b.get(t, proj+"/").want(t, http.StatusOK, `name="csv_cells" value="raw"`)
+		q := url.Values{"ns": {"common"}, "lang": {"en"}, "format": {"csv"}}
+		b.get(t, proj+"/export?"+q.Encode()).want(t, http.StatusOK, `link,"'=HYPERLINK(`)
+		q.Set("csv_cells", "raw")
+		b.get(t, proj+"/export?"+q.Encode()).want(t, http.StatusOK, `link,"=HYPERLINK(`)
+
+		fields := map[string]string{"namespace": "raw", "language": "en", "format": "csv", "status": "approved", "preserve": "true", "csv_cells": "raw"}
+		p := b.upload(t, proj+"/import", fields, "raw.csv", []byte("key,en\nquoted,'=1\n"), true).want(t, http.StatusOK, `name="csv_cells" value="raw"`)
+		b.post(t, proj+"/import/confirm", confirmForm(t, p), true).want(t, http.StatusOK, "Imported")
+		if out, err := e.cat.GetTranslation(e.sys(t), e.ref("raw", "quoted", "en").KeyRef); err != nil || out.Translations[0].Value != "'=1" {
+			t.Fatalf("a raw import read %+v, %v; want '=1 kept", out, err)
+		}
+	})
 }
