@@ -25,7 +25,7 @@ type ImportIn struct {
 	Status       string `json:"status,omitempty" jsonschema:"status of imported translations: needs_review (default here) or approved"`
 	// PreserveSourceValues false lets a source-language import change existing source
 	// texts, as in a sync; by default only new keys take the file's texts.
-	PreserveSourceValues *bool `json:"preserve_source_values,omitempty" jsonschema:"false: a source-language import also updates the source texts of existing keys (default true)"`
+	PreserveSourceValues *bool  `json:"preserve_source_values,omitempty" jsonschema:"false: a source-language import also updates the source texts of existing keys (default true)"`
 	CSVCells             string `json:"csv_cells,omitempty" jsonschema:"csv only: guarded (default; a cell lokal's export guarded with a leading ' is read without it) or raw (cells read as they are)"`
 }
 
