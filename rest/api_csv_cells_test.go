@@ -65,3 +65,29 @@ func TestAPICSVFormulas(t *testing.T) {
 		s.wantFlat(t, "en", "harvest", texts)
 	})
 }
+
+// TestMCPCSVFormulas: get_translations guards the formula cells of a csv file, raw on
+// request, and import_translations reads lokal's guarded file back unchanged.
+func TestMCPCSVFormulas(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, s *server) {
+		texts := map[string]string{"link": `=HYPERLINK("http://evil.test","x")`, "quoted": "'=1"}
+		s.sync(t, "en", "harvest", texts)
+		m := s.mcpProject(t, tokenAuth(s.rw))
+		type file struct {
+			Content string `json:"content"`
+		}
+		guarded := mcpOK[file](t, m, "get_translations", map[string]any{"language": "en", "namespace_key": "harvest", "format": "csv"}).Content
+		if !strings.Contains(guarded, "\nlink,\"'=HYPERLINK(") || !strings.Contains(guarded, "\nquoted,''=1") {
+			t.Errorf("get_translations wrote live formulas:\n%s", guarded)
+		}
+		raw := mcpOK[file](t, m, "get_translations", map[string]any{"language": "en", "namespace_key": "harvest", "format": "csv", "csv_cells": "raw"}).Content
+		if !strings.Contains(raw, "\nlink,\"=HYPERLINK(") {
+			t.Errorf("raw cells were guarded:\n%s", raw)
+		}
+		file1 := "key,en\nlink,\"'=HYPERLINK(\"\"http://evil.test\"\",\"\"x\"\")\"\nquoted,''=1\n"
+		mcpOK[importOut](t, m, "import_translations", map[string]any{"namespace_key": "copy", "language": "en", "format": "csv", "content": file1})
+		s.wantFlat(t, "en", "copy", texts)
+		mcpErr(t, m, "get_translations", map[string]any{"language": "en", "format": "json", "csv_cells": "raw"}, "invalid")
+	})
+}
