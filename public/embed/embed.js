@@ -63,6 +63,7 @@
   var pageLang = html.getAttribute('lang') || '';
 
   var projectId, info, dict = null, chosen = null;
+  var shown = false, marked = null; // a text is shown translated from dict; the lang mark() set
   var textOrig = new WeakMap(), textMine = new WeakMap(); // text node -> authored text, text we set
   var attrState = new WeakMap(); // element -> { attr: [authored, ours] }
   var observer = null;
@@ -113,6 +114,7 @@
     }
     var tr = lookup(orig), want = orig;
     if (tr !== null) {
+      shown = true;
       var t = orig.trim();
       want = t === orig ? tr : orig.slice(0, orig.indexOf(t)) + tr + orig.slice(orig.indexOf(t) + t.length);
     } else {
@@ -133,7 +135,7 @@
       var s = st[a];
       if (!s || cur !== s[1]) s = st[a] = [cur, cur];
       var tr = lookup(s[0]), want = tr !== null ? tr : s[0];
-      if (tr === null) miss(s[0]);
+      if (tr === null) miss(s[0]); else shown = true;
       s[1] = want;
       if (cur !== want) el.setAttribute(a, want);
     }
@@ -181,7 +183,21 @@
         if ((!s || el.getAttribute(r.attributeName) !== s[1]) && !skipped(el)) swapAttrs(el);
       }
     }
+    mark();
     flushSoon();
+  }
+
+  // mark sets <html lang> to the chosen language only once a text of the page is shown in
+  // it: with an empty dictionary (a new namespace) the text stays in the page's language,
+  // and a screen reader must read it so. Otherwise lang is the site's own.
+  // Only a change is written, so a page's own later lang is left alone.
+  function mark() {
+    var want = chosen && shown && !pageIs(chosen) ? chosen : '';
+    if (want === marked) return;
+    marked = want;
+    if (want) html.setAttribute('lang', want);
+    else if (pageLang) html.setAttribute('lang', pageLang);
+    else html.removeAttribute('lang');
   }
 
   function observe() {
@@ -196,12 +212,9 @@
     if (observer) onMutations(observer.takeRecords());
     dict = d;
     chosen = code;
+    shown = false;
     swapTree(D.body);
-    if (pageIs(code)) {
-      if (pageLang) html.setAttribute('lang', pageLang); else html.removeAttribute('lang');
-    } else {
-      html.setAttribute('lang', code);
-    }
+    mark();
     if (observer) observer.takeRecords(); // our own changes
     observe();
     flushSoon();
