@@ -42,10 +42,11 @@ func (t *tx) RemoveMember(ctx context.Context, projectID, userID string) error {
 func (t *tx) Members(ctx context.Context, projectID string) ([]model.Member, error) {
 	var rows []struct {
 		projectMemberRow
-		Email string `bun:"email"`
+		Email       string     `bun:"email"`
+		ConfirmedAt *time.Time `bun:"confirmed_at"`
 	}
 	err := t.tx.NewSelect().TableExpr("project_members AS m").
-		ColumnExpr("m.project_id, m.user_id, m.role, m.languages, m.updated_at, u.email").
+		ColumnExpr("m.project_id, m.user_id, m.role, m.languages, m.updated_at, u.email, u.confirmed_at").
 		Join("JOIN users AS u ON u.id = m.user_id").
 		Where("m.project_id = ?", projectID).OrderExpr("u.email, u.id").Scan(ctx, &rows)
 	if err != nil {
@@ -53,7 +54,7 @@ func (t *tx) Members(ctx context.Context, projectID string) ([]model.Member, err
 	}
 	out := make([]model.Member, len(rows))
 	for i, r := range rows {
-		out[i] = model.Member{ProjectID: r.ProjectID, UserID: r.UserID, Email: r.Email, Role: r.Role, Languages: splitLanguages(r.Languages)}
+		out[i] = model.Member{ProjectID: r.ProjectID, UserID: r.UserID, Email: r.Email, Role: r.Role, Languages: splitLanguages(r.Languages), Confirmed: r.ConfirmedAt != nil}
 	}
 	return out, nil
 }

@@ -45,6 +45,7 @@ type Member struct {
 	Email     string
 	Role      string
 	Languages []string
+	Confirmed bool // the user's address (User.Confirmed)
 }
 
 // Access is what the store knows of a user's standing on a project: their workspace role

@@ -31,7 +31,7 @@ type User struct {
 	Role        string `json:"role,omitempty"` // RoleOwner or RoleMember
 	// Confirmed: an invitation or a password-reset link sent to Email was used (or the
 	// user was there before addresses were confirmed; see the migration).
-	Confirmed bool      `json:"confirmed"`
+	Confirmed bool      `json:"-"`
 	CreatedAt time.Time `json:"-"`
 }
 
