@@ -30,11 +30,12 @@ type workspaceRow struct {
 
 type userRow struct {
 	bun.BaseModel `bun:"table:users"`
-	ID            string    `bun:"id,pk,type:varchar(36)"`
-	WorkspaceID   string    `bun:"workspace_id,notnull,type:varchar(36)"`
-	Email         string    `bun:"email,notnull"`
-	Role          string    `bun:"role,notnull"`
-	CreatedAt     time.Time `bun:"created_at,notnull"`
+	ID            string     `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID   string     `bun:"workspace_id,notnull,type:varchar(36)"`
+	Email         string     `bun:"email,notnull"`
+	Role          string     `bun:"role,notnull"`
+	ConfirmedAt   *time.Time `bun:"confirmed_at"`
+	CreatedAt     time.Time  `bun:"created_at,notnull"`
 }
 
 type invitationRow struct {
@@ -51,6 +52,9 @@ type invitationRow struct {
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
 	ExpiresAt     time.Time  `bun:"expires_at,notnull"`
 	UsedAt        *time.Time `bun:"used_at"`
+	RevokedAt     *time.Time `bun:"revoked_at"`
+	Kind          string     `bun:"kind,notnull"`
+	UserID        *string    `bun:"user_id,type:varchar(36)"`
 }
 
 type projectMemberRow struct {

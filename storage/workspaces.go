@@ -25,7 +25,11 @@ func (t *tx) Workspace(ctx context.Context, id string) (model.Workspace, error) 
 }
 
 func (t *tx) CreateUser(ctx context.Context, u model.User) error {
-	_, err := t.tx.NewInsert().Model(&userRow{ID: u.ID, WorkspaceID: u.WorkspaceID, Email: u.Email, Role: u.Role, CreatedAt: now()}).Exec(ctx)
+	r := userRow{ID: u.ID, WorkspaceID: u.WorkspaceID, Email: u.Email, Role: u.Role, CreatedAt: now()}
+	if u.Confirmed {
+		r.ConfirmedAt = &r.CreatedAt
+	}
+	_, err := t.tx.NewInsert().Model(&r).Exec(ctx)
 	return mapError(err)
 }
 
@@ -34,7 +38,7 @@ func (t *tx) User(ctx context.Context, id string) (model.User, error) {
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return model.User{}, notFound(err, "user %s", id)
 	}
-	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt}, nil
+	return r.user(), nil
 }
 
 func (t *tx) Workspaces(ctx context.Context) ([]model.Workspace, error) {
@@ -56,7 +60,12 @@ func (t *tx) Users(ctx context.Context, workspaceID string) ([]model.User, error
 	}
 	out := make([]model.User, len(rows))
 	for i, r := range rows {
-		out[i] = model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt}
+		out[i] = r.user()
 	}
 	return out, nil
+}
+
+// user is the row as the catalogue reads it.
+func (r userRow) user() model.User {
+	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, Confirmed: r.ConfirmedAt != nil, CreatedAt: r.CreatedAt}
 }

@@ -78,7 +78,8 @@ type CreateUserIn struct {
 	Role string `json:"role"`
 }
 
-// CreateUser adds a user to a workspace. Admin only.
+// CreateUser adds a user to a workspace. Admin only. Its address is unconfirmed (but for
+// the workspace's first user) until a link sent to it is used.
 func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (model.User, error) {
 	if err := requireSystem(ctx); err != nil {
 		return model.User{}, err
@@ -101,7 +102,9 @@ func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (model.User, 
 		if us, err := tx.Users(ctx, in.WorkspaceID); err != nil {
 			return nil, err
 		} else if len(us) == 0 {
-			u.Role = model.RoleOwner
+			// The operator's own user (serve's admin on an empty database): confirmed, as
+			// the upgrade confirms each workspace's first user.
+			u.Role, u.Confirmed = model.RoleOwner, true
 		}
 		return nil, tx.CreateUser(ctx, u)
 	}})

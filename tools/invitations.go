@@ -65,7 +65,7 @@ func (c *Catalog) Invite(ctx context.Context, in InviteIn) (Invited, error) {
 		return out, err
 	}
 	now := c.opts.Now().UTC().Truncate(time.Microsecond)
-	inv := model.Invitation{ID: newID(), WorkspaceID: p.WorkspaceID, Email: email, WorkspaceRole: workspaceRole, ProjectRole: projectRole,
+	inv := model.Invitation{ID: newID(), Kind: model.InvitationInvite, WorkspaceID: p.WorkspaceID, Email: email, WorkspaceRole: workspaceRole, ProjectRole: projectRole,
 		Languages: []string{}, Hash: hash, CreatedBy: p.Actor(), CreatedAt: now, ExpiresAt: now.Add(InvitationLifetime)}
 	err = c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		if projectRole != "" {
@@ -77,11 +77,16 @@ func (c *Catalog) Invite(ctx context.Context, in InviteIn) (Invited, error) {
 			if inv.Languages, err = memberLanguages(proj, projectRole, in.Languages); err != nil {
 				return nil, err
 			}
+			if projectRole != model.RoleManager && len(inv.Languages) == 0 {
+				return nil, model.Errorf(model.CodeInvalid, "an invitation as %s needs at least one language: choose the languages %s will work in", projectRole, email)
+			}
 		}
 		if inv.WorkspaceID == "" {
 			return nil, model.Errorf(model.CodeInvalid, "give the project the invitation is for")
 		}
-		if _, err := findUser(ctx, tx, inv.WorkspaceID, email); err == nil {
+		// An unconfirmed account does not block: whoever holds the address takes it over by
+		// accepting (AcceptInvitation).
+		if u, err := findUser(ctx, tx, inv.WorkspaceID, email); err == nil && u.Confirmed {
 			return nil, model.Errorf(model.CodeConflict, "%s is a user of this workspace already; give them a role instead", email)
 		}
 		return nil, tx.CreateInvitation(ctx, inv)
@@ -100,8 +105,18 @@ func errInvitation() error {
 
 // Invitation returns the invitation of a link's token, while it may still be accepted.
 func (c *Catalog) Invitation(ctx context.Context, token string) (model.Invitation, error) {
-	if !strings.HasPrefix(token, PrefixInvitation) || len(token) > 100 {
-		return model.Invitation{}, errInvitation()
+	return c.link(ctx, token, model.InvitationInvite)
+}
+
+// link returns the pending invitation or reset link (kind) of a token. Unknown, used,
+// revoked and expired links, and a link of the other kind, get the same refusal.
+func (c *Catalog) link(ctx context.Context, token, kind string) (model.Invitation, error) {
+	refuse, prefix := errInvitation, PrefixInvitation
+	if kind == model.InvitationReset {
+		refuse, prefix = errResetLink, PrefixReset
+	}
+	if !strings.HasPrefix(token, prefix) || len(token) > 100 {
+		return model.Invitation{}, refuse()
 	}
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
@@ -112,8 +127,8 @@ func (c *Catalog) Invitation(ctx context.Context, token string) (model.Invitatio
 		inv, err = tx.InvitationByHash(ctx, hash)
 		return err
 	})
-	if model.IsNotFound(err) || (err == nil && (inv.UsedAt != nil || !c.opts.Now().Before(inv.ExpiresAt))) {
-		return model.Invitation{}, errInvitation()
+	if model.IsNotFound(err) || (err == nil && (inv.Kind != kind || !inv.Pending(c.opts.Now()))) {
+		return model.Invitation{}, refuse()
 	}
 	return inv, err
 }
@@ -140,7 +155,7 @@ func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, 
 	if n := len(password); n < MinPasswordBytes || n > MaxPasswordBytes {
 		return SignedIn{}, model.Errorf(model.CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
 	}
-	u := model.User{ID: newID(), WorkspaceID: inv.WorkspaceID, Email: inv.Email, Role: inv.WorkspaceRole}
+	u := model.User{ID: newID(), WorkspaceID: inv.WorkspaceID, Email: inv.Email, Role: inv.WorkspaceRole, Confirmed: true}
 	hash := hashPassword(password)
 	sys := model.WithPrincipal(ctx, System)
 	err = c.write(sys, write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
@@ -150,13 +165,29 @@ func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, 
 			}
 			return nil, err
 		}
-		if err := tx.CreateUser(ctx, u); err != nil {
-			if model.ErrorCode(err) == model.CodeConflict {
-				return nil, model.Errorf(model.CodeConflict, "%s is a user of this workspace already; sign in instead", u.Email)
+		old, err := findUser(ctx, tx, inv.WorkspaceID, inv.Email)
+		switch {
+		case err == nil && old.Confirmed:
+			return nil, model.Errorf(model.CodeConflict, "%s is a user of this workspace already; sign in instead", old.Email)
+		case err == nil:
+			// The invitee proves the address: the unconfirmed account is theirs now.
+			u = old
+			if err := c.claimAccount(ctx, tx, old, hash); err != nil {
+				return nil, err
 			}
-			return nil, err
-		}
-		if err := tx.SetPassword(ctx, u.ID, hash); err != nil {
+			if inv.WorkspaceRole == model.RoleOwner && old.Role != model.RoleOwner {
+				if err := tx.SetUserRole(ctx, old.ID, model.RoleOwner); err != nil {
+					return nil, err
+				}
+			}
+		case model.IsNotFound(err):
+			if err := tx.CreateUser(ctx, u); err != nil {
+				return nil, err
+			}
+			if err := tx.SetPassword(ctx, u.ID, hash); err != nil {
+				return nil, err
+			}
+		default:
 			return nil, err
 		}
 		if inv.ProjectID != "" {
@@ -168,4 +199,175 @@ func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, 
 		return SignedIn{}, err
 	}
 	return c.SignIn(ctx, SignInIn{Email: u.Email, Password: password, ClientIP: in.ClientIP})
+}
+
+// claimAccount gives u to whoever used a link sent to its address: their password (which
+// ends every session), the address confirmed and, when it was not confirmed, the personal
+// tokens revoked, because whoever made the account before must keep no access to it.
+func (c *Catalog) claimAccount(ctx context.Context, tx model.Tx, u model.User, passwordHash string) error {
+	if err := tx.SetPassword(ctx, u.ID, passwordHash); err != nil {
+		return err
+	}
+	now := c.opts.Now().UTC()
+	if !u.Confirmed {
+		ts, err := tx.Tokens(ctx, model.TokenFilter{UserID: u.ID, Kinds: []string{model.KindPersonal, model.KindWorkspace}})
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			if err := tx.RevokeToken(ctx, t.ID, now); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.ConfirmUser(ctx, u.ID, now)
+}
+
+// InvitationView is a pending invitation as the members page and `invitation list` show it.
+type InvitationView struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Role      string    `json:"role"`
+	Languages []string  `json:"languages"`
+	ProjectID string    `json:"project,omitempty"`
+	InvitedBy string    `json:"invited_by"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// ListInvitationsIn selects pending invitations: of a project, of a workspace (the
+// operator only), or every one (the operator, neither given).
+type ListInvitationsIn struct {
+	ProjectID   string
+	WorkspaceID string
+}
+
+// ListInvitations returns the pending invitations (not used, revoked or expired), oldest
+// first. Whoever may invite for a project sees its invitations: its managers, and owners,
+// who also see the workspace's owner invitations there.
+func (c *Catalog) ListInvitations(ctx context.Context, in ListInvitationsIn) ([]InvitationView, error) {
+	out := []InvitationView{}
+	p := model.PrincipalFrom(ctx)
+	f := model.InvitationFilter{Kind: model.InvitationInvite, Open: true, ProjectID: in.ProjectID, WorkspaceID: in.WorkspaceID}
+	if p.Kind == model.KindSystem {
+		if (in.ProjectID != "" && !validID(in.ProjectID)) || (in.WorkspaceID != "" && !validID(in.WorkspaceID)) {
+			return out, model.Errorf(model.CodeNotFound, "no such project or workspace")
+		}
+	} else {
+		if in.ProjectID == "" {
+			return out, model.Errorf(model.CodeInvalid, "give the project whose invitations to list")
+		}
+		if err := c.memberAuth(ctx, "invitation_list", in.ProjectID, false); err != nil {
+			return out, err
+		}
+		f.WorkspaceID, f.Owners = p.WorkspaceID, c.workspaceNeed(ctx, model.RightOwner) == nil
+	}
+	now := c.opts.Now()
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		if in.ProjectID != "" {
+			if _, err := tx.Project(ctx, in.ProjectID); err != nil {
+				return err
+			}
+		}
+		if in.WorkspaceID != "" {
+			if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
+				return err
+			}
+		}
+		invs, err := tx.Invitations(ctx, f)
+		if err != nil {
+			return err
+		}
+		names := map[string]string{}
+		for _, inv := range invs {
+			if !inv.Pending(now) {
+				continue
+			}
+			v, err := c.invitationView(ctx, tx, inv, names)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// invitationView names who invited (by email: ids are not for people); names caches the
+// emails of the users read.
+func (c *Catalog) invitationView(ctx context.Context, tx model.Tx, inv model.Invitation, names map[string]string) (InvitationView, error) {
+	v := InvitationView{ID: inv.ID, Email: inv.Email, Role: inv.ProjectRole, Languages: inv.Languages, ProjectID: inv.ProjectID,
+		CreatedAt: inv.CreatedAt, ExpiresAt: inv.ExpiresAt, InvitedBy: "the operator"}
+	if inv.WorkspaceRole == model.RoleOwner {
+		v.Role = model.RoleOwner
+	}
+	if id, ok := strings.CutPrefix(inv.CreatedBy, "user:"); ok {
+		name, seen := names[id]
+		if !seen {
+			u, err := tx.User(ctx, id)
+			if err != nil && !model.IsNotFound(err) {
+				return v, err
+			}
+			name = u.Email
+			if name == "" {
+				name = "a former user"
+			}
+			names[id] = name
+		}
+		v.InvitedBy = name
+	}
+	return v, nil
+}
+
+// RevokeInvitationIn names an invitation to revoke; ProjectID, when given (the members
+// page), is the project it must belong to, or any project for an owner invitation.
+type RevokeInvitationIn struct {
+	ID        string
+	ProjectID string
+}
+
+// RevokeInvitation makes a pending invitation's link answer as an expired one does. Who
+// may invite for its project may revoke it; an owner invitation only owners.
+func (c *Catalog) RevokeInvitation(ctx context.Context, in RevokeInvitationIn) (InvitationView, error) {
+	var out InvitationView
+	p := model.PrincipalFrom(ctx)
+	notFound := model.Errorf(model.CodeNotFound, "invitation %q not found", model.Truncate(in.ID, 40))
+	if !validID(in.ID) {
+		return out, notFound
+	}
+	var inv model.Invitation
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		var err error
+		inv, err = tx.Invitation(ctx, in.ID)
+		return err
+	})
+	if model.IsNotFound(err) || (err == nil && (inv.Kind != model.InvitationInvite ||
+		(p.Kind != model.KindSystem && inv.WorkspaceID != p.WorkspaceID) || (in.ProjectID != "" && inv.ProjectID != "" && inv.ProjectID != in.ProjectID))) {
+		return out, notFound
+	}
+	if err != nil {
+		return out, err
+	}
+	if inv.ProjectID == "" {
+		if err := c.workspaceNeed(ctx, model.RightOwner); err != nil {
+			return out, model.Errorf(model.CodeForbidden, "only an owner of the workspace may revoke an invitation as owner")
+		}
+	} else if err := c.memberAuth(ctx, "invitation_revoke", inv.ProjectID, true); err != nil {
+		return out, err
+	}
+	if !inv.Pending(c.opts.Now()) {
+		return out, model.Errorf(model.CodeConflict, "the invitation of %s was used, revoked or expired already", inv.Email)
+	}
+	err = c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+		if err := tx.RevokeInvitation(ctx, inv.ID, c.opts.Now()); err != nil {
+			if model.ErrorCode(err) == model.CodeConflict {
+				return nil, model.Errorf(model.CodeConflict, "the invitation of %s was used or revoked already", inv.Email)
+			}
+			return nil, err
+		}
+		out, err = c.invitationView(ctx, tx, inv, map[string]string{})
+		return nil, err
+	}})
+	return out, err
 }

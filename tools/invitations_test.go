@@ -32,8 +32,8 @@ func TestInvitations(t *testing.T) {
 		if _, err := cat.Invite(as("manager"), tools.InviteIn{ProjectID: id, Email: "x@acme.test", Role: model.RoleOwner}); codeOf(err) != model.CodeForbidden {
 			t.Errorf("a manager inviting an owner: %v, want forbidden", err)
 		}
-		if _, err := cat.Invite(as("manager"), tools.InviteIn{ProjectID: id, Email: "translator@acme.test", Role: model.RoleReviewer}); codeOf(err) != model.CodeConflict {
-			t.Errorf("inviting a user of the workspace: %v, want conflict", err)
+		if _, err := cat.Invite(as("manager"), tools.InviteIn{ProjectID: id, Email: rf.users["owner"].Email, Role: model.RoleReviewer, Languages: []string{"nb"}}); codeOf(err) != model.CodeConflict {
+			t.Errorf("inviting a confirmed user of the workspace: %v, want conflict", err)
 		}
 		if _, err := cat.Invite(as("manager"), tools.InviteIn{ProjectID: id, Email: "not mail", Role: model.RoleReviewer}); codeOf(err) != model.CodeInvalid {
 			t.Errorf("inviting a bad email: %v, want invalid", err)

@@ -21,6 +21,7 @@ type MemberView struct {
 	Email     string   `json:"email"`
 	Role      string   `json:"role"`
 	Languages []string `json:"languages"`
+	Confirmed bool     `json:"-"` // their address: see model.User (not in the CLI's documented JSON)
 }
 
 // SetMemberIn gives a user a role on a project. User is the user's id or email.
@@ -84,7 +85,7 @@ func (c *Catalog) ListMembers(ctx context.Context, projectID string) ([]MemberVi
 		}
 		ms, err := tx.Members(ctx, projectID)
 		for _, m := range ms {
-			out = append(out, MemberView{UserID: m.UserID, Email: m.Email, Role: m.Role, Languages: m.Languages})
+			out = append(out, MemberView{UserID: m.UserID, Email: m.Email, Role: m.Role, Languages: m.Languages, Confirmed: m.Confirmed})
 		}
 		return err
 	})

@@ -88,6 +88,10 @@ var Operations = []Operation{
 	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
 	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	{Name: "invitation_list", Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
+	{Name: "invitation_revoke", Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: "user_reset_link", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "reset_password", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 	// The project's settings, terminology and checkups in the editor (set_project above).
 	{Name: "create_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 	{Name: "add_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},

@@ -262,6 +262,7 @@ func init() {
 	commands = append(commands, embedCommands()...)
 	commands = append(commands, hookCommands()...)
 	commands = append(commands, userCommands()...)
+	commands = append(commands, invitationCommands()...)
 	commands = append(commands, pushPullCommands()...)
 	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},

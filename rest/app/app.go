@@ -116,7 +116,10 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/members/set", h.signedIn(h.setMember))
 	m.HandleFunc("POST /app/p/{project}/members/remove", h.signedIn(h.removeMember))
 	m.HandleFunc("POST /app/p/{project}/members/owner", h.signedIn(h.setUserRole))
+	m.HandleFunc("POST /app/p/{project}/members/invitations/revoke", h.signedIn(h.revokeInvitation))
+	m.HandleFunc("POST /app/p/{project}/members/reset", h.signedIn(h.resetLink))
 	m.HandleFunc("GET /app/invite/{token}", h.inviteForm)
+	m.HandleFunc("GET /app/reset/{token}", h.resetForm)
 	// settings.go, terminology.go, checkups.go
 	m.HandleFunc("POST /app/projects", h.signedIn(h.createProject))
 	m.HandleFunc("GET /app/p/{project}/settings", h.signedIn(h.settings))
@@ -135,6 +138,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("GET /app/p/{project}/checkups", h.signedIn(h.checkups))
 	m.HandleFunc("POST /app/p/{project}/checkups/run", h.signedIn(h.runCheckup))
 	m.HandleFunc("POST /app/invite/{token}", h.acceptInvite)
+	m.HandleFunc("POST /app/reset/{token}", h.resetPassword)
 	for _, s := range h.opts.Sections {
 		s.Routes(m, h.signedIn)
 	}

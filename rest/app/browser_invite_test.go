@@ -29,7 +29,7 @@ func TestBrowserInvitation(t *testing.T) {
 		chromedp.Navigate(e.srv.URL+"/app/p/"+id+"/members"), chromedp.WaitVisible(chromedp.CSS(`#invite-email`)),
 		chromedp.SendKeys(chromedp.CSS(`#invite-email`), "ines@acme.test"),
 		chromedp.SetValue(chromedp.CSS(`#invite-role`), "translator"),
-		chromedp.Click(chromedp.CSS(`input[name=languages][value=nb]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/members/invite"] input[name=languages][value=nb]`)),
 		chromedp.Submit(chromedp.CSS(`#invite-email`)))
 	waitFor(t, ctx, "the invitation link", `!!document.querySelector('#invite-link')`)
 	link := strings.TrimSpace(text(t, ctx, `#invite-link`))

@@ -68,7 +68,10 @@
 // (Manage, Owner, Editable, Approvable), never by a role's name, and the operation refuses
 // (403) whatever was forged. The members page sets roles through [tools.Catalog.SetMember],
 // [tools.Catalog.RemoveMember] and [tools.Catalog.SetUserRole]; what removes or demotes asks
-// for a ticked box first, as revoking does on the Connect page. What the owner's operations record (webhooks, redeploy) credits the user.
+// for a ticked box first, as revoking does on the Connect page. It lists and revokes pending
+// invitations ([tools.Catalog.ListInvitations], [tools.Catalog.RevokeInvitation]) and
+// gives owners a user's password-reset link ([tools.Catalog.CreateResetLink]); an
+// invitation's and a reset link's pages are one form (invite.html) over their operations. What the owner's operations record (webhooks, redeploy) credits the user.
 // A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
 // the Connect page and the message.
 //

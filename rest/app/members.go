@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"crypto/subtle"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
@@ -16,6 +18,14 @@ import (
 
 func (h *handler) members(w http.ResponseWriter, r *http.Request) {
 	h.membersPage(w, r, http.StatusOK, nil, memberForm{})
+}
+
+// shownLink is a link made by a form of the page (an invitation, a password reset), shown
+// in that answer only.
+type shownLink struct {
+	Email, Role, Link string
+	Reset             bool
+	ExpiresAt         time.Time
 }
 
 // memberForm is a refused form of the members page: which (invite, set, remove, owner),
@@ -42,9 +52,9 @@ type userRow struct {
 	Error    string
 }
 
-// membersPage renders the members page; inv is an invitation just made (its link shown
-// this once), fe a refused form, shown beside it with what was typed.
-func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int, inv *tools.Invited, fe memberForm) {
+// membersPage renders the members page; inv is a link just made (shown this once), fe a
+// refused form, shown beside it with what was typed.
+func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int, inv *shownLink, fe memberForm) {
 	ctx, id := r.Context(), r.PathValue("project")
 	// The catalogue first: it refuses (403) one who may not see the project, whom the
 	// session's project list would only not know (404).
@@ -79,6 +89,13 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 		}
 		rows = append(rows, row)
 	}
+	var pending []tools.InvitationView
+	if role.Manage {
+		if pending, err = h.cat.ListInvitations(ctx, tools.ListInvitationsIn{ProjectID: id}); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
 	var users []userRow
 	if role.Owner {
 		us, err := h.cat.ListUsers(ctx)
@@ -92,15 +109,20 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 			if fe.Form == "owner" && fe.User == u.ID {
 				row.Error, row.FormRole = fe.Message, r.PostFormValue("role")
 			}
+			if fe.Form == "reset" && fe.User == u.ID {
+				row.Error = fe.Message
+			}
 			users = append(users, row)
 		}
 	}
-	formErr, addErr, lost := "", "", fe.Message
+	formErr, addErr, revokeErr, lost := "", "", "", fe.Message
 	switch fe.Form {
 	case "invite":
 		formErr, lost = fe.Message, ""
 	case "add":
 		addErr, lost = fe.Message, ""
+	case "revoke":
+		revokeErr, lost = fe.Message, ""
 	}
 	for _, m := range rows {
 		if m.Error.Message != "" {
@@ -121,7 +143,7 @@ func (h *handler) membersPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	h.render(w, r, status, "members", map[string]any{"Project": map[string]string{"ID": id, "Title": p.Title}, "Members": rows,
 		"Languages": targets, "Roles": tools.ProjectRoles, "WorkspaceRoles": tools.WorkspaceRoles, "Users": users, "Role": role,
-		"Invited": inv, "Error": formErr, "Lost": lost, "Form": form, "AddError": addErr, "Added": added, "Flash": r.URL.Query().Get("done")})
+		"Invited": inv, "Pending": pending, "RevokeError": revokeErr, "Error": formErr, "Lost": lost, "Form": form, "AddError": addErr, "Added": added, "Flash": r.URL.Query().Get("done")})
 }
 
 func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
@@ -131,16 +153,41 @@ func (h *handler) invite(w http.ResponseWriter, r *http.Request) {
 		h.memberFail(w, r, err, memberForm{Form: "invite"})
 		return
 	}
-	if !strings.HasPrefix(inv.Link, "http") {
-		// No base URL configured: the link is this server's.
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		inv.Link = scheme + "://" + r.Host + inv.Link
-	}
 	// Shown in this answer only: a reload does not show it again.
-	h.membersPage(w, r, http.StatusCreated, &inv, memberForm{})
+	h.membersPage(w, r, http.StatusCreated, &shownLink{Email: inv.Email, Role: inv.Role, Link: absolute(r, inv.Link), ExpiresAt: inv.ExpiresAt}, memberForm{})
+}
+
+// absolute makes a link this server's when no base URL is configured.
+func absolute(r *http.Request, link string) string {
+	if strings.HasPrefix(link, "http") {
+		return link
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + link
+}
+
+// revokeInvitation revokes a pending invitation: its link answers as an expired one.
+func (h *handler) revokeInvitation(w http.ResponseWriter, r *http.Request) {
+	v, err := h.cat.RevokeInvitation(r.Context(), tools.RevokeInvitationIn{ID: r.PostFormValue("invitation"), ProjectID: r.PathValue("project")})
+	if err != nil {
+		h.memberFail(w, r, err, memberForm{Form: "revoke"})
+		return
+	}
+	h.memberDone(w, r, "The invitation of "+v.Email+" is revoked: its link no longer works")
+}
+
+// resetLink makes a user's password-reset link, shown once to the owner who hands it over.
+func (h *handler) resetLink(w http.ResponseWriter, r *http.Request) {
+	user := r.PostFormValue("user")
+	l, err := h.cat.CreateResetLink(r.Context(), user)
+	if err != nil {
+		h.memberFail(w, r, err, memberForm{Form: "reset", User: user})
+		return
+	}
+	h.membersPage(w, r, http.StatusCreated, &shownLink{Email: l.Email, Link: absolute(r, l.Link), Reset: true, ExpiresAt: l.ExpiresAt}, memberForm{})
 }
 
 // setMember gives a member another role or other languages.
@@ -247,18 +294,61 @@ func (h *handler) memberDone(w http.ResponseWriter, r *http.Request, msg string)
 	http.Redirect(w, r, "/app/p/"+r.PathValue("project")+"/members?done="+url.QueryEscape(msg), http.StatusSeeOther)
 }
 
+// passwordLink is a page a link opens to set a password: an invitation's or a reset's.
+type passwordLink struct {
+	reset bool
+	email func(ctx context.Context, token string) (string, error)
+	use   func(ctx context.Context, in tools.AcceptIn) (tools.SignedIn, error)
+}
+
+func (h *handler) invitationLink() passwordLink {
+	return passwordLink{use: h.cat.AcceptInvitation, email: func(ctx context.Context, token string) (string, error) {
+		inv, err := h.cat.Invitation(ctx, token)
+		return inv.Email, err
+	}}
+}
+
+func (h *handler) resetLinkPage() passwordLink {
+	return passwordLink{reset: true, email: h.cat.ResetLinkEmail, use: h.cat.ResetPassword}
+}
+
 func (h *handler) inviteForm(w http.ResponseWriter, r *http.Request) {
-	inv, err := h.cat.Invitation(r.Context(), r.PathValue("token"))
+	h.linkForm(w, r, h.invitationLink())
+}
+
+func (h *handler) acceptInvite(w http.ResponseWriter, r *http.Request) {
+	h.linkPost(w, r, h.invitationLink())
+}
+
+func (h *handler) resetForm(w http.ResponseWriter, r *http.Request) {
+	h.linkForm(w, r, h.resetLinkPage())
+}
+
+func (h *handler) resetPassword(w http.ResponseWriter, r *http.Request) {
+	h.linkPost(w, r, h.resetLinkPage())
+}
+
+// linkData is what the page of a link shows.
+func linkData(l passwordLink, csrf, email, token string) map[string]any {
+	action := "/app/invite/"
+	if l.reset {
+		action = "/app/reset/"
+	}
+	return map[string]any{"SigninCSRF": csrf, "Email": email, "Token": token, "Action": action + token, "Reset": l.reset}
+}
+
+func (h *handler) linkForm(w http.ResponseWriter, r *http.Request, l passwordLink) {
+	email, err := l.email(r.Context(), r.PathValue("token"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	tok := randomToken()
 	h.cookie(w, r, signinCookie, tok, 3600)
-	h.render(w, r, http.StatusOK, "invite", map[string]any{"SigninCSRF": tok, "Email": inv.Email, "Token": r.PathValue("token")})
+	h.render(w, r, http.StatusOK, "invite", linkData(l, tok, email, r.PathValue("token")))
 }
 
-func (h *handler) acceptInvite(w http.ResponseWriter, r *http.Request) {
+func (h *handler) linkPost(w http.ResponseWriter, r *http.Request, l passwordLink) {
 	if err := readBody(r, 64<<10); err != nil {
 		h.fail(w, r, err)
 		return
@@ -275,14 +365,14 @@ func (h *handler) acceptInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	var out tools.SignedIn
 	if err == nil {
-		out, err = h.cat.AcceptInvitation(r.Context(), tools.AcceptIn{Token: token, Password: pw, ClientIP: h.opts.ClientIP(r)})
+		out, err = l.use(r.Context(), tools.AcceptIn{Token: token, Password: pw, ClientIP: h.opts.ClientIP(r)})
 	}
 	if err != nil {
 		if model.ErrorCode(err) == model.CodeInvalid {
-			inv, ierr := h.cat.Invitation(r.Context(), token)
-			if ierr == nil {
-				h.render(w, r, http.StatusBadRequest, "invite", map[string]any{"SigninCSRF": c.Value, "Email": inv.Email, "Token": token,
-					"Error": model.ErrorMessage(err)})
+			if email, ierr := l.email(r.Context(), token); ierr == nil {
+				data := linkData(l, c.Value, email, token)
+				data["Error"] = model.ErrorMessage(err)
+				h.render(w, r, http.StatusBadRequest, "invite", data)
 				return
 			}
 		}

@@ -45,6 +45,7 @@ type Member struct {
 	Email     string
 	Role      string
 	Languages []string
+	Confirmed bool // the user's address (User.Confirmed)
 }
 
 // Access is what the store knows of a user's standing on a project: their workspace role
@@ -73,9 +74,13 @@ type MemberTx interface {
 
 // Invitation lets someone join a workspace: whoever holds its link sets a password once,
 // before ExpiresAt, and becomes a user with WorkspaceRole and, when ProjectID is set,
-// ProjectRole on that project. Only a keyed hash of the link's token is stored.
+// ProjectRole on that project. Only a keyed hash of the link's token is stored. Kind
+// InvitationReset is a password-reset link of the user UserID instead: the same one-use,
+// expiring link, which sets that user's password.
 type Invitation struct {
 	ID            string
+	Kind          string // InvitationInvite or InvitationReset
+	UserID        string // the user a reset link is for
 	WorkspaceID   string
 	ProjectID     string
 	Email         string
@@ -87,12 +92,43 @@ type Invitation struct {
 	CreatedAt     time.Time
 	ExpiresAt     time.Time
 	UsedAt        *time.Time
+	RevokedAt     *time.Time
 }
 
-// InvitationTx holds invitations. Errors: CodeNotFound for an unknown hash; UseInvitation
-// answers CodeConflict for an invitation used already.
+// The kinds of Invitation.
+const (
+	InvitationInvite = "invite"
+	InvitationReset  = "reset"
+)
+
+// Pending tells whether the link may still be used at now: not used, not revoked, not
+// expired.
+func (inv Invitation) Pending(now time.Time) bool {
+	return inv.UsedAt == nil && inv.RevokedAt == nil && now.Before(inv.ExpiresAt)
+}
+
+// InvitationFilter selects invitations of a kind: of a workspace, of a project (with
+// Owners, also the workspace's owner invitations), unused and unrevoked ones only with
+// Open. Zero fields select all.
+type InvitationFilter struct {
+	Kind        string
+	WorkspaceID string
+	ProjectID   string
+	Owners      bool
+	Open        bool
+}
+
+// InvitationTx holds invitations. Errors: CodeNotFound for an unknown hash or id;
+// UseInvitation and RevokeInvitation answer CodeConflict for an invitation used or revoked
+// already.
 type InvitationTx interface {
 	CreateInvitation(ctx context.Context, inv Invitation) error
 	InvitationByHash(ctx context.Context, hash string) (Invitation, error)
+	Invitation(ctx context.Context, id string) (Invitation, error)
+	// Invitations returns the invitations matching f, oldest first.
+	Invitations(ctx context.Context, f InvitationFilter) ([]Invitation, error)
 	UseInvitation(ctx context.Context, id string, at time.Time) error
+	RevokeInvitation(ctx context.Context, id string, at time.Time) error
+	// ConfirmUser marks the user's address confirmed at at.
+	ConfirmUser(ctx context.Context, userID string, at time.Time) error
 }

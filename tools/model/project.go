@@ -25,11 +25,14 @@ type Workspace struct {
 
 // User owns personal access tokens; writes made with them are attributed to the user.
 type User struct {
-	ID          string    `json:"id"`
-	WorkspaceID string    `json:"-"`
-	Email       string    `json:"email"`
-	Role        string    `json:"role,omitempty"` // RoleOwner or RoleMember
-	CreatedAt   time.Time `json:"-"`
+	ID          string `json:"id"`
+	WorkspaceID string `json:"-"`
+	Email       string `json:"email"`
+	Role        string `json:"role,omitempty"` // RoleOwner or RoleMember
+	// Confirmed: an invitation or a password-reset link sent to Email was used (or the
+	// user was there before addresses were confirmed; see the migration).
+	Confirmed bool      `json:"-"`
+	CreatedAt time.Time `json:"-"`
 }
 
 // Project is the spec's Project object. Settings holds what later features need and is not
