@@ -34,7 +34,7 @@ func (t *tx) User(ctx context.Context, id string) (model.User, error) {
 	if err := t.tx.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return model.User{}, notFound(err, "user %s", id)
 	}
-	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt}, nil
+	return userOf(r), nil
 }
 
 func (t *tx) Workspaces(ctx context.Context) ([]model.Workspace, error) {
@@ -56,7 +56,7 @@ func (t *tx) Users(ctx context.Context, workspaceID string) ([]model.User, error
 	}
 	out := make([]model.User, len(rows))
 	for i, r := range rows {
-		out[i] = model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, CreatedAt: r.CreatedAt}
+		out[i] = userOf(r)
 	}
 	return out, nil
 }

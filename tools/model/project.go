@@ -30,6 +30,8 @@ type User struct {
 	Email       string    `json:"email"`
 	Role        string    `json:"role,omitempty"` // RoleOwner or RoleMember
 	CreatedAt   time.Time `json:"-"`
+	// DisabledAt is set while the user may not sign in and their tokens are refused.
+	DisabledAt *time.Time `json:"disabled_at,omitempty"`
 }
 
 // Project is the spec's Project object. Settings holds what later features need and is not
@@ -45,11 +47,13 @@ type Project struct {
 	IntegrationType        string   `json:"integration_type"`
 	AutoTranslateLanguages []string `json:"auto_translate_languages"`
 
-	WorkspaceID string          `json:"-"`
-	Active      bool            `json:"-"`
-	Settings    ProjectSettings `json:"-"`
-	Languages   []Language      `json:"-"`
-	CreatedAt   time.Time       `json:"-"`
+	WorkspaceID string `json:"-"`
+	Active      bool   `json:"-"`
+	// ArchivedAt is set while the project is read-only (ArchivedError) and out of lists.
+	ArchivedAt *time.Time      `json:"archived_at,omitempty"`
+	Settings   ProjectSettings `json:"-"`
+	Languages  []Language      `json:"-"`
+	CreatedAt  time.Time       `json:"-"`
 }
 
 // ProjectSettings are the per-project settings of the Embed, AI and redeploy features.
