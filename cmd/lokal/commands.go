@@ -111,8 +111,8 @@ func init() {
 				return p, projectText(p), err
 			}},
 		{name: "project list", args: "[--workspace WS] [--archived]", synopsis: "list the projects of a workspace",
-			about: soleWorkspaceAbout,
-			flags: []flagDef{opt("workspace", "ID", "workspace id"), boolean("archived", "list archived projects too")},
+			about:    soleWorkspaceAbout,
+			flags:    []flagDef{opt("workspace", "ID", "workspace id"), boolean("archived", "list archived projects too")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ws, err := workspaceOf(ctx, c)

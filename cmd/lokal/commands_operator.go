@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
 )
 
 // The operator's verbs that end things: archiving and deleting projects, disabling and
@@ -88,4 +87,3 @@ func askTitle(c *call) (string, error) {
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
-
