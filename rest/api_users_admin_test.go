@@ -54,7 +54,7 @@ func TestDisabledAndDeletedUser(t *testing.T) {
 		s.call(t, "GET", s.readPath("en", "common"), bearerAuth(s.pat), nil).wantStatus(t, http.StatusOK)
 
 		// A change made with the token, then the user deleted: history keeps the email.
-		s.call(t, "POST", s.overwritePath("nb", "common"), bearerAuth(s.pat), map[string]string{"hello": "Hei"}).wantStatus(t, http.StatusOK)
+		s.call(t, "PUT", s.overwritePath("nb", "common"), bearerAuth(s.pat), map[string]string{"hello": "Hei"}).wantStatus(t, http.StatusOK)
 		if _, err := s.cat.DeleteUser(ctx, s.user.ID); err != nil {
 			t.Fatal(err)
 		}

@@ -43,6 +43,8 @@ func TestEditorOperatorVerbs(t *testing.T) {
 		ob.get(t, settings).want(t, http.StatusOK, `id="archive"`, "Archive project")
 		ob.post(t, settings+"/archive", url.Values{"archive": {"1"}}, true).want(t, http.StatusSeeOther)
 		ob.get(t, settings).want(t, http.StatusOK, `id="archived-note"`, "Restore project")
+		ob.get(t, "/app/").want(t, http.StatusOK, e.f.Project.Title+`</a> <span class="badge">archived</span>`)
+		mb.get(t, "/app/p/"+e.f.Project.ID+"/").want(t, http.StatusOK, `id="archived-banner"`)
 		ob.post(t, settings+"/title", url.Values{"title": {"Renamed"}}, true).want(t, http.StatusConflict, "archived")
 		ob.post(t, settings+"/archive", url.Values{"archive": {"0"}}, true).want(t, http.StatusSeeOther)
 		ob.post(t, settings+"/title", url.Values{"title": {e.f.Project.Title}}, true).want(t, http.StatusSeeOther)
