@@ -313,8 +313,12 @@ func projectSetCommand() *command {
 }
 
 func projectText(p model.Project) string {
-	return fmt.Sprintf("project %s (%s)\nsource language: %s\nenabled languages: %s", p.ID, p.Title, p.SourceLanguage,
+	s := fmt.Sprintf("project %s (%s)\nsource language: %s\nenabled languages: %s", p.ID, p.Title, p.SourceLanguage,
 		strings.Join(p.EnabledLanguages, ", "))
+	if p.ArchivedAt != nil {
+		s += "\narchived since " + p.ArchivedAt.Format(time.RFC3339) + ": read-only (lokal project restore)"
+	}
+	return s
 }
 
 func projectViewText(v tools.ProjectView) string {
