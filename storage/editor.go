@@ -46,7 +46,7 @@ func (t *tx) Credentials(ctx context.Context, email string) ([]model.Credential,
 		Hash *string `bun:"hash"`
 	}
 	err := t.tx.NewSelect().TableExpr("users AS u").
-		ColumnExpr("u.id, u.workspace_id, u.email, u.role, u.confirmed_at, u.created_at, p.hash").
+		ColumnExpr("u.id, u.workspace_id, u.email, u.role, u.confirmed_at, u.created_at, u.disabled_at, p.hash").
 		Join("LEFT JOIN user_passwords AS p ON p.user_id = u.id").
 		Where("u.email = ?", email).OrderExpr("u.created_at, u.id").Scan(ctx, &rows)
 	if err != nil {

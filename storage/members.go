@@ -59,9 +59,11 @@ func (t *tx) Members(ctx context.Context, projectID string) ([]model.Member, err
 	return out, nil
 }
 
+// Access finds enabled users only: a disabled user's tokens and sessions hold no right.
 func (t *tx) Access(ctx context.Context, userID, projectID string) (model.Access, error) {
 	var u userRow
-	if err := t.tx.NewSelect().Model(&u).Column("id", "workspace_id", "role").Where("id = ?", userID).Scan(ctx); err != nil {
+	if err := t.tx.NewSelect().Model(&u).Column("id", "workspace_id", "role").Where("id = ?", userID).
+		Where("disabled_at IS NULL").Scan(ctx); err != nil {
 		return model.Access{}, notFound(err, "user %s", userID)
 	}
 	a := model.Access{UserID: u.ID, WorkspaceID: u.WorkspaceID, WorkspaceRole: u.Role}

@@ -54,6 +54,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerNamespaceCounts(m)
 	registerLanguageStatusIndex(m)
 	registerConfirmedEmails(m)
+	registerOperator(m)
 	return m
 }
 

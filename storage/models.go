@@ -36,6 +36,17 @@ type userRow struct {
 	Role          string     `bun:"role,notnull"`
 	ConfirmedAt   *time.Time `bun:"confirmed_at"`
 	CreatedAt     time.Time  `bun:"created_at,notnull"`
+	// DisabledAt is set while the user may not sign in and their tokens are refused.
+	DisabledAt *time.Time `bun:"disabled_at"`
+}
+
+// formerUserRow keeps a deleted user's email, so that history still names them.
+type formerUserRow struct {
+	bun.BaseModel `bun:"table:former_users"`
+	ID            string    `bun:"id,pk,type:varchar(36)"`
+	WorkspaceID   string    `bun:"workspace_id,notnull,type:varchar(36)"`
+	Email         string    `bun:"email,notnull"`
+	DeletedAt     time.Time `bun:"deleted_at,notnull"`
 }
 
 type invitationRow struct {
@@ -93,6 +104,8 @@ type projectRow struct {
 	Syntax          string    `bun:"syntax,notnull"` // "" detects; see tools.ProjectSettings
 	CreatedAt       time.Time `bun:"created_at,notnull"`
 	UpdatedAt       time.Time `bun:"updated_at,notnull"`
+	// ArchivedAt is set while the project is read-only and left out of lists.
+	ArchivedAt *time.Time `bun:"archived_at"`
 }
 
 type languageRow struct {

@@ -52,7 +52,7 @@ func (t *tx) Project(ctx context.Context, id string) (model.Project, error) {
 
 func (t *tx) Projects(ctx context.Context, workspaceID string) ([]model.Project, error) {
 	var rows []projectRow
-	if err := t.tx.NewSelect().Model(&rows).Where("workspace_id = ?", workspaceID).Where("active").
+	if err := t.tx.NewSelect().Model(&rows).Where("workspace_id = ?", workspaceID).Where("active").Where("archived_at IS NULL").
 		Order("created_at", "id").Scan(ctx); err != nil {
 		return nil, mapError(err)
 	}
@@ -78,7 +78,7 @@ func (t *tx) fillProjects(ctx context.Context, rows []projectRow) ([]model.Proje
 	}
 	for _, r := range rows {
 		p := model.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Title: r.Title, SourceLanguage: r.SourceLanguage,
-			IntegrationType: r.IntegrationType, Active: r.Active, CreatedAt: r.CreatedAt,
+			IntegrationType: r.IntegrationType, Active: r.Active, CreatedAt: r.CreatedAt, ArchivedAt: r.ArchivedAt,
 			DeployConfigured:       r.DeployProvider != "",
 			EnabledLanguages:       []string{r.SourceLanguage},
 			EditableLanguages:      []string{r.SourceLanguage},

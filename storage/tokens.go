@@ -23,7 +23,9 @@ func (t *tx) CreateToken(ctx context.Context, k model.TokenRecord) error {
 
 func (t *tx) TokenByHash(ctx context.Context, hash string) (model.TokenRecord, error) {
 	var r tokenRow
-	if err := t.tx.NewSelect().Model(&r).Where("hash = ?", hash).Where("revoked_at IS NULL").Scan(ctx); err != nil {
+	if err := t.tx.NewSelect().Model(&r).Where("hash = ?", hash).Where("revoked_at IS NULL").
+		// A disabled user's tokens are refused, not revoked: enabling the user restores them.
+		Where("NOT EXISTS (SELECT 1 FROM users AS u WHERE u.id = token_row.user_id AND u.disabled_at IS NOT NULL)").Scan(ctx); err != nil {
 		return model.TokenRecord{}, notFound(err, "token")
 	}
 	return model.TokenRecord{ID: r.ID, Kind: r.Kind, Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID,

@@ -67,5 +67,5 @@ func (t *tx) Users(ctx context.Context, workspaceID string) ([]model.User, error
 
 // user is the row as the catalogue reads it.
 func (r userRow) user() model.User {
-	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, Confirmed: r.ConfirmedAt != nil, CreatedAt: r.CreatedAt}
+	return model.User{ID: r.ID, WorkspaceID: r.WorkspaceID, Email: r.Email, Role: r.Role, Confirmed: r.ConfirmedAt != nil, CreatedAt: r.CreatedAt, DisabledAt: r.DisabledAt}
 }

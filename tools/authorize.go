@@ -127,6 +127,12 @@ func (c *Catalog) ownerFor(ctx context.Context, projectID string, write bool, ne
 	if err := c.need(ctx, projectID, "", need); err != nil {
 		return ctx, err
 	}
+	if write {
+		// The operator may still change an archived project's settings; the editor not.
+		if err := c.writable(ctx, projectID); err != nil {
+			return ctx, err
+		}
+	}
 	return model.WithPrincipal(ctx, System), nil
 }
 

@@ -74,6 +74,9 @@ func (c *Catalog) RunTranslateJob(ctx context.Context, j model.Job) error {
 	if len(j.Items) == 0 {
 		return nil
 	}
+	if err := c.writable(model.WithPrincipal(ctx, System), j.ProjectID); err != nil {
+		return ignoreNotFound(ignoreArchived(err)) // an archived project translates nothing
+	}
 	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAutoTranslate, project: j.ProjectID, namespace: b.Namespace, language: b.Language,
 		keys: j.Items, keepApproved: true, onlyMissing: true, memory: true, tooMany: model.CodeInvalid})
 	switch {

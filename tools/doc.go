@@ -55,7 +55,10 @@
 // operation asks its row's right in Operations, or, where the input decides, the right
 // its input needs (an import: reading for a dry run, the source right for a source-language
 // file, editing a language, and approving it when imported approved). Pages read the same
-// rights through [Catalog.MyRoleOn] to show only what is allowed.
+// rights through [Catalog.MyRoleOn] to show only what is allowed. An archived project is
+// read-only for everyone (archived, archive.go, applied by the one write path); a disabled
+// user's tokens and sessions hold no right (users_admin.go). The operator names projects
+// and users by id, title or email through one resolver (resolve.go).
 //
 // # Rules
 //

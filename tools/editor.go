@@ -494,6 +494,8 @@ func actorNames(ctx context.Context, tx model.Tx, proj model.Project, actors []s
 		if id, ok := strings.CutPrefix(a, "user:"); ok && validID(id) {
 			if u, err := tx.User(ctx, id); err == nil && u.WorkspaceID == proj.WorkspaceID {
 				out[a] = u.Email
+			} else if f, err := tx.FormerUser(ctx, id); err == nil && f.WorkspaceID == proj.WorkspaceID {
+				out[a] = f.Email + " (deleted)" // a deleted user's history keeps their name
 			}
 		} else if id, ok := strings.CutPrefix(a, "key:"); ok && validID(id) {
 			// A key is known to people by the prefix the Connect page lists.

@@ -44,6 +44,9 @@ func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
 		return nil // over the project's budget: dropped, as the script will send it again
 	}
 	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})
+	if err := c.writable(sys, in.ProjectID); err != nil {
+		return ignoreArchived(err) // an archived project takes nothing, silently, like any refusal here
+	}
 	return c.write(sys, write{op: model.OpHarvest, project: in.ProjectID, apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 		ns, err := openNamespace(ctx, tx, proj, "", EmbedNamespace, true)
 		if err != nil {

@@ -284,7 +284,11 @@ func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
 			return err
 		}
 		out.Workspace = &w
-		projects, err := tx.Projects(ctx, w.ID)
+		list := tx.Projects
+		if p.Kind == KindSession {
+			list = tx.AllProjects // the editor shows archived projects, marked, to read and restore
+		}
+		projects, err := list(ctx, w.ID)
 		if err != nil {
 			return err
 		}

@@ -163,6 +163,10 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 			break
 		}
 	}
+	if user != nil && user.DisabledAt != nil {
+		// Said only to someone who knows the password: the account exists and is kept.
+		return SignedIn{}, model.Errorf(model.CodeForbidden, "this account is disabled; ask an owner of the workspace to enable it")
+	}
 	if user == nil {
 		if len(creds) == 0 {
 			checkPassword(dummyHash(), in.Password)

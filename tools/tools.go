@@ -100,6 +100,13 @@ var Operations = []Operation{
 	{Name: "remove_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
 	{Name: "remove_substitution", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
 	{Name: "run_checkup", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	// The operator's verbs, for owners in the editor too (archive.go, users_admin.go).
+	{Name: "archive_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "restore_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "delete_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_disable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_enable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: "user_delete", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the

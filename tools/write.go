@@ -75,6 +75,8 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		return err
 	} else if err := c.allowRight(ctx, w.project, w.lang, w.needs()|w.more); err != nil {
 		return err
+	} else if err := c.writable(ctx, w.project); err != nil {
+		return err
 	}
 	if w.validate != nil {
 		if err := w.validate(); err != nil {
@@ -131,6 +133,9 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		if !w.admin {
 			var err error
 			if proj, err = c.loadProject(ctx, tx, w.project); err != nil {
+				return nil, nil, err
+			}
+			if err := archived(proj); err != nil {
 				return nil, nil, err
 			}
 		}

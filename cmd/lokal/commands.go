@@ -110,18 +110,26 @@ func init() {
 					Title: c.in.str("title"), SourceLanguage: c.in.str("source"), Languages: c.in.list("languages")})
 				return p, projectText(p), err
 			}},
-		{name: "project list", args: "[--workspace WS]", synopsis: "list the projects of a workspace",
-			about: soleWorkspaceAbout,
-			flags: []flagDef{opt("workspace", "ID", "workspace id")}, database: true, json: true,
+		{name: "project list", args: "[--workspace WS] [--archived]", synopsis: "list the projects of a workspace",
+			about:    soleWorkspaceAbout,
+			flags:    []flagDef{opt("workspace", "ID", "workspace id"), boolean("archived", "list archived projects too")},
+			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ws, err := workspaceOf(ctx, c)
 				if err != nil {
 					return nil, "", err
 				}
-				ps, err := c.cat.WorkspaceProjects(ctx, ws)
+				list := c.cat.WorkspaceProjects
+				if c.in.boolean("archived") {
+					list = c.cat.AllWorkspaceProjects
+				}
+				ps, err := list(ctx, ws)
 				lines := make([]string, len(ps))
 				for i, p := range ps {
 					lines[i] = fmt.Sprintf("%s  %s  (%s)", p.ID, p.Title, strings.Join(p.EnabledLanguages, ", "))
+					if p.ArchivedAt != nil {
+						lines[i] += "  archived"
+					}
 				}
 				if len(ps) == 0 {
 					lines = []string{"no projects in workspace " + ws}
@@ -129,7 +137,7 @@ func init() {
 				return map[string]any{"projects": ps}, strings.Join(lines, "\n"), err
 			}},
 		{name: "project show", args: "--project P", synopsis: "show a project and its settings",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				v, err := c.cat.ShowProject(ctx, c.in.str("project"))
 				return v, projectViewText(v), err
@@ -138,7 +146,7 @@ func init() {
 		{name: "project recount", args: "--project P", synopsis: "recompute a project's status counts from its rows",
 			about: "get_project_status reads counters that every write keeps; this rebuilds them from the rows, " +
 				"for a database edited by hand or counts that look wrong. Prints the counts it left.",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				r, err := c.cat.RecountProject(ctx, c.in.str("project"))
 				lines := []string{"status counts of " + r.ProjectID + " recomputed"}
@@ -149,7 +157,7 @@ func init() {
 				return r, strings.Join(lines, "\n"), err
 			}},
 		{name: "key create", args: "--project P [--read-only] [--name NAME]", synopsis: "create a project API key (shown once)",
-			flags: []flagDef{req("project", "ID", "project id"), boolean("read-only", "a key that can only read"),
+			flags: []flagDef{req("project", "P", "project id or title"), boolean("read-only", "a key that can only read"),
 				opt("name", "NAME", "what people call the key, shown in lists and history (optional)")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -162,7 +170,7 @@ func init() {
 				return k, fmt.Sprintf("%s API key (shown once): %s", kind, k.Key), err
 			}},
 		{name: "key list", args: "--project P", synopsis: "list a project's API keys, revoked ones too",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ks, err := c.cat.ListKeys(ctx, c.in.str("project"))
 				lines := []string{}
@@ -186,7 +194,7 @@ func init() {
 			}},
 		{name: "token create", args: "--user U (--project P | --workspace WS) [--name NAME]",
 			synopsis: "create a personal access token (shown once)", database: true, json: true,
-			flags: []flagDef{req("user", "ID", "user id"), opt("project", "ID", "a token for this project"),
+			flags: []flagDef{req("user", "U", "user id or email"), opt("project", "P", "a token for this project (id or title)"),
 				opt("workspace", "ID", "a token for every project of this workspace"),
 				opt("name", "NAME", "what people call the token, shown in lists and history (optional)")},
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -198,7 +206,7 @@ func init() {
 				return t, fmt.Sprintf("personal access token (shown once): %s", t.Token), err
 			}},
 		{name: "token list", args: "--user U", synopsis: "list a user's personal access tokens, revoked ones too",
-			flags: []flagDef{req("user", "ID", "user id")}, database: true, json: true,
+			flags: []flagDef{req("user", "U", "user id or email")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ts, err := c.cat.ListTokens(ctx, c.in.str("user"))
 				lines := []string{}
@@ -224,7 +232,7 @@ func init() {
 		{name: "checkup show", args: "--project P [--report ID] [--offset N]", synopsis: "print a stored checkup report, a page of its findings at a time",
 			about: "Prints the newest completed report (or --report) with at most 1,000 findings from --offset;\n" +
 				"next_offset, null on the last page, is the --offset that continues.",
-			flags: []flagDef{req("project", "ID", "project id"), opt("report", "ID", "report id; default the newest completed report"),
+			flags: []flagDef{req("project", "P", "project id or title"), opt("report", "ID", "report id; default the newest completed report"),
 				{name: "offset", kind: intFlag, arg: "N", usage: "where the findings continue: the next_offset printed before", def: "0"}},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -243,7 +251,7 @@ func init() {
 				return r, text, nil
 			}},
 		{name: "checkup", args: "--project P", synopsis: "run a quality check of a project's translations",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				r, err := c.cat.RunCheckup(ctx, c.in.str("project"), "cli")
 				if err != nil {
@@ -263,6 +271,7 @@ func init() {
 	commands = append(commands, hookCommands()...)
 	commands = append(commands, userCommands()...)
 	commands = append(commands, invitationCommands()...)
+	commands = append(commands, operatorCommands()...)
 	commands = append(commands, pushPullCommands()...)
 	commands = append(commands, []*command{
 		{name: "version", synopsis: "print the version, commit and Go version", json: true, run: runVersion},
@@ -274,7 +283,7 @@ func projectSetCommand() *command {
 	return &command{name: "project set", args: "--project P [flags]", synopsis: "change a project's languages and settings",
 		about: "Changes only what the flags given name; prints the project as project show does.",
 		flags: []flagDef{
-			req("project", "ID", "project id"),
+			req("project", "P", "project id or title"),
 			opt("title", "TEXT", "project title"),
 			list("languages", "L1,L2", "the enabled target languages (the source is always on)"),
 			list("editable", "L1,L2", "languages translators may edit, among the enabled ones and the source"),
@@ -305,8 +314,12 @@ func projectSetCommand() *command {
 }
 
 func projectText(p model.Project) string {
-	return fmt.Sprintf("project %s (%s)\nsource language: %s\nenabled languages: %s", p.ID, p.Title, p.SourceLanguage,
+	s := fmt.Sprintf("project %s (%s)\nsource language: %s\nenabled languages: %s", p.ID, p.Title, p.SourceLanguage,
 		strings.Join(p.EnabledLanguages, ", "))
+	if p.ArchivedAt != nil {
+		s += "\narchived since " + p.ArchivedAt.Format(time.RFC3339) + ": read-only (lokal project restore)"
+	}
+	return s
 }
 
 func projectViewText(v tools.ProjectView) string {

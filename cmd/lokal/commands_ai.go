@@ -29,7 +29,7 @@ func aiCommands() []*command {
 				"stored key stays, but a new base URL clears it (it is sent nowhere else). The base URL must\nnot point into a private network unless the network is\n" +
 				"allowed (--allow-private-nets). With --project: the project's model (empty: the provider's)\n" +
 				"and instructions for the model.",
-			flags: []flagDef{opt("workspace", "ID", "workspace id"), opt("project", "ID", "project id"),
+			flags: []flagDef{opt("workspace", "ID", "workspace id"), opt("project", "P", "project id or title"),
 				opt("base-url", "URL", "the provider's OpenAI-compatible /v1 base URL (with --workspace)"),
 				opt("model", "NAME", "the model, such as gpt-4o-mini"),
 				boolean("api-key-stdin", "read the provider's API key from stdin (with --workspace)"),
@@ -37,7 +37,7 @@ func aiCommands() []*command {
 				allowPrivateNetsFlag},
 			database: true, json: true, run: runAISet},
 		{name: "ai show", args: "--project P", synopsis: "show where a project's AI comes from (never a key)",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				v, err := c.cat.ShowAI(ctx, c.in.str("project"))
 				return v, aiViewText(v), err
@@ -46,7 +46,7 @@ func aiCommands() []*command {
 			about: "Sums every model call of the project (retranslate, ai_translate_keys, automatic translation):\n" +
 				"calls, prompt and completion tokens, strings stored and failed, per model; strings reused\n" +
 				"from translation memory cost no call and are counted apart.",
-			flags:    []flagDef{req("project", "ID", "project id"), opt("since", "TIME", "only usage at or after this RFC 3339 time")},
+			flags:    []flagDef{req("project", "P", "project id or title"), opt("since", "TIME", "only usage at or after this RFC 3339 time")},
 			database: true, json: true, run: runUsage},
 	}
 }

@@ -21,7 +21,7 @@ func hookCommands() []*command {
 				"Standard Webhooks and with X-Webhook-Secret. The secret is printed this once and stored\n" +
 				"encrypted. URLs into loopback, private, link-local, CGNAT or metadata networks are refused\n" +
 				"unless the network is allowed (--allow-private-nets, LOKAL_ALLOW_PRIVATE_NETS).",
-			flags: []flagDef{req("project", "ID", "project id"), req("url", "URL", "the endpoint, http or https"),
+			flags: []flagDef{req("project", "P", "project id or title"), req("url", "URL", "the endpoint, http or https"),
 				{name: "events", kind: listFlag, arg: "E1,E2", usage: "events to send: " + strings.Join(tools.EventKinds, ", ") + " (default all)"},
 				allowPrivateNetsFlag},
 			database: true, json: true,
@@ -47,7 +47,7 @@ func hookCommands() []*command {
 					strings.Join(w.Events, ", "), w.Secret), nil
 			}},
 		{name: "webhook list", args: "--project P", synopsis: "list a project's webhooks with their last outcome",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ws, err := c.cat.ListWebhooks(ctx, c.in.str("project"))
 				if err != nil {
@@ -116,7 +116,7 @@ func hookCommands() []*command {
 				"without --token-stdin the stored one stays, but a new --repo or --api-url needs it again. hook: a deploy hook URL, as Vercel, Netlify and\n" +
 				"Cloudflare Pages give, POSTed with an empty body. URLs into private networks are refused\n" +
 				"unless allowed (--allow-private-nets).",
-			flags: []flagDef{req("project", "ID", "project id"), req("provider", "github|hook", "github or hook"),
+			flags: []flagDef{req("project", "P", "project id or title"), req("provider", "github|hook", "github or hook"),
 				opt("repo", "OWNER/NAME", "the GitHub repository"), opt("workflow", "FILE_OR_ID", "the workflow file name or id"),
 				opt("ref", "BRANCH", "the branch or tag to run on"),
 				{name: "inputs", kind: listFlag, arg: "k=v,...", usage: "workflow inputs"},
@@ -124,13 +124,13 @@ func hookCommands() []*command {
 				boolean("token-stdin", "read the GitHub token from stdin"), allowPrivateNetsFlag},
 			database: true, json: true, run: runRedeploySet},
 		{name: "redeploy show", args: "--project P", synopsis: "show a project's redeploy settings (never the token)",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				v, err := c.cat.ShowRedeploy(ctx, c.in.str("project"))
 				return redeployShow(v), redeployText(v), err
 			}},
 		{name: "redeploy attempts", args: "--project P [--limit N]", synopsis: "list a project's redeploy attempts, newest first",
-			flags: []flagDef{req("project", "ID", "project id"), limitFlag}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title"), limitFlag}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				n, err := limitOf(c.in)
 				if err != nil {

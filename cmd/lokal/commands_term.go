@@ -40,7 +40,7 @@ func termAddCommand() *command {
 		about: "With --source and --target, adds a fixed translation of a term for one language or all\n" +
 			"(the default). With --dnt, adds a term that translations keep as it is in every language.\n" +
 			"AI translation is told both and its answers are checked against them.",
-		flags: []flagDef{req("project", "ID", "project id"), opt("source", "TERM", "the term in the source language"),
+		flags: []flagDef{req("project", "P", "project id or title"), opt("source", "TERM", "the term in the source language"),
 			opt("target", "TERM", "its fixed translation"), opt("locale", "L|all", "language code of the glossary pair, or all (default all)"),
 			opt("dnt", "TERM", "a term never to translate")},
 		database: true, json: true,
@@ -77,7 +77,7 @@ func substitutionAddCommand() *command {
 		about: "After a model answers, FROM is replaced with TO in its translations into one language or\n" +
 			"all (the default). Both are taken exactly, spaces too; --to= deletes FROM. A language has\n" +
 			"one rule per FROM.",
-		flags: []flagDef{req("project", "ID", "project id"), req("from", "TEXT", "the text to replace"),
+		flags: []flagDef{req("project", "P", "project id or title"), req("from", "TEXT", "the text to replace"),
 			opt("to", "TEXT", "what replaces it (required; may be empty)"),
 			opt("locale", "L|all", "language code, or all (default all)")},
 		database: true, json: true,
@@ -97,7 +97,7 @@ func termListCommand() *command {
 		synopsis: "list glossary pairs, do-not-translate terms and substitution rules",
 		about: "With --locale, lists what holds for that language: its own pairs and rules and those for\n" +
 			"all (--locale all: only those). Do-not-translate terms hold in every language.",
-		flags: []flagDef{req("project", "ID", "project id"),
+		flags: []flagDef{req("project", "P", "project id or title"),
 			opt("locale", "L", "only what holds for this language (rules for all are always listed)")},
 		database: true, json: true,
 		run: func(ctx context.Context, c *call) (any, string, error) {

@@ -15,7 +15,7 @@ func userCommands() []*command {
 		{name: "user passwd", args: "--user U --password-stdin", synopsis: "set a user's password for the editor at /app/",
 			about: "Reads the password from stdin (one line; the line break is not part of it), never from the\n" +
 				"command line. Stores an argon2id hash and signs the user out of every browser.",
-			flags:    []flagDef{req("user", "ID", "user id"), boolean("password-stdin", "read the password from stdin (required)")},
+			flags:    []flagDef{req("user", "U", "user id or email"), boolean("password-stdin", "read the password from stdin (required)")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				if !c.in.boolean("password-stdin") {
@@ -36,7 +36,7 @@ func userCommands() []*command {
 			}},
 		{name: "user set", args: "--user U --role owner|member", synopsis: "make a user an owner or a member of their workspace",
 			about:    "The change binds the user's tokens and sessions at once. The last owner stays one.",
-			flags:    []flagDef{req("user", "ID", "user id"), req("role", "ROLE", "owner or member")},
+			flags:    []flagDef{req("user", "U", "user id or email"), req("role", "ROLE", "owner or member")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				u, err := c.cat.SetUserRole(ctx, c.in.str("user"), c.in.str("role"))
@@ -48,7 +48,7 @@ func userCommands() []*command {
 				"members); a translator edits --languages; a reviewer also approves in them. Members of\n" +
 				"the workspace without a role see nothing of the project. U is a user id or email; the\n" +
 				"change binds the user's tokens and sessions at once.",
-			flags: []flagDef{req("project", "ID", "project id"), req("user", "U", "user id or email"),
+			flags: []flagDef{req("project", "P", "project id or title"), req("user", "U", "user id or email"),
 				req("role", "ROLE", "manager, translator or reviewer"), list("languages", "L1,L2", "a translator's or reviewer's target languages")},
 			database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
@@ -57,7 +57,7 @@ func userCommands() []*command {
 				return m, memberText(m), err
 			}},
 		{name: "member list", args: "--project P", synopsis: "list a project's members and their roles",
-			flags: []flagDef{req("project", "ID", "project id")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				ms, err := c.cat.ListMembers(ctx, c.in.str("project"))
 				lines := make([]string, len(ms))
@@ -70,7 +70,7 @@ func userCommands() []*command {
 				return map[string]any{"members": ms}, strings.Join(lines, "\n"), err
 			}},
 		{name: "member remove", args: "--project P --user U", synopsis: "take a user's role on a project away",
-			flags: []flagDef{req("project", "ID", "project id"), req("user", "U", "user id or email")}, database: true, json: true,
+			flags: []flagDef{req("project", "P", "project id or title"), req("user", "U", "user id or email")}, database: true, json: true,
 			run: func(ctx context.Context, c *call) (any, string, error) {
 				m, err := c.cat.RemoveMember(ctx, c.in.str("project"), c.in.str("user"))
 				return map[string]any{"project": c.in.str("project"), "user": m.UserID, "email": m.Email, "removed": true},

@@ -67,10 +67,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer db.Close()
+		if !in.has("database") {
+			// From LOKAL_DATABASE or the default: say which, never on stdout.
+			fmt.Fprintln(stderr, "lokal: using "+shownDSN(in.str("database")))
+		}
 		c.db = db
 		opts.Hooks = writeHooks(opts)
 		c.cat = tools.NewCatalog(db, opts)
 		ctx = model.WithPrincipal(ctx, tools.System)
+		if err := resolveNames(ctx, c); err != nil {
+			return err
+		}
 	}
 	out, text, err := cmd.run(ctx, c)
 	if err != nil || (out == nil && text == "") {

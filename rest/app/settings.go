@@ -93,8 +93,13 @@ func (h *handler) settingsPage(w http.ResponseWriter, r *http.Request, status in
 			targets = append(targets, l)
 		}
 	}
+	role, err := h.cat.MyRoleOn(r.Context(), p.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	h.render(w, r, status, "settings", map[string]any{"Project": p, "Targets": targets, "Addable": addable,
-		"Syntax": view.Settings.Syntax, "Notice": n, "Form": r.PostForm})
+		"Syntax": view.Settings.Syntax, "Notice": n, "Form": r.PostForm, "Owner": role.Owner})
 }
 
 // setProject applies one form of the settings page: in names what the form changes.

@@ -21,6 +21,7 @@ var byCode = map[string]int{
 	model.CodeInvalidFile:        http.StatusUnprocessableEntity,
 	model.CodeNotFound:           http.StatusNotFound,
 	model.CodeConflict:           http.StatusConflict,
+	model.CodeArchived:           http.StatusConflict,
 	model.CodeInvalid:            http.StatusBadRequest,
 	model.CodeTooLarge:           http.StatusRequestEntityTooLarge,
 	model.CodeRateLimited:        http.StatusTooManyRequests,

@@ -27,6 +27,8 @@ const (
 	// CodeInvalidFile: a translation file that does not parse; the message names the line
 	// or byte offset (422).
 	CodeInvalidFile = "invalid_file"
+	// CodeArchived: a write to an archived project, which is read-only until restored (409).
+	CodeArchived = "project_archived"
 )
 
 // Error is a transport-neutral error with one of the Code constants.

@@ -33,6 +33,8 @@ type User struct {
 	// user was there before addresses were confirmed; see the migration).
 	Confirmed bool      `json:"-"`
 	CreatedAt time.Time `json:"-"`
+	// DisabledAt is set while the user may not sign in and their tokens are refused.
+	DisabledAt *time.Time `json:"disabled_at,omitempty"`
 }
 
 // Project is the spec's Project object. Settings holds what later features need and is not
@@ -48,11 +50,13 @@ type Project struct {
 	IntegrationType        string   `json:"integration_type"`
 	AutoTranslateLanguages []string `json:"auto_translate_languages"`
 
-	WorkspaceID string          `json:"-"`
-	Active      bool            `json:"-"`
-	Settings    ProjectSettings `json:"-"`
-	Languages   []Language      `json:"-"`
-	CreatedAt   time.Time       `json:"-"`
+	WorkspaceID string `json:"-"`
+	Active      bool   `json:"-"`
+	// ArchivedAt is set while the project is read-only (ArchivedError) and out of lists.
+	ArchivedAt *time.Time      `json:"archived_at,omitempty"`
+	Settings   ProjectSettings `json:"-"`
+	Languages  []Language      `json:"-"`
+	CreatedAt  time.Time       `json:"-"`
 }
 
 // ProjectSettings are the per-project settings of the Embed, AI and redeploy features.

@@ -41,6 +41,7 @@ type Tx interface {
 	MemberTx
 	InvitationTx
 	SyntaxTx
+	OperatorTx
 }
 
 // SyntaxState is the evidence of syntax found in a project's source values
@@ -445,4 +446,26 @@ type WebhookTx interface {
 	// FailPendingDeliveries ends the pending deliveries of a webhook (it was disabled).
 	FailPendingDeliveries(ctx context.Context, webhookID, reason string) error
 	WebhookDeliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
+}
+
+// OperatorTx holds the operator's verbs on projects and users (archive, disable, delete)
+// and the lookups that name them. Errors: CodeNotFound for an unknown project or user.
+type OperatorTx interface {
+	// ArchiveProject sets (at) or clears (nil) the project's archived time.
+	ArchiveProject(ctx context.Context, projectID string, at *time.Time) error
+	// AllProjects returns the projects of a workspace, archived ones too, oldest first.
+	AllProjects(ctx context.Context, workspaceID string) ([]Project, error)
+	// DeleteProject removes the project and every row under it.
+	DeleteProject(ctx context.Context, projectID string) error
+	// SetUserDisabled sets (at) or clears (nil) the user's disabled time.
+	SetUserDisabled(ctx context.Context, userID string, at *time.Time) error
+	// DeleteUser removes the user with their sessions, password, tokens and memberships,
+	// and keeps their email as a former user's, for the history that names them.
+	DeleteUser(ctx context.Context, userID string, at time.Time) error
+	// FormerUser returns a deleted user as they were (ID, WorkspaceID, Email).
+	FormerUser(ctx context.Context, userID string) (User, error)
+	// UsersByEmail returns the users with email (any case) in every workspace.
+	UsersByEmail(ctx context.Context, email string) ([]User, error)
+	// ProjectsByTitle returns the projects titled title (exactly) in every workspace.
+	ProjectsByTitle(ctx context.Context, title string) ([]Project, error)
 }
