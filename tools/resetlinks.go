@@ -33,7 +33,8 @@ func errResetLink() error {
 // set a new password; using it confirms their address (a link handed to the address's
 // holder) and ends their other sessions. It is an invitation of kind reset: the same
 // hashed, one-use, expiring token. For the operator (user is an id, or an email that one
-// user has) and the workspace's owners (a user of their workspace).
+// user has) and the workspace's owners (a user of their workspace). It revokes the user's
+// earlier reset links.
 func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, error) {
 	var out ResetLink
 	p := model.PrincipalFrom(ctx)
@@ -61,6 +62,18 @@ func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, 
 		}
 		inv.WorkspaceID, inv.UserID, inv.Email, inv.WorkspaceRole = u.WorkspaceID, u.ID, u.Email, u.Role
 		out = ResetLink{User: u.ID, Email: u.Email, ExpiresAt: inv.ExpiresAt}
+		// One link a user at a time: a new one revokes those handed out before.
+		earlier, err := tx.Invitations(ctx, model.InvitationFilter{Kind: model.InvitationReset, WorkspaceID: u.WorkspaceID, Open: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range earlier {
+			if e.UserID == u.ID {
+				if err := tx.RevokeInvitation(ctx, e.ID, now); err != nil {
+					return nil, err
+				}
+			}
+		}
 		return nil, tx.CreateInvitation(ctx, inv)
 	}})
 	if err != nil {

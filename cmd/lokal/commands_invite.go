@@ -42,7 +42,8 @@ func invitationCommands() []*command {
 		{name: "user reset-link", args: "--user U [--base-url URL]", synopsis: "make a one-use link that sets a user's password",
 			about: "Prints a link, valid 24 hours and once, to hand to the user (lokal sends no mail): its\n" +
 				"page sets a new password, confirms the user's address and signs them out everywhere\n" +
-				"else. U is a user id, or an email only one user has. Hand it only to the address's holder.",
+				"else; a newer link revokes it. U is a user id, or an email only one user has. Hand it\n" +
+				"only to the address's holder.",
 			flags: []flagDef{req("user", "U", "user id or email"),
 				{name: "base-url", arg: "URL", usage: "the service's public address, for the link", env: "LOKAL_BASE_URL"}},
 			database: true, json: true,

@@ -182,7 +182,8 @@ func TestUnconfirmedAccountTakenOver(t *testing.T) {
 
 // TestResetLink: an owner makes a user's password-reset link on the members page (a
 // manager may not); its page sets the password, confirms the address and ends the user's
-// other sessions; it works once, and not after 24 hours (fake clock).
+// other sessions; it works once, a newer link revokes it, and none works after 24 hours
+// (fake clock).
 func TestResetLink(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
@@ -226,12 +227,16 @@ func TestResetLink(t *testing.T) {
 		}
 		e.browser(t).get(t, m[1]).want(t, http.StatusNotFound, "password-reset link is not valid")
 
-		// A second link expires after ResetLinkLifetime.
+		// A new link revokes the one made before; the last expires after ResetLinkLifetime.
+		made = owner.post(t, "/app/p/"+id+"/members/reset", url.Values{"user": {"forgot@acme.test"}}, true).want(t, http.StatusCreated)
+		first := resetLink.FindStringSubmatch(made.body)
 		made = owner.post(t, "/app/p/"+id+"/members/reset", url.Values{"user": {"forgot@acme.test"}}, true).want(t, http.StatusCreated)
 		m = resetLink.FindStringSubmatch(made.body)
-		if m == nil {
-			t.Fatalf("no second reset link")
+		if first == nil || m == nil {
+			t.Fatalf("no second or third reset link")
 		}
+		e.browser(t).get(t, first[1]).want(t, http.StatusNotFound, "password-reset link is not valid")
+		e.browser(t).get(t, m[1]).want(t, http.StatusOK, "forgot@acme.test")
 		offset.Store(int64(tools.ResetLinkLifetime + time.Minute))
 		e.browser(t).get(t, m[1]).want(t, http.StatusNotFound, "password-reset link is not valid")
 		// An invitation's token is no reset link.
