@@ -127,13 +127,20 @@ type AcceptIn struct {
 
 // AcceptInvitation creates the invited user with their roles and password, uses the
 // invitation up and signs the user in, in one write: a second acceptance of the same link
-// fails (CodeNotFound) and creates nothing. Attempts spend the sign-in budget per address.
+// fails (CodeNotFound) and creates nothing. A link that opens no invitation is a failure
+// of the address's sign-in throttle (signInThrottle), as a wrong password is.
 func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, error) {
-	if err := c.take(ctx, SignInBudget, "ip:"+in.ClientIP); err != nil {
+	th := signInThrottle(in.ClientIP, "")
+	if err := th.shut(ctx, c); err != nil {
 		return SignedIn{}, err
 	}
 	inv, err := c.Invitation(ctx, in.Token)
 	if err != nil {
+		if model.IsNotFound(err) {
+			if ferr := th.failed(ctx, c); ferr != nil {
+				return SignedIn{}, ferr
+			}
+		}
 		return SignedIn{}, err
 	}
 	password := strings.TrimRight(in.Password, "\r\n")
