@@ -53,6 +53,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerUnusedWriteIndexes(m)
 	registerNamespaceCounts(m)
 	registerLanguageStatusIndex(m)
+	registerRedeployMessages(m)
 	return m
 }
 
