@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lokal-dev/lokal/tools"
@@ -45,7 +46,9 @@ func noEcho(t *testing.T, where, s string, secrets ...string) {
 func TestProviderAnswerNeverShown(t *testing.T) {
 	t.Parallel()
 	forEachDialect(t, func(t *testing.T, e *env) {
-		llm := echoingHost(t, func() int { return http.StatusUnauthorized })
+		var status atomic.Int64
+		status.Store(http.StatusUnauthorized)
+		llm := echoingHost(t, func() int { return int(status.Load()) })
 		key := "sk-workspace-Secret-4242"
 		if _, err := e.cat.SetWorkspaceAI(e.sys(t), e.f.Workspace.ID, llm.URL, "test-model", &key); err != nil {
 			t.Fatal(err)
@@ -60,16 +63,26 @@ func TestProviderAnswerNeverShown(t *testing.T) {
 			t.Errorf("the suggestion says %d %s, want lokal's reason and the status", got.status, got.body)
 		}
 
+		// A 400 is a failure of the string, whose reason the editor lists.
+		status.Store(http.StatusBadRequest)
+		got = tr.post(t, p+"/review/nb/suggest", url.Values{"ns": {"common"}, "key": {"greeting"}}, true)
+		noEcho(t, "the suggestion", got.body, key, "Hello there friend")
+		if !strings.Contains(got.body, "the provider refused the request (HTTP 400)") {
+			t.Errorf("the suggestion says %d %s, want lokal's reason and the status", got.status, got.body)
+		}
 		owner := e.browser(t)
 		owner.signIn(t, e.f.User.Email)
-		res := owner.post(t, p+"/review/nb/translate", url.Values{"all": {"1"}}, true)
-		done := res.header.Get("Location") + res.body
-		if loc, err := url.Parse(res.header.Get("Location")); err == nil {
-			done += loc.Query().Get("done") + loc.Query().Get("error")
+		for _, st := range []int{http.StatusUnauthorized, http.StatusBadRequest} {
+			status.Store(int64(st))
+			res := owner.post(t, p+"/review/nb/translate", url.Values{"all": {"1"}}, true)
+			done := res.header.Get("Location") + res.body
+			if loc, err := url.Parse(res.header.Get("Location")); err == nil {
+				done += loc.Query().Get("done") + loc.Query().Get("error")
+			}
+			noEcho(t, "the editor's AI translation", done, key)
+			page := owner.get(t, p+"/review/nb")
+			noEcho(t, "the review page", page.body, key)
 		}
-		noEcho(t, "the editor's AI translation", done, key)
-		page := owner.get(t, p+"/review/nb")
-		noEcho(t, "the review page", page.body, key)
 	})
 }
 
@@ -79,8 +92,8 @@ func TestProviderAnswerNeverShown(t *testing.T) {
 func TestCodeHostAnswerNeverShown(t *testing.T) {
 	t.Parallel()
 	forEachDialect(t, func(t *testing.T, e *env) {
-		var status int
-		gh := echoingHost(t, func() int { return status })
+		var status atomic.Int64
+		gh := echoingHost(t, func() int { return int(status.Load()) })
 		token := "ghp_echoedTokenValue777"
 		if _, err := e.cat.SetRedeploy(e.sys(t), tools.RedeployIn{ProjectID: e.f.Project.ID, Provider: tools.DeployGitHub, Repo: "acme/site",
 			Workflow: "deploy.yml", Ref: "main", APIURL: gh.URL, Token: &token}); err != nil {
@@ -96,7 +109,7 @@ func TestCodeHostAnswerNeverShown(t *testing.T) {
 			{http.StatusNotFound, "the code host could not find the repository or workflow"},
 			{http.StatusUnprocessableEntity, "the code host refused the dispatch"},
 		} {
-			status = c.status
+			status.Store(int64(c.status))
 			res := m.post(t, p+"/connect/redeploy/dispatch", nil, true)
 			noEcho(t, "the dispatch's answer", res.body, token)
 			if !strings.Contains(res.body, c.reason) {
