@@ -23,7 +23,8 @@
 // configurable base URL, so OpenAI, Azure OpenAI, OpenRouter, Ollama, vLLM
 // and llama.cpp all work. It bounds concurrency, honours Retry-After on
 // 429, backs off on 5xx and network errors, and classifies failures
-// ([Error]). It reads at most outbound.MaxModelAnswer of an answer and
+// ([Error]: a kind, the status and outbound.Fail's reason, never the provider's
+// error text, which an echoing provider fills with the API key). It reads at most outbound.MaxModelAnswer of an answer and
 // outbound.MaxErrorBody of an error; past that the call fails once as
 // [ErrTooLarge], without a retry. [Provider.Translate] sends batches of at most ten strings of
 // one target language in the wire format below, verifies every answer,

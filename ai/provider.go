@@ -3,7 +3,6 @@ package ai
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -52,19 +51,23 @@ const (
 	ErrTooLarge    ErrorKind = "too_large"    // an answer past outbound.MaxModelAnswer (or an error body past MaxErrorBody)
 )
 
-// Error is a failed provider call. It never carries the API key.
+// Error is a failed provider call. Its text is outbound.Fail's reason and the status:
+// never the provider's answer, which an echoing provider fills with the API key. Err is the
+// cause for errors.Is (a cancelled context, a cap), never a provider's answer.
 type Error struct {
 	Kind       ErrorKind
 	Status     int           // HTTP status, 0 when none
 	RetryAfter time.Duration // from a 429, when the server said
+	Reason     string        // outbound.Fail's
 	Err        error
 }
 
 func (e *Error) Error() string {
-	if e.Status != 0 {
-		return fmt.Sprintf("calling the model: %s (HTTP %d): %v", e.Kind, e.Status, e.Err)
+	f := outbound.Failure{Status: e.Status, Reason: e.Reason}
+	if f.Reason == "" {
+		f = outbound.Fail(outbound.ModelProvider, e.Status, e.Err)
 	}
-	return fmt.Sprintf("calling the model: %s: %v", e.Kind, e.Err)
+	return "calling the model: " + f.Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -155,7 +158,7 @@ func (p *Provider) Complete(ctx context.Context, system, user string) (Completio
 		resp, err := p.attempt(ctx, req)
 		if err == nil {
 			if len(resp.Choices) == 0 {
-				return Completion{Attempts: attempt}, &Error{Kind: ErrBadAnswer, Err: errors.New("the answer has no choices")}
+				return Completion{Attempts: attempt}, &Error{Kind: ErrBadAnswer, Err: errors.New("the answer has no choices"), Reason: "the provider's answer has no choices"}
 			}
 			return Completion{
 				Content:          resp.Choices[0].Message.Content,
@@ -247,18 +250,19 @@ func (p *Provider) classify(err error, c *captured) *Error {
 	switch {
 	case errors.Is(err, outbound.ErrTooLarge):
 		// Not retried: the same provider would send the same flood again.
-		return &Error{Kind: ErrTooLarge, Status: c.status, Err: tooLargeOf(err)}
+		return &Error{Kind: ErrTooLarge, Status: c.status, Err: tooLargeOf(err), Reason: outbound.Fail(outbound.ModelProvider, c.status, err).Reason}
 	case errors.As(err, &apiErr):
 		status = apiErr.HTTPStatusCode
 	case errors.As(err, &reqErr):
 		status = reqErr.HTTPStatusCode
 	case c.status >= 200 && c.status < 300:
 		// The server answered but the body was not a completion.
-		return &Error{Kind: ErrBadAnswer, Status: c.status, Err: err}
+		return &Error{Kind: ErrBadAnswer, Status: c.status, Reason: outbound.Fail(outbound.ModelProvider, c.status, nil).Reason}
 	default:
-		return &Error{Kind: ErrNetwork, Err: err}
+		return &Error{Kind: ErrNetwork, Err: err, Reason: outbound.Fail(outbound.ModelProvider, 0, err).Reason}
 	}
-	e := &Error{Status: status, Err: err}
+	// The provider's error (its body's message) is dropped here: only the status is kept.
+	e := &Error{Status: status, Reason: outbound.Fail(outbound.ModelProvider, status, nil).Reason}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		e.Kind = ErrAuth

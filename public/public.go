@@ -80,7 +80,7 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 // catalogue, so that refusals are counted with every other.
 func (h *handler) limit(b tools.Budget) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if err := h.cat.Take(c.Request.Context(), b, httpx.ClientKey(httpx.GinClientIP(c))); err != nil {
+		if err := h.cat.Take(c.Request.Context(), b, tools.AddressKey(httpx.GinClientIP(c))); err != nil {
 			writeError(c, err)
 			return
 		}

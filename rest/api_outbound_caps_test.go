@@ -176,7 +176,7 @@ func TestHookAnswerCaps(t *testing.T) {
 		flood.stoppedAfter(t, 1, outbound.MaxHookAnswer)
 		ds, err := s.cat.WebhookDeliveries(sys(t), hook.ID, 10)
 		if err != nil || len(ds) != 1 || ds[0].State != model.DeliveryPending || ds[0].Attempts != 1 ||
-			!strings.Contains(ds[0].LastError, "larger than 64 KiB") {
+			!strings.Contains(ds[0].LastError, "more than 64 KiB") {
 			t.Errorf("deliveries %+v (%v), want one failed attempt naming the cap, to be retried", ds, err)
 		}
 	})

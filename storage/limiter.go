@@ -81,6 +81,31 @@ func (l *sharedLimiter) Take(ctx context.Context, bucket string, n int, window t
 	return ok, wait, nil
 }
 
+// Count implements model.Limiter.
+func (l *sharedLimiter) Count(ctx context.Context, bucket string, window time.Duration) (int, time.Time, error) {
+	var got struct {
+		N      int        `bun:"n"`
+		Newest *time.Time `bun:"newest"`
+	}
+	err := l.db.r.NewSelect().Model((*rateEventRow)(nil)).ColumnExpr("COUNT(*) AS n, MAX(at) AS newest").
+		Where("bucket = ?", bucket).Where("at > ?", l.now().UTC().Add(-window)).Scan(ctx, &got)
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("counting rate budget %s: %w", bucket, err)
+	}
+	if got.Newest == nil {
+		return got.N, time.Time{}, nil
+	}
+	return got.N, *got.Newest, nil
+}
+
+// Clear implements model.Limiter.
+func (l *sharedLimiter) Clear(ctx context.Context, bucket string) error {
+	if _, err := l.db.w.NewDelete().Model((*rateEventRow)(nil)).Where("bucket = ?", bucket).Exec(ctx); err != nil {
+		return fmt.Errorf("clearing rate budget %s: %w", bucket, err)
+	}
+	return nil
+}
+
 func rateLockKey(bucket string) int64 {
 	h := fnv.New64a()
 	h.Write([]byte("lokal.rate:" + bucket))

@@ -55,6 +55,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerLanguageStatusIndex(m)
 	registerConfirmedEmails(m)
 	registerOperator(m)
+	registerRedeployMessages(m)
 	return m
 }
 

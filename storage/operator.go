@@ -133,6 +133,10 @@ func (t *tx) DeleteUser(ctx context.Context, userID string, at time.Time) error 
 			return mapError(err)
 		}
 	}
+	// Reset links name the user (invitations.user_id has no foreign key: SQLite cannot add one).
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM invitations WHERE user_id = ?", userID); err != nil {
+		return mapError(err)
+	}
 	_, err = t.tx.NewDelete().Model((*userRow)(nil)).Where("id = ?", userID).Exec(ctx)
 	return mapError(err)
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -25,7 +26,7 @@ const (
 	PerToken   Scope = "token"
 	// PerAddress is a client's IP address, or an IPv6 address's /64 (one subscriber).
 	PerAddress Scope = "address"
-	// PerAddressAndEmail spends one allowance of the client address and one of the email.
+	// PerAddressAndEmail is the pair of a client address (as PerAddress) and an email.
 	PerAddressAndEmail Scope = "address and email"
 )
 
@@ -37,6 +38,10 @@ type Budget struct {
 	N      int
 	Window time.Duration
 	Per    Scope
+	// Backoff, when set, makes a budget of failures (see shut): past N failures inside
+	// Window its bucket is shut for Backoff after the newest one, doubling with each further
+	// failure up to MaxBackoff. Nothing else spends it.
+	Backoff, MaxBackoff time.Duration
 }
 
 // The token API's budgets.
@@ -55,9 +60,18 @@ var (
 	// RedeployBudget: endpoint 8 starts a CI run, so 6 a minute is plenty for people and
 	// stops a loop from queueing hundreds of builds.
 	RedeployBudget = Budget{Name: "redeploy", Noun: "redeploys", Bucket: "redeploy:", N: 6, Window: time.Minute, Per: PerProject}
-	// SignInBudget bounds password guesses per client address and per email, so that neither
-	// one address trying many accounts nor many addresses trying one account get far.
-	SignInBudget = Budget{Name: "sign_in", Noun: "sign-in attempts", Bucket: "signin:", N: 10, Window: time.Minute, Per: PerAddressAndEmail}
+	// SignInBudget bounds password guesses at one account from one address: 5 failures free
+	// in an hour, then 30 s, 1, 2, 4, 8 and 15 minutes. It counts failures only, and a
+	// success clears it, so colleagues behind one address never spend it, and guesses from
+	// elsewhere never shut a correct password out (no per-email bucket: that would let
+	// anyone lock anyone out).
+	SignInBudget = Budget{Name: "sign_in", Noun: "failed sign-ins", Bucket: "signin:", N: 5, Window: time.Hour, Per: PerAddressAndEmail,
+		Backoff: 30 * time.Second, MaxBackoff: 15 * time.Minute}
+	// SignInAddressBudget bounds the failures of one address (an IPv6 /64) over every
+	// account, sign-ins and invitation links: 30 an hour free, then the same backoff. A
+	// success does not clear it, or one's own account would reset a guessing run.
+	SignInAddressBudget = Budget{Name: "sign_in_address", Noun: "failed sign-ins", Bucket: "signin-address:", N: 30, Window: time.Hour, Per: PerAddress,
+		Backoff: 30 * time.Second, MaxBackoff: 15 * time.Minute}
 )
 
 // The public Embed routes' budgets (spec endpoints 12 to 17): per client address, spent
@@ -77,7 +91,7 @@ var (
 
 // Budgets lists every budget above, for overrides, documentation and the table's tests.
 func Budgets() []Budget {
-	return []Budget{WriteBudget, PageStringsBudget, RetranslateBudget, ReadBudget, RedeployBudget, SignInBudget,
+	return []Budget{WriteBudget, PageStringsBudget, RetranslateBudget, ReadBudget, RedeployBudget, SignInBudget, SignInAddressBudget,
 		PublicResolveBudget, PublicHarvestBudget, PublicDictionaryBudget, PublicChangesBudget, PublicInstallPingBudget, PublicInfoBudget, HarvestBudget}
 }
 
@@ -155,9 +169,74 @@ func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
 	return e
 }
 
+// failureCap is how many failures a backoff bucket keeps: enough to reach any MaxBackoff.
+const failureCap = 64
+
+// shut answers CodeRateLimited with RetryAfter when b's bucket for key is shut by its
+// failures (b.Backoff set), spending nothing.
+func (c *Catalog) shut(ctx context.Context, b Budget, key string) error {
+	switch n := c.opts.Budgets[b.Name]; {
+	case n < 0:
+		return nil
+	case n > 0:
+		b.N = n
+	}
+	n, newest, err := c.limiter.Count(ctx, b.Bucket+key, b.Window)
+	if err != nil || n < b.N {
+		return err
+	}
+	wait := b.MaxBackoff
+	if doublings := n - b.N; doublings < 30 {
+		wait = min(b.Backoff<<doublings, b.MaxBackoff)
+	}
+	wait = newest.Add(wait).Sub(c.opts.Now())
+	if wait <= 0 {
+		return nil
+	}
+	if c.opts.OnRefused != nil {
+		c.opts.OnRefused(b.Name)
+	}
+	e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
+	e.Message = "too many " + b.Noun + " " + b.Per.phrase() + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
+	return e
+}
+
+// failed records one failure in b's bucket for key.
+func (c *Catalog) failed(ctx context.Context, b Budget, key string) error {
+	if c.opts.Budgets[b.Name] < 0 {
+		return nil
+	}
+	_, _, err := c.limiter.Take(ctx, b.Bucket+key, failureCap, b.Window)
+	return err
+}
+
+// forgive clears the failures of b's bucket for key.
+func (c *Catalog) forgive(ctx context.Context, b Budget, key string) error {
+	return c.limiter.Clear(ctx, b.Bucket+key)
+}
+
+// AddressKey is what a client is counted by in per-address budgets: its IPv4 address, or
+// its IPv6 address's /64, since one subscriber holds a whole /64. Anything that is not an
+// address counts as itself.
+func AddressKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
+}
+
 func (s Scope) phrase() string {
-	if s == PerAddress {
+	switch s {
+	case PerAddress:
 		return "from this address"
+	case PerAddressAndEmail:
+		return "for this email from this address"
 	}
 	return "for this " + string(s)
 }

@@ -108,6 +108,22 @@ func (c *Catalog) Invitation(ctx context.Context, token string) (model.Invitatio
 	return c.link(ctx, token, model.InvitationInvite)
 }
 
+// throttledLink is link for an anonymous visitor: a link that opens nothing counts as a
+// failure of the address's sign-in throttle (signInThrottle), as a wrong password does.
+func (c *Catalog) throttledLink(ctx context.Context, in AcceptIn, kind string) (model.Invitation, error) {
+	th := signInThrottle(in.ClientIP, "")
+	if err := th.shut(ctx, c); err != nil {
+		return model.Invitation{}, err
+	}
+	inv, err := c.link(ctx, in.Token, kind)
+	if model.IsNotFound(err) {
+		if ferr := th.failed(ctx, c); ferr != nil {
+			return inv, ferr
+		}
+	}
+	return inv, err
+}
+
 // link returns the pending invitation or reset link (kind) of a token. Unknown, used,
 // revoked and expired links, and a link of the other kind, get the same refusal.
 func (c *Catalog) link(ctx context.Context, token, kind string) (model.Invitation, error) {
@@ -142,12 +158,10 @@ type AcceptIn struct {
 
 // AcceptInvitation creates the invited user with their roles and password, uses the
 // invitation up and signs the user in, in one write: a second acceptance of the same link
-// fails (CodeNotFound) and creates nothing. Attempts spend the sign-in budget per address.
+// fails (CodeNotFound) and creates nothing. A link that opens no invitation is a failure
+// of the address's sign-in throttle (signInThrottle), as a wrong password is.
 func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, error) {
-	if err := c.take(ctx, SignInBudget, "ip:"+in.ClientIP); err != nil {
-		return SignedIn{}, err
-	}
-	inv, err := c.Invitation(ctx, in.Token)
+	inv, err := c.throttledLink(ctx, in, model.InvitationInvite)
 	if err != nil {
 		return SignedIn{}, err
 	}

@@ -73,6 +73,33 @@ func (l *MemoryLimiter) Take(_ context.Context, bucket string, n int, window tim
 	return true, 0, nil
 }
 
+// Count implements Limiter.
+func (l *MemoryLimiter) Count(_ context.Context, bucket string, window time.Duration) (int, time.Time, error) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, newest := 0, time.Time{}
+	if r := l.buckets[bucket]; r != nil {
+		for _, t := range r.times {
+			if t.Add(window).After(now) {
+				n++
+				if t.After(newest) {
+					newest = t
+				}
+			}
+		}
+	}
+	return n, newest, nil
+}
+
+// Clear implements Limiter.
+func (l *MemoryLimiter) Clear(_ context.Context, bucket string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.buckets, bucket)
+	return nil
+}
+
 // Len is how many buckets are held, for tests of the memory bound.
 func (l *MemoryLimiter) Len() int {
 	l.mu.Lock()

@@ -32,9 +32,9 @@ func errResetLink() error {
 // CreateResetLink makes a one-use link, valid ResetLinkLifetime, whose page lets the user
 // set a new password; using it confirms their address (a link handed to the address's
 // holder) and ends their other sessions. It is an invitation of kind reset: the same
-// hashed, one-use, expiring token. For the operator (user is an id, or an email that one
-// user has) and the workspace's owners (a user of their workspace). It revokes the user's
-// earlier reset links.
+// hashed, one-use, expiring token. For the operator (user is an id) and the workspace's
+// owners (a user of their workspace). It revokes the user's earlier reset links; a
+// disabled user gets none.
 func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, error) {
 	var out ResetLink
 	p := model.PrincipalFrom(ctx)
@@ -60,6 +60,9 @@ func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, 
 		if err != nil {
 			return nil, err
 		}
+		if u.DisabledAt != nil {
+			return nil, model.Errorf(model.CodeConflict, "%s is disabled: enable the account before handing it a reset link", u.Email)
+		}
 		inv.WorkspaceID, inv.UserID, inv.Email, inv.WorkspaceRole = u.WorkspaceID, u.ID, u.Email, u.Role
 		out = ResetLink{User: u.ID, Email: u.Email, ExpiresAt: inv.ExpiresAt}
 		// One link a user at a time: a new one revokes those handed out before.
@@ -83,26 +86,14 @@ func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, 
 	return out, nil
 }
 
-// operatorUser finds a user of any workspace by id, or by an email exactly one user has.
+// operatorUser finds a user of any workspace by id: the admin commands resolve an email to
+// one (ResolveUser) before they call.
 func operatorUser(ctx context.Context, tx model.Tx, user string) (model.User, error) {
-	user = strings.TrimSpace(user)
-	if validID(user) {
-		u, err := tx.User(ctx, user)
-		if model.IsNotFound(err) {
-			return u, model.Errorf(model.CodeNotFound, "user %q not found", user)
-		}
-		return u, err
+	u, err := tx.User(ctx, strings.TrimSpace(user))
+	if model.IsNotFound(err) {
+		return u, model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(user, 80))
 	}
-	creds, err := tx.Credentials(ctx, user)
-	switch {
-	case err != nil:
-		return model.User{}, err
-	case len(creds) == 0:
-		return model.User{}, model.Errorf(model.CodeNotFound, "no user has the id or email %q", model.Truncate(user, 80))
-	case len(creds) > 1:
-		return model.User{}, model.Errorf(model.CodeInvalid, "%d users (of different workspaces) have the email %s: give the user's id", len(creds), user)
-	}
-	return creds[0].User, nil
+	return u, err
 }
 
 // ResetLinkEmail returns the email of a pending reset link's user, for its page.
@@ -114,12 +105,9 @@ func (c *Catalog) ResetLinkEmail(ctx context.Context, token string) (string, err
 // ResetPassword sets the password of a reset link's user, uses the link up, confirms the
 // address, ends every other session (and, for an account not confirmed before, revokes
 // its personal tokens: see claimAccount) and signs the user in. Attempts spend the
-// sign-in budget per address.
+// address's sign-in throttle when the link opens nothing.
 func (c *Catalog) ResetPassword(ctx context.Context, in AcceptIn) (SignedIn, error) {
-	if err := c.take(ctx, SignInBudget, "ip:"+in.ClientIP); err != nil {
-		return SignedIn{}, err
-	}
-	inv, err := c.link(ctx, in.Token, model.InvitationReset)
+	inv, err := c.throttledLink(ctx, in, model.InvitationReset)
 	if err != nil {
 		return SignedIn{}, err
 	}

@@ -118,7 +118,7 @@ func (c *Catalog) SetPassword(ctx context.Context, userID, password string) erro
 	}})
 }
 
-// SignInIn is what the sign-in form sends; ClientIP keys the rate limit.
+// SignInIn is what the sign-in form sends; ClientIP keys the throttle.
 type SignInIn struct {
 	Email    string
 	Password string
@@ -133,20 +133,16 @@ type SignedIn struct {
 }
 
 // SignIn checks an email and password and opens a session. Every failure is the same
-// CodeUnauthorized, whether the email is unknown or the password wrong; attempts are
-// limited per client address and per email (CodeRateLimited).
+// CodeUnauthorized, whether the email is unknown or the password wrong. Only failures are
+// counted (signInThrottle); a success clears those of its address and email.
 func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 	email := strings.TrimSpace(in.Email)
 	if email == "" || len(email) > 320 || in.Password == "" || len(in.Password) > MaxPasswordBytes {
 		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
 	}
-	for _, key := range []string{"ip:" + in.ClientIP, "email:" + strings.ToLower(email)} {
-		if err := c.take(ctx, SignInBudget, key); err != nil {
-			if e, ok := err.(*model.Error); ok && e.Code == model.CodeRateLimited {
-				e.Message = "too many sign-in attempts; retry in " + fmt.Sprint(RetryAfterSeconds(e)) + " s"
-			}
-			return SignedIn{}, err
-		}
+	th := signInThrottle(in.ClientIP, email)
+	if err := th.shut(ctx, c); err != nil {
+		return SignedIn{}, err
 	}
 	var creds []model.Credential
 	if err := c.store.View(ctx, func(tx model.Tx) error {
@@ -171,7 +167,13 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 		if len(creds) == 0 {
 			checkPassword(dummyHash(), in.Password)
 		}
+		if err := th.failed(ctx, c); err != nil {
+			return SignedIn{}, err
+		}
 		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
+	}
+	if err := c.forgive(ctx, SignInBudget, th.pair); err != nil {
+		return SignedIn{}, err
 	}
 	token := newSecret(PrefixSession)
 	hash, err := c.hashToken(ctx, token)
@@ -187,6 +189,42 @@ func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
 		return SignedIn{}, err
 	}
 	return SignedIn{Token: token, Session: s, User: *user}, nil
+}
+
+// throttle is the buckets one sign-in is counted in: the pair of its address and email,
+// and its address.
+type throttle struct{ pair, address string }
+
+// signInThrottle is the rule of sign-in throttling: failures are counted per pair of
+// client address (an IPv6 /64) and email, and per address. Never per email alone: a
+// correct password from an address that has not failed is always let through, whatever
+// others guess from elsewhere.
+func signInThrottle(clientIP, email string) throttle {
+	t := throttle{address: AddressKey(clientIP)}
+	if email != "" {
+		t.pair = t.address + " " + strings.ToLower(email)
+	}
+	return t
+}
+
+// shut refuses while either bucket is shut by its failures.
+func (t throttle) shut(ctx context.Context, c *Catalog) error {
+	if t.pair != "" {
+		if err := c.shut(ctx, SignInBudget, t.pair); err != nil {
+			return err
+		}
+	}
+	return c.shut(ctx, SignInAddressBudget, t.address)
+}
+
+// failed counts one failure in both buckets (the pair's only when there is an email).
+func (t throttle) failed(ctx context.Context, c *Catalog) error {
+	if t.pair != "" {
+		if err := c.failed(ctx, SignInBudget, t.pair); err != nil {
+			return err
+		}
+	}
+	return c.failed(ctx, SignInAddressBudget, t.address)
 }
 
 // OpenSession finds the session of a cookie's token and returns ctx with the user's

@@ -58,7 +58,7 @@ var Operations = []Operation{
 	{Name: "public_info", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicInfoBudget}},
 
 	// The editor (rest/app): signed-in users of the workspace.
-	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget, &SignInAddressBudget}},
 	{Name: "sign_out", Doors: Editor, Auth: Session},
 	{Name: "editor_projects", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "review_queue", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
@@ -87,11 +87,11 @@ var Operations = []Operation{
 	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
 	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
 	{Name: "invitation_list", Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
 	{Name: "invitation_revoke", Doors: Editor, Auth: Session, Needs: model.RightManage},
 	{Name: "user_reset_link", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "reset_password", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
+	{Name: "reset_password", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
 	// The project's settings, terminology and checkups in the editor (set_project above).
 	{Name: "create_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 	{Name: "add_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
 // The delivery rules: what is due, what an answer means, when an endpoint is given up on.
@@ -247,20 +248,17 @@ func applyOutcomes(ctx context.Context, tx model.Tx, id string, idx []int, outco
 	return false, nil
 }
 
-// attemptError says why an attempt did not count, for the Connect page.
+// attemptError says why an attempt did not count, for the Connect page: lokal's own
+// words (a bad secret) or outbound.Fail's, never the receiver's answer.
 func attemptError(r attemptResult) string {
-	switch {
-	case r.err != nil:
-		s := r.err.Error()
-		if len(s) > 500 {
-			s = s[:500]
-		}
-		return s
-	case r.httpStatus >= 300 && r.httpStatus < 400:
-		return fmt.Sprintf("answered %d: redirects are not followed", r.httpStatus)
-	default:
-		return fmt.Sprintf("answered %d, want 2xx", r.httpStatus)
+	if r.err == nil {
+		return outbound.Fail(outbound.Receiver, r.httpStatus, nil).Error()
 	}
+	s := r.err.Error()
+	if len(s) > 500 {
+		s = s[:500]
+	}
+	return s
 }
 
 // webhookBody is the spec's body.

@@ -379,15 +379,7 @@ func (d *Deliverer) post(ctx context.Context, w claimed, dl model.Delivery) atte
 	resp, err := d.client.Do(req)
 	res.duration = time.Since(start)
 	if err != nil {
-		var b *outbound.BlockedError
-		switch {
-		case errors.As(err, &b):
-			res.err = fmt.Errorf("refused by lokal's outbound guard: %w", b)
-		case isTimeout(err):
-			res.err = fmt.Errorf("no answer within %s", d.opts.Timeout)
-		default:
-			res.err = err
-		}
+		res.err = outbound.Fail(outbound.Receiver, 0, err)
 		return res
 	}
 	// The answer's body is read so that the connection is reused, up to a cap: past it the
@@ -395,11 +387,8 @@ func (d *Deliverer) post(ctx context.Context, w claimed, dl model.Delivery) atte
 	_, rerr := io.Copy(io.Discard, outbound.LimitBody(resp.Body, outbound.MaxHookAnswer))
 	resp.Body.Close()
 	res.httpStatus = resp.StatusCode
-	switch {
-	case errors.Is(rerr, outbound.ErrTooLarge):
-		res.err = rerr
-	case rerr != nil && isTimeout(rerr):
-		res.err = fmt.Errorf("the answer did not end within %s", d.opts.Timeout)
+	if errors.Is(rerr, outbound.ErrTooLarge) || (rerr != nil && isTimeout(rerr)) {
+		res.err = outbound.Fail(outbound.Receiver, res.httpStatus, rerr)
 	}
 	return res
 }

@@ -127,7 +127,7 @@ func TestDeliveryGuardAtDialTime(t *testing.T) {
 			t.Errorf("allowed receiver: %+v", ds)
 		}
 		if ds := e.deliveries(t, redirHook); len(ds) != 1 || ds[0].State != "pending" || ds[0].HTTPStatus == nil ||
-			*ds[0].HTTPStatus != 307 || !strings.Contains(ds[0].LastError, "redirects are not followed") {
+			*ds[0].HTTPStatus != 307 || !strings.Contains(ds[0].LastError, "a redirect, which lokal does not follow") {
 			t.Errorf("redirect: %+v, want a failed attempt with 307, not followed", ds)
 		}
 		t1.untouched(t)
@@ -277,7 +277,7 @@ func TestDeliveryTimeout(t *testing.T) {
 			t.Fatal(err)
 		}
 		ds := e.deliveries(t, wh.ID)
-		if len(ds) != 1 || ds[0].State != "pending" || ds[0].Attempts != 1 || !strings.Contains(ds[0].LastError, "no answer within") {
+		if len(ds) != 1 || ds[0].State != "pending" || ds[0].Attempts != 1 || !strings.Contains(ds[0].LastError, "did not answer in time") {
 			t.Fatalf("deliveries %+v, want a timed-out attempt to retry", ds)
 		}
 		e.clk.t = e.clk.t.Add(5 * time.Second)

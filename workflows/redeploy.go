@@ -24,40 +24,38 @@ func Dispatch(ctx context.Context, call tools.DeployCall) (int, error) {
 		return 0, err
 	}
 	req.Header.Set("User-Agent", "lokal-redeploy")
+	party := outbound.CodeHost
+	if call.Config.Provider == tools.DeployHook {
+		party = outbound.DeployHook
+	}
 	resp, err := call.Guard.Client(outbound.ClientOptions{Timeout: call.Timeout}).Do(req)
 	if err != nil {
-		var b *outbound.BlockedError
-		switch {
-		case errors.As(err, &b):
-			return 0, model.Errorf(tools.CodeDispatchFailed, "the dispatch was refused by lokal's outbound guard: %v", b)
-		case isTimeout(err):
-			return 0, model.Errorf(tools.CodeDispatchFailed, "the provider did not answer within %s", call.Timeout)
-		}
-		return 0, model.Errorf(tools.CodeDispatchFailed, "calling the provider: %v", redactURLError(err))
+		return 0, dispatchError(outbound.Fail(party, 0, err))
 	}
 	defer resp.Body.Close()
 	st := resp.StatusCode
-	snippet, rerr := outbound.ReadLimited(resp.Body, outbound.MaxHookAnswer)
+	// The answer is read (to its cap) only so that the connection ends cleanly; its text is
+	// never kept: an echoing code host answers with the token.
+	_, rerr := outbound.ReadLimited(resp.Body, outbound.MaxHookAnswer)
 	switch {
-	case errors.Is(rerr, outbound.ErrTooLarge):
+	case errors.Is(rerr, outbound.ErrTooLarge), rerr != nil && isTimeout(rerr):
 		// Whatever the status, an answer without end is not one lokal takes as valid.
-		return st, model.Errorf(tools.CodeDispatchFailed, "the provider answered %d with more than %s; lokal stopped reading", st,
-			outbound.FormatSize(outbound.MaxHookAnswer))
-	case rerr != nil && isTimeout(rerr):
-		return st, model.Errorf(tools.CodeDispatchFailed, "the provider's answer did not end within %s", call.Timeout)
-	}
-	switch {
+		return st, dispatchError(outbound.Fail(party, st, rerr))
 	case st >= 200 && st < 300:
 		return st, nil
-	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusNotFound:
-		what := "the token is refused or the repository or workflow is unknown"
-		if call.Config.Provider == tools.DeployHook {
-			what = "the deploy hook URL is refused or unknown"
-		}
-		return st, model.Errorf(model.CodeNotConfigured, "the provider answered %d: %s%s", st, what, providerMessage(snippet))
-	default:
-		return st, model.Errorf(tools.CodeDispatchFailed, "the provider refused the dispatch with %d%s", st, providerMessage(snippet))
 	}
+	return st, dispatchError(outbound.Fail(party, st, nil))
+}
+
+// dispatchError is a failed dispatch in the catalogue's terms: CodeNotConfigured when the
+// token or hook is refused or the repository or workflow unknown (the settings are
+// wrong), CodeDispatchFailed otherwise; the message is the failure's reason and status.
+func dispatchError(f outbound.Failure) error {
+	code := tools.CodeDispatchFailed
+	if f.Kind == outbound.FailAuth || f.Kind == outbound.FailNotFound {
+		code = model.CodeNotConfigured
+	}
+	return model.Errorf(code, "%s", f.Error())
 }
 
 // dispatchRequest is the provider's request: GitHub's workflow_dispatch with the ref and
@@ -94,24 +92,4 @@ func dispatchRequest(ctx context.Context, call tools.DeployCall) (*http.Request,
 		return req, nil
 	}
 	return nil, model.Errorf(model.CodeNotConfigured, "no redeploy workflow is configured for this project (lokal redeploy set)")
-}
-
-// providerMessage quotes GitHub's JSON "message", which says what was wrong.
-func providerMessage(body []byte) string {
-	var m struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &m) != nil || m.Message == "" {
-		return ""
-	}
-	return ": " + model.Truncate(strings.Join(strings.Fields(m.Message), " "), 200)
-}
-
-// redactURLError drops the URL from a transport error: a deploy hook URL is a secret.
-func redactURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }

@@ -157,7 +157,7 @@ func TestRedeployOnConnect(t *testing.T) {
 
 		// The provider refuses: the message is on the page, the attempt listed with its status.
 		hook.status.Store(http.StatusInternalServerError)
-		b.post(t, p+"/connect/redeploy/dispatch", nil, true).want(t, http.StatusBadGateway, `id="form-error"`, "refused the dispatch with 500",
+		b.post(t, p+"/connect/redeploy/dispatch", nil, true).want(t, http.StatusBadGateway, `id="form-error"`, "the deploy hook failed (HTTP 500)",
 			`<td data-label="Outcome" class="outcome">refused</td><td data-label="Provider status">HTTP 500</td>`)
 
 		// GitHub without a token, and a private address: refused on the page, nothing changes.

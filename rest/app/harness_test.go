@@ -78,7 +78,7 @@ func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 	opts = ownerOptions(t, opts)
 	cat := storagetest.Catalog(db, opts)
 	quiet := slog.New(slog.DiscardHandler)
-	h := app.Mount(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping}), app.New(cat, &app.Options{Logger: quiet}))
+	h := app.Mount(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping}), app.New(cat, &app.Options{Logger: quiet, ClientIP: app.ClientIPFrom(loopback)}))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	e := &env{dialect: dialect, dsn: dsn, db: db, cat: cat, srv: srv, f: f, opts: opts}
@@ -107,6 +107,7 @@ type browser struct {
 	e    *env
 	c    *http.Client
 	csrf string
+	from string // the client address it claims through X-Forwarded-For, which the env trusts from loopback
 }
 
 func (e *env) browser(t *testing.T) *browser {
@@ -127,6 +128,9 @@ var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
 func (b *browser) do(t *testing.T, req *http.Request) page {
 	t.Helper()
+	if b.from != "" {
+		req.Header.Set("X-Forwarded-For", b.from)
+	}
 	res, err := b.c.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)

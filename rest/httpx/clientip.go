@@ -89,22 +89,6 @@ func (p Proxies) ClientIP(r *http.Request) string {
 	return client.Unmap().String()
 }
 
-// ClientKey is what a client is counted by in per-address limits: its IPv4 address, or
-// its IPv6 address's /64, since one subscriber holds a whole /64. Anything that is not an
-// address counts as itself.
-func ClientKey(ip string) string {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	a = a.Unmap()
-	if a.Is4() {
-		return a.String()
-	}
-	p, _ := a.Prefix(64)
-	return p.String()
-}
-
 // clientIPKey holds the resolved address in a Gin context; GinClientIP reads it.
 type clientIPKey struct{}
 

@@ -69,22 +69,6 @@ func TestParseProxies(t *testing.T) {
 	}
 }
 
-func TestClientKey(t *testing.T) {
-	for ip, want := range map[string]string{
-		"203.0.113.7":          "203.0.113.7",
-		"::ffff:203.0.113.7":   "203.0.113.7",
-		"2001:db8:1:2::1":      "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
-		"2001:db8:1:3::1":      "2001:db8:1:3::/64",
-		"fe80::1%eth0":         "fe80::/64",
-		"not an address":       "not an address",
-	} {
-		if got := ClientKey(ip); got != want {
-			t.Errorf("%s: %s, want %s", ip, got, want)
-		}
-	}
-}
-
 func TestGinClientIP(t *testing.T) {
 	gin.SetMode(gin.ReleaseMode)
 	proxies, _ := ParseProxies([]string{"127.0.0.1"})

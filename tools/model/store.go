@@ -187,8 +187,14 @@ type EmbedTx interface {
 // inside the last window, and says how long until one leaves it. A database-backed
 // implementation shares budgets between every server on the database; MemoryLimiter is
 // right for a single process.
+//
+// Count and Clear serve budgets that count failures only (sign-in): Count says how many
+// events bucket holds inside the last window and when the newest was, spending nothing;
+// Clear forgets the bucket.
 type Limiter interface {
 	Take(ctx context.Context, bucket string, n int, window time.Duration) (ok bool, wait time.Duration, err error)
+	Count(ctx context.Context, bucket string, window time.Duration) (n int, newest time.Time, err error)
+	Clear(ctx context.Context, bucket string) error
 }
 
 // AdminTx is the part of a transaction that the operator's commands use: project settings,

@@ -33,4 +33,11 @@
 // answer ([MaxModelAnswer], [MaxErrorBody], [MaxHookAnswer]); [LimitBody] and
 // [ReadLimited] fail past a cap with [ErrTooLarge] rather than cut the answer short, and
 // the caller counts the call as failed.
+//
+// # Failures
+//
+// [Fail] is the one way a failed call becomes text anywhere in lokal (AI suggestions and
+// translation failures, redeploy attempts, webhook deliveries): a kind, the HTTP status and
+// a reason lokal wrote ("the provider refused the API key"). The answer's body is never
+// kept, stored, logged or shown: a server that echoes its request answers with the key.
 package outbound
