@@ -65,7 +65,9 @@ func TestCLITerminology(t *testing.T) {
 			want string
 		}{
 			{"duplicate pair", []string{"term", "add", "--source", "Cart", "--target", "Handlekurv", "--locale", "all"},
-				`the glossary already has "Cart" → "Handlekurv" for all`},
+				`the glossary already has "Cart" → "Handlekurv" for all languages`},
+			{"second translation of a term", []string{"term", "add", "--source", "CART", "--target", "Kurv", "--locale", "all"},
+				`the glossary already translates "Cart" as "Handlekurv" for all languages: remove that pair first`},
 			{"duplicate dnt", []string{"term", "add", "--dnt", "lokal"}, `"lokal" is already a do-not-translate term`},
 			{"identical rule", []string{"substitution", "add", "--from", "...", "--to", "…"}, `the rule "..." → "…" for all exists already`},
 			{"second rule for a text", []string{"substitution", "add", "--from", "...", "--to", ".", "--locale", "all"},

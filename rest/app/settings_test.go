@@ -168,6 +168,8 @@ func TestTerminologyPage(t *testing.T) {
 		mgr.post(t, tp+"/glossary", url.Values{"source": {"Cart"}, "target": {"Handlekurv"}, "locale": {"nb"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/glossary", url.Values{"source": {"Cart"}, "target": {"Handlekurv"}, "locale": {"nb"}}, true).
 			want(t, http.StatusConflict, `id="glossary-error"`, "already has")
+		mgr.post(t, tp+"/glossary", url.Values{"source": {"cart "}, "target": {"Varekurv"}, "locale": {"nb"}}, true).
+			want(t, http.StatusConflict, `id="glossary-error"`, `the glossary already translates &#34;Cart&#34; as &#34;Handlekurv&#34; for Norwegian Bokmål: remove that pair first`, `value="Varekurv"`)
 		mgr.post(t, tp+"/dnt", url.Values{"term": {"lokal"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/substitutions", url.Values{"from": {"..."}, "to": {"…"}, "locale": {"all"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/substitutions", url.Values{"from": {""}, "to": {"x"}, "locale": {"zz"}}, true).
