@@ -61,6 +61,8 @@ var Operations = []Operation{
 	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget}},
 	{Name: "sign_out", Doors: Editor, Auth: Session},
 	{Name: "editor_projects", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	// Whom a user of the workspace without a project role asks: its owners (any user of it).
+	{Name: "workspace_owners", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "review_queue", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "row_details", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "check_value", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},

@@ -63,7 +63,17 @@ func splitCodes(s string) []string {
 // projectsPage renders the list of projects, with the form that creates one for those
 // who may (the catalogue refuses the others all the same).
 func (h *handler) projectsPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
-	h.render(w, r, status, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects,
+	projects := sessionFrom(r.Context()).projects
+	// No project in sight: an empty workspace, or no role yet and the owners to ask.
+	var owners tools.WorkspaceOwnersOut
+	if len(projects) == 0 {
+		var err error
+		if owners, err = h.cat.WorkspaceOwners(r.Context()); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, status, "projects", map[string]any{"Projects": projects, "Workspace": owners,
 		"MayCreate": h.cat.MayOnWorkspace(r.Context(), model.OpCreateProject), "Languages": tools.SupportedLanguages(),
 		"Error": n.Error, "Form": r.PostForm})
 }

@@ -66,5 +66,6 @@ const (
 	OpRemoveSubstitution   Operation = "remove_substitution"
 	OpRunCheckup           Operation = "run_checkup"      // a checkup asked for by a person
 	OpCreateProject        Operation = "create_project"   // a project made by an owner or the operator
+	OpWorkspaceOwners      Operation = "workspace_owners" // whom a user without a project role asks
 	OpSetWorkspaceAI       Operation = "set_workspace_ai" // the workspace's own AI provider: its owners'
 )
