@@ -189,7 +189,7 @@ func checkRuleText(field, s string, mayBeEmpty bool) (string, error) {
 		if mayBeEmpty {
 			least = 0
 		}
-		return "", model.Errorf(model.CodeInvalid, "%s must be %d to %d bytes of text", field, least, MaxTermBytes)
+		return "", lengthRule(field, least, MaxTermBytes)
 	}
 	return s, nil
 }

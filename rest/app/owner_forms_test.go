@@ -31,3 +31,18 @@ func TestWorkspaceAIFormOwnersOnly(t *testing.T) {
 		}
 	})
 }
+
+// TestLimitsSayCharacters: a length limit the editor refuses is said in characters, with
+// how letters beyond ASCII count, not in bytes.
+func TestLimitsSayCharacters(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		mgr := e.memberBrowser(t, "mgr@acme.test", model.RoleManager)
+		tp := "/app/p/" + e.f.Project.ID + "/terminology"
+		page := mgr.post(t, tp+"/glossary", url.Values{"source": {"Cart"}, "target": {strings.Repeat("ü", 300)}, "locale": {"nb"}}, true).
+			want(t, http.StatusBadRequest, `id="glossary-error"`, "target_term must be 1 to 500 characters of text (letters beyond ASCII count 2 to 4 each)")
+		if strings.Contains(page.body, "bytes") {
+			t.Errorf("the refusal speaks of bytes")
+		}
+	})
+}
