@@ -100,7 +100,7 @@ func errNoNamespace(ns string) error {
 }
 
 // lengthRule refuses text outside least..most as people count it: the limits are bytes
-// (bcrypt's 72 for a password), which are characters in ASCII and fewer in other scripts.
+// (what is stored and hashed), which are characters in ASCII and fewer in other scripts.
 func lengthRule(field string, least, most int) error {
 	return model.Errorf(model.CodeInvalid, "%s must be %d to %d characters of text (letters beyond ASCII count 2 to 4 each)", field, least, most)
 }
