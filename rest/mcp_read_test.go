@@ -690,6 +690,12 @@ func TestMCPListTerminology(t *testing.T) {
 		} {
 			mcpOK[mcpGlossary](t, w, "add_glossary_term", g)
 		}
+		// A second translation of the same term (case aside) for the same locale is refused,
+		// naming the pair there is; the lists below are unchanged by it.
+		e := mcpErr(t, w, "add_glossary_term", map[string]any{"source_term": "sign in", "target_term": "Logg på", "locale": "nb"}, "conflict")
+		if want := `the glossary already translates "Sign in" as "Logg inn" for Norwegian Bokmål`; !strings.Contains(e.Message, want) {
+			t.Errorf("a conflicting pair: %q, want %q", e.Message, want)
+		}
 		m := s.mcpProject(t, tokenAuth(s.ro))
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

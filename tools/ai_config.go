@@ -82,7 +82,7 @@ func (r ResolvedAI) String() string {
 // base URL without a key clears it (secretStays). For the operator, and for a signed-in
 // user their own workspace (self).
 func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, modelName string, apiKey *string) (WorkspaceAIView, error) {
-	if err := c.workspaceNeed(ctx, opNeeds("set_workspace_ai")); err != nil {
+	if err := c.workspaceNeed(ctx, opNeeds(model.OpSetWorkspaceAI)); err != nil {
 		return WorkspaceAIView{}, err
 	}
 	ctx, err := self(ctx, "", workspaceID)

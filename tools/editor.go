@@ -730,7 +730,8 @@ type ApproveIn struct {
 // saw them (conflicts), rows without a value or locked (skipped) and rows whose value has
 // QA findings (QA), which are approved one by one with a reason.
 type ApproveOut struct {
-	Approved  []string
+	Approved  []string // rows this batch approved
+	Already   []string // rows that were approved before it: counted apart, not as approved now
 	Conflicts []string
 	Skipped   []string
 	QA        []string
@@ -742,7 +743,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write; rows
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
-	out := ApproveOut{Approved: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
+	out := ApproveOut{Approved: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
 	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
@@ -777,7 +778,7 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 					out.Skipped = append(out.Skipped, r.Key)
 					continue
 				case cur.Status == model.StatusApproved:
-					out.Approved = append(out.Approved, r.Key)
+					out.Already = append(out.Already, r.Key)
 					continue
 				}
 				src, err := sourceValue(ctx, tx, proj, key)

@@ -167,7 +167,7 @@ func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, 
 	}
 	password := strings.TrimRight(in.Password, "\r\n")
 	if n := len(password); n < MinPasswordBytes || n > MaxPasswordBytes {
-		return SignedIn{}, model.Errorf(model.CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
+		return SignedIn{}, lengthRule("a password", MinPasswordBytes, MaxPasswordBytes)
 	}
 	u := model.User{ID: newID(), WorkspaceID: inv.WorkspaceID, Email: inv.Email, Role: inv.WorkspaceRole, Confirmed: true}
 	hash := hashPassword(password)

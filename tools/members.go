@@ -235,3 +235,39 @@ func (c *Catalog) ListUsers(ctx context.Context) ([]model.User, error) {
 	})
 	return out, err
 }
+
+// WorkspaceOwnersOut tells a user who sees no project whether the workspace has projects
+// and whom to ask for a role on one.
+type WorkspaceOwnersOut struct {
+	Projects int      // the workspace's projects, seen or not
+	Owners   []string // the owners' e-mail addresses, oldest first
+}
+
+// WorkspaceOwners answers any signed-in user of the workspace (workspace_owners): a member
+// without a role reads that they have none yet and whom to ask, not that the workspace is
+// empty.
+func (c *Catalog) WorkspaceOwners(ctx context.Context) (WorkspaceOwnersOut, error) {
+	out := WorkspaceOwnersOut{Owners: []string{}}
+	if err := admits(ctx, model.OpWorkspaceOwners); err != nil {
+		return out, err
+	}
+	p := model.PrincipalFrom(ctx)
+	if !isUser(p) || p.WorkspaceID == "" {
+		return out, model.Errorf(model.CodeUnauthorized, "sign in first")
+	}
+	err := c.store.View(ctx, func(tx model.Tx) error {
+		ps, err := tx.Projects(ctx, p.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		out.Projects = len(ps)
+		us, err := tx.Users(ctx, p.WorkspaceID)
+		for _, u := range us {
+			if u.Role == model.RoleOwner {
+				out.Owners = append(out.Owners, u.Email)
+			}
+		}
+		return err
+	})
+	return out, err
+}

@@ -153,13 +153,17 @@ type SetProjectIn struct {
 	JITHarvest       *bool
 	AutoApply        *bool
 	Syntax           *string // syntax names ("icu,html"); "" detects them again
+	// ConfirmRemove names the languages taken off although they have translations
+	// (confirmRemoval refuses the others).
+	ConfirmRemove []string
 }
 
 // SetProject changes what in names and returns the project as ShowProject does. A host
 // bound to another project is a conflict. For the operator and those who manage the
 // project (set_project: its managers and the workspace's owners), who change everything
 // but its integration type, which stays the operator's. Languages taken off are disabled,
-// never deleted: their translations come back when they are turned on again.
+// never deleted: their translations come back when they are turned on again; one with
+// translations is taken off only when in.ConfirmRemove names it.
 func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
 	session := model.PrincipalFrom(ctx).Kind == KindSession
 	ctx, err := c.ownerFor(ctx, projectID, true, opNeeds("set_project"))
@@ -205,6 +209,10 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 		return ProjectView{}, err
 	}
 	auto, err := normalizeLanguages("auto-translate language", in.AutoTranslate)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	confirm, err := normalizeLanguages("language to remove", &in.ConfirmRemove)
 	if err != nil {
 		return ProjectView{}, err
 	}
@@ -265,6 +273,9 @@ func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjec
 		}
 		changed, err := languageChanges(p, langs, editable, auto)
 		if err != nil {
+			return nil, err
+		}
+		if err := confirmRemoval(ctx, tx, p, changed, confirm); err != nil {
 			return nil, err
 		}
 		for _, l := range changed {

@@ -107,7 +107,7 @@ func (c *Catalog) SetPassword(ctx context.Context, userID, password string) erro
 	}
 	password = strings.TrimRight(password, "\r\n")
 	if n := len(password); n < MinPasswordBytes || n > MaxPasswordBytes || !utf8.ValidString(password) {
-		return model.Errorf(model.CodeInvalid, "a password must be %d to %d bytes of text", MinPasswordBytes, MaxPasswordBytes)
+		return lengthRule("a password", MinPasswordBytes, MaxPasswordBytes)
 	}
 	if !validID(userID) {
 		return model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(userID, 40))

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
@@ -200,7 +201,8 @@ func TestTerminologyRemoval(t *testing.T) {
 }
 
 // TestRemovedLanguageKeepsItsTranslations: a manager taking a language off the project
-// hides it; its translations stay, and turning it on again shows them as they were.
+// hides it, once confirmed (it has a translation); its translations stay, and turning it
+// on again shows them as they were.
 func TestRemovedLanguageKeepsItsTranslations(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
@@ -208,7 +210,11 @@ func TestRemovedLanguageKeepsItsTranslations(t *testing.T) {
 		cat, id := rf.cat, rf.project
 		manager := rf.sessions(t)["manager"]
 		only := []string{"de"}
-		v, err := cat.SetProject(manager, id, tools.SetProjectIn{Languages: &only})
+		if _, err := cat.SetProject(manager, id, tools.SetProjectIn{Languages: &only}); model.ErrorCode(err) != model.CodeConflict ||
+			!strings.Contains(err.Error(), "Norwegian Bokmål has 1 translation") {
+			t.Fatalf("removing nb unconfirmed: %v, want a conflict naming its translation", err)
+		}
+		v, err := cat.SetProject(manager, id, tools.SetProjectIn{Languages: &only, ConfirmRemove: []string{"nb"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -70,16 +71,28 @@ func checkGlossaryPair(in GlossaryIn) (model.GlossaryPair, error) {
 	return g, model.GateValue(g.SourceTerm, g.TargetTerm)
 }
 
-// addGlossaryPair stores g unless the project has the same pair for the same locale.
+// addGlossaryPair stores g unless the project has a pair for the same source term (as
+// message.TermKey compares them: case aside) and locale: one term has one fixed
+// translation per locale, or the AI and the checkup would follow one of them silently.
+// Changing a translation is removing the pair and adding the new one.
 func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model.GlossaryPair) (model.GlossaryPair, []model.Change, error) {
 	existing, err := tx.Glossary(ctx, projectID)
 	if err != nil {
 		return g, nil, err
 	}
 	for _, e := range existing {
-		if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm && e.Locale == g.Locale {
-			return g, nil, model.Errorf(model.CodeConflict, "the glossary already has %q → %q for %s", g.SourceTerm, g.TargetTerm, g.Locale)
+		if e.Locale != g.Locale || message.TermKey(e.SourceTerm) != message.TermKey(g.SourceTerm) {
+			continue
 		}
+		where := "for all languages"
+		if e.Locale != "all" {
+			name, _ := languageName(e.Locale)
+			where = "for " + name
+		}
+		if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm {
+			return g, nil, model.Errorf(model.CodeConflict, "the glossary already has %q → %q %s", e.SourceTerm, e.TargetTerm, where)
+		}
+		return g, nil, model.Errorf(model.CodeConflict, "the glossary already translates %q as %q %s: remove that pair first to change it", e.SourceTerm, e.TargetTerm, where)
 	}
 	if g, err = tx.AddGlossary(ctx, projectID, g); err != nil {
 		return g, nil, err
@@ -176,7 +189,7 @@ func checkRuleText(field, s string, mayBeEmpty bool) (string, error) {
 		if mayBeEmpty {
 			least = 0
 		}
-		return "", model.Errorf(model.CodeInvalid, "%s must be %d to %d bytes of text", field, least, MaxTermBytes)
+		return "", lengthRule(field, least, MaxTermBytes)
 	}
 	return s, nil
 }

@@ -61,6 +61,8 @@ var Operations = []Operation{
 	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget, &SignInAddressBudget}},
 	{Name: "sign_out", Doors: Editor, Auth: Session},
 	{Name: "editor_projects", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	// Whom a user of the workspace without a project role asks: its owners (any user of it).
+	{Name: "workspace_owners", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "review_queue", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "row_details", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: "check_value", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
@@ -195,7 +197,7 @@ const (
 	descAddKey          = "Creates one key with its source value; fails if the key exists. The key is then translated by AI into every enabled language in the background."
 	descAddComment      = "Attaches a comment to one language's row of a key."
 	descFlag            = "Sets or clears do_not_translate (the term stays verbatim) or language_locked (the value must not be overwritten) on one language's row."
-	descGlossary        = "Adds a fixed translation of a term for one locale or all."
+	descGlossary        = "Adds a fixed translation of a term for one locale or all. A term (case aside) has one translation per locale: a second one is refused as conflict, naming the pair there is."
 	descImport          = "Imports a translation file (content, as text) into a namespace: format is json, i18next, po, xliff, xliff2, android, strings, stringsdict, xcstrings, arb, yaml, properties or csv. In the source language it creates the keys the namespace lacks (and the namespace) and hides nothing; in another language it sets the values of existing keys (locked rows are kept, unknown keys come back in not_found), as needs_review unless status approved is asked for; language all imports every language of an xcstrings or csv file. dry_run answers what would change and stores nothing (any role may). A translator imports their own languages as needs_review, a reviewer also as approved; the source language and all are a manager's. A file that does not parse is refused as invalid_file naming the line."
 	descAITranslate     = "Translates up to 10 keys into target_lang with the project's AI; approved translations are never overwritten."
 )

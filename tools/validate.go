@@ -45,7 +45,7 @@ func checkText(field, s string, max int) (string, error) {
 		}
 	}
 	if bad {
-		return "", model.Errorf(model.CodeInvalid, "%s must be 1 to %d bytes of text", field, max)
+		return "", lengthRule(field, 1, max)
 	}
 	return t, nil
 }
@@ -97,4 +97,10 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func errNoNamespace(ns string) error {
 	return model.Errorf(model.CodeNotFound, "namespace %q not found", ns)
+}
+
+// lengthRule refuses text outside least..most as people count it: the limits are bytes
+// (what is stored and hashed), which are characters in ASCII and fewer in other scripts.
+func lengthRule(field string, least, most int) error {
+	return model.Errorf(model.CodeInvalid, "%s must be %d to %d characters of text (letters beyond ASCII count 2 to 4 each)", field, least, most)
 }

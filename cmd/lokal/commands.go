@@ -286,6 +286,7 @@ func projectSetCommand() *command {
 			req("project", "P", "project id or title"),
 			opt("title", "TEXT", "project title"),
 			list("languages", "L1,L2", "the enabled target languages (the source is always on)"),
+			list("confirm-remove", "L1,L2", "languages --languages takes off although they have translations (kept, and back when the language is added again)"),
 			list("editable", "L1,L2", "languages translators may edit, among the enabled ones and the source"),
 			list("auto-translate", "L1,L2", "languages AI translates into, among the enabled ones"),
 			opt("integration-type", "api|embed", "api for CLI, REST or MCP projects; embed for the Embed script"),
@@ -307,7 +308,7 @@ func projectSetCommand() *command {
 				AllowedOrigins: in.optList("allowed-origins"), Hosts: in.optList("hosts"),
 				ShowSwitcher: in.optBool("show-switcher"), KeepSiteUpToDate: in.optBool("keep-site-up-to-date"),
 				Mode: in.opt("mode"), JITHarvest: in.optBool("jit-harvest"), AutoApply: in.optBool("auto-apply"),
-				Syntax: in.opt("syntax"),
+				Syntax: in.opt("syntax"), ConfirmRemove: in.list("confirm-remove"),
 			})
 			return v, projectViewText(v), err
 		}}

@@ -38,7 +38,7 @@ func termAddCommand() *command {
 	return &command{name: "term add", args: "--project P (--source TERM --target TERM [--locale L|all] | --dnt TERM)",
 		synopsis: "add a glossary pair or a do-not-translate term",
 		about: "With --source and --target, adds a fixed translation of a term for one language or all\n" +
-			"(the default). With --dnt, adds a term that translations keep as it is in every language.\n" +
+			"(the default); a term (case aside) has one per language, so a second is refused. With --dnt, adds a term that translations keep as it is in every language.\n" +
 			"AI translation is told both and its answers are checked against them.",
 		flags: []flagDef{req("project", "P", "project id or title"), opt("source", "TERM", "the term in the source language"),
 			opt("target", "TERM", "its fixed translation"), opt("locale", "L|all", "language code of the glossary pair, or all (default all)"),

@@ -65,7 +65,9 @@ func TestCLITerminology(t *testing.T) {
 			want string
 		}{
 			{"duplicate pair", []string{"term", "add", "--source", "Cart", "--target", "Handlekurv", "--locale", "all"},
-				`the glossary already has "Cart" → "Handlekurv" for all`},
+				`the glossary already has "Cart" → "Handlekurv" for all languages`},
+			{"second translation of a term", []string{"term", "add", "--source", "CART", "--target", "Kurv", "--locale", "all"},
+				`the glossary already translates "Cart" as "Handlekurv" for all languages: remove that pair first`},
 			{"duplicate dnt", []string{"term", "add", "--dnt", "lokal"}, `"lokal" is already a do-not-translate term`},
 			{"identical rule", []string{"substitution", "add", "--from", "...", "--to", "…"}, `the rule "..." → "…" for all exists already`},
 			{"second rule for a text", []string{"substitution", "add", "--from", "...", "--to", ".", "--locale", "all"},
@@ -83,10 +85,10 @@ func TestCLITerminology(t *testing.T) {
 			{"dnt with a locale", []string{"term", "add", "--dnt", "a", "--locale", "nb"}, "--locale is for glossary pairs"},
 			{"no from", []string{"substitution", "add", "--to", "b"}, "--from is required"},
 			{"no to", []string{"substitution", "add", "--from", "a"}, "--to is required"},
-			{"blank term", []string{"term", "add", "--dnt", " "}, "term must be 1 to 500 bytes of text"},
+			{"blank term", []string{"term", "add", "--dnt", " "}, "term must be 1 to 500 characters of text"},
 			{"long target", []string{"term", "add", "--source", "a", "--target", strings.Repeat("x", 501)},
-				"target_term must be 1 to 500 bytes of text"},
-			{"control character", []string{"substitution", "add", "--from", "a\x01", "--to", "b"}, "from must be 1 to 500 bytes of text"},
+				"target_term must be 1 to 500 characters of text"},
+			{"control character", []string{"substitution", "add", "--from", "a\x01", "--to", "b"}, "from must be 1 to 500 characters of text"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				msg := fails(t, nil, append(tt.args, p...)...)

@@ -29,7 +29,7 @@ func TestCLIUserPasswd(t *testing.T) {
 			args  []string
 			want  string
 		}{
-			{"short\n", []string{"--password-stdin"}, "10 to 1024 bytes"},
+			{"short\n", []string{"--password-stdin"}, "10 to 1024 characters"},
 			{pw, nil, "--password-stdin"},
 			{pw, []string{"--password-stdin", "--user", "00000000-0000-0000-0000-000000000000"}, "not found"},
 		} {

@@ -92,7 +92,9 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
 		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
 		"Error": n.Error, "ErrorAt": n.ErrorAt, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
-		"Form": r.PostForm, "ProjectTitles": titles})
+		"Form": r.PostForm, "ProjectTitles": titles,
+		// The workspace's provider is the owners' (set_workspace_ai): managers are not offered the form.
+		"MayWorkspaceAI": h.cat.MayOnWorkspace(ctx, model.OpSetWorkspaceAI)})
 }
 
 func (h *handler) connectDone(w http.ResponseWriter, r *http.Request, msg, anchor string) {

@@ -382,10 +382,15 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
 		return
 	}
 	msg := "Approved " + plural(len(out.Approved), "row")
+	if n := len(out.Already); n == 1 {
+		msg += "; 1 was approved already"
+	} else if n > 1 {
+		msg += "; " + itoa(n) + " were approved already"
+	}
 	if len(out.Conflicts) > 0 {
 		msg += "; " + itoa(len(out.Conflicts)) + " changed meanwhile and were left as they are: " + strings.Join(out.Conflicts, ", ")
 	}

@@ -63,7 +63,17 @@ func splitCodes(s string) []string {
 // projectsPage renders the list of projects, with the form that creates one for those
 // who may (the catalogue refuses the others all the same).
 func (h *handler) projectsPage(w http.ResponseWriter, r *http.Request, status int, n notice) {
-	h.render(w, r, status, "projects", map[string]any{"Projects": sessionFrom(r.Context()).projects,
+	projects := sessionFrom(r.Context()).projects
+	// No project in sight: an empty workspace, or no role yet and the owners to ask.
+	var owners tools.WorkspaceOwnersOut
+	if len(projects) == 0 {
+		var err error
+		if owners, err = h.cat.WorkspaceOwners(r.Context()); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, status, "projects", map[string]any{"Projects": projects, "Workspace": owners,
 		"MayCreate": h.cat.MayOnWorkspace(r.Context(), model.OpCreateProject), "Languages": tools.SupportedLanguages(),
 		"Error": n.Error, "Form": r.PostForm})
 }
@@ -133,7 +143,8 @@ func (h *handler) addLanguage(w http.ResponseWriter, r *http.Request) {
 }
 
 // removeLanguage turns a language off: the project's enabled languages without it. Its
-// translations stay (nothing is deleted) for when it is turned on again.
+// translations stay (nothing is deleted) for when it is turned on again; a language with
+// translations needs the confirm field, which the refusal's form sends.
 func (h *handler) removeLanguage(w http.ResponseWriter, r *http.Request) {
 	p, err := projectOf(r)
 	if err != nil {
@@ -142,7 +153,17 @@ func (h *handler) removeLanguage(w http.ResponseWriter, r *http.Request) {
 	}
 	code := r.PostFormValue("language")
 	langs := slices.DeleteFunc(slices.Clone(p.EnabledLanguages), func(l string) bool { return l == code || l == p.SourceLanguage })
-	h.setProject(w, r, "languages", tools.SetProjectIn{Languages: &langs})
+	in := tools.SetProjectIn{Languages: &langs, ConfirmRemove: r.PostForm["confirm"]}
+	if _, err := h.cat.SetProject(r.Context(), p.ID, in); err != nil {
+		// A language with translations: the catalogue's refusal, with a button that confirms.
+		at := "languages"
+		if model.ErrorCode(err) == model.CodeConflict {
+			at = "remove"
+		}
+		h.refuseInPlace(w, r, err, at, func(status int, n notice) { h.settingsPage(w, r, status, n) })
+		return
+	}
+	http.Redirect(w, r, "/app/p/"+p.ID+"/settings#languages", http.StatusSeeOther)
 }
 
 // setLanguageFlags sets which languages people edit and which the AI translates: both

@@ -106,8 +106,15 @@ func TestSettingsPage(t *testing.T) {
 			t.Errorf("title: %q, want Web shop", got)
 		}
 
-		// Remove nb and add it back: the draft is there again.
-		mgr.post(t, s+"/languages/remove", url.Values{"language": {"nb"}}, true).want(t, http.StatusSeeOther)
+		// Remove nb and add it back: the draft is there again. nb has a translation, so the
+		// first click asks for a confirmation and changes nothing.
+		mgr.post(t, s+"/languages/remove", url.Values{"language": {"nb"}}, true).want(t, http.StatusConflict, `id="remove-confirm"`,
+			"Norwegian Bokmål has 1 translation", "kept and come back if you add the language again",
+			`<input type="hidden" name="confirm" value="nb"><button type="submit">Remove nb — Norwegian Bokmål</button>`)
+		if p := e.projectNow(t, id); !p.HasLanguage("nb") {
+			t.Fatalf("an unconfirmed removal took nb off: %v", p.EnabledLanguages)
+		}
+		mgr.post(t, s+"/languages/remove", url.Values{"language": {"nb"}, "confirm": {"nb"}}, true).want(t, http.StatusSeeOther)
 		if p := e.projectNow(t, id); p.HasLanguage("nb") || !p.HasLanguage("sv") {
 			t.Fatalf("languages after removing nb: %v", p.EnabledLanguages)
 		}
@@ -139,7 +146,7 @@ func TestSettingsPage(t *testing.T) {
 		}
 		tr.get(t, s).want(t, http.StatusForbidden, "managers and owners only")
 		tr.post(t, s+"/title", url.Values{"title": {"Mine"}}, true).want(t, http.StatusForbidden)
-		tr.post(t, s+"/languages/remove", url.Values{"language": {"sv"}}, true).want(t, http.StatusForbidden)
+		tr.post(t, s+"/languages/remove", url.Values{"language": {"sv"}, "confirm": {"sv"}}, true).want(t, http.StatusForbidden)
 		if p := e.projectNow(t, id); p.Title != "Web shop" || !p.HasLanguage("sv") {
 			t.Errorf("a translator's refused forms changed the project: %q %v", p.Title, p.EnabledLanguages)
 		}
@@ -161,6 +168,8 @@ func TestTerminologyPage(t *testing.T) {
 		mgr.post(t, tp+"/glossary", url.Values{"source": {"Cart"}, "target": {"Handlekurv"}, "locale": {"nb"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/glossary", url.Values{"source": {"Cart"}, "target": {"Handlekurv"}, "locale": {"nb"}}, true).
 			want(t, http.StatusConflict, `id="glossary-error"`, "already has")
+		mgr.post(t, tp+"/glossary", url.Values{"source": {"cart "}, "target": {"Varekurv"}, "locale": {"nb"}}, true).
+			want(t, http.StatusConflict, `id="glossary-error"`, `the glossary already translates &#34;Cart&#34; as &#34;Handlekurv&#34; for Norwegian Bokmål: remove that pair first`, `value="Varekurv"`)
 		mgr.post(t, tp+"/dnt", url.Values{"term": {"lokal"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/substitutions", url.Values{"from": {"..."}, "to": {"…"}, "locale": {"all"}}, true).want(t, http.StatusSeeOther)
 		mgr.post(t, tp+"/substitutions", url.Values{"from": {""}, "to": {"x"}, "locale": {"zz"}}, true).

@@ -132,7 +132,7 @@ func Check(source, translation string, r Rules) []Problem {
 		}
 		return []Problem{{Code: CodeEmpty, Detail: "the translation is empty"}}
 	}
-	c := &checker{r: r, src: Parse(source, syn), tr: Parse(translation, syn)}
+	c := &checker{r: r, src: Parse(source, syn), tr: Parse(translation, syn), trText: translation}
 	c.syntax()
 	c.structure()
 	c.quoted()
@@ -147,6 +147,7 @@ func Check(source, translation string, r Rules) []Problem {
 type checker struct {
 	r       Rules
 	src, tr *Message
+	trText  string // the translation, to say positions in characters
 	out     []Problem
 	// nth pairs the translation's blocks with the source's where a form
 	// has several on one argument: nthKey of the translation's block to
@@ -180,7 +181,7 @@ func (c *checker) syntax() {
 			had[p.Code]--
 			continue
 		}
-		c.add(CodeSyntax, nil, "the translation has a syntax error the source has not: %s at byte %d", p.Code, p.Offset)
+		c.add(CodeSyntax, nil, "the translation has a syntax error the source has not: %s at character %d", p.Code, charAt(c.trText, p.Offset))
 	}
 	// The parser reads {n, Plural, ...} as a block, ICU itself does not:
 	// its keywords are lowercase, and a translation keeps the source's.
@@ -782,4 +783,11 @@ func blockPrint(s *Select, keys map[*Arg]string) map[string]bool {
 		})
 	}
 	return out
+}
+
+// charAt is the 1-based position in characters of the byte offset off of s, as people
+// count them (offsets are bytes: "ü" is two).
+func charAt(s string, off int) int {
+	off = min(max(off, 0), len(s))
+	return utf8.RuneCountInString(s[:off]) + 1
 }

@@ -27,6 +27,11 @@ import (
 	"github.com/blevesearch/snowballstem/turkish"
 )
 
+// TermKey is what makes two glossary source terms the same term ("Account " and
+// "account"): TermsFor applies one target per key and locale, and the catalogue refuses a
+// second pair for the same key and locale.
+func TermKey(source string) string { return strings.ToLower(strings.TrimSpace(source)) }
+
 // TermsFor returns the glossary entries and do-not-translate terms that
 // apply to lang: entries for "all" (or no locale), for lang's language
 // ("de" applies to de-AT) and for lang itself; where several give the same
@@ -57,7 +62,7 @@ func TermsFor(lang string, glossary []Term, dnt []string) ([]Term, []string) {
 		if src == "" || tgt == "" || r == 0 {
 			continue
 		}
-		k := strings.ToLower(src)
+		k := TermKey(src)
 		if r > best[k] {
 			best[k] = r
 			chosen[k] = Term{Source: src, Target: tgt, Locale: t.Locale}

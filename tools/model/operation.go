@@ -64,6 +64,8 @@ const (
 	OpRemoveGlossaryTerm   Operation = "remove_glossary_term"
 	OpRemoveDoNotTranslate Operation = "remove_do_not_translate"
 	OpRemoveSubstitution   Operation = "remove_substitution"
-	OpRunCheckup           Operation = "run_checkup"    // a checkup asked for by a person
-	OpCreateProject        Operation = "create_project" // a project made by an owner or the operator
+	OpRunCheckup           Operation = "run_checkup"      // a checkup asked for by a person
+	OpCreateProject        Operation = "create_project"   // a project made by an owner or the operator
+	OpWorkspaceOwners      Operation = "workspace_owners" // whom a user without a project role asks
+	OpSetWorkspaceAI       Operation = "set_workspace_ai" // the workspace's own AI provider: its owners'
 )
