@@ -67,3 +67,13 @@ const (
 	OpRunCheckup           Operation = "run_checkup"    // a checkup asked for by a person
 	OpCreateProject        Operation = "create_project" // a project made by an owner or the operator
 )
+
+// The operator's verbs, for owners in the editor too.
+const (
+	OpArchiveProject Operation = "archive_project"
+	OpRestoreProject Operation = "restore_project"
+	OpDeleteProject  Operation = "delete_project"
+	OpUserDisable    Operation = "user_disable"
+	OpUserEnable     Operation = "user_enable"
+	OpUserDelete     Operation = "user_delete"
+)
