@@ -15,7 +15,7 @@ var mcpSpecArgs = map[string][2][]string{
 	"list_projects":           {nil, nil},
 	"get_project_status":      {nil, nil},
 	"get_embed_snippet":       {nil, nil},
-	"get_translations":        {{"language"}, {"format", "namespace_key", "offset"}},
+	"get_translations":        {{"language"}, {"format", "namespace_key", "offset", "csv_cells"}},
 	"get_translation":         {{"namespace_key", "translation_key"}, nil},
 	"search_translations":     {nil, {"key_contains", "value_contains", "language", "status", "offset"}},
 	"list_terminology":        {nil, {"locale"}},
@@ -28,7 +28,7 @@ var mcpSpecArgs = map[string][2][]string{
 	"add_comment":             {{"namespace_key", "translation_key", "language", "body"}, nil},
 	"flag_translation":        {{"namespace_key", "translation_key", "language", "flag", "value"}, nil},
 	"add_glossary_term":       {{"source_term", "target_term"}, {"locale"}},
-	"import_translations":     {{"namespace_key", "language", "format", "content"}, {"dry_run", "status", "preserve_source_values"}},
+	"import_translations":     {{"namespace_key", "language", "format", "content"}, {"dry_run", "status", "preserve_source_values", "csv_cells"}},
 	"ai_translate_keys":       {{"namespace_key", "translation_keys", "target_lang"}, nil},
 }
 

@@ -50,12 +50,12 @@ type ProjectState struct {
 // ArchiveProject makes a project read-only and hides it from lists. For the operator and
 // the workspace's owners; archiving an archived project changes nothing.
 func (c *Catalog) ArchiveProject(ctx context.Context, projectID string) (ProjectState, error) {
-	return c.setArchived(ctx, "archive_project", projectID, true)
+	return c.setArchived(ctx, model.OpArchiveProject, projectID, true)
 }
 
 // RestoreProject undoes ArchiveProject.
 func (c *Catalog) RestoreProject(ctx context.Context, projectID string) (ProjectState, error) {
-	return c.setArchived(ctx, "restore_project", projectID, false)
+	return c.setArchived(ctx, model.OpRestoreProject, projectID, false)
 }
 
 func (c *Catalog) setArchived(ctx context.Context, op model.Operation, projectID string, archive bool) (ProjectState, error) {
@@ -101,14 +101,14 @@ func projectState(id, title string, at *time.Time) ProjectState {
 // workspace's owners.
 func (c *Catalog) DeleteProject(ctx context.Context, projectID, confirm string) (ProjectState, error) {
 	var out ProjectState
-	ctx, err := c.ownerFor(ctx, projectID, false, opNeeds("delete_project"))
+	ctx, err := c.ownerFor(ctx, projectID, false, opNeeds(model.OpDeleteProject))
 	if err != nil {
 		return out, err
 	}
 	if !validID(projectID) {
 		return out, errNoProject(projectID)
 	}
-	err = c.write(ctx, write{op: "delete_project", admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err = c.write(ctx, write{op: model.OpDeleteProject, admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		p, err := tx.Project(ctx, projectID)
 		if err != nil {
 			return nil, err

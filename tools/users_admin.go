@@ -25,7 +25,7 @@ type UserState struct {
 // DisableUser disables a user of the workspace (userID is an id). For the operator and
 // the workspace's owners.
 func (c *Catalog) DisableUser(ctx context.Context, userID string) (UserState, error) {
-	return c.changeUser(ctx, "user_disable", userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
+	return c.changeUser(ctx, model.OpUserDisable, userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
 		at := u.DisabledAt
 		if at == nil {
 			now := c.opts.Now().UTC()
@@ -37,14 +37,14 @@ func (c *Catalog) DisableUser(ctx context.Context, userID string) (UserState, er
 
 // EnableUser undoes DisableUser: the user signs in again and their tokens work again.
 func (c *Catalog) EnableUser(ctx context.Context, userID string) (UserState, error) {
-	return c.changeUser(ctx, "user_enable", userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
+	return c.changeUser(ctx, model.OpUserEnable, userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
 		return UserState{ID: u.ID, Email: u.Email, Role: u.Role}, tx.SetUserDisabled(ctx, u.ID, nil)
 	})
 }
 
 // DeleteUser deletes a user of the workspace.
 func (c *Catalog) DeleteUser(ctx context.Context, userID string) (UserState, error) {
-	return c.changeUser(ctx, "user_delete", userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
+	return c.changeUser(ctx, model.OpUserDelete, userID, func(ctx context.Context, tx model.Tx, u model.User) (UserState, error) {
 		return UserState{ID: u.ID, Email: u.Email, Role: u.Role, Disabled: u.DisabledAt != nil, Deleted: true},
 			tx.DeleteUser(ctx, u.ID, c.opts.Now())
 	})
@@ -63,7 +63,7 @@ func (c *Catalog) changeUser(ctx context.Context, op model.Operation, userID str
 	if !validID(userID) {
 		return out, notFound
 	}
-	if p.Kind != model.KindSystem && p.UserID == userID && op != "user_enable" {
+	if p.Kind != model.KindSystem && p.UserID == userID && op != model.OpUserEnable {
 		return out, model.Errorf(model.CodeConflict, "you cannot disable or delete your own account; another owner can")
 	}
 	err := c.write(model.WithPrincipal(ctx, System), write{op: op, admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
@@ -71,7 +71,7 @@ func (c *Catalog) changeUser(ctx context.Context, op model.Operation, userID str
 		if err != nil || (p.Kind != model.KindSystem && u.WorkspaceID != p.WorkspaceID) {
 			return nil, notFound
 		}
-		if op != "user_enable" {
+		if op != model.OpUserEnable {
 			if err := lastOwner(ctx, tx, u); err != nil {
 				return nil, err
 			}

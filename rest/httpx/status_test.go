@@ -24,6 +24,7 @@ var statusOfCode = map[string]int{
 	model.CodeInvalidFile:        422,
 	model.CodeNotFound:           404,
 	model.CodeConflict:           409,
+	model.CodeArchived:           409,
 	model.CodeInvalid:            400,
 	model.CodeTooLarge:           413,
 	model.CodeRateLimited:        429,

@@ -69,3 +69,13 @@ const (
 	OpWorkspaceOwners      Operation = "workspace_owners" // whom a user without a project role asks
 	OpSetWorkspaceAI       Operation = "set_workspace_ai" // the workspace's own AI provider: its owners'
 )
+
+// The operator's verbs, for owners in the editor too.
+const (
+	OpArchiveProject Operation = "archive_project"
+	OpRestoreProject Operation = "restore_project"
+	OpDeleteProject  Operation = "delete_project"
+	OpUserDisable    Operation = "user_disable"
+	OpUserEnable     Operation = "user_enable"
+	OpUserDelete     Operation = "user_delete"
+)
