@@ -161,4 +161,3 @@ func (t *tx) UsersByEmail(ctx context.Context, email string) ([]model.User, erro
 	}
 	return out, nil
 }
-
