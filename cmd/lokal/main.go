@@ -26,7 +26,7 @@ func main() {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // run runs one command line. Help is not an error: it prints and returns nil.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (result error) {
 	words, flags, help, err := splitArgs(args, flagKinds(commands))
 	if err != nil {
 		return err
@@ -72,10 +72,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (err erro
 			// its own after a success, in the one error line of what was not found.
 			shown := shownDSN(in.str("database"))
 			defer func() {
-				if err == nil {
+				if result == nil {
 					fmt.Fprintln(stderr, "lokal: using "+shown)
-				} else if model.IsNotFound(err) {
-					err = fmt.Errorf("%w (in the database %s)", err, shown)
+				} else if model.IsNotFound(result) {
+					result = fmt.Errorf("%w (in the database %s)", result, shown)
 				}
 			}()
 		}
