@@ -26,7 +26,7 @@ func main() {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // run runs one command line. Help is not an error: it prints and returns nil.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (result error) {
 	words, flags, help, err := splitArgs(args, flagKinds(commands))
 	if err != nil {
 		return err
@@ -68,8 +68,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer db.Close()
 		if !in.has("database") {
-			// From LOKAL_DATABASE or the default: say which, never on stdout.
-			fmt.Fprintln(stderr, "lokal: using "+shownDSN(in.str("database")))
+			// From LOKAL_DATABASE or the default: say which (never on stdout), on a line of
+			// its own after a success, in the one error line of what was not found.
+			shown := shownDSN(in.str("database"))
+			defer func() {
+				if result == nil {
+					fmt.Fprintln(stderr, "lokal: using "+shown)
+				} else if model.IsNotFound(result) {
+					result = fmt.Errorf("%w (in the database %s)", result, shown)
+				}
+			}()
 		}
 		c.db = db
 		opts.Hooks = writeHooks(opts)

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // resolveNames turns the --project and --user of any command into ids: every admin
@@ -18,22 +20,35 @@ func resolveNames(ctx context.Context, c *call) error {
 	}
 	if v, ok := in.vals["project"]; ok {
 		id, pws, err := c.cat.ResolveProject(ctx, v)
-		if err != nil {
+		if err = unknownLater(err); err != nil {
 			return err
 		}
-		in.vals["project"] = id
+		if id != "" {
+			in.vals["project"] = id
+		}
 		if pws != "" {
 			ws = pws
 		}
 	}
 	if v, ok := in.vals["user"]; ok {
 		id, err := c.cat.ResolveUser(ctx, v, ws)
-		if err != nil {
+		if err = unknownLater(err); err != nil {
 			return err
 		}
-		in.vals["user"] = id
+		if id != "" {
+			in.vals["user"] = id
+		}
 	}
 	return nil
+}
+
+// unknownLater lets a name that finds nothing through as given: the command checks its
+// other flags first and its operation answers not found in its own words.
+func unknownLater(err error) error {
+	if model.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 // shownDSN is the database as the operator's line names it: a SQLite file by its absolute

@@ -147,7 +147,7 @@ func TestCLIProjectArchiveDelete(t *testing.T) {
 		if got := projectRows(t, dsn, other); fmt.Sprint(got) != fmt.Sprint(otherBefore) {
 			t.Errorf("the other project's rows changed: %v, before %v", got, otherBefore)
 		}
-		if line := fails(t, nil, "project", "show", "--project", "Web app", "--database", dsn); !strings.Contains(line, "no project is titled") {
+		if line := fails(t, nil, "project", "show", "--project", "Web app", "--database", dsn); !strings.Contains(line, "not found") {
 			t.Errorf("show of a deleted project: %q", line)
 		}
 	})
@@ -185,8 +185,9 @@ func TestCLINames(t *testing.T) {
 }
 
 // TestCLIDatabaseLine: a command that finds its database in LOKAL_DATABASE (or the
-// default) names it on stderr, never on --json stdout, a PostgreSQL one without its
-// password; a missing file is named where it was looked for.
+// default) names it on stderr after a success, never on --json stdout, and in the one
+// error line of a not found; a PostgreSQL one without its password; a missing file is
+// named where it was looked for.
 func TestCLIDatabaseLine(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, dsn string) {
@@ -206,6 +207,11 @@ func TestCLIDatabaseLine(t *testing.T) {
 		}
 		if strings.TrimSpace(r.stderr) != want {
 			t.Errorf("stderr %q, want %q", r.stderr, want)
+		}
+		// A failure stays one line, naming the database when something was not found there.
+		if line := fails(t, []string{"LOKAL_DATABASE=" + dsn}, "project", "show", "--project", "Nope"); !strings.Contains(line, "not found") ||
+			!strings.Contains(line, strings.TrimPrefix(want, "lokal: using ")) {
+			t.Errorf("a project not found: %q", line)
 		}
 	})
 	dir := t.TempDir()
