@@ -91,7 +91,7 @@ func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, 
 func operatorUser(ctx context.Context, tx model.Tx, user string) (model.User, error) {
 	u, err := tx.User(ctx, strings.TrimSpace(user))
 	if model.IsNotFound(err) {
-		return u, model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(user, 80))
+		return u, model.Errorf(model.CodeNotFound, "no user has the id or email %q", model.Truncate(user, 80))
 	}
 	return u, err
 }
