@@ -165,19 +165,17 @@ func (t *tx) Invitations(ctx context.Context, f model.InvitationFilter) ([]model
 }
 
 func (t *tx) UseInvitation(ctx context.Context, id string, at time.Time) error {
-	res, err := t.tx.NewUpdate().Model((*invitationRow)(nil)).Set("used_at = ?", at.UTC()).
-		Where("id = ? AND used_at IS NULL AND revoked_at IS NULL", id).Exec(ctx)
-	if err != nil {
-		return mapError(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return model.Errorf(model.CodeConflict, "the invitation was used or revoked already")
-	}
-	return nil
+	return t.closeInvitation(ctx, id, "used_at", at)
 }
 
 func (t *tx) RevokeInvitation(ctx context.Context, id string, at time.Time) error {
-	res, err := t.tx.NewUpdate().Model((*invitationRow)(nil)).Set("revoked_at = ?", at.UTC()).
+	return t.closeInvitation(ctx, id, "revoked_at", at)
+}
+
+// closeInvitation sets column (used_at or revoked_at) of an invitation still open, in one
+// statement, so two uses (or a use and a revoke) racing each other close it once.
+func (t *tx) closeInvitation(ctx context.Context, id, column string, at time.Time) error {
+	res, err := t.tx.NewUpdate().Model((*invitationRow)(nil)).Set("? = ?", bun.Ident(column), at.UTC()).
 		Where("id = ? AND used_at IS NULL AND revoked_at IS NULL", id).Exec(ctx)
 	if err != nil {
 		return mapError(err)

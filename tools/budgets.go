@@ -146,21 +146,32 @@ func (c *Catalog) Take(ctx context.Context, b Budget, key string) error {
 }
 
 // take spends one event of b for key, answering CodeRateLimited with RetryAfter when spent.
-// Every refusal is reported to Options.OnRefused here, whichever door it came through.
 func (c *Catalog) take(ctx context.Context, b Budget, key string) error {
+	b, on := c.budget(b)
+	if !on {
+		return nil
+	}
+	ok, wait, err := c.limiter.Take(ctx, b.Bucket+key, b.N, b.Window)
+	if err != nil || ok {
+		return err
+	}
+	return c.refused(b, wait)
+}
+
+// budget is b as Options.Budgets overrides it; on is false for a budget turned off.
+func (c *Catalog) budget(b Budget) (_ Budget, on bool) {
 	switch n := c.opts.Budgets[b.Name]; {
 	case n < 0:
-		return nil
+		return b, false
 	case n > 0:
 		b.N = n
 	}
-	ok, wait, err := c.limiter.Take(ctx, b.Bucket+key, b.N, b.Window)
-	if err != nil {
-		return err
-	}
-	if ok {
-		return nil
-	}
+	return b, true
+}
+
+// refused is every budget's refusal: CodeRateLimited with RetryAfter, reported to
+// Options.OnRefused here, whichever door it came through.
+func (c *Catalog) refused(b Budget, wait time.Duration) error {
 	if c.opts.OnRefused != nil {
 		c.opts.OnRefused(b.Name)
 	}
@@ -175,11 +186,9 @@ const failureCap = 64
 // shut answers CodeRateLimited with RetryAfter when b's bucket for key is shut by its
 // failures (b.Backoff set), spending nothing.
 func (c *Catalog) shut(ctx context.Context, b Budget, key string) error {
-	switch n := c.opts.Budgets[b.Name]; {
-	case n < 0:
+	b, on := c.budget(b)
+	if !on {
 		return nil
-	case n > 0:
-		b.N = n
 	}
 	n, newest, err := c.limiter.Count(ctx, b.Bucket+key, b.Window)
 	if err != nil || n < b.N {
@@ -193,12 +202,7 @@ func (c *Catalog) shut(ctx context.Context, b Budget, key string) error {
 	if wait <= 0 {
 		return nil
 	}
-	if c.opts.OnRefused != nil {
-		c.opts.OnRefused(b.Name)
-	}
-	e := &model.Error{Code: model.CodeRateLimited, RetryAfter: wait}
-	e.Message = "too many " + b.Noun + " " + b.Per.phrase() + "; retry in " + strconv.Itoa(RetryAfterSeconds(e)) + " s"
-	return e
+	return c.refused(b, wait)
 }
 
 // failed records one failure in b's bucket for key.
