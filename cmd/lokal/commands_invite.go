@@ -27,7 +27,7 @@ func invitationCommands() []*command {
 					lines[i] = invitationText(v)
 				}
 				if len(vs) == 0 {
-					lines = []string{"no pending invitation"}
+					lines = []string{"no pending invitations"}
 				}
 				return map[string]any{"invitations": vs}, strings.Join(lines, "\n"), err
 			}},
