@@ -220,19 +220,28 @@ func (c *Catalog) forgive(ctx context.Context, b Budget, key string) error {
 }
 
 // AddressKey is what a client is counted by in per-address budgets: its IPv4 address, or
-// its IPv6 address's /64, since one subscriber holds a whole /64. Anything that is not an
-// address counts as itself.
+// its IPv6 address's /64 (AddressPrefix). Anything that is not an address counts as itself.
 func AddressKey(ip string) string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
 		return ip
 	}
-	a = a.Unmap()
+	if p := AddressPrefix(a); !p.Addr().Is4() {
+		return p.String()
+	}
+	return a.Unmap().String()
+}
+
+// AddressPrefix is the one client an address stands for: an IPv4 address alone, an IPv6
+// address's /64, since one subscriber holds a whole /64. The budgets and serve's
+// connection limit per client both count by it.
+func AddressPrefix(a netip.Addr) netip.Prefix {
+	a = a.Unmap().WithZone("")
 	if a.Is4() {
-		return a.String()
+		return netip.PrefixFrom(a, 32)
 	}
 	p, _ := a.Prefix(64)
-	return p.String()
+	return p
 }
 
 func (s Scope) phrase() string {

@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+
+	"github.com/lokal-dev/lokal/tools"
 )
 
 // limitConnsPerIP caps the open connections of each client on ln: one client trickling
@@ -34,12 +36,7 @@ func clientKey(addr net.Addr) (netip.Prefix, bool) {
 	if !ok {
 		return netip.Prefix{}, false
 	}
-	ip := tcp.AddrPort().Addr().Unmap()
-	if ip.Is4() {
-		return netip.PrefixFrom(ip, 32), true
-	}
-	p, err := ip.WithZone("").Prefix(64)
-	return p, err == nil
+	return tools.AddressPrefix(tcp.AddrPort().Addr()), true
 }
 
 func (l *perIPListener) Accept() (net.Conn, error) {
