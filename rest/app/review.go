@@ -348,7 +348,12 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := "Saved " + it.Key
-	if status == model.StatusApproved {
+	switch {
+	case it.Confirmed && status == model.StatusApproved:
+		msg = "Approved " + it.Key + " and confirmed it for the changed source text: it is current again"
+	case it.Confirmed:
+		msg = "Saved " + it.Key + " and confirmed it for the changed source text: it is current again"
+	case status == model.StatusApproved:
 		msg = "Approved " + it.Key
 	}
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
