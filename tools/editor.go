@@ -740,6 +740,7 @@ type ApproveIn struct {
 // QA findings (QA), which are approved one by one with a reason.
 type ApproveOut struct {
 	Approved  []string // rows this batch approved
+	Confirmed []string // of Approved, the stale rows it also made current with their source (confirms)
 	Already   []string // rows that were approved before it: counted apart, not as approved now
 	Conflicts []string
 	Skipped   []string
@@ -752,7 +753,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write; rows
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
-	out := ApproveOut{Approved: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
+	out := ApproveOut{Approved: []string{}, Confirmed: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
 	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
@@ -786,7 +787,11 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 				case cur == nil || cur.Value == "" || cur.LanguageLocked:
 					out.Skipped = append(out.Skipped, r.Key)
 					continue
-				case cur.Status == model.StatusApproved:
+				}
+				// A stale row's unchanged text is confirmed by approving it, as the
+				// editor's Approve of one row does.
+				confirm := confirms(in.Language, proj.SourceLanguage, cur, cur.Value, key.SourceVersion)
+				if cur.Status == model.StatusApproved && !confirm {
 					out.Already = append(out.Already, r.Key)
 					continue
 				}
@@ -804,12 +809,21 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 				}
 				w := model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: model.StatusApproved,
 					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeStatusChanged}
+				if confirm {
+					w.SourceVersion = versionPtr(key.SourceVersion)
+					if cur.Status == model.StatusApproved {
+						w.Change = model.ChangeValueRefreshed
+					}
+				}
 				ch, err := writeRow(ctx, tx, ns, w)
 				if err != nil {
 					return nil, err
 				}
 				changes = append(changes, ch...)
 				out.Approved = append(out.Approved, r.Key)
+				if confirm {
+					out.Confirmed = append(out.Confirmed, r.Key)
+				}
 			}
 			return changes, nil
 		}})

@@ -387,10 +387,13 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "confirmed": out.Confirmed, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
 		return
 	}
 	msg := "Approved " + plural(len(out.Approved), "row")
+	if n := len(out.Confirmed); n > 0 {
+		msg += " (" + itoa(n) + " of them stale, now confirmed for the changed source text: " + strings.Join(out.Confirmed, ", ") + ")"
+	}
 	if n := len(out.Already); n == 1 {
 		msg += "; 1 was approved already"
 	} else if n > 1 {

@@ -60,3 +60,46 @@ func TestApproveConfirmsStale(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchApproveConfirmsStale: approving selected rows together confirms the stale ones
+// among them as Approve on one row does (an approved stale row is no longer "approved
+// already", a stale draft becomes current as well as approved), and the message names them.
+func TestBatchApproveConfirmsStale(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		e.source(t, "common", "door", "Open the door", "wall", "A wall", "save", "Save")
+		for k, v := range map[string]string{"door": "Åpne døren", "save": "Lagre"} {
+			if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", k, "nb"), Value: v, Status: model.StatusApproved}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.draft(t, "common", "wall", "nb", "En vegg")
+		for k, v := range map[string]string{"door": "Open the door!", "wall": "A high wall"} {
+			if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", k, "en"), Value: v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		p := "/app/p/" + e.f.Project.ID + "/review/nb"
+		v := versions(b.get(t, p).want(t, http.StatusOK).body)
+		var sel []string
+		for _, k := range []string{"door", "save", "wall"} {
+			sel = append(sel, "common\t"+k+"\t"+v[k])
+		}
+		res := b.post(t, p+"/approve", url.Values{"sel": sel}, true).want(t, http.StatusSeeOther)
+		loc, _ := url.Parse(res.header.Get("Location"))
+		done := loc.Query().Get("done")
+		if !strings.Contains(done, "Approved 2 rows") || !strings.Contains(done, "confirmed") || !strings.Contains(done, "door, wall") || !strings.Contains(done, "1 was approved already") {
+			t.Errorf("the batch approval says %q, want 2 approved, door and wall confirmed, save approved already", done)
+		}
+		for _, k := range []string{"door", "wall"} {
+			if got := e.row(t, "common", k, "nb"); got.Stale || got.Status != model.StatusApproved {
+				t.Errorf("after the batch approval %s in nb is %+v, want approved and current", k, got)
+			}
+		}
+		if v := versions(b.get(t, p+"?filter=stale").want(t, http.StatusOK).body); len(v) != 0 {
+			t.Errorf("the stale filter after the batch approval shows %v, want nothing", v)
+		}
+	})
+}
