@@ -93,6 +93,9 @@ type ReviewItem struct {
 	SourceDir string `json:"-"`
 	// SourceLanguage is the project's source language, which Source is written in.
 	SourceLanguage string `json:"-"`
+	// Confirmed is set on the row a save answers with when the save kept the text of a stale
+	// row and so made it current with its source (confirms).
+	Confirmed bool `json:"confirmed,omitempty"`
 	// Editable and Approvable say what the user may do in the row's language, on a row a
 	// save answers with (SaveRow); the queue says it once per page (ReviewPage).
 	Editable, Approvable bool `json:"-"`
@@ -571,7 +574,7 @@ func errChanged(ctx context.Context, tx model.Tx, proj model.Project, key string
 
 // SaveRow is update_translation for a reviewer: refused (CodeConflict) when the row moved
 // since Version, refused (CodeForbidden) outside the editable languages. Saving what is
-// already stored changes nothing.
+// already stored changes nothing, but on a stale row it confirms the text (confirms).
 //
 // Approving runs the row's QA first: a value with findings is refused (a *QAError) unless
 // Override is set with a Reason, which is then recorded as a comment of the row in the same
@@ -583,6 +586,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	}
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
 	var reason string
+	var confirmed bool
 	var refusal *QAError // the store may rewrap apply's error; the findings are returned as made
 	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
@@ -641,11 +645,14 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 				}
 			}
 			same := false
-			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState) error {
+			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState, key model.KeyRecord) error {
 				if rowVersion(cur) != in.Version {
 					return errChanged(ctx, tx, proj, in.TranslationKey, cur)
 				}
-				same = cur != nil && cur.Value == up.Value && cur.Status == up.Status
+				// The same text over a stale row confirms it: current, and approved when
+				// approving, in one step.
+				confirmed = confirms(in.Language, proj.SourceLanguage, cur, up.Value, key.SourceVersion)
+				same = cur != nil && cur.Value == up.Value && cur.Status == up.Status && !confirmed
 				if same {
 					return errUnchanged
 				}
@@ -669,7 +676,9 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	if err != nil {
 		return out, err
 	}
-	return c.savedItem(ctx, in.RowRef)
+	out, err = c.savedItem(ctx, in.RowRef)
+	out.Confirmed = confirmed && err == nil
+	return out, err
 }
 
 // savedItem reads the row a save wrote as the queue shows it, with what the user may do
@@ -731,6 +740,7 @@ type ApproveIn struct {
 // QA findings (QA), which are approved one by one with a reason.
 type ApproveOut struct {
 	Approved  []string // rows this batch approved
+	Confirmed []string // of Approved, the stale rows it also made current with their source (confirms)
 	Already   []string // rows that were approved before it: counted apart, not as approved now
 	Conflicts []string
 	Skipped   []string
@@ -743,7 +753,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write; rows
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
-	out := ApproveOut{Approved: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
+	out := ApproveOut{Approved: []string{}, Confirmed: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
 	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
@@ -777,7 +787,11 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 				case cur == nil || cur.Value == "" || cur.LanguageLocked:
 					out.Skipped = append(out.Skipped, r.Key)
 					continue
-				case cur.Status == model.StatusApproved:
+				}
+				// A stale row's unchanged text is confirmed by approving it, as the
+				// editor's Approve of one row does.
+				confirm := confirms(in.Language, proj.SourceLanguage, cur, cur.Value, key.SourceVersion)
+				if cur.Status == model.StatusApproved && !confirm {
 					out.Already = append(out.Already, r.Key)
 					continue
 				}
@@ -795,12 +809,21 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 				}
 				w := model.TranslationWrite{ID: cur.ID, KeyID: key.ID, Key: key.Key, Language: cur.Language, Value: cur.Value, Status: model.StatusApproved,
 					DoNotTranslate: cur.DoNotTranslate, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeStatusChanged}
+				if confirm {
+					w.SourceVersion = versionPtr(key.SourceVersion)
+					if cur.Status == model.StatusApproved {
+						w.Change = model.ChangeValueRefreshed
+					}
+				}
 				ch, err := writeRow(ctx, tx, ns, w)
 				if err != nil {
 					return nil, err
 				}
 				changes = append(changes, ch...)
 				out.Approved = append(out.Approved, r.Key)
+				if confirm {
+					out.Confirmed = append(out.Confirmed, r.Key)
+				}
 			}
 			return changes, nil
 		}})

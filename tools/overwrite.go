@@ -126,7 +126,7 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 		case cur.Value != v:
 			w.ID, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.DoNotTranslate, cur.LanguageLocked
 			out.Updated = append(out.Updated, k)
-		case isStale(in.Language, proj.SourceLanguage, cur.SourceVersion, ks.SourceVersion, true):
+		case confirms(in.Language, proj.SourceLanguage, cur, v, ks.SourceVersion):
 			w.ID, w.Status, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.Status, cur.DoNotTranslate, cur.LanguageLocked
 			w.Change = model.ChangeValueRefreshed
 			out.Refreshed = append(out.Refreshed, k)

@@ -75,15 +75,16 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 }
 
 // applyUpdate is update_translation's change of one row, for every operation that sets a
-// value: check, when not nil, sees the current row (nil while missing) first and may refuse.
-func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in UpdateTranslationIn, check func(cur *model.TranslationState) error) (RowOut, []model.Change, error) {
+// value: check, when not nil, sees the current row (nil while missing) and its key first and
+// may refuse. The same value over a stale row confirms it (confirms).
+func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in UpdateTranslationIn, check func(cur *model.TranslationState, key model.KeyRecord) error) (RowOut, []model.Change, error) {
 	var out RowOut
 	ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 	if err != nil {
 		return out, nil, err
 	}
 	if check != nil {
-		if err := check(cur); err != nil {
+		if err := check(cur, key); err != nil {
 			return out, nil, err
 		}
 	}
@@ -96,6 +97,9 @@ func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in Update
 		w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, model.ChangeValueUpdated
 		if cur.Value == in.Value {
 			w.Change = model.ChangeStatusChanged
+			if cur.Status == in.Status && confirms(in.Language, proj.SourceLanguage, cur, in.Value, key.SourceVersion) {
+				w.Change = model.ChangeValueRefreshed
+			}
 		}
 	}
 	if in.Language == proj.SourceLanguage && (cur == nil || cur.Value != in.Value) {

@@ -64,6 +64,15 @@ func isStale(language, sourceLanguage string, rowVersion *int64, keyVersion int6
 	return *rowVersion < keyVersion
 }
 
+// confirms is the rule of confirming a translation: writing a row's own value again over a
+// stale row makes it current with the key's source (the text stays; the row is stamped with
+// the source version it now stands for). Overwrite with the same value and the editor's
+// Approve of an unchanged row both confirm through it; over a current row the same value
+// changes nothing.
+func confirms(language, sourceLanguage string, cur *model.TranslationState, value string, keyVersion int64) bool {
+	return cur != nil && cur.Value == value && isStale(language, sourceLanguage, cur.SourceVersion, keyVersion, true)
+}
+
 // languageStats applies the staleness rule to counts.
 func languageStats(sourceLanguage string, counts []model.LanguageCounts) []LanguageStats {
 	out := make([]LanguageStats, 0, len(counts))

@@ -348,7 +348,12 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := "Saved " + it.Key
-	if status == model.StatusApproved {
+	switch {
+	case it.Confirmed && status == model.StatusApproved:
+		msg = "Approved " + it.Key + " and confirmed it for the changed source text: it is current again"
+	case it.Confirmed:
+		msg = "Saved " + it.Key + " and confirmed it for the changed source text: it is current again"
+	case status == model.StatusApproved:
 		msg = "Approved " + it.Key
 	}
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
@@ -382,10 +387,13 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "confirmed": out.Confirmed, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
 		return
 	}
 	msg := "Approved " + plural(len(out.Approved), "row")
+	if n := len(out.Confirmed); n > 0 {
+		msg += " (" + itoa(n) + " of them stale, now confirmed for the changed source text: " + strings.Join(out.Confirmed, ", ") + ")"
+	}
 	if n := len(out.Already); n == 1 {
 		msg += "; 1 was approved already"
 	} else if n > 1 {
