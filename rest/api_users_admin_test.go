@@ -38,6 +38,10 @@ func TestDisabledAndDeletedUser(t *testing.T) {
 		if _, err := s.cat.DisableUser(ctx, s.user.ID); err != nil {
 			t.Fatal(err)
 		}
+		// The other owner is disabled: boss is the last enabled one and stays an owner.
+		if _, err := s.cat.SetUserRole(ctx, boss.ID, model.RoleMember); model.ErrorCode(err) != model.CodeConflict {
+			t.Errorf("demoting the last enabled owner: %v, want a conflict", err)
+		}
 		s.call(t, "GET", s.readPath("en", "common"), bearerAuth(s.pat), nil).wantStatus(t, http.StatusUnauthorized).wantError(t, model.CodeUnauthorized)
 		if _, _, err := s.cat.OpenSession(t.Context(), in.Token); model.ErrorCode(err) != model.CodeUnauthorized {
 			t.Errorf("the disabled user's session: %v, want it ended", err)

@@ -47,7 +47,8 @@ func (t *tx) ProjectsByTitle(ctx context.Context, title string) ([]model.Project
 
 // projectScoped lists, children first, every table that holds a project's rows, with the
 // condition that selects them (? is the project id). A table added later that holds
-// project rows belongs here; TestProjectDelete counts every table of the schema.
+// project rows belongs here; cmd/lokal's TestCLIProjectArchiveDelete
+// checks every table of the schema that names a project, namespace or key.
 var projectScoped = []struct{ table, where string }{
 	{"translation_history", "key_id IN (" + projectKeys + ")"},
 	{"comments", "key_id IN (" + projectKeys + ")"},

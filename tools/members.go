@@ -150,8 +150,8 @@ func findUser(ctx context.Context, tx model.Tx, workspaceID, user string) (model
 	return model.User{}, notFound
 }
 
-// SetUserRole makes a user an owner or a member of their workspace. The last owner stays
-// one (CodeConflict), so that a workspace is never left without. For the operator and
+// SetUserRole makes a user an owner or a member of their workspace. The last enabled owner
+// stays one (lastOwner), so that a workspace is never left without. For the operator and
 // the workspace's owners.
 func (c *Catalog) SetUserRole(ctx context.Context, userID, role string) (model.User, error) {
 	var out model.User
@@ -167,19 +167,9 @@ func (c *Catalog) SetUserRole(ctx context.Context, userID, role string) (model.U
 		if err != nil || (p.Kind != model.KindSystem && u.WorkspaceID != p.WorkspaceID) {
 			return nil, model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(userID, 40))
 		}
-		if u.Role == model.RoleOwner && role != model.RoleOwner {
-			us, err := tx.Users(ctx, u.WorkspaceID)
-			if err != nil {
+		if role != model.RoleOwner {
+			if err := lastOwner(ctx, tx, u); err != nil {
 				return nil, err
-			}
-			owners := 0
-			for _, o := range us {
-				if o.Role == model.RoleOwner {
-					owners++
-				}
-			}
-			if owners <= 1 {
-				return nil, model.Errorf(model.CodeConflict, "%s is the workspace's only owner; make another user an owner first", u.Email)
 			}
 		}
 		u.Role = role

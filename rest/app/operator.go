@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The owners' verbs in the editor: archive, restore and delete a project from its settings
@@ -41,23 +42,25 @@ func (h *handler) setUserState(w http.ResponseWriter, r *http.Request) {
 	user, verb := r.PostFormValue("user"), r.PostFormValue("state")
 	var s tools.UserState
 	var err error
+	done := ""
 	switch verb {
 	case "disable":
 		s, err = h.cat.DisableUser(r.Context(), user)
+		done = s.Email + " is disabled"
 	case "enable":
 		s, err = h.cat.EnableUser(r.Context(), user)
-	default:
+		done = s.Email + " is enabled"
+	case "delete":
 		if err = confirmedTo(r, "tick the box to confirm: deleting a user cannot be undone"); err == nil {
 			s, err = h.cat.DeleteUser(r.Context(), user)
 		}
+		done = s.Email + " is deleted; their history keeps their email"
+	default:
+		err = model.Errorf(model.CodeInvalid, "choose disable, enable or delete")
 	}
 	if err != nil {
 		h.memberFail(w, r, err, memberForm{Form: "owner", User: user})
 		return
-	}
-	done := s.Email + " is " + verb + "d"
-	if verb != "disable" && verb != "enable" {
-		done = s.Email + " is deleted; their history keeps their email"
 	}
 	h.memberDone(w, r, done)
 }

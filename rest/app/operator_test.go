@@ -55,6 +55,9 @@ func TestEditorOperatorVerbs(t *testing.T) {
 		mb.get(t, settings).want(t, http.StatusSeeOther)
 		ob.get(t, members).want(t, http.StatusOK, "mgr@acme.test (disabled)", "Enable mgr@acme.test")
 		ob.post(t, members+"/user-state", url.Values{"user": {mgr.ID}, "state": {"enable"}}, true).want(t, http.StatusSeeOther)
+		// A state the form does not offer is refused, even with the delete box ticked.
+		ob.post(t, members+"/user-state", url.Values{"user": {mgr.ID}, "state": {"bogus"}, "confirm": {"1"}}, true).want(t, http.StatusBadRequest, "choose disable, enable or delete")
+		ob.get(t, members).want(t, http.StatusOK, "Disable mgr@acme.test")
 		ob.post(t, members+"/user-state", url.Values{"user": {mgr.ID}, "state": {"delete"}}, true).want(t, http.StatusBadRequest, "tick the box")
 		ob.post(t, members+"/user-state", url.Values{"user": {mgr.ID}, "state": {"delete"}, "confirm": {"1"}}, true).want(t, http.StatusSeeOther)
 		ob.post(t, members+"/user-state", url.Values{"user": {e.f.User.ID}, "state": {"disable"}}, true).want(t, http.StatusConflict, "your own account")
