@@ -1,6 +1,8 @@
 package message
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -301,41 +303,27 @@ func init() {
 	}
 }
 
-// language reports a translation that is not in the target language: for
-// a target written in another script, by its letters; for a Latin one,
-// by the language identifier, asked only about long enough prose and only
-// whether it is the source language or English, the languages a model
-// falls back to.
+// language reports a translation that is not in the target language.
+// First by letters, which tell on any length: the target's script (a
+// Latin target in Cyrillic or kana, sr-Latn in Cyrillic), kana, which only
+// Japanese writes, and the letters one language of a close group lacks
+// and another writes (closeLetters). Then, for a Latin target, on prose
+// long enough to tell, by function words and by the identifier, asked only
+// about the languages a model falls back to: the source language, English,
+// and the target's close relatives (closeLanguages).
 func (c *checker) language(srcP, trP string, glossary []Term) {
 	if c.r.TargetLang == "" {
 		return
 	}
-	if scripts := targetScripts(c.r.TargetLang); scripts != nil {
-		in, out := 0, 0
-		for _, r := range trP {
-			if !unicode.IsLetter(r) {
-				continue
-			}
-			if unicode.In(r, scripts...) {
-				in++
-			} else {
-				out++
-			}
-		}
-		sn, sw := normalize(srcP)
-		tn, _ := normalize(trP)
-		if sn == tn && sw <= 2 {
-			return // a short term kept as it is
-		}
-		if in == 0 && out >= 4 || out >= 30 && in*4 < out {
-			c.add(CodeLanguage, nil, "the translation is not in %s: it is written in the wrong script", c.r.TargetLang)
-		}
+	if d := scriptProblem(srcP, trP, c.r.TargetLang); d != "" {
+		c.add(CodeLanguage, nil, "%s", d)
 		return
 	}
+	latin := targetScripts(c.r.TargetLang) == nil
 	// Inverted question and exclamation marks are Spanish (and
 	// Galician, Asturian) punctuation: a short answer in Spanish for
 	// another language shows them before the identifier can tell.
-	if !strings.ContainsAny(srcP, "¿¡") && strings.ContainsAny(trP, "¿¡") {
+	if latin && !strings.ContainsAny(srcP, "¿¡") && strings.ContainsAny(trP, "¿¡") {
 		switch baseLang(c.r.TargetLang) {
 		case "es", "gl", "ast":
 		default:
@@ -354,6 +342,10 @@ func (c *checker) language(srcP, trP string, glossary []Term) {
 		return
 	}
 	tgt, tgtKnown := whatlang[baseLang(c.r.TargetLang)]
+	if !latin {
+		c.closeLanguage(trP, tgt, tgtKnown)
+		return
+	}
 	if other := functionWordsOf(trP, baseLang(c.r.TargetLang)); other != "" {
 		c.add(CodeLanguage, nil, "the translation is in %s, not in %s", other, c.r.TargetLang)
 		return
@@ -371,6 +363,130 @@ func (c *checker) language(srcP, trP string, glossary []Term) {
 			return
 		}
 	}
+	c.closeLanguage(trP, tgt, tgtKnown)
+}
+
+// closeLanguage refuses prose the identifier, choosing between the target
+// and one of its close languages, confidently gives to the other.
+func (c *checker) closeLanguage(trP string, tgt whatlanggo.Lang, tgtKnown bool) {
+	if !tgtKnown {
+		return
+	}
+	for _, other := range closeLanguages[baseLang(c.r.TargetLang)] {
+		ol, ok := whatlang[other]
+		if !ok {
+			continue
+		}
+		info := whatlanggo.DetectWithOptions(trP, whatlanggo.Options{Whitelist: map[whatlanggo.Lang]bool{ol: true, tgt: true}})
+		if info.Lang == ol && info.Confidence >= minCloseConfidence {
+			c.add(CodeLanguage, nil, "the translation is in %s, not in %s", other, c.r.TargetLang)
+			return
+		}
+	}
+}
+
+// closeLanguages are the languages of one script a model answers instead
+// of the target that the identifier, asked to choose between the two,
+// tells apart on a sentence (Dutch and German, Swedish and Danish, Spanish
+// and Portuguese, Ukrainian and Russian). Pairs it cannot tell (Danish and Norwegian Bokmål score
+// below minCloseConfidence) are judged by letters or not at all.
+var closeLanguages = map[string][]string{
+	"nl": {"de", "af"}, "af": {"nl"}, "de": {"nl"},
+	"da": {"sv", "nb"}, "sv": {"da", "nb"}, "nb": {"da", "sv"}, "no": {"da", "sv"}, "nn": {"da", "sv"},
+	"es": {"pt", "it", "ca"}, "pt": {"es"}, "gl": {"es"}, "ca": {"es"}, "it": {"es"},
+	"id": {"ms"}, "ms": {"id"},
+	"uk": {"ru"}, "ru": {"uk"}, "be": {"ru"},
+}
+
+// minCloseConfidence is the identifier's confidence, choosing between the
+// target and one close language, from which a translation is refused.
+const minCloseConfidence = 0.6
+
+// closeLetters are, per Cyrillic-script language, the letters its alphabet
+// lacks that a close language writes (Ukrainian has no ы э ъ ё, Russian no
+// і ї є ґ), and the letters that mark it among them. One lacking letter in
+// a text without a marking one, or two lacking letters, tell the language
+// even in one word; a text with neither (Текст) is accepted.
+var closeLetters = map[string]struct{ lacks, own string }{
+	"uk": {"ыэъё", "іїєґ"},
+	"ru": {"іїєґўђјљњћџѓќѕ", "ыэъё"},
+	"be": {"иъщїєґ", "ў"},
+	"bg": {"ыэёіїєґўђјљњћџ", ""},
+	"sr": {"ыэъёйщяюьіїєґўѓќѕ", "ђћ"},
+	"mk": {"ыэъёйщяюьіїєґўђћ", "ѓќѕ"},
+}
+
+// zhOnly are Chinese characters, simplified and traditional, that Japanese
+// does not write (it has 这 as nothing, 说 as 説, 请 as 請): two of them in
+// a kana-less text make it Chinese. Characters both write (会, 点, 了, 的,
+// 時, 設) are left out.
+const zhOnly = "这们说对设请页让为从认该还进过么吗个关开间无现发长门问题实动电话语证账户码输载击选择显项钮离删时您這們說對讓從麼嗎關檔"
+
+// scriptProblem says why trP, by its letters, is not in lang, or "".
+func scriptProblem(srcP, trP, lang string) string {
+	sn, sw := normalize(srcP)
+	tn, _ := normalize(trP)
+	if sn == tn && sw <= 2 {
+		return "" // a short term kept as it is
+	}
+	scripts := targetScripts(lang)
+	if scripts == nil {
+		scripts = []*unicode.RangeTable{unicode.Latin}
+	}
+	base := baseLang(lang)
+	in, out, kana, han, zh := 0, 0, 0, 0, 0
+	lacks, own := 0, 0
+	cl := closeLetters[base]
+	for _, r := range trP {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		if unicode.In(r, scripts...) {
+			in++
+		} else {
+			out++
+		}
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			if !strings.ContainsRune(srcP, r) {
+				kana++
+			}
+		case unicode.Is(unicode.Han, r):
+			han++
+			if strings.ContainsRune(zhOnly, r) {
+				zh++
+			}
+		}
+		lr := unicode.ToLower(r)
+		if strings.ContainsRune(cl.lacks, lr) && !strings.ContainsRune(strings.ToLower(srcP), lr) {
+			lacks++
+		}
+		if strings.ContainsRune(cl.own, lr) {
+			own++
+		}
+	}
+	switch {
+	case base != "ja" && kana >= 2:
+		return fmt.Sprintf("the translation is in Japanese, not in %s", lang)
+	case base == "ja" && kana == 0 && han >= 6 && zh >= 2:
+		return fmt.Sprintf("the translation is in Chinese, not in %s", lang)
+	case in == 0 && out >= 4 || out >= 30 && in*4 < out:
+		return fmt.Sprintf("the translation is not in %s: it is written in the wrong script", lang)
+	case slices.Equal(scripts, []*unicode.RangeTable{unicode.Cyrillic}) && (lacks >= 2 || lacks == 1 && own == 0):
+		return fmt.Sprintf("the translation is not in %s: it has letters %s does not write (%s)", lang, lang, lacking(trP, cl.lacks))
+	}
+	return ""
+}
+
+// lacking lists the letters of set that text has, once each.
+func lacking(text, set string) string {
+	var out []string
+	for _, r := range strings.ToLower(text) {
+		if strings.ContainsRune(set, r) && !slices.Contains(out, string(r)) {
+			out = append(out, string(r))
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // functionWords are frequent short words of the languages a model falls
