@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
 )
@@ -158,6 +159,12 @@ var chatterGroups = []struct {
 var quotePairs = [][2]string{{`"`, `"`}, {"“", "”"}, {"„", "“"}, {"«", "»"}, {"「", "」"}, {"'", "'"}}
 
 func (c *checker) chatter(srcRaw, trRaw, srcP, trP string) {
+	before := len(c.out)
+	defer func() {
+		if len(c.out) == before {
+			c.label(srcP)
+		}
+	}()
 	sl, tl := " "+strings.ToLower(srcP), strings.ToLower(trP)
 	for _, g := range chatterGroups {
 		exempt := false
@@ -185,6 +192,73 @@ func (c *checker) chatter(srcRaw, trRaw, srcP, trP string) {
 			break
 		}
 	}
+}
+
+// Bounds of a leading label or preface ("Translation:", "Oversættelse:",
+// "翻訳：", "Here is the translation:").
+const (
+	maxLabelWords = 6
+	maxLabelRunes = 48
+)
+
+// label refuses a translation that starts with a label or preface the
+// source has not, in any language: a short segment of its first text, with
+// no sentence punctuation, ending in a colon (followed by a space or by
+// the next placeholder), a full-width colon or a line break, and followed
+// by more text. A source with a lead of its own (any colon, line break, |
+// or dash between words: "Note: ...", "Step 2 - ...") may be translated
+// with one; a segment that has a word of the source ("JavaScript:",
+// "Lokal:") translates that word; a colon followed by placeholders only
+// ("Fehler: {code}") is punctuation. The answer is refused, never
+// stripped here: the retry names the label, and what is stored is the
+// retry's answer, which passes only without it.
+func (c *checker) label(srcP string) {
+	if len(c.tr.Nodes) == 0 || strings.ContainsAny(srcP, ":：\n|–—") || strings.Contains(srcP, " - ") {
+		return
+	}
+	t, ok := c.tr.Nodes[0].(*Text)
+	if !ok {
+		return
+	}
+	text := t.Value
+	end, next := -1, -1
+	for i, r := range text {
+		switch r {
+		case '：', '\n':
+			end, next = i, i+utf8.RuneLen(r)
+		case ':':
+			if rest := text[i+1:]; rest == "" || unicode.IsSpace(rune(rest[0])) {
+				end, next = i, i+1
+			}
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return
+	}
+	seg := strings.TrimSpace(text[:end])
+	if seg == "" || strings.IndexFunc(seg, unicode.IsLetter) < 0 || strings.ContainsAny(seg, ".!?。！？") ||
+		len(words(seg)) > maxLabelWords || utf8.RuneCountInString(seg) > maxLabelRunes {
+		return
+	}
+	var rest strings.Builder
+	rest.WriteString(text[next:])
+	plain(&rest, c.tr.Nodes[1:])
+	if strings.IndexFunc(rest.String(), unicode.IsLetter) < 0 {
+		return
+	}
+	srcWords := map[string]bool{}
+	for _, w := range words(strings.ToLower(srcP)) {
+		srcWords[w.s] = true
+	}
+	for _, w := range words(strings.ToLower(seg)) {
+		if srcWords[w.s] {
+			return
+		}
+	}
+	c.add(CodeChatter, nil, "the translation starts with %q, a label or preface the source has not: answer with the translation only, without it", seg)
 }
 
 func lines(s string) int {
