@@ -172,10 +172,14 @@ var stemmers = map[string]func(*snowballstem.Env) bool{
 }
 
 // matcher finds a term's words in text in one language: by Snowball stem
-// where there is a stemmer for the language, otherwise by the word itself
-// or, for words of five letters or more, the word with its last two
-// letters changed, or for words of four letters or more a short ending
-// added (Polish plik, pliki; aplikacja, aplikacji; przestrzeń, przestrzeni).
+// where there is a stemmer for the language. Otherwise (Polish, Czech,
+// Greek, ...) a word of the text is the term's word when, Greek accents
+// and final sigma folded, it starts with all of a word of four letters, or
+// with all but the last two letters of a longer one, and has at most three
+// letters after what it shares: Polish plik, pliki; przestrzeń,
+// przestrzeni; Czech složka, složky; Greek χώρος, χώρου; πίνακας, πινάκων.
+// A word that shares the letters but goes on longer is another word
+// (πινακίδας is not πίνακας).
 type matcher struct {
 	stem func(*snowballstem.Env) bool
 	env  *snowballstem.Env
@@ -214,7 +218,7 @@ func (m *matcher) same(termWord, textWord string) bool {
 	if m.stem != nil {
 		return m.norm(termWord) == m.norm(textWord)
 	}
-	t, w := []rune(strings.ToLower(termWord)), []rune(strings.ToLower(textWord))
+	t, w := []rune(foldAccents(termWord)), []rune(foldAccents(textWord))
 	if len(t) < 4 {
 		return false
 	}
@@ -230,6 +234,16 @@ func (m *matcher) same(termWord, textWord string) bool {
 	}
 	return cp >= need && len(w)-cp <= 3
 }
+
+// accentFold maps the Greek vowels with tonos or dialytika to the bare
+// vowel and final sigma to sigma: Greek moves the accent when it inflects
+// (πίνακας, πινάκων), which would cut the shared prefix at its first
+// letters.
+var accentFold = strings.NewReplacer("ά", "α", "έ", "ε", "ή", "η", "ί", "ι", "ό", "ο", "ύ", "υ", "ώ", "ω",
+	"ϊ", "ι", "ϋ", "υ", "ΐ", "ι", "ΰ", "υ", "ς", "σ")
+
+// foldAccents lower-cases w and folds what accentFold folds.
+func foldAccents(w string) string { return accentFold.Replace(strings.ToLower(w)) }
 
 // find reports whether the words of term occur in text as whole,
 // consecutive words: never inside another word (App is not in
@@ -345,15 +359,113 @@ func (c *checker) terms(glossary []Term, dnt []string) {
 		return
 	}
 	sm, tm := newMatcher(c.r.SourceLang), newMatcher(c.r.TargetLang)
+	trR := readings(c.tr)
+	srcForms := map[string]*FormContent{}
+	for _, f := range Forms(c.src) {
+		srcForms[f.Path.String()] = f
+	}
 	for _, t := range glossary {
 		if !sm.find(t.Source, srcText) {
 			continue
 		}
-		if tm.find(t.Target, trText) {
+		// Each reading of the translation (the text shown for one choice of
+		// its plural and select forms) that answers a source reading with
+		// the term must have the target.
+		var lack []Path
+		checked := false
+		for _, r := range trR {
+			sp, ok := c.mapPath(r.path, srcForms)
+			if !ok {
+				continue
+			}
+			checked = true
+			if sm.find(t.Source, readingText(c.src, sp, true)) && !tm.find(t.Target, r.text) {
+				lack = append(lack, r.path)
+			}
+		}
+		switch {
+		case !checked && !tm.find(t.Target, trText), len(lack) > 0 && len(lack) == len(trR):
+			c.add(CodeGlossary, nil, "the glossary translates %q as %q, which the translation does not use", t.Source, t.Target)
+		default:
+			for _, p := range lack {
+				c.add(CodeGlossary, p, "the glossary translates %q as %q, which %s does not use", t.Source, t.Target, formName(p))
+			}
+		}
+	}
+}
+
+// reading is the text shown for one choice of a message's plural and
+// select forms: a form without blocks of its own, with the text of the
+// forms around it.
+type reading struct {
+	path Path
+	text string
+}
+
+// readings returns the readings of m, one per innermost form; a message
+// without plural or select has one, its whole text.
+func readings(m *Message) []reading {
+	var out []reading
+	for _, f := range Forms(m) {
+		if len(f.Selects) > 0 {
 			continue
 		}
-		c.add(CodeGlossary, nil, "the glossary translates %q as %q, which the translation does not use", t.Source, t.Target)
+		out = append(out, reading{f.Path, readingText(m, f.Path, true)})
 	}
+	return out
+}
+
+// readingText is the plain text of the form at p and of the forms around
+// it, leaving out every other form of their blocks; inner keeps the text
+// of blocks nested in the form itself (for a source form whose blocks a
+// translation may have flattened). Blocks are counted per form, tags
+// included, as Forms counts them.
+func readingText(m *Message, p Path, inner bool) string {
+	var b strings.Builder
+	var visit func(ns []Node, depth int, nth map[string]int)
+	visit = func(ns []Node, depth int, nth map[string]int) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Select:
+				k := n.Arg + "\x00" + n.Type
+				i := nth[k]
+				nth[k]++
+				b.WriteByte(' ')
+				if depth >= len(p) {
+					if inner {
+						plain(&b, []Node{n})
+					}
+					continue
+				}
+				s := p[depth]
+				if s.Arg != n.Arg || s.Type != n.Type || s.Nth != i {
+					continue
+				}
+				if f := n.Form(s.Selector); f != nil {
+					visit(f.Message.Nodes, depth+1, map[string]int{})
+				}
+				b.WriteByte(' ')
+			case *Tag:
+				b.WriteByte(' ')
+				for _, a := range n.Attrs {
+					if a.Text != nil {
+						visit(a.Text.Nodes, depth, nth)
+						b.WriteByte(' ')
+					}
+				}
+				visit(n.Children, depth, nth)
+				b.WriteByte(' ')
+			case *Link:
+				b.WriteByte(' ')
+				visit(n.Text, depth, nth)
+				b.WriteByte(' ')
+			default:
+				plain(&b, []Node{n})
+			}
+		}
+	}
+	visit(m.Nodes, 0, map[string]int{})
+	return b.String()
 }
 
 // GlossaryTargetFound reports whether a glossary target appears in text the
