@@ -84,7 +84,8 @@ const (
 	CodeMarkup = "markup"
 	// A form's markdown link or image targets differ from the source's.
 	CodeLink = "link"
-	// An ICU quoted literal ('{name}') of the source lost its quotes.
+	// An ICU quoted literal ('{name}') of the source is no longer printed
+	// as text: judged by what it prints, so '{'name'}' equals '{name}'.
 	CodeQuoted = "quoted"
 	// A do-not-translate term of the source is not in the translation
 	// verbatim (a suffix glued to it is allowed: Lokalin).
@@ -675,21 +676,23 @@ func (c *checker) links(tf, sf *FormContent) {
 }
 
 // quoted checks that literal syntax the source quotes ('{name}', {{)
-// stays quoted.
+// is still printed as text. It is judged by the text printed, not by the
+// quoting's spelling: '{'name'}' and '{name}' both print {name}, while an
+// unquoted {name} prints an argument.
 func (c *checker) quoted() {
-	lits := func(m *Message) map[string]int {
-		out := map[string]int{}
-		Walk(m, func(n Node, _ Path) bool {
-			if q, ok := n.(*Quoted); ok && strings.ContainsAny(q.Value, "{}#<>|") {
-				out[q.Value]++
-			}
-			return true
-		})
-		return out
+	want := map[string]int{}
+	Walk(c.src, func(n Node, _ Path) bool {
+		if q, ok := n.(*Quoted); ok && strings.ContainsAny(q.Value, "{}#<>|") {
+			want[q.Value]++
+		}
+		return true
+	})
+	if len(want) == 0 {
+		return
 	}
-	want, have := lits(c.src), lits(c.tr)
+	srcText, trText := c.src.PlainText(), c.tr.PlainText()
 	for _, k := range sortedKeys(want) {
-		if want[k] > have[k] {
+		if strings.Count(trText, k) < strings.Count(srcText, k) {
 			c.add(CodeQuoted, nil, "the literal %s must stay quoted as in the source ('%s')", k, k)
 		}
 	}
