@@ -18,9 +18,18 @@
 //     removed anywhere, scheme case folded), starts with a javascript:,
 //     vbscript: or livescript: URL, or with a data: URL whose type can
 //     run (HTML, SVG or any XML, script, types browsers sniff); images,
-//     audio, video, fonts and plain text are inert. This holds for prose too:
-//     "JavaScript: The Good Parts" is refused, because "javascript: alert(1)"
-//     looks the same to a browser.
+//     audio, video, fonts and plain text are inert. Prose that starts with
+//     the word is refused too, unless what follows "javascript:" certainly
+//     cannot parse as a program, so that a browser runs nothing: it has two
+//     plain words side by side on one line ("enable it", "The Good"), which
+//     is a syntax error wherever it stands, and no quote, slash, backslash,
+//     percent escape, angle bracket, '#', '&' or white space other than the
+//     space that could hide the pair in a string, comment or second line;
+//     JavaScript's keywords ("typeof x", "new Date", "a in b") are no plain
+//     words. "JavaScript: enable it in your browser settings" is text,
+//     "javascript: alert(1)" and "javascript:void fetch(x)" are refused.
+//     The exemption is for the whole value only, not for a Markdown
+//     destination or a URL list, whose end is a guess.
 //   - it contains a <script> element, a <base href>, a <link rel=import>, or
 //     any srcdoc attribute;
 //   - any attribute on any element is named on* (an inline event handler),

@@ -1,6 +1,10 @@
 package valuecheck
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // scriptSchemes run the rest of the URL as code. Netscape's mocha: is left
 // out: no browser since 1996 knows it, and "Mocha: espresso with chocolate"
@@ -44,6 +48,25 @@ func urlDangerAtStart(s string) string {
 		i++
 	}
 	return urlDangerAt(s, i)
+}
+
+// valueDangerAtStart is urlDangerAtStart for a whole value, which is the
+// whole URL when a template puts it into an href: a javascript: URL whose
+// body cannot parse runs nothing, so prose that starts with the word
+// ("JavaScript: enable it in your browser settings") is text. Markdown
+// destinations and URL lists, whose end is a guess, do not get this. s is
+// the value with entities decoded, raw as written: both must fail to parse,
+// as a template may put either into a script.
+func valueDangerAtStart(s, raw string) string {
+	d := urlDangerAtStart(s)
+	if d == "javascript:" {
+		_, body, _ := strings.Cut(s, ":")
+		_, rawBody, _ := strings.Cut(raw, ":")
+		if cannotParse(body) && cannotParse(rawBody) {
+			return ""
+		}
+	}
+	return d
 }
 
 func isListSep(c byte) bool {
@@ -206,4 +229,72 @@ func isTokenChar(c byte) bool {
 		return true
 	}
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// jsWords are JavaScript's reserved and contextual words: next to another
+// word they may make valid code (typeof x, new Date, a in b, let x, async f).
+var jsWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`await break case catch class const continue debugger default delete do else enum
+		export extends false finally for function if implements import in instanceof interface let new null package
+		private protected public return static super switch this throw true try typeof var void while with yield
+		async get set of as from using accessor target meta undefined arguments eval`) {
+		jsWords[w] = true
+	}
+}
+
+// cannotParse reports whether the body of a javascript: URL is certainly
+// not a program, so that a browser runs nothing: prose such as "enable it
+// in your browser settings" has two plain words side by side on one line,
+// which is a syntax error wherever it stands, and a script with a syntax
+// error anywhere does not run at all. It only answers true for a body
+// without quotes, slashes, backslashes, percent escapes, angle brackets,
+// '#', '&' or any white space but the plain space, so that no string,
+// comment, regular expression, template, escape or line break (which
+// would let the words be two statements) can hide the pair; and neither
+// word may be one of jsWords.
+func cannotParse(body string) bool {
+	if strings.ContainsAny(body, "'\"`/\\%<>#&") {
+		return false
+	}
+	prev, gap := "", false
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		switch {
+		case r == ' ':
+			gap = prev != ""
+			i += size
+		case isIdentRune(r):
+			j := i
+			for j < len(body) {
+				r2, s2 := utf8.DecodeRuneInString(body[j:])
+				if !isIdentRune(r2) {
+					break
+				}
+				j += s2
+			}
+			w := body[i:j]
+			word := !jsWords[w] && !unicode.IsDigit(r)
+			if gap && word && prev != "" {
+				return true
+			}
+			prev, gap = "", false
+			if word {
+				prev = w
+			}
+			i = j
+		case unicode.IsSpace(r) || r < 0x20 || r == 0x7f || r == utf8.RuneError:
+			return false
+		default:
+			prev, gap = "", false
+			i += size
+		}
+	}
+	return false
+}
+
+// isIdentRune reports whether r may be part of a JavaScript identifier.
+func isIdentRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' || r == '$' || r == 0x200c || r == 0x200d
 }

@@ -49,7 +49,7 @@ func checkValue(v string) *Refusal {
 		// entities before it looks at the scheme.
 		decoded = html.UnescapeString(v)
 	}
-	if d := urlDangerAtStart(decoded); d != "" {
+	if d := valueDangerAtStart(decoded, v); d != "" {
 		return refuse("value starts with a %s URL", d)
 	}
 	if r := checkMarkup(v, true); r != nil {

@@ -168,15 +168,47 @@ func TestCheckAcceptsHarmless(t *testing.T) {
 	}
 }
 
-// TestBareScriptSchemeWithSpace pins a deliberate choice: a value that
-// starts with "JavaScript:" is refused even when a space follows the colon.
-// A browser given it as an href runs the rest as code, and
-// "javascript: alert(1)" differs from the book title only in its words.
-func TestBareScriptSchemeWithSpace(t *testing.T) {
-	for _, v := range []string{"JavaScript: The Good Parts", "javascript: alert(1)"} {
+// TestScriptSchemeProse pins where prose that starts with "JavaScript:"
+// ends and a script URL begins: a body with two plain words side by side
+// is a syntax error, so a browser runs nothing; anything that may parse,
+// or that could hide the pair in a string, comment or second line, is
+// refused.
+func TestScriptSchemeProse(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{
+		"JavaScript: The Good Parts",
+		"JavaScript: enable it in your browser settings",
+		"javascript: activez-le dans les paramètres de votre navigateur",
+		"JavaScript: bitte aktivieren Sie es",
+	} {
+		if err := Check(v); err != nil {
+			t.Errorf("Check(%q) = %v, want nil", v, err)
+		}
+	}
+	for _, v := range []string{
+		"javascript: alert(1)",
+		"javascript:void fetch(x)",
+		"javascript:typeof x",
+		"javascript:new Date",
+		"javascript:a in b",
+		"javascript:let it",
+		"javascript:alert(1)//enable it",
+		"javascript:alert(1);'enable it'",
+		"javascript:alert(1)\nenable it",
+		"javascript:enable\nit",
+		"javascript:enable%0Ait",
+		"javascript:enable\u2028it",
+		"javascript:enable\u00a0it;alert(1)",
+		"javascript:alert(1)<!--enable it",
+		"JavaScript&colon;alert(1)",
+	} {
 		if Check(v) == nil {
 			t.Errorf("Check(%q) = nil, want a refusal", v)
 		}
+	}
+	// A Markdown destination's end is a guess: no prose exemption there.
+	if Check("[x](javascript:enable it)") == nil {
+		t.Errorf("Markdown link to javascript: accepted")
 	}
 }
 
