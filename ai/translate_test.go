@@ -34,7 +34,7 @@ func TestTranslateWireFormatAndBatches(t *testing.T) {
 		SourceLang: "en", TargetLang: "fr", Strings: in,
 		Glossary:       []ai.Term{{Source: "dashboard", Target: "dashboard", Locale: "fr"}, {Source: "cart", Target: "Warenkorb", Locale: "de"}},
 		DoNotTranslate: []string{"Lokal"},
-		Substitutions:  []ai.Sub{{From: "FR", To: "FR:", Locale: "all"}, {From: "x", To: "y", Locale: "de"}},
+		Substitutions:  []ai.Sub{{From: "FR", To: "FR!", Locale: "all"}, {From: "x", To: "y", Locale: "de"}},
 		Instructions:   "Use the informal tu.",
 	})
 	if err != nil {
@@ -43,7 +43,7 @@ func TestTranslateWireFormatAndBatches(t *testing.T) {
 	if len(res.Failed) != 0 || len(res.Translated) != 26 {
 		t.Fatalf("translated %d, failed %v", len(res.Translated), res.Failed)
 	}
-	if got, want := res.Translated["key.03"], "FR: Ouvrez le dashboard de <b>%{name}</b> avec Lokal #3"; got != want {
+	if got, want := res.Translated["key.03"], "FR! Ouvrez le dashboard de <b>%{name}</b> avec Lokal #3"; got != want {
 		t.Errorf("key.03 = %q, want %q", got, want)
 	}
 	if got := res.Translated["only.placeholder"]; got != "{{count}}" {
@@ -59,7 +59,7 @@ func TestTranslateWireFormatAndBatches(t *testing.T) {
 		if len(c.Strings) > ai.BatchSize || c.SourceLanguage != "en" || c.TargetLanguage != "fr" || c.ResponseFormat != "json_object" {
 			t.Errorf("call %d: %d strings, %s->%s, format %q", c.N, len(c.Strings), c.SourceLanguage, c.TargetLanguage, c.ResponseFormat)
 		}
-		for _, want := range []string{`"dashboard" -> "dashboard"`, `"Lokal"`, `"FR" -> "FR:"`, "Use the informal tu."} {
+		for _, want := range []string{`"dashboard" -> "dashboard"`, `"Lokal"`, `"FR" -> "FR!"`, "Use the informal tu."} {
 			if !strings.Contains(c.System, want) {
 				t.Errorf("system message lacks %s:\n%s", want, c.System)
 			}
