@@ -17,6 +17,14 @@
 // itself instead of its token is right when the value is right. Everything
 // else is refused with [Problem]s that name the form they are in.
 //
+// An answer is never edited into shape: a label or preface kept in front
+// of it ("Oversættelse:", "翻訳：", "Here is the translation:"), an answer
+// in a close language (German for Dutch, Japanese for Chinese, Russian for
+// Ukrainian) or a glossary term missing from one plural form is refused,
+// and the retry names the problem. What is stored is the retry's own
+// answer when it passes every check, so a label is dropped only when the
+// model's second answer confirms it by leaving it out.
+//
 // # Providers and translation
 //
 // A [Provider] speaks the chat completions API through go-openai with a

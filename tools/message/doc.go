@@ -57,6 +57,36 @@
 // a detail fit for a person and for a model's retry. Syntax errors of the
 // parse itself are [SyntaxError]s.
 //
+// The rules that judge prose and terms, each in one function:
+//
+//   - Language (check_language.go, language): letters tell on any length:
+//     a text in another script than the target's (sr-Latn in Cyrillic, a
+//     Latin target in Cyrillic or kana), two kana in a non-Japanese target
+//     (kana is only Japanese), two Chinese-only characters in a kana-less
+//     Japanese answer (Han-only text with none is ambiguous and accepted),
+//     and for Cyrillic languages a letter the target lacks (ы э ъ ё for
+//     Ukrainian, і ї є ґ for Russian) without one that marks it, or two.
+//     Prose of at least five words and 28 letters is also put to function
+//     words and to the identifier, asked about the source language,
+//     English and the target's close relatives (nl/de, sv/da, es/pt,
+//     uk/ru ...), each against the target alone. Shorter text without
+//     telling letters is accepted.
+//   - Labels (label): a short first segment (at most six words, no
+//     sentence punctuation) ending in a colon, full-width colon or line
+//     break, followed by more text, is a label or preface when the source
+//     has no lead of its own (no colon, line break, | or dash) and none of
+//     its words are the source's. Check refuses it; it never strips text.
+//   - Glossary (check_terms.go, terms): a term is checked in every reading
+//     of the plural and select forms (a form with the text around it),
+//     against the translation's forms that answer a source reading with
+//     the term; a Polish few answers the source's other. Words match by
+//     Snowball stem; without a stemmer, by a shared beginning: all of a
+//     four-letter word, all but the last two letters of a longer one, and
+//     at most three letters after it, Greek accents folded (χώρος, χώρου;
+//     πίνακας, πινάκων; not πινακίδας).
+//   - Quoting (check.go, quoted): a quoted literal of the source must still
+//     be printed as text; '{'name'}' and '{name}' print the same.
+//
 // The package imports nothing of lokal, so every part of it (ai, the
 // checkup, the editor, the file formats) can use it. Parsing is linear in
 // the length of the value: every speculative read is bounded.
