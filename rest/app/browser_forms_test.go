@@ -7,7 +7,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // TestBrowserEmbeddedForms: in Chromium, on each database, a plural inside a sentence and
@@ -119,10 +121,22 @@ func TestBrowserEmbeddedForms(t *testing.T) {
 		if k := keys(row); k != "@0,count:other@0,@1" {
 			t.Fatalf("ja fields: %s", k)
 		}
-		do(t, ctx, "typing ja", chromedp.SendKeys(chromedp.CSS(field(del, "0")), "削除: "), chromedp.SendKeys(chromedp.CSS(field(del, "1")), "#個のファイル"),
-			chromedp.SendKeys(chromedp.CSS(field(del, "2")), "（<strong>{{folder}}</strong>から）"), key("s", chromedp.ModifierCtrl))
+		// The memory's Use fills each field with its own text of an approved translation of
+		// the same sentence.
+		jaWant := "削除: {count, plural, other {#個のファイル}}（<strong>{{folder}}</strong>から）"
+		e.source(t, "common", "removed", embeddedSources[1])
+		if _, err := e.cat.UpdateTranslation(e.sys(t), tools.UpdateTranslationIn{RowRef: e.ref("common", "removed", "ja"), Value: jaWant, Status: model.StatusApproved}); err != nil {
+			t.Fatal(err)
+		}
+		do(t, ctx, "opening ja's panel", chromedp.Navigate(base+"ja?q=deleted"), chromedp.WaitVisible(chromedp.CSS(row+` fieldset.forms`)),
+			chromedp.Click(chromedp.CSS(row+` details.more summary`)), chromedp.WaitVisible(chromedp.CSS(row+` .memory button.use`)),
+			chromedp.Click(chromedp.CSS(row+` .memory button.use`)))
+		if v := eval[string](t, ctx, `[...document.querySelectorAll('`+row+` textarea[name="form_text"]')].map((x) => x.value).join('|')`); v != "削除: |#個のファイル|（<strong>{{folder}}</strong>から）" {
+			t.Fatalf("memory filled %q", v)
+		}
+		do(t, ctx, "saving ja", chromedp.Focus(chromedp.CSS(field(del, "1"))), key("s", chromedp.ModifierCtrl))
 		waitFor(t, ctx, "the ja row is saved", `!document.querySelector('`+row+`').classList.contains('dirty')`)
-		if got := e.row(t, "common", "deleted", "ja").Value; got != "削除: {count, plural, other {#個のファイル}}（<strong>{{folder}}</strong>から）" {
+		if got := e.row(t, "common", "deleted", "ja").Value; got != jaWant {
 			t.Fatalf("ja saved %q", got)
 		}
 		do(t, ctx, "opening ja invited", chromedp.Navigate(base+"ja?q=invited"), chromedp.WaitVisible(chromedp.CSS(irow+` fieldset.forms`)))
