@@ -381,7 +381,10 @@ type CheckOut struct {
 func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) {
 	out := CheckOut{Findings: []checkup.Finding{}}
 	if in.Forms != nil {
-		in.Value = in.Forms.Join()
+		var err error
+		if in.Value, err = in.Forms.Join(); err != nil {
+			return out, err
+		}
 	}
 	if err := c.begin(ctx, in.ProjectID, false); err != nil {
 		return out, err
@@ -582,7 +585,10 @@ func errChanged(ctx context.Context, tx model.Tx, proj model.Project, key string
 func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error) {
 	var out ReviewItem
 	if in.Forms != nil {
-		in.Value = in.Forms.Join()
+		var err error
+		if in.Value, err = in.Forms.Join(); err != nil {
+			return out, err
+		}
 	}
 	up := UpdateTranslationIn{RowRef: in.RowRef, Value: in.Value, Status: in.Status}
 	var reason string

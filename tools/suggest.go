@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 
+	"github.com/lokal-dev/lokal/tools/message"
+
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -40,4 +42,21 @@ func (c *Catalog) SuggestAI(ctx context.Context, in RowRef) (string, error) {
 		return "", model.Errorf(model.CodeUnavailable, "the AI provider did not answer: %s", model.ErrorMessage(o.transient))
 	}
 	return "", model.Errorf(model.CodeUnprocessable, "the AI gave no suggestion")
+}
+
+// SuggestAIFields is SuggestAI for a row edited as fields: the suggestion with the text of
+// each of its fields (FormTexts), so that every form gets its own form's text.
+func (c *Catalog) SuggestAIFields(ctx context.Context, in RowRef) (string, map[string]string, error) {
+	v, err := c.SuggestAI(ctx, in)
+	if err != nil {
+		return "", nil, err
+	}
+	var syn message.Syntax
+	if err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+		syn = c.ProjectSyntax(ctx, tx, proj)
+		return nil
+	}); err != nil {
+		return "", nil, err
+	}
+	return v, FormTexts(v, in.Language, syn), nil
 }

@@ -13,11 +13,15 @@
 // changes made elsewhere without touching what the reviewer is typing. Everything is
 // embedded with go:embed; nothing is loaded from another origin.
 //
-// A row whose source is one ICU plural or select block is edited as one box per form: the
-// target language's CLDR categories with example numbers, the source's explicit =N forms,
-// and any form the value has that the language lacks (marked). The catalogue builds the
-// boxes and joins them back into one value (tools.FormsIn, message.Block), for saving and
-// for QA while typing. Every text of a language carries lang and dir (message.Direction).
+// A row whose source has ICU plural or select blocks, alone, inside a sentence or nested,
+// is edited as fields: the sentence's text around the blocks and one box per form (the
+// target language's CLDR categories with example numbers, the source's explicit =N forms
+// and select keys, and any form the value has that the language lacks, marked), each with
+// copy-source. The catalogue builds the fields from the message tree and joins them back
+// into one value (tools.FormsIn, message.Split, message.JoinPieces, message.FieldText), for
+// saving and for QA while typing; the form posts the shape with the fields. Every text of a
+// language carries lang and dir (message.Direction); right-to-left fields hold their syntax
+// in left-to-right isolates (message.IsolateSyntax).
 //
 // Shortcuts act only from the box they belong to: Ctrl+S and Ctrl+Enter from a
 // translation box, Ctrl+Enter in a comment box posts the comment. An empty box is saved

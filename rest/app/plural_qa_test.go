@@ -169,15 +169,19 @@ func TestPluralForms(t *testing.T) {
 		}
 
 		// Typing only one and other: QA names the categories Polish needs.
-		forms := &tools.FormsIn{Head: pl.Forms.Head, Selectors: []string{"=0", "one", "few", "many", "other"}, Texts: []string{"Brak plików", "# plik", "", "", "# pliku"}}
+		forms := &tools.FormsIn{Shape: pl.Forms.Shape, Texts: []string{"Brak plików", "# plik", "", "", "# pliku"}}
 		out, err := e.cat.CheckValue(ctx, tools.CheckIn{RowRef: e.ref("common", "files", "pl"), Forms: forms})
 		if err != nil || !slices.Contains(kinds(out.Findings), checkup.KindPluralForms) {
 			t.Fatalf("pl without few and many: %+v %v", out, err)
 		}
+		// A brace typed into a field is text: quoted, never a syntax error.
 		forms.Texts[2] = "# pliki {"
 		out, _ = e.cat.CheckValue(ctx, tools.CheckIn{RowRef: e.ref("common", "files", "pl"), Forms: forms})
-		if !slices.Contains(kinds(out.Findings), checkup.KindSyntax) {
-			t.Fatalf("an unclosed brace: %+v", out)
+		if slices.Contains(kinds(out.Findings), checkup.KindSyntax) {
+			t.Fatalf("a typed brace broke the syntax: %+v", out)
+		}
+		if v, _ := forms.Join(); !strings.Contains(v, "few {# pliki '{'}") {
+			t.Fatalf("a typed brace joined as %q", v)
 		}
 		forms.Texts[2], forms.Texts[3] = "# pliki", "# plików"
 		out, _ = e.cat.CheckValue(ctx, tools.CheckIn{RowRef: e.ref("common", "files", "pl"), Forms: forms})

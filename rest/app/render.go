@@ -54,6 +54,11 @@ func parsePages() map[string]*template.Template {
 			return m
 		},
 		"rowData": rowDataOf,
+		// formTexts is a suggestion cut into the fields of a row edited as fields, as JSON.
+		"formTexts": func(value, language string, syn message.Syntax) string {
+			b, _ := json.Marshal(tools.FormTexts(value, language, syn))
+			return string(b)
+		},
 	}
 	out := map[string]*template.Template{}
 	for _, name := range append(pageNames, setupPages...) {

@@ -361,10 +361,10 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 
 // formsOf reads the fields of a plural or select row, or nil for a row edited as text.
 func formsOf(r *http.Request) *tools.FormsIn {
-	if _, ok := r.PostForm["forms_head"]; !ok {
+	if _, ok := r.PostForm["forms_shape"]; !ok {
 		return nil
 	}
-	return &tools.FormsIn{Head: r.PostFormValue("forms_head"), Selectors: r.PostForm["form_sel"], Texts: r.PostForm["form_text"]}
+	return &tools.FormsIn{Shape: r.PostFormValue("forms_shape"), Texts: r.PostForm["form_text"]}
 }
 
 // selection reads the batch form's checked rows: namespace, key and version by tabs.
@@ -504,7 +504,7 @@ func (h *handler) check(w http.ResponseWriter, r *http.Request) {
 
 // suggest answers the AI's suggestion for one row as JSON; nothing is stored.
 func (h *handler) suggest(w http.ResponseWriter, r *http.Request) {
-	v, err := h.cat.SuggestAI(r.Context(), rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key")))
+	v, fields, err := h.cat.SuggestAIFields(r.Context(), rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key")))
 	if err != nil {
 		if model.ErrorCode(err) == model.CodeNotConfigured {
 			err = model.Errorf(model.CodeNotConfigured, "AI is not set up for this project: a manager or owner sets it up on the Connect page")
@@ -512,7 +512,7 @@ func (h *handler) suggest(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, r, httpx.Status(err), map[string]string{"error": model.ErrorCode(err), "message": model.ErrorMessage(err)})
 		return
 	}
-	writeJSON(w, r, http.StatusOK, map[string]string{"value": v})
+	writeJSON(w, r, http.StatusOK, map[string]any{"value": v, "fields": fields})
 }
 
 // revert puts back a value from the row's history: the row as it is then for the script,

@@ -89,3 +89,172 @@ var rtlScripts = map[string]bool{"arab": true, "hebr": true, "thaa": true, "syrc
 // rtlLanguages are languages whose default script is written right to left.
 var rtlLanguages = map[string]bool{"ar": true, "he": true, "iw": true, "fa": true, "ur": true, "ps": true, "sd": true, "ug": true,
 	"yi": true, "ji": true, "dv": true, "ckb": true, "syr": true, "ks": true, "arc": true, "prs": true, "ms-arab": true, "nqo": true, "mzn": true, "glk": true, "lrc": true, "bal": true, "azb": true}
+
+// Piece is one piece of a message as an editor shows it: a stretch of text with no
+// plural/select block in it (as ICU writes it: arguments, tags and quotes included), or a
+// block whose forms are parts again. Split cuts a message into pieces; JoinPieces writes
+// them back, byte for byte.
+type Piece struct {
+	Text  string
+	Block *Frame // nil for text
+}
+
+// Frame is one plural, selectordinal or select block of a split message.
+type Frame struct {
+	Head  string // as written up to its first form, "{count, plural," or with its offset
+	Arg   string
+	Type  string
+	Forms []FrameForm
+	Tail  string // whitespace and '}' as written
+}
+
+// FrameForm is one form of a Frame: Prefix is the whitespace, selector and '{' before its
+// text as written (" one {"), Parts its text cut at the blocks nested in it.
+type FrameForm struct {
+	Prefix   string
+	Selector string
+	Pieces   []Piece
+}
+
+// Form returns the form with the given selector, or nil.
+func (f *Frame) Form(selector string) *FrameForm {
+	for i := range f.Forms {
+		if f.Forms[i].Selector == selector {
+			return &f.Forms[i]
+		}
+	}
+	return nil
+}
+
+// Split cuts value, read in syn, into text and blocks: always text first and last and
+// text between two blocks (possibly empty), the same inside every form. A block inside
+// an element or a link is cut out of it (the tag's opening and closing are text around
+// it). ok is false when a block or form never closes or a selector is not one: such a
+// value is edited as text.
+func Split(value string, syn Syntax) ([]Piece, bool) {
+	m := Parse(value, syn)
+	for _, p := range m.Problems {
+		switch p.Code {
+		case UnclosedSelect, BadSelector, TooDeep:
+			return nil, false
+		}
+	}
+	return splitNodes(m.Nodes)
+}
+
+func splitNodes(ns []Node) ([]Piece, bool) {
+	var out []Piece
+	var text strings.Builder
+	ok := true
+	var walk func(ns []Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			switch n := n.(type) {
+			case *Select:
+				if n.Tail == "" {
+					ok = false
+					return
+				}
+				fr := &Frame{Head: n.Head, Arg: n.Arg, Type: n.Type, Tail: n.Tail}
+				for _, f := range n.Forms {
+					if f.Close == "" {
+						ok = false
+						return
+					}
+					parts, fok := splitNodes(f.Message.Nodes)
+					ok = ok && fok
+					fr.Forms = append(fr.Forms, FrameForm{Prefix: f.Prefix, Selector: f.Selector, Pieces: parts})
+				}
+				out = append(out, Piece{Text: text.String()}, Piece{Block: fr})
+				text.Reset()
+			case *Tag:
+				if n.Kind != Element || !hasSelect(n.Children) {
+					n.write(&text)
+					continue
+				}
+				shell := *n
+				shell.Children, shell.Close = nil, ""
+				shell.write(&text)
+				walk(n.Children)
+				text.WriteString(n.Close)
+			case *Link:
+				if !hasSelect(n.Text) {
+					n.write(&text)
+					continue
+				}
+				if n.Image {
+					text.WriteByte('!')
+				}
+				text.WriteByte('[')
+				walk(n.Text)
+				text.WriteString("](" + n.Target + ")")
+			default:
+				n.write(&text)
+			}
+		}
+	}
+	walk(ns)
+	out = append(out, Piece{Text: text.String()})
+	return out, ok
+}
+
+func hasSelect(ns []Node) bool {
+	found := false
+	walkNodes(ns, nil, func(n Node, _ Path) bool {
+		if _, ok := n.(*Select); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// Blocks reports whether parts hold a block.
+func Blocks(parts []Piece) bool {
+	for _, p := range parts {
+		if p.Block != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// JoinPieces writes parts as one value: Split's inverse. A form whose parts join to
+// nothing is left out, so that a form nobody wrote is reported missing rather than stored
+// empty; a form with no Prefix is written " selector {".
+func JoinPieces(parts []Piece) string {
+	var b strings.Builder
+	joinParts(&b, parts)
+	return b.String()
+}
+
+func joinParts(b *strings.Builder, parts []Piece) {
+	for _, p := range parts {
+		if p.Block == nil {
+			b.WriteString(p.Text)
+			continue
+		}
+		f := p.Block
+		head := f.Head
+		if head == "" {
+			head = "{" + f.Arg + ", " + f.Type + ","
+		}
+		b.WriteString(head)
+		for _, form := range f.Forms {
+			text := JoinPieces(form.Pieces)
+			if text == "" {
+				continue
+			}
+			pre := form.Prefix
+			if pre == "" {
+				pre = " " + form.Selector + " {"
+			}
+			b.WriteString(pre + text + "}")
+		}
+		tail := f.Tail
+		if tail == "" {
+			tail = "}"
+		}
+		b.WriteString(tail)
+	}
+}

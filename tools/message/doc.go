@@ -44,6 +44,15 @@
 // editor's highlighting and for masking; [Message.PlainText] the prose.
 // [SplitPluralKey] reads i18next's plural key suffixes (files_one).
 //
+// An editor edits a message as fields: [Split] cuts it into the text
+// around its plural/select blocks and, in each form, around the blocks
+// nested in it ([Piece], [Frame]); [JoinPieces] writes the pieces back
+// byte for byte. [FieldText] is the one rule for text typed into a field:
+// it is written as text (stray braces, an apostrophe that would open a
+// quote, a typed block are quoted) while the field's arguments, tags and
+// '#' stay syntax; [IsolateSyntax] puts a right-to-left field's syntax in
+// left-to-right isolates, which FieldText takes out.
+//
 // # Checking a translation
 //
 // [Check] is the one check of a translated value against its source, for

@@ -348,13 +348,44 @@ if (review) {
 const panelRow = (x) => rowOf(x) ?? rows()[0] ?? null;
 
 // useText puts a suggestion into the row's box; it is saved only when the reviewer saves.
-function useText(row, value) {
+// A row edited as fields takes the suggestion cut into fields by the server (fields: field
+// key to text), each form its own form's text; a field the suggestion has no text for keeps
+// what it has.
+function useText(row, value, fields) {
   const t = row?.querySelector('form.target textarea[name="value"]');
-  if (!t || t.readOnly) return;
+  if (!t) {
+    let map = null;
+    try { map = fields ? JSON.parse(fields) : null; } catch { map = null; }
+    const boxes = [...(row?.querySelectorAll('form.target textarea[name="form_text"]') ?? [])];
+    if (!map || boxes.length === 0 || boxes[0].readOnly) {
+      announce('This suggestion does not fit the fields of this row');
+      return;
+    }
+    let n = 0;
+    for (const b of boxes) {
+      if (b.dataset.key in map) { b.value = map[b.dataset.key]; n++; }
+    }
+    if (n === 0) { announce('This suggestion does not fit the fields of this row'); return; }
+    boxes[0].dispatchEvent(new Event('input', { bubbles: true }));
+    boxes[0].focus();
+    announce(`Put into ${n} field${n > 1 ? 's' : ''}; save to keep it`);
+    return;
+  }
+  if (t.readOnly) return;
   t.value = value;
   t.dispatchEvent(new Event('input', { bubbles: true }));
   t.focus();
   announce('Put into the box; save to keep it');
+}
+
+// copyForm puts the source's text for one field (its form, or the source's other) into it.
+function copyForm(b) {
+  const box = document.getElementById(b.dataset.field);
+  if (!box || box.readOnly) return;
+  box.value = b.dataset.value;
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+  box.focus();
+  announce('Copied the source into the field; save to keep it');
 }
 
 async function askAI(b) {
@@ -375,8 +406,9 @@ async function askAI(b) {
     }
     const box = textarea(row);
     const p = el('p', 'AI suggestion: ', { class: 'ai-suggestion' });
-    p.append(el('q', body.value, { lang: box?.lang ?? '', dir: box?.dir ?? 'auto' }), ' ',
-      el('button', 'Use', { type: 'button', class: 'use', 'data-value': body.value }));
+    const use = el('button', 'Use', { type: 'button', class: 'use', 'data-value': body.value });
+    if (body.fields) use.dataset.fields = JSON.stringify(body.fields);
+    p.append(el('q', body.value, { lang: box?.lang ?? '', dir: box?.dir ?? 'auto' }), ' ', use);
     out.replaceChildren(p);
     announce('AI suggestion ready');
   } catch (err) {
@@ -389,7 +421,8 @@ async function askAI(b) {
 document.addEventListener('click', (e) => {
   const b = e.target.closest?.('button');
   if (!b) return;
-  if (b.matches('.memory .use, .ai-out .use, .copy-source')) useText(panelRow(b), b.dataset.value);
+  if (b.matches('.memory .use, .ai-out .use, .copy-source')) useText(panelRow(b), b.dataset.value, b.dataset.fields);
+  else if (b.matches('.copy-form')) copyForm(b);
   else if (b.matches('.ai-suggest')) askAI(b);
 });
 
