@@ -12,7 +12,7 @@ func registerHeldValues(m *migrate.Migrations) {
 }
 
 // migrateHeldValues adds what a held-back translation needs: held, why the row's value is
-// kept from readers ('' while it is served), and served_value, the row's last value that
+// kept from readers (” while it is served), and served_value, the row's last value that
 // passed, which readers get meanwhile (NULL: none, the key is left out). Existing rows stay
 // served as they were: an upgrade alone must not change what apps receive; a row is judged
 // when it is next written, and the checkup already reports what is wrong with the others.

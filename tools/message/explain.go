@@ -86,7 +86,9 @@ func AddedErrors(source, value string, syn Syntax) []SyntaxError {
 // the selector and the index of that '}'.
 func formAfterClose(value string, at int) (sel string, close int, ok bool) {
 	head := strings.TrimRightFunc(value[:at], unicode.IsSpace)
-	i := strings.LastIndexFunc(head, func(r rune) bool { return !(r == '=' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	i := strings.LastIndexFunc(head, func(r rune) bool {
+		return !(r == '=' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
 	sel = head[i+1:]
 	if sel == "" || i < 0 {
 		return "", 0, false
