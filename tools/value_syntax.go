@@ -157,3 +157,45 @@ func servedRow(row *model.TranslationState) *model.TranslationState {
 	r.Value, r.Held, r.ServedValue = v, "", nil
 	return &r
 }
+
+// MaxHeldRows bounds the held-back rows a status lists; the count is whole.
+const MaxHeldRows = 20
+
+// HeldBackView is how many rows are held back from readers and, for the first of them,
+// why and what readers get instead.
+type HeldBackView struct {
+	Count int       `json:"count"`
+	Rows  []HeldRow `json:"rows"`
+}
+
+// HeldRow is one held-back row.
+type HeldRow struct {
+	Namespace string `json:"namespace_key"`
+	Key       string `json:"translation_key"`
+	Language  string `json:"language"`
+	// Reason says why, quoting the value: "the translation uses {{cnt}}, which the source
+	// does not have".
+	Reason string `json:"reason"`
+	// Readers says what readers get meanwhile: "the previous value" or "the source text".
+	Readers string `json:"readers_get"`
+}
+
+// heldBack lists up to limit held-back rows of proj in language ("" for all) with their
+// count.
+func heldBack(ctx context.Context, tx model.Tx, proj model.Project, language string, limit int) (HeldBackView, error) {
+	rows, total, err := tx.HeldBack(ctx, proj.ID, language, limit)
+	out := HeldBackView{Count: total, Rows: []HeldRow{}}
+	for _, r := range rows {
+		out.Rows = append(out.Rows, HeldRow{Namespace: r.Namespace, Key: r.Key, Language: r.Row.Language, Reason: r.Row.Held,
+			Readers: readersGet(&r.Row)})
+	}
+	return out, err
+}
+
+// readersGet says what readers get in place of a held-back row.
+func readersGet(r *model.TranslationState) string {
+	if _, ok := r.Served(); ok {
+		return "the previous value"
+	}
+	return "the source text"
+}
