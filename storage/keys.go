@@ -38,6 +38,8 @@ type keyStateRow struct {
 	TVersion *int64
 	TBy      *string
 	TUpdated *time.Time
+	THeld    *string
+	TServed  *string
 }
 
 // keysFilterBatch bounds the key hashes one Keys query names: a worst-case body names
@@ -111,9 +113,9 @@ func (t *tx) keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 type rowColumns string
 
 const (
-	// fullRows are all eight: id, value, status, do_not_translate, language_locked,
-	// source_version, updated_by, updated_at.
-	fullRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at"
+	// fullRows are all ten: id, value, status, do_not_translate, language_locked,
+	// source_version, updated_by, updated_at, held, served_value.
+	fullRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at, %[1]s.held, %[1]s.served_value"
 	// syncRows are what a sync compares: id, value, do_not_translate.
 	syncRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.do_not_translate"
 )
@@ -122,7 +124,7 @@ func (c rowColumns) n() int {
 	if c == syncRows {
 		return 3
 	}
-	return 8
+	return 10
 }
 
 // keyStates appends to out the keys of ns (those with the given hashes, when not nil)
@@ -264,10 +266,15 @@ func (s *scanner) translation(v []any, language string) *model.TranslationState 
 		return &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), DoNotTranslate: s.bool(v[2])}
 	}
 	r := &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), Status: s.str(v[2]),
-		DoNotTranslate: s.bool(v[3]), LanguageLocked: s.bool(v[4]), UpdatedBy: s.str(v[6]), UpdatedAt: s.time(v[7])}
+		DoNotTranslate: s.bool(v[3]), LanguageLocked: s.bool(v[4]), UpdatedBy: s.str(v[6]), UpdatedAt: s.time(v[7]),
+		Held: s.str(v[8])}
 	if v[5] != nil {
 		n := s.int(v[5])
 		r.SourceVersion = &n
+	}
+	if v[9] != nil {
+		served := s.str(v[9])
+		r.ServedValue = &served
 	}
 	return r
 }

@@ -152,6 +152,8 @@ type translationRow struct {
 	UpdatedBy      string    `bun:"updated_by,notnull"`
 	CreatedAt      time.Time `bun:"created_at,notnull"`
 	UpdatedAt      time.Time `bun:"updated_at,notnull"`
+	Held           string    `bun:"held,notnull"`
+	ServedValue    *string   `bun:"served_value"`
 }
 
 // historyRow records every change of a translation's value, status or flags: nothing is

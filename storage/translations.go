@@ -97,7 +97,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 		}
 		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
 			DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, SourceVersion: w.SourceVersion,
-			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts}
+			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts, Held: w.Held}
 		if w.ID == 0 {
 			inserts = append(inserts, row)
 			label := string(model.ChangeValueCreated)
@@ -127,7 +127,8 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 
 func stateOf(r translationRow) model.TranslationState {
 	return model.TranslationState{ID: r.ID, Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate,
-		LanguageLocked: r.LanguageLocked, SourceVersion: r.SourceVersion, UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
+		LanguageLocked: r.LanguageLocked, SourceVersion: r.SourceVersion, UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt,
+		Held: r.Held, ServedValue: r.ServedValue}
 }
 
 func (t *tx) KeyTranslations(ctx context.Context, keyID int64) ([]model.TranslationState, error) {
@@ -153,7 +154,7 @@ type projectTranslationRow struct {
 func (t *tx) projectTranslations(ctx context.Context, f model.SearchFilter) ([]model.ProjectTranslation, error) {
 	q := t.tx.NewSelect().TableExpr("translations AS t").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
-		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at, t.held, t.served_value").
 		Join("JOIN translation_keys AS k ON k.id = t.key_id").
 		Join("JOIN namespaces AS n ON n.id = k.namespace_id").
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden")
@@ -461,7 +462,7 @@ func (t *tx) walkRows(ctx context.Context, f model.SearchFilter, lo, hi int64, r
 	}
 	q := t.tx.NewSelect().TableExpr(table).
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
-		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at").
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at, t.held, t.served_value").
 		Join(keys).
 		Join(join+" namespaces AS n ON n.id = k.namespace_id").
 		Where("n.project_id = ?", f.ProjectID).Where("NOT k.hidden").
@@ -509,7 +510,7 @@ func (t *tx) searchKeys(ctx context.Context, f model.SearchFilter, lo, hi int64)
 	// (translations_key_language), which is the search's order: no sort.
 	q := t.tx.NewSelect().TableExpr("translation_keys AS k").
 		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
-		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at")
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at, t.held, t.served_value")
 	if t.db.postgres {
 		q = q.Join("JOIN namespaces AS n ON n.id = k.namespace_id").Join("JOIN translations AS t ON t.key_id = k.id")
 	} else {
@@ -756,7 +757,7 @@ func ftsPhrase(s string) string {
 func (t *tx) KeyPage(ctx context.Context, ns model.Namespace, sourceLanguage, language string, afterID int64, limit int, visit func(model.KeyState) bool) error {
 	rows, err := t.tx.QueryContext(ctx, `SELECT k.id, k.key, k.hidden, k.source_version,
   s.id, s.value, s.status, s.do_not_translate, s.language_locked, s.source_version, s.updated_by, s.updated_at,
-  t.id, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at
+  t.id, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at, t.held, t.served_value
 FROM translation_keys AS k
 LEFT JOIN translations AS s ON s.key_id = k.id AND s.language = ?
 LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?
@@ -770,7 +771,7 @@ ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit)
 		var r keyStateRow
 		if err := rows.Scan(&r.ID, &r.Key, &r.Hidden, &r.SourceVersion,
 			&r.SID, &r.SValue, &r.SStatus, &r.SDNT, &r.SLocked, &r.SVersion, &r.SBy, &r.SUpdated,
-			&r.TID, &r.TValue, &r.TStatus, &r.TDNT, &r.TLocked, &r.TVersion, &r.TBy, &r.TUpdated); err != nil {
+			&r.TID, &r.TValue, &r.TStatus, &r.TDNT, &r.TLocked, &r.TVersion, &r.TBy, &r.TUpdated, &r.THeld, &r.TServed); err != nil {
 			return mapError(err)
 		}
 		k := model.KeyState{ID: r.ID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}
@@ -780,11 +781,65 @@ ORDER BY k.id LIMIT ?`, sourceLanguage, language, ns.ID, afterID, limit)
 		}
 		if r.TID != nil {
 			k.Value = &model.TranslationState{ID: *r.TID, Language: language, Value: deref(r.TValue), Status: deref(r.TStatus),
-				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated)}
+				DoNotTranslate: deref(r.TDNT), LanguageLocked: deref(r.TLocked), SourceVersion: r.TVersion, UpdatedBy: deref(r.TBy), UpdatedAt: deref(r.TUpdated),
+				Held: deref(r.THeld), ServedValue: r.TServed}
 		}
 		if !visit(k) {
 			return nil
 		}
 	}
 	return mapError(rows.Err())
+}
+
+// sourceValuesBatch bounds the key ids one SourceValues statement names.
+const sourceValuesBatch = 10000
+
+func (t *tx) SourceValues(ctx context.Context, sourceLanguage string, keyIDs []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(keyIDs))
+	for start := 0; start < len(keyIDs); start += sourceValuesBatch {
+		part := keyIDs[start:min(start+sourceValuesBatch, len(keyIDs))]
+		in, arg := t.idList(part)
+		rows, err := t.tx.QueryContext(ctx, "SELECT key_id, value FROM translations WHERE language = ? AND key_id IN "+in, sourceLanguage, arg)
+		if err != nil {
+			return nil, mapError(err)
+		}
+		for rows.Next() {
+			var id int64
+			var v string
+			if err := rows.Scan(&id, &v); err != nil {
+				rows.Close()
+				return nil, mapError(err)
+			}
+			out[id] = v
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, mapError(err)
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) HeldBack(ctx context.Context, projectID, language string, limit int) ([]model.ProjectTranslation, int, error) {
+	q := func() *bun.SelectQuery {
+		q := t.tx.NewSelect().TableExpr("translations AS t").
+			Join("JOIN translation_keys AS k ON k.id = t.key_id").
+			Join("JOIN namespaces AS n ON n.id = k.namespace_id").
+			Where("n.project_id = ?", projectID).Where("NOT k.hidden").Where("t.held <> ''")
+		if language != "" {
+			q = q.Where("t.language = ?", language)
+		}
+		return q
+	}
+	n, err := q().Count(ctx)
+	total := int(n)
+	if err != nil || total == 0 || limit <= 0 {
+		return nil, total, mapError(err)
+	}
+	rows, err := scanProjectTranslations(ctx, q().
+		ColumnExpr("n.key AS namespace, k.key AS key, k.id AS key_id, k.source_version AS key_version").
+		ColumnExpr("t.id, t.language, t.value, t.status, t.do_not_translate, t.language_locked, t.source_version, t.updated_by, t.updated_at, t.held, t.served_value").
+		OrderExpr("n.key, k.key, t.language").Limit(int64(limit)))
+	return rows, total, err
 }

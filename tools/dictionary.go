@@ -146,7 +146,7 @@ func namespaceValues(ctx context.Context, tx model.Tx, proj model.Project, ns mo
 			continue
 		}
 		kv := keyValues{key: k.Key, source: k.Source.Value}
-		if v := k.Value; v != nil && v.Value != "" && (autoApply || v.Status == model.StatusApproved) {
+		if v := servedRow(k.Value); v != nil && v.Value != "" && (autoApply || v.Status == model.StatusApproved) {
 			kv.current = v.Value
 		}
 		hs := byKey[k.ID]

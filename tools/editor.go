@@ -651,7 +651,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 				}
 			}
 			same := false
-			_, changes, err := applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState, key model.KeyRecord) error {
+			_, changes, err := c.applyUpdate(ctx, tx, proj, up, func(cur *model.TranslationState, key model.KeyRecord) error {
 				if rowVersion(cur) != in.Version {
 					return errChanged(ctx, tx, proj, in.TranslationKey, cur)
 				}
@@ -821,7 +821,7 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 						w.Change = model.ChangeValueRefreshed
 					}
 				}
-				ch, err := writeRow(ctx, tx, ns, w)
+				ch, err := writeRow(ctx, tx, ns, &w)
 				if err != nil {
 					return nil, err
 				}

@@ -154,6 +154,7 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 		return formats.Entry{}, false
 	}
 	e := formats.Entry{Key: k.Key, Values: map[string]formats.Value{}}
+	k.Value = servedRow(k.Value) // a held-back value is never written to a file
 	if k.Source != nil {
 		e.DoNotTranslate = k.Source.DoNotTranslate
 		if codec.Bilingual {

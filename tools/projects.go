@@ -92,6 +92,8 @@ type ProjectStatusOut struct {
 	Embed           EmbedStatus           `json:"embed"`
 	// Syntax is what the project's values are read in: set by the operator, or detected.
 	Syntax SyntaxView `json:"syntax"`
+	// HeldBack counts the drafts held back from readers because they would break an app.
+	HeldBack HeldBackView `json:"held_back"`
 }
 
 // GetProjectStatus reports how far each enabled language is translated.
@@ -117,6 +119,9 @@ func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (Pro
 			return err
 		}
 		out.Syntax = c.syntaxView(ctx, tx, proj)
+		if out.HeldBack, err = heldBack(ctx, tx, proj, "", MaxHeldRows); err != nil {
+			return err
+		}
 		out.Embed, err = c.embedStatus(ctx, tx, proj.ID)
 		return err
 	})

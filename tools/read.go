@@ -28,6 +28,8 @@ type patchingStore interface {
 // ReadNamespace returns the flat map of one namespace in one language (spec endpoint 1),
 // pre-serialized with its ETag. Hidden keys are not served; in a target language every key
 // with a value is, approved or draft, and keys without one are absent so clients fall back.
+// A value held back because it would break an app (valueSyntax) is not: the row's last value
+// that passed is served in its place, or the key is absent.
 func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*model.File, error) {
 	if err := c.begin(ctx, ref.ProjectID, false); err != nil {
 		return nil, err
@@ -77,8 +79,12 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 		}
 		var rows []flatRow
 		for _, k := range keys {
-			if !k.Hidden && k.Value != nil {
-				rows = append(rows, flatRow{k.Key, k.Value.Value})
+			if k.Hidden || k.Value == nil {
+				continue
+			}
+			// A held-back value is never served: its row's last value that passed is.
+			if v, ok := k.Value.Served(); ok {
+				rows = append(rows, flatRow{k.Key, v})
 			}
 		}
 		if old == nil {

@@ -101,7 +101,7 @@ func (c *Catalog) RevertRow(ctx context.Context, in RevertRowIn) (ReviewItem, er
 			if cur != nil {
 				w.ID, w.DoNotTranslate, w.Change = cur.ID, cur.DoNotTranslate, model.ChangeValueUpdated
 			}
-			return writeRow(ctx, tx, ns, w)
+			return writeRow(ctx, tx, ns, &w)
 		}})
 	if err != nil {
 		return out, err

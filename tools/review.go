@@ -90,7 +90,7 @@ func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error
 				out.UpdatedBy = cur.UpdatedBy
 				return nil, nil
 			}
-			return writeRow(ctx, tx, ns, w)
+			return writeRow(ctx, tx, ns, &w)
 		}})
 	return out, err
 }

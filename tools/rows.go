@@ -29,7 +29,7 @@ type RowOut struct {
 
 func rowOut(in RowRef, w model.TranslationWrite, actor string) RowOut {
 	return RowOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, UpdatedBy: actor,
-		RowState: RowState{Language: w.Language, Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked}}
+		RowState: RowState{Language: w.Language, Value: w.Value, Status: w.Status, DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, Held: w.Held}}
 }
 
 // loadRow resolves a RowRef in proj: the language must be on, the key must exist. The row
@@ -68,7 +68,7 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 			return model.GateValue(in.TranslationKey, in.Value)
 		},
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) (ch []model.Change, err error) {
-			out, ch, err = applyUpdate(ctx, tx, proj, in, nil)
+			out, ch, err = c.applyUpdate(ctx, tx, proj, in, nil)
 			return ch, err
 		}})
 	return out, err
@@ -77,7 +77,7 @@ func (c *Catalog) UpdateTranslation(ctx context.Context, in UpdateTranslationIn)
 // applyUpdate is update_translation's change of one row, for every operation that sets a
 // value: check, when not nil, sees the current row (nil while missing) and its key first and
 // may refuse. The same value over a stale row confirms it (confirms).
-func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in UpdateTranslationIn, check func(cur *model.TranslationState, key model.KeyRecord) error) (RowOut, []model.Change, error) {
+func (c *Catalog) applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in UpdateTranslationIn, check func(cur *model.TranslationState, key model.KeyRecord) error) (RowOut, []model.Change, error) {
 	var out RowOut
 	ns, key, cur, err := loadRow(ctx, tx, proj, in.RowRef)
 	if err != nil {
@@ -109,8 +109,18 @@ func applyUpdate(ctx context.Context, tx model.Tx, proj model.Project, in Update
 			return out, nil, err
 		}
 	}
+	if in.Status == model.StatusApproved && in.Language != proj.SourceLanguage {
+		// A value held back from readers has a blocking finding: it is never approved.
+		held, err := c.heldReason(ctx, tx, proj, key.ID, key.Key, in.Language, in.Value)
+		if err != nil {
+			return out, nil, err
+		}
+		if held != "" {
+			return out, nil, model.Errorf(model.CodeInvalidTranslation, "the %s value of %q cannot be approved: %s, so readers would see raw syntax; fix it first", in.Language, model.Truncate(in.TranslationKey, 40), held)
+		}
+	}
+	ch, err := writeRow(ctx, tx, ns, &w)
 	out = rowOut(in.RowRef, w, model.PrincipalFrom(ctx).Actor())
-	ch, err := writeRow(ctx, tx, ns, w)
 	return out, ch, err
 }
 
@@ -128,10 +138,13 @@ func sourceValue(ctx context.Context, tx model.Tx, proj model.Project, key model
 	return "", model.Errorf(model.CodeNotFound, "%q has no source value to keep verbatim", key.Key)
 }
 
-// writeRow stores one row and reports it.
-func writeRow(ctx context.Context, tx model.Tx, ns model.Namespace, w model.TranslationWrite) ([]model.Change, error) {
-	if err := tx.WriteTranslations(ctx, []model.TranslationWrite{w}); err != nil {
+// writeRow stores one row and reports it; w is left as stored (a held-back value is a
+// draft: judgeWrites).
+func writeRow(ctx context.Context, tx model.Tx, ns model.Namespace, w *model.TranslationWrite) ([]model.Change, error) {
+	ws := []model.TranslationWrite{*w}
+	if err := tx.WriteTranslations(ctx, ws); err != nil {
 		return nil, err
 	}
-	return rowChanges(ns.Key, []model.TranslationWrite{w}), nil
+	*w = ws[0]
+	return rowChanges(ns.Key, ws), nil
 }

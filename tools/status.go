@@ -32,7 +32,7 @@ func (c *Catalog) SetTranslationStatus(ctx context.Context, in SetStatusIn) (Row
 				out.UpdatedBy = cur.UpdatedBy
 				return nil, nil
 			}
-			return writeRow(ctx, tx, ns, w)
+			return writeRow(ctx, tx, ns, &w)
 		}})
 	return out, err
 }

@@ -182,6 +182,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 // a translation of unknown age should not vanish from the compiled catalog. The other
 // formats hold the keys with a row in the language; strings also carries the source text.
 func exportEntry(k model.KeyState, format, language, sourceLanguage string) (formats.Row, bool) {
+	k.Value = servedRow(k.Value)
 	e := formats.Row{Key: k.Key}
 	if format == "po" {
 		if k.Source != nil {
@@ -251,10 +252,14 @@ type RowState struct {
 	Status         string `json:"status"`
 	DoNotTranslate bool   `json:"do_not_translate"`
 	LanguageLocked bool   `json:"language_locked"`
+	// Held says why the value is held back from readers, who get the row's last value
+	// that passed (or nothing): it would break an app.
+	Held string `json:"held_back,omitempty"`
 }
 
 func rowState(r model.TranslationState) RowState {
-	return RowState{Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked}
+	return RowState{Language: r.Language, Value: r.Value, Status: r.Status, DoNotTranslate: r.DoNotTranslate, LanguageLocked: r.LanguageLocked,
+		Held: r.Held}
 }
 
 // TranslationView is one language's row of a key.

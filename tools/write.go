@@ -180,7 +180,7 @@ func (c *Catalog) transact(ctx context.Context, ev model.WriteEvent, apply func(
 	recount := false
 	err := c.store.Update(ctx, ev.ProjectID, func(tx model.Tx) error {
 		recount = false
-		changes, usage, err := apply(tx)
+		changes, usage, err := apply(c.judging(tx, ev.ProjectID))
 		if err != nil || (len(changes) == 0 && len(usage) == 0) {
 			return err
 		}

@@ -182,7 +182,7 @@ func (c *checker) syntax() {
 			had[p.Code]--
 			continue
 		}
-		c.add(CodeSyntax, nil, "the translation has a syntax error the source has not: %s at character %d", p.Code, charAt(c.trText, p.Offset))
+		c.add(CodeSyntax, nil, "%s", Explain(c.trText, p))
 	}
 	// The parser reads {n, Plural, ...} as a block, ICU itself does not:
 	// its keywords are lowercase, and a translation keeps the source's.

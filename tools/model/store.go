@@ -297,6 +297,13 @@ type TranslationTx interface {
 	// attributed to the principal in ctx.
 	WriteTranslations(ctx context.Context, writes []TranslationWrite) error
 	KeyTranslations(ctx context.Context, keyID int64) ([]TranslationState, error)
+	// SourceValues returns, by key id, the value in sourceLanguage of the keys named that
+	// have one.
+	SourceValues(ctx context.Context, sourceLanguage string, keyIDs []int64) (map[int64]string, error)
+	// HeldBack returns up to limit held-back rows of the project's visible keys (language
+	// "" for every language), ordered by namespace, key and language, and how many there
+	// are in all.
+	HeldBack(ctx context.Context, projectID, language string, limit int) (rows []ProjectTranslation, total int, err error)
 	// ProjectTranslations returns the rows of visible keys in language ("" for all),
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)

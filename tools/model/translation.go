@@ -29,6 +29,24 @@ type TranslationState struct {
 	SourceVersion  *int64 // nil for rows made before source versions were recorded
 	UpdatedBy      string
 	UpdatedAt      time.Time
+	// Held says why the value is held back from readers ("" when it is served): it would
+	// break an app (tools' value-syntax rule). ServedValue is then what readers get, the
+	// row's last value that passed, nil when it never had one.
+	Held        string
+	ServedValue *string
+}
+
+// Served is the value readers get (endpoint 1, the Embed dictionary, exports): the row's
+// value, or while it is held back the last value that passed; ok is false when there is
+// none, and the key is left out so that the app falls back to its source text.
+func (t *TranslationState) Served() (value string, ok bool) {
+	if t.Held == "" {
+		return t.Value, true
+	}
+	if t.ServedValue != nil {
+		return *t.ServedValue, true
+	}
+	return "", false
 }
 
 // NewKey is a key to insert; its translations follow with WriteTranslations.
@@ -54,6 +72,9 @@ type TranslationWrite struct {
 	// HistoryChange, when set, labels the history entry instead of Change: a revert is a
 	// value_updated change to every hook but reads as a revert in the row's history.
 	HistoryChange string
+	// Held, set by the catalogue's value-syntax rule, holds the value back from readers
+	// and says why; the store then keeps serving the row's last value that passed.
+	Held string
 }
 
 // File is a pre-serialized response body with its gzip form and strong ETag.
