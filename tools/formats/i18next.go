@@ -286,4 +286,3 @@ func asArray(n *jsonNode) (*jsonNode, bool) {
 	}
 	return &jsonNode{Kind: jsonArray, Vals: n.Vals}, true
 }
-
