@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -69,17 +71,41 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 		if err != nil {
 			return err
 		}
+		// A plural family is served as the language's suffix keys (families.go); a patch
+		// then renews every name a changed key may have been served under.
+		families := c.ProjectSyntax(ctx, tx, proj).Has(message.I18next)
+		if families && len(only) > 0 {
+			names := make([]string, 0, 13*len(only))
+			for _, k := range only {
+				names = append(names, familyNames(k)...)
+			}
+			sort.Strings(names)
+			only = slices.Compact(names)
+		}
 		var keys []model.KeyState
 		if old == nil || len(only) > 0 {
 			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, only...); err != nil {
 				return err
 			}
 		}
-		var rows []flatRow
+		rows := make([]flatRow, 0, len(keys))
+		expanded := false
+		add := func(key, value string) { rows = append(rows, flatRow{key, value}) }
 		for _, k := range keys {
-			if !k.Hidden && k.Value != nil {
-				rows = append(rows, flatRow{k.Key, k.Value.Value})
+			if k.Hidden || k.Value == nil {
+				continue
 			}
+			if families && k.Source != nil && strings.HasPrefix(k.Value.Value, "{") {
+				n := len(rows)
+				expandRow(ref.Language, k.Key, k.Source.Value, k.Value.Value, add)
+				expanded = expanded || len(rows) != n+1 || rows[n].key != k.Key
+				continue
+			}
+			add(k.Key, k.Value.Value)
+		}
+		if expanded {
+			sort.SliceStable(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
+			rows = uniqueRows(rows)
 		}
 		if old == nil {
 			f, err = newFlatFile(rows)
@@ -95,6 +121,13 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 }
 
 type flatRow struct{ key, value string }
+
+// uniqueRows keeps the first of rows (sorted) with one key: a plain key beside a family
+// that serves the same name (files_one beside files, a key left from before the family)
+// is served once, the key's own row first.
+func uniqueRows(rows []flatRow) []flatRow {
+	return slices.CompactFunc(rows, func(a, b flatRow) bool { return a.key == b.key })
+}
 
 // flatFile is a served flat map with the place of each key in it, so that a patch copies
 // the unchanged entries' bytes instead of encoding 50,000 of them again.
