@@ -19,12 +19,22 @@ import (
 
 // familyProject reports whether proj's keys are read as i18next plural families: its
 // syntax has i18next. A project whose syntax is detected and not yet known (its first
-// sync) is judged by values, the request's own.
-func (c *Catalog) familyProject(ctx context.Context, tx model.Tx, proj model.Project, values []string) bool {
+// sync) is judged by values, the request's own: one that shows i18next is enough.
+func (c *Catalog) familyProject(ctx context.Context, tx model.Tx, proj model.Project, values map[string]string) bool {
 	if c.ProjectSyntax(ctx, tx, proj).Has(message.I18next) {
 		return true
 	}
-	return proj.Settings.Syntax == "" && message.Evidence(values).Syntax().Has(message.I18next)
+	if proj.Settings.Syntax != "" {
+		return false
+	}
+	for _, v := range values {
+		if strings.Contains(v, "{{") || strings.Contains(v, "$t(") {
+			if message.Evidence([]string{v}).Found.Has(message.I18next) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isFamilyValue reports whether a key whose source value is v is a plural family: v is one
@@ -51,17 +61,11 @@ type familyRequest struct {
 // costs nothing worse than a family gathered or not as the namespace was a moment ago.
 func (c *Catalog) gatherRequest(ctx context.Context, projectID, nsName, lang string, values map[string]string) *familyRequest {
 	var bases []string
-	var sample []string
 	seen := map[string]bool{}
-	for k, v := range values {
-		if base, _, _, ok := message.FamilyKey(k); ok {
-			if !seen[base] {
-				seen[base] = true
-				bases = append(bases, base)
-			}
-			if len(sample) < 64 {
-				sample = append(sample, v)
-			}
+	for k := range values {
+		if base, _, _, ok := message.FamilyKey(k); ok && !seen[base] {
+			seen[base] = true
+			bases = append(bases, base)
 		}
 	}
 	if len(bases) == 0 {
@@ -69,7 +73,7 @@ func (c *Catalog) gatherRequest(ctx context.Context, projectID, nsName, lang str
 	}
 	var out *familyRequest
 	_ = c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
-		if !c.familyProject(ctx, tx, proj, sample) {
+		if !c.familyProject(ctx, tx, proj, values) {
 			return nil
 		}
 		known := map[string]message.BaseKind{}

@@ -13,9 +13,9 @@ func TestGatherFamilies(t *testing.T) {
 		{"files.count_few", "{{count}} pliki"},
 		{"files.count_many", "{{count}} plików"},
 		{"files.count_other", "{{count}} pliku"},
-		{"lonely_one", "just one"},      // one member, no _other: a plain key
-		{"label", "Label"},              // base of label_other below
-		{"label_other", "Labels"},       // its base is a key: separate lookup
+		{"lonely_one", "just one"}, // one member, no _other: a plain key
+		{"label", "Label"},         // base of label_other below
+		{"label_other", "Labels"},  // its base is a key: separate lookup
 		{"place_ordinal_one", "{{count}}st"},
 		{"place_ordinal_other", "{{count}}th"},
 	}
