@@ -87,9 +87,9 @@ func TestAPIPluralFamilies(t *testing.T) {
 		s.wantFlat(t, "ja", "app", map[string]string{"files.count_other": "{{count}} 個のファイル"})
 
 		// A changed source makes the family stale: listed as the suffix keys pl is served.
-		s.call(t, "PUT", s.syncPath("en", "app")+"?preserve_source_values=false", tokenAuth(s.rw), map[string]any{
+		s.sync(t, "en", "app", map[string]any{"preserve_source_values": false, "translations": map[string]string{
 			"title": "Hello {{name}}", "files.count_one": "{{count}} file", "files.count_other": "{{count}} files!",
-		}).wantStatus(t, http.StatusOK)
+		}})
 		wantKeys(t, "stale pl", s.stale(t, "app", "lang=pl"), []string{"files.count_few", "files.count_many", "files.count_one", "files.count_other"})
 	})
 }

@@ -138,11 +138,11 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	n := len(rows)
 	keyIDs, langs, values, statuses := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
 	dnt, locked, versions, by := make([]bool, n), make([]bool, n), make([]*int64, n), make([]string, n)
-	marks := make([]int64, n)
+	marks, incomplete := make([]int64, n), make([]bool, n)
 	for i, r := range rows {
 		keyIDs[i], langs[i], values[i], statuses[i] = r.KeyID, r.Language, r.Value, r.Status
 		dnt[i], locked[i], versions[i], by[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.UpdatedBy
-		marks[i] = int64(newRowMark(&rows[i]))
+		marks[i], incomplete[i] = int64(newRowMark(&rows[i])), r.Incomplete
 	}
 	var c unnestCols
 	add(&c, "key_id", "bigint", keyIDs, true)
@@ -154,6 +154,7 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	addVersions(&c, "source_version", versions)
 	add(&c, "updated_by", "text", by, false)
 	add(&c, "counted", "smallint", marks, false)
+	add(&c, "incomplete", "boolean", incomplete, false)
 	c.scalar("created_at", "timestamptz", ts)
 	c.scalar("updated_at", "timestamptz", ts)
 	if label != "" {
@@ -196,16 +197,16 @@ SELECT id, key_id, language, ?, value, status, do_not_translate, language_locked
 func (t *tx) updateTranslationsPostgres(ctx context.Context, rows []translationRow, ts time.Time) error {
 	n := len(rows)
 	ids, values, statuses, by := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
-	dnt, locked, versions := make([]bool, n), make([]bool, n), make([]*int64, n)
+	dnt, locked, versions, incomplete := make([]bool, n), make([]bool, n), make([]*int64, n), make([]bool, n)
 	for i, r := range rows {
 		ids[i], values[i], statuses[i], by[i] = r.ID, r.Value, r.Status, r.UpdatedBy
-		dnt[i], locked[i], versions[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion
+		dnt[i], locked[i], versions[i], incomplete[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.Incomplete
 	}
 	_, err := t.tx.NewRaw(`UPDATE translations AS t SET value = u.v, status = u.s, do_not_translate = u.d, language_locked = u.lk,
-  source_version = u.sv, updated_by = u.b, updated_at = ?
-FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::bigint[], ?::text[]) AS u(id, v, s, d, lk, sv, b)
+  source_version = u.sv, updated_by = u.b, updated_at = ?, incomplete = u.inc
+FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::bigint[], ?::text[], ?::boolean[]) AS u(id, v, s, d, lk, sv, b, inc)
 WHERE t.id = u.id`, ts, pgdialect.Array(ids), pgdialect.Array(values), pgdialect.Array(statuses), pgdialect.Array(dnt),
-		pgdialect.Array(locked), pgdialect.Array(versions), pgdialect.Array(by)).Exec(ctx)
+		pgdialect.Array(locked), pgdialect.Array(versions), pgdialect.Array(by), pgdialect.Array(incomplete)).Exec(ctx)
 	return mapError(err)
 }
 

@@ -98,11 +98,11 @@ VALUES (?, ?, ?, 0, ?, ?, ?)`, len(keys), 6, true, func(i int, a []any) {
 
 func (t *tx) insertTranslationsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
 	at := sqliteTime(ts)
-	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at, counted)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 11, true, func(i int, a []any) {
+	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at, counted, incomplete)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 12, true, func(i int, a []any) {
 		r := &rows[i]
 		a[0], a[1], a[2], a[3], a[4] = r.KeyID, r.Language, r.Value, r.Status, r.DoNotTranslate
-		a[5], a[6], a[7], a[8], a[9], a[10] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at, newRowMark(r)
+		a[5], a[6], a[7], a[8], a[9], a[10], a[11] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at, newRowMark(r), r.Incomplete
 	})
 	for i := range ids {
 		rows[i].ID = ids[i]
@@ -216,10 +216,10 @@ func idList(ids []int64) string {
 func (t *tx) updateRowsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
 	at := sqliteTime(ts)
 	_, err := t.execEach(ctx, `UPDATE translations SET value = ?, status = ?, do_not_translate = ?, language_locked = ?,
-  source_version = ?, updated_by = ?, updated_at = ? WHERE id = ?`, len(rows), 8, false, func(i int, a []any) {
+  source_version = ?, updated_by = ?, updated_at = ?, incomplete = ? WHERE id = ?`, len(rows), 9, false, func(i int, a []any) {
 		r := &rows[i]
 		a[0], a[1], a[2], a[3] = r.Value, r.Status, r.DoNotTranslate, r.LanguageLocked
-		a[4], a[5], a[6], a[7] = nullable(r.SourceVersion), r.UpdatedBy, at, r.ID
+		a[4], a[5], a[6], a[7], a[8] = nullable(r.SourceVersion), r.UpdatedBy, at, r.Incomplete, r.ID
 	})
 	return err
 }

@@ -294,7 +294,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
 	}
 	if f.Missing {
-		where = append(where, "(t.id IS NULL OR t.value = '')")
+		where = append(where, "(t.id IS NULL OR t.value = '' OR t.incomplete)")
 	}
 	if f.HasComments && !byComments {
 		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")

@@ -152,6 +152,9 @@ type translationRow struct {
 	UpdatedBy      string    `bun:"updated_by,notnull"`
 	CreatedAt      time.Time `bun:"created_at,notnull"`
 	UpdatedAt      time.Time `bun:"updated_at,notnull"`
+	// Incomplete: a plural family's value lacking a form its language needs
+	// (message.FamilyIncomplete); the counters count it missing (rowShare).
+	Incomplete bool `bun:"incomplete,notnull"`
 }
 
 // historyRow records every change of a translation's value, status or flags: nothing is

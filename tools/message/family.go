@@ -176,6 +176,32 @@ func MissingCategories(lang, value string) []string {
 	return missing
 }
 
+// FamilyIncomplete reports whether value, in lang, is a plural family's translation that
+// lacks a category lang needs (pl with one and other only): it is served, form by form,
+// but counts as missing until every form is written. A family's value is one plural on
+// count whose forms have no '#' (its text is i18next's: the number is {{count}}); an ICU
+// plural with '#' is not one, and its gaps stay QA findings.
+func FamilyIncomplete(lang, value string) bool {
+	if !strings.HasPrefix(value, "{count") {
+		return false
+	}
+	m := Parse(value, FileSyntax)
+	if len(m.Nodes) != 1 {
+		return false
+	}
+	s, ok := m.Nodes[0].(*Select)
+	if !ok || s.Arg != "count" || s.Type == "select" || s.Tail == "" {
+		return false
+	}
+	pound := false
+	Walk(m, func(n Node, _ Path) bool {
+		_, isPound := n.(*Pound)
+		pound = pound || isPound
+		return !pound
+	})
+	return !pound && len(MissingCategories(lang, value)) > 0
+}
+
 // MergeFamily writes the forms of update (a family value gathered from some of a family's
 // suffix keys) into cur (the language's stored value of the family): forms update has
 // replace cur's, cur's other forms are kept. cur that is not one plural block is replaced.
