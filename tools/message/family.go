@@ -190,16 +190,22 @@ func FamilyIncomplete(lang, value string) bool {
 		return false
 	}
 	s, ok := m.Nodes[0].(*Select)
-	if !ok || s.Arg != "count" || s.Type == "select" || s.Tail == "" {
+	return ok && s.Tail != "" && familyShape(s) && len(MissingCategories(lang, value)) > 0
+}
+
+// familyShape reports whether s has the shape lokal stores an i18next plural family in: a
+// plural or selectordinal on count whose forms have no '#'.
+func familyShape(s *Select) bool {
+	if s.Arg != "count" || s.Type == "select" {
 		return false
 	}
 	pound := false
-	Walk(m, func(n Node, _ Path) bool {
+	walkNodes([]Node{s}, nil, func(n Node, _ Path) bool {
 		_, isPound := n.(*Pound)
 		pound = pound || isPound
 		return !pound
 	})
-	return !pound && len(MissingCategories(lang, value)) > 0
+	return !pound
 }
 
 // MergeFamily writes the forms of update (a family value gathered from some of a family's

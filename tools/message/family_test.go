@@ -165,7 +165,7 @@ func TestI18nextReadsFamilyBlock(t *testing.T) {
 	if e, err := ParseEvidence("3/0/0/1"); err != nil || e.Found != 3 || !e.BraceText {
 		t.Errorf("old evidence: %+v %v", e, err)
 	}
-	e := Evidence([]string{"{{count}} files", v})
+	e := Evidence([]string{"{{count}} files", "{count, plural, one {{{count}} plik '}'} other {{{count}} pliku}}"})
 	back, err := ParseEvidence(e.String())
 	if err != nil || back != e || back.Syntax() != I18next {
 		t.Errorf("evidence %q read back %+v (%v)", e.String(), back, err)

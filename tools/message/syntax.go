@@ -100,9 +100,10 @@ func (s Syntax) Has(t Syntax) bool { return s&t == t }
 
 // DetectSyntax returns the syntaxes a project's source values use. A
 // syntax counts when some value shows it unmistakably: ICU by a
-// plural/select block (unless the values show i18next: lokal stores an
-// i18next plural family as one such block, which an i18next project's
-// values read whole), a formatted argument or a quote, or by tight {name}
+// plural/select block (unless the values show i18next and the block has a
+// family's shape, a plural on count without '#': lokal stores an i18next
+// plural family as one, which an i18next project's values read whole), a
+// formatted argument or a quote, or by tight {name}
 // arguments unless the project shows braces, or i18next together with
 // braces used as text (so "Use { and } to group" in an i18next project
 // stays text, a Python project reads {name} with its {{ escapes, and a
@@ -120,8 +121,9 @@ func DetectSyntax(sources []string) Syntax { return Evidence(sources).Syntax() }
 type SyntaxEvidence struct {
 	Found, ICUWeak, OtherTags Syntax
 	BraceText                 bool // a brace that is no tight {name}: "Use { and } to group"
-	// Blocks: a plural/select block (or ICU quoting inside one). It shows ICU unless the
-	// values show i18next, whose plural families lokal stores as such blocks.
+	// Blocks: a plural block of a family's shape (on count, no '#'), or ICU quoting inside
+	// one. It shows ICU unless the values show i18next, whose plural families lokal stores
+	// as such blocks; any other block shows ICU.
 	Blocks bool
 }
 
@@ -134,13 +136,21 @@ func Evidence(sources []string) SyntaxEvidence {
 		for _, p := range m.Problems {
 			braceText = braceText || p.Code == UnclosedBrace || p.Code == UnmatchedBrace
 		}
+		family := false // the top-level block being walked has a family's shape
 		Walk(m, func(n Node, path Path) bool {
 			switch n := n.(type) {
 			case *Select:
-				blocks = true
+				if len(path) == 0 {
+					family = familyShape(n)
+				}
+				if family {
+					blocks = true
+				} else {
+					found |= ICU
+				}
 			case *Quoted:
 				if n.Raw != "''" && strings.HasPrefix(n.Raw, "'") {
-					if len(path) > 0 {
+					if len(path) > 0 && family {
 						blocks = true
 					} else {
 						found |= ICU

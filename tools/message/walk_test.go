@@ -22,6 +22,7 @@ func TestDetectSyntax(t *testing.T) {
 		{"plural block alone keeps i18next", []string{"{{count}} files", "{count, plural, one {{{count}} file} other {{{count}} files}}"}, I18next},
 		{"plural block and quote in form keep i18next", []string{"{count, plural, other {'{'{{count}}'}'}}"}, I18next},
 		{"icu by plural without i18next", []string{"{n, plural, other {# x}}"}, ICU},
+		{"icu by plural with # despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18next},
 		{"icu by formatted arg beside i18next", []string{"{{count}} files", "{p, number, ::percent}"}, ICU | I18next},
 		{"icu by formatted arg", []string{"{p, number, ::percent}"}, ICU},
 		{"icu spaced is not evidence", []string{"Use { and } to group"}, 0},
