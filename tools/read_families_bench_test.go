@@ -63,7 +63,7 @@ func BenchmarkReadFamilies50k(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				benchWrites++
-				key := fmt.Sprintf("plurals_%d.files_few", (i*7919)%benchFamilies)
+				key := fmt.Sprintf("plurals_%d.files_one", (i*7919)%benchFamilies) // a key in both layouts: before families it was a key of its own
 				if _, err := a.Overwrite(ctx, tools.OverwriteIn{NamespaceRef: pl, Translations: map[string]string{key: fmt.Sprintf("{{count}} pliki %d", benchWrites)}}); err != nil {
 					b.Fatal(err)
 				}
