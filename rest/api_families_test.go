@@ -155,3 +155,35 @@ func (s *server) familyStatus(t *testing.T, lang string) tools.LanguageStats {
 	t.Fatalf("no stats for %s in %+v", lang, st)
 	return tools.LanguageStats{}
 }
+
+// TestMCPPluralFamily: through the MCP client a suffix key name is its family's form:
+// update_translation sets that one form (the others kept), a form the language does not
+// have is refused, and get_translation reads the family.
+func TestMCPPluralFamily(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, s *server) {
+		familyServer(t, s)
+		s.sync(t, "en", "app", map[string]string{"files.count_one": "{{count}} file", "files.count_other": "{{count}} files"})
+		s.overwrite(t, "pl", "app", map[string]string{"files.count_one": "{{count}} plik", "files.count_other": "{{count}} pliku"})
+		m := s.mcpProject(t, bearerAuth(s.pat))
+		row := mcpOK[mcpRow](t, m, "update_translation", map[string]any{"namespace_key": "app", "translation_key": "files.count_few",
+			"language": "pl", "value": "{{count}} pliki", "status": "approved"})
+		if want := "{count, plural, one {{{count}} plik} few {{{count}} pliki} other {{{count}} pliku}}"; row.Value != want {
+			t.Errorf("update_translation of files.count_few stored %q, want %q", row.Value, want)
+		}
+		s.wantFlat(t, "pl", "app", map[string]string{"files.count_one": "{{count}} plik", "files.count_few": "{{count}} pliki", "files.count_other": "{{count}} pliku"})
+		mcpErr(t, m, "update_translation", map[string]any{"namespace_key": "app", "translation_key": "files.count_one",
+			"language": "ja", "value": "1 個"}, "unprocessable")
+		got := mcpOK[struct {
+			Key          string `json:"translation_key"`
+			Translations []struct {
+				Language string `json:"language"`
+				Value    string `json:"value"`
+			} `json:"translations"`
+		}](t, m, "get_translation", map[string]any{"namespace_key": "app", "translation_key": "files.count_many"})
+		// The answer names the key as asked; its rows are the family's.
+		if len(got.Translations) != 2 || got.Translations[0].Value != "{count, plural, one {{{count}} file} other {{{count}} files}}" {
+			t.Errorf("get_translation of files.count_many = %+v, want the family files.count's rows", got)
+		}
+	})
+}
