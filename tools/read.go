@@ -74,17 +74,27 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 		// A plural family is served as the language's suffix keys (families.go); a patch
 		// then renews every name a changed key may have been served under.
 		families := c.ProjectSyntax(ctx, tx, proj).Has(message.I18next)
-		if families && len(only) > 0 {
-			names := make([]string, 0, 13*len(only))
+		read := only
+		if families && old != nil && len(only) > 0 {
+			// Every suffix name is renewed; of those, only the ones the file serves now
+			// can be keys of their own with a value, so only they are read again.
+			changed := make([]string, 0, 13*len(only))
+			read = slices.Clone(only)
 			for _, k := range only {
-				names = append(names, familyNames(k)...)
+				for _, n := range familyNames(k) {
+					changed = append(changed, n)
+					if _, served := slices.BinarySearch(old.keys, n); served && n != k {
+						read = append(read, n)
+					}
+				}
 			}
-			sort.Strings(names)
-			only = slices.Compact(names)
+			sort.Strings(read)
+			read = slices.Compact(read)
+			only = changed
 		}
 		var keys []model.KeyState
-		if old == nil || len(only) > 0 {
-			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, only...); err != nil {
+		if old == nil || len(read) > 0 {
+			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, read...); err != nil {
 				return err
 			}
 		}
