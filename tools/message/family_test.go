@@ -171,3 +171,27 @@ func TestI18nextReadsFamilyBlock(t *testing.T) {
 		t.Errorf("evidence %q read back %+v (%v)", e.String(), back, err)
 	}
 }
+
+// A family translation read in an i18next project's syntax is checked form by form: a
+// category its language does not have and one it needs and lacks are both reported.
+func TestCheckFamilyCategories(t *testing.T) {
+	t.Parallel()
+	src := "{count, plural, one {{{count}} file} other {{{count}} files}}"
+	for _, c := range []struct{ name, tr string }{
+		{"foreign two", "{count, plural, one {{{count}} plik} two {{{count}} pliki} few {{{count}} pliki} many {{{count}} plików} other {{{count}} pliku}}"},
+		{"missing few", "{count, plural, one {{{count}} plik} many {{{count}} plików} other {{{count}} pliku}}"},
+	} {
+		ps := Check(src, c.tr, Rules{SourceLang: "en", TargetLang: "pl", Syntax: I18next, SkipProse: true})
+		found := false
+		for _, p := range ps {
+			found = found || p.Code == CodePluralForms
+		}
+		if !found {
+			t.Errorf("%s: problems %v, want a plural category finding", c.name, ps)
+		}
+	}
+	if ps := Check(src, "{count, plural, one {{{count}} plik} few {{{count}} pliki} many {{{count}} plików} other {{{count}} pliku}}",
+		Rules{SourceLang: "en", TargetLang: "pl", Syntax: I18next, SkipProse: true}); len(ps) != 0 {
+		t.Errorf("a complete pl family: %v", ps)
+	}
+}
