@@ -219,7 +219,8 @@ func ExpandPlurals(text, lang string) string {
 }
 
 func expandPlurals(text, lang string, syn message.Syntax) string {
-	if !syn.Has(message.ICU) || !strings.Contains(text, "plural") && !strings.Contains(text, "selectordinal") {
+	// i18next reads a whole plural block too: the form lokal stores a plural family in.
+	if syn&(message.ICU|message.I18next) == 0 || !strings.Contains(text, "plural") && !strings.Contains(text, "selectordinal") {
 		return text
 	}
 	m := message.Parse(text, syn)

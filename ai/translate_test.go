@@ -10,6 +10,7 @@ import (
 
 	"github.com/lokal-dev/lokal/ai"
 	"github.com/lokal-dev/lokal/ai/aitest"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // frenchish "translates" word by word and keeps every token, so that the
@@ -251,5 +252,29 @@ func TestTranslatePluralHintsAndExpansion(t *testing.T) {
 	}
 	if sys := srv.Calls()[0].System; !strings.Contains(sys, `starts the "few" form`) {
 		t.Errorf("system message lacks plural hints:\n%s", sys)
+	}
+}
+
+// An i18next plural family is one value, an ICU plural on count with i18next text inside:
+// translated in an i18next project's syntax, every form pl needs is asked in one request
+// and each form comes back checked.
+func TestTranslatePluralFamily(t *testing.T) {
+	t.Parallel()
+	srv := aitest.New(t, aitest.Echo(func(_, m string) string {
+		return strings.NewReplacer("files", "plików", "file", "plik").Replace(m)
+	}))
+	p, _ := newProvider(t, srv, nil)
+	res, err := p.Translate(t.Context(), ai.Request{SourceLang: "en", TargetLang: "pl", Syntax: message.I18next, Strings: map[string]string{
+		"files.count": "{count, plural, one {{{count}} file} other {{{count}} files}}",
+	}})
+	if err != nil || len(res.Failed) > 0 {
+		t.Fatal(err, res.Failed)
+	}
+	want := "{count, plural, one {{{count}} plik} few {{{count}} plików} many {{{count}} plików} other {{{count}} plików}}"
+	if res.Translated["files.count"] != want {
+		t.Errorf("files.count = %q, want %q", res.Translated["files.count"], want)
+	}
+	if n := len(srv.Calls()); n != 1 {
+		t.Errorf("%d requests, want the family in one", n)
 	}
 }

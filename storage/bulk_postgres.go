@@ -138,11 +138,11 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	n := len(rows)
 	keyIDs, langs, values, statuses := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
 	dnt, locked, versions, by := make([]bool, n), make([]bool, n), make([]*int64, n), make([]string, n)
-	marks, held := make([]int64, n), make([]string, n)
+	marks, held, incomplete := make([]int64, n), make([]string, n), make([]bool, n)
 	for i, r := range rows {
 		keyIDs[i], langs[i], values[i], statuses[i], held[i] = r.KeyID, r.Language, r.Value, r.Status, r.Held
 		dnt[i], locked[i], versions[i], by[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.UpdatedBy
-		marks[i] = int64(newRowMark(&rows[i]))
+		marks[i], incomplete[i] = int64(newRowMark(&rows[i])), r.Incomplete
 	}
 	var c unnestCols
 	add(&c, "key_id", "bigint", keyIDs, true)
@@ -155,6 +155,7 @@ func (t *tx) insertTranslationsPostgres(ctx context.Context, rows []translationR
 	add(&c, "updated_by", "text", by, false)
 	add(&c, "counted", "smallint", marks, false)
 	add(&c, "held", "text", held, false)
+	add(&c, "incomplete", "boolean", incomplete, false)
 	c.scalar("created_at", "timestamptz", ts)
 	c.scalar("updated_at", "timestamptz", ts)
 	if label != "" {
@@ -198,17 +199,18 @@ func (t *tx) updateTranslationsPostgres(ctx context.Context, rows []translationR
 	n := len(rows)
 	ids, values, statuses, by := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
 	dnt, locked, versions, held := make([]bool, n), make([]bool, n), make([]*int64, n), make([]string, n)
+	incomplete := make([]bool, n)
 	for i, r := range rows {
 		ids[i], values[i], statuses[i], by[i] = r.ID, r.Value, r.Status, r.UpdatedBy
-		dnt[i], locked[i], versions[i], held[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.Held
+		dnt[i], locked[i], versions[i], held[i], incomplete[i] = r.DoNotTranslate, r.LanguageLocked, r.SourceVersion, r.Held, r.Incomplete
 	}
 	// served_value reads the row as it was (heldServed).
 	_, err := t.tx.NewRaw(`UPDATE translations AS t SET value = u.v, status = u.s, do_not_translate = u.d, language_locked = u.lk,
-  source_version = u.sv, updated_by = u.b, updated_at = ?, held = u.h,
+  source_version = u.sv, updated_by = u.b, updated_at = ?, held = u.h, incomplete = u.inc,
   served_value = CASE WHEN u.h = '' THEN NULL WHEN t.held = '' THEN t.value ELSE t.served_value END
-FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::bigint[], ?::text[], ?::text[]) AS u(id, v, s, d, lk, sv, b, h)
+FROM unnest(?::bigint[], ?::text[], ?::text[], ?::boolean[], ?::boolean[], ?::bigint[], ?::text[], ?::text[], ?::boolean[]) AS u(id, v, s, d, lk, sv, b, h, inc)
 WHERE t.id = u.id`, ts, pgdialect.Array(ids), pgdialect.Array(values), pgdialect.Array(statuses), pgdialect.Array(dnt),
-		pgdialect.Array(locked), pgdialect.Array(versions), pgdialect.Array(by), pgdialect.Array(held)).Exec(ctx)
+		pgdialect.Array(locked), pgdialect.Array(versions), pgdialect.Array(by), pgdialect.Array(held), pgdialect.Array(incomplete)).Exec(ctx)
 	return mapError(err)
 }
 

@@ -98,11 +98,11 @@ VALUES (?, ?, ?, 0, ?, ?, ?)`, len(keys), 6, true, func(i int, a []any) {
 
 func (t *tx) insertTranslationsSQLite(ctx context.Context, rows []translationRow, ts time.Time) error {
 	at := sqliteTime(ts)
-	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at, counted, held)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 12, true, func(i int, a []any) {
+	ids, err := t.execEach(ctx, `INSERT INTO translations (key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, created_at, updated_at, counted, held, incomplete)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, len(rows), 13, true, func(i int, a []any) {
 		r := &rows[i]
 		a[0], a[1], a[2], a[3], a[4] = r.KeyID, r.Language, r.Value, r.Status, r.DoNotTranslate
-		a[5], a[6], a[7], a[8], a[9], a[10], a[11] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at, newRowMark(r), r.Held
+		a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12] = r.LanguageLocked, nullable(r.SourceVersion), r.UpdatedBy, at, at, newRowMark(r), r.Held, r.Incomplete
 	})
 	for i := range ids {
 		rows[i].ID = ids[i]
@@ -218,11 +218,11 @@ func (t *tx) updateRowsSQLite(ctx context.Context, rows []translationRow, ts tim
 	// SET reads the row as it was: served_value keeps the last value that passed while the
 	// new one is held back, and is cleared once a value passes again (heldServed).
 	_, err := t.execEach(ctx, `UPDATE translations SET value = ?, status = ?, do_not_translate = ?, language_locked = ?,
-  source_version = ?, updated_by = ?, updated_at = ?,
-  served_value = CASE WHEN ? = '' THEN NULL WHEN held = '' THEN value ELSE served_value END, held = ? WHERE id = ?`, len(rows), 10, false, func(i int, a []any) {
+  source_version = ?, updated_by = ?, updated_at = ?, incomplete = ?,
+  served_value = CASE WHEN ? = '' THEN NULL WHEN held = '' THEN value ELSE served_value END, held = ? WHERE id = ?`, len(rows), 11, false, func(i int, a []any) {
 		r := &rows[i]
 		a[0], a[1], a[2], a[3] = r.Value, r.Status, r.DoNotTranslate, r.LanguageLocked
-		a[4], a[5], a[6], a[7], a[8], a[9] = nullable(r.SourceVersion), r.UpdatedBy, at, r.Held, r.Held, r.ID
+		a[4], a[5], a[6], a[7], a[8], a[9], a[10] = nullable(r.SourceVersion), r.UpdatedBy, at, r.Incomplete, r.Held, r.Held, r.ID
 	})
 	return err
 }

@@ -134,7 +134,7 @@ const (
   t.source_version AS t_source_version, t.updated_by AS t_updated_by, t.updated_at AS t_updated_at,
   (SELECT COUNT(*) FROM comments AS c WHERE c.key_id = k.id AND c.language = ?) AS comments`
 	reviewSource = `(SELECT id, value, status, updated_by, updated_at FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
-	reviewTarget = `(SELECT id, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted
+	reviewTarget = `(SELECT id, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete
   FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
 	walkSQLite = `translation_keys AS k CROSS JOIN translations AS s LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?`
 	walkPG     = `translation_keys AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
@@ -147,7 +147,7 @@ const (
 	reviewKey   = `(SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = %s LIMIT 1)`
 	drivePG     = `translations AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
 	driftSQLite = `translation_drift AS d CROSS JOIN ` + driveSQLite
-	driftPG     = `translation_drift AS d CROSS JOIN LATERAL (SELECT id, key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted
+	driftPG     = `translation_drift AS d CROSS JOIN LATERAL (SELECT id, key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete
   FROM translations WHERE key_id = d.key_id AND language = d.language LIMIT 1) AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
 	commented = `(SELECT DISTINCT key_id FROM comments WHERE language = ?) AS ck CROSS JOIN `
 )
@@ -294,7 +294,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
 	}
 	if f.Missing {
-		where = append(where, "(t.id IS NULL OR t.value = '')")
+		where = append(where, "(t.id IS NULL OR t.value = '' OR t.incomplete)")
 	}
 	if f.HasComments && !byComments {
 		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")

@@ -154,6 +154,9 @@ type translationRow struct {
 	UpdatedAt      time.Time `bun:"updated_at,notnull"`
 	Held           string    `bun:"held,notnull"`
 	ServedValue    *string   `bun:"served_value"`
+	// Incomplete: a plural family's value lacking a form its language needs
+	// (message.FamilyIncomplete); the counters count it missing (rowShare).
+	Incomplete bool `bun:"incomplete,notnull"`
 }
 
 // historyRow records every change of a translation's value, status or flags: nothing is

@@ -163,7 +163,7 @@ WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0`, p.ID).Scan(ct
 FROM translations AS t
 JOIN translation_keys AS k ON k.id = t.key_id
 JOIN namespaces AS n ON n.id = k.namespace_id
-WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0 AND t.value <> ''
+WHERE n.project_id = ? AND NOT k.hidden AND k.source_version > 0 AND t.value <> '' AND NOT t.incomplete
 GROUP BY t.language`, p.ID).Scan(ctx, &rows)
 	if err != nil {
 		return nil, mapError(err)

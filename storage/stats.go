@@ -48,8 +48,9 @@ type statusCountRow struct {
 // keyShare and rowShare are what a key and a translation row add to their project's status
 // counts (their mark): the rule of LanguageCounts, row by row. A visible row with a source
 // value is current (1 approved, -1 to review, -2 an AI draft to review), 2 behind or 3
-// without a source version; an empty one that is behind (4) or has no version (5) counts
-// as missing but is still on the stale list.
+// without a source version; an empty one, or a plural family lacking a form its language
+// needs (incomplete), counts as missing (0), and is still on the stale list when behind (4)
+// or without a version (5).
 //
 // A key's mark is its counted column. A row's is rowMark: its entry in translation_drift
 // when it has one (the marks from 2 up, which the stale list reads by language there),
@@ -58,7 +59,7 @@ type statusCountRow struct {
 const (
 	keyShare = `CASE WHEN NOT k.hidden AND k.source_version > 0 THEN 1 ELSE 0 END`
 	rowShare = `CASE WHEN k.hidden OR k.source_version <= 0 THEN 0
-  WHEN t.value <> '' THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN ` + currentShare + ` ELSE 2 END
+  WHEN t.value <> '' AND NOT t.incomplete THEN CASE WHEN t.source_version IS NULL THEN 3 WHEN t.source_version >= k.source_version THEN ` + currentShare + ` ELSE 2 END
   WHEN t.source_version IS NULL THEN 5 WHEN t.source_version < k.source_version THEN 4 ELSE 0 END`
 	currentShare = `CASE WHEN t.status <> 'needs_review' THEN 1 WHEN t.updated_by LIKE 'ai:%' THEN -2 ELSE -1 END`
 	// currentMarks are the marks of a current row.
@@ -73,6 +74,8 @@ const (
 // CountKeys corrects the others.
 func newRowMark(r *translationRow) int {
 	switch {
+	case r.Incomplete:
+		return 0 // missing (CountKeys marks it 4 or 5 when it is also behind)
 	case r.Status != model.StatusNeedsReview:
 		return 1
 	case strings.HasPrefix(r.UpdatedBy, "ai:"):

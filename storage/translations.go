@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 	"github.com/uptrace/bun"
 )
@@ -97,7 +98,7 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 		}
 		row := translationRow{ID: w.ID, KeyID: w.KeyID, Language: w.Language, Value: w.Value, Status: w.Status,
 			DoNotTranslate: w.DoNotTranslate, LanguageLocked: w.LanguageLocked, SourceVersion: w.SourceVersion,
-			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts, Held: w.Held}
+			UpdatedBy: actor, CreatedAt: ts, UpdatedAt: ts, Held: w.Held, Incomplete: message.FamilyIncomplete(w.Language, w.Value)}
 		if w.ID == 0 {
 			inserts = append(inserts, row)
 			label := string(model.ChangeValueCreated)

@@ -267,10 +267,20 @@ func (st *dictState) dictionary(priorsOnly bool) map[string]string {
 	// never hides that key's translation.
 	if !priorsOnly && st.language != st.source {
 		for _, kv := range st.values {
-			if kv.current != "" && kv.source != kv.current {
-				if _, dup := m[kv.source]; !dup {
-					m[kv.source] = kv.current
+			if kv.current == "" || kv.source == kv.current {
+				continue
+			}
+			if pairs, ok := familyPairs(st.source, st.language, kv.source, kv.current); ok {
+				// A plural family: each source form's text to the same form's translation.
+				for _, p := range pairs {
+					if _, dup := m[p.Key]; !dup && p.Key != p.Value {
+						m[p.Key] = p.Value
+					}
 				}
+				continue
+			}
+			if _, dup := m[kv.source]; !dup {
+				m[kv.source] = kv.current
 			}
 		}
 	}

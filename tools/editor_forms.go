@@ -116,7 +116,11 @@ func (f *FormsIn) Join() (string, error) {
 					bad = true
 					continue
 				}
-				out = append(out, message.Piece{Text: message.FieldText(texts[*p.F], sh.Syntax, plural, top && i == len(in)-1)})
+				syn := sh.Syntax
+				if !top {
+					syn = message.BlockSyntax(syn)
+				}
+				out = append(out, message.Piece{Text: message.FieldText(texts[*p.F], syn, plural, top && i == len(in)-1)})
 				continue
 			}
 			fr := &message.Frame{Head: p.Head, Type: p.Type, Tail: p.Tail}

@@ -132,6 +132,29 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	plan := planImport(codec, f, proj, in.Language)
 	out.Warnings = append(out.Warnings, plan.warn...)
 	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
+	// Suffix keys the codec left as keys (a form the file's language lacks, forms of a family
+	// the namespace has) are gathered as every door gathers them, with a warning for a form
+	// the language does not have.
+	var sourceFam *familyRequest
+	targetFam := map[string]*familyRequest{}
+	if plan.source != nil {
+		if sourceFam = c.gatherRequest(ctx, in.ProjectID, in.NamespaceKey, proj.SourceLanguage, plan.source); sourceFam != nil {
+			plan.source = sourceFam.values
+		}
+	}
+	for _, l := range plan.order {
+		if fam := c.gatherRequest(ctx, in.ProjectID, in.NamespaceKey, l, plan.targets[l]); fam != nil {
+			plan.targets[l], targetFam[l] = fam.values, fam
+		}
+	}
+	for _, fam := range append([]*familyRequest{sourceFam}, mapValues(targetFam, plan.order)...) {
+		if fam == nil {
+			continue
+		}
+		for i, w := range fam.warnings(in.Language) {
+			out.Warnings = append(out.Warnings, ImportWarning{Key: fam.dropped[i], Message: w})
+		}
+	}
 	var bulk *bulkCreate
 	if plan.source != nil && !in.DryRun {
 		bulk = &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: plan.source}
@@ -163,7 +186,7 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 			if plan.source != nil {
 				synced = SyncOut{}
 				sin := SyncIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: proj.SourceLanguage, Namespace: in.NamespaceKey},
-					Translations: plan.source, Partial: true}
+					Translations: plan.source, Partial: true, families: sourceFam}
 				if changes, err = syncNamespace(ctx, tx, proj, ns, sin, preserve, &synced); err != nil {
 					return nil, err
 				}
@@ -180,10 +203,14 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 			for _, l := range plan.order {
 				ow := &OverwriteOut{}
 				oin := OverwriteIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: l, Namespace: in.NamespaceKey},
-					Translations: plan.targets[l], status: in.Status, review: plan.review[l], fresh: fresh}
+					Translations: plan.targets[l], status: in.Status, review: plan.review[l], fresh: fresh, families: targetFam[l]}
 				ch, err := overwriteNamespace(ctx, tx, proj, ns, oin, ow)
 				if err != nil {
 					return nil, err
+				}
+				if fam := targetFam[l]; fam != nil {
+					ow.Updated, ow.Refreshed = fam.requestNames(ow.Updated), fam.requestNames(ow.Refreshed)
+					ow.Unchanged, ow.NotFound = fam.requestNames(ow.Unchanged), fam.requestNames(ow.NotFound)
 				}
 				overwritten[l] = ow
 				changes = append(changes, ch...)

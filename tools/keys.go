@@ -62,6 +62,12 @@ func findKey(ctx context.Context, tx model.Tx, proj model.Project, in KeyRef) (m
 		return model.Namespace{}, model.KeyRecord{}, model.Errorf(model.CodeNotFound, "key %q not found", model.Truncate(in.TranslationKey, 40))
 	}
 	key, err := tx.KeyByName(ctx, ns, in.TranslationKey)
+	if model.IsNotFound(err) {
+		// files.count_few names a form of the plural family files.count (families.go).
+		if fk, ok, ferr := familyKeyOf(ctx, tx, proj, ns, in.TranslationKey); ferr != nil || ok {
+			return ns, fk, ferr
+		}
+	}
 	return ns, key, err
 }
 

@@ -24,7 +24,11 @@ type ReportMissingOut struct {
 // cache is cold may see some of them.
 func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (ReportMissingOut, error) {
 	out := ReportMissingOut{Created: []string{}}
-	return out, c.write(ctx, write{op: model.OpMissing, project: in.ProjectID,
+	fam := c.gatherRequest(ctx, in.ProjectID, in.Namespace, "", in.Translations)
+	if fam != nil {
+		in.Translations = fam.values
+	}
+	err := c.write(ctx, write{op: model.OpMissing, project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
@@ -36,6 +40,8 @@ func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (Report
 			out.Created, _, changes, err = addMissingKeys(ctx, tx, proj, ns, in.Translations)
 			return changes, err
 		}})
+	out.Created = fam.requestNames(out.Created)
+	return out, err
 }
 
 // RegisterIn is register_source_strings' input.

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -18,6 +19,9 @@ type OverwriteIn struct {
 	// fresh names keys this same write created, in the source language and with no row in
 	// any other: an import's overwrite knows them without reading them back.
 	fresh map[string]int64
+	// families, when set, is the request with its plural families gathered (families.go):
+	// a family's forms sent replace those forms of the stored value, the others are kept.
+	families *familyRequest
 }
 
 // OverwriteSummary counts what an overwrite did.
@@ -36,6 +40,8 @@ type OverwriteOut struct {
 	Refreshed []string         `json:"refreshed"`
 	Unchanged []string         `json:"unchanged"`
 	NotFound  []string         `json:"not_found"`
+	// Warnings name plural forms sent that the language does not have (not stored).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Overwrite force-sets values of existing keys in one language (spec endpoint 4). A value
@@ -44,6 +50,10 @@ type OverwriteOut struct {
 // A language_locked row keeps its value and is reported unchanged.
 func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, error) {
 	out := OverwriteOut{Updated: []string{}, Refreshed: []string{}, Unchanged: []string{}, NotFound: []string{}}
+	incoming := len(in.Translations)
+	if fam := c.gatherRequest(ctx, in.ProjectID, in.Namespace, in.Language, in.Translations); fam != nil {
+		in.Translations, in.families = fam.values, fam
+	}
 	err := c.write(ctx, write{op: model.OpOverwrite, project: in.ProjectID, lang: in.Language,
 		validate: func() error { return checkEntries(in.Translations) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
@@ -56,7 +66,12 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 	if err != nil {
 		return OverwriteOut{}, err
 	}
-	out.Summary = OverwriteSummary{TotalIncoming: len(in.Translations), Updated: len(out.Updated),
+	if fam := in.families; fam != nil {
+		out.Updated, out.Refreshed = fam.requestNames(out.Updated), fam.requestNames(out.Refreshed)
+		out.Unchanged, out.NotFound = fam.requestNames(out.Unchanged), fam.requestNames(out.NotFound)
+		out.Warnings = fam.warnings(in.Language)
+	}
+	out.Summary = OverwriteSummary{TotalIncoming: incoming, Updated: len(out.Updated),
 		Refreshed: len(out.Refreshed), Unchanged: len(out.Unchanged), NotFound: len(out.NotFound)}
 	return out, nil
 }
@@ -96,6 +111,9 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 			continue
 		}
 		cur := ks.Value
+		if cur != nil && in.families.isFamily(k) {
+			v = message.MergeFamily(cur.Value, v)
+		}
 		if cur != nil && cur.LanguageLocked && cur.Value != v {
 			// A locked value must not be overwritten, not even by the team's files: it
 			// stays as it is until someone clears the lock.

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -71,21 +73,56 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 		if err != nil {
 			return err
 		}
+		// A plural family is served as the language's suffix keys (families.go); a patch
+		// then renews every name a changed key may have been served under.
+		families := c.ProjectSyntax(ctx, tx, proj).Has(message.I18next)
+		read := only
+		if families && old != nil && len(only) > 0 {
+			// Every suffix name is renewed; of those, only the ones the file serves now
+			// can be keys of their own with a value, so only they are read again.
+			changed := make([]string, 0, 13*len(only))
+			read = slices.Clone(only)
+			for _, k := range only {
+				for _, n := range familyNames(k) {
+					changed = append(changed, n)
+					if _, served := slices.BinarySearch(old.keys, n); served && n != k {
+						read = append(read, n)
+					}
+				}
+			}
+			sort.Strings(read)
+			read = slices.Compact(read)
+			only = changed
+		}
 		var keys []model.KeyState
-		if old == nil || len(only) > 0 {
-			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, only...); err != nil {
+		if old == nil || len(read) > 0 {
+			if keys, err = tx.Keys(ctx, ns, proj.SourceLanguage, ref.Language, read...); err != nil {
 				return err
 			}
 		}
-		var rows []flatRow
+		rows := make([]flatRow, 0, len(keys))
+		expanded := false
+		add := func(key, value string) { rows = append(rows, flatRow{key, value}) }
 		for _, k := range keys {
 			if k.Hidden || k.Value == nil {
 				continue
 			}
 			// A held-back value is never served: its row's last value that passed is.
-			if v, ok := k.Value.Served(); ok {
-				rows = append(rows, flatRow{k.Key, v})
+			v, ok := k.Value.Served()
+			if !ok {
+				continue
 			}
+			if families && k.Source != nil && strings.HasPrefix(v, "{") {
+				n := len(rows)
+				expandRow(ref.Language, k.Key, k.Source.Value, v, add)
+				expanded = expanded || len(rows) != n+1 || rows[n].key != k.Key
+				continue
+			}
+			add(k.Key, v)
+		}
+		if expanded {
+			sort.SliceStable(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
+			rows = uniqueRows(rows)
 		}
 		if old == nil {
 			f, err = newFlatFile(rows)
@@ -101,6 +138,13 @@ func (c *Catalog) buildFlat(ctx context.Context, ref NamespaceRef, old *flatFile
 }
 
 type flatRow struct{ key, value string }
+
+// uniqueRows keeps the first of rows (sorted) with one key: a plain key beside a family
+// that serves the same name (files_one beside files, a key left from before the family)
+// is served once, the key's own row first.
+func uniqueRows(rows []flatRow) []flatRow {
+	return slices.CompactFunc(rows, func(a, b flatRow) bool { return a.key == b.key })
+}
 
 // flatFile is a served flat map with the place of each key in it, so that a patch copies
 // the unchanged entries' bytes instead of encoding 50,000 of them again.

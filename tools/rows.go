@@ -91,6 +91,16 @@ func (c *Catalog) applyUpdate(ctx context.Context, tx model.Tx, proj model.Proje
 	if cur != nil && cur.LanguageLocked {
 		return out, nil, model.Errorf(model.CodeConflict, "the %s value of %q is language_locked; clear the flag first", in.Language, in.TranslationKey)
 	}
+	if key.Key != in.TranslationKey {
+		// A suffix key of a plural family: the value is that one form of the family's.
+		var curValue string
+		if cur != nil {
+			curValue = cur.Value
+		}
+		if in.Value, err = familyFormUpdate(in.Language, in.TranslationKey, in.Value, curValue); err != nil {
+			return out, nil, err
+		}
+	}
 	w := model.TranslationWrite{KeyID: key.ID, Key: key.Key, Language: in.Language, Value: in.Value, Status: in.Status,
 		SourceVersion: versionPtr(key.SourceVersion), Change: model.ChangeValueCreated}
 	if cur != nil {

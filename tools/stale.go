@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -43,10 +44,19 @@ func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 		}
 		// The rows' marks apply isStale (storage's rowShare), kept by CountsHook.
 		keys, err := tx.StaleKeys(ctx, ns, in.Language, in.IncludeNull)
+		if err != nil {
+			return err
+		}
+		if len(keys) > 0 && c.ProjectSyntax(ctx, tx, proj).Has(message.I18next) {
+			// A stale family is listed as the suffix keys the language is served.
+			if keys, err = familyServedNames(ctx, tx, proj, ns, in.Language, keys); err != nil {
+				return err
+			}
+		}
 		if len(keys) > 0 {
 			out.StaleKeys = keys
 		}
-		return err
+		return nil
 	})
 	return out, err
 }

@@ -15,6 +15,8 @@ type SyncIn struct {
 	DynamicKeyPrefixes   []string          `json:"dynamic_key_prefixes"`
 	PreserveSourceValues *bool             `json:"preserve_source_values"`
 	Partial              bool              `json:"partial"`
+	// families, when set, is the request with its plural families gathered (families.go).
+	families *familyRequest
 }
 
 // SyncSummary counts what a sync did.
@@ -37,6 +39,8 @@ type SyncOut struct {
 	Hidden             []string    `json:"hidden"`
 	SourceValueChanged []string    `json:"source_value_changed"`
 	Filled             []string    `json:"filled"`
+	// Warnings name plural forms sent that the language does not have (not stored).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Sync declares the full key set of a namespace (spec endpoint 3). Keys sent are created or
@@ -52,6 +56,10 @@ type SyncOut struct {
 func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	out := SyncOut{Created: []string{}, Unhidden: []string{}, Hidden: []string{}, SourceValueChanged: []string{}, Filled: []string{}}
 	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
+	incoming := len(in.Translations)
+	if fam := c.gatherRequest(ctx, in.ProjectID, in.Namespace, in.Language, in.Translations); fam != nil {
+		in.Translations, in.families = fam.values, fam
+	}
 	err := c.write(ctx, write{op: model.OpSync, project: in.ProjectID,
 		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: in.Translations},
 		validate: func() error { return checkEntries(in.Translations) },
@@ -65,7 +73,12 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 	if err != nil {
 		return SyncOut{}, err
 	}
-	out.Summary.TotalIncoming = len(in.Translations)
+	if fam := in.families; fam != nil {
+		out.Created, out.Unhidden = fam.requestNames(out.Created), fam.requestNames(out.Unhidden)
+		out.SourceValueChanged, out.Filled = fam.requestNames(out.SourceValueChanged), fam.requestNames(out.Filled)
+		out.Warnings = fam.warnings(in.Language)
+	}
+	out.Summary.TotalIncoming = incoming
 	out.Summary.Created = len(out.Created)
 	out.Summary.Hidden = len(out.Hidden)
 	out.Summary.Unhidden = len(out.Unhidden)
@@ -131,6 +144,20 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 	if err != nil {
 		return nil, err
 	}
+	if in.families != nil && isSource {
+		// Suffix keys stored separately before the project read families: their values
+		// become the new family's, and the old keys are hidden.
+		carried, old, err := carryFamilies(ctx, tx, proj, ns, in.families, created)
+		if err != nil {
+			return nil, err
+		}
+		writes = append(writes, carried...)
+		for _, k := range old {
+			hide = append(hide, k.ID)
+			out.Hidden = append(out.Hidden, k.Key)
+			changes = append(changes, model.Change{Kind: model.ChangeKeyHidden, Namespace: ns.Key, Key: k.Key, KeyID: k.ID})
+		}
+	}
 	if err := tx.SetHidden(ctx, unhide, false); err != nil {
 		return nil, err
 	}
@@ -139,8 +166,12 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 		if err != nil {
 			return nil, err
 		}
+		hidden := make(map[int64]bool, len(hide))
+		for _, id := range hide {
+			hidden[id] = true
+		}
 		for _, k := range absent {
-			if hasPrefix(k.Key, in.DynamicKeyPrefixes) {
+			if hasPrefix(k.Key, in.DynamicKeyPrefixes) || hidden[k.ID] {
 				continue
 			}
 			hide = append(hide, k.ID)

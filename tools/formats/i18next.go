@@ -55,54 +55,37 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	lang := o.Language
 	f := &File{Languages: []string{lang}}
 
-	plain := make(map[string]bool, len(leaves))
-	for _, l := range leaves {
-		plain[l.key] = true
+	// Plural families are gathered by the message model's one rule (message.GatherFamilies);
+	// a family with a form the language lacks keeps its keys as they are, so that the file
+	// reads back unchanged (the doors that store it warn about the form).
+	kvs := make([]message.KeyValue, len(leaves))
+	for i, l := range leaves {
+		kvs[i] = message.KeyValue{Key: l.key, Value: l.node.Str}
 	}
-	// Which bases have cardinal forms, so ordinal ones beside them stay plain keys.
-	cardinal := map[string]bool{}
-	for _, l := range leaves {
-		if base, _, ord, ok := message.SplitPluralKey(l.key); ok && !ord && !plain[base] {
-			cardinal[base] = true
-		}
-	}
-	type group struct {
-		ordinal bool
-		forms   []PluralForm
-		value   string // "" when the forms are not one plural lokal can write back
-	}
-	groups := map[string]*group{}
-	gathered := func(key string) (string, string, bool, bool) {
-		base, cat, ord, ok := message.SplitPluralKey(key)
-		return base, cat, ord, ok && !plain[base] && (!ord || !cardinal[base])
-	}
-	for _, l := range leaves {
-		if base, cat, ord, ok := gathered(l.key); ok {
-			g := groups[base]
-			if g == nil {
-				g = &group{ordinal: ord}
-				groups[base] = g
-			}
-			g.forms = append(g.forms, PluralForm{Selector: cat, Text: nativeToICU(l.node.Str, message.I18next)})
-		}
-	}
-	for _, g := range groups {
-		g.value = pluralOfForms(lang, g.ordinal, g.forms, zeroAsSuffix)
-	}
-	for _, l := range leaves {
-		if base, _, _, ok := gathered(l.key); ok && groups[base].value != "" {
-			g := groups[base]
-			if g.forms != nil {
-				f.Entries = append(f.Entries, Entry{Key: base, Values: map[string]Value{lang: {Text: g.value}}})
-				g.forms = nil
-			}
+	for _, g := range message.GatherFamilies(lang, kvs, nil) {
+		if g.Family != nil && len(g.Family.Dropped) == 0 && g.Value != "" {
+			f.Entries = append(f.Entries, Entry{Key: g.Key, Values: map[string]Value{lang: {Text: g.Value}}})
 			continue
 		}
-		e := Entry{Key: l.key, Values: map[string]Value{lang: {Text: l.node.Str}}}
-		if _, isPlural := singlePlural(l.node.Str); isPlural {
-			e.Meta = map[string]string{"icu": "true"}
+		var plainKVs []message.KeyValue
+		if g.Family != nil {
+			for _, m := range g.Family.Members {
+				for _, kv := range kvs {
+					if kv.Key == m {
+						plainKVs = append(plainKVs, kv)
+					}
+				}
+			}
+		} else {
+			plainKVs = []message.KeyValue{{Key: g.Key, Value: g.Value}}
 		}
-		f.Entries = append(f.Entries, e)
+		for _, kv := range plainKVs {
+			e := Entry{Key: kv.Key, Values: map[string]Value{lang: {Text: kv.Value}}}
+			if _, isPlural := singlePlural(kv.Value); isPlural {
+				e.Meta = map[string]string{"icu": "true"}
+			}
+			f.Entries = append(f.Entries, e)
+		}
 	}
 	// Only arrays that the nesting rule writes back nested, alone in their object, can be
 	// arrays again: not one whose key (or an item's) cannot nest or runs through a string,
@@ -147,22 +130,6 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
-// pluralOfForms is the ICU plural on count of a file's native forms, forms in the order
-// Encode writes them (explicit ones, then CLDR's order), or "" when writing it back would
-// not give the same forms (a category the language lacks that names no number).
-func pluralOfForms(lang string, ordinal bool, forms []PluralForm, explicit map[string]string) string {
-	p := FromNative(lang, "count", ordinal, forms)
-	back, _, dropped := ToNative(lang, p, explicit)
-	if len(dropped) > 0 || len(back) != len(forms) {
-		return ""
-	}
-	return FromNative(lang, "count", ordinal, back).String()
-}
-
-// zeroAsSuffix writes =0 as i18next's _zero (ToNative only does so where the language
-// has no zero category of its own).
-var zeroAsSuffix = map[string]string{"=0": "zero"}
-
 func encodeI18next(f *File, o Options) ([]byte, error) {
 	lang := fileLanguage(f, o)
 	// The JSON members each entry writes where its key is placed: one, or a plural's forms.
@@ -181,24 +148,20 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
 		}
 		keys = append(keys, e.Key)
-		p, isPlural := singlePlural(v.Text)
+		_, isPlural := singlePlural(v.Text)
 		if !isPlural || e.Meta["icu"] == "true" {
 			members[e.Key] = []member{{text: v.Text}}
 			continue
 		}
-		forms, _, _ := ToNative(lang, p, zeroAsSuffix)
+		forms, _ := message.ExpandFamily(lang, "", v.Text)
 		if len(forms) == 0 {
 			// Not one form i18next can hold: kept as ICU rather than lost.
 			members[e.Key] = []member{{text: v.Text}}
 			continue
 		}
-		ms := []member{}
-		for _, fm := range forms {
-			suffix := "_" + fm.Selector
-			if p.Ordinal {
-				suffix = "_ordinal" + suffix
-			}
-			ms = append(ms, member{name: suffix, text: icuToNative(fm.Text, "{{count}}")})
+		ms := make([]member, len(forms))
+		for i, fm := range forms {
+			ms[i] = member{name: fm.Key, text: fm.Value}
 		}
 		members[e.Key] = ms
 	}
@@ -322,87 +285,4 @@ func asArray(n *jsonNode) (*jsonNode, bool) {
 		}
 	}
 	return &jsonNode{Kind: jsonArray, Vals: n.Vals}, true
-}
-
-// nativeToICU writes the text of a native plural form (i18next's, Xcode's) as the text of
-// an ICU form: the arguments syntax names (i18next's {{count}}) are kept as written, and
-// ICU's syntax characters {, } and # are quoted with apostrophes, apostrophes doubled where
-// ICU would read them as quotes, so that icuToNative gives the text back.
-func nativeToICU(text string, syntax message.Syntax) string {
-	if !strings.ContainsAny(text, "{}#'") {
-		return text
-	}
-	var b strings.Builder
-	quoted := false
-	for _, n := range message.Parse(text, syntax).Nodes {
-		if a, ok := n.(*message.Arg); ok {
-			if quoted {
-				b.WriteByte('\'')
-				quoted = false
-			}
-			b.WriteString(a.Raw)
-			continue
-		}
-		s := n.String()
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			special := c == '{' || c == '}' || c == '#'
-			switch {
-			case quoted && (special || c == '\''):
-				if c == '\'' {
-					b.WriteByte('\'')
-				}
-				b.WriteByte(c)
-				continue
-			case quoted:
-				b.WriteByte('\'')
-				quoted = false
-			}
-			switch {
-			case special:
-				b.WriteByte('\'')
-				b.WriteByte(c)
-				quoted = true
-			case c == '\'' && i+1 < len(s) && strings.IndexByte("'{}|#", s[i+1]) >= 0:
-				b.WriteString("''")
-			case c == '\'' && i+1 == len(s):
-				// The next node may start with a character that would open a quote.
-				b.WriteString("''")
-			default:
-				b.WriteByte(c)
-			}
-		}
-	}
-	if quoted {
-		b.WriteByte('\'')
-	}
-	return b.String()
-}
-
-// icuToNative is the text of an ICU plural form as a native form writes it: '#' becomes
-// pound (the format's number placeholder) and quoted text is unquoted.
-func icuToNative(text, pound string) string {
-	if !strings.ContainsAny(text, "#'") {
-		return text
-	}
-	m := message.Parse("{n, plural, other {"+text+"}}", valueSyntax)
-	if len(m.Nodes) != 1 {
-		return text
-	}
-	s, ok := m.Nodes[0].(*message.Select)
-	if !ok || len(s.Forms) != 1 || s.Tail == "" {
-		return text
-	}
-	var b strings.Builder
-	for _, n := range s.Forms[0].Message.Nodes {
-		switch n := n.(type) {
-		case *message.Pound:
-			b.WriteString(pound)
-		case *message.Quoted:
-			b.WriteString(n.Value)
-		default:
-			b.WriteString(n.String())
-		}
-	}
-	return b.String()
 }

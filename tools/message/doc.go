@@ -53,6 +53,24 @@
 // '#' stay syntax; [IsolateSyntax] puts a right-to-left field's syntax in
 // left-to-right isolates, which FieldText takes out.
 //
+// # Plural families
+//
+// i18next keeps a plural's forms in sibling keys (files_one, files_few,
+// files_other); lokal keeps them as one message under the base key, whose
+// value is an ICU plural on count with i18next text inside. The file codec
+// and every door of the catalogue use the same functions: [GatherFamilies]
+// (flat keys of one language into families, forms the language lacks named
+// in [Family].Dropped), [ExpandFamily] (a family value into the language's
+// suffix keys), [Categories] (what a language needs), [MissingCategories]
+// and [FamilyIncomplete] (what a translation lacks, which the counters count
+// as missing), [MergeFamily] (forms sent replace those of a stored value).
+// [FromNative] and [ToNative] convert any format's native plural forms. In a
+// value read in i18next without ICU, a whole plural/select block is still one
+// [Select] (its forms read with ICU's rules), so that a family value parses
+// in an i18next project, while "{name}" and loose braces stay text; such a
+// block alone does not make [DetectSyntax] add ICU to a project that shows
+// i18next.
+//
 // # Checking a translation
 //
 // [Check] is the one check of a translated value against its source, for

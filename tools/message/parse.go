@@ -189,6 +189,10 @@ func (p *parser) brace(i, end int, c ctx) (Node, int) {
 		if n, size := p.icuArg(i, end, c); n != nil {
 			return n, size
 		}
+	} else if p.has(I18next) {
+		if n, size := p.familyBlock(i, end, c); n != nil {
+			return n, size
+		}
 	}
 	if p.has(Braces) {
 		if a := braceArgAt(s, i); a != nil {
@@ -245,6 +249,23 @@ func (p *parser) icuArg(i, end int, c ctx) (Node, int) {
 	}
 	return &Arg{Raw: s[i:k], Kind: ArgICUFormatted, Name: name, Index: argIndex(name), Type: typ,
 		Style: strings.TrimSpace(s[j+1 : k-1])}, k - i
+}
+
+// familyBlock reads, in a value whose syntax has i18next but not ICU, a whole ICU plural,
+// selectordinal or select block: lokal stores an i18next plural family (files_one,
+// files_other) as one such block. Its forms are read with ICU's rules ('}' ends a form, '#'
+// is the number, apostrophes quote); outside blocks "{name}" and "Use { and } to group"
+// stay text.
+func (p *parser) familyBlock(i, end int, c ctx) (Node, int) {
+	saved, problems := p.syn, len(p.problems)
+	p.syn |= ICU
+	n, size := p.icuArg(i, end, c)
+	p.syn = saved
+	if _, ok := n.(*Select); ok {
+		return n, size
+	}
+	p.problems = p.problems[:problems]
+	return nil, 0
 }
 
 // selectBlock reads the rest of a plural/select block whose head ends at j

@@ -13,6 +13,16 @@ const (
 	pdi = "\u2069"
 )
 
+// BlockSyntax is the syntax the forms of a block are read in: i18next without ICU reads a
+// whole plural or select block (a plural family) with ICU's rules, so text typed into one
+// of its forms is quoted as ICU requires.
+func BlockSyntax(syn Syntax) Syntax {
+	if syn.Has(I18next) {
+		return syn | ICU
+	}
+	return syn
+}
+
 // FieldText returns text typed into one field as ICU writes it in that place of a
 // message read in syn: plural is true for a form of a plural or selectordinal block, where
 // '#' is the number; last is true for the text at the very end of the message, where no

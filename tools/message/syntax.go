@@ -100,7 +100,10 @@ func (s Syntax) Has(t Syntax) bool { return s&t == t }
 
 // DetectSyntax returns the syntaxes a project's source values use. A
 // syntax counts when some value shows it unmistakably: ICU by a
-// plural/select block, a formatted argument or a quote, or by tight {name}
+// plural/select block (unless the values show i18next and the block has a
+// family's shape, a plural on count without '#': lokal stores an i18next
+// plural family as one, which an i18next project's values read whole), a
+// formatted argument or a quote, or by tight {name}
 // arguments unless the project shows braces, or i18next together with
 // braces used as text (so "Use { and } to group" in an i18next project
 // stays text, a Python project reads {name} with its {{ escapes, and a
@@ -118,24 +121,40 @@ func DetectSyntax(sources []string) Syntax { return Evidence(sources).Syntax() }
 type SyntaxEvidence struct {
 	Found, ICUWeak, OtherTags Syntax
 	BraceText                 bool // a brace that is no tight {name}: "Use { and } to group"
+	// Blocks: a plural block of a family's shape (on count, no '#'), or ICU quoting inside
+	// one. It shows ICU unless the values show i18next, whose plural families lokal stores
+	// as such blocks; any other block shows ICU.
+	Blocks bool
 }
 
 // Evidence reads values for DetectSyntax.
 func Evidence(sources []string) SyntaxEvidence {
 	var found, icuWeak, otherTags Syntax
-	braceText := false
+	braceText, blocks := false, false
 	for _, v := range sources {
 		m := Parse(v, All)
 		for _, p := range m.Problems {
 			braceText = braceText || p.Code == UnclosedBrace || p.Code == UnmatchedBrace
 		}
-		Walk(m, func(n Node, _ Path) bool {
+		family := false // the top-level block being walked has a family's shape
+		Walk(m, func(n Node, path Path) bool {
 			switch n := n.(type) {
 			case *Select:
-				found |= ICU
+				if len(path) == 0 {
+					family = familyShape(n)
+				}
+				if family {
+					blocks = true
+				} else {
+					found |= ICU
+				}
 			case *Quoted:
 				if n.Raw != "''" && strings.HasPrefix(n.Raw, "'") {
-					found |= ICU
+					if len(path) > 0 && family {
+						blocks = true
+					} else {
+						found |= ICU
+					}
 				}
 			case *Entity:
 				if n.Char != "" {
@@ -180,18 +199,21 @@ func Evidence(sources []string) SyntaxEvidence {
 			return true
 		})
 	}
-	return SyntaxEvidence{Found: found, ICUWeak: icuWeak, OtherTags: otherTags, BraceText: braceText}
+	return SyntaxEvidence{Found: found, ICUWeak: icuWeak, OtherTags: otherTags, BraceText: braceText, Blocks: blocks}
 }
 
 // Merge is the evidence of both sets of values.
 func (e SyntaxEvidence) Merge(o SyntaxEvidence) SyntaxEvidence {
 	return SyntaxEvidence{Found: e.Found | o.Found, ICUWeak: e.ICUWeak | o.ICUWeak, OtherTags: e.OtherTags | o.OtherTags,
-		BraceText: e.BraceText || o.BraceText}
+		BraceText: e.BraceText || o.BraceText, Blocks: e.Blocks || o.Blocks}
 }
 
 // Syntax decides: DetectSyntax's answer for the values read.
 func (e SyntaxEvidence) Syntax() Syntax {
 	found := e.Found
+	if e.Blocks && found&I18next == 0 {
+		found |= ICU
+	}
 	if found&Braces == 0 && !(found&I18next != 0 && e.BraceText) {
 		found |= e.ICUWeak
 	}
@@ -207,21 +229,29 @@ func (e SyntaxEvidence) Syntax() Syntax {
 
 // String encodes the evidence for storage; ParseEvidence reads it back.
 func (e SyntaxEvidence) String() string {
-	b := 0
+	b, k := 0, 0
 	if e.BraceText {
 		b = 1
 	}
-	return fmt.Sprintf("%d/%d/%d/%d", e.Found, e.ICUWeak, e.OtherTags, b)
+	if e.Blocks {
+		k = 1
+	}
+	return fmt.Sprintf("%d/%d/%d/%d/%d", e.Found, e.ICUWeak, e.OtherTags, b, k)
 }
 
-// ParseEvidence reads SyntaxEvidence.String.
+// ParseEvidence reads SyntaxEvidence.String, also as stored before Blocks was kept
+// ("found/weak/tags/brace": a block was then counted in Found as ICU).
 func ParseEvidence(s string) (SyntaxEvidence, error) {
 	var e SyntaxEvidence
-	var b int
-	if _, err := fmt.Sscanf(s, "%d/%d/%d/%d", &e.Found, &e.ICUWeak, &e.OtherTags, &b); err != nil {
+	var b, k int
+	if strings.Count(s, "/") == 3 {
+		if _, err := fmt.Sscanf(s, "%d/%d/%d/%d", &e.Found, &e.ICUWeak, &e.OtherTags, &b); err != nil {
+			return SyntaxEvidence{}, fmt.Errorf("syntax evidence %q: %w", s, err)
+		}
+	} else if _, err := fmt.Sscanf(s, "%d/%d/%d/%d/%d", &e.Found, &e.ICUWeak, &e.OtherTags, &b, &k); err != nil {
 		return SyntaxEvidence{}, fmt.Errorf("syntax evidence %q: %w", s, err)
 	}
-	e.BraceText = b == 1
+	e.BraceText, e.Blocks = b == 1, k == 1
 	return e, nil
 }
 

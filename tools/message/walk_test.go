@@ -18,7 +18,12 @@ func TestDetectSyntax(t *testing.T) {
 		{"i18next with a bare brace", []string{"Hello {{name}}", "Press { to open", "{n} selected"}, I18next},
 		{"mixed project keeps tight braces", []string{"Hello {{name}}", "{n} selected"}, ICU | I18next},
 		{"icu by simple args", []string{"Hello {name}", "Save"}, ICU},
-		{"icu by plural despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18next},
+		// lokal stores an i18next plural family as one block: i18next reads it whole.
+		{"plural block alone keeps i18next", []string{"{{count}} files", "{count, plural, one {{{count}} file} other {{{count}} files}}"}, I18next},
+		{"plural block and quote in form keep i18next", []string{"{count, plural, other {'{'{{count}}'}'}}"}, I18next},
+		{"icu by plural without i18next", []string{"{n, plural, other {# x}}"}, ICU},
+		{"icu by plural with # despite i18next", []string{"{{count}} files", "{n, plural, other {# x}}"}, ICU | I18next},
+		{"icu by formatted arg beside i18next", []string{"{{count}} files", "{p, number, ::percent}"}, ICU | I18next},
 		{"icu by formatted arg", []string{"{p, number, ::percent}"}, ICU},
 		{"icu spaced is not evidence", []string{"Use { and } to group"}, 0},
 		{"braces", []string{"{0:C} total", "{name}"}, Braces},
