@@ -155,3 +155,28 @@ func TestEditorSaveRefusedOrHeld(t *testing.T) {
 		}
 	})
 }
+
+// TestEditorImportHeldAndRefused: the editor's import preview lists the values that would
+// be refused (and offers no Confirm while any remain) and those that would be held back;
+// the result of a confirmed import lists the held ones.
+func TestEditorImportHeldAndRefused(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		heldProject(t, e)
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		proj := "/app/p/" + e.f.Project.ID
+		fields := map[string]string{"namespace": "ui", "language": "nb", "format": "json", "status": "needs_review", "preserve": "true"}
+		refused := b.upload(t, proj+"/import", fields, "nb.json", []byte(`{"greet":"Hei {name, velkommen","plain":"Hei {{who}}"}`), true).want(t, http.StatusOK,
+			"Would be refused: 1", html.EscapeString(`the { before "name, velkommen" is never closed`),
+			"Would be held back from readers: 1", html.EscapeString("{{who}}"), "readers get the previous value")
+		if strings.Contains(refused.body, `id="confirm-form"`) {
+			t.Errorf("the preview of a file with a refused value offers Confirm")
+		}
+		p := b.upload(t, proj+"/import", fields, "nb.json", []byte(`{"plain":"Hei {{who}}"}`), true).want(t, http.StatusOK, `id="confirm-form"`)
+		b.post(t, proj+"/import/confirm", confirmForm(t, p), true).want(t, http.StatusOK, "Stored:", "Held back from readers: 1", html.EscapeString("{{who}}"))
+		if got := e.row(t, "ui", "plain", "nb"); got.Value != "Hei {{who}}" {
+			t.Errorf("plain after the import: %+v", got)
+		}
+	})
+}
