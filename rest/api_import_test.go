@@ -33,6 +33,16 @@ type importOut struct {
 		Key     string `json:"key"`
 		Message string `json:"message"`
 	} `json:"warnings"`
+	HeldBack []importHeld `json:"held_back"`
+	Refused  []importHeld `json:"refused"`
+}
+
+// importHeld is a value an import held back from readers, or (dry run) would refuse.
+type importHeld struct {
+	Key        string `json:"key"`
+	Language   string `json:"language"`
+	Reason     string `json:"reason"`
+	ReadersGet string `json:"readers_get"`
 }
 
 func (s *server) importPath(lang, ns, query string) string {
@@ -47,13 +57,13 @@ func (s *server) importFile(t *testing.T, lang, ns, query string, body any) impo
 	r.decode(t, &out)
 	var raw map[string]json.RawMessage
 	r.decode(t, &raw)
-	for _, k := range []string{"format", "language", "summary", "created", "updated", "not_found", "warnings"} {
+	for _, k := range []string{"format", "language", "summary", "created", "updated", "not_found", "warnings", "held_back", "refused"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("the import answer lacks %s: %s", k, r.body)
 		}
 	}
-	if len(raw) != 7 {
-		t.Errorf("the import answer has %d fields, want the contract's 7: %s", len(raw), r.body)
+	if len(raw) != 9 {
+		t.Errorf("the import answer has %d fields, want the contract's 9: %s", len(raw), r.body)
 	}
 	return out
 }

@@ -106,6 +106,8 @@ type reviewRow struct {
 	TSourceVer    *int64    `bun:"t_source_version"`
 	TUpdatedBy    *string   `bun:"t_updated_by"`
 	TUpdatedAt    time.Time `bun:"t_updated_at,nullzero"`
+	THeld         *string   `bun:"t_held"`
+	TServed       *string   `bun:"t_served_value"`
 	CommentsCount int       `bun:"comments"`
 }
 
@@ -115,8 +117,9 @@ type reviewRow struct {
 //   - walk: the project's keys by id, each joined to its two rows, stopping when the page
 //     is full; for filters most rows pass (all, missing, approved, text).
 //   - drive: the language's rows in a partial index by key id (translations_review,
-//     translations_ai_drafts), each joined to its key; for filters few rows pass (AI
-//     drafts, needs review), which a walk would answer only after reading the project.
+//     translations_ai_drafts, translations_held), each joined to its key; for filters few
+//     rows pass (AI drafts, needs review, held back), which a walk would answer only after
+//     reading the project.
 //   - drift: the drive for the stale filter, from the language's entries of
 //     translation_drift by key id, each joined to its row and key.
 //   - commented: the walk, over the keys with a comment in the language only.
@@ -132,9 +135,10 @@ const (
   s.id AS s_id, s.value AS s_value, s.status AS s_status, s.updated_by AS s_updated_by, s.updated_at AS s_updated_at,
   t.id AS t_id, t.value AS t_value, t.status AS t_status, t.do_not_translate AS t_dnt, t.language_locked AS t_locked,
   t.source_version AS t_source_version, t.updated_by AS t_updated_by, t.updated_at AS t_updated_at,
+  t.held AS t_held, t.served_value AS t_served_value,
   (SELECT COUNT(*) FROM comments AS c WHERE c.key_id = k.id AND c.language = ?) AS comments`
 	reviewSource = `(SELECT id, value, status, updated_by, updated_at FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
-	reviewTarget = `(SELECT id, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete
+	reviewTarget = `(SELECT id, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete, held, served_value
   FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
 	walkSQLite = `translation_keys AS k CROSS JOIN translations AS s LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?`
 	walkPG     = `translation_keys AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
@@ -147,7 +151,7 @@ const (
 	reviewKey   = `(SELECT id, key, namespace_id, hidden, source_version FROM translation_keys WHERE id = %s LIMIT 1)`
 	drivePG     = `translations AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
 	driftSQLite = `translation_drift AS d CROSS JOIN ` + driveSQLite
-	driftPG     = `translation_drift AS d CROSS JOIN LATERAL (SELECT id, key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete
+	driftPG     = `translation_drift AS d CROSS JOIN LATERAL (SELECT id, key_id, language, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete, held, served_value
   FROM translations WHERE key_id = d.key_id AND language = d.language LIMIT 1) AS t CROSS JOIN LATERAL ` + reviewKey + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s`
 	commented = `(SELECT DISTINCT key_id FROM comments WHERE language = ?) AS ck CROSS JOIN `
 )
@@ -193,7 +197,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		}
 	}
 	// The filters the partial indexes hold start from the language's rows.
-	drive := len(f.KeyIDs) == 0 && (f.Stale || f.AIDrafts || f.Status == model.StatusNeedsReview)
+	drive := len(f.KeyIDs) == 0 && (f.Stale || f.AIDrafts || f.Held || f.Status == model.StatusNeedsReview)
 	byComments := len(f.KeyIDs) == 0 && !drive && f.HasComments
 	// A walk of the project's keys reads a window of ids at a time when asked to: the rows
 	// a filter passes may be few or none (missing in a finished language).
@@ -288,6 +292,10 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		// under translations_review instead of reading this one in order.
 		where = append(where, "t.status = 'needs_review'", "t.updated_by LIKE 'ai:%'")
 	}
+	if f.Held {
+		// As translations_held's predicate reads, so that SQLite sees the index applies.
+		where = append(where, "t.held <> ''")
+	}
 	if f.Stale {
 		// The rows' marks (CountsHook) in translation_drift say they are behind their
 		// source or have no version.
@@ -325,7 +333,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		if r.TID != nil {
 			out[i].Value = &model.TranslationState{ID: *r.TID, Language: f.Language, Value: deref(r.TValue), Status: deref(r.TStatus),
 				DoNotTranslate: r.TDNT != nil && *r.TDNT, LanguageLocked: r.TLocked != nil && *r.TLocked, SourceVersion: r.TSourceVer,
-				UpdatedBy: deref(r.TUpdatedBy), UpdatedAt: r.TUpdatedAt}
+				UpdatedBy: deref(r.TUpdatedBy), UpdatedAt: r.TUpdatedAt, Held: deref(r.THeld), ServedValue: r.TServed}
 		}
 	}
 	return out, through, nil

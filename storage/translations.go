@@ -844,3 +844,27 @@ func (t *tx) HeldBack(ctx context.Context, projectID, language string, limit int
 		OrderExpr("n.key, k.key, t.language").Limit(int64(limit)))
 	return rows, total, err
 }
+
+func (t *tx) HeldCounts(ctx context.Context, projectID, language string) ([]model.HeldCount, error) {
+	q := t.tx.NewSelect().TableExpr("translations AS t").
+		ColumnExpr("n.key AS namespace, t.language AS language, COUNT(*) AS count").
+		Join("JOIN translation_keys AS k ON k.id = t.key_id").
+		Join("JOIN namespaces AS n ON n.id = k.namespace_id").
+		Where("t.held <> ''").Where("n.project_id = ?", projectID).Where("NOT k.hidden")
+	if language != "" {
+		q = q.Where("t.language = ?", language)
+	}
+	var rows []struct {
+		Namespace string `bun:"namespace"`
+		Language  string `bun:"language"`
+		Count     int    `bun:"count"`
+	}
+	if err := q.GroupExpr("n.key, t.language").OrderExpr("n.key, t.language").Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]model.HeldCount, len(rows))
+	for i, r := range rows {
+		out[i] = model.HeldCount{Namespace: r.Namespace, Language: r.Language, Count: r.Count}
+	}
+	return out, nil
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lokal-dev/lokal/ai"
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -281,13 +282,15 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 	p := model.PrincipalFrom(ctx)
 	p.Agent = agent
 	var (
-		stored map[string]string
-		moved  []string
-		after  aiOutcome // skips found in the transaction
+		stored  map[string]string
+		moved   []string
+		refused map[string]string // key to why the value rule refused its value
+		after   aiOutcome         // skips found in the transaction
 	)
 	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project, lang: j.language,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
-			stored, moved, after = map[string]string{}, nil, aiOutcome{}
+			stored, moved, refused, after = map[string]string{}, nil, map[string]string{}, aiOutcome{}
+			var syn message.Syntax
 			ns, err := findNamespace(ctx, tx, proj, j.namespace)
 			if err != nil {
 				return nil, err
@@ -308,6 +311,18 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 				if after.skip(j, k, ks) {
 					continue
 				}
+				// One value the value rule refuses (one Verify let through, or a remembered
+				// one stored before the rule) is that key failed, not the batch: the write
+				// below would refuse them all.
+				if mayBreak(values[k]) {
+					if syn == 0 {
+						syn = c.ProjectSyntax(ctx, tx, proj)
+					}
+					if _, err := valueSyntax(k, ks.Source.Value, values[k], syn); err != nil {
+						refused[k] = model.ErrorMessage(err)
+						continue
+					}
+				}
 				v := ks.SourceVersion
 				w := model.TranslationWrite{KeyID: ks.ID, Key: k, Language: j.language, Value: values[k],
 					Status: model.StatusNeedsReview, SourceVersion: &v, Change: model.ChangeValueCreated}
@@ -322,7 +337,7 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 			}
 			return rowChanges(ns.Key, writes), nil
 		},
-		usage: func() []model.UsageRecord { return usage(len(stored), len(moved)) }})
+		usage: func() []model.UsageRecord { return usage(len(stored), len(moved)+len(refused)) }})
 	if err != nil {
 		return 0, err
 	}
@@ -332,6 +347,10 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 	for _, k := range moved {
 		o.failed, o.moved = append(o.failed, k), append(o.moved, k)
 		o.reasons[k] = "the source text changed during translation"
+	}
+	for k, why := range refused {
+		o.failed = append(o.failed, k)
+		o.reasons[k] = "the answer was refused: " + why
 	}
 	o.skippedMissingSource = appendOnce(o.skippedMissingSource, after.skippedMissingSource...)
 	o.skippedLocked = appendOnce(o.skippedLocked, after.skippedLocked...)

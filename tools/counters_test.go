@@ -325,6 +325,7 @@ func checkQueue(t *testing.T, ctx context.Context, cat *tools.Catalog, store mod
 		tools.FilterApproved: func(_ string, k model.KeyState, _ string) bool {
 			return k.Value != nil && k.Value.Status == model.StatusApproved
 		},
+		tools.FilterHeld: func(_ string, k model.KeyState, _ string) bool { return k.Value != nil && k.Value.Held != "" },
 		tools.FilterStale: func(_ string, k model.KeyState, _ string) bool {
 			v := k.Value
 			return v != nil && v.Value != "" && (v.SourceVersion == nil || *v.SourceVersion < k.SourceVersion)

@@ -24,6 +24,7 @@ const (
 	FilterAll         = ""
 	FilterAIDrafts    = "ai"
 	FilterNeedsReview = "needs_review"
+	FilterHeld        = "held"
 	FilterApproved    = "approved"
 	FilterStale       = "stale"
 	FilterMissing     = "missing"
@@ -32,7 +33,7 @@ const (
 )
 
 // ReviewFilters lists the filters in menu order.
-var ReviewFilters = []string{FilterAll, FilterAIDrafts, FilterNeedsReview, FilterApproved, FilterStale, FilterMissing, FilterQA, FilterComments}
+var ReviewFilters = []string{FilterAll, FilterAIDrafts, FilterNeedsReview, FilterHeld, FilterApproved, FilterStale, FilterMissing, FilterQA, FilterComments}
 
 // ReviewPageSize is how many rows one page of the queue shows.
 const ReviewPageSize = 50
@@ -93,6 +94,15 @@ type ReviewItem struct {
 	SourceDir string `json:"-"`
 	// SourceLanguage is the project's source language, which Source is written in.
 	SourceLanguage string `json:"-"`
+	// Held says why the row's value is held back from readers, in a translator's words
+	// ("" while it is served: valueSyntax); ReadersGet says what readers get meanwhile ("the
+	// previous value", which is Previous, or "the source text": the key is left out).
+	// Such a value is never approved: the editor says why instead of offering Approve.
+	Held       string `json:"held,omitempty"`
+	ReadersGet string `json:"readers_get,omitempty"`
+	Previous   string `json:"previous_value,omitempty"`
+	// HasPrevious: readers get Previous (else the source text).
+	HasPrevious bool `json:"-"`
 	// Confirmed is set on the row a save answers with when the save kept the text of a stale
 	// row and so made it current with its source (confirms).
 	Confirmed bool `json:"confirmed,omitempty"`
@@ -225,6 +235,10 @@ func (c *Catalog) reviewItem(proj model.Project, t terms, language string, r mod
 		it.UpdatedAt = v.UpdatedAt.UTC().Format("2006-01-02 15:04:05Z")
 		it.AIDraft = strings.HasPrefix(v.UpdatedBy, "ai:") && v.Status == model.StatusNeedsReview
 		it.Stale = v.Value != "" && isStale(language, proj.SourceLanguage, v.SourceVersion, r.SourceVersion, true)
+		if v.Held != "" {
+			it.Held, it.ReadersGet = v.Held, readersGet(v)
+			it.Previous, it.HasPrevious = v.Served()
+		}
 	}
 	if !it.Missing {
 		it.Findings = checkRow(proj, t, r.Namespace, r.Key, language, r.Source.Value, it.Value, it.DoNotTranslate)
@@ -295,6 +309,8 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			}
 		case FilterComments:
 			f.HasComments = true
+		case FilterHeld:
+			f.Held = true
 		}
 		if in.Filter != FilterQA {
 			f.Limit, f.Window = limit+1, c.reviewWindow()
@@ -751,6 +767,7 @@ type ApproveOut struct {
 	Conflicts []string
 	Skipped   []string
 	QA        []string
+	Held      []string // rows whose value is held back from readers: fixed first, then approved
 }
 
 // MaxApproveRows bounds one batch approval.
@@ -759,7 +776,7 @@ const MaxApproveRows = 500
 // ApproveRows is set_translation_status to approved for many rows in one write; rows
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
-	out := ApproveOut{Approved: []string{}, Confirmed: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}}
+	out := ApproveOut{Approved: []string{}, Confirmed: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}, Held: []string{}}
 	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
@@ -792,6 +809,10 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 					continue
 				case cur == nil || cur.Value == "" || cur.LanguageLocked:
 					out.Skipped = append(out.Skipped, r.Key)
+					continue
+				case cur.Held != "":
+					// A value held back would break an app: never approved (applyUpdate).
+					out.Held = append(out.Held, r.Key)
 					continue
 				}
 				// A stale row's unchanged text is confirmed by approving it, as the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -55,6 +56,20 @@ type ImportOut struct {
 	Updated  []string        `json:"updated"`
 	NotFound []string        `json:"not_found"`
 	Warnings []ImportWarning `json:"warnings"`
+	// HeldBack are the file's values stored as drafts but held back from readers because
+	// they would break an app (valueSyntax); Refused, in a dry run only, those that would
+	// be refused (an import with any is refused whole, and stores nothing).
+	HeldBack []ImportHeld `json:"held_back"`
+	Refused  []ImportHeld `json:"refused"`
+}
+
+// ImportHeld is one value of an import held back from readers, or refused, and why.
+type ImportHeld struct {
+	Key      string `json:"key"`
+	Language string `json:"language"`
+	Reason   string `json:"reason"`
+	// ReadersGet says what readers get meanwhile: "the previous value" or "the source text".
+	ReadersGet string `json:"readers_get,omitempty"`
 }
 
 // errDryRun rolls a dry run's transaction back once it has worked out what would change.
@@ -97,7 +112,8 @@ type importPlan struct {
 // locked rows kept). A dry run does all of it in a transaction it rolls back, so that its
 // answer is exactly what the import would do, with no hook run and nothing stored.
 func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error) {
-	out := ImportOut{Format: in.Format, Language: in.Language, Created: []string{}, Updated: []string{}, NotFound: []string{}, Warnings: []ImportWarning{}}
+	out := ImportOut{Format: in.Format, Language: in.Language, Created: []string{}, Updated: []string{}, NotFound: []string{}, Warnings: []ImportWarning{},
+		HeldBack: []ImportHeld{}, Refused: []ImportHeld{}}
 	if err := c.begin(ctx, in.ProjectID, true); err != nil {
 		return out, err
 	}
@@ -200,10 +216,31 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 					}
 				}
 			}
+			// Every value is judged before any is written, so that a refused import names
+			// all its refused values and a dry run goes on past them.
+			out.HeldBack, out.Refused = []ImportHeld{}, []ImportHeld{}
+			targets := map[string]map[string]string{}
+			for _, l := range plan.order {
+				held, refused, err := c.judgeImport(ctx, tx, proj, ns, l, plan.targets[l])
+				if err != nil {
+					return nil, err
+				}
+				out.HeldBack, out.Refused = append(out.HeldBack, held...), append(out.Refused, refused...)
+				targets[l] = plan.targets[l]
+				if len(refused) > 0 {
+					targets[l] = maps.Clone(plan.targets[l])
+					for _, r := range refused {
+						delete(targets[l], r.Key)
+					}
+				}
+			}
+			if len(out.Refused) > 0 && !in.DryRun {
+				return nil, importRefusal(out.Refused)
+			}
 			for _, l := range plan.order {
 				ow := &OverwriteOut{}
 				oin := OverwriteIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: l, Namespace: in.NamespaceKey},
-					Translations: plan.targets[l], status: in.Status, review: plan.review[l], fresh: fresh, families: targetFam[l]}
+					Translations: targets[l], status: in.Status, review: plan.review[l], fresh: fresh, families: targetFam[l]}
 				ch, err := overwriteNamespace(ctx, tx, proj, ns, oin, ow)
 				if err != nil {
 					return nil, err
@@ -225,6 +262,66 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	}
 	out.report(plan, synced, overwritten)
 	return out, nil
+}
+
+// judgeImport applies valueSyntax to the values of language l an import writes into ns:
+// the values refused and those held back, in key order. Keys that do not exist, or whose
+// row is locked, are not written and so not judged.
+func (c *Catalog) judgeImport(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, l string, values map[string]string) (held, refused []ImportHeld, err error) {
+	var names []string
+	for k, v := range values {
+		if mayBreak(v) {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 || l == proj.SourceLanguage {
+		return nil, nil, nil
+	}
+	slices.Sort(names)
+	states, err := tx.Keys(ctx, ns, proj.SourceLanguage, l, names...)
+	if err != nil {
+		return nil, nil, err
+	}
+	byKey := indexKeys(states)
+	syn := c.ProjectSyntax(ctx, tx, proj)
+	for _, k := range names {
+		ks := byKey[k]
+		if ks == nil || ks.Source == nil || (ks.Value != nil && ks.Value.LanguageLocked) {
+			continue
+		}
+		why, err := valueSyntax(k, ks.Source.Value, values[k], syn)
+		switch {
+		case err != nil:
+			refused = append(refused, ImportHeld{Key: k, Language: l, Reason: model.ErrorMessage(err)})
+		case why != "":
+			readers := "the source text"
+			if ks.Value != nil && ks.Value.Value != "" {
+				readers = readersGet(ks.Value)
+			}
+			held = append(held, ImportHeld{Key: k, Language: l, Reason: why, ReadersGet: readers})
+		}
+	}
+	return held, refused, nil
+}
+
+// importRefusal is the error of an import with values that do not parse: it names them
+// (the first ten) and stores nothing.
+func importRefusal(refused []ImportHeld) error {
+	var b strings.Builder
+	for i, r := range refused {
+		if i == 10 {
+			fmt.Fprintf(&b, "; and %d more", len(refused)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if len(refused) > 1 {
+			b.WriteString(r.Language + ": ")
+		}
+		b.WriteString(r.Reason)
+	}
+	return model.Errorf(model.CodeInvalidTranslation, "nothing was imported: %s", b.String())
 }
 
 // importNeeds is the right an import asks, in the language returned: a dry run reads; a

@@ -24,6 +24,10 @@ type LanguageProgress struct {
 	NeedsReview int    `json:"needs_review"` // current, needs_review, written by people
 	Stale       int    `json:"stale"`        // made against an older source value, or none
 	Missing     int    `json:"missing"`      // no value, or an empty one
+	// HeldBack counts, apart from the categories, the rows whose value is held back from
+	// readers because it would break an app (valueSyntax): they get the previous value, or
+	// the source text.
+	HeldBack int `json:"held_back"`
 }
 
 // Percent is n as a whole percentage of Total, rounded down (0 for an empty project).
@@ -58,11 +62,22 @@ func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, 
 			return err
 		}
 		out.SourceLanguage = proj.SourceLanguage
+		// Held rows are few and in a partial index (translations_held): counted on the read.
+		held, err := tx.HeldCounts(ctx, proj.ID, "")
+		if err != nil {
+			return err
+		}
+		byLang := map[string]int{}
+		for _, h := range held {
+			byLang[h.Language] += h.Count
+		}
 		for _, n := range counts {
 			if n.Language == proj.SourceLanguage {
 				continue
 			}
-			out.Languages = append(out.Languages, progressOf(n))
+			p := progressOf(n)
+			p.HeldBack = byLang[n.Language]
+			out.Languages = append(out.Languages, p)
 		}
 		if in.Language == "" {
 			return nil
@@ -81,6 +96,11 @@ func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, 
 		for _, n := range per {
 			p := progressOf(n.LanguageCounts)
 			p.Namespace = n.Namespace
+			for _, h := range held {
+				if h.Namespace == n.Namespace && h.Language == in.Language {
+					p.HeldBack = h.Count
+				}
+			}
 			out.Namespaces = append(out.Namespaces, p)
 		}
 		return nil

@@ -1,9 +1,11 @@
 // Package app is lokal's browser application at /app/: the translator's editor (sign-in,
 // projects, the review queue of one language, translation files downloaded and imported
 // from the project page, the progress of each language from the status counters:
-// approved, AI drafts, needs review, stale, missing) and the Connect page (API keys, personal
-// access tokens, AI settings and usage, webhooks and their deliveries, redeploy and its
-// attempts, Embed settings).
+// approved, AI drafts, needs review, stale, missing, and apart the rows held back from
+// readers, which link to the queue's Held back filter; a held row says why and what readers
+// get instead of offering Approve) and the Connect page (API keys, personal access tokens,
+// AI settings and usage, webhooks and their deliveries, redeploy and its attempts, Embed
+// settings).
 //
 // # How it is built
 //

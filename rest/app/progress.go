@@ -22,6 +22,7 @@ type progressRow struct {
 	Total     int
 	Parts     []progressPart
 	Summary   string // the bar's text alternative
+	HeldBack  int    // rows held back from readers, apart from the categories
 }
 
 // progress is the progress view: every target language in approved, AI drafts, needs
@@ -50,7 +51,7 @@ func (h *handler) progress(w http.ResponseWriter, r *http.Request) {
 
 // progressRowOf lays out l's categories, named name in the bar's text alternative.
 func progressRowOf(l tools.LanguageProgress, name string) progressRow {
-	row := progressRow{Language: l.Language, Namespace: l.Namespace, Total: l.Total}
+	row := progressRow{Language: l.Language, Namespace: l.Namespace, Total: l.Total, HeldBack: l.HeldBack}
 	x := 0.0
 	var said []string
 	for _, c := range []struct {

@@ -179,6 +179,8 @@ func filterLabel(f string) string {
 		return "AI drafts"
 	case tools.FilterNeedsReview:
 		return "Needs review"
+	case tools.FilterHeld:
+		return "Held back from readers"
 	case tools.FilterApproved:
 		return "Approved"
 	case tools.FilterStale:

@@ -48,6 +48,10 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	langs := prog.Languages
+	held := 0
+	for _, l := range langs {
+		held += l.HeldBack
+	}
 	// The file forms start from the project's first namespace, its source language, JSON
 	// and the import endpoint's defaults (approved, source texts kept).
 	if files.Export.Format == "" {
@@ -62,7 +66,7 @@ func (h *handler) projectPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	h.render(w, r, status, "project", map[string]any{"Project": proj, "Languages": langs, "Editable": editable, "Role": role,
 		"Namespaces": st.Namespaces, "FileLanguages": fileLangs, "Formats": formatOptions(), "Files": files,
-		"ImportLanguages": importLanguages(role, fileLangs), "ImportApproves": importApproves(role)})
+		"ImportLanguages": importLanguages(role, fileLangs), "ImportApproves": importApproves(role), "HeldBack": held})
 }
 
 func first(s []string) string {
@@ -356,7 +360,18 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 	case status == model.StatusApproved:
 		msg = "Approved " + it.Key
 	}
+	if it.Held != "" {
+		msg += ", but it is held back from readers: " + it.Held + "; " + readersGetWords(it)
+	}
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
+}
+
+// readersGetWords says what readers get in place of a held-back row.
+func readersGetWords(it tools.ReviewItem) string {
+	if it.HasPrevious {
+		return "readers get the previous value: " + strconv.Quote(it.Previous)
+	}
+	return "readers get the source text: the key is left out"
 }
 
 // formsOf reads the fields of a plural or select row, or nil for a row edited as text.
@@ -387,7 +402,7 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wantsJSON(r) {
-		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "confirmed": out.Confirmed, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA})
+		writeJSON(w, r, http.StatusOK, map[string]any{"approved": out.Approved, "confirmed": out.Confirmed, "already_approved": out.Already, "conflicts": out.Conflicts, "skipped": out.Skipped, "skipped_qa": out.QA, "held_back": out.Held})
 		return
 	}
 	msg := "Approved " + plural(len(out.Approved), "row")
@@ -407,6 +422,9 @@ func (h *handler) approve(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(out.Skipped) > 0 {
 		msg += "; skipped " + itoa(len(out.Skipped)) + " untranslated or locked: " + strings.Join(out.Skipped, ", ")
+	}
+	if len(out.Held) > 0 {
+		msg += "; skipped " + itoa(len(out.Held)) + " held back from readers (fix them first): " + strings.Join(out.Held, ", ")
 	}
 	h.done(w, r, safeBack(r.PostFormValue("back"), in), msg, "")
 }

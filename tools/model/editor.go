@@ -31,6 +31,7 @@ type ReviewFilter struct {
 	Stale          bool   // made against an older source value, or with none recorded
 	Missing        bool   // no value in Language yet
 	HasComments    bool   // at least one comment on the row
+	Held           bool   // held back from readers (TranslationState.Held)
 	Text           string // in the key, the source or the translation, case-insensitive
 	KeyIDs         []int64
 	AfterKeyID     int64 // rows of keys after this id (pages follow key ids)

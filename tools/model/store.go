@@ -304,6 +304,10 @@ type TranslationTx interface {
 	// "" for every language), ordered by namespace, key and language, and how many there
 	// are in all.
 	HeldBack(ctx context.Context, projectID, language string, limit int) (rows []ProjectTranslation, total int, err error)
+	// HeldCounts counts the held-back rows of the project's visible keys per namespace and
+	// language (language "" for every language); namespaces and languages with none are
+	// not listed.
+	HeldCounts(ctx context.Context, projectID, language string) ([]HeldCount, error)
 	// ProjectTranslations returns the rows of visible keys in language ("" for all),
 	// ordered by namespace, key and language.
 	ProjectTranslations(ctx context.Context, projectID, language string) ([]ProjectTranslation, error)

@@ -119,6 +119,13 @@ type SubstitutionRule struct {
 	Replacement string `json:"replacement"`
 }
 
+// HeldCount is how many rows of one namespace in one language are held back from readers.
+type HeldCount struct {
+	Namespace string
+	Language  string
+	Count     int
+}
+
 // ProjectTranslation is one translation row of a visible key, with where it lives.
 type ProjectTranslation struct {
 	Namespace     string
