@@ -17,6 +17,7 @@ import (
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/formats"
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 var (
@@ -313,9 +314,17 @@ func (a *apiClient) hideMissing(ctx context.Context, cfg *repoConfig, uploads []
 					return nil, fmt.Errorf("--hide-missing: reading namespace %s: %w", ns, err)
 				}
 				for k := range have {
-					if _, ok := keys[ns][k]; !ok {
-						h.Hidden = append(h.Hidden, k)
+					if _, ok := keys[ns][k]; ok {
+						continue
 					}
+					// Endpoint 1 serves a plural family as its suffix keys; the file's
+					// codec read them as the family's one key.
+					if base, _, _, fam := message.FamilyKey(k); fam {
+						if _, ok := keys[ns][base]; ok {
+							continue
+						}
+					}
+					h.Hidden = append(h.Hidden, k)
 				}
 				slices.Sort(h.Hidden)
 			}
