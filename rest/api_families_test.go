@@ -84,6 +84,7 @@ func TestAPIPluralFamilies(t *testing.T) {
 		if len(oout.Warnings) != 1 {
 			t.Errorf("ja warnings = %q, want one about files.count_one", oout.Warnings)
 		}
+		wantKeys(t, "updated ja", oout.Updated, []string{"files.count_other"})
 		s.wantFlat(t, "ja", "app", map[string]string{"files.count_other": "{{count}} 個のファイル"})
 
 		// A changed source makes the family stale: listed as the suffix keys pl is served.

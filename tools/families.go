@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -117,7 +118,14 @@ func gatherFamilies(lang string, values map[string]string, known func(string) me
 			continue // every form sent is one the language lacks: nothing to store
 		}
 		r.values[g.Key] = g.Value
-		r.names[g.Key] = g.Family.Members
+		// A form the language lacks is named in the warnings, not among the stored keys.
+		var kept []string
+		for _, m := range g.Family.Members {
+			if !slices.Contains(g.Family.Dropped, m) {
+				kept = append(kept, m)
+			}
+		}
+		r.names[g.Key] = kept
 	}
 	if len(r.names) == 0 && len(r.dropped) == 0 {
 		return nil
