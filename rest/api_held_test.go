@@ -40,7 +40,17 @@ func TestAPIValueSyntax(t *testing.T) {
 		})
 
 		t.Run("a renamed placeholder is a draft readers do not get", func(t *testing.T) {
-			s.overwrite(t, "nb", "ui", map[string]string{"cart": "{{cnt}} varer", "new": "{{cnt}} nye"})
+			var out struct {
+				Updated  []string `json:"updated"`
+				HeldBack []struct {
+					Key, Reason string
+				} `json:"held_back"`
+			}
+			s.call(t, "PUT", s.overwritePath("nb", "ui"), tokenAuth(s.rw), map[string]string{"cart": "{{cnt}} varer", "new": "{{cnt}} nye"}).
+				wantStatus(t, http.StatusOK).decode(t, &out)
+			if len(out.HeldBack) != 2 || out.HeldBack[0].Key != "cart" || !strings.Contains(out.HeldBack[0].Reason, "{{cnt}}") {
+				t.Errorf("overwrite answer held_back %+v, want cart and new with the reason", out.HeldBack)
+			}
 			s.wantFlat(t, "nb", "ui", map[string]string{"files_one": "{{count}} fil", "files_other": "{{count}} filer", "cart": "{{count}} varer"})
 			r := s.call(t, "GET", s.readPath("nb", "ui"), tokenAuth(s.rw), nil).wantStatus(t, http.StatusOK)
 			if got := r.header.Get("ETag"); got != etag {

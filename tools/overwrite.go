@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
@@ -42,6 +44,14 @@ type OverwriteOut struct {
 	NotFound  []string         `json:"not_found"`
 	// Warnings name plural forms sent that the language does not have (not stored).
 	Warnings []string `json:"warnings,omitempty"`
+	// HeldBack are the values stored as drafts that readers are not served (valueSyntax).
+	HeldBack []HeldKey `json:"held_back,omitempty"`
+}
+
+// HeldKey is a key whose value was stored but is held back from readers, and why.
+type HeldKey struct {
+	Key    string `json:"key"`
+	Reason string `json:"reason"`
 }
 
 // Overwrite force-sets values of existing keys in one language (spec endpoint 4). A value
@@ -70,7 +80,15 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 		out.Updated, out.Refreshed = fam.requestNames(out.Updated), fam.requestNames(out.Refreshed)
 		out.Unchanged, out.NotFound = fam.requestNames(out.Unchanged), fam.requestNames(out.NotFound)
 		out.Warnings = fam.warnings(in.Language)
+		var held []HeldKey
+		for _, h := range out.HeldBack {
+			for _, n := range fam.requestNames([]string{h.Key}) {
+				held = append(held, HeldKey{Key: n, Reason: h.Reason})
+			}
+		}
+		out.HeldBack = held
 	}
+	slices.SortFunc(out.HeldBack, func(a, b HeldKey) int { return strings.Compare(a.Key, b.Key) })
 	out.Summary = OverwriteSummary{TotalIncoming: incoming, Updated: len(out.Updated),
 		Refreshed: len(out.Refreshed), Unchanged: len(out.Unchanged), NotFound: len(out.NotFound)}
 	return out, nil
@@ -159,6 +177,11 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 	}
 	if err := tx.WriteTranslations(ctx, writes); err != nil {
 		return nil, err
+	}
+	for _, w := range writes {
+		if w.Held != "" {
+			out.HeldBack = append(out.HeldBack, HeldKey{Key: w.Key, Reason: w.Held})
+		}
 	}
 	return rowChanges(ns.Key, writes), nil
 }
