@@ -56,6 +56,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerConfirmedEmails(m)
 	registerOperator(m)
 	registerRedeployMessages(m)
+	registerKeyOrder(m)
 	return m
 }
 

@@ -104,7 +104,7 @@ func TestQAPartialPage(t *testing.T) {
 		sync("en", en)
 		// The row with a problem is the last in key order, past what one page checks.
 		var last string
-		for after := int64(0); ; {
+		for after := ""; ; {
 			p, err := e.cat.ReviewQueue(e.sys(t), tools.ReviewIn{ProjectID: e.f.Project.ID, Language: "nb", Namespace: "big", After: after, Limit: 200})
 			if err != nil {
 				t.Fatal(err)
@@ -112,7 +112,7 @@ func TestQAPartialPage(t *testing.T) {
 			if len(p.Rows) > 0 {
 				last = p.Rows[len(p.Rows)-1].Key
 			}
-			if after = p.Next; after == 0 {
+			if after = p.Next; after == "" {
 				break
 			}
 		}
