@@ -45,7 +45,7 @@ type ReviewIn struct {
 	Filter    string
 	Text      string
 	After     string // the Next of the previous page
-	Limit     int   // default ReviewPageSize
+	Limit     int    // default ReviewPageSize
 	KeyIDs    []int64
 }
 

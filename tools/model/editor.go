@@ -36,7 +36,7 @@ type ReviewFilter struct {
 	AfterKeyID     int64 // ReviewRows: rows of keys after this id (pages follow key ids)
 	// After: ReviewQueueRows' rows come after this row in key order.
 	After ReviewCursor
-	Limit          int
+	Limit int
 	// Window, when > 0, bounds a walk of the project's keys in id order (the filters no
 	// index finds the rows of: all, approved, missing, text no trigram index narrows) to
 	// this many key ids after AfterKeyID, so that a filter few rows pass costs a window, not
