@@ -582,14 +582,15 @@ func qaRefusal(key string, found []checkup.Finding) *QAError {
 		key, what, findingKinds(found)), Findings: found}
 }
 
+// findingKinds names the kinds of found in plain words (checkup.KindLabel), for people.
 func findingKinds(found []checkup.Finding) string {
 	var kinds []string
 	for _, f := range found {
-		if !contains(kinds, f.Kind) {
-			kinds = append(kinds, f.Kind)
+		if l := checkup.KindLabel(f.Kind); !contains(kinds, l) {
+			kinds = append(kinds, l)
 		}
 	}
-	return strings.Join(kinds, ", ")
+	return strings.Join(kinds, "; ")
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
