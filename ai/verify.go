@@ -47,7 +47,8 @@ type Problem struct {
 	Detail string
 }
 
-func (p Problem) String() string { return p.Code + ": " + p.Detail }
+// String is the problem for people (a failed key's reason): Detail, without the code.
+func (p Problem) String() string { return p.Detail }
 
 // Verify checks a model's translation (masked text) of src and returns the
 // value to store: unmasked, with the substitution rules applied. It returns

@@ -328,15 +328,21 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 	}
 	out := make([]model.ReviewRow, len(rows))
 	for i, r := range rows {
-		out[i] = model.ReviewRow{Namespace: names[r.NamespaceID], Key: r.Key, KeyID: r.KeyID, SourceVersion: r.KeyVersion, Comments: r.CommentsCount,
-			Source: model.TranslationState{ID: r.SID, Language: f.SourceLanguage, Value: r.SValue, Status: r.SStatus, UpdatedBy: r.SUpdatedBy, UpdatedAt: r.SUpdatedAt}}
-		if r.TID != nil {
-			out[i].Value = &model.TranslationState{ID: *r.TID, Language: f.Language, Value: deref(r.TValue), Status: deref(r.TStatus),
-				DoNotTranslate: r.TDNT != nil && *r.TDNT, LanguageLocked: r.TLocked != nil && *r.TLocked, SourceVersion: r.TSourceVer,
-				UpdatedBy: deref(r.TUpdatedBy), UpdatedAt: r.TUpdatedAt, Held: deref(r.THeld), ServedValue: r.TServed}
-		}
+		out[i] = r.row(names[r.NamespaceID], f)
 	}
 	return out, through, nil
+}
+
+// row is r as the queue's model has it, in namespace ns.
+func (r reviewRow) row(ns string, f model.ReviewFilter) model.ReviewRow {
+	out := model.ReviewRow{Namespace: ns, Key: r.Key, KeyID: r.KeyID, SourceVersion: r.KeyVersion, Comments: r.CommentsCount,
+		Source: model.TranslationState{ID: r.SID, Language: f.SourceLanguage, Value: r.SValue, Status: r.SStatus, UpdatedBy: r.SUpdatedBy, UpdatedAt: r.SUpdatedAt}}
+	if r.TID != nil {
+		out.Value = &model.TranslationState{ID: *r.TID, Language: f.Language, Value: deref(r.TValue), Status: deref(r.TStatus),
+			DoNotTranslate: r.TDNT != nil && *r.TDNT, LanguageLocked: r.TLocked != nil && *r.TLocked, SourceVersion: r.TSourceVer,
+			UpdatedBy: deref(r.TUpdatedBy), UpdatedAt: r.TUpdatedAt, Held: deref(r.THeld), ServedValue: r.TServed}
+	}
+	return out
 }
 
 // keyRange is the smallest and largest key id of a project (0, 0 without keys).

@@ -58,6 +58,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerRedeployMessages(m)
 	registerFamilyIncomplete(m)
 	registerHeldValues(m)
+	registerKeyOrder(m)
 	return m
 }
 

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -367,7 +368,8 @@ func checkQueue(t *testing.T, ctx context.Context, cat *tools.Catalog, store mod
 		if err != nil {
 			t.Fatal(err)
 		}
-		slices.SortFunc(all, func(a, b entry) int { return int(a.id - b.id) })
+		// The queue's order: namespace name, then key, bytewise.
+		slices.SortFunc(all, func(a, b entry) int { return cmp.Or(strings.Compare(a.ns, b.ns), strings.Compare(a.key, b.key)) })
 		for filter, rule := range rules {
 			for _, ns := range append([]string{""}, nss...) {
 				var want []string
@@ -377,7 +379,7 @@ func checkQueue(t *testing.T, ctx context.Context, cat *tools.Catalog, store mod
 					}
 				}
 				var got []string
-				for after := int64(0); ; {
+				for after := ""; ; {
 					page, err := cat.ReviewQueue(ctx, tools.ReviewIn{ProjectID: pid, Language: lang, Namespace: ns, Filter: filter, After: after, Limit: 3})
 					if err != nil {
 						t.Fatalf("filter %q in %s/%s: %v", filter, ns, lang, err)
@@ -385,7 +387,7 @@ func checkQueue(t *testing.T, ctx context.Context, cat *tools.Catalog, store mod
 					for _, r := range page.Rows {
 						got = append(got, r.Namespace+"/"+r.Key)
 					}
-					if after = page.Next; after == 0 {
+					if after = page.Next; after == "" {
 						break
 					}
 				}

@@ -45,8 +45,8 @@ type ReviewIn struct {
 	Namespace string
 	Filter    string
 	Text      string
-	After     int64 // the Next of the previous page
-	Limit     int   // default ReviewPageSize
+	After     string // the Next of the previous page
+	Limit     int    // default ReviewPageSize
 	KeyIDs    []int64
 }
 
@@ -59,7 +59,10 @@ type ReviewPage struct {
 	// buttons; the operations refuse either way).
 	Approvable bool
 	Rows       []ReviewItem
-	Next       int64
+	// Next is where the next page starts ("" on the last page): the last row's place in
+	// key order (queueCursor), or its key id in the QA filter, which follows the
+	// checkup's findings in key id order.
+	Next string
 	// Partial: the QA filter stopped at its bound of rows checked on the request before the
 	// page was full; Next is the last row it checked, where the next page goes on.
 	Partial  bool
@@ -264,11 +267,15 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 	if err := checkFilter("text", in.Text); err != nil {
 		return out, err
 	}
+	after, afterID, err := parseQueueCursor(in.Filter, in.After)
+	if err != nil {
+		return out, err
+	}
 	limit := in.Limit
 	if limit <= 0 || limit > 200 {
 		limit = ReviewPageSize
 	}
-	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
+	err = c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
 		out.Project = proj
 		if err := proj.RequireLanguage(in.Language); err != nil {
 			return err
@@ -293,7 +300,7 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			return err
 		}
 		f := model.ReviewFilter{ProjectID: proj.ID, SourceLanguage: proj.SourceLanguage, Language: in.Language, Namespace: in.Namespace,
-			Text: in.Text, AfterKeyID: in.After, KeyIDs: in.KeyIDs}
+			Text: in.Text, KeyIDs: in.KeyIDs}
 		switch in.Filter {
 		case FilterAIDrafts:
 			f.AIDrafts = true
@@ -313,27 +320,54 @@ func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			f.Held = true
 		}
 		if in.Filter != FilterQA {
-			f.Limit, f.Window = limit+1, c.reviewWindow()
-			rows, through, err := tx.ReviewRows(ctx, f)
+			f.Limit, f.Window, f.After = limit+1, c.reviewWindow(), after
+			rows, stop, err := tx.ReviewQueueRows(ctx, f)
 			if err != nil {
 				return err
 			}
 			switch {
 			case len(rows) > limit:
 				rows = rows[:limit]
-				out.Next = rows[limit-1].KeyID
-			case through > 0:
+				out.Next = queueCursor(rows[limit-1].Namespace, rows[limit-1].Key)
+			case !stop.IsZero():
 				// The window ended before a page of rows: the next page goes on after it.
-				out.Next, out.Partial = through, true
+				out.Next, out.Partial = queueCursor(stop.Namespace, stop.Key), true
 			}
 			for _, r := range rows {
 				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
 			}
 			return nil
 		}
+		f.AfterKeyID = afterID
 		return c.qaPage(ctx, tx, proj, t, f, limit, &out)
 	})
 	return out, err
+}
+
+// queueCursor is the queue's place after the row of key in namespace ns, as a page's Next
+// says it: "namespace/key". A namespace has no '/', so the first one ends it.
+func queueCursor(ns, key string) string { return ns + "/" + key }
+
+// idCursor is the QA filter's place after the key with id id.
+func idCursor(id int64) string { return strconv.FormatInt(id, 10) }
+
+// parseQueueCursor reads a page's After: a place in key order, or in the QA filter a key id.
+func parseQueueCursor(filter, s string) (model.ReviewCursor, int64, error) {
+	if s == "" {
+		return model.ReviewCursor{}, 0, nil
+	}
+	if filter == FilterQA {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id < 0 {
+			return model.ReviewCursor{}, 0, model.Errorf(model.CodeInvalid, "after must be the next link of the previous page")
+		}
+		return model.ReviewCursor{}, id, nil
+	}
+	ns, key, ok := strings.Cut(s, "/")
+	if !ok || checkNamespace(ns) != nil {
+		return model.ReviewCursor{}, 0, model.Errorf(model.CodeInvalid, "after must be the next link of the previous page")
+	}
+	return model.ReviewCursor{Namespace: ns, Key: key}, 0, nil
 }
 
 // nothingMissing reports whether, by the counters, no visible key of the namespace (every
@@ -567,14 +601,15 @@ func qaRefusal(key string, found []checkup.Finding) *QAError {
 		key, what, findingKinds(found)), Findings: found}
 }
 
+// findingKinds names the kinds of found in plain words (checkup.KindLabel), for people.
 func findingKinds(found []checkup.Finding) string {
 	var kinds []string
 	for _, f := range found {
-		if !contains(kinds, f.Kind) {
-			kinds = append(kinds, f.Kind)
+		if l := checkup.KindLabel(f.Kind); !contains(kinds, l) {
+			kinds = append(kinds, l)
 		}
 	}
-	return strings.Join(kinds, ", ")
+	return strings.Join(kinds, "; ")
 }
 
 // errChanged is the conflict a reviewer gets for a row someone else wrote meanwhile.
@@ -914,7 +949,7 @@ func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (Transl
 		for _, r := range page.Rows {
 			keys[r.Namespace] = append(keys[r.Namespace], r.Key)
 		}
-		out.More = page.Next != 0
+		out.More = page.Next != ""
 	}
 	n := 0
 	for _, ks := range keys {

@@ -176,7 +176,7 @@ func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t
 				continue
 			}
 			if len(out.Rows) == limit {
-				out.Next = out.Rows[limit-1].KeyID
+				out.Next = idCursor(out.Rows[limit-1].KeyID)
 				return nil
 			}
 			out.Rows = append(out.Rows, c.reviewItem(proj, t, f.Language, r))
@@ -186,7 +186,7 @@ func (c *Catalog) qaWalk(ctx context.Context, tx model.Tx, proj model.Project, t
 		}
 		f.AfterKeyID = rows[len(rows)-1].KeyID
 		if len(f.KeyIDs) == 0 && checked >= c.qaCheckBound() {
-			out.Next, out.Partial = f.AfterKeyID, true
+			out.Next, out.Partial = idCursor(f.AfterKeyID), true
 			return nil
 		}
 	}
@@ -286,11 +286,11 @@ func (c *Catalog) qaPageFromFindings(ctx context.Context, tx model.Tx, proj mode
 		page = append(page, rows...)
 		if len(page) > limit {
 			page = page[:limit]
-			out.Next = page[limit-1].KeyID
+			out.Next = idCursor(page[limit-1].KeyID)
 			break
 		}
 		if partial {
-			out.Next, out.Partial = end, true
+			out.Next, out.Partial = idCursor(end), true
 			break
 		}
 		if end == math.MaxInt64 {

@@ -3,6 +3,7 @@ package tools_test
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,12 +190,12 @@ func TestQAFilterBoundedPages(t *testing.T) {
 				partial++
 				n := 0
 				for _, id := range ids[ns] {
-					if id > after && id <= p.Next && unchecked(name[id]) {
+					if id > after && id <= nextID(p) && unchecked(name[id]) {
 						n++
 					}
 				}
-				if n > bound || p.Next <= after {
-					t.Errorf("a partial page after %d ends at %d, covering %d rows not checked; want at most %d and to move on", after, p.Next, n, bound)
+				if n > bound || nextID(p) <= after {
+					t.Errorf("a partial page after %d ends at %s, covering %d rows not checked; want at most %d and to move on", after, p.Next, n, bound)
 				}
 			})
 			return got, partial
@@ -270,7 +271,7 @@ func TestQAFilterWholeProjectMark(t *testing.T) {
 		}
 		x.overwrite(t, "nb", "many", nb)
 		var got []string
-		var after int64
+		var after string
 		for range 100 {
 			p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Filter: tools.FilterQA, After: after})
 			if err != nil {
@@ -279,7 +280,7 @@ func TestQAFilterWholeProjectMark(t *testing.T) {
 			for _, r := range p.Rows {
 				got = append(got, r.Key)
 			}
-			if after = p.Next; after == 0 {
+			if after = p.Next; after == "" {
 				break
 			}
 		}
@@ -297,7 +298,7 @@ func qaPages(t *testing.T, x *checkupFixture, ns string, each func(p tools.Revie
 	var got []string
 	var after int64
 	for range 100 {
-		p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: after, Limit: 3})
+		p, err := x.cat.ReviewQueue(x.ctx, tools.ReviewIn{ProjectID: x.proj, Language: "nb", Namespace: ns, Filter: tools.FilterQA, After: idOf(after), Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,11 +306,24 @@ func qaPages(t *testing.T, x *checkupFixture, ns string, each func(p tools.Revie
 			got = append(got, r.Namespace+"/"+r.Key)
 		}
 		each(p, after)
-		if p.Next == 0 {
+		if p.Next == "" {
 			return got
 		}
-		after = p.Next
+		after, _ = strconv.ParseInt(p.Next, 10, 64)
 	}
 	t.Fatal("pages do not end")
 	return nil
+}
+
+// idOf and nextID are the QA filter's cursors, which are key ids.
+func idOf(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+func nextID(p tools.ReviewPage) int64 {
+	id, _ := strconv.ParseInt(p.Next, 10, 64)
+	return id
 }

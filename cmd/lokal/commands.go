@@ -13,6 +13,7 @@ import (
 
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -243,7 +244,7 @@ func init() {
 				}
 				text := checkupText(r)
 				for _, f := range r.Findings {
-					text += fmt.Sprintf("\n%s  %s  %s  %s: %s", f.Namespace, f.Key, f.Language, f.Kind, f.Message)
+					text += fmt.Sprintf("\n%s  %s  %s  %s: %s", f.Namespace, f.Key, f.Language, checkup.KindLabel(f.Kind), f.Message)
 				}
 				if r.NextOffset != nil {
 					text += fmt.Sprintf("\nmore with --offset %d", *r.NextOffset)

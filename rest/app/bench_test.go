@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -48,6 +49,7 @@ type benchEnv struct {
 	csrf    string
 	project string
 	drafts  []string // keys of the AI drafts, in key order
+	page100 string   // the queue's cursor after the 5,000th AI draft in key order (page 101 of 50 rows)
 	values  map[string]string
 	cat     *tools.Catalog
 }
@@ -112,7 +114,7 @@ func newBenchEnv(b *testing.B, dialect string) *benchEnv {
 		b.Fatal(err)
 	}
 	return &benchEnv{h: app.New(cat, &app.Options{Logger: slog.New(slog.DiscardHandler)}), cookie: &http.Cookie{Name: "lokal_session", Value: in.Token},
-		csrf: in.Session.CSRF, project: f.Project.ID, drafts: drafts, values: nb, cat: cat}
+		csrf: in.Session.CSRF, project: f.Project.ID, drafts: drafts, values: nb, cat: cat, page100: "common/" + slices.Sorted(slices.Values(drafts))[4999]}
 }
 
 func (e *benchEnv) get(b *testing.B, path string) string {
@@ -132,7 +134,7 @@ func BenchmarkEditorQueue(b *testing.B) {
 		e := newBenchEnv(b, dialect)
 		base := "/app/p/" + e.project + "/review/nb"
 		for _, q := range []struct{ name, query string }{
-			{"all", ""}, {"ai_drafts", "?filter=ai"}, {"ai_drafts_page_100", "?filter=ai&after=40000"},
+			{"all", ""}, {"ai_drafts", "?filter=ai"}, {"ai_drafts_page_100", "?filter=ai&after=" + url.QueryEscape(e.page100)},
 			{"search", "?q=" + url.QueryEscape("49 items")}, {"qa", "?filter=qa"}, {"approved", "?filter=approved"},
 		} {
 			b.Run(q.name, func(b *testing.B) {
@@ -181,7 +183,7 @@ func BenchmarkEditorApproveNext(b *testing.B) {
 		path := "/app/p/" + e.project + "/review/nb/save"
 		versions := map[string]string{}
 		sys := model.WithPrincipal(b.Context(), tools.System)
-		for after := int64(0); ; {
+		for after := ""; ; {
 			page, err := e.cat.ReviewQueue(sys, tools.ReviewIn{ProjectID: e.project, Language: "nb", Filter: tools.FilterAIDrafts, After: after, Limit: 200})
 			if err != nil {
 				b.Fatal(err)
@@ -189,7 +191,7 @@ func BenchmarkEditorApproveNext(b *testing.B) {
 			for _, r := range page.Rows {
 				versions[r.Key] = r.Version
 			}
-			if after = page.Next; after == 0 {
+			if after = page.Next; after == "" {
 				break
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"html"
 	"net/http"
 	neturl "net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -102,17 +101,21 @@ func TestQAPartialPage(t *testing.T) {
 			}
 		}
 		sync("en", en)
-		// The row with a problem is the last in key order, past what one page checks.
+		// The row with a problem is the last the QA filter checks (it follows key ids),
+		// past what one page checks.
 		var last string
-		for after := int64(0); ; {
+		var lastID int64
+		for after := ""; ; {
 			p, err := e.cat.ReviewQueue(e.sys(t), tools.ReviewIn{ProjectID: e.f.Project.ID, Language: "nb", Namespace: "big", After: after, Limit: 200})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(p.Rows) > 0 {
-				last = p.Rows[len(p.Rows)-1].Key
+			for _, r := range p.Rows {
+				if r.KeyID > lastID {
+					last, lastID = r.Key, r.KeyID
+				}
 			}
-			if after = p.Next; after == 0 {
+			if after = p.Next; after == "" {
 				break
 			}
 		}
@@ -158,8 +161,8 @@ func nextRowsLink(t *testing.T, body, text string) string {
 	if err != nil {
 		t.Fatalf("the next rows link %q: %v", link, err)
 	}
-	if after, err := strconv.ParseInt(u.Query().Get("after"), 10, 64); err != nil || after <= 0 {
-		t.Fatalf("the next rows link %q goes on after no key id", link)
+	if u.Query().Get("after") == "" {
+		t.Fatalf("the next rows link %q goes on after no row", link)
 	}
 	return link
 }

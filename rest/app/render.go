@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -27,6 +28,7 @@ func parsePages() map[string]*template.Template {
 		"plural":       plural,
 		"words":        func(code any) string { return strings.ReplaceAll(fmt.Sprint(code), "_", " ") },
 		"langName":     langName,
+		"kindLabel":    checkup.KindLabel, // a finding's kind in plain words
 		"dir":          message.Direction, // a language's writing direction, for dir=
 		"langNames": func(codes []string) string {
 			out := make([]string, len(codes))

@@ -78,20 +78,19 @@ func first(s []string) string {
 
 // queueIn reads the queue's filters from a query.
 func queueIn(r *http.Request, q url.Values) tools.ReviewIn {
-	after, _ := strconv.ParseInt(q.Get("after"), 10, 64)
 	return tools.ReviewIn{ProjectID: r.PathValue("project"), Language: r.PathValue("lang"), Namespace: q.Get("ns"),
-		Filter: q.Get("filter"), Text: q.Get("q"), After: after}
+		Filter: q.Get("filter"), Text: q.Get("q"), After: q.Get("after")}
 }
 
-func queueURL(r *http.Request, in tools.ReviewIn, after int64) string {
+func queueURL(r *http.Request, in tools.ReviewIn, after string) string {
 	q := url.Values{}
 	for k, v := range map[string]string{"filter": in.Filter, "ns": in.Namespace, "q": in.Text} {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
-	if after > 0 {
-		q.Set("after", strconv.FormatInt(after, 10))
+	if after != "" {
+		q.Set("after", after)
 	}
 	u := "/app/p/" + in.ProjectID + "/review/" + in.Language
 	if len(q) > 0 {
@@ -132,7 +131,7 @@ func (h *handler) reviewPage(w http.ResponseWriter, r *http.Request, status int,
 	back := queueURL(r, in, in.After)
 	h.render(w, r, status, "review", map[string]any{"Page": page, "Language": in.Language, "ProjectID": in.ProjectID,
 		"Filter": in.Filter, "Namespace": in.Namespace, "Text": in.Text, "After": in.After, "Editable": page.Editable, "Approvable": page.Approvable,
-		"Back": back, "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, 0),
+		"Back": back, "NextURL": queueURL(r, in, page.Next), "FirstURL": queueURL(r, in, ""),
 		"Flash": q.Get("done"), "FormError": fe, "Selected": selected})
 }
 

@@ -225,7 +225,7 @@ func TestCheckupsPage(t *testing.T) {
 		mgr.get(t, cp).want(t, http.StatusOK, `id="no-report"`, "Run a checkup now")
 		tr.post(t, cp+"/run", nil, true).want(t, http.StatusForbidden, `id="run-error"`, "managers and owners only")
 		mgr.post(t, cp+"/run", nil, true).want(t, http.StatusSeeOther)
-		mgr.get(t, cp).want(t, http.StatusOK, "Findings per key", "<code>common · greeting</code>", "placeholder mismatch",
+		mgr.get(t, cp).want(t, http.StatusOK, "Findings per key", "<code>common · greeting</code>", "placeholders differ from the source",
 			`href="/app/p/`+id+`/review/nb/row?ns=common&amp;key=greeting"`, "sv — Swedish")
 		if p := tr.get(t, cp).want(t, http.StatusOK, "<code>common · greeting</code>"); strings.Contains(p.body, "Run a checkup now") {
 			t.Errorf("a translator's checkups page offers to run one")

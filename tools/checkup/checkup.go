@@ -63,6 +63,29 @@ const (
 	KindPluralForms    = "plural_categories" // plural forms are not the target language's CLDR categories
 )
 
+// kindLabels name the kinds for people: reports, the editor and the CLI show these, the
+// kinds themselves stay in the machine fields (JSON "kind").
+var kindLabels = map[string]string{
+	KindMissing:        "not translated",
+	KindPlaceholder:    "placeholders differ from the source",
+	KindMarkup:         "tags differ from the source",
+	KindStale:          "the source changed since",
+	KindGlossary:       "glossary term not used",
+	KindDoNotTranslate: "do-not-translate term changed",
+	KindIdentical:      "same as the source",
+	KindSyntax:         "broken message syntax",
+	KindPluralForms:    "plural forms not the language's",
+}
+
+// KindLabel is kind in plain words; a kind it does not know reads with spaces for its
+// underscores.
+func KindLabel(kind string) string {
+	if l, ok := kindLabels[kind]; ok {
+		return l
+	}
+	return strings.ReplaceAll(kind, "_", " ")
+}
+
 // kinds lists every finding kind, for the zero entries of Summary.ByKind.
 var kinds = []string{KindMissing, KindPlaceholder, KindMarkup, KindStale, KindGlossary, KindDoNotTranslate, KindIdentical,
 	KindSyntax, KindPluralForms}

@@ -53,7 +53,9 @@ type Problem struct {
 	Detail string
 }
 
-func (p Problem) String() string { return p.Code + ": " + p.Detail }
+// String is the problem for people: Detail, in plain words. The code is for programs
+// (JSON "code", the checkup's kinds) and never shown.
+func (p Problem) String() string { return p.Detail }
 
 // Problem codes Check reports.
 const (

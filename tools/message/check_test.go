@@ -323,3 +323,20 @@ func TestBlockRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemStringIsPlainWords: a problem reads, for people, as its detail: no code in
+// front of it, the offending text quoted, no byte offsets.
+func TestProblemStringIsPlainWords(t *testing.T) {
+	t.Parallel()
+	probs := Check("Hello {name}, <b>save</b> now", "Hei, <b>lagre</b> nå", Rules{SourceLang: "en", TargetLang: "nb", SkipProse: true})
+	if len(probs) != 1 {
+		t.Fatalf("Check found %v, want the missing {name}", probs)
+	}
+	p := probs[0]
+	if p.Code != CodeMissingArg || p.String() != p.Detail {
+		t.Errorf("String() = %q for %+v, want its detail alone", p.String(), p)
+	}
+	if !strings.Contains(p.String(), "{name}") || strings.Contains(p.String(), "byte") || strings.Contains(p.String(), CodeMissingArg) {
+		t.Errorf("%q should quote {name} and name no code or byte", p.String())
+	}
+}

@@ -34,14 +34,27 @@ type ReviewFilter struct {
 	Held           bool   // held back from readers (TranslationState.Held)
 	Text           string // in the key, the source or the translation, case-insensitive
 	KeyIDs         []int64
-	AfterKeyID     int64 // rows of keys after this id (pages follow key ids)
-	Limit          int
+	AfterKeyID     int64 // ReviewRows: rows of keys after this id (pages follow key ids)
+	// After: ReviewQueueRows' rows come after this row in key order.
+	After ReviewCursor
+	Limit int
 	// Window, when > 0, bounds a walk of the project's keys in id order (the filters no
 	// index finds the rows of: all, approved, missing, text no trigram index narrows) to
 	// this many key ids after AfterKeyID, so that a filter few rows pass costs a window, not
 	// the project; ReviewRows reports where a window stopped short of a full page.
 	Window int64
 }
+
+// ReviewCursor is a place in the review queue's key order: namespace name, then key,
+// both bytewise. The zero cursor is before the first row. A page ends at a cursor, not
+// at a key id or an offset, so a write between two pages neither skips nor repeats a row.
+type ReviewCursor struct {
+	Namespace string
+	Key       string
+}
+
+// IsZero reports whether c is the queue's start.
+func (c ReviewCursor) IsZero() bool { return c.Namespace == "" && c.Key == "" }
 
 // ReviewRow is one key of the queue with its source row and its row in the language (nil
 // while missing) and how many comments the row has.

@@ -145,6 +145,11 @@ type EditorTx interface {
 	// walk (ReviewFilter.Window) read when it stopped before the page was full and before
 	// the project's last key (0 otherwise): the next page starts after it.
 	ReviewRows(ctx context.Context, f ReviewFilter) (rows []ReviewRow, through int64, err error)
+	// ReviewQueueRows returns a page of the review queue of one language in key order
+	// (namespace name, then key, bytewise) after f.After; stop is where a windowed walk
+	// (f.Window keys read) ended before the page was full and before the last key (zero
+	// otherwise): the next page starts after it. f.KeyIDs and f.AfterKeyID are not read.
+	ReviewQueueRows(ctx context.Context, f ReviewFilter) (rows []ReviewRow, stop ReviewCursor, err error)
 	// RowHistory returns the history of one language's row of a key, newest first.
 	RowHistory(ctx context.Context, keyID int64, language string, limit int) ([]HistoryEntry, error)
 	// MemoryCandidates returns at most f.Limit source rows most like f.Text by the trigram

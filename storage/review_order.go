@@ -1,0 +1,272 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/uptrace/bun"
+)
+
+// The review queue in key order: namespace by namespace in name order, each read in
+// keys_namespace_key from the cursor on, so a page is an index range scan and a write
+// between pages neither skips nor repeats a row. Per namespace, a filter reads in one of
+// two shapes (ReviewRows' comment has them): a walk of the keys in order, each joined to its
+// rows, when most keys pass or the namespace's counters say at least 1 in reviewDense does;
+// otherwise a drive from the few rows the filter's index holds (translations_review,
+// translations_ai_drafts, translation_drift, the commented keys, the trigram candidates)
+// within the namespace's key ids, sorted by key: at most a few thousand rows.
+
+// reviewDense is the share of a namespace's keys from which a walk finds a page sooner
+// than a drive sorts them; reviewDriveMax the rows a drive always may sort.
+const (
+	reviewDense    = 100
+	reviewDriveMax = 2000
+)
+
+// reviewOrder is the ORDER BY of key order in a namespace, with the conditions "after
+// key" and "through key" that bound it, all answered from keys_namespace_key.
+func (t *tx) reviewOrder() (order, after, through string, args func(string) []any) {
+	if !t.db.postgres {
+		return "k.key", "k.key > ?", "k.key <= ?", func(k string) []any { return []any{k} }
+	}
+	const p = `substr(k.key, 1, 200) COLLATE "C"`
+	const q = `substr(?, 1, 200) COLLATE "C"`
+	return p + `, k.key COLLATE "C"`,
+		p + " >= " + q + " AND (" + p + " > " + q + ` OR k.key COLLATE "C" > ? COLLATE "C")`,
+		p + " <= " + q + " AND (" + p + " < " + q + ` OR k.key COLLATE "C" <= ? COLLATE "C")`,
+		func(k string) []any { return []any{k, k, k} }
+}
+
+// ReviewQueueRows reads a page of the queue in key order (model.Tx).
+func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []model.ReviewRow, stop model.ReviewCursor, _ error) {
+	var nss []namespaceRow
+	q := t.tx.NewSelect().Model(&nss).Column("id", "key").Where("project_id = ?", f.ProjectID)
+	if f.Namespace != "" {
+		q = q.Where("key = ?", f.Namespace)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, stop, mapError(err)
+	}
+	slices.SortFunc(nss, func(a, b namespaceRow) int { return strings.Compare(a.Key, b.Key) })
+	out := []model.ReviewRow{}
+	ids := make([]int64, len(nss))
+	for i, n := range nss {
+		ids[i] = n.ID
+	}
+	lo, hi, err := t.idRange(ctx, ids)
+	if err != nil || hi == 0 {
+		return out, stop, err
+	}
+	// Text the trigram indexes narrow is looked for among the keys they name.
+	var textKeys []int64
+	textIndexed, narrowed := false, false
+	if f.Text != "" {
+		if textKeys, textIndexed, narrowed, err = t.textCandidates(ctx, f.Text, []string{f.SourceLanguage, f.Language}, lo, hi); err != nil {
+			return nil, stop, err
+		}
+		if narrowed && len(textKeys) == 0 {
+			return out, stop, nil
+		}
+	}
+	var counts map[string]model.LanguageCounts
+	if f.Stale || f.AIDrafts || f.Status == model.StatusNeedsReview || f.Missing {
+		if counts, err = t.NamespaceRowCounts(ctx, f.ProjectID, f.Language); err != nil {
+			return nil, stop, err
+		}
+	}
+	window := f.Window
+	for _, ns := range nss {
+		if ns.Key < f.After.Namespace {
+			continue
+		}
+		after := ""
+		if ns.Key == f.After.Namespace {
+			after = f.After.Key
+		}
+		c, counted := counts[ns.Key]
+		if f.Missing && counted && c.Total-c.Current-c.Behind-c.NullVersion <= 0 {
+			continue // the counters say nothing is missing here
+		}
+		drive := narrowed || f.HasComments
+		if f.Stale || f.AIDrafts || f.Status == model.StatusNeedsReview {
+			// At most this many rows pass: the stale ones may have any status.
+			most := c.Behind + c.NullVersion
+			if !f.Stale {
+				most += c.AIDrafts
+				if !f.AIDrafts {
+					most += c.ToReview
+				}
+			}
+			drive = most <= max(reviewDriveMax, c.Total/reviewDense)
+		}
+		var through string
+		windowed := false
+		if !drive && window > 0 {
+			end, n, err := t.keysAfter(ctx, ns.ID, after, window)
+			if err != nil {
+				return nil, stop, err
+			}
+			if n >= window {
+				through, windowed = end, true
+			}
+			window -= n
+		}
+		room := 0
+		if f.Limit > 0 {
+			room = f.Limit - len(out)
+		}
+		rows, err := t.reviewNamespace(ctx, f, ns, after, through, drive, narrowed, textIndexed, textKeys, room)
+		if err != nil {
+			return nil, stop, err
+		}
+		out = append(out, rows...)
+		if f.Limit > 0 && len(out) >= f.Limit {
+			return out, model.ReviewCursor{}, nil
+		}
+		if windowed {
+			return out, model.ReviewCursor{Namespace: ns.Key, Key: through}, nil
+		}
+	}
+	return out, model.ReviewCursor{}, nil
+}
+
+// keysAfter finds, in namespace ns's key order after key after, the n-th key (n =
+// window) or, when there are fewer, how many there are.
+func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int64) (end string, n int64, _ error) {
+	order, cond, _, args := t.reviewOrder()
+	var keys []string
+	if err := t.tx.NewRaw("SELECT k.key FROM translation_keys AS k WHERE k.namespace_id = ? AND "+cond+" ORDER BY "+order+" LIMIT 1 OFFSET ?",
+		append(append([]any{nsID}, args(after)...), window-1)...).Scan(ctx, &keys); err != nil {
+		return "", 0, mapError(err)
+	}
+	if len(keys) == 1 {
+		return keys[0], window, nil
+	}
+	if err := t.tx.NewRaw("SELECT COUNT(*) FROM translation_keys AS k WHERE k.namespace_id = ? AND "+cond,
+		append([]any{nsID}, args(after)...)...).Scan(ctx, &n); err != nil {
+		return "", 0, mapError(err)
+	}
+	return "", n, nil
+}
+
+// reviewNamespace reads up to limit rows of namespace ns after key after (through key
+// through when not ""), in key order.
+func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns namespaceRow, after, through string, drive, narrowed, textIndexed bool,
+	textKeys []int64, limit int) ([]model.ReviewRow, error) {
+	order, afterCond, throughCond, keyArgs := t.reviewOrder()
+	id := "k.id"
+	var from string
+	var args []any
+	byRows := drive && !narrowed && !f.HasComments // from the filter's partial index or drift marks
+	switch {
+	case byRows && f.Stale && t.db.postgres:
+		from, args, id = fmt.Sprintf(driftPG, "d.key_id"), []any{f.SourceLanguage}, "d.key_id"
+	case byRows && f.Stale:
+		from, args, id = driftSQLite, nil, "d.key_id"
+	case byRows && t.db.postgres:
+		from, args, id = fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
+	case byRows:
+		from, args, id = driveSQLite, nil, "t.key_id"
+	case drive && f.HasComments && t.db.postgres:
+		from = commented + `LATERAL ` + fmt.Sprintf(reviewKey, "ck.key_id") + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
+		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
+	case drive && f.HasComments:
+		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
+	case t.db.postgres && f.Text != "" && !textIndexed && through == "":
+		from, args = scanPG, []any{f.SourceLanguage, f.Language}
+	case t.db.postgres:
+		from, args = walkPG, []any{f.SourceLanguage, f.Language}
+	default:
+		from, args = walkSQLite, []any{f.Language}
+	}
+	args = append([]any{f.Language}, args...)
+	where := []string{"NOT k.hidden", "s.value <> ''"}
+	if byRows && f.Stale {
+		where = append(where, "d.language = ?", "t.key_id = d.key_id", "t.language = d.language")
+		args = append(args, f.Language)
+	} else if byRows {
+		where = append(where, "t.language = ?")
+		args = append(args, f.Language)
+	}
+	if !t.db.postgres {
+		where = append(where, "s.key_id = k.id", "s.language = ?")
+		args = append(args, f.SourceLanguage)
+		if byRows {
+			where = append(where, "k.id = t.key_id")
+		}
+		if drive && f.HasComments {
+			where = append(where, "k.id = ck.key_id")
+		}
+	}
+	if drive {
+		// The rows are found by key id; the namespace's ids lie between lo and hi.
+		lo, hi, err := t.idRange(ctx, []int64{ns.ID})
+		if err != nil || hi == 0 {
+			return nil, err
+		}
+		// + keeps SQLite from walking keys_namespace_key, which would be the walk.
+		where = append(where, "+k.namespace_id = ?", id+" BETWEEN ? AND ?")
+		args = append(args, ns.ID, lo, hi)
+		if narrowed {
+			where = append(where, id+" IN (?)")
+			args = append(args, bun.In(textKeys))
+		}
+	} else {
+		where = append(where, "k.namespace_id = ?")
+		args = append(args, ns.ID)
+	}
+	where = append(where, afterCond)
+	args = append(args, keyArgs(after)...)
+	if through != "" {
+		where = append(where, throughCond)
+		args = append(args, keyArgs(through)...)
+	}
+	if f.Status != "" {
+		// In a walk, the status is checked per key (ReviewRows).
+		status := "t.status = ?"
+		if !drive && !t.db.postgres {
+			status = "+" + status
+		}
+		where = append(where, status)
+		args = append(args, f.Status)
+	}
+	if f.AIDrafts {
+		where = append(where, "t.status = 'needs_review'", "t.updated_by LIKE 'ai:%'")
+	}
+	if f.Stale {
+		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
+	}
+	if f.Missing {
+		where = append(where, "(t.id IS NULL OR t.value = '')")
+	}
+	if f.HasComments && !drive {
+		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")
+		args = append(args, f.Language)
+	}
+	if f.Text != "" {
+		p := likePattern(f.Text)
+		l := t.db.lower()
+		where = append(where, "("+l+`(k.key) LIKE ? ESCAPE '\' OR `+l+`(s.value) LIKE ? ESCAPE '\' OR `+l+`(t.value) LIKE ? ESCAPE '\')`)
+		args = append(args, p, p, p)
+	}
+	if drive && !t.db.postgres {
+		order = "+" + order // sorted after the drive, never walked
+	}
+	query := "SELECT " + reviewColumns + "\nFROM " + from + "\nWHERE " + strings.Join(where, " AND ") + "\nORDER BY " + order
+	if limit > 0 {
+		query += " LIMIT ?"
+		args = append(args, limit)
+	}
+	var rows []reviewRow
+	if err := t.tx.NewRaw(query, args...).Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
+	}
+	out := make([]model.ReviewRow, len(rows))
+	for i, r := range rows {
+		out[i] = r.row(ns.Key, f)
+	}
+	return out, nil
+}
