@@ -90,7 +90,8 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 		if f.Missing && counted && c.Total-c.Current-c.Behind-c.NullVersion <= 0 {
 			continue // the counters say nothing is missing here
 		}
-		drive := narrowed || f.HasComments
+		// Held-back rows are few (translations_held holds only them): always a drive.
+		drive := narrowed || f.HasComments || f.Held
 		if f.Stale || f.AIDrafts || f.Status == model.StatusNeedsReview {
 			// At most this many rows pass: the stale ones may have any status.
 			most := c.Behind + c.NullVersion
@@ -239,8 +240,13 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 	if f.Stale {
 		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
 	}
+	if f.Held {
+		// As translations_held's predicate reads, so that SQLite sees the index applies.
+		where = append(where, "t.held <> ''")
+	}
 	if f.Missing {
-		where = append(where, "(t.id IS NULL OR t.value = '')")
+		// A plural family lacking a form its language needs is missing too (incomplete).
+		where = append(where, "(t.id IS NULL OR t.value = '' OR t.incomplete)")
 	}
 	if f.HasComments && !drive {
 		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")
