@@ -80,7 +80,7 @@ func TestApprovalGatedByQA(t *testing.T) {
 			t.Fatalf("after the override: %+v", got)
 		}
 		d, err := e.cat.RowDetails(ctx, e.ref("common", "greet", "nb"))
-		if err != nil || len(d.Comments) != 1 || !strings.Contains(d.Comments[0].Body, reason) || !strings.Contains(d.Comments[0].Body, checkup.KindPlaceholder) {
+		if err != nil || len(d.Comments) != 1 || !strings.Contains(d.Comments[0].Body, reason) || !strings.Contains(d.Comments[0].Body, checkup.KindLabel(checkup.KindPlaceholder)) {
 			t.Fatalf("the reason is not on the row: %+v %v", d.Comments, err)
 		}
 
