@@ -294,3 +294,27 @@ func TestBrowserPluralFamily(t *testing.T) {
 		}
 	})
 }
+
+// TestFamilyTextOutsideHeld: on both databases, a plural family's translation with text
+// outside its plural block (an AI answer with a label in front) is held back with why:
+// endpoint 1 keeps serving the family's previous forms instead of the raw value.
+func TestFamilyTextOutsideHeld(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		e.enable(t, "pl")
+		if st, b := e.restCall(t, "PUT", "/api/sync/"+e.f.Project.ID+"/latest/en/common", map[string]string{
+			"title": "Hello {{name}}", "files.count_one": "{{count}} file", "files.count_other": "{{count}} files"}); st != http.StatusOK {
+			t.Fatalf("sync: %d %s", st, b)
+		}
+		good := "{count, plural, one {{{count}} plik} few {{{count}} pliki} many {{{count}} plików} other {{{count}} pliku}}"
+		e.approve(t, "common", "files.count", "pl", good)
+		e.draft(t, "common", "files.count", "pl", "Tłumaczenie: "+good)
+		if it := e.item(t, "files.count", "pl"); !strings.Contains(it.Held, `"Tłumaczenie:" outside its plural forms`) || it.ReadersGet != "the previous value" {
+			t.Errorf("the row is held as %q, readers get %q", it.Held, it.ReadersGet)
+		}
+		want := map[string]string{"files.count_one": "{{count}} plik", "files.count_few": "{{count}} pliki", "files.count_many": "{{count}} plików", "files.count_other": "{{count}} pliku"}
+		if s := e.served(t, "pl"); !maps.Equal(s, want) {
+			t.Errorf("endpoint 1 serves pl %q, want the previous forms", s)
+		}
+	})
+}
