@@ -116,11 +116,11 @@ func (f *FormsIn) Join() (string, error) {
 					bad = true
 					continue
 				}
-				syn := sh.Syntax
-				if !top {
-					syn = message.BlockSyntax(syn)
+				text := message.FormFieldText(texts[*p.F], sh.Syntax, plural)
+				if top {
+					text = message.FieldText(texts[*p.F], sh.Syntax, plural, i == len(in)-1)
 				}
-				out = append(out, message.Piece{Text: message.FieldText(texts[*p.F], syn, plural, top && i == len(in)-1)})
+				out = append(out, message.Piece{Text: text})
 				continue
 			}
 			fr := &message.Frame{Head: p.Head, Type: p.Type, Tail: p.Tail}
@@ -171,7 +171,7 @@ func FormTexts(value, language string, syn message.Syntax) map[string]string {
 	walk = func(ps []message.Piece, path message.Path, plural bool) {
 		for i, p := range ps {
 			if p.Block == nil {
-				out[fieldKey(path, i/2)] = b.show(p.Text, plural)
+				out[fieldKey(path, i/2)] = b.show(p.Text, plural, len(path) > 0)
 				continue
 			}
 			step := stepOf(ps, i)
@@ -197,12 +197,12 @@ func (f *FormsEditor) HasText() bool {
 
 // formsEditor builds the fields of a row, or nil when the row is edited as text: its
 // source has no block, or its value has blocks other than the source's (or one left
-// open, which QA reports).
+// open, which QA reports). In i18next without ICU the blocks are plural families'.
 func formsEditor(source, value, language string, syn message.Syntax) *FormsEditor {
 	if syn == 0 {
 		syn = message.DetectSyntax([]string{source})
 	}
-	if syn&message.ICU == 0 {
+	if syn&(message.ICU|message.I18next) == 0 {
 		return nil
 	}
 	src, ok := message.Split(source, syn)
@@ -241,7 +241,12 @@ type formInfo struct {
 	foreign            bool
 }
 
-func (b *formsBuilder) show(text string, plural bool) string {
+// show is the text a field shows for text of the value: inBlock for a field inside a
+// block (message.FormFieldShow), in a right-to-left language with its syntax isolated.
+func (b *formsBuilder) show(text string, plural, inBlock bool) string {
+	if inBlock {
+		text = message.FormFieldShow(text, b.syn, plural)
+	}
 	if b.rtl {
 		return message.IsolateSyntax(text, b.syn, plural)
 	}
@@ -286,9 +291,9 @@ func (b *formsBuilder) level(src, val []message.Piece, path message.Path, plural
 			if !show {
 				continue
 			}
-			f := FormField{N: len(b.ed.Fields), Key: fieldKey(path, i/2), Source: b.show(p.Text, plural), Label: b.where(src, i, form)}
+			f := FormField{N: len(b.ed.Fields), Key: fieldKey(path, i/2), Source: b.show(p.Text, plural, form != nil), Label: b.where(src, i, form)}
 			if val != nil {
-				f.Text = b.show(val[i].Text, plural)
+				f.Text = b.show(val[i].Text, plural, form != nil)
 			}
 			if form != nil && !blocks {
 				f.Selector, f.Examples, f.Foreign, f.Label = form.selector, form.examples, form.foreign, ""

@@ -21,7 +21,10 @@
 // and select keys, and any form the value has that the language lacks, marked), each with
 // copy-source. The catalogue builds the fields from the message tree and joins them back
 // into one value (tools.FormsIn, message.Split, message.JoinPieces, message.FieldText), for
-// saving and for QA while typing; the form posts the shape with the fields. Every text of a
+// saving and for QA while typing; the form posts the shape with the fields. An i18next
+// plural family (files_one, files_other, stored as one plural) gets a box per category of
+// the target language too, holding the form as i18next reads it: what is typed is text,
+// a '#' or '}' included, and is served back as typed (message.FormFieldText). Every text of a
 // language carries lang and dir (message.Direction); right-to-left fields hold their syntax
 // in left-to-right isolates (message.IsolateSyntax).
 //

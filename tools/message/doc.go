@@ -51,7 +51,11 @@
 // it is written as text (stray braces, an apostrophe that would open a
 // quote, a typed block are quoted) while the field's arguments, tags and
 // '#' stay syntax; [IsolateSyntax] puts a right-to-left field's syntax in
-// left-to-right isolates, which FieldText takes out.
+// left-to-right isolates, which FieldText takes out. Inside a block
+// [FormFieldText] applies it in the block's syntax; a plural family's forms
+// (a block read in i18next without ICU) hold i18next text, so there every
+// typed character but i18next's own syntax is text, '#' included, and
+// [FormFieldShow] gives a field the form as i18next reads it.
 //
 // # Plural families
 //

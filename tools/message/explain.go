@@ -189,8 +189,14 @@ func quote(s string) string { return `"` + s + `"` }
 // consumes, or a plural or select without "other" that the source has with
 // one. reason says which, quoting it. What still renders (a missing `few`,
 // which formatters fill from other; an argument left out) is no break: the
-// checks report it.
+// checks report it. In i18next, a plural family's translation that is not one
+// plural block (FamilyOutside) breaks too.
 func Breaks(source, value string, syn Syntax) (reason string, broken bool) {
+	if syn.Has(I18next) {
+		if reason, broken := FamilyOutside(source, value); broken {
+			return reason, true
+		}
+	}
 	src, tr := Parse(source, syn), Parse(value, syn)
 	noOther := func(m *Message) map[string]int {
 		out := map[string]int{}

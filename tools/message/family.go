@@ -193,6 +193,38 @@ func FamilyIncomplete(lang, value string) bool {
 	return ok && s.Tail != "" && familyShape(s) && len(MissingCategories(lang, value)) > 0
 }
 
+// FamilyOutside reports whether value, a translation of source, a plural family's value
+// (one plural on count), has a plural block with text (or space) outside it: i18next reads
+// a family as one key per form, so such a value cannot be served as the forms, and the app
+// would show it, syntax and all, under the base key. reason quotes the text outside.
+func FamilyOutside(source, value string) (reason string, broken bool) {
+	if !strings.HasPrefix(source, "{count") || !strings.Contains(value, "{") {
+		return "", false
+	}
+	if p, ok := SinglePlural(source); !ok || p.Arg != "count" {
+		return "", false
+	}
+	if _, ok := SinglePlural(strings.TrimSpace(value)); ok && strings.TrimSpace(value) == value {
+		return "", false
+	}
+	var outside []string
+	blocks := 0
+	for _, pc := range PluralPieces(value) {
+		if pc.Plural != nil {
+			blocks++
+		} else if strings.TrimSpace(pc.Text) != "" {
+			outside = append(outside, quote(strings.TrimSpace(pc.Text)))
+		}
+	}
+	if blocks == 0 {
+		return "", false // text alone: i18next falls back to the base key, and shows it
+	}
+	if len(outside) == 0 {
+		outside = []string{"whitespace"}
+	}
+	return "the translation has " + strings.Join(outside, " and ") + " outside its plural forms, which i18next reads as one key per form", true
+}
+
 // familyShape reports whether s has the shape lokal stores an i18next plural family in: a
 // plural or selectordinal on count whose forms have no '#'.
 func familyShape(s *Select) bool {

@@ -195,3 +195,28 @@ func TestCheckFamilyCategories(t *testing.T) {
 		t.Errorf("a complete pl family: %v", ps)
 	}
 }
+
+// TestFamilyOutside: a family's translation with text or space outside its plural block
+// cannot be served as i18next's suffix keys and breaks; one block, or text alone (which
+// i18next falls back to), does not.
+func TestFamilyOutside(t *testing.T) {
+	t.Parallel()
+	src := "{count, plural, one {{{count}} file} other {{{count}} files}}"
+	block := "{count, plural, one {{{count}} plik} other {{{count}} pliku}}"
+	for v, want := range map[string]bool{
+		"AI " + block: true, block + " z": true, " " + block: true,
+		block: false, "{{count}} plików": false, "pliki": false,
+	} {
+		reason, broken := Breaks(src, v, I18next)
+		if broken != want {
+			t.Errorf("Breaks(%q) = %v %q, want %v", v, broken, reason, want)
+		}
+	}
+	if r, _ := Breaks(src, "AI "+block, I18next); r != `the translation has "AI" outside its plural forms, which i18next reads as one key per form` {
+		t.Errorf("reason: %q", r)
+	}
+	// A plain key's source is no family.
+	if _, broken := Breaks("{{count}} files", "AI "+block, I18next); broken {
+		t.Error("a plain key's translation is held as a family's")
+	}
+}

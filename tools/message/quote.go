@@ -23,6 +23,49 @@ func BlockSyntax(syn Syntax) Syntax {
 	return syn
 }
 
+// FormFieldText is FieldText for a field inside a block (a form's text, or text around a
+// block nested in a form) of a value read in syn. The forms of a block read in i18next
+// without ICU are a plural family's, which i18next reads as plain text: everything typed
+// but i18next's own syntax ({{x}}, $t(), tags) is text, a '#' included, written with ICU's
+// quoting (BlockSyntax) so that ICUToNative gives the typed text back. Elsewhere it is
+// FieldText in BlockSyntax(syn).
+func FormFieldText(text string, syn Syntax, plural bool) string {
+	if syn&ICU != 0 || syn&I18next == 0 {
+		return FieldText(text, BlockSyntax(syn), plural, false)
+	}
+	text = stripIsolates(text, syn, plural)
+	atoms, clean := fieldAtoms(text, syn, plural)
+	if clean && !strings.ContainsAny(text, "{}#'") {
+		return text
+	}
+	return strings.TrimSuffix(writeAtoms(append(atoms, atom{raw: followed}), plural), followed)
+}
+
+// FormFieldShow is the text a field inside a block shows for text, as the value has it
+// (FormFieldText's inverse): a plural family's form as i18next reads it (quoting undone,
+// '#' as {{count}}), any other as written.
+func FormFieldShow(text string, syn Syntax, plural bool) string {
+	if syn&ICU != 0 || syn&I18next == 0 || !strings.ContainsAny(text, "#'") {
+		return text
+	}
+	atoms, clean := fieldAtoms(text, BlockSyntax(syn), plural)
+	if !clean {
+		return text
+	}
+	var b strings.Builder
+	for _, a := range atoms {
+		switch {
+		case a.lit:
+			b.WriteString(a.text)
+		case plural && a.raw == "#":
+			b.WriteString("{{count}}")
+		default:
+			b.WriteString(a.raw)
+		}
+	}
+	return b.String()
+}
+
 // FieldText returns text typed into one field as ICU writes it in that place of a
 // message read in syn: plural is true for a form of a plural or selectordinal block, where
 // '#' is the number; last is true for the text at the very end of the message, where no

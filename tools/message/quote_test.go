@@ -123,3 +123,45 @@ func TestIsolateSyntax(t *testing.T) {
 		t.Errorf("a typed isolate was removed: %q", s)
 	}
 }
+
+// TestFormFieldTextFamily: in i18next without ICU a block's forms are a plural family's,
+// which i18next reads as plain text: whatever is typed ('}', '{', '#', apostrophes) is
+// quoted so that the family keeps its shape and ICUToNative, as endpoint 1 serves the
+// form, gives the typed text back; the field shows the form as typed, and an unedited
+// form is written back byte for byte.
+func TestFormFieldTextFamily(t *testing.T) {
+	t.Parallel()
+	syn := I18next | HTML
+	for _, typed := range []string{"{{count}} pliki}", "# {{count}} #", "{", "'", "''", "'#'", "it's {x}", "x'", "{count, plural, other {y}}", "<b>{{count}}</b> }", "a}'b"} {
+		form := FormFieldText(typed, syn, true)
+		v := "{count, plural, few {" + form + "} other {x}}"
+		m := Parse(v, syn)
+		if len(m.Problems) > 0 || len(m.Nodes) != 1 {
+			t.Errorf("%q gives %q: %v", typed, v, m.Problems)
+			continue
+		}
+		if s, ok := m.Nodes[0].(*Select); !ok || len(s.Forms) != 2 || !familyShape(s) {
+			t.Errorf("%q gives %q, not a family's shape", typed, v)
+		}
+		if back := ICUToNative(form, "{{count}}"); back != typed {
+			t.Errorf("%q is served as %q (stored %q)", typed, back, form)
+		}
+		if shown := FormFieldShow(form, syn, true); shown != typed {
+			t.Errorf("%q is shown as %q", typed, shown)
+		}
+		if again := FormFieldText(FormFieldShow(form, syn, true), syn, true); again != form {
+			t.Errorf("%q unedited is written %q, was %q", typed, again, form)
+		}
+	}
+	// In ICU a form is FieldText in the block's syntax: '#' stays the number.
+	if got := FormFieldText("# pliki}", ICU|I18next, true); got != "# pliki'}'" {
+		t.Errorf("ICU form: %q", got)
+	}
+	if got := FormFieldShow("# pliki'}'", ICU|I18next, true); got != "# pliki'}'" {
+		t.Errorf("ICU form shown: %q", got)
+	}
+	// Right to left: the isolates IsolateSyntax adds are taken out again.
+	if got := FormFieldText(IsolateSyntax("{{count}} ملفات}", syn, true), syn, true); got != "{{count}} ملفات'}'" {
+		t.Errorf("isolated family form: %q", got)
+	}
+}
