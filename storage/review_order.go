@@ -26,17 +26,16 @@ const (
 	reviewDriveMax = 2000
 )
 
-// reviewOrder is the ORDER BY of key order in a namespace, with the conditions "after
-// key" and "through key" that bound it, all answered from keys_namespace_key.
-func (t *tx) reviewOrder() (order, after, through string, args func(string) []any) {
+// reviewOrder is the ORDER BY of key order in a namespace and the condition "after key"
+// that bounds it, both answered from keys_namespace_key.
+func (t *tx) reviewOrder() (order, after string, args func(string) []any) {
 	if !t.db.postgres {
-		return "k.key", "k.key > ?", "k.key <= ?", func(k string) []any { return []any{k} }
+		return "k.key", "k.key > ?", func(k string) []any { return []any{k} }
 	}
 	const p = `substr(k.key, 1, 200) COLLATE "C"`
 	const q = `substr(?, 1, 200) COLLATE "C"`
 	return p + `, k.key COLLATE "C"`,
 		p + " >= " + q + " AND (" + p + " > " + q + ` OR k.key COLLATE "C" > ? COLLATE "C")`,
-		p + " <= " + q + " AND (" + p + " < " + q + ` OR k.key COLLATE "C" <= ? COLLATE "C")`,
 		func(k string) []any { return []any{k, k, k} }
 }
 
@@ -103,23 +102,17 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 			}
 			drive = most <= max(reviewDriveMax, c.Total/reviewDense)
 		}
-		var through string
-		windowed := false
-		if !drive && window > 0 {
-			end, n, err := t.keysAfter(ctx, ns.ID, after, window)
-			if err != nil {
-				return nil, stop, err
-			}
-			if n >= window {
-				through, windowed = end, true
-			}
-			window -= n
+		// A walk reads at most the window's keys; where the window ends is looked up only
+		// when the page is not full by then, since finding it reads the whole window.
+		walkWindow := int64(0)
+		if !drive {
+			walkWindow = window
 		}
 		room := 0
 		if f.Limit > 0 {
 			room = f.Limit - len(out)
 		}
-		rows, err := t.reviewNamespace(ctx, f, ns, after, through, drive, narrowed, textIndexed, textKeys, room)
+		rows, err := t.reviewNamespace(ctx, f, ns, after, walkWindow, drive, narrowed, textIndexed, textKeys, room)
 		if err != nil {
 			return nil, stop, err
 		}
@@ -127,8 +120,15 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 		if f.Limit > 0 && len(out) >= f.Limit {
 			return out, model.ReviewCursor{}, nil
 		}
-		if windowed {
-			return out, model.ReviewCursor{Namespace: ns.Key, Key: through}, nil
+		if walkWindow > 0 {
+			end, n, err := t.keysAfter(ctx, ns.ID, after, window)
+			if err != nil {
+				return nil, stop, err
+			}
+			if n >= window {
+				return out, model.ReviewCursor{Namespace: ns.Key, Key: end}, nil
+			}
+			window -= n
 		}
 	}
 	return out, model.ReviewCursor{}, nil
@@ -137,7 +137,7 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 // keysAfter finds, in namespace ns's key order after key after, the n-th key (n =
 // window) or, when there are fewer, how many there are.
 func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int64) (end string, n int64, _ error) {
-	order, cond, _, args := t.reviewOrder()
+	order, cond, args := t.reviewOrder()
 	var keys []string
 	if err := t.tx.NewRaw("SELECT k.key FROM translation_keys AS k WHERE k.namespace_id = ? AND "+cond+" ORDER BY "+order+" LIMIT 1 OFFSET ?",
 		append(append([]any{nsID}, args(after)...), window-1)...).Scan(ctx, &keys); err != nil {
@@ -153,11 +153,32 @@ func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int
 	return "", n, nil
 }
 
-// reviewNamespace reads up to limit rows of namespace ns after key after (through key
-// through when not ""), in key order.
-func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns namespaceRow, after, through string, drive, narrowed, textIndexed bool,
+// keyWindow is a walk's keys: the first window keys of namespace nsID after key after, as
+// a subquery k in key order that the walk's joins read as it goes, so that they stop at a
+// full page and never go past the window. ordered is the ORDER BY of k's rows: on
+// PostgreSQL its terms are k's columns, which tells the planner they come sorted.
+func (t *tx) keyWindow(nsID int64, after string, window int64) (from, ordered string, args []any) {
+	order, cond, keyArgs := t.reviewOrder()
+	cols, ordered := "k.id, k.key, k.namespace_id, k.hidden, k.source_version", "k.key"
+	if t.db.postgres {
+		cols += `, substr(k.key, 1, 200) COLLATE "C" AS key_prefix, k.key COLLATE "C" AS key_c`
+		ordered = "k.key_prefix, k.key_c"
+	}
+	from = "(SELECT " + cols + " FROM translation_keys AS k WHERE k.namespace_id = ? AND " + cond + " ORDER BY " + order + " LIMIT ?) AS k"
+	return from, ordered, append(append([]any{nsID}, keyArgs(after)...), window)
+}
+
+// reviewNamespace reads up to limit rows of namespace ns after key after, in key order; a
+// walk (not drive) reads only the window keys after it when window > 0.
+func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns namespaceRow, after string, window int64, drive, narrowed, textIndexed bool,
 	textKeys []int64, limit int) ([]model.ReviewRow, error) {
-	order, afterCond, throughCond, keyArgs := t.reviewOrder()
+	order, afterCond, keyArgs := t.reviewOrder()
+	keys := "translation_keys AS k"
+	var keysArgs []any
+	windowed := !drive && window > 0
+	if windowed {
+		keys, order, keysArgs = t.keyWindow(ns.ID, after, window)
+	}
 	id := "k.id"
 	var from string
 	var args []any
@@ -176,12 +197,12 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
 	case drive && f.HasComments:
 		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
-	case t.db.postgres && f.Text != "" && !textIndexed && through == "":
+	case t.db.postgres && f.Text != "" && !textIndexed && !windowed:
 		from, args = scanPG, []any{f.SourceLanguage, f.Language}
 	case t.db.postgres:
-		from, args = walkPG, []any{f.SourceLanguage, f.Language}
+		from, args = keys+walkRowsPG, append(keysArgs, f.SourceLanguage, f.Language)
 	default:
-		from, args = walkSQLite, []any{f.Language}
+		from, args = keys+walkRowsSQLite, append(keysArgs, f.Language)
 	}
 	args = append([]any{f.Language}, args...)
 	where := []string{"NOT k.hidden", "s.value <> ''"}
@@ -215,15 +236,13 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 			where = append(where, id+" IN (?)")
 			args = append(args, bun.In(textKeys))
 		}
-	} else {
+	} else if !windowed {
 		where = append(where, "k.namespace_id = ?")
 		args = append(args, ns.ID)
 	}
-	where = append(where, afterCond)
-	args = append(args, keyArgs(after)...)
-	if through != "" {
-		where = append(where, throughCond)
-		args = append(args, keyArgs(through)...)
+	if !windowed {
+		where = append(where, afterCond)
+		args = append(args, keyArgs(after)...)
 	}
 	if f.Status != "" {
 		// In a walk, the status is checked per key (ReviewRows).
