@@ -153,19 +153,28 @@ func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int
 	return "", n, nil
 }
 
-// keyWindow is a walk's keys: the first window keys of namespace nsID after key after, as
-// a subquery k in key order that the walk's joins read as it goes, so that they stop at a
-// full page and never go past the window. ordered is the ORDER BY of k's rows: on
-// PostgreSQL its terms are k's columns, which tells the planner they come sorted.
-func (t *tx) keyWindow(nsID int64, after string, window int64) (from, ordered string, args []any) {
+// keysInOrder is the keys a page looks at, as a subquery k in key order whose rows the
+// joins to the keys' values read as they go, so that they stop at a full page: the first
+// window keys of namespace nsID after key after (a walk, from keys_namespace_key), or of
+// those among ids (the candidates of a text search, sorted before any is joined). ordered
+// is the ORDER BY of k's rows: on PostgreSQL its terms are k's columns, which tells the
+// planner they come sorted.
+func (t *tx) keysInOrder(nsID int64, after string, window int64, ids []int64) (from, ordered string, args []any) {
 	order, cond, keyArgs := t.reviewOrder()
 	cols, ordered := "k.id, k.key, k.namespace_id, k.hidden, k.source_version", "k.key"
 	if t.db.postgres {
 		cols += `, substr(k.key, 1, 200) COLLATE "C" AS key_prefix, k.key COLLATE "C" AS key_c`
 		ordered = "k.key_prefix, k.key_c"
 	}
-	from = "(SELECT " + cols + " FROM translation_keys AS k WHERE k.namespace_id = ? AND " + cond + " ORDER BY " + order + " LIMIT ?) AS k"
-	return from, ordered, append(append([]any{nsID}, keyArgs(after)...), window)
+	where := "k.namespace_id = ? AND " + cond
+	args = append([]any{nsID}, keyArgs(after)...)
+	if ids != nil {
+		// + keeps SQLite to the candidates in the primary key, not the namespace's keys.
+		where = "k.id IN (?) AND +" + where
+		args = append([]any{bun.In(ids)}, args...)
+	}
+	from = "(SELECT " + cols + " FROM translation_keys AS k WHERE " + where + " ORDER BY " + order + " LIMIT ?) AS k"
+	return from, ordered, append(args, window)
 }
 
 // reviewNamespace reads up to limit rows of namespace ns after key after, in key order; a
@@ -176,8 +185,16 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 	keys := "translation_keys AS k"
 	var keysArgs []any
 	windowed := !drive && window > 0
-	if windowed {
-		keys, order, keysArgs = t.keyWindow(ns.ID, after, window)
+	// A walk's window, or the candidates of a text search (a drive by key), are read in
+	// key order from keysInOrder.
+	keyed := windowed || (narrowed && !f.HasComments)
+	switch {
+	case windowed:
+		keys, order, keysArgs = t.keysInOrder(ns.ID, after, window, nil)
+	case keyed:
+		// The LIMIT (at most every candidate) keeps SQLite from flattening the subquery
+		// into the joins, which would sort after joining every candidate.
+		keys, order, keysArgs = t.keysInOrder(ns.ID, after, int64(len(textKeys)), textKeys)
 	}
 	id := "k.id"
 	var from string
@@ -223,7 +240,10 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 			where = append(where, "k.id = ck.key_id")
 		}
 	}
-	if drive {
+	switch {
+	case keyed:
+		// The namespace, the cursor and the candidates are keysInOrder's.
+	case drive:
 		// The rows are found by key id; the namespace's ids lie between lo and hi.
 		lo, hi, err := t.idRange(ctx, []int64{ns.ID})
 		if err != nil || hi == 0 {
@@ -236,11 +256,11 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 			where = append(where, id+" IN (?)")
 			args = append(args, bun.In(textKeys))
 		}
-	} else if !windowed {
+	default:
 		where = append(where, "k.namespace_id = ?")
 		args = append(args, ns.ID)
 	}
-	if !windowed {
+	if !keyed {
 		where = append(where, afterCond)
 		args = append(args, keyArgs(after)...)
 	}
@@ -277,7 +297,7 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		where = append(where, "("+l+`(k.key) LIKE ? ESCAPE '\' OR `+l+`(s.value) LIKE ? ESCAPE '\' OR `+l+`(t.value) LIKE ? ESCAPE '\')`)
 		args = append(args, p, p, p)
 	}
-	if drive && !t.db.postgres {
+	if drive && !keyed && !t.db.postgres {
 		order = "+" + order // sorted after the drive, never walked
 	}
 	query := "SELECT " + reviewColumns + "\nFROM " + from + "\nWHERE " + strings.Join(where, " AND ") + "\nORDER BY " + order
