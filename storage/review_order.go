@@ -17,7 +17,8 @@ import (
 // rows, when most keys pass or the namespace's counters say at least 1 in reviewDense does;
 // otherwise a drive from the few rows the filter's index holds (translations_review,
 // translations_ai_drafts, translation_drift, the commented keys, the trigram candidates)
-// within the namespace's key ids, sorted by key: at most a few thousand rows.
+// within the namespace's key ids, sorted by key: at most a few thousand rows. A walk and
+// the trigram candidates read their keys through keysInOrder, which the page's LIMIT stops.
 
 // reviewDense is the share of a namespace's keys from which a walk finds a page sooner
 // than a drive sorts them; reviewDriveMax the rows a drive always may sort.
