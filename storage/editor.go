@@ -140,8 +140,11 @@ const (
 	reviewSource = `(SELECT id, value, status, updated_by, updated_at FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
 	reviewTarget = `(SELECT id, value, status, do_not_translate, language_locked, source_version, updated_by, updated_at, counted, incomplete, held, served_value
   FROM translations WHERE key_id = k.id AND language = ? LIMIT 1)`
-	walkSQLite = `translation_keys AS k CROSS JOIN translations AS s LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?`
-	walkPG     = `translation_keys AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
+	walkSQLite = `translation_keys AS k` + walkRowsSQLite
+	walkPG     = `translation_keys AS k` + walkRowsPG
+	// A walk's joins from its keys k to their two rows, whichever the keys' source.
+	walkRowsSQLite = ` CROSS JOIN translations AS s LEFT JOIN translations AS t ON t.key_id = k.id AND t.language = ?`
+	walkRowsPG     = ` CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
 	// A text search no trigram index narrows (two letters, or no pg_trgm) reads the project
 	// whatever the shape: PostgreSQL's hash joins read it faster than a forced walk (0.44 s
 	// against 1.1 s at 100,000 keys).

@@ -17,7 +17,8 @@ import (
 // rows, when most keys pass or the namespace's counters say at least 1 in reviewDense does;
 // otherwise a drive from the few rows the filter's index holds (translations_review,
 // translations_ai_drafts, translation_drift, the commented keys, the trigram candidates)
-// within the namespace's key ids, sorted by key: at most a few thousand rows.
+// within the namespace's key ids, sorted by key: at most a few thousand rows. A walk and
+// the trigram candidates read their keys through keysInOrder, which the page's LIMIT stops.
 
 // reviewDense is the share of a namespace's keys from which a walk finds a page sooner
 // than a drive sorts them; reviewDriveMax the rows a drive always may sort.
@@ -26,17 +27,16 @@ const (
 	reviewDriveMax = 2000
 )
 
-// reviewOrder is the ORDER BY of key order in a namespace, with the conditions "after
-// key" and "through key" that bound it, all answered from keys_namespace_key.
-func (t *tx) reviewOrder() (order, after, through string, args func(string) []any) {
+// reviewOrder is the ORDER BY of key order in a namespace and the condition "after key"
+// that bounds it, both answered from keys_namespace_key.
+func (t *tx) reviewOrder() (order, after string, args func(string) []any) {
 	if !t.db.postgres {
-		return "k.key", "k.key > ?", "k.key <= ?", func(k string) []any { return []any{k} }
+		return "k.key", "k.key > ?", func(k string) []any { return []any{k} }
 	}
 	const p = `substr(k.key, 1, 200) COLLATE "C"`
 	const q = `substr(?, 1, 200) COLLATE "C"`
 	return p + `, k.key COLLATE "C"`,
 		p + " >= " + q + " AND (" + p + " > " + q + ` OR k.key COLLATE "C" > ? COLLATE "C")`,
-		p + " <= " + q + " AND (" + p + " < " + q + ` OR k.key COLLATE "C" <= ? COLLATE "C")`,
 		func(k string) []any { return []any{k, k, k} }
 }
 
@@ -103,23 +103,17 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 			}
 			drive = most <= max(reviewDriveMax, c.Total/reviewDense)
 		}
-		var through string
-		windowed := false
-		if !drive && window > 0 {
-			end, n, err := t.keysAfter(ctx, ns.ID, after, window)
-			if err != nil {
-				return nil, stop, err
-			}
-			if n >= window {
-				through, windowed = end, true
-			}
-			window -= n
+		// A walk reads at most the window's keys; where the window ends is looked up only
+		// when the page is not full by then, since finding it reads the whole window.
+		walkWindow := int64(0)
+		if !drive {
+			walkWindow = window
 		}
 		room := 0
 		if f.Limit > 0 {
 			room = f.Limit - len(out)
 		}
-		rows, err := t.reviewNamespace(ctx, f, ns, after, through, drive, narrowed, textIndexed, textKeys, room)
+		rows, err := t.reviewNamespace(ctx, f, ns, after, walkWindow, drive, narrowed, textIndexed, textKeys, room)
 		if err != nil {
 			return nil, stop, err
 		}
@@ -127,8 +121,15 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 		if f.Limit > 0 && len(out) >= f.Limit {
 			return out, model.ReviewCursor{}, nil
 		}
-		if windowed {
-			return out, model.ReviewCursor{Namespace: ns.Key, Key: through}, nil
+		if walkWindow > 0 {
+			end, n, err := t.keysAfter(ctx, ns.ID, after, window)
+			if err != nil {
+				return nil, stop, err
+			}
+			if n >= window {
+				return out, model.ReviewCursor{Namespace: ns.Key, Key: end}, nil
+			}
+			window -= n
 		}
 	}
 	return out, model.ReviewCursor{}, nil
@@ -137,7 +138,7 @@ func (t *tx) ReviewQueueRows(ctx context.Context, f model.ReviewFilter) (_ []mod
 // keysAfter finds, in namespace ns's key order after key after, the n-th key (n =
 // window) or, when there are fewer, how many there are.
 func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int64) (end string, n int64, _ error) {
-	order, cond, _, args := t.reviewOrder()
+	order, cond, args := t.reviewOrder()
 	var keys []string
 	if err := t.tx.NewRaw("SELECT k.key FROM translation_keys AS k WHERE k.namespace_id = ? AND "+cond+" ORDER BY "+order+" LIMIT 1 OFFSET ?",
 		append(append([]any{nsID}, args(after)...), window-1)...).Scan(ctx, &keys); err != nil {
@@ -153,11 +154,49 @@ func (t *tx) keysAfter(ctx context.Context, nsID int64, after string, window int
 	return "", n, nil
 }
 
-// reviewNamespace reads up to limit rows of namespace ns after key after (through key
-// through when not ""), in key order.
-func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns namespaceRow, after, through string, drive, narrowed, textIndexed bool,
+// keysInOrder is the keys a page looks at, as a subquery k in key order whose rows the
+// joins to the keys' values read as they go, so that they stop at a full page: the first
+// window keys of namespace nsID after key after (a walk, from keys_namespace_key), or of
+// those among ids (the candidates of a text search, sorted before any is joined). ordered
+// is the ORDER BY of k's rows: on PostgreSQL its terms are k's columns, which tells the
+// planner they come sorted.
+func (t *tx) keysInOrder(nsID int64, after string, window int64, ids []int64) (from, ordered string, args []any) {
+	order, cond, keyArgs := t.reviewOrder()
+	cols, ordered := "k.id, k.key, k.namespace_id, k.hidden, k.source_version", "k.key"
+	if t.db.postgres {
+		cols += `, substr(k.key, 1, 200) COLLATE "C" AS key_prefix, k.key COLLATE "C" AS key_c`
+		ordered = "k.key_prefix, k.key_c"
+	}
+	where := "k.namespace_id = ? AND " + cond
+	args = append([]any{nsID}, keyArgs(after)...)
+	if ids != nil {
+		// + keeps SQLite to the candidates in the primary key, not the namespace's keys.
+		where = "k.id IN (?) AND +" + where
+		args = append([]any{bun.In(ids)}, args...)
+	}
+	from = "(SELECT " + cols + " FROM translation_keys AS k WHERE " + where + " ORDER BY " + order + " LIMIT ?) AS k"
+	return from, ordered, append(args, window)
+}
+
+// reviewNamespace reads up to limit rows of namespace ns after key after, in key order; a
+// walk (not drive) reads only the window keys after it when window > 0.
+func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns namespaceRow, after string, window int64, drive, narrowed, textIndexed bool,
 	textKeys []int64, limit int) ([]model.ReviewRow, error) {
-	order, afterCond, throughCond, keyArgs := t.reviewOrder()
+	order, afterCond, keyArgs := t.reviewOrder()
+	keys := "translation_keys AS k"
+	var keysArgs []any
+	windowed := !drive && window > 0
+	// A walk's window, or the candidates of a text search (a drive by key), are read in
+	// key order from keysInOrder.
+	keyed := windowed || (narrowed && !f.HasComments)
+	switch {
+	case windowed:
+		keys, order, keysArgs = t.keysInOrder(ns.ID, after, window, nil)
+	case keyed:
+		// The LIMIT (at most every candidate) keeps SQLite from flattening the subquery
+		// into the joins, which would sort after joining every candidate.
+		keys, order, keysArgs = t.keysInOrder(ns.ID, after, int64(len(textKeys)), textKeys)
+	}
 	id := "k.id"
 	var from string
 	var args []any
@@ -176,12 +215,12 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
 	case drive && f.HasComments:
 		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
-	case t.db.postgres && f.Text != "" && !textIndexed && through == "":
+	case t.db.postgres && f.Text != "" && !textIndexed && !windowed:
 		from, args = scanPG, []any{f.SourceLanguage, f.Language}
 	case t.db.postgres:
-		from, args = walkPG, []any{f.SourceLanguage, f.Language}
+		from, args = keys+walkRowsPG, append(keysArgs, f.SourceLanguage, f.Language)
 	default:
-		from, args = walkSQLite, []any{f.Language}
+		from, args = keys+walkRowsSQLite, append(keysArgs, f.Language)
 	}
 	args = append([]any{f.Language}, args...)
 	where := []string{"NOT k.hidden", "s.value <> ''"}
@@ -202,7 +241,10 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 			where = append(where, "k.id = ck.key_id")
 		}
 	}
-	if drive {
+	switch {
+	case keyed:
+		// The namespace, the cursor and the candidates are keysInOrder's.
+	case drive:
 		// The rows are found by key id; the namespace's ids lie between lo and hi.
 		lo, hi, err := t.idRange(ctx, []int64{ns.ID})
 		if err != nil || hi == 0 {
@@ -215,15 +257,13 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 			where = append(where, id+" IN (?)")
 			args = append(args, bun.In(textKeys))
 		}
-	} else {
+	default:
 		where = append(where, "k.namespace_id = ?")
 		args = append(args, ns.ID)
 	}
-	where = append(where, afterCond)
-	args = append(args, keyArgs(after)...)
-	if through != "" {
-		where = append(where, throughCond)
-		args = append(args, keyArgs(through)...)
+	if !keyed {
+		where = append(where, afterCond)
+		args = append(args, keyArgs(after)...)
 	}
 	if f.Status != "" {
 		// In a walk, the status is checked per key (ReviewRows).
@@ -258,7 +298,7 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		where = append(where, "("+l+`(k.key) LIKE ? ESCAPE '\' OR `+l+`(s.value) LIKE ? ESCAPE '\' OR `+l+`(t.value) LIKE ? ESCAPE '\')`)
 		args = append(args, p, p, p)
 	}
-	if drive && !t.db.postgres {
+	if drive && !keyed && !t.db.postgres {
 		order = "+" + order // sorted after the drive, never walked
 	}
 	query := "SELECT " + reviewColumns + "\nFROM " + from + "\nWHERE " + strings.Join(where, " AND ") + "\nORDER BY " + order

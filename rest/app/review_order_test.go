@@ -28,7 +28,7 @@ func rowsOf(body string) []string {
 // whatever order the namespaces and keys were added in, and pages on from the last row
 // shown: keys written between two pages before that row do not appear and none repeats,
 // those after it do. Both the walk (every row) and the drive (needs review, few rows)
-// order so, and so does a page a window of keys ended early.
+// order so, and so does a page a window of keys ended early, and a text search.
 func TestReviewQueueKeyOrder(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, d string) {
@@ -74,6 +74,7 @@ func TestReviewQueueKeyOrder(t *testing.T) {
 				}
 			}
 		}
+		lines := maps.Clone(all) // the keys whose source is "Line " and the key
 		b := e.browser(t)
 		b.signIn(t, e.f.User.Email)
 		for filter, want := range map[string]map[string]bool{"": all, "needs_review": review} {
@@ -117,6 +118,30 @@ func TestReviewQueueKeyOrder(t *testing.T) {
 				}
 			})
 		}
+		// A text search (its candidates sorted by key before their rows are read) pages
+		// in key order too: "line k" is in the source of the k and K keys.
+		t.Run("q=line k", func(t *testing.T) {
+			var want, got []string
+			for place := range lines {
+				_, k, _ := strings.Cut(place, "/")
+				if strings.HasPrefix(strings.ToLower(k), "k") {
+					want = append(want, place)
+				}
+			}
+			slices.SortFunc(want, placeCompare)
+			url := "/app/p/" + e.f.Project.ID + "/review/nb?q=line+k"
+			for range 20 {
+				p := b.get(t, url).want(t, http.StatusOK)
+				got = append(got, rowsOf(p.body)...)
+				if !strings.Contains(p.body, `rel="next"`) {
+					break
+				}
+				url = nextRowsLink(t, p.body, nextText(p.body))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("pages showed\n%q\nwant\n%q", got, want)
+			}
+		})
 	})
 }
 
