@@ -265,39 +265,8 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		where = append(where, afterCond)
 		args = append(args, keyArgs(after)...)
 	}
-	if f.Status != "" {
-		// In a walk, the status is checked per key (ReviewRows).
-		status := "t.status = ?"
-		if !drive && !t.db.postgres {
-			status = "+" + status
-		}
-		where = append(where, status)
-		args = append(args, f.Status)
-	}
-	if f.AIDrafts {
-		where = append(where, "t.status = 'needs_review'", "t.updated_by LIKE 'ai:%'")
-	}
-	if f.Stale {
-		where = append(where, "t.value <> ''", "(t.source_version IS NULL OR t.source_version < k.source_version)")
-	}
-	if f.Held {
-		// As translations_held's predicate reads, so that SQLite sees the index applies.
-		where = append(where, "t.held <> ''")
-	}
-	if f.Missing {
-		// A plural family lacking a form its language needs is missing too (incomplete).
-		where = append(where, "(t.id IS NULL OR t.value = '' OR t.incomplete)")
-	}
-	if f.HasComments && !drive {
-		where = append(where, "k.id IN (SELECT key_id FROM comments WHERE language = ?)")
-		args = append(args, f.Language)
-	}
-	if f.Text != "" {
-		p := likePattern(f.Text)
-		l := t.db.lower()
-		where = append(where, "("+l+`(k.key) LIKE ? ESCAPE '\' OR `+l+`(s.value) LIKE ? ESCAPE '\' OR `+l+`(t.value) LIKE ? ESCAPE '\')`)
-		args = append(args, p, p, p)
-	}
+	w, a := t.reviewConditions(f, !drive, f.HasComments && !drive)
+	where, args = append(where, w...), append(args, a...)
 	if drive && !keyed && !t.db.postgres {
 		order = "+" + order // sorted after the drive, never walked
 	}
