@@ -292,30 +292,31 @@ type found struct {
 }
 
 // find lists the files of one language that f names under root, sorted by path. A pattern
-// with {namespace} is globbed; without, the one path is checked.
-func (f fileSpec) find(root, language string) ([]found, error) {
+// with {namespace} is globbed; without, the one path is checked. A file whose symbolic
+// link (or a directory's on its way) leads outside root is an error naming it.
+func (f fileSpec) find(root *repoRoot, language string) ([]found, error) {
 	if !f.hasNamespace() {
 		rel := f.expand(language, "")
-		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		fi, err := root.stat(rel)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			return nil, nil
 		case err != nil:
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", rel, err)
 		case fi.IsDir():
 			return nil, fmt.Errorf("%s is a directory, not a file", rel)
 		}
 		return []found{{Rel: rel, Namespace: f.Namespace}}, nil
 	}
 	glob := strings.ReplaceAll(globEscape(f.expand(language, "\x00")), "\x00", "*")
-	matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(glob)))
+	matches, err := filepath.Glob(filepath.Join(root.dir, filepath.FromSlash(glob)))
 	if err != nil {
 		return nil, err
 	}
 	re := f.matcher(language)
 	var out []found
 	for _, m := range matches {
-		rel, err := filepath.Rel(root, m)
+		rel, err := filepath.Rel(root.dir, m)
 		if err != nil {
 			return nil, err
 		}
@@ -328,7 +329,13 @@ func (f fileSpec) find(root, language string) ([]found, error) {
 		if slices.ContainsFunc(sub[1:], func(s string) bool { return s != ns }) {
 			continue // {namespace} twice with different texts
 		}
-		if fi, err := os.Stat(m); err != nil || fi.IsDir() {
+		fi, err := root.stat(rel)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			continue // a dangling link, or a file removed since the glob
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", rel, err)
+		case fi.IsDir():
 			continue
 		}
 		out = append(out, found{Rel: rel, Namespace: ns})

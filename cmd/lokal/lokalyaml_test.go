@@ -55,7 +55,12 @@ files:
     namespace: ios
 `)
 	cfg.Root = root
-	plan, err := pushPlan(cfg, "en", []string{"de"})
+	rr, err := openRepoRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rr.Close() })
+	plan, err := pushPlan(cfg, rr, "en", []string{"de"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +82,7 @@ files:
 
 	// An entry that names no source file is a mistake in lokal.yaml.
 	cfg.Files[0].Path = "web/{language}/{namespace}.json"
-	if _, err := pushPlan(cfg, "en", nil); err == nil {
+	if _, err := pushPlan(cfg, rr, "en", nil); err == nil {
 		t.Errorf("pushPlan found files for a path that names none")
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -94,7 +93,12 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	state := loadPullState(cfg.Root)
+	root, err := openRepoRoot(cfg.Root)
+	if err != nil {
+		return nil, "", err
+	}
+	defer root.Close()
+	state := loadPullState(root)
 	status := c.in.str("status")
 	results := make([]pulledFile, len(plan))
 	var mu sync.Mutex // guards state.Files
@@ -102,7 +106,7 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	g.SetLimit(pullParallel)
 	for i, d := range plan {
 		g.Go(func() error {
-			r, st, err := api.pullFile(gctx, cfg.Root, d, status, stateOf(&mu, state, d.rel))
+			r, st, err := api.pullFile(gctx, root, d, status, stateOf(&mu, state, d.rel))
 			if err != nil {
 				return err
 			}
@@ -115,7 +119,7 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	}
 	err = g.Wait()
 	// What was written stays written: keep its ETag even when another file failed.
-	if serr := savePullState(cfg.Root, state); serr != nil && err == nil {
+	if serr := savePullState(root, state); serr != nil && err == nil {
 		err = serr
 	}
 	if err != nil {
@@ -155,7 +159,8 @@ func stateOf(mu *sync.Mutex, s *pullState, rel string) fileState {
 // pullPlan lists the files to fetch: per entry of lokal.yaml, every namespace of the
 // project its path names but those other entries name as theirs (or its fixed one) in every language of langs; a file of every
 // language once per namespace; a path without {language} in a one-language format holds
-// the source language.
+// the source language. A name the server sent that could lead out of the repository stops
+// the plan before anything is fetched or written.
 func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, error) {
 	var out []download
 	seen := map[string]int{}
@@ -182,8 +187,21 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 			fileLangs = langs
 		}
 		for _, ns := range namespaces {
+			if f.hasNamespace() {
+				if err := checkPathName("namespace", ns); err != nil {
+					return nil, err
+				}
+			}
 			for _, l := range fileLangs {
+				if f.hasLanguage() {
+					if err := checkPathName("language", l); err != nil {
+						return nil, err
+					}
+				}
 				rel := f.expand(l, ns)
+				if err := checkRepoPath(rel); err != nil {
+					return nil, err
+				}
 				if i, ok := seen[rel]; ok {
 					return nil, fmt.Errorf("files[%d] and files[%d] both name %s", i, f.index, rel)
 				}
@@ -197,10 +215,9 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 
 // pullFile fetches one file, conditionally when the file still holds what the last pull
 // wrote, and writes it when its content changed.
-func (a *apiClient) pullFile(ctx context.Context, root string, d download, status string, last fileState) (pulledFile, fileState, error) {
+func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, status string, last fileState) (pulledFile, fileState, error) {
 	r := pulledFile{Path: d.rel, Language: d.language, Namespace: d.namespace, Format: d.spec.Format}
-	abs := filepath.Join(root, filepath.FromSlash(d.rel))
-	local, err := os.ReadFile(abs)
+	local, err := root.readFile(d.rel)
 	exists := err == nil
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return r, last, fmt.Errorf("reading %s: %w", d.rel, err)
@@ -231,7 +248,7 @@ func (a *apiClient) pullFile(ctx context.Context, root string, d download, statu
 		r.Result = "unchanged"
 		return r, st, nil
 	}
-	if err := writeAtomic(abs, res.Body); err != nil {
+	if err := root.writeAtomic(d.rel, res.Body); err != nil {
 		return r, last, fmt.Errorf("writing %s: %w", d.rel, err)
 	}
 	r.Result = "updated"
@@ -246,56 +263,11 @@ func hash(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// writeAtomic replaces path with data through a temporary file in the same directory, so a
-// reader (or a crash) sees the old file or the new one, never a part. It keeps an existing
-// file's mode.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return errors.New("not a regular file")
-		}
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".lokal-*")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	done = true
-	return nil
-}
-
 // loadPullState reads .lokal/state.json; a missing or unreadable one is empty: every
 // file is then fetched in full, which is always correct.
-func loadPullState(root string) *pullState {
+func loadPullState(root *repoRoot) *pullState {
 	s := &pullState{}
-	if data, err := os.ReadFile(filepath.Join(root, stateDir, "state.json")); err == nil {
+	if data, err := root.readFile(stateDir + "/state.json"); err == nil {
 		_ = json.Unmarshal(data, s)
 	}
 	if s.Files == nil {
@@ -306,14 +278,10 @@ func loadPullState(root string) *pullState {
 
 // savePullState writes .lokal/state.json, creating .lokal/ with a .gitignore: the ETags
 // are this checkout's cache, not something to commit.
-func savePullState(root string, s *pullState) error {
-	dir := filepath.Join(root, stateDir)
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", dir, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# lokal pull's cache of ETags\n*\n"), 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", dir, err)
+func savePullState(root *repoRoot, s *pullState) error {
+	if _, err := root.stat(stateDir); errors.Is(err, os.ErrNotExist) {
+		if err := root.writeAtomic(stateDir+"/.gitignore", []byte("# lokal pull's cache of ETags\n*\n")); err != nil {
+			return fmt.Errorf("writing %s: %w", stateDir+"/.gitignore", err)
 		}
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
@@ -321,12 +289,12 @@ func savePullState(root string, s *pullState) error {
 		return err
 	}
 	data = append(data, '\n')
-	file := filepath.Join(dir, "state.json")
-	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+	file := stateDir + "/state.json"
+	if old, err := root.readFile(file); err == nil && bytes.Equal(old, data) {
 		return nil // a pull that changed nothing writes nothing
 	}
-	if err := writeAtomic(file, data); err != nil {
-		return fmt.Errorf("saving %s: %w", filepath.Join(stateDir, "state.json"), err)
+	if err := root.writeAtomic(file, data); err != nil {
+		return fmt.Errorf("saving %s: %w", file, err)
 	}
 	return nil
 }

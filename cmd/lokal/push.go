@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -114,7 +112,12 @@ func runPush(ctx context.Context, c *call) (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	uploads, err := pushPlan(cfg, info.SourceLanguage, langs)
+	root, err := openRepoRoot(cfg.Root)
+	if err != nil {
+		return nil, "", err
+	}
+	defer root.Close()
+	uploads, err := pushPlan(cfg, root, info.SourceLanguage, langs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -123,14 +126,14 @@ func runPush(ctx context.Context, c *call) (any, string, error) {
 	// One at a time: writes run against the server's write budget, and the translations
 	// must follow the source files that create their keys.
 	for _, u := range uploads {
-		f, err := api.importFile(ctx, cfg, u, info.SourceLanguage, dry)
+		f, err := api.importFile(ctx, root, u, info.SourceLanguage, dry)
 		if err != nil {
 			return nil, "", err
 		}
 		out.Files = append(out.Files, f)
 	}
 	if c.in.boolean("hide-missing") {
-		if out.HideMissing, err = api.hideMissing(ctx, cfg, uploads, info.SourceLanguage, dry); err != nil {
+		if out.HideMissing, err = api.hideMissing(ctx, root, uploads, info.SourceLanguage, dry); err != nil {
 			return nil, "", err
 		}
 	}
@@ -164,8 +167,15 @@ func chosenLanguages(given []string, info projectInfo) ([]string, error) {
 }
 
 // pushPlan lists the uploads: every source file first (they create the keys), then the
-// translations of langs, in lokal.yaml's order and by path.
-func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) {
+// translations of langs, in lokal.yaml's order and by path. It reads nothing outside root:
+// a language name the server sent that could lead out, or a file whose symbolic link
+// does, is an error naming it.
+func pushPlan(cfg *repoConfig, root *repoRoot, source string, langs []string) ([]upload, error) {
+	for _, l := range append([]string{source}, langs...) {
+		if err := checkPathName("language", l); err != nil {
+			return nil, err
+		}
+	}
 	var src, tr []upload
 	seen := map[string]int{} // rel+language -> spec index
 	add := func(list *[]upload, u upload) error {
@@ -178,7 +188,7 @@ func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) 
 		return nil
 	}
 	for _, f := range cfg.Files {
-		srcFiles, err := f.find(cfg.Root, source)
+		srcFiles, err := f.find(root, source)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.field("path"), err)
 		}
@@ -203,7 +213,7 @@ func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) 
 					}
 				}
 			case f.hasLanguage():
-				more, err := f.find(cfg.Root, l)
+				more, err := f.find(root, l)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", f.field("path"), err)
 				}
@@ -219,9 +229,9 @@ func pushPlan(cfg *repoConfig, source string, langs []string) ([]upload, error) 
 }
 
 // importFile sends one file through the import endpoint.
-func (a *apiClient) importFile(ctx context.Context, cfg *repoConfig, u upload, source string, dry bool) (pushedFile, error) {
+func (a *apiClient) importFile(ctx context.Context, root *repoRoot, u upload, source string, dry bool) (pushedFile, error) {
 	out := pushedFile{Path: u.rel, Language: u.language, Namespace: u.namespace, Format: u.spec.Format}
-	data, err := os.ReadFile(filepath.Join(cfg.Root, filepath.FromSlash(u.rel)))
+	data, err := root.readFile(u.rel)
 	if err != nil {
 		return out, fmt.Errorf("reading %s: %w", u.rel, err)
 	}
@@ -269,14 +279,14 @@ func nonNil(s []string) []string {
 // hideMissing runs a full sync of every namespace a source file was pushed to, with the
 // keys of all its source files: the server hides the keys they no longer have. With dry,
 // it reads the namespace instead and reports what the sync would hide.
-func (a *apiClient) hideMissing(ctx context.Context, cfg *repoConfig, uploads []upload, source string, dry bool) ([]hiddenNamespace, error) {
+func (a *apiClient) hideMissing(ctx context.Context, root *repoRoot, uploads []upload, source string, dry bool) ([]hiddenNamespace, error) {
 	keys := map[string]map[string]string{}
 	var order []string
 	for _, u := range uploads {
 		if u.language != source {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(cfg.Root, filepath.FromSlash(u.rel)))
+		data, err := root.readFile(u.rel)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", u.rel, err)
 		}
