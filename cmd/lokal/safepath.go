@@ -41,7 +41,7 @@ func checkPathName(kind, name string) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("refusing the %s name %q the server sent: %s, so it could lead outside the repository", kind, name, why)
+	return fmt.Errorf("refusing the %s name %q the server sent: %s (a name that fills a path must be one plain file or folder name, inside the repository)", kind, name, why)
 }
 
 // checkRepoPath decides a slash-separated path made from lokal.yaml and the server's names:
