@@ -382,6 +382,9 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 			}
 		}
 	}
+	for _, w := range f.Warnings {
+		p.warn = append(p.warn, ImportWarning{Key: w.Key, Message: w.Message})
+	}
 	seen := map[string]bool{}
 	for _, e := range f.Entries {
 		if seen[e.Key] {
