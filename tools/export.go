@@ -147,7 +147,8 @@ func fileLanguages(codec *formats.Codec, source string, langs []string) []string
 
 // fileEntry is key k's entry in a file of codec in language l, and whether the file has
 // it: a bilingual file has every visible key with a source text (the target empty when
-// untranslated), a monolingual one the keys with a value in l. approvedOnly leaves
+// untranslated), a monolingual one the keys with a value in l (in the source language,
+// every key with a source row, its text empty or not). approvedOnly leaves
 // needs_review values out.
 func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approvedOnly bool) (formats.Entry, bool) {
 	if k.Hidden {
@@ -162,7 +163,10 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 			e.Values[source] = formats.Value{Text: k.Source.Value, State: formats.StateTranslated}
 		}
 	}
-	if v := k.Value; v != nil && v.Value != "" && !(approvedOnly && v.Status != model.StatusApproved) {
+	// An empty source text is the file's empty string (Rails' '', a .properties "key="),
+	// written back as one: an app reading the file would fail on the missing key. An
+	// empty translation is no translation.
+	if v := k.Value; v != nil && (v.Value != "" || l == source) && !(approvedOnly && v.Status != model.StatusApproved) {
 		st := formats.StateTranslated
 		switch {
 		case l == source:

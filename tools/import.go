@@ -382,6 +382,9 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 			}
 		}
 	}
+	for _, w := range f.Warnings {
+		p.warn = append(p.warn, ImportWarning{Key: w.Key, Message: w.Message})
+	}
 	seen := map[string]bool{}
 	for _, e := range f.Entries {
 		if seen[e.Key] {
@@ -391,6 +394,9 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 		for _, l := range langs {
 			v, ok := entryValue(codec, f, e, l, proj.SourceLanguage)
 			if !ok || (v.Text == "" && l != proj.SourceLanguage) {
+				if ok && !codec.Bilingual {
+					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file's value is empty; lokal keeps no empty translation, so it was not imported and this language's export leaves the key out"})
+				}
 				continue
 			}
 			p.keys[e.Key] = true

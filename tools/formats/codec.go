@@ -20,6 +20,15 @@ type File struct {
 	// encoding a decoded file gives it back: PO header fields, ARB "@@" keys, the xcstrings
 	// version, XLIFF file attributes. Keys are codec-specific and documented in doc.go.
 	Meta map[string]string
+	// Warnings are what Decode read but could not keep as the file has it (an import
+	// reports them); Encode ignores them.
+	Warnings []Warning
+}
+
+// Warning is something of a file a codec could not keep; Key is "" for the file as a whole.
+type Warning struct {
+	Key     string
+	Message string
 }
 
 // Entry is one key of a file.

@@ -65,7 +65,10 @@
 // 1.1 could read as something other than a string (yes, No, on, off, y, null, ~, numbers,
 // dates, .inf, :symbols, anything starting with an indicator such as *, &, !, %, @, `, #)
 // is double-quoted; multi-line text is a literal block (|) where that reads back exactly,
-// and double-quoted with escapes otherwise. Some keys cannot nest; the rule is:
+// and double-quoted with escapes otherwise. The exception is a value in lokal's spelling of
+// a typed scalar ("!!bool false", "!!symbol :day", "!!null ~", see yaml.go), which is how
+// an imported Rails file's nulls, booleans, numbers, dates and symbols are kept: it is
+// written unquoted, so Psych reads the type the file had. Some keys cannot nest; the rule is:
 //
 //   - A key with an empty segment ("a..b", ".a", "a.") or with whitespace (page text,
 //     where a dot is punctuation) does not nest. It is written whole, as a single key

@@ -4,11 +4,21 @@ package formats
 //
 // A file is one document whose root is a mapping with a single key, the language; below
 // it a translation's key is the path of mapping keys joined by dots, each mapping key taken
-// as written (dots included), and export nests keys by the rule in doc.go. Scalars of any
-// type (numbers, booleans, dates) read as the text written; a null (~ or nothing) is no
-// translation and is left out; anchors, aliases and merge keys (<<) are resolved; a
-// sequence's items are keys key.0, key.1, ..., and export writes a mapping whose keys are
-// exactly 0..n-1 in order back as a sequence.
+// as written (dots included), and export nests keys by the rule in doc.go. Anchors, aliases
+// and merge keys (<<) are resolved; a sequence's items are keys key.0, key.1, ..., and
+// export writes a mapping whose keys are exactly 0..n-1 back as a sequence.
+//
+// Types: Rails reads with Psych (YAML 1.1), where a plain scalar may be a null (~, null,
+// nothing), a boolean (true, false, yes, no, on, off), an integer, a float, a date or a
+// Symbol (:day). Such a scalar is kept as a value, not to be translated (DoNotTranslate),
+// spelled with its tag and as the file writes it: "!!null ~", "!!null" (written as
+// nothing), "!!bool false", "!!int 2", "!!float 0.5", "!!timestamp 2024-01-31",
+// "!!symbol :day". Values live in lokal as text with no type beside them, so the spelling
+// is the type: export writes a value unquoted only when it has that spelling and its scalar
+// reads as its tag; anything else, a translator's "false" or ":day" included, is a string,
+// quoted where Psych would read it otherwise. A string in the file spelled like a typed
+// value, and an explicit tag other than the core ones (!ruby/symbol), are warned about.
+// Empty strings ('') are values like any other.
 //
 // Plurals: a mapping whose keys are all CLDR categories (zero, one, two, few, many, other),
 // whose values are all scalars, with other and at least one more, is one ICU value with the
@@ -291,10 +301,20 @@ func (r *yamlReader) value(key string, keyNode, v *yaml.Node, comment string) er
 	}
 	switch rv.Kind {
 	case yaml.ScalarNode:
-		if rv.ShortTag() == "!!null" {
-			return nil
+		text, typed := yamlScalarText(rv)
+		if err := r.add(key, keyNode.Line, text, comment); err != nil {
+			return err
 		}
-		return r.add(key, keyNode.Line, rv.Value, comment)
+		e := &r.file.Entries[len(r.file.Entries)-1]
+		switch {
+		case typed:
+			e.DoNotTranslate = true
+		case rv.Style&yaml.TaggedStyle != 0 && rv.ShortTag() != "!!str":
+			r.file.Warnings = append(r.file.Warnings, Warning{Key: key, Message: fmt.Sprintf("the value's YAML tag %s is not kept: it was read as text and will be written back as a string", rv.Tag)})
+		case yamlIsTyped(text):
+			r.file.Warnings = append(r.file.Warnings, Warning{Key: key, Message: "this text is spelled as lokal spells a typed YAML value (" + text + "); it will be written back as that value, not as a string"})
+		}
+		return nil
 	case yaml.MappingNode:
 		if text, ok := r.plural(rv); ok {
 			return r.add(key, keyNode.Line, text, comment)
@@ -355,7 +375,10 @@ func (r *yamlReader) plural(m *yaml.Node) (string, bool) {
 		if k.Kind != yaml.ScalarNode || !slices.Contains(railsCategories, k.Value) || hasSelector(forms, k.Value) {
 			return "", false
 		}
-		if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" || k.HeadComment != "" {
+		if v == nil || v.Kind != yaml.ScalarNode || k.HeadComment != "" {
+			return "", false
+		}
+		if _, typed := yamlScalarText(v); typed {
 			return "", false
 		}
 		hasOther = hasOther || k.Value == "other"
@@ -408,6 +431,88 @@ func railsText(form string) string {
 		}
 	}
 	return b.String()
+}
+
+// yamlTypes are the tags of the plain scalars Psych (Rails' YAML 1.1 reader) reads as
+// something other than a string, as lokal spells them: the tag, a space and the scalar as
+// the file writes it ("!!bool false", "!!symbol :day", "!!null ~"; a null written as
+// nothing is "!!null").
+var yamlTypes = []string{"!!null", "!!bool", "!!int", "!!float", "!!timestamp", "!!symbol"}
+
+var (
+	yamlIntRE   = regexp.MustCompile(`^(?:[-+]?0b[0-1_,]+|[-+]?0[0-7_,]+|[-+]?(?:0|[1-9](?:[0-9]|,[0-9]|_[0-9])*)|[-+]?0x[0-9a-fA-F_,]+)$`)
+	yamlFloatRE = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_,]*)?\.[0-9]*(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	yamlSexaRE  = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9]){1,2}(\.[0-9_]*)?$`)
+	yamlDateRE  = regexp.MustCompile(`^\d{4}-\d{1,2}-\d{1,2}(?:$|[Tt ])`)
+	yamlBoolRE  = regexp.MustCompile(`(?i)^(?:yes|true|on|no|false|off)$`)
+)
+
+// yamlPlainType is the tag Psych gives a plain (unquoted, untagged) scalar written s, ""
+// for a string; it follows Psych's ScalarScanner.
+func yamlPlainType(s string) string {
+	switch {
+	case s == "" || s == "~" || strings.EqualFold(s, "null"):
+		return "!!null"
+	case yamlBoolRE.MatchString(s):
+		return "!!bool"
+	case yamlDateRE.MatchString(s):
+		return "!!timestamp"
+	case len(s) > 1 && s[0] == ':':
+		return "!!symbol"
+	case s == "." || s == "-." || s == "+.":
+		return ""
+	case yamlFloatRE.MatchString(s):
+		return "!!float"
+	case yamlSexaRE.MatchString(s):
+		if strings.Contains(s, ".") {
+			return "!!float"
+		}
+		return "!!int"
+	case yamlIntRE.MatchString(s):
+		return "!!int"
+	}
+	return ""
+}
+
+// yamlScalarText is a scalar's text as lokal keeps it, and whether it is not a string: a
+// plain scalar Psych reads as another type is spelled with its tag (yamlTypes), so that a
+// translator's "false" stays a string and only a value spelled "!!bool false" is written
+// back as a boolean.
+func yamlScalarText(n *yaml.Node) (string, bool) {
+	if n.Style&^yaml.FlowStyle != 0 && n.Style != yaml.TaggedStyle {
+		return n.Value, false // quoted or a block: a string
+	}
+	if n.Style == yaml.TaggedStyle {
+		if t := n.ShortTag(); t != "!!str" && yamlPlainType(n.Value) == t {
+			return yamlTypedText(t, n.Value), true // "!!int 3": the tag says what it reads as anyway
+		}
+		return n.Value, false
+	}
+	t := yamlPlainType(n.Value)
+	if t == "" {
+		return n.Value, false
+	}
+	return yamlTypedText(t, n.Value), true
+}
+
+func yamlTypedText(tag, s string) string {
+	if s == "" {
+		return tag
+	}
+	return tag + " " + s
+}
+
+// yamlTyped parses lokal's spelling of a typed scalar: the scalar as written, and whether
+// text is one (its spelling reads as its tag's type).
+func yamlTyped(text string) (string, bool) {
+	if !strings.HasPrefix(text, "!!") {
+		return "", false
+	}
+	tag, s, _ := strings.Cut(text, " ")
+	if !slices.Contains(yamlTypes, tag) || yamlPlainType(s) != tag || strings.TrimSpace(s) != s {
+		return "", false
+	}
+	return s, true
 }
 
 // yamlUncomment strips the "#" of comment lines: "# a\n# b" is "a\nb".
@@ -565,14 +670,18 @@ func (root *yamlTree) place(e *Entry, idx int, v *yaml.Node) error {
 	return nil
 }
 
-// sequence reports whether the tree's names are exactly 0..n-1 in order.
-func (t *yamlTree) sequence() bool {
-	for i, name := range t.names {
-		if name != strconv.Itoa(i) {
+// sequence reports whether names, in the order they are written, are exactly 0..n-1: in
+// order, or in any order when the entries are sorted by key (where "10" comes before "2").
+func sequence(names []string, sorted bool) bool {
+	seen := make([]bool, len(names))
+	for i, name := range names {
+		n, err := strconv.Atoi(name)
+		if err != nil || n < 0 || n >= len(names) || seen[n] || name != strconv.Itoa(n) || (!sorted && n != i) {
 			return false
 		}
+		seen[n] = true
 	}
-	return len(t.names) > 0
+	return len(names) > 0
 }
 
 func (t *yamlTree) node(sorted, top bool) *yaml.Node {
@@ -582,9 +691,10 @@ func (t *yamlTree) node(sorted, top bool) *yaml.Node {
 	} else {
 		slices.SortStableFunc(names, func(a, b string) int { return t.first[a] - t.first[b] })
 	}
-	if !top && t.sequence() {
+	if !top && sequence(names, sorted) {
 		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, name := range names {
+		for i := range names {
+			name := strconv.Itoa(i)
 			v := t.value(name, sorted)
 			v.HeadComment = yamlComment(t.comments[name])
 			s.Content = append(s.Content, v)
@@ -609,6 +719,10 @@ func (t *yamlTree) value(name string, sorted bool) *yaml.Node {
 
 // yamlValue is the node of a value: a plural mapping (see the top of this file) or a string.
 func yamlValue(lang, text string) *yaml.Node {
+	if s, ok := yamlTyped(text); ok {
+		// Plain, untagged: yaml.v3 would tag or quote what YAML 1.2 reads otherwise.
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: s}
+	}
 	if !strings.Contains(text, "plural") {
 		return yamlString(text, false) // most values: no need to parse
 	}
@@ -743,3 +857,5 @@ func literalSafe(s string) bool {
 	}
 	return true
 }
+
+func yamlIsTyped(text string) bool { _, ok := yamlTyped(text); return ok }

@@ -83,7 +83,8 @@ func TestYAMLLoose(t *testing.T) {
 	want := map[string]string{
 		"defaults.save": "Save", "defaults.cancel": "Cancel",
 		"form.save": "Save", "form.cancel": "Back",
-		"numbers.answer": "42", "numbers.ratio": "1.5", "numbers.enabled": "yes",
+		"numbers.answer": "!!int 42", "numbers.ratio": "!!float 1.5", "numbers.enabled": "!!bool yes",
+		"numbers.empty": "!!null ~", "numbers.nothing": "!!null",
 		"list.0": "a", "list.1": "b",
 		"posts":      "{count, plural, one {1 post '#'%{count}} other {%{count} posts}}",
 		"dotted.key": "Dotted",
