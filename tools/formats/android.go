@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -67,6 +68,8 @@ type androidDecoder struct {
 	data []byte
 	d    *xml.Decoder
 	lang string
+	// cdata: the value content last read was one CDATA section.
+	cdata bool
 }
 
 // tok is one raw token with the bytes it came from.
@@ -225,9 +228,7 @@ body:
 				if err != nil {
 					return nil, err
 				}
-				if content != "" {
-					meta = setMeta(meta, "content", content)
-				}
+				meta = contentMeta(meta, content)
 				if _, ok := SinglePlural(text); ok {
 					meta = setMeta(meta, "type", "string")
 				}
@@ -236,9 +237,15 @@ body:
 					return nil, err
 				}
 			case "plurals":
-				value, err := a.plurals(t.line)
+				value, content, lost, err := a.plurals(t.line)
 				if err != nil {
 					return nil, err
+				}
+				if content != "" {
+					meta = setMeta(meta, "content", content)
+				}
+				if lost != "" {
+					meta = setMeta(meta, "lost", lost)
 				}
 				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
 				if err := add(e, t.line); err != nil {
@@ -251,6 +258,18 @@ body:
 			}
 		}
 	}
+}
+
+// contentMeta records a value's spelling (from content) in its entry's Meta: "content",
+// and "cdata" for a CDATA section's text as written.
+func contentMeta(m map[string]string, content string) map[string]string {
+	switch {
+	case strings.HasPrefix(content, "cdata:"):
+		return setMeta(m, "cdata", content[len("cdata:"):])
+	case content != "":
+		return setMeta(m, "content", content)
+	}
+	return m
 }
 
 func setMeta(m map[string]string, k, v string) map[string]string {
@@ -320,6 +339,7 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 	var segs []segment
 	stack := []string{name}
 	markup := false
+	a.cdata = false
 	for {
 		t, err := a.next()
 		if err != nil {
@@ -345,6 +365,9 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 			}
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
+				if t.implicit {
+					return "", "empty", nil // <item/>: written back self-closing
+				}
 				return a.value(segs, markup, line)
 			}
 			if !t.implicit {
@@ -354,6 +377,9 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 	}
 }
 
+// value is the element's value from its content, and the spelling Encode needs told to
+// write it back as the file has it ("" when Encode's own choice, androidSpelling, is the
+// file's).
 func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, string, error) {
 	if !markup {
 		var text string
@@ -365,11 +391,29 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		if err != nil {
 			return "", "", lineError(line, "%v", err)
 		}
+		def := androidSpelling(v)
+		a.cdata = cdata
 		switch {
 		case cdata:
-			return v, "cdata", nil
-		case androidMarkup(v) != nil:
-			return v, "text", nil
+			if def != "cdata" {
+				return v, "cdata", nil
+			}
+			if inner := text; androidWriteValue(v, "", "") != "<![CDATA["+inner+"]]>" {
+				return v, "cdata:" + inner, nil // as written, when ours would differ (href="x")
+			}
+			return v, "", nil
+		case def == "reference" || def == "":
+			// aapt2 reads an unescaped leading @ or ? as a resource reference.
+			ref := strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "@") || strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "?")
+			switch {
+			case ref && def == "":
+				return v, "reference", nil
+			case !ref && def == "reference":
+				return v, "literal", nil
+			}
+			return v, "", nil
+		case def != "":
+			return v, "text", nil // &lt;b&gt;: text that would otherwise be written as markup or CDATA
 		}
 		return v, "", nil
 	}
@@ -393,28 +437,44 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		}
 		b.WriteString(xmlText(v))
 	}
+	if v := b.String(); androidSpelling(v) != "markup" {
+		return v, "markup", nil // tags Encode would write as CDATA (<br/>, <p>)
+	}
 	return b.String(), "", nil
 }
 
-func (a *androidDecoder) plurals(line int) (string, error) {
+// plurals reads a <plurals>' items: the ICU value; "cdata" when every item was a CDATA
+// section (Encode writes them so); and, in words, what of the element lokal does not keep
+// (comments between items, an item's own spelling).
+func (a *androidDecoder) plurals(line int) (value, content, lost string, err error) {
 	var forms []PluralForm
+	allCDATA := true
+	var lose []string
 	for {
 		t, err := a.next()
 		if err != nil {
-			return "", err
+			return "", "", "", err
 		}
 		switch x := t.t.(type) {
+		case xml.Comment:
+			if !slices.Contains(lose, "comments between its items") {
+				lose = append(lose, "comments between its items")
+			}
 		case xml.EndElement:
 			if n := rawName(x.Name); n != "plurals" {
-				return "", lineError(t.line, "</%s> closes <plurals>", n)
+				return "", "", "", lineError(t.line, "</%s> closes <plurals>", n)
 			}
 			if len(forms) == 0 {
-				return "", lineError(line, "<plurals> without an <item>")
+				return "", "", "", lineError(line, "<plurals> without an <item>")
 			}
-			return androidPluralValue(forms, line)
+			v, err := androidPluralValue(forms, line)
+			if allCDATA {
+				content = "cdata"
+			}
+			return v, content, strings.Join(lose, ", "), err
 		case xml.StartElement:
 			if rawName(x.Name) != "item" {
-				return "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
+				return "", "", "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
 			}
 			q := ""
 			for _, at := range x.Attr {
@@ -423,19 +483,23 @@ func (a *androidDecoder) plurals(line int) (string, error) {
 				}
 			}
 			if !slices.Contains(androidQuantities, q) {
-				return "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
+				return "", "", "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
 			}
 			if hasSelector(forms, q) {
-				return "", lineError(t.line, "quantity %q appears twice", q)
+				return "", "", "", lineError(t.line, "quantity %q appears twice", q)
 			}
-			text, _, err := a.content("item", t.line)
+			text, spelling, err := a.content("item", t.line)
 			if err != nil {
-				return "", err
+				return "", "", "", err
+			}
+			allCDATA = allCDATA && a.cdata
+			if spelling != "" && spelling != "cdata" {
+				lose = append(lose, fmt.Sprintf("the %s item's spelling", q))
 			}
 			forms = append(forms, PluralForm{Selector: q, Text: text})
 		case xml.CharData:
 			if len(bytes.TrimSpace(x)) > 0 {
-				return "", lineError(t.line, "text inside <plurals>")
+				return "", "", "", lineError(t.line, "text inside <plurals>")
 			}
 		}
 	}
@@ -494,10 +558,7 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 			if err != nil {
 				return err
 			}
-			m := cloneMeta(meta)
-			if content != "" {
-				m = setMeta(m, "content", content)
-			}
+			m := contentMeta(cloneMeta(meta), content)
 			if _, ok := SinglePlural(text); ok {
 				m = setMeta(m, "type", "string")
 			}
@@ -718,12 +779,72 @@ func androidEscape(s string, first, last bool) string {
 	return b.String()
 }
 
-// androidWriteValue writes a value as an element's content.
-func androidWriteValue(v, content string) string {
+// androidStyleTags are the elements a string resource holds as markup (aapt2 keeps them as
+// styled spans; xliff:g marks text not to translate). A value with any other element
+// (<br>, <p>, <div>) is HTML for Html.fromHtml, which a file holds as CDATA.
+var androidStyleTags = []string{"b", "i", "u", "s", "tt", "big", "small", "sup", "sub", "strike", "del",
+	"font", "a", "annotation", "span", "li", "ul", "ol", "xliff:g"}
+
+// androidReference matches a value that is a resource reference, written unescaped:
+// @[+][package:]type/name, @null, @empty, ?[package:]attr/name, ?package:name. A bare
+// ?name is left out: as text it is too likely a word.
+var androidReference = regexp.MustCompile(`^(@\*?\+?([A-Za-z][A-Za-z0-9_.]*:)?[a-z][a-z-]*/[A-Za-z0-9_.]+|@null|@empty|\?([A-Za-z][A-Za-z0-9_.]*:)?attr/[A-Za-z0-9_.]+|\?[A-Za-z][A-Za-z0-9_.]*:[A-Za-z0-9_.]+)$`)
+
+// androidTagLike finds what reads as an HTML tag.
+var androidTagLike = regexp.MustCompile(`<[A-Za-z/!]`)
+
+// androidSpelling is how Encode writes value v when the entry does not say otherwise:
+// "reference" unescaped, "markup" as elements (only style tags, well formed), "cdata" as a
+// CDATA section (any other '<': HTML), "" as escaped text.
+func androidSpelling(v string) string {
+	switch {
+	case androidReference.MatchString(v):
+		return "reference"
+	case !androidTagLike.MatchString(v):
+		return "" // no '<' or one that starts no tag (<3): escaped text
+	}
+	segs := androidMarkup(v)
+	if segs == nil {
+		return "cdata"
+	}
+	for _, sg := range segs {
+		if sg.tag == "" || strings.HasPrefix(sg.tag, "</") {
+			continue
+		}
+		name := strings.TrimLeft(sg.tag, "<")
+		if i := strings.IndexAny(name, " \t\r\n/>"); i >= 0 {
+			name = name[:i]
+		}
+		if !slices.Contains(androidStyleTags, name) {
+			return "cdata"
+		}
+	}
+	return "markup"
+}
+
+// androidWriteValue writes a value as an element's content, spelled as content says (a
+// decoded entry's Meta "content") or else as androidSpelling chooses; cdata is a CDATA
+// section's text as the file had it, written when it still reads as v.
+func androidWriteValue(v, content, cdata string) string {
+	switch {
+	case content == "empty" && v == "":
+		return ""
+	case content == "reference" && (strings.HasPrefix(v, "@") || strings.HasPrefix(v, "?")) && !strings.ContainsAny(v, "\"'\\ \t\n"):
+		content = "reference"
+	case content == "" || content == "empty" || content == "reference":
+		content = androidSpelling(v)
+	}
 	switch content {
+	case "reference":
+		return xmlText(v)
 	case "cdata":
+		if cdata != "" && !strings.Contains(cdata, "]]>") {
+			if back, err := androidUnescape(cdata, true, true); err == nil && back == v {
+				return "<![CDATA[" + cdata + "]]>"
+			}
+		}
 		return "<![CDATA[" + strings.ReplaceAll(androidEscape(v, true, true), "]]>", "]]]]><![CDATA[>") + "]]>"
-	case "text":
+	case "text", "literal":
 		return xmlText(androidEscape(v, true, true))
 	}
 	segs := androidMarkup(v)
@@ -814,25 +935,43 @@ func sameAttrs(a, b map[string]string) bool {
 	return true
 }
 
-// arrayRun is the length of the string-array starting at entries[i] (key base.0), 0 if none.
-func arrayRun(entries []Entry, i int, lang string) (string, int) {
+// arrayRun is the string-array starting at entries[i] (key base.0): the run of entries
+// after it that are items of the same array (same attributes and do-not-translate), which
+// may come in byte order of their keys (base.10 before base.2), and the entries' indexes
+// in item order, -1 for an item the run lacks (written as an empty item, so that the
+// others keep their places). n is 0 when entries[i] starts no array.
+func arrayRun(entries []Entry, i int, lang string) (base string, n int, items []int) {
 	base, n0, ok := arrayKey(entries[i].Key)
 	if !ok || n0 != 0 {
-		return "", 0
+		return "", 0, nil
 	}
-	n := 0
+	at := map[int]int{}
+	last := 0
 	for j := i; j < len(entries); j++ {
 		e := entries[j]
-		v, ok := e.Values[lang]
-		if !ok || e.Key != base+"."+strconv.Itoa(j-i) || e.DoNotTranslate != entries[i].DoNotTranslate || !sameAttrs(e.Meta, entries[i].Meta) {
+		b, k, ok := arrayKey(e.Key)
+		v, has := e.Values[lang]
+		if !ok || b != base || !has || e.DoNotTranslate != entries[i].DoNotTranslate || !sameAttrs(e.Meta, entries[i].Meta) {
 			break
 		}
 		if _, plural := SinglePlural(v.Text); plural && e.Meta["type"] != "string" {
 			break
 		}
+		if _, dup := at[k]; dup {
+			break
+		}
+		at[k] = j
+		last = max(last, k)
 		n++
 	}
-	return base, n
+	for k := 0; k <= last; k++ {
+		if j, ok := at[k]; ok {
+			items = append(items, j)
+		} else {
+			items = append(items, -1)
+		}
+	}
+	return base, n, items
 }
 
 func encodeAndroid(f *File, o Options) ([]byte, error) {
@@ -849,14 +988,18 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 	}
 	for i := 0; i < len(entries); {
 		e := entries[i]
-		if base, n := arrayRun(entries, i, lang); n > 0 {
+		if base, n, items := arrayRun(entries, i, lang); n > 0 {
 			androidComment(&b, "    ", e.Comment)
 			b.WriteString("    <string-array" + androidAttrString(base, e.DoNotTranslate, e.Meta) + ">\n")
-			for j := i; j < i+n; j++ {
+			for _, j := range items {
+				if j < 0 {
+					b.WriteString("        <item/>\n")
+					continue
+				}
 				if j > i {
 					androidComment(&b, "        ", entries[j].Comment)
 				}
-				b.WriteString("        <item>" + androidWriteValue(entries[j].Values[lang].Text, entries[j].Meta["content"]) + "</item>\n")
+				b.WriteString("        " + androidElement("item", "", entries[j].Values[lang].Text, entries[j].Meta))
 			}
 			b.WriteString("    </string-array>\n")
 			i += n
@@ -872,12 +1015,12 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 		if len(forms) > 0 {
 			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
 			for _, fm := range forms {
-				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), "") + "</item>\n")
+				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), e.Meta["content"], "") + "</item>\n")
 			}
 			b.WriteString("    </plurals>\n")
 			continue
 		}
-		b.WriteString("    <string" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">" + androidWriteValue(v, e.Meta["content"]) + "</string>\n")
+		b.WriteString("    " + androidElement("string", androidAttrString(e.Key, e.DoNotTranslate, e.Meta), v, e.Meta))
 	}
 	androidComment(&b, "    ", f.Meta["trailer"])
 	b.WriteString("</resources>\n")
@@ -885,6 +1028,15 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 }
 
 func first(s string, _ int) string { return s }
+
+// androidElement writes one <string> or <item> line: self-closing when the value is empty
+// and the file had it so.
+func androidElement(name, attrs, v string, meta map[string]string) string {
+	if v == "" && meta["content"] == "empty" {
+		return "<" + name + attrs + "/>\n"
+	}
+	return "<" + name + attrs + ">" + androidWriteValue(v, meta["content"], meta["cdata"]) + "</" + name + ">\n"
+}
 
 // appendComment adds a comment's text, trimmed, unless it is empty.
 func appendComment(comments []string, c xml.Comment) []string {

@@ -192,7 +192,7 @@ func TestAndroidRealShapes(t *testing.T) {
 	want := &File{Languages: []string{"en"}, Meta: map[string]string{"trailer": "Haven't found some strings?\n\nafter"}, Entries: []Entry{
 		{Key: "a", Values: map[string]Value{"en": {Text: "Timers are running now"}}, Comment: "Timer"},
 		{Key: "b", Values: map[string]Value{"en": {Text: "He said hi été"}}},
-		{Key: "c", Values: map[string]Value{"en": {Text: ""}}},
+		{Key: "c", Values: map[string]Value{"en": {Text: ""}}, Meta: map[string]string{"content": "empty"}},
 		{Key: "d", Values: map[string]Value{"en": {Text: "Don't"}}},
 	}}
 	want.Meta["trailer"] = "Haven't found some strings?\nafter"
