@@ -162,7 +162,9 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 			e.Values[source] = formats.Value{Text: k.Source.Value, State: formats.StateTranslated}
 		}
 	}
-	if v := k.Value; v != nil && v.Value != "" && !(approvedOnly && v.Status != model.StatusApproved) {
+	// An empty source text is a value (an empty array item, a string left blank on purpose);
+	// an empty translation is none.
+	if v := k.Value; v != nil && (v.Value != "" || l == source) && !(approvedOnly && v.Status != model.StatusApproved) {
 		st := formats.StateTranslated
 		switch {
 		case l == source:

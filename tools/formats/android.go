@@ -58,7 +58,36 @@ import (
 // trimmed of surrounding white space; several before one element are joined by "\n".
 // Blank lines and indentation are not kept: Encode indents by four spaces.
 
-var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid}
+var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept}
+
+// androidUnkept is what of e only its Meta keeps: a spelling Android reads differently
+// from the one Encode chooses without it, and what the decoder could not keep at all. A
+// spelling that reads the same (CDATA or &lt; around plain text, <item/>) is not named.
+func androidUnkept(e Entry) []string {
+	var out []string
+	if l := e.Meta["lost"]; l != "" {
+		out = append(out, "lokal does not keep the "+l+" of this <plurals>")
+	}
+	var v string
+	for _, x := range e.Values {
+		v = x.Text
+	}
+	switch c, def := e.Meta["content"], androidSpelling(v); {
+	case c == "cdata" && e.Meta["lost"] == "" && strings.Contains(v, "plural,"):
+		out = append(out, "the <plurals> items are CDATA in the file; written without it, their tags become styled text")
+	case c == "cdata" && def == "markup":
+		out = append(out, "the value is CDATA in the file; written without it, its tags become styled text, not HTML")
+	case c == "text" && def == "markup":
+		out = append(out, "the value's tags are escaped text in the file; written without it, they become styled text")
+	case c == "markup" && def == "cdata":
+		out = append(out, "the value's tags are markup in the file; written without it, it becomes CDATA (HTML text)")
+	case c == "literal":
+		out = append(out, "the value is escaped text in the file (\\"+v[:1]+"); written without it, it becomes a resource reference")
+	case c == "reference":
+		out = append(out, "the value is a resource reference lokal does not recognise; written without the file, it becomes escaped text")
+	}
+	return out
+}
 
 // androidQuantities are the quantity names Android knows.
 var androidQuantities = []string{"zero", "one", "two", "few", "many", "other"}
