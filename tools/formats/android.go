@@ -25,12 +25,17 @@ import (
 //
 // Encode writes the reverse so that Android reads the same string: quotes around a
 // segment with leading, trailing or doubled spaces, \' \" \\ \n \t escaped, a leading @ or
-// ? escaped, control characters as \uXXXX, & and < as entities. A value that parses as an
-// XML fragment with at least one element is written as markup; any other value as text.
+// ? escaped (unless the value is a resource reference, androidReference, which is written
+// as it is), control characters as \uXXXX, & and < as entities. Without Meta saying
+// otherwise (androidSpelling), a value that is an XML fragment of Android's style tags
+// (<b>, <i>, <a>, <xliff:g>: androidStyleTags) is written as markup, one with any other
+// tag (<br/>, <p>: HTML for Html.fromHtml) as CDATA, anything else as escaped text.
 //
 // <string-array name="days"> becomes the keys days.0, days.1, ...; Encode writes a run of
-// keys base.0, base.1, ... (in order, from 0, same attributes) back as one array. The comment
-// before the array is the comment of item 0; a comment before an <item> that item's.
+// keys base.0, base.1, ... (from 0, same attributes, in index or byte order: days.10 may
+// come before days.2) back as one array, an index the run lacks as an empty <item/> so the
+// others keep their places. The comment before the array is the comment of item 0; a
+// comment before an <item> that item's.
 //
 // <plurals> is one ICU value under its name, argument "count": {count, plural, one {%d
 // file} other {%d files}}. Item text is the form's text with ICU's quoting where needed
@@ -39,17 +44,25 @@ import (
 // in English) is never shown: it is kept under its own name (not as =0, which Android
 // cannot express) so that nothing is lost on import and a QA check can report it, and
 // Encode, which writes exactly the language's categories, leaves it out. A '#' in a form
-// (from another format) is written as %d. Comments inside <plurals> and an item's CDATA
-// spelling are not kept.
+// (from another format) is written as %d. Items that were all CDATA are written as CDATA
+// (Meta "content"); comments inside <plurals> and any other item spelling are not kept, and
+// Meta "lost" says so.
 //
 // A string defined again for another product (product="tablet") is the key name#product.
 //
-// translatable="false" is Entry.DoNotTranslate. Entry.Meta:
+// translatable="false" is Entry.DoNotTranslate. androidUnkept (Codec.Unkept) names what only
+// Meta keeps and Android would read differently without it, for the import's warnings.
+// Entry.Meta:
 //   - "@<attribute>": any other attribute of the element, by its name as written
 //     ("@formatted": "false", "@tools:ignore": "MissingTranslation"); written after name
 //     and translatable, sorted by name.
-//   - "content": "cdata" when the text was one CDATA section (written back as CDATA);
-//     "text" when the value reads as markup but the file had it as text (&lt;b&gt;).
+//   - "content": the file's spelling when Encode would choose another: "cdata" (one CDATA
+//     section), "text" (&lt;b&gt; where markup or CDATA would be written), "markup" (tags
+//     other than style tags), "literal" (\@string/x: text, not a reference), "reference"
+//     (an unescaped @ or ? value androidReference does not match), "empty" (<item/>).
+//   - "cdata": a CDATA section's text as written, when Encode would write it otherwise
+//     (aapt2 drops its double quotes: href="x" reads as href=x); used while it reads the same.
+//   - "lost": what of a <plurals> is not kept, in words.
 //   - "type": "string" for a <string> whose text is itself an ICU plural (so that Encode
 //     does not write it as <plurals>).
 //
