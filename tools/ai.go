@@ -261,7 +261,8 @@ func (o *aiOutcome) skip(j aiJob, k string, ks *model.KeyState) bool {
 	switch {
 	case ks == nil || ks.Hidden || ks.Source == nil || ks.Source.Value == "":
 		o.skippedMissingSource = appendOnce(o.skippedMissingSource, k)
-	case ks.Value != nil && ks.Value.LanguageLocked:
+	case ks.Value != nil && ks.Value.LanguageLocked, ks.Source.DoNotTranslate, ks.Value != nil && ks.Value.DoNotTranslate:
+		// A do-not-translate key or row keeps the source text: as locked, never the AI's.
 		o.skippedLocked = appendOnce(o.skippedLocked, k)
 	case j.keepApproved && ks.Value != nil && ks.Value.Status == model.StatusApproved:
 		o.skippedApproved = appendOnce(o.skippedApproved, k)

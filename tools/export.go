@@ -163,9 +163,9 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 			e.Values[source] = formats.Value{Text: k.Source.Value, State: formats.StateTranslated}
 		}
 	}
-	// An empty source text is the file's empty string (Rails' '', a .properties "key="),
-	// written back as one: an app reading the file would fail on the missing key. An
-	// empty translation is no translation.
+	// An empty source text is the file's empty string (Rails' '', a .properties "key=", an empty
+	// array item), written back as one: an app reading the file would fail on the missing
+	// key. An empty translation is no translation.
 	if v := k.Value; v != nil && (v.Value != "" || l == source) && !(approvedOnly && v.Status != model.StatusApproved) {
 		st := formats.StateTranslated
 		switch {

@@ -103,6 +103,7 @@ type importPlan struct {
 	keys    map[string]bool              // every key with a value imported
 	plurals map[string]bool              // keys with a plural in a value imported
 	notes   map[string]string            // source keys' comments, kept as the keys' descriptions
+	dnt     []string                     // source keys the file marks not to translate, in file order
 	warn    []ImportWarning
 }
 
@@ -209,6 +210,11 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 				if err := describeKeys(ctx, tx, changes, plan.notes); err != nil {
 					return nil, err
 				}
+				marked, err := markNotToTranslate(ctx, tx, proj, ns, plan.dnt)
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, marked...)
 				fresh = make(map[string]int64, len(synced.Created))
 				for _, ch := range changes {
 					if ch.Kind == model.ChangeKeyCreated {
@@ -354,6 +360,40 @@ func describeKeys(ctx context.Context, tx model.Tx, changes []model.Change, note
 	return tx.SetKeyDescriptions(ctx, d)
 }
 
+// markNotToTranslate flags the keys a source-language file marks not to translate
+// (Android translatable="false", xcstrings shouldTranslate false) do_not_translate in the
+// source language, which export writes back, and in every target language, where a row
+// without a value gets the source text verbatim (as flag_translation does), approved: such
+// a key is then neither missing nor left for the AI. A row already flagged is left alone.
+func markNotToTranslate(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, keys []string) ([]model.Change, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var writes []model.TranslationWrite
+	for _, l := range append([]string{proj.SourceLanguage}, proj.TargetLanguages()...) {
+		states, err := tx.Keys(ctx, ns, proj.SourceLanguage, l, keys...)
+		if err != nil {
+			return nil, err
+		}
+		for _, ks := range states {
+			src, cur := ks.Source, ks.Value
+			switch {
+			case ks.Hidden || src == nil || cur != nil && cur.DoNotTranslate:
+			case cur != nil:
+				writes = append(writes, model.TranslationWrite{ID: cur.ID, KeyID: ks.ID, Key: ks.Key, Language: l, Value: cur.Value, Status: cur.Status,
+					DoNotTranslate: true, LanguageLocked: cur.LanguageLocked, SourceVersion: cur.SourceVersion, Change: model.ChangeFlagChanged})
+			default:
+				writes = append(writes, model.TranslationWrite{KeyID: ks.ID, Key: ks.Key, Language: l, Value: src.Value, Status: model.StatusApproved,
+					DoNotTranslate: true, SourceVersion: versionPtr(ks.SourceVersion), Change: model.ChangeValueCreated})
+			}
+		}
+	}
+	if err := tx.WriteTranslations(ctx, writes); err != nil {
+		return nil, err
+	}
+	return rowChanges(ns.Key, writes), nil
+}
+
 // fileError is a decoding failure as the caller sees it: a file that does not parse is
 // invalid_file naming where; a format whose reading is not built yet is unprocessable.
 func fileError(format string, err error) error {
@@ -391,6 +431,11 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 			p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
 		}
 		seen[e.Key] = true
+		if codec.Unkept != nil {
+			for _, m := range codec.Unkept(e) {
+				p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: m})
+			}
+		}
 		for _, l := range langs {
 			v, ok := entryValue(codec, f, e, l, proj.SourceLanguage)
 			if !ok || (v.Text == "" && l != proj.SourceLanguage) {
@@ -408,8 +453,8 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 				if e.Comment != "" {
 					p.notes[e.Key] = e.Comment
 				}
-				if e.DoNotTranslate {
-					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file marks this key not to be translated; it was imported like any other key, so automatic translation may translate it"})
+				if e.DoNotTranslate && !slices.Contains(p.dnt, e.Key) {
+					p.dnt = append(p.dnt, e.Key)
 				}
 			} else {
 				if p.targets[l] == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,12 +25,17 @@ import (
 //
 // Encode writes the reverse so that Android reads the same string: quotes around a
 // segment with leading, trailing or doubled spaces, \' \" \\ \n \t escaped, a leading @ or
-// ? escaped, control characters as \uXXXX, & and < as entities. A value that parses as an
-// XML fragment with at least one element is written as markup; any other value as text.
+// ? escaped (unless the value is a resource reference, androidReference, which is written
+// as it is), control characters as \uXXXX, & and < as entities. Without Meta saying
+// otherwise (androidSpelling), a value that is an XML fragment of Android's style tags
+// (<b>, <i>, <a>, <xliff:g>: androidStyleTags) is written as markup, one with any other
+// tag (<br/>, <p>: HTML for Html.fromHtml) as CDATA, anything else as escaped text.
 //
 // <string-array name="days"> becomes the keys days.0, days.1, ...; Encode writes a run of
-// keys base.0, base.1, ... (in order, from 0, same attributes) back as one array. The comment
-// before the array is the comment of item 0; a comment before an <item> that item's.
+// keys base.0, base.1, ... (from 0, same attributes, in index or byte order: days.10 may
+// come before days.2) back as one array, an index the run lacks as an empty <item/> so the
+// others keep their places. The comment before the array is the comment of item 0; a
+// comment before an <item> that item's.
 //
 // <plurals> is one ICU value under its name, argument "count": {count, plural, one {%d
 // file} other {%d files}}. Item text is the form's text with ICU's quoting where needed
@@ -38,17 +44,25 @@ import (
 // in English) is never shown: it is kept under its own name (not as =0, which Android
 // cannot express) so that nothing is lost on import and a QA check can report it, and
 // Encode, which writes exactly the language's categories, leaves it out. A '#' in a form
-// (from another format) is written as %d. Comments inside <plurals> and an item's CDATA
-// spelling are not kept.
+// (from another format) is written as %d. Items that were all CDATA are written as CDATA
+// (Meta "content"); comments inside <plurals> and any other item spelling are not kept, and
+// Meta "lost" says so.
 //
 // A string defined again for another product (product="tablet") is the key name#product.
 //
-// translatable="false" is Entry.DoNotTranslate. Entry.Meta:
+// translatable="false" is Entry.DoNotTranslate. androidUnkept (Codec.Unkept) names what only
+// Meta keeps and Android would read differently without it, for the import's warnings.
+// Entry.Meta:
 //   - "@<attribute>": any other attribute of the element, by its name as written
 //     ("@formatted": "false", "@tools:ignore": "MissingTranslation"); written after name
 //     and translatable, sorted by name.
-//   - "content": "cdata" when the text was one CDATA section (written back as CDATA);
-//     "text" when the value reads as markup but the file had it as text (&lt;b&gt;).
+//   - "content": the file's spelling when Encode would choose another: "cdata" (one CDATA
+//     section), "text" (&lt;b&gt; where markup or CDATA would be written), "markup" (tags
+//     other than style tags), "literal" (\@string/x: text, not a reference), "reference"
+//     (an unescaped @ or ? value androidReference does not match), "empty" (<item/>).
+//   - "cdata": a CDATA section's text as written, when Encode would write it otherwise
+//     (aapt2 drops its double quotes: href="x" reads as href=x); used while it reads the same.
+//   - "lost": what of a <plurals> is not kept, in words.
 //   - "type": "string" for a <string> whose text is itself an ICU plural (so that Encode
 //     does not write it as <plurals>).
 //
@@ -57,7 +71,36 @@ import (
 // trimmed of surrounding white space; several before one element are joined by "\n".
 // Blank lines and indentation are not kept: Encode indents by four spaces.
 
-var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid}
+var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept}
+
+// androidUnkept is what of e only its Meta keeps: a spelling Android reads differently
+// from the one Encode chooses without it, and what the decoder could not keep at all. A
+// spelling that reads the same (CDATA or &lt; around plain text, <item/>) is not named.
+func androidUnkept(e Entry) []string {
+	var out []string
+	if l := e.Meta["lost"]; l != "" {
+		out = append(out, "lokal does not keep the "+l+" of this <plurals>")
+	}
+	var v string
+	for _, x := range e.Values {
+		v = x.Text
+	}
+	switch c, def := e.Meta["content"], androidSpelling(v); {
+	case c == "cdata" && e.Meta["lost"] == "" && strings.Contains(v, "plural,"):
+		out = append(out, "the <plurals> items are CDATA in the file; written without it, their tags become styled text")
+	case c == "cdata" && def == "markup":
+		out = append(out, "the value is CDATA in the file; written without it, its tags become styled text, not HTML")
+	case c == "text" && def == "markup":
+		out = append(out, "the value's tags are escaped text in the file; written without it, they become styled text")
+	case c == "markup" && def == "cdata":
+		out = append(out, "the value's tags are markup in the file; written without it, it becomes CDATA (HTML text)")
+	case c == "literal":
+		out = append(out, "the value is escaped text in the file (\\"+v[:1]+"); written without it, it becomes a resource reference")
+	case c == "reference":
+		out = append(out, "the value is a resource reference lokal does not recognise; written without the file, it becomes escaped text")
+	}
+	return out
+}
 
 // androidQuantities are the quantity names Android knows.
 var androidQuantities = []string{"zero", "one", "two", "few", "many", "other"}
@@ -67,6 +110,8 @@ type androidDecoder struct {
 	data []byte
 	d    *xml.Decoder
 	lang string
+	// cdata: the value content last read was one CDATA section.
+	cdata bool
 }
 
 // tok is one raw token with the bytes it came from.
@@ -225,9 +270,7 @@ body:
 				if err != nil {
 					return nil, err
 				}
-				if content != "" {
-					meta = setMeta(meta, "content", content)
-				}
+				meta = contentMeta(meta, content)
 				if _, ok := SinglePlural(text); ok {
 					meta = setMeta(meta, "type", "string")
 				}
@@ -236,9 +279,15 @@ body:
 					return nil, err
 				}
 			case "plurals":
-				value, err := a.plurals(t.line)
+				value, content, lost, err := a.plurals(t.line)
 				if err != nil {
 					return nil, err
+				}
+				if content != "" {
+					meta = setMeta(meta, "content", content)
+				}
+				if lost != "" {
+					meta = setMeta(meta, "lost", lost)
 				}
 				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
 				if err := add(e, t.line); err != nil {
@@ -251,6 +300,18 @@ body:
 			}
 		}
 	}
+}
+
+// contentMeta records a value's spelling (from content) in its entry's Meta: "content",
+// and "cdata" for a CDATA section's text as written.
+func contentMeta(m map[string]string, content string) map[string]string {
+	switch {
+	case strings.HasPrefix(content, "cdata:"):
+		return setMeta(m, "cdata", content[len("cdata:"):])
+	case content != "":
+		return setMeta(m, "content", content)
+	}
+	return m
 }
 
 func setMeta(m map[string]string, k, v string) map[string]string {
@@ -320,6 +381,7 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 	var segs []segment
 	stack := []string{name}
 	markup := false
+	a.cdata = false
 	for {
 		t, err := a.next()
 		if err != nil {
@@ -345,6 +407,9 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 			}
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
+				if t.implicit {
+					return "", "empty", nil // <item/>: written back self-closing
+				}
 				return a.value(segs, markup, line)
 			}
 			if !t.implicit {
@@ -354,6 +419,9 @@ func (a *androidDecoder) content(name string, line int) (string, string, error) 
 	}
 }
 
+// value is the element's value from its content, and the spelling Encode needs told to
+// write it back as the file has it ("" when Encode's own choice, androidSpelling, is the
+// file's).
 func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, string, error) {
 	if !markup {
 		var text string
@@ -365,11 +433,29 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		if err != nil {
 			return "", "", lineError(line, "%v", err)
 		}
+		def := androidSpelling(v)
+		a.cdata = cdata
 		switch {
 		case cdata:
-			return v, "cdata", nil
-		case androidMarkup(v) != nil:
-			return v, "text", nil
+			if def != "cdata" {
+				return v, "cdata", nil
+			}
+			if inner := text; androidWriteValue(v, "", "") != "<![CDATA["+inner+"]]>" {
+				return v, "cdata:" + inner, nil // as written, when ours would differ (href="x")
+			}
+			return v, "", nil
+		case def == "reference" || def == "":
+			// aapt2 reads an unescaped leading @ or ? as a resource reference.
+			ref := strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "@") || strings.HasPrefix(strings.TrimLeft(text, " \t\n\r"), "?")
+			switch {
+			case ref && def == "":
+				return v, "reference", nil
+			case !ref && def == "reference":
+				return v, "literal", nil
+			}
+			return v, "", nil
+		case def != "":
+			return v, "text", nil // &lt;b&gt;: text that would otherwise be written as markup or CDATA
 		}
 		return v, "", nil
 	}
@@ -393,28 +479,44 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		}
 		b.WriteString(xmlText(v))
 	}
+	if v := b.String(); androidSpelling(v) != "markup" {
+		return v, "markup", nil // tags Encode would write as CDATA (<br/>, <p>)
+	}
 	return b.String(), "", nil
 }
 
-func (a *androidDecoder) plurals(line int) (string, error) {
+// plurals reads a <plurals>' items: the ICU value; "cdata" when every item was a CDATA
+// section (Encode writes them so); and, in words, what of the element lokal does not keep
+// (comments between items, an item's own spelling).
+func (a *androidDecoder) plurals(line int) (value, content, lost string, err error) {
 	var forms []PluralForm
+	allCDATA := true
+	var lose []string
 	for {
 		t, err := a.next()
 		if err != nil {
-			return "", err
+			return "", "", "", err
 		}
 		switch x := t.t.(type) {
+		case xml.Comment:
+			if !slices.Contains(lose, "comments between its items") {
+				lose = append(lose, "comments between its items")
+			}
 		case xml.EndElement:
 			if n := rawName(x.Name); n != "plurals" {
-				return "", lineError(t.line, "</%s> closes <plurals>", n)
+				return "", "", "", lineError(t.line, "</%s> closes <plurals>", n)
 			}
 			if len(forms) == 0 {
-				return "", lineError(line, "<plurals> without an <item>")
+				return "", "", "", lineError(line, "<plurals> without an <item>")
 			}
-			return androidPluralValue(forms, line)
+			v, err := androidPluralValue(forms, line)
+			if allCDATA {
+				content = "cdata"
+			}
+			return v, content, strings.Join(lose, ", "), err
 		case xml.StartElement:
 			if rawName(x.Name) != "item" {
-				return "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
+				return "", "", "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
 			}
 			q := ""
 			for _, at := range x.Attr {
@@ -423,19 +525,23 @@ func (a *androidDecoder) plurals(line int) (string, error) {
 				}
 			}
 			if !slices.Contains(androidQuantities, q) {
-				return "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
+				return "", "", "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
 			}
 			if hasSelector(forms, q) {
-				return "", lineError(t.line, "quantity %q appears twice", q)
+				return "", "", "", lineError(t.line, "quantity %q appears twice", q)
 			}
-			text, _, err := a.content("item", t.line)
+			text, spelling, err := a.content("item", t.line)
 			if err != nil {
-				return "", err
+				return "", "", "", err
+			}
+			allCDATA = allCDATA && a.cdata
+			if spelling != "" && spelling != "cdata" {
+				lose = append(lose, fmt.Sprintf("the %s item's spelling", q))
 			}
 			forms = append(forms, PluralForm{Selector: q, Text: text})
 		case xml.CharData:
 			if len(bytes.TrimSpace(x)) > 0 {
-				return "", lineError(t.line, "text inside <plurals>")
+				return "", "", "", lineError(t.line, "text inside <plurals>")
 			}
 		}
 	}
@@ -494,10 +600,7 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 			if err != nil {
 				return err
 			}
-			m := cloneMeta(meta)
-			if content != "" {
-				m = setMeta(m, "content", content)
-			}
+			m := contentMeta(cloneMeta(meta), content)
 			if _, ok := SinglePlural(text); ok {
 				m = setMeta(m, "type", "string")
 			}
@@ -718,12 +821,72 @@ func androidEscape(s string, first, last bool) string {
 	return b.String()
 }
 
-// androidWriteValue writes a value as an element's content.
-func androidWriteValue(v, content string) string {
+// androidStyleTags are the elements a string resource holds as markup (aapt2 keeps them as
+// styled spans; xliff:g marks text not to translate). A value with any other element
+// (<br>, <p>, <div>) is HTML for Html.fromHtml, which a file holds as CDATA.
+var androidStyleTags = []string{"b", "i", "u", "s", "tt", "big", "small", "sup", "sub", "strike", "del",
+	"font", "a", "annotation", "span", "li", "ul", "ol", "xliff:g"}
+
+// androidReference matches a value that is a resource reference, written unescaped:
+// @[+][package:]type/name, @null, @empty, ?[package:]attr/name, ?package:name. A bare
+// ?name is left out: as text it is too likely a word.
+var androidReference = regexp.MustCompile(`^(@\*?\+?([A-Za-z][A-Za-z0-9_.]*:)?[a-z][a-z-]*/[A-Za-z0-9_.]+|@null|@empty|\?([A-Za-z][A-Za-z0-9_.]*:)?attr/[A-Za-z0-9_.]+|\?[A-Za-z][A-Za-z0-9_.]*:[A-Za-z0-9_.]+)$`)
+
+// androidTagLike finds what reads as an HTML tag.
+var androidTagLike = regexp.MustCompile(`<[A-Za-z/!]`)
+
+// androidSpelling is how Encode writes value v when the entry does not say otherwise:
+// "reference" unescaped, "markup" as elements (only style tags, well formed), "cdata" as a
+// CDATA section (any other '<': HTML), "" as escaped text.
+func androidSpelling(v string) string {
+	switch {
+	case androidReference.MatchString(v):
+		return "reference"
+	case !androidTagLike.MatchString(v):
+		return "" // no '<' or one that starts no tag (<3): escaped text
+	}
+	segs := androidMarkup(v)
+	if segs == nil {
+		return "cdata"
+	}
+	for _, sg := range segs {
+		if sg.tag == "" || strings.HasPrefix(sg.tag, "</") {
+			continue
+		}
+		name := strings.TrimLeft(sg.tag, "<")
+		if i := strings.IndexAny(name, " \t\r\n/>"); i >= 0 {
+			name = name[:i]
+		}
+		if !slices.Contains(androidStyleTags, name) {
+			return "cdata"
+		}
+	}
+	return "markup"
+}
+
+// androidWriteValue writes a value as an element's content, spelled as content says (a
+// decoded entry's Meta "content") or else as androidSpelling chooses; cdata is a CDATA
+// section's text as the file had it, written when it still reads as v.
+func androidWriteValue(v, content, cdata string) string {
+	switch {
+	case content == "empty" && v == "":
+		return ""
+	case content == "reference" && (strings.HasPrefix(v, "@") || strings.HasPrefix(v, "?")) && !strings.ContainsAny(v, "\"'\\ \t\n"):
+		content = "reference"
+	case content == "" || content == "empty" || content == "reference":
+		content = androidSpelling(v)
+	}
 	switch content {
+	case "reference":
+		return xmlText(v)
 	case "cdata":
+		if cdata != "" && !strings.Contains(cdata, "]]>") {
+			if back, err := androidUnescape(cdata, true, true); err == nil && back == v {
+				return "<![CDATA[" + cdata + "]]>"
+			}
+		}
 		return "<![CDATA[" + strings.ReplaceAll(androidEscape(v, true, true), "]]>", "]]]]><![CDATA[>") + "]]>"
-	case "text":
+	case "text", "literal":
 		return xmlText(androidEscape(v, true, true))
 	}
 	segs := androidMarkup(v)
@@ -814,25 +977,43 @@ func sameAttrs(a, b map[string]string) bool {
 	return true
 }
 
-// arrayRun is the length of the string-array starting at entries[i] (key base.0), 0 if none.
-func arrayRun(entries []Entry, i int, lang string) (string, int) {
+// arrayRun is the string-array starting at entries[i] (key base.0): the run of entries
+// after it that are items of the same array (same attributes and do-not-translate), which
+// may come in byte order of their keys (base.10 before base.2), and the entries' indexes
+// in item order, -1 for an item the run lacks (written as an empty item, so that the
+// others keep their places). n is 0 when entries[i] starts no array.
+func arrayRun(entries []Entry, i int, lang string) (base string, n int, items []int) {
 	base, n0, ok := arrayKey(entries[i].Key)
 	if !ok || n0 != 0 {
-		return "", 0
+		return "", 0, nil
 	}
-	n := 0
+	at := map[int]int{}
+	last := 0
 	for j := i; j < len(entries); j++ {
 		e := entries[j]
-		v, ok := e.Values[lang]
-		if !ok || e.Key != base+"."+strconv.Itoa(j-i) || e.DoNotTranslate != entries[i].DoNotTranslate || !sameAttrs(e.Meta, entries[i].Meta) {
+		b, k, ok := arrayKey(e.Key)
+		v, has := e.Values[lang]
+		if !ok || b != base || !has || e.DoNotTranslate != entries[i].DoNotTranslate || !sameAttrs(e.Meta, entries[i].Meta) {
 			break
 		}
 		if _, plural := SinglePlural(v.Text); plural && e.Meta["type"] != "string" {
 			break
 		}
+		if _, dup := at[k]; dup {
+			break
+		}
+		at[k] = j
+		last = max(last, k)
 		n++
 	}
-	return base, n
+	for k := 0; k <= last; k++ {
+		if j, ok := at[k]; ok {
+			items = append(items, j)
+		} else {
+			items = append(items, -1)
+		}
+	}
+	return base, n, items
 }
 
 func encodeAndroid(f *File, o Options) ([]byte, error) {
@@ -849,14 +1030,18 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 	}
 	for i := 0; i < len(entries); {
 		e := entries[i]
-		if base, n := arrayRun(entries, i, lang); n > 0 {
+		if base, n, items := arrayRun(entries, i, lang); n > 0 {
 			androidComment(&b, "    ", e.Comment)
 			b.WriteString("    <string-array" + androidAttrString(base, e.DoNotTranslate, e.Meta) + ">\n")
-			for j := i; j < i+n; j++ {
+			for _, j := range items {
+				if j < 0 {
+					b.WriteString("        <item/>\n")
+					continue
+				}
 				if j > i {
 					androidComment(&b, "        ", entries[j].Comment)
 				}
-				b.WriteString("        <item>" + androidWriteValue(entries[j].Values[lang].Text, entries[j].Meta["content"]) + "</item>\n")
+				b.WriteString("        " + androidElement("item", "", entries[j].Values[lang].Text, entries[j].Meta))
 			}
 			b.WriteString("    </string-array>\n")
 			i += n
@@ -872,12 +1057,12 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 		if len(forms) > 0 {
 			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
 			for _, fm := range forms {
-				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), "") + "</item>\n")
+				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), e.Meta["content"], "") + "</item>\n")
 			}
 			b.WriteString("    </plurals>\n")
 			continue
 		}
-		b.WriteString("    <string" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">" + androidWriteValue(v, e.Meta["content"]) + "</string>\n")
+		b.WriteString("    " + androidElement("string", androidAttrString(e.Key, e.DoNotTranslate, e.Meta), v, e.Meta))
 	}
 	androidComment(&b, "    ", f.Meta["trailer"])
 	b.WriteString("</resources>\n")
@@ -885,6 +1070,15 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 }
 
 func first(s string, _ int) string { return s }
+
+// androidElement writes one <string> or <item> line: self-closing when the value is empty
+// and the file had it so.
+func androidElement(name, attrs, v string, meta map[string]string) string {
+	if v == "" && meta["content"] == "empty" {
+		return "<" + name + attrs + "/>\n"
+	}
+	return "<" + name + attrs + ">" + androidWriteValue(v, meta["content"], meta["cdata"]) + "</" + name + ">\n"
+}
 
 // appendComment adds a comment's text, trimmed, unless it is empty.
 func appendComment(comments []string, c xml.Comment) []string {

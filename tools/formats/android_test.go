@@ -192,7 +192,7 @@ func TestAndroidRealShapes(t *testing.T) {
 	want := &File{Languages: []string{"en"}, Meta: map[string]string{"trailer": "Haven't found some strings?\n\nafter"}, Entries: []Entry{
 		{Key: "a", Values: map[string]Value{"en": {Text: "Timers are running now"}}, Comment: "Timer"},
 		{Key: "b", Values: map[string]Value{"en": {Text: "He said hi été"}}},
-		{Key: "c", Values: map[string]Value{"en": {Text: ""}}},
+		{Key: "c", Values: map[string]Value{"en": {Text: ""}}, Meta: map[string]string{"content": "empty"}},
 		{Key: "d", Values: map[string]Value{"en": {Text: "Don't"}}},
 	}}
 	want.Meta["trailer"] = "Haven't found some strings?\nafter"
@@ -300,4 +300,150 @@ func TestAndroidProducts(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 	entriesRoundTrip(t, "android", f, Options{Language: "en"})
+}
+
+// androidFeatures is a file in the codec's own spelling carrying what real strings.xml
+// files carry beside plain text; it must come back byte for byte.
+const androidFeatures = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="app_name" translatable="false">Lokal</string>
+    <string name="ref">@string/app_name</string>
+    <string name="ref_android">@android:string/ok</string>
+    <string name="attr">?attr/colorPrimary</string>
+    <string name="attr_bare">?colorPrimary</string>
+    <string name="literal">\@string/app_name</string>
+    <string name="at">\@home is text</string>
+    <string name="cdata_b"><![CDATA[<b>%1$s</b> invited you]]></string>
+    <string name="cdata_html"><![CDATA[<a href="https://example.com">Site</a><br/>next]]></string>
+    <string name="cdata_plain"><![CDATA[Tom & Jerry]]></string>
+    <string name="styled">Tap <b>Save</b></string>
+    <string name="br_tags">Line<br/>two</string>
+    <string name="escaped">&lt;b>not bold&lt;/b></string>
+    <string name="blank"/>
+    <string-array name="days">
+        <item>Mon</item>
+        <item/>
+        <item></item>
+        <item>Thu</item>
+    </string-array>
+    <plurals name="files">
+        <item quantity="one"><![CDATA[<b>%d</b> file]]></item>
+        <item quantity="other"><![CDATA[<b>%d</b> files]]></item>
+    </plurals>
+</resources>
+`
+
+// TestAndroidFeaturesRoundTrip: references stay references (and an escaped one text), CDATA
+// stays CDATA as written, tags stay tags, empty items keep their places and spelling,
+// plurals keep their quantities and CDATA; untouched, the file comes back byte for byte.
+func TestAndroidFeaturesRoundTrip(t *testing.T) {
+	t.Parallel()
+	o := Options{Language: "en", SourceLanguage: "en"}
+	f, err := Decode("android", []byte(androidFeatures), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"ref": "@string/app_name", "attr": "?attr/colorPrimary", "literal": "@string/app_name", "at": "@home is text",
+		"cdata_b": "<b>%1$s</b> invited you", "cdata_html": "<a href=https://example.com>Site</a><br/>next", "styled": "Tap <b>Save</b>",
+		"escaped": "<b>not bold</b>", "blank": "", "days.0": "Mon", "days.1": "", "days.2": "", "days.3": "Thu",
+		"files": "{count, plural, one {<b>%d</b> file} other {<b>%d</b> files}}",
+	} {
+		if got := entryOf(t, f, key).Values["en"].Text; got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
+	}
+	if !entryOf(t, f, "app_name").DoNotTranslate {
+		t.Errorf("app_name is not marked not to translate")
+	}
+	out, err := Encode("android", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != androidFeatures {
+		t.Errorf("not byte-identical:\n%s", out)
+	}
+	entriesRoundTrip(t, "android", f, o)
+}
+
+// TestAndroidSpellingWithoutMeta: a value made in lokal (no Meta, as the server stores it)
+// is written as Android needs it: a reference unescaped, text starting with @ or ? escaped,
+// HTML beyond style tags as CDATA, style tags as markup, a stray '<' escaped.
+func TestAndroidSpellingWithoutMeta(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]string{
+		"@string/app_name":                  `@string/app_name`,
+		"@android:string/ok":                `@android:string/ok`,
+		"?android:attr/textColorPrimary":    `?android:attr/textColorPrimary`,
+		"@null":                             `@null`,
+		"@home is text":                     `\@home is text`,
+		"@string/app_name and more":         `\@string/app_name and more`,
+		"?what":                             `\?what`,
+		"<a href=x>Site</a><br/>next":       `<![CDATA[<a href=x>Site</a><br/>next]]>`,
+		"<p>Para":                           `<![CDATA[<p>Para]]>`,
+		"Tap <b>Save</b> &amp; <i>go</i>":   `Tap <b>Save</b> &amp; <i>go</i>`,
+		`Hi <xliff:g id="n">%1$s</xliff:g>`: `Hi <xliff:g id="n">%1$s</xliff:g>`,
+		"I <3 it":                           `I &lt;3 it`,
+		"It's":                              `It\'s`,
+	} {
+		if got := androidWriteValue(v, "", ""); got != want {
+			t.Errorf("%q written %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestAndroidArrayFromStore: array items as the server gives them, sorted by key bytes
+// (days.10 before days.2) and with an item missing, are one array in index order with an
+// empty item in the gap.
+func TestAndroidArrayFromStore(t *testing.T) {
+	t.Parallel()
+	var entries []Entry
+	for _, k := range []string{"0", "1", "10", "11", "3", "4", "5", "6", "7", "8", "9"} {
+		entries = append(entries, Entry{Key: "days." + k, Values: map[string]Value{"en": {Text: "d" + k}}})
+	}
+	out, err := Encode("android", &File{Languages: []string{"en"}, Entries: entries}, Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "    <string-array name=\"days\">\n        <item>d0</item>\n        <item>d1</item>\n        <item/>\n"
+	for _, k := range []string{"3", "4", "5", "6", "7", "8", "9", "10", "11"} {
+		want += "        <item>d" + k + "</item>\n"
+	}
+	want += "    </string-array>\n"
+	if !strings.Contains(string(out), want) || strings.Count(string(out), "<string-array") != 1 {
+		t.Errorf("export:\n%s\nwant the array\n%s", out, want)
+	}
+}
+
+// TestAndroidUnkept: what only an entry's Meta keeps, and Android would read differently
+// without it, is named (so that an import warns); a spelling that reads the same is not.
+func TestAndroidUnkept(t *testing.T) {
+	t.Parallel()
+	in := `<resources>
+    <string name="cdata_b"><![CDATA[<b>x</b>]]></string>
+    <string name="cdata_html"><![CDATA[<p>x</p>]]></string>
+    <string name="cdata_plain"><![CDATA[a & b]]></string>
+    <string name="escaped">&lt;b>x&lt;/b></string>
+    <string name="br">a<br/>b</string>
+    <string name="literal">\@string/x</string>
+    <string name="bare_ref">?colorPrimary</string>
+    <string name="ref">@string/x</string>
+    <string name="blank"/>
+    <plurals name="p"><!-- c --><item quantity="one">%d</item><item quantity="other">%d</item></plurals>
+    <plurals name="q"><item quantity="one"><![CDATA[<b>%d</b>]]></item><item quantity="other"><![CDATA[<b>%d</b>]]></item></plurals>
+</resources>`
+	f, err := Decode("android", []byte(in), Options{Language: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, e := range f.Entries {
+		if len(androidUnkept(e)) > 0 {
+			named = append(named, e.Key)
+		}
+	}
+	want := []string{"cdata_b", "escaped", "br", "literal", "bare_ref", "p", "q"}
+	if !reflect.DeepEqual(named, want) {
+		t.Errorf("named %v, want %v", named, want)
+	}
 }

@@ -100,6 +100,10 @@ type Codec struct {
 	Decode func(data []byte, o Options) (*File, error)
 	// Encode writes a file; decoding what it writes gives back the same File.
 	Encode func(f *File, o Options) ([]byte, error)
+	// Unkept says, in words, what of a decoded entry's meaning is in its Meta alone, so that
+	// a store keeping only its key, values, comment and do-not-translate mark would write
+	// it back meaning something else; nil when nothing is.
+	Unkept func(e Entry) []string
 }
 
 // FileError says where a file does not parse: a line (1-based) when the format has lines,
