@@ -145,6 +145,24 @@ func fileLanguages(codec *formats.Codec, source string, langs []string) []string
 	return langs
 }
 
+// valueState is what a file says of k's value in language l: stale when it was made
+// against an older source text (only rows known to be behind: one of unknown age is not
+// marked, so that msgfmt does not drop it), needs_review when it is a draft, else
+// translated. The formats write the first two as their "not final" mark (PO fuzzy, XLIFF
+// needs-review-translation, xcstrings needs_review or stale), which import reads back as
+// needs_review.
+func valueState(k model.KeyState, l, source string) formats.State {
+	switch v := k.Value; {
+	case v == nil || l == source:
+		return formats.StateTranslated
+	case isStale(l, source, v.SourceVersion, k.SourceVersion, false):
+		return formats.StateStale
+	case v.Status == model.StatusNeedsReview:
+		return formats.StateNeedsReview
+	}
+	return formats.StateTranslated
+}
+
 // fileEntry is key k's entry in a file of codec in language l, and whether the file has
 // it: a bilingual file has every visible key with a source text (the target empty when
 // untranslated), a monolingual one the keys with a value in l (in the source language,
@@ -167,15 +185,7 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 	// array item), written back as one: an app reading the file would fail on the missing
 	// key. An empty translation is no translation.
 	if v := k.Value; v != nil && (v.Value != "" || l == source) && !(approvedOnly && v.Status != model.StatusApproved) {
-		st := formats.StateTranslated
-		switch {
-		case l == source:
-		case isStale(l, source, v.SourceVersion, k.SourceVersion, false):
-			st = formats.StateStale
-		case v.Status == model.StatusNeedsReview:
-			st = formats.StateNeedsReview
-		}
-		e.Values[l] = formats.Value{Text: v.Value, State: st}
+		e.Values[l] = formats.Value{Text: v.Value, State: valueState(k, l, source)}
 	}
 	if _, has := e.Values[l]; !has && !(codec.Bilingual && k.Source != nil) {
 		return formats.Entry{}, false

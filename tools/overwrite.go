@@ -162,7 +162,9 @@ func overwriteNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns
 		case cur.Value != v:
 			w.ID, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.DoNotTranslate, cur.LanguageLocked
 			out.Updated = append(out.Updated, k)
-		case confirms(in.Language, proj.SourceLanguage, cur, v, ks.SourceVersion):
+		case confirms(in.Language, proj.SourceLanguage, cur, v, ks.SourceVersion) && !in.review[k]:
+			// A file that marks the value not final (PO fuzzy) has not checked it against
+			// the new source: it stays stale, so that pull then push changes nothing.
 			w.ID, w.Status, w.DoNotTranslate, w.LanguageLocked = cur.ID, cur.Status, cur.DoNotTranslate, cur.LanguageLocked
 			w.Change = model.ChangeValueRefreshed
 			out.Refreshed = append(out.Refreshed, k)

@@ -177,9 +177,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 // exportEntry is a key's entry in a file of format, and whether the file has one. A gettext
 // catalog lists every visible key, translated or not, since a PO file is also the
 // translator's worklist: an untranslated key has an empty msgstr, and a translation made
-// against an older source text is flagged fuzzy. Only rows known to be behind count as
-// stale there (not rows with no recorded source version): msgfmt drops fuzzy entries, and
-// a translation of unknown age should not vanish from the compiled catalog. The other
+// against an older source text, or a draft, is flagged fuzzy (valueState). The other
 // formats hold the keys with a row in the language; strings also carries the source text.
 func exportEntry(k model.KeyState, format, language, sourceLanguage string) (formats.Row, bool) {
 	k.Value = servedRow(k.Value)
@@ -190,7 +188,9 @@ func exportEntry(k model.KeyState, format, language, sourceLanguage string) (for
 		}
 		if k.Value != nil {
 			e.Value = k.Value.Value
-			e.Stale = e.Value != "" && isStale(language, sourceLanguage, k.Value.SourceVersion, k.SourceVersion, false)
+			st := valueState(k, language, sourceLanguage)
+			e.Stale = e.Value != "" && st == formats.StateStale
+			e.NeedsReview = e.Value != "" && st == formats.StateNeedsReview
 		}
 		return e, true
 	}

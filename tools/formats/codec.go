@@ -61,8 +61,10 @@ type Value struct {
 type State string
 
 // States. A file's native states map onto these; lokal maps them onto its statuses:
-// Translated is approved, NeedsReview needs_review, Stale a translation made against an
-// older source text (PO fuzzy, XLIFF needs-review-translation / needs-update).
+// Translated (and None) is approved; NeedsReview and Stale (a translation made against an
+// older source text) are needs_review. A format with one "not final" mark (PO fuzzy, XLIFF
+// 1.2 needs-review-translation) writes both with it and reads it as NeedsReview (PO: Stale
+// when "#|" names the older msgid); XLIFF 2 and xcstrings keep them apart.
 const (
 	StateNone        State = ""
 	StateTranslated  State = "translated"

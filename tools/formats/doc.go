@@ -27,9 +27,12 @@
 // values; plurals all but po (gettext's Polish has three forms, so CLDR's "other", for
 // fractions, has no slot); comments po, xliff, xliff2, android, strings, stringsdict,
 // xcstrings, arb, yaml, properties; the source text the bilingual ones (po, xliff, xliff2,
-// xcstrings, csv); a stale translation po (fuzzy), xliff, xliff2 and xcstrings, which also
-// keep needs_review and do-not-translate, as android keeps translatable="false". Each
-// codec's file says, at its top, what else it keeps in Meta and what it loses.
+// xcstrings, csv); needs_review po (fuzzy), xliff (needs-review-translation), xliff2 and
+// xcstrings, of which xliff2 and xcstrings also keep a stale translation apart (po and xliff
+// write it as needs_review, their one "not final" mark, and lokal stores both as
+// needs_review); do-not-translate xliff, xliff2 and xcstrings, as android keeps
+// translatable="false". Each codec's file says, at its top, what else it keeps in Meta and
+// what it loses.
 //
 // # Plurals
 //
@@ -87,8 +90,9 @@
 // Content-Transfer-Encoding and X-Generator: lokal; then one entry per key, with msgctxt
 // the key, msgid the source text (or the key when the source is unknown) and msgstr the
 // translation; an empty translation is an untranslated entry (msgstr ""), and a stale one
-// (Entry.Stale: made against an older source text) is flagged "#, fuzzy", which msgfmt
-// leaves out of the compiled catalog unless asked to use fuzzy entries. Strings use C escapes, and
+// (Row.Stale: made against an older source text) or a draft (Row.NeedsReview) is flagged
+// "#, fuzzy", which msgfmt leaves out of the compiled catalog unless asked to use fuzzy
+// entries. Strings use C escapes, and
 // text with a line break before its end is wrapped gettext-style: "" and then one line per
 // "\n"-terminated segment. NUL and EOT cannot exist in a gettext catalog and are written
 // as U+FFFD.

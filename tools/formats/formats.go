@@ -15,9 +15,10 @@ type Row struct {
 	Key    string // dot-separated key
 	Source string // source-language text ("" when unknown)
 	Value  string // translation in Language
-	// Stale: Value was made against an older source text. po marks such an entry fuzzy
-	// (gettext's "needs checking"); the other formats have no place for it.
-	Stale bool
+	// Stale: Value was made against an older source text; NeedsReview: Value is a draft
+	// not yet approved. po marks either entry fuzzy (gettext's "needs checking"); the other
+	// formats Render writes have no place for them.
+	Stale, NeedsReview bool
 }
 
 // Formats lists the accepted format names in the contract's order; yml is also accepted
@@ -49,8 +50,11 @@ func Render(format, language string, rows []Row) ([]byte, error) {
 	f := &File{Languages: []string{language}, Entries: make([]Entry, len(sorted))}
 	for i, r := range sorted {
 		v := Value{Text: r.Value}
-		if r.Stale {
+		switch {
+		case r.Stale:
 			v.State = StateStale
+		case r.NeedsReview:
+			v.State = StateNeedsReview
 		}
 		f.Entries[i] = Entry{Key: r.Key, Source: r.Source, Values: map[string]Value{language: v}}
 	}
@@ -62,7 +66,7 @@ func rowsOf(f *File, language string) []Row {
 	out := make([]Row, len(f.Entries))
 	for i, e := range f.Entries {
 		v := e.Values[language]
-		out[i] = Row{Key: e.Key, Source: e.Source, Value: v.Text, Stale: v.State == StateStale}
+		out[i] = Row{Key: e.Key, Source: e.Source, Value: v.Text, Stale: v.State == StateStale, NeedsReview: v.State == StateNeedsReview}
 	}
 	return out
 }
@@ -94,7 +98,7 @@ func normalize(entries []Row) ([]Row, error) {
 			Key:    strings.ToValidUTF8(e.Key, "\uFFFD"),
 			Source: strings.ToValidUTF8(e.Source, "\uFFFD"),
 			Value:  strings.ToValidUTF8(e.Value, "\uFFFD"),
-			Stale:  e.Stale,
+			Stale:  e.Stale, NeedsReview: e.NeedsReview,
 		}
 		if out[i].Key == "" {
 			return nil, fmt.Errorf("formats: entry %d has an empty key", i)

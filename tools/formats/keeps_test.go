@@ -40,13 +40,15 @@ var keepsFeatures = []string{"values", "plurals", "comments", "source", "stale",
 // formatKeeps is what each format keeps of keepsFeatures (values: text with a line break,
 // quotes, an ampersand and markup, under dotted keys; plurals: a Polish plural with its four
 // categories, '#' read back as the format's own number placeholder where it has one).
+// PO's fuzzy and XLIFF 1.2's needs-review-translation are one "not final" mark for both
+// needs_review and stale: a stale value reads back as needs_review there.
 // Untranslated keys are the exporter's choice, not the codec's: left out of monolingual
 // files, written with an empty target in bilingual ones.
 var formatKeeps = map[string][]string{
 	"json":        {"values", "plurals"},
 	"i18next":     {"values", "plurals"},
-	"po":          {"values", "comments", "source", "stale"}, // gettext's Polish has 3 forms: no slot for CLDR's "other" (fractions)
-	"xliff":       {"values", "plurals", "comments", "source", "stale", "needs_review", "do_not_translate"},
+	"po":          {"values", "comments", "source", "needs_review"}, // Polish has 3 gettext forms: no slot for CLDR's "other" (fractions)
+	"xliff":       {"values", "plurals", "comments", "source", "needs_review", "do_not_translate"},
 	"xliff2":      {"values", "plurals", "comments", "source", "stale", "needs_review", "do_not_translate"},
 	"android":     {"values", "plurals", "comments", "do_not_translate"},
 	"strings":     {"values", "plurals", "comments"}, // the ICU value as text

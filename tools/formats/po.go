@@ -22,8 +22,13 @@ import (
 // msgctxt and U+0004 when the entry has one; File.Meta["keys"] = "msgid" says so, and
 // Encode then writes msgctxt/msgid from the key (without it Encode writes msgctxt = key).
 // Values[language] is msgstr: an untranslated entry keeps its place with Text "" and no
-// state; "#, fuzzy" on a translated entry is StateStale (fuzzy on an empty msgstr stays a
-// flag in Meta, since there is no translation to be stale).
+// state; "#, fuzzy" on a translated entry (gettext's "needs checking", which msgfmt leaves
+// out of the compiled catalog) is StateNeedsReview, or StateStale when the entry also has
+// "#|" lines, with which msgmerge says the translation was made for an older msgid. Fuzzy
+// on an empty msgstr stays a flag in Meta, since there is no translation to review. Encode
+// writes "#, fuzzy" for both states, before the other flags, and the "#|" lines kept in
+// Meta after them (a stale value lokal exports has no previous msgid to write, so it reads
+// back as needs_review: both are "not final" to lokal).
 //
 // Comments. Extracted comments ("#.", the developer's note) are Entry.Comment, one line per
 // "#." line; everything else lives in Entry.Meta:
@@ -579,9 +584,12 @@ func (p *poParser) file(o Options) (*File, error) {
 			v.Text = pm.toICU(e.strs, em)
 		}
 		if e.fuzzy {
-			if v.Text != "" {
+			switch {
+			case v.Text != "" && em["previous"] != "":
 				v.State = StateStale
-			} else {
+			case v.Text != "":
+				v.State = StateNeedsReview
+			default:
 				flags = append([]string{"fuzzy"}, flags...)
 			}
 		}
@@ -852,9 +860,9 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		writePOComments(&b, "#.", e.Comment)
 		writePOComments(&b, "#:", e.Meta["references"])
 		var flags []string
-		if v.State == StateStale && v.Text != "" {
-			// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: an outdated
-			// translation then shows the source text, as an untranslated one does.
+		if (v.State == StateStale || v.State == StateNeedsReview) && v.Text != "" {
+			// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: a draft or an
+			// outdated translation then shows the source text, as an untranslated one does.
 			flags = append(flags, "fuzzy")
 		}
 		if fl := e.Meta["flags"]; fl != "" {

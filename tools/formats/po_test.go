@@ -49,7 +49,7 @@ func TestPOGolden(t *testing.T) {
 				{Key: "auth.login.title", Source: "Sign in", Values: map[string]Value{"nb": {Text: "Logg inn"}}},
 				{Key: "cart.items", Source: "{count, plural, one {{count} item} other {{count} items}}",
 					Values: map[string]Value{"nb": {Text: "{count, plural, one {{count} vare} other {{count} varer}}"}}},
-				{Key: "home.title", Source: "Welcome", Values: map[string]Value{"nb": {Text: "Velkommen tilbake", State: StateStale}}},
+				{Key: "home.title", Source: "Welcome", Values: map[string]Value{"nb": {Text: "Velkommen tilbake", State: StateNeedsReview}}},
 				{Key: "nav.help", Source: "Help", Values: map[string]Value{"nb": {Text: ""}}},
 			},
 		}},
@@ -237,7 +237,7 @@ func TestPOEncodePlurals(t *testing.T) {
 	// A File lokal builds (no Meta) whose plurals fit gettext's forms comes back as it was.
 	entriesRoundTrip(t, "po", &File{Languages: []string{"pl"}, Entries: []Entry{
 		{Key: "files", Source: "{count, plural, one {%d file} other {%d files}}",
-			Values:  map[string]Value{"pl": {Text: "{count, plural, one {%d plik} few {%d pliki} many {%d plików} other {%d plików}}", State: StateStale}},
+			Values:  map[string]Value{"pl": {Text: "{count, plural, one {%d plik} few {%d pliki} many {%d plików} other {%d plików}}", State: StateNeedsReview}},
 			Comment: "Shown in the file list.", Meta: map[string]string{"flags": "c-format"}},
 		{Key: "title", Source: "Files", Values: map[string]Value{"pl": {Text: "Pliki"}}},
 		{Key: "empty", Source: "Empty", Values: map[string]Value{"pl": {}}},
@@ -384,20 +384,23 @@ func TestPOKeepsWrapping(t *testing.T) {
 	}
 }
 
-// TestPOStates: fuzzy on a translation is stale; fuzzy on an empty msgstr (nothing to be
-// stale) stays a flag; a flag list keeps its other flags.
+// TestPOStates: fuzzy on a translation is needs_review, and stale when "#|" gives the msgid
+// it was made for; fuzzy on an empty msgstr (nothing to review) stays a flag; a flag list
+// keeps its other flags, and the previous msgid is written back after them.
 func TestPOStates(t *testing.T) {
 	t.Parallel()
 	file := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n" +
 		"\n#, fuzzy, python-format\nmsgid \"A %s\"\nmsgstr \"B %s\"\n" +
-		"\n#, fuzzy\nmsgid \"C\"\nmsgstr \"\"\n"
+		"\n#, fuzzy\nmsgid \"C\"\nmsgstr \"\"\n" +
+		"\n#, fuzzy, c-format\n#| msgid \"Old %d\"\nmsgid \"New %d\"\nmsgstr \"Neu %d\"\n"
 	f, err := Decode("po", []byte(file), Options{Language: "de"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Entry{
-		{Key: "A %s", Source: "A %s", Values: map[string]Value{"de": {Text: "B %s", State: StateStale}}, Meta: map[string]string{"flags": "python-format"}},
+		{Key: "A %s", Source: "A %s", Values: map[string]Value{"de": {Text: "B %s", State: StateNeedsReview}}, Meta: map[string]string{"flags": "python-format"}},
 		{Key: "C", Source: "C", Values: map[string]Value{"de": {}}, Meta: map[string]string{"flags": "fuzzy"}},
+		{Key: "New %d", Source: "New %d", Values: map[string]Value{"de": {Text: "Neu %d", State: StateStale}}, Meta: map[string]string{"flags": "c-format", "previous": `msgid "Old %d"`}},
 	}
 	if !reflect.DeepEqual(f.Entries, want) {
 		t.Errorf("got %#v\nwant %#v", f.Entries, want)

@@ -24,10 +24,13 @@ package formats
 // ICU value.
 //
 // States (target state= to Value.State): translated, final, signed-off -> translated;
-// needs-review-translation -> stale; new, needs-translation, needs-adaptation, needs-l10n,
-// needs-review-adaptation, needs-review-l10n -> needs_review; none or x-* -> none. Encoding
-// keeps the state as written while it maps to the value's State, and otherwise writes
-// translated, needs-review-translation or new (none: no state attribute).
+// needs-review-translation, new, needs-translation, needs-adaptation, needs-l10n,
+// needs-review-adaptation, needs-review-l10n -> needs_review; none or x-* -> none. XLIFF 1.2
+// has no state for a translation made against an older source, so a stale value is written
+// needs-review-translation, as a needs_review one is, and reads back as needs_review (both
+// are "not final" to lokal). Encoding keeps the state as written while it maps to the
+// value's State, and otherwise writes translated or needs-review-translation (none: no
+// state attribute).
 //
 // Xcode plurals: the units Xcode derives from a .stringsdict
 // ("/KEY:dict/NSStringLocalizedFormatKey:dict/:string" and
@@ -99,15 +102,13 @@ func xliffState(s string) State {
 	switch s {
 	case "translated", "final", "signed-off":
 		return StateTranslated
-	case "needs-review-translation":
-		return StateStale
-	case "new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-adaptation", "needs-review-l10n":
+	case "needs-review-translation", "new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-adaptation", "needs-review-l10n":
 		return StateNeedsReview
 	}
 	return StateNone
 }
 
-var xliffStateName = map[State]string{StateTranslated: "translated", StateStale: "needs-review-translation", StateNeedsReview: "new"}
+var xliffStateName = map[State]string{StateTranslated: "translated", StateStale: "needs-review-translation", StateNeedsReview: "needs-review-translation"}
 
 func decodeXLIFF(data []byte, o Options) (*File, error) {
 	doc, err := xmlParse(data)

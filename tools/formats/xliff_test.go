@@ -40,7 +40,7 @@ func TestXLIFFGoldenAngular(t *testing.T) {
 	}
 	items := xliffEntry(t, f, "cartItems")
 	p, ok := SinglePlural(items.Values["de"].Text)
-	if !ok || p.Arg != "VAR_PLURAL" || len(p.Forms) != 3 || items.Values["de"].State != StateStale {
+	if !ok || p.Arg != "VAR_PLURAL" || len(p.Forms) != 3 || items.Values["de"].State != StateNeedsReview {
 		t.Errorf("the ICU target is not one plural value: %#v", items.Values["de"])
 	}
 	bold := xliffEntry(t, f, "boldTerms")
@@ -102,7 +102,7 @@ func TestXLIFFGoldenCatalogPlurals(t *testing.T) {
 	if v := f.Entries[0].Values["pl"]; v.Text != "{count, plural, one {%lld produkt} few {%lld produkty} many {%lld produktów} other {%lld produktu}}" || v.State != StateTranslated {
 		t.Errorf("bare plural: %#v", v)
 	}
-	if v := f.Entries[1].Values["pl"]; v.Text != "Znaleziono {results, plural, =0 {nic} one {%lld wynik} few {%lld wyniki} many {%lld wyników} other {%lld wyniku}}" || v.State != StateStale {
+	if v := f.Entries[1].Values["pl"]; v.Text != "Znaleziono {results, plural, =0 {nic} one {%lld wynik} few {%lld wyniki} many {%lld wyników} other {%lld wyniku}}" || v.State != StateNeedsReview {
 		t.Errorf("substitution: %#v", v)
 	}
 }
@@ -128,7 +128,7 @@ func TestXLIFFExportRoundTrip(t *testing.T) {
 	t.Parallel()
 	f := &File{SourceLanguage: "en", Languages: []string{"ar"}, Entries: []Entry{
 		{Key: "files", Source: "{n, plural, one {# file} other {# files}}", Values: map[string]Value{"ar": {Text: "{n, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}", State: StateTranslated}}, Comment: "Files & <folders>"},
-		{Key: "hello", Source: `Hi <x id="PH" equiv-text="name"/>!`, Values: map[string]Value{"ar": {Text: `مرحبا <x id="PH" equiv-text="name"/>!`, State: StateStale}}},
+		{Key: "hello", Source: `Hi <x id="PH" equiv-text="name"/>!`, Values: map[string]Value{"ar": {Text: `مرحبا <x id="PH" equiv-text="name"/>!`, State: StateNeedsReview}}},
 		{Key: "a.b c", Source: "Tom & \"Jerry\" <b>\r\nx", Values: map[string]Value{"ar": {Text: "", State: StateNone}}},
 		{Key: "brand", Source: "Acme", Values: map[string]Value{}, DoNotTranslate: true},
 		{Key: "review", Source: "x", Values: map[string]Value{"ar": {Text: "y", State: StateNeedsReview}}},
@@ -186,7 +186,7 @@ func TestXLIFFStates(t *testing.T) {
 	t.Parallel()
 	for state, want := range map[string]State{
 		"translated": StateTranslated, "final": StateTranslated, "signed-off": StateTranslated,
-		"needs-review-translation": StateStale, "new": StateNeedsReview, "needs-translation": StateNeedsReview,
+		"needs-review-translation": StateNeedsReview, "new": StateNeedsReview, "needs-translation": StateNeedsReview,
 		"needs-l10n": StateNeedsReview, "needs-review-l10n": StateNeedsReview, "x-custom": StateNone,
 	} {
 		doc := `<xliff version="1.2"><file source-language="en" target-language="fr"><body><trans-unit id="k"><source>a</source><target state="` + state + `">b</target></trans-unit></body></file></xliff>`

@@ -1,0 +1,52 @@
+package main_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPushPullFuzzy: a fuzzy PO entry pushed is stored as needs_review, and pull writes it
+// back "#, fuzzy" (an approved one without the flag), so that msgfmt -c accepts the file and
+// does not ship the draft; pull --status approved leaves the draft out.
+func TestPushPullFuzzy(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, dsn string) {
+		r := newRepo(t, dsn, poFiles)
+		header := "msgid \"\"\nmsgstr \"\"\n\"Language: %s\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+		r.write(t, "locales/en/app.po", strings.ReplaceAll(header, "%s", "en")+
+			"\nmsgctxt \"hello\"\nmsgid \"Hello\"\nmsgstr \"Hello\"\n"+
+			"\nmsgctxt \"files\"\nmsgid \"%d files\"\nmsgstr \"%d files\"\n")
+		r.write(t, "locales/nb/app.po", strings.ReplaceAll(header, "%s", "nb")+
+			"\nmsgctxt \"hello\"\nmsgid \"Hello\"\nmsgstr \"Hei\"\n"+
+			"\n#, fuzzy, c-format\nmsgctxt \"files\"\nmsgid \"%d files\"\nmsgstr \"%d filer\"\n")
+		var pushed pushJSON
+		r.ok(t, &pushed, "push", "--languages", "nb")
+		if got := r.flat(t, "nb", "app"); got["hello"] != "Hei" || got["files"] != "%d filer" {
+			t.Fatalf("nb on the server: %v", got)
+		}
+		code, body := r.srv.do(t, "GET", "/api/"+r.project+"/latest/nb/app?format=json&status=approved", "Bearer "+r.key, "")
+		if code != 200 || strings.Contains(string(body), "filer") || !strings.Contains(string(body), "Hei") {
+			t.Errorf("approved nb values: %d %s, want hello only (files needs review)", code, body)
+		}
+
+		var pulled pullJSON
+		r.ok(t, &pulled, "pull")
+		po := r.read(t, "locales/nb/app.po")
+		if !strings.Contains(po, "#, fuzzy\nmsgctxt \"files\"") || strings.Count(po, "fuzzy") != 1 {
+			t.Errorf("pulled nb file, want files (only) fuzzy:\n%s", po)
+		}
+		if msgfmt, err := exec.LookPath("msgfmt"); err == nil {
+			out, err := exec.Command(msgfmt, "-c", "--statistics", "-o", filepath.Join(t.TempDir(), "nb.mo"), filepath.Join(r.dir, "locales/nb/app.po")).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "1 translated message, 1 fuzzy translation") {
+				t.Errorf("msgfmt -c: %v\n%s\n%s", err, out, po)
+			}
+		}
+
+		r.ok(t, &pulled, "pull", "--status", "approved")
+		if po := r.read(t, "locales/nb/app.po"); strings.Contains(po, "filer") || !strings.Contains(po, `msgstr "Hei"`) {
+			t.Errorf("pull --status approved, want the draft left out:\n%s", po)
+		}
+	})
+}

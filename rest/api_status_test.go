@@ -1,0 +1,110 @@
+package rest_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// TestAPIStatusesThroughFiles: a fuzzy PO entry is imported as needs_review (its previous
+// msgid named in a warning, since lokal does not keep it), an approved row is exported
+// without the fuzzy flag, a needs_review row and a stale one with it, and msgfmt -c accepts
+// the file and ships neither; pushing the exported file back changes no status, and the
+// stale row stays stale (fuzzy is no confirmation). XLIFF 1.2 and xcstrings carry the same
+// marks in their own words.
+func TestAPIStatusesThroughFiles(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, s *server) {
+		s.sync(t, "en", "shop", map[string]string{"ok": "Done", "draft": "Draft %s", "old": "Old"})
+		s.overwrite(t, "nb", "shop", map[string]string{"old": "Gammel"})
+		s.sync(t, "en", "shop", map[string]any{"translations": map[string]string{"ok": "Done", "draft": "Draft %s", "old": "Older"},
+			"preserve_source_values": false})
+
+		po := "msgid \"\"\nmsgstr \"\"\n\"Language: nb\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n" +
+			"\nmsgctxt \"ok\"\nmsgid \"Done\"\nmsgstr \"Ferdig\"\n" +
+			"\n#, fuzzy, c-format\n#| msgid \"Drafts %s\"\nmsgctxt \"draft\"\nmsgid \"Draft %s\"\nmsgstr \"Utkast %s\"\n"
+		out := s.importFile(t, "nb", "shop", "format=po", po)
+		wantKeys(t, "updated", out.Updated, []string{"draft", "ok"})
+		if len(out.Warnings) != 1 || out.Warnings[0].Key != "draft" || !strings.Contains(out.Warnings[0].Message, "#|") {
+			t.Errorf("warnings %+v, want one naming draft's previous msgid", out.Warnings)
+		}
+		for key, want := range map[string]string{"ok": model.StatusApproved, "draft": model.StatusNeedsReview, "old": model.StatusApproved} {
+			if v, _ := s.translation(t, "shop", key, "nb"); v.Status != want {
+				t.Errorf("nb %s has status %q, want %q", key, v.Status, want)
+			}
+		}
+		if got := s.stale(t, "shop", "lang=nb"); !slices.Equal(got, []string{"old"}) {
+			t.Fatalf("stale keys %v, want [old]", got)
+		}
+
+		get := func(t *testing.T, query string) string {
+			t.Helper()
+			return string(s.do(t, request{Method: "GET", Path: s.readPath("nb", "shop") + "?" + query, Auth: tokenAuth(s.ro)}).wantStatus(t, http.StatusOK).body)
+		}
+		file := get(t, "format=po")
+		if fuzzy := poFuzzy(t, file); !slices.Equal(fuzzy, []string{"draft", "old"}) {
+			t.Errorf("fuzzy entries %v, want [draft old]:\n%s", fuzzy, file)
+		}
+		msgfmtShips(t, file, []string{"Ferdig"}, []string{"Utkast %s", "Gammel"})
+		if xliff := get(t, "format=xliff"); strings.Count(xliff, `state="needs-review-translation"`) != 2 || strings.Count(xliff, `state="translated"`) != 1 {
+			t.Errorf("xliff states:\n%s", xliff)
+		}
+		if xc := get(t, "format=xcstrings"); !strings.Contains(xc, `"needs_review"`) || !strings.Contains(xc, `"stale"`) {
+			t.Errorf("xcstrings states:\n%s", xc)
+		}
+
+		// The file pulled and pushed back as it is changes nothing.
+		out = s.importFile(t, "nb", "shop", "format=po", file)
+		if len(out.Updated) != 0 {
+			t.Errorf("pushing the exported file back updated %v", out.Updated)
+		}
+		for key, want := range map[string]string{"ok": model.StatusApproved, "draft": model.StatusNeedsReview, "old": model.StatusApproved} {
+			if v, _ := s.translation(t, "shop", key, "nb"); v.Status != want {
+				t.Errorf("after the push back nb %s has status %q, want %q", key, v.Status, want)
+			}
+		}
+		if got := s.stale(t, "shop", "lang=nb"); !slices.Equal(got, []string{"old"}) {
+			t.Errorf("stale keys %v after the push back, want [old]", got)
+		}
+	})
+}
+
+// msgfmtShips compiles a PO file with msgfmt -c (when gettext is installed) and reads the
+// catalog back with msgunfmt: the translations in ship are in it, those in skip are not.
+func msgfmtShips(t *testing.T, po string, ship, skip []string) {
+	t.Helper()
+	msgfmt, err1 := exec.LookPath("msgfmt")
+	msgunfmt, err2 := exec.LookPath("msgunfmt")
+	if err1 != nil || err2 != nil {
+		t.Log("gettext is not installed: the compiled catalog is not checked")
+		return
+	}
+	dir := t.TempDir()
+	src, mo := filepath.Join(dir, "nb.po"), filepath.Join(dir, "nb.mo")
+	if err := os.WriteFile(src, []byte(po), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(msgfmt, "-c", "-o", mo, src).CombinedOutput(); err != nil {
+		t.Fatalf("msgfmt -c: %v\n%s\n%s", err, out, po)
+	}
+	out, err := exec.Command(msgunfmt, mo).CombinedOutput()
+	if err != nil {
+		t.Fatalf("msgunfmt: %v\n%s", err, out)
+	}
+	for _, s := range ship {
+		if !strings.Contains(string(out), `"`+s+`"`) {
+			t.Errorf("the compiled catalog lacks %q:\n%s", s, out)
+		}
+	}
+	for _, s := range skip {
+		if strings.Contains(string(out), `"`+s+`"`) {
+			t.Errorf("the compiled catalog ships the fuzzy %q:\n%s", s, out)
+		}
+	}
+}
