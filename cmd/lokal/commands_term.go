@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The terminology commands: glossary pairs, do-not-translate terms and substitution rules
@@ -104,9 +105,9 @@ func termListCommand() *command {
 			in := c.in
 			locale := in.str("locale")
 			if in.has("locale") && locale != "all" {
-				l, ok := tools.LookupLanguage(locale)
-				if !ok {
-					return nil, "", fmt.Errorf("--locale %q is not a supported language code", locale)
+				l, err := tools.ParseLanguage(locale)
+				if err != nil {
+					return nil, "", fmt.Errorf("--locale: %s", model.ErrorMessage(err))
 				}
 				locale = l.Code
 			}
