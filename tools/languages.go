@@ -56,7 +56,7 @@ func parseLanguage(what, code string) (LanguageInfo, error) {
 	if err != nil {
 		var unknown interface{ Subtag() string }
 		if errors.As(err, &unknown) {
-			return LanguageInfo{}, model.Errorf(model.CodeInvalid, "%s %q is not a BCP 47 language tag: no language, script or region is registered as %q (%s)",
+			return LanguageInfo{}, model.Errorf(model.CodeInvalid, "%s %q is not a BCP 47 language tag: no registered subtag is %q (%s)",
 				what, shown, unknown.Subtag(), languageExamples)
 		}
 		return LanguageInfo{}, model.Errorf(model.CodeInvalid, "%s %q is not a BCP 47 language tag (%s)", what, shown, languageExamples)

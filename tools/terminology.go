@@ -199,9 +199,9 @@ func checkLocale(locale string) (string, error) {
 	if locale == "" || locale == "all" {
 		return "all", nil
 	}
-	l, err := parseLanguage("locale", locale)
+	l, err := ParseLanguage(locale)
 	if err != nil {
-		return "", model.Errorf(model.CodeInvalid, "%s, or all", model.ErrorMessage(err))
+		return "", model.Errorf(model.CodeInvalid, "locale %q is neither all nor a BCP 47 language tag (%s)", model.Truncate(locale, 40), languageExamples)
 	}
 	return l.Code, nil
 }

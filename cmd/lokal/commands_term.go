@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
-	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // The terminology commands: glossary pairs, do-not-translate terms and substitution rules
@@ -107,7 +106,7 @@ func termListCommand() *command {
 			if in.has("locale") && locale != "all" {
 				l, err := tools.ParseLanguage(locale)
 				if err != nil {
-					return nil, "", fmt.Errorf("--locale: %s", model.ErrorMessage(err))
+					return nil, "", fmt.Errorf("--locale %q is neither all nor a BCP 47 language tag, such as en, pt-BR, zh-Hant or sr-Latn", locale)
 				}
 				locale = l.Code
 			}
