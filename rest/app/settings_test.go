@@ -64,11 +64,12 @@ func TestCreateProjectPage(t *testing.T) {
 		if n := count(); n != before {
 			t.Fatalf("refused forms made projects: %d, want %d", n, before)
 		}
-		p := owner.post(t, "/app/projects", url.Values{"title": {"Shop"}, "source": {"en"}, "languages": {"nb, de pt-br"}}, true)
+		p := owner.post(t, "/app/projects", url.Values{"title": {"Shop"}, "source": {"en"}, "languages": {"nb, de pt-br br tok es_CL"}}, true)
 		if p.status != http.StatusSeeOther || !strings.HasSuffix(p.header.Get("Location"), "/settings") {
 			t.Fatalf("creating: %d %s %.300s", p.status, p.header.Get("Location"), p.body)
 		}
-		owner.get(t, p.header.Get("Location")).want(t, http.StatusOK, "nb — Norwegian Bokmål", "de — German", "pt-BR — ", `value="Shop"`)
+		owner.get(t, p.header.Get("Location")).want(t, http.StatusOK, "nb — Norwegian Bokmål", "de — German", "pt-BR — Portuguese (Brazil)",
+			"br — Breton", "es-CL — Spanish (Chile)", `<td data-label="Language">tok</td>`, `value="Shop"`)
 		owner.get(t, "/app/").want(t, http.StatusOK, ">Shop</a>")
 
 		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
