@@ -414,8 +414,13 @@ func TestPingAndPublicInfo(t *testing.T) {
 				JITHarvest bool   `json:"jit_harvest"`
 				AutoApply  bool   `json:"auto_apply"`
 			} `json:"capabilities"`
+			LanguageNames map[string]string `json:"language_names"`
 		}
 		r.json(t, &info)
+		// The switcher names each language in itself, from CLDR, capitalized for a menu.
+		if n := info.LanguageNames; n["en"] != "English" || n["de"] != "Deutsch" || n["fr"] != "Français" {
+			t.Errorf("language names %v", n)
+		}
 		if info.SourceLanguage != "en" || !slices.Equal(info.EnabledLanguages, []string{"en", "de", "fr"}) || !info.ShowSwitcher ||
 			info.Capabilities.Mode != "swap" || !info.Capabilities.JITHarvest || info.Capabilities.AutoApply {
 			t.Fatalf("public info %s", r.body)
