@@ -18,7 +18,7 @@ func TestResolve(t *testing.T) {
 	forEachDialect(t, nil, func(t *testing.T, e *env) {
 		tok := e.f.Workspace.PublicToken
 		body := func(host string) map[string]any {
-			return map[string]any{"token": tok, "host": host, "page_lang": "de", "languages": []string{"en-US", "fr"}}
+			return map[string]any{"token": tok, "host": host, "page_lang": "de-DE", "languages": []string{"en-US", "fr", "zh-TW", "br", "xx-!!"}}
 		}
 		e.want(t, e.call(t, "POST", "/api/embed/resolve", body("www.example.test"), nil), 403) // nothing authorized yet
 		e.authorize(t, tools.SetWorkspaceIn{})
@@ -46,6 +46,8 @@ func TestResolve(t *testing.T) {
 			}
 		}
 
+		// The browser's tags are seeded plain: en-US is en, de-DE de, zh-TW keeps its
+		// region (not zh's likely one), br is a language like any other, xx-!! no tag.
 		r := e.call(t, "POST", "/api/embed/resolve", body("WWW.Example.test"), nil)
 		e.want(t, r, 200)
 		var out struct {
@@ -56,7 +58,7 @@ func TestResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.IntegrationType != "embed" || v.SourceLanguage != "de" || !slices.Equal(v.EnabledLanguages, []string{"de", "en-US", "fr"}) ||
+		if v.IntegrationType != "embed" || v.SourceLanguage != "de" || !slices.Equal(v.EnabledLanguages, []string{"de", "en", "fr", "zh-TW", "br"}) ||
 			!slices.Equal(v.Settings.Hosts, []string{"www.example.test"}) ||
 			!slices.Equal(v.Settings.AllowedOrigins, []string{"https://www.example.test", "http://www.example.test"}) {
 			t.Fatalf("new project %+v", v)
@@ -412,8 +414,13 @@ func TestPingAndPublicInfo(t *testing.T) {
 				JITHarvest bool   `json:"jit_harvest"`
 				AutoApply  bool   `json:"auto_apply"`
 			} `json:"capabilities"`
+			LanguageNames map[string]string `json:"language_names"`
 		}
 		r.json(t, &info)
+		// The switcher names each language in itself, from CLDR, capitalized for a menu.
+		if n := info.LanguageNames; n["en"] != "English" || n["de"] != "Deutsch" || n["fr"] != "Français" {
+			t.Errorf("language names %v", n)
+		}
 		if info.SourceLanguage != "en" || !slices.Equal(info.EnabledLanguages, []string{"en", "de", "fr"}) || !info.ShowSwitcher ||
 			info.Capabilities.Mode != "swap" || !info.Capabilities.JITHarvest || info.Capabilities.AutoApply {
 			t.Fatalf("public info %s", r.body)

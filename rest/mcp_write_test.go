@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,8 @@ type mcpEnabled struct {
 	EnabledLanguages []string `json:"enabled_languages"`
 }
 
-// TestMCPEnableLanguage: a supported language, never the source; enabling twice is fine.
+// TestMCPEnableLanguage: any BCP 47 tag, stored in canonical case, never the source;
+// enabling twice is fine; what is no tag is refused with a message that says so.
 func TestMCPEnableLanguage(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -31,14 +33,26 @@ func TestMCPEnableLanguage(t *testing.T) {
 		wantErr     string
 		wantAlready bool
 		wantOn      string // language on afterwards, on the project named
+		wantMsg     string // in the refusal's message
 	}{
 		{name: "a supported language", args: map[string]any{"language": "de"}, wantOn: "de"},
 		{name: "again: idempotent", args: map[string]any{"language": "de"}, wantAlready: true, wantOn: "de"},
 		{name: "a language on since creation", args: map[string]any{"language": "nb"}, wantAlready: true, wantOn: "nb"},
 		{name: "a regional tag", args: map[string]any{"language": "pt-BR"}, wantOn: "pt-BR"},
+		{name: "the same as gettext spells it", args: map[string]any{"language": "pt_br"}, wantAlready: true, wantOn: "pt-BR"},
+		{name: "br", args: map[string]any{"language": "br"}, wantOn: "br"},
+		{name: "tok", args: map[string]any{"language": "tok"}, wantOn: "tok"},
+		{name: "es-CL", args: map[string]any{"language": "es-CL"}, wantOn: "es-CL"},
+		{name: "nb-NO beside nb", args: map[string]any{"language": "nb-NO"}, wantOn: "nb-NO"},
+		{name: "pa-PK", args: map[string]any{"language": "pa-PK"}, wantOn: "pa-PK"},
+		{name: "sr-Latn", args: map[string]any{"language": "SR-latn"}, wantOn: "sr-Latn"},
+		{name: "zh-Hant-HK", args: map[string]any{"language": "zh_Hant_HK"}, wantOn: "zh-Hant-HK"},
 		{name: "the source language", args: map[string]any{"language": "en"}, wantErr: "invalid"},
-		{name: "an unsupported code", args: map[string]any{"language": "xx"}, wantErr: "invalid"},
+		{name: "an unregistered code", args: map[string]any{"language": "xx"}, wantErr: "invalid", wantMsg: `language "xx" is not a BCP 47 language tag`},
+		{name: "not a tag at all", args: map[string]any{"language": "xx-!!"}, wantErr: "invalid", wantMsg: `language "xx-!!" is not a BCP 47 language tag`},
 		{name: "not a code at all", args: map[string]any{"language": "Klingon!"}, wantErr: "invalid"},
+		{name: "und", args: map[string]any{"language": "und"}, wantErr: "invalid", wantMsg: `language "und" names no language`},
+		{name: "a tag with an extension", args: map[string]any{"language": "de-u-co-phonebk"}, wantErr: "invalid", wantMsg: "such as de"},
 		{name: "language is required", args: map[string]any{}, wantErr: "invalid"},
 		{name: "workspace endpoint, the sibling project", workspace: true, args: map[string]any{"project_id": "{sibling}", "language": "fr"}, wantOn: "fr"},
 	}
@@ -58,7 +72,9 @@ func TestMCPEnableLanguage(t *testing.T) {
 				}
 				before := mcpOK[mcpStatus](t, ws, "get_project_status", map[string]any{"project_id": target})
 				if tc.wantErr != "" {
-					mcpErr(t, m, "enable_language", args, tc.wantErr)
+					if e := mcpErr(t, m, "enable_language", args, tc.wantErr); !strings.Contains(e.Message, tc.wantMsg) {
+						t.Errorf("message %q, want it to say %q", e.Message, tc.wantMsg)
+					}
 					after := mcpOK[mcpStatus](t, ws, "get_project_status", map[string]any{"project_id": target})
 					if !slices.Equal(after.EnabledLanguages, before.EnabledLanguages) {
 						t.Errorf("enabled languages moved from %v to %v", before.EnabledLanguages, after.EnabledLanguages)

@@ -146,9 +146,9 @@ func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.
 	if title == "" || len(title) > 200 {
 		return model.Project{}, model.Errorf(model.CodeInvalid, "project title must be 1 to 200 characters")
 	}
-	src, ok := LookupLanguage(in.SourceLanguage)
-	if !ok {
-		return model.Project{}, model.Errorf(model.CodeInvalid, "source language %q is not supported", in.SourceLanguage)
+	src, err := parseLanguage("source language", in.SourceLanguage)
+	if err != nil {
+		return model.Project{}, err
 	}
 	it := in.IntegrationType
 	if it == "" {
@@ -161,9 +161,9 @@ func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.
 		Settings: model.ProjectSettings{ShowSwitcher: true, EmbedMode: "swap"}}
 	seen := map[string]bool{src.Code: true}
 	for _, code := range in.Languages {
-		l, ok := LookupLanguage(strings.TrimSpace(code))
-		if !ok {
-			return model.Project{}, model.Errorf(model.CodeInvalid, "language %q is not supported", code)
+		l, err := ParseLanguage(code)
+		if err != nil {
+			return model.Project{}, err
 		}
 		if seen[l.Code] {
 			continue
@@ -172,7 +172,7 @@ func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.
 		p.Languages = append(p.Languages, model.Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
 	}
 	var out model.Project
-	err := c.write(ctx, write{admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
+	err = c.write(ctx, write{admin: true, project: p.ID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
 		if _, err := tx.Workspace(ctx, in.WorkspaceID); err != nil {
 			return nil, err
 		}

@@ -136,19 +136,22 @@ func (c *Catalog) embedState(ctx context.Context, projectID string) (embedProjec
 }
 
 // publicLanguage resolves a requested language against the project: an enabled code as
-// is, a regional tag of an enabled base language to that base (en-GB to en).
+// is, else the nearest enabled tag it falls back to by dropping subtags (en-GB to en,
+// zh-Hant-HK to zh-Hant, then zh).
 func publicLanguage(p *embedProject, requested string) (string, error) {
 	code := requested
-	if l, ok := LookupLanguage(requested); ok {
+	if l, err := ParseLanguage(requested); err == nil {
 		code = l.Code
 	}
-	if p.has(code) {
-		return code, nil
-	}
-	if base, _, ok := strings.Cut(code, "-"); ok {
-		if l, ok := LookupLanguage(base); ok && p.has(l.Code) {
-			return l.Code, nil
+	for {
+		if p.has(code) {
+			return code, nil
 		}
+		i := strings.LastIndexByte(code, '-')
+		if i < 0 {
+			break
+		}
+		code = code[:i]
 	}
 	return "", model.Errorf(model.CodeNotFound, "language %q is not on for this project", model.Truncate(requested, 40))
 }
@@ -333,34 +336,30 @@ func (c *Catalog) boundProject(ctx context.Context, tx model.Tx, workspaceID, ho
 }
 
 // newEmbedProject is the project a first resolve makes for host: the page's language as
-// source (English when it names none we support), the visitor's languages on, the host's
-// http and https origins allowed, swapping and harvesting on; AI drafts are shown only
-// after review (auto_apply off) until the owner says otherwise.
+// source (English when it names none), the visitor's languages on, the host's http and
+// https origins allowed, swapping and harvesting on; AI drafts are shown only after review
+// (auto_apply off) until the owner says otherwise. Tags are seeded plain: a browser's
+// de-DE seeds de, its pt-BR stays pt-BR (see plainLanguage).
 func newEmbedProject(workspaceID, host, pageLang string, languages []string) model.Project {
 	src := "en"
-	if l, ok := LookupLanguage(strings.TrimSpace(pageLang)); ok {
-		src = l.Code
-	} else if b, _, _ := strings.Cut(strings.TrimSpace(pageLang), "-"); b != "" {
-		if l, ok := LookupLanguage(b); ok {
-			src = l.Code
-		}
+	if l, err := ParseLanguage(pageLang); err == nil {
+		src = l.plainLanguage()
 	}
 	p := model.Project{ID: newID(), WorkspaceID: workspaceID, Title: host, SourceLanguage: src, IntegrationType: "embed",
 		Settings: model.ProjectSettings{AllowedOrigins: []string{"https://" + host, "http://" + host}, ShowSwitcher: true,
 			EmbedMode: EmbedModeSwap, JITHarvest: true}}
 	seen := map[string]bool{src: true}
 	for _, code := range languages {
-		l, ok := LookupLanguage(strings.TrimSpace(code))
-		if !ok {
-			// A regional tag we do not list (de-DE) seeds its base language.
-			b, _, _ := strings.Cut(strings.TrimSpace(code), "-")
-			l, ok = LookupLanguage(b)
-		}
-		if !ok || seen[l.Code] || len(p.Languages) >= maxSeedLanguages {
+		l, err := ParseLanguage(code)
+		if err != nil {
 			continue
 		}
-		seen[l.Code] = true
-		p.Languages = append(p.Languages, model.Language{Code: l.Code, Enabled: true, Editable: true, AutoTranslate: true})
+		c := l.plainLanguage()
+		if seen[c] || len(p.Languages) >= maxSeedLanguages {
+			continue
+		}
+		seen[c] = true
+		p.Languages = append(p.Languages, model.Language{Code: c, Enabled: true, Editable: true, AutoTranslate: true})
 	}
 	return p
 }
@@ -386,7 +385,7 @@ func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*model.File
 		info := PublicInfo{SourceLanguage: p.SourceLanguage, EnabledLanguages: p.Enabled, ShowSwitcher: p.ShowSwitcher,
 			Capabilities: p.Capabilities, LanguageNames: map[string]string{}}
 		for _, code := range p.Enabled {
-			_, native := languageName(code)
+			_, native := LanguageName(code)
 			info.LanguageNames[code] = native
 		}
 		b, err := encodeJSON(info, false)

@@ -30,7 +30,7 @@ func confirmRemoval(ctx context.Context, tx model.Tx, p model.Project, changed [
 	for _, s := range languageStats(p.SourceLanguage, counts) {
 		if contains(off, s.Language) && s.Translated > 0 {
 			codes = append(codes, s.Language)
-			name, _ := languageName(s.Language)
+			name, _ := LanguageName(s.Language)
 			n := fmt.Sprintf("%d translations", s.Translated)
 			if s.Translated == 1 {
 				n = "1 translation"

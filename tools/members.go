@@ -194,8 +194,8 @@ func memberLanguages(proj model.Project, role string, codes []string) ([]string,
 		if code == "" {
 			continue
 		}
-		l, ok := LookupLanguage(code)
-		if !ok || l.Code == proj.SourceLanguage || !proj.HasLanguage(l.Code) {
+		l, err := ParseLanguage(code)
+		if err != nil || l.Code == proj.SourceLanguage || !proj.HasLanguage(l.Code) {
 			return nil, model.Errorf(model.CodeInvalid, "%q is not an enabled target language of this project", model.Truncate(code, 40))
 		}
 		if !slices.Contains(langs, l.Code) {

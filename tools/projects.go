@@ -172,7 +172,7 @@ func (c *Catalog) RecountProject(ctx context.Context, projectID string) (Recount
 // EnableLanguageIn names the language to turn on.
 type EnableLanguageIn struct {
 	ProjectArg
-	Language string `json:"language" jsonschema:"a supported language code, not the source language"`
+	Language string `json:"language" jsonschema:"a BCP 47 language tag (such as br, es-CL, pt-BR, zh-Hant), not the source language"`
 }
 
 // EnableLanguageOut reports the project's languages after the change.
@@ -182,15 +182,15 @@ type EnableLanguageOut struct {
 	EnabledLanguages []string `json:"enabled_languages"`
 }
 
-// EnableLanguage turns a supported language on for the project.
+// EnableLanguage turns a language (any BCP 47 tag, see ParseLanguage) on for the project.
 func (c *Catalog) EnableLanguage(ctx context.Context, in EnableLanguageIn) (EnableLanguageOut, error) {
 	var out EnableLanguageOut
 	var l LanguageInfo
 	err := c.write(ctx, write{op: model.OpEnableLanguage, project: in.ProjectID,
 		validate: func() error {
-			var ok bool
-			if l, ok = LookupLanguage(in.Language); !ok {
-				return model.Errorf(model.CodeInvalid, "language %q is not supported", in.Language)
+			var err error
+			if l, err = ParseLanguage(in.Language); err != nil {
+				return err
 			}
 			out.Language = l.Code
 			return nil
@@ -337,7 +337,7 @@ func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[st
 		}
 		stats := languageStats(proj.SourceLanguage, counts)
 		for _, s := range stats {
-			name, native := languageName(s.Language)
+			name, native := LanguageName(s.Language)
 			ratio := 1.0
 			if s.Total > 0 {
 				ratio = float64(s.Translated) / float64(s.Total)

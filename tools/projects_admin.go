@@ -312,7 +312,7 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-// normalizeLanguages checks that every code is supported and returns the canonical codes
+// normalizeLanguages checks that every code is a language tag and returns the canonical codes
 // without duplicates; nil stays nil (not given).
 func normalizeLanguages(what string, codes *[]string) ([]string, error) {
 	if codes == nil {
@@ -320,9 +320,9 @@ func normalizeLanguages(what string, codes *[]string) ([]string, error) {
 	}
 	out := []string{}
 	for _, code := range *codes {
-		l, ok := LookupLanguage(strings.TrimSpace(code))
-		if !ok {
-			return nil, model.Errorf(model.CodeInvalid, "%s %q is not supported", what, code)
+		l, err := parseLanguage(what, code)
+		if err != nil {
+			return nil, err
 		}
 		if !contains(out, l.Code) {
 			out = append(out, l.Code)

@@ -86,7 +86,7 @@ func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model
 		}
 		where := "for all languages"
 		if e.Locale != "all" {
-			name, _ := languageName(e.Locale)
+			name, _ := LanguageName(e.Locale)
 			where = "for " + name
 		}
 		if e.SourceTerm == g.SourceTerm && e.TargetTerm == g.TargetTerm {
@@ -194,14 +194,14 @@ func checkRuleText(field, s string, mayBeEmpty bool) (string, error) {
 	return s, nil
 }
 
-// checkLocale accepts a supported language code or "all" (the default when empty).
+// checkLocale accepts a language tag or "all" (the default when empty).
 func checkLocale(locale string) (string, error) {
 	if locale == "" || locale == "all" {
 		return "all", nil
 	}
-	l, ok := LookupLanguage(locale)
-	if !ok {
-		return "", model.Errorf(model.CodeInvalid, "locale must be a supported language code or all")
+	l, err := ParseLanguage(locale)
+	if err != nil {
+		return "", model.Errorf(model.CodeInvalid, "locale %q is neither all nor a BCP 47 language tag (%s)", model.Truncate(locale, 40), languageExamples)
 	}
 	return l.Code, nil
 }

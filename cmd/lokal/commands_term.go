@@ -104,9 +104,9 @@ func termListCommand() *command {
 			in := c.in
 			locale := in.str("locale")
 			if in.has("locale") && locale != "all" {
-				l, ok := tools.LookupLanguage(locale)
-				if !ok {
-					return nil, "", fmt.Errorf("--locale %q is not a supported language code", locale)
+				l, err := tools.ParseLanguage(locale)
+				if err != nil {
+					return nil, "", fmt.Errorf("--locale %q is neither all nor a BCP 47 language tag, such as en, pt-BR, zh-Hant or sr-Latn", locale)
 				}
 				locale = l.Code
 			}

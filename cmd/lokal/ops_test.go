@@ -129,7 +129,8 @@ func TestCLIProjectSettings(t *testing.T) {
 			args []string
 			want string
 		}{
-			{[]string{"--languages", "nb,xx"}, `language "xx" is not supported`},
+			{[]string{"--languages", "nb,xx"}, `language "xx" is not a BCP 47 language tag`},
+			{[]string{"--languages", "nb,xx-!!"}, `language "xx-!!" is not a BCP 47 language tag`},
 			{[]string{"--editable", "sv"}, "editable language sv is not enabled (enabled: en, nb, de)"},
 			{[]string{"--languages", "nb", "--auto-translate", "de"}, "auto-translate language de is not enabled (enabled: en, nb)"},
 			{[]string{"--integration-type", "i18next"}, "integration type must be one of api, embed"},

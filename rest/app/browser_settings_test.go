@@ -41,6 +41,13 @@ func TestBrowserProjectSetup(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`#add-language`), "de"),
 		chromedp.Click(chromedp.CSS(`#languages form.row-form button[type=submit]`)))
 	waitFor(t, ctx, "German listed", langs+`.includes('de — German')`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#add-language-list option').length`); n < 100 {
+		t.Errorf("the language picker suggests %d languages, want CLDR's", n)
+	}
+	do(t, ctx, "typing a tag the list does not hold, as gettext spells it",
+		chromedp.SendKeys(chromedp.CSS(`#add-language`), "zh_Hant_HK"),
+		chromedp.Click(chromedp.CSS(`#languages form.row-form button[type=submit]`)))
+	waitFor(t, ctx, "zh-Hant-HK listed", langs+`.includes('zh-Hant-HK — Chinese (Traditional Han, Hong Kong SAR China)')`)
 	if !strings.Contains(text(t, ctx, `#remove-note`), "nothing is deleted") {
 		t.Errorf("the settings page does not say that removing a language deletes nothing")
 	}
@@ -63,7 +70,7 @@ func TestBrowserProjectSetup(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no project Mobile app in %v", ps)
 	}
-	if got := ps[i].EnabledLanguages; !slices.Equal(got, []string{"en", "nb", "sv", "de"}) {
+	if got := ps[i].EnabledLanguages; !slices.Equal(got, []string{"en", "nb", "sv", "de", "zh-Hant-HK"}) {
 		t.Errorf("the project's languages: %v", got)
 	}
 	terms, err := e.cat.ListTerminology(e.sys(t), tools.TerminologyIn{ProjectArg: tools.ProjectArg{ProjectID: ps[i].ID}})

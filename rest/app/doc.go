@@ -48,7 +48,7 @@
 // People read names, never internal ids: who changed a row (history, comments, a conflict,
 // redeploy attempts) is a user's email or an API key's name and prefix as Connect lists it
 // (lk_2f52…), resolved by the catalogue (tools.Catalog.ActorNames, RowDetail.Users);
-// languages are "nb — Norwegian Bokmål" (langName, from x/text's display tables); counts
+// languages are "nb — Norwegian Bokmål" (langName: CLDR's names, tools.LanguageName); counts
 // are worded ("1 comment"). A refused form (bad input, not allowed, changed meanwhile, a
 // provider's refusal) answers with its own page again, the message beside the form and
 // what was typed kept (formFail, connectFail); only not found, not signed in and server

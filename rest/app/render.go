@@ -7,13 +7,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/checkup"
 	"github.com/lokal-dev/lokal/tools/message"
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 )
 
 var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite", "progress"}
@@ -153,20 +150,10 @@ func plural(n any, one string) string {
 	return strconv.FormatInt(c, 10) + " " + many
 }
 
-var (
-	langNamesOnce sync.Once
-	langNamer     display.Namer
-)
-
 // langName names a language code for people in English, the code first: "nb — Norwegian
-// Bokmål". A code the table does not know stays the code alone.
+// Bokmål". A code CLDR cannot name stays the code alone.
 func langName(code string) string {
-	langNamesOnce.Do(func() { langNamer = display.English.Tags() })
-	t, err := language.Parse(code)
-	if err != nil {
-		return code
-	}
-	name := langNamer.Name(t)
+	name, _ := tools.LanguageName(code)
 	if name == "" || strings.EqualFold(name, code) {
 		return code
 	}

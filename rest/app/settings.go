@@ -74,7 +74,7 @@ func (h *handler) projectsPage(w http.ResponseWriter, r *http.Request, status in
 		}
 	}
 	h.render(w, r, status, "projects", map[string]any{"Projects": projects, "Workspace": owners,
-		"MayCreate": h.cat.MayOnWorkspace(r.Context(), model.OpCreateProject), "Languages": tools.SupportedLanguages(),
+		"MayCreate": h.cat.MayOnWorkspace(r.Context(), model.OpCreateProject), "Languages": tools.LanguageList(),
 		"Error": n.Error, "Form": r.PostForm})
 }
 
@@ -91,12 +91,17 @@ func (h *handler) settingsPage(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	p := view.Project
-	var addable []tools.LanguageInfo
-	for _, l := range tools.SupportedLanguages() {
-		if !p.HasLanguage(l.Code) {
-			addable = append(addable, l)
+	// CLDR's list, and the languages this project had and took off, to be offered back.
+	addable := tools.LanguageList()
+	for _, l := range p.Languages {
+		if !l.Enabled && !slices.ContainsFunc(addable, func(a tools.LanguageInfo) bool { return a.Code == l.Code }) {
+			if info, err := tools.ParseLanguage(l.Code); err == nil {
+				addable = append(addable, info)
+			}
 		}
 	}
+	addable = slices.DeleteFunc(addable, func(l tools.LanguageInfo) bool { return p.HasLanguage(l.Code) })
+	slices.SortFunc(addable, func(a, b tools.LanguageInfo) int { return strings.Compare(a.Code, b.Code) })
 	var targets []model.Language
 	for _, l := range p.Languages {
 		if l.Enabled {

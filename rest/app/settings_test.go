@@ -56,19 +56,20 @@ func TestCreateProjectPage(t *testing.T) {
 			return len(ps)
 		}
 		before := count()
-		owner.get(t, "/app/").want(t, http.StatusOK, `id="create-form"`, `<option value="en" selected>en — English</option>`)
+		owner.get(t, "/app/").want(t, http.StatusOK, `id="create-form"`, `id="create-source" name="source" list="language-list"`, `<option value="br">Breton</option>`)
 		owner.post(t, "/app/projects", url.Values{"title": {"Shop"}, "source": {"en"}, "languages": {"nb, xx"}}, true).
-			want(t, http.StatusBadRequest, `id="create-error"`, `language &#34;xx&#34; is not supported`, `value="Shop"`, `value="nb, xx"`)
+			want(t, http.StatusBadRequest, `id="create-error"`, `language &#34;xx&#34; is not a BCP 47 language tag`, `value="Shop"`, `value="nb, xx"`)
 		owner.post(t, "/app/projects", url.Values{"title": {"  "}, "source": {"en"}}, true).
 			want(t, http.StatusBadRequest, `id="create-error"`, "title must be 1 to 200 characters")
 		if n := count(); n != before {
 			t.Fatalf("refused forms made projects: %d, want %d", n, before)
 		}
-		p := owner.post(t, "/app/projects", url.Values{"title": {"Shop"}, "source": {"en"}, "languages": {"nb, de pt-br"}}, true)
+		p := owner.post(t, "/app/projects", url.Values{"title": {"Shop"}, "source": {"en"}, "languages": {"nb, de pt-br br tok es_CL"}}, true)
 		if p.status != http.StatusSeeOther || !strings.HasSuffix(p.header.Get("Location"), "/settings") {
 			t.Fatalf("creating: %d %s %.300s", p.status, p.header.Get("Location"), p.body)
 		}
-		owner.get(t, p.header.Get("Location")).want(t, http.StatusOK, "nb — Norwegian Bokmål", "de — German", "pt-BR — ", `value="Shop"`)
+		owner.get(t, p.header.Get("Location")).want(t, http.StatusOK, "nb — Norwegian Bokmål", "de — German", "pt-BR — Portuguese (Brazil)",
+			"br — Breton", "es-CL — Spanish (Chile)", `<td data-label="Language">tok</td>`, `value="Shop"`)
 		owner.get(t, "/app/").want(t, http.StatusOK, ">Shop</a>")
 
 		tr := e.memberBrowser(t, "tr@acme.test", model.RoleTranslator, "nb")
@@ -118,7 +119,7 @@ func TestSettingsPage(t *testing.T) {
 		if p := e.projectNow(t, id); p.HasLanguage("nb") || !p.HasLanguage("sv") {
 			t.Fatalf("languages after removing nb: %v", p.EnabledLanguages)
 		}
-		if page := mgr.get(t, s); strings.Contains(page.body, `aria-label="Remove nb — Norwegian Bokmål"`) || !strings.Contains(page.body, `<option value="nb">nb — Norwegian Bokmål</option>`) {
+		if page := mgr.get(t, s); strings.Contains(page.body, `aria-label="Remove nb — Norwegian Bokmål"`) || !strings.Contains(page.body, `<option value="nb">Norwegian Bokmål</option>`) {
 			t.Errorf("the settings page after removing nb still lists it, or does not offer it back")
 		}
 		mgr.post(t, s+"/languages", url.Values{"language": {"en"}}, true).want(t, http.StatusBadRequest, `id="languages-error"`, "source language")
@@ -127,6 +128,16 @@ func TestSettingsPage(t *testing.T) {
 			t.Errorf("nb's translation after adding nb back: %q, want Hei", v.Value)
 		}
 		mgr.get(t, "/app/p/"+id+"/review/nb").want(t, http.StatusOK, "Hei")
+
+		// Any BCP 47 tag may be typed, as gettext or Java spell it too; a tag that is none is
+		// refused beside the form with what was typed.
+		mgr.post(t, s+"/languages", url.Values{"language": {"xx-!!"}}, true).want(t, http.StatusBadRequest, `id="languages-error"`,
+			`language &#34;xx-!!&#34; is not a BCP 47 language tag`, `value="xx-!!"`)
+		mgr.post(t, s+"/languages", url.Values{"language": {"zh_hant_hk"}}, true).want(t, http.StatusSeeOther)
+		if p := e.projectNow(t, id); !p.HasLanguage("zh-Hant-HK") {
+			t.Errorf("languages after adding zh_hant_hk: %v, want zh-Hant-HK among them", p.EnabledLanguages)
+		}
+		mgr.get(t, s).want(t, http.StatusOK, "zh-Hant-HK — Chinese (Traditional Han, Hong Kong SAR China)")
 
 		// Editable and auto-translate languages: whole lists; a language not on is refused.
 		mgr.post(t, s+"/languages/flags", url.Values{"editable": {"nb", "fr"}}, true).want(t, http.StatusBadRequest, `id="flags-error"`, "fr is not enabled")

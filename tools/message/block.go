@@ -1,6 +1,10 @@
 package message
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/text/language"
+)
 
 // Block is a value that is one plural, selectordinal or select block and nothing else, as
 // an editor shows it: one field per form. String writes it back as one ICU value.
@@ -66,29 +70,24 @@ func (b *Block) String() string {
 }
 
 // Direction is the writing direction of the BCP 47 tag lang, "rtl" or "ltr", as HTML's
-// dir attribute takes it: by its script subtag when it has one, else by its language.
+// dir attribute takes it: that of its script, the one written (pa-Arab, sd-Deva) or else
+// the one CLDR's likely subtags give the language and region (ur is Arab, pa-PK is Arab,
+// pa is Guru). A tag x/text cannot read, or whose script it does not know, is ltr.
 func Direction(lang string) string {
-	parts := strings.Split(strings.ToLower(strings.ReplaceAll(lang, "_", "-")), "-")
-	for _, p := range parts[1:] {
-		if len(p) == 4 {
-			if rtlScripts[p] {
-				return "rtl"
-			}
-			return "ltr"
-		}
+	t, err := language.Parse(lang)
+	if err != nil {
+		return "ltr"
 	}
-	if rtlLanguages[parts[0]] {
+	if s, c := t.Script(); c != language.No && rtlScripts[s.String()] {
 		return "rtl"
 	}
 	return "ltr"
 }
 
-// rtlScripts are the ISO 15924 scripts written right to left that languages are written in.
-var rtlScripts = map[string]bool{"arab": true, "hebr": true, "thaa": true, "syrc": true, "nkoo": true, "adlm": true, "rohg": true, "mand": true, "samr": true}
-
-// rtlLanguages are languages whose default script is written right to left.
-var rtlLanguages = map[string]bool{"ar": true, "he": true, "iw": true, "fa": true, "ur": true, "ps": true, "sd": true, "ug": true,
-	"yi": true, "ji": true, "dv": true, "ckb": true, "syr": true, "ks": true, "arc": true, "prs": true, "ms-arab": true, "nqo": true, "mzn": true, "glk": true, "lrc": true, "bal": true, "azb": true}
+// rtlScripts are the ISO 15924 scripts written right to left that languages are written
+// in today (x/text knows scripts but not their direction).
+var rtlScripts = map[string]bool{"Arab": true, "Aran": true, "Hebr": true, "Thaa": true, "Syrc": true, "Nkoo": true,
+	"Adlm": true, "Rohg": true, "Mand": true, "Samr": true, "Mend": true, "Yezi": true}
 
 // Piece is one piece of a message as an editor shows it: a stretch of text with no
 // plural/select block in it (as ICU writes it: arguments, tags and quotes included), or a

@@ -317,7 +317,8 @@ func TestBlockRoundTrip(t *testing.T) {
 		}
 	}
 	for lang, want := range map[string]string{"ar": "rtl", "he": "rtl", "fa-IR": "rtl", "ur": "rtl", "az-Arab": "rtl", "pa-Arab": "rtl",
-		"pl": "ltr", "en-US": "ltr", "uz-Latn": "ltr", "ku": "ltr", "": "ltr"} {
+		"ps": "rtl", "ckb": "rtl", "sd-Arab": "rtl", "pa-PK": "rtl", "ur_PK": "rtl", "iw": "rtl", "dv": "rtl", "nqo": "rtl", "ff-Adlm": "rtl",
+		"pl": "ltr", "en-US": "ltr", "uz-Latn": "ltr", "ku": "ltr", "pa": "ltr", "sd-Deva": "ltr", "tok": "ltr", "xx-!!": "ltr", "": "ltr"} {
 		if got := Direction(lang); got != want {
 			t.Errorf("Direction(%q) = %s, want %s", lang, got, want)
 		}

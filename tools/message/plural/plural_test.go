@@ -2,6 +2,7 @@ package plural
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -196,6 +197,10 @@ func TestLocaleFallback(t *testing.T) {
 		{"en-AU", KindOrdinal, "en"},
 		{"es-419", KindCardinal, "es"},
 		{"es-MX", KindCardinal, "es"},
+		{"es-CL", KindCardinal, "es"}, // es-CL → es-419 → es
+		{"pa-PK", KindCardinal, "pa"}, // pa-Arab's parent is root: truncation
+		{"zh-Hant-HK", KindCardinal, "zh"},
+		{"br", KindCardinal, "br"},
 		{"de-CH-1996", KindCardinal, "de"},
 		{"en-US-u-nu-latn", KindCardinal, "en"},
 		{"en-x-private", KindCardinal, "en"},
@@ -226,6 +231,25 @@ func TestLocaleFallback(t *testing.T) {
 	}
 	if Cardinal("iw", 2) != Two {
 		t.Error("iw must use Hebrew rules")
+	}
+}
+
+// TestRegionalTagsShareTheirLanguagesCategories: a regional tag CLDR has no
+// rules for uses its parent's, so a project's es-CL asks for es's forms.
+func TestRegionalTagsShareTheirLanguagesCategories(t *testing.T) {
+	t.Parallel()
+	for tag, parent := range map[string]string{"es-CL": "es", "pa-PK": "pa", "nb-NO": "nb", "zh-Hant-HK": "zh", "sr-Latn": "sr", "pt_BR": "pt"} {
+		for _, kind := range []Kind{KindCardinal, KindOrdinal} {
+			if got, want := Categories(tag, kind), Categories(parent, kind); !slices.Equal(got, want) {
+				t.Errorf("Categories(%q, %s) = %v, want %s's %v", tag, kind, got, parent, want)
+			}
+		}
+	}
+	if got := Categories("es-CL", KindCardinal); !slices.Equal(got, []Category{One, Many, Other}) {
+		t.Errorf("es-CL cardinal categories %v, want one many other", got)
+	}
+	if got := Categories("pa-PK", KindCardinal); !slices.Equal(got, []Category{One, Other}) {
+		t.Errorf("pa-PK cardinal categories %v, want one other", got)
 	}
 }
 
@@ -338,9 +362,9 @@ func hasCat(list []Category, c Category) bool {
 	return false
 }
 
-// TestLokalLanguagesHaveRules: every language a lokal project may enable
-// (the codes of tools/languages.go, copied: this package imports nothing of
-// lokal) resolves to CLDR rules for its own language, not to root.
+// TestLokalLanguagesHaveRules: the languages lokal's projects used most (the
+// codes of the table tools/languages.go had before any BCP 47 tag was taken)
+// resolve to CLDR rules for their own language, not to root.
 func TestLokalLanguagesHaveRules(t *testing.T) {
 	t.Parallel()
 	codes := []string{"af", "am", "ar", "az", "be", "bg", "bn", "bs", "ca", "cs", "cy", "da",
