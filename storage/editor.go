@@ -244,23 +244,8 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 	}
 	where := []string{inNamespaces, "NOT k.hidden", "s.value <> ''"}
 	args = append([]any{f.Language}, append(args, bun.In(ids))...)
-	if drive && f.Stale {
-		where = append(where, "d.language = ?", "t.key_id = d.key_id", "t.language = d.language")
-		args = append(args, f.Language)
-	} else if drive {
-		where = append(where, "t.language = ?")
-		args = append(args, f.Language)
-	}
-	if !t.db.postgres {
-		where = append(where, "s.key_id = k.id", "s.language = ?")
-		args = append(args, f.SourceLanguage)
-		if drive {
-			where = append(where, "k.id = t.key_id")
-		}
-		if byComments {
-			where = append(where, "k.id = ck.key_id")
-		}
-	}
+	w, a := t.reviewJoins(f, drive, byComments)
+	where, args = append(where, w...), append(args, a...)
 	switch {
 	case narrowed:
 		// The candidates are in the range already; a range beside them would lead
@@ -278,7 +263,7 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		where = append(where, id+" > ?")
 		args = append(args, f.AfterKeyID)
 	}
-	w, a := t.reviewConditions(f, walk, f.HasComments && !byComments)
+	w, a = t.reviewConditions(f, walk, f.HasComments && !byComments)
 	where, args = append(where, w...), append(args, a...)
 	query := "SELECT " + reviewColumns + "\nFROM " + from + "\nWHERE " + strings.Join(where, " AND ") + "\nORDER BY " + id
 	if f.Limit > 0 {
@@ -297,6 +282,31 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		out[i] = r.row(names[r.NamespaceID], f)
 	}
 	return out, through, nil
+}
+
+// reviewJoins are the conditions that tie a review query's tables together, for both queue
+// shapes: the target rows of the language (byRows: driven from translations, or from
+// translation_drift when stale) and, on SQLite, whose CROSS JOINs carry no ON, the source
+// row, the key of a driven row and the commented keys (byComments).
+func (t *tx) reviewJoins(f model.ReviewFilter, byRows, byComments bool) (where []string, args []any) {
+	if byRows && f.Stale {
+		where = append(where, "d.language = ?", "t.key_id = d.key_id", "t.language = d.language")
+		args = append(args, f.Language)
+	} else if byRows {
+		where = append(where, "t.language = ?")
+		args = append(args, f.Language)
+	}
+	if !t.db.postgres {
+		where = append(where, "s.key_id = k.id", "s.language = ?")
+		args = append(args, f.SourceLanguage)
+		if byRows {
+			where = append(where, "k.id = t.key_id")
+		}
+		if byComments {
+			where = append(where, "k.id = ck.key_id")
+		}
+	}
+	return where, args
 }
 
 // reviewConditions are the conditions of a review filter on a row's key k, source s and

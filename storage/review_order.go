@@ -224,23 +224,8 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 	}
 	args = append([]any{f.Language}, args...)
 	where := []string{"NOT k.hidden", "s.value <> ''"}
-	if byRows && f.Stale {
-		where = append(where, "d.language = ?", "t.key_id = d.key_id", "t.language = d.language")
-		args = append(args, f.Language)
-	} else if byRows {
-		where = append(where, "t.language = ?")
-		args = append(args, f.Language)
-	}
-	if !t.db.postgres {
-		where = append(where, "s.key_id = k.id", "s.language = ?")
-		args = append(args, f.SourceLanguage)
-		if byRows {
-			where = append(where, "k.id = t.key_id")
-		}
-		if drive && f.HasComments {
-			where = append(where, "k.id = ck.key_id")
-		}
-	}
+	w, a := t.reviewJoins(f, byRows, drive && f.HasComments)
+	where, args = append(where, w...), append(args, a...)
 	switch {
 	case keyed:
 		// The namespace, the cursor and the candidates are keysInOrder's.
@@ -265,7 +250,7 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 		where = append(where, afterCond)
 		args = append(args, keyArgs(after)...)
 	}
-	w, a := t.reviewConditions(f, !drive, f.HasComments && !drive)
+	w, a = t.reviewConditions(f, !drive, f.HasComments && !drive)
 	where, args = append(where, w...), append(args, a...)
 	if drive && !keyed && !t.db.postgres {
 		order = "+" + order // sorted after the drive, never walked
