@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // Android res/values*/strings.xml. Decode reads <string>, <plurals> and <string-array>
@@ -832,8 +834,20 @@ var androidStyleTags = []string{"b", "i", "u", "s", "tt", "big", "small", "sup",
 // ?name is left out: as text it is too likely a word.
 var androidReference = regexp.MustCompile(`^(@\*?\+?([A-Za-z][A-Za-z0-9_.]*:)?[a-z][a-z-]*/[A-Za-z0-9_.]+|@null|@empty|\?([A-Za-z][A-Za-z0-9_.]*:)?attr/[A-Za-z0-9_.]+|\?[A-Za-z][A-Za-z0-9_.]*:[A-Za-z0-9_.]+)$`)
 
-// androidTagLike finds what reads as an HTML tag.
-var androidTagLike = regexp.MustCompile(`<[A-Za-z/!]`)
+// hasTag reports whether v has anything the message model reads as an HTML tag or comment.
+func hasTag(v string) bool {
+	if !strings.Contains(v, "<") {
+		return false
+	}
+	found := false
+	message.Walk(message.Parse(v, message.HTML), func(n message.Node, _ message.Path) bool {
+		if _, ok := n.(*message.Tag); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
 
 // androidSpelling is how Encode writes value v when the entry does not say otherwise:
 // "reference" unescaped, "markup" as elements (only style tags, well formed), "cdata" as a
@@ -842,7 +856,7 @@ func androidSpelling(v string) string {
 	switch {
 	case androidReference.MatchString(v):
 		return "reference"
-	case !androidTagLike.MatchString(v):
+	case !hasTag(v):
 		return "" // no '<' or one that starts no tag (<3): escaped text
 	}
 	segs := androidMarkup(v)
