@@ -216,19 +216,8 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 	var from string
 	var args []any
 	switch {
-	case drive && f.Stale && t.db.postgres:
-		from, args, id = fmt.Sprintf(driftPG, "d.key_id"), []any{f.SourceLanguage}, "d.key_id"
-	case drive && f.Stale:
-		from, args, id = driftSQLite, nil, "d.key_id"
-	case drive && t.db.postgres:
-		from, args, id = fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
-	case drive:
-		from, args, id = driveSQLite, nil, "t.key_id"
-	case byComments && t.db.postgres:
-		from = commented + `LATERAL ` + fmt.Sprintf(reviewKey, "ck.key_id") + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
-		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
-	case byComments:
-		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
+	case drive || byComments:
+		from, args, id = t.reviewDrive(f, drive)
 	case t.db.postgres && f.Text != "" && !textIndexed && through == 0:
 		from, args = scanPG, []any{f.SourceLanguage, f.Language}
 	case t.db.postgres:
@@ -282,6 +271,28 @@ func (t *tx) ReviewRows(ctx context.Context, f model.ReviewFilter) (_ []model.Re
 		out[i] = r.row(names[r.NamespaceID], f)
 	}
 	return out, through, nil
+}
+
+// reviewDrive is the FROM of a review query driven from a few rows rather than walked over
+// keys, for both queue shapes: byRows, from the filter's partial index of translations (or
+// from translation_drift when stale); else from the commented keys. id is the column the
+// rows are found by.
+func (t *tx) reviewDrive(f model.ReviewFilter, byRows bool) (from string, args []any, id string) {
+	switch {
+	case byRows && f.Stale && t.db.postgres:
+		return fmt.Sprintf(driftPG, "d.key_id"), []any{f.SourceLanguage}, "d.key_id"
+	case byRows && f.Stale:
+		return driftSQLite, nil, "d.key_id"
+	case byRows && t.db.postgres:
+		return fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
+	case byRows:
+		return driveSQLite, nil, "t.key_id"
+	case t.db.postgres:
+		return commented + `LATERAL ` + fmt.Sprintf(reviewKey, "ck.key_id") + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`,
+			[]any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
+	default:
+		return commented + walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
+	}
 }
 
 // reviewJoins are the conditions that tie a review query's tables together, for both queue

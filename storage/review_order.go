@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -202,19 +201,8 @@ func (t *tx) reviewNamespace(ctx context.Context, f model.ReviewFilter, ns names
 	var args []any
 	byRows := drive && !narrowed && !f.HasComments // from the filter's partial index or drift marks
 	switch {
-	case byRows && f.Stale && t.db.postgres:
-		from, args, id = fmt.Sprintf(driftPG, "d.key_id"), []any{f.SourceLanguage}, "d.key_id"
-	case byRows && f.Stale:
-		from, args, id = driftSQLite, nil, "d.key_id"
-	case byRows && t.db.postgres:
-		from, args, id = fmt.Sprintf(drivePG, "t.key_id"), []any{f.SourceLanguage}, "t.key_id"
-	case byRows:
-		from, args, id = driveSQLite, nil, "t.key_id"
-	case drive && f.HasComments && t.db.postgres:
-		from = commented + `LATERAL ` + fmt.Sprintf(reviewKey, "ck.key_id") + ` AS k CROSS JOIN LATERAL ` + reviewSource + ` AS s LEFT JOIN LATERAL ` + reviewTarget + ` AS t ON true`
-		args, id = []any{f.Language, f.SourceLanguage, f.Language}, "ck.key_id"
-	case drive && f.HasComments:
-		from, args, id = commented+walkSQLite, []any{f.Language, f.Language}, "ck.key_id"
+	case byRows || (drive && f.HasComments):
+		from, args, id = t.reviewDrive(f, byRows)
 	case t.db.postgres && f.Text != "" && !textIndexed && !windowed:
 		from, args = scanPG, []any{f.SourceLanguage, f.Language}
 	case t.db.postgres:
