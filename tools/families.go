@@ -64,7 +64,7 @@ func (c *Catalog) gatherRequest(ctx context.Context, projectID, nsName, lang str
 	var bases []string
 	seen := map[string]bool{}
 	for k := range values {
-		if base, _, _, ok := message.FamilyKey(k); ok && !seen[base] {
+		if base, _, _, ok := message.SplitPluralKey(k); ok && !seen[base] {
 			seen[base] = true
 			bases = append(bases, base)
 		}
@@ -157,7 +157,7 @@ func (r *familyRequest) warnings(lang string) []string {
 	}
 	out := make([]string, 0, len(r.dropped))
 	for _, k := range r.dropped {
-		_, cat, _, _ := message.FamilyKey(k)
+		_, cat, _, _ := message.SplitPluralKey(k)
 		out = append(out, fmt.Sprintf("%s: %s has no %q plural form; this form was not stored", k, lang, cat))
 	}
 	return out
@@ -293,7 +293,7 @@ func familyPairs(sourceLang, lang, source, current string) ([]message.KeyValue, 
 // familyKeyOf resolves a suffix key name that is no key of ns (files.count_few) to the
 // plural family it is a form of (files.count): a key whose source value is a family.
 func familyKeyOf(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, name string) (model.KeyRecord, bool, error) {
-	base, _, _, ok := message.FamilyKey(name)
+	base, _, _, ok := message.SplitPluralKey(name)
 	if !ok {
 		return model.KeyRecord{}, false, nil
 	}
@@ -301,7 +301,7 @@ func familyKeyOf(ctx context.Context, tx model.Tx, proj model.Project, ns model.
 	if err != nil || len(keys) != 1 || keys[0].Source == nil || !isFamilyValue(keys[0].Source.Value) {
 		return model.KeyRecord{}, false, err
 	}
-	if _, _, ord, _ := message.FamilyKey(name); ord != strings.Contains(keys[0].Source.Value, "selectordinal") {
+	if _, _, ord, _ := message.SplitPluralKey(name); ord != strings.Contains(keys[0].Source.Value, "selectordinal") {
 		return model.KeyRecord{}, false, nil
 	}
 	return model.KeyRecord{ID: keys[0].ID, NamespaceID: ns.ID, Key: keys[0].Key, SourceVersion: keys[0].SourceVersion}, true, nil
@@ -312,7 +312,7 @@ func familyKeyOf(ctx context.Context, tx model.Tx, proj model.Project, ns model.
 func familyFormUpdate(lang, name, text, cur string) (string, error) {
 	gs := message.GatherFamilies(lang, []message.KeyValue{{Key: name, Value: text}}, func(string) message.BaseKind { return message.BaseFamily })
 	if len(gs) != 1 || gs[0].Family == nil || gs[0].Value == "" {
-		_, cat, _, _ := message.FamilyKey(name)
+		_, cat, _, _ := message.SplitPluralKey(name)
 		return "", model.Errorf(model.CodeUnprocessable, "%s has no %q plural form: i18next never reads %s in %s", lang, cat, name, lang)
 	}
 	if cur == "" {

@@ -329,7 +329,7 @@ func (a *apiClient) hideMissing(ctx context.Context, root *repoRoot, uploads []u
 					}
 					// Endpoint 1 serves a plural family as its suffix keys; the file's
 					// codec read them as the family's one key.
-					if base, _, _, fam := message.FamilyKey(k); fam {
+					if base, _, _, fam := message.SplitPluralKey(k); fam {
 						if _, ok := keys[ns][base]; ok {
 							continue
 						}

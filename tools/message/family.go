@@ -40,12 +40,6 @@ type Gathered struct {
 	Family *Family // nil for a plain key
 }
 
-// FamilyKey reads key as a form of a family: its base key, category ("one") and whether it
-// is an ordinal form. ok is false for a key without a plural suffix.
-func FamilyKey(key string) (base, category string, ordinal, ok bool) {
-	return SplitPluralKey(key)
-}
-
 // GatherFamilies gathers the flat keys of one language into families, keeping the set's
 // order (a family stands where its first member was). Keys form a family when they differ
 // only by a plural suffix, their base key is not itself a key (of the set, or plain by
