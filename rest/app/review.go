@@ -365,12 +365,13 @@ func (h *handler) save(w http.ResponseWriter, r *http.Request) {
 	h.done(w, r, back, msg, "row-"+strconv.FormatInt(it.KeyID, 10))
 }
 
-// readersGetWords says what readers get in place of a held-back row.
+// readersGetWords says what readers get in place of a held-back row (the catalogue's
+// ReadersGet), with the value they get.
 func readersGetWords(it tools.ReviewItem) string {
 	if it.HasPrevious {
-		return "readers get the previous value: " + strconv.Quote(it.Previous)
+		return "readers get " + it.ReadersGet + ": " + strconv.Quote(it.Previous)
 	}
-	return "readers get the source text: the key is left out"
+	return "readers get " + it.ReadersGet + ": the key is left out"
 }
 
 // formsOf reads the fields of a plural or select row, or nil for a row edited as text.
