@@ -789,10 +789,3 @@ func blockPrint(s *Select, keys map[*Arg]string) map[string]bool {
 	}
 	return out
 }
-
-// charAt is the 1-based position in characters of the byte offset off of s, as people
-// count them (offsets are bytes: "ü" is two).
-func charAt(s string, off int) int {
-	off = min(max(off, 0), len(s))
-	return utf8.RuneCountInString(s[:off]) + 1
-}
