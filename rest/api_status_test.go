@@ -2,13 +2,11 @@ package rest_test
 
 import (
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lokal-dev/lokal/tools/formats/formatstest"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -51,7 +49,7 @@ func TestAPIStatusesThroughFiles(t *testing.T) {
 		if fuzzy := poFuzzy(t, file); !slices.Equal(fuzzy, []string{"draft", "old"}) {
 			t.Errorf("fuzzy entries %v, want [draft old]:\n%s", fuzzy, file)
 		}
-		msgfmtShips(t, file, []string{"Ferdig"}, []string{"Utkast %s", "Gammel"})
+		formatstest.CompiledShips(t, []byte(file), []string{"Ferdig"}, []string{"Utkast %s", "Gammel"})
 		if xliff := get(t, "format=xliff"); strings.Count(xliff, `state="needs-review-translation"`) != 2 || strings.Count(xliff, `state="translated"`) != 1 {
 			t.Errorf("xliff states:\n%s", xliff)
 		}
@@ -73,38 +71,4 @@ func TestAPIStatusesThroughFiles(t *testing.T) {
 			t.Errorf("stale keys %v after the push back, want [old]", got)
 		}
 	})
-}
-
-// msgfmtShips compiles a PO file with msgfmt -c (when gettext is installed) and reads the
-// catalog back with msgunfmt: the translations in ship are in it, those in skip are not.
-func msgfmtShips(t *testing.T, po string, ship, skip []string) {
-	t.Helper()
-	msgfmt, err1 := exec.LookPath("msgfmt")
-	msgunfmt, err2 := exec.LookPath("msgunfmt")
-	if err1 != nil || err2 != nil {
-		t.Log("gettext is not installed: the compiled catalog is not checked")
-		return
-	}
-	dir := t.TempDir()
-	src, mo := filepath.Join(dir, "nb.po"), filepath.Join(dir, "nb.mo")
-	if err := os.WriteFile(src, []byte(po), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(msgfmt, "-c", "-o", mo, src).CombinedOutput(); err != nil {
-		t.Fatalf("msgfmt -c: %v\n%s\n%s", err, out, po)
-	}
-	out, err := exec.Command(msgunfmt, mo).CombinedOutput()
-	if err != nil {
-		t.Fatalf("msgunfmt: %v\n%s", err, out)
-	}
-	for _, s := range ship {
-		if !strings.Contains(string(out), `"`+s+`"`) {
-			t.Errorf("the compiled catalog lacks %q:\n%s", s, out)
-		}
-	}
-	for _, s := range skip {
-		if strings.Contains(string(out), `"`+s+`"`) {
-			t.Errorf("the compiled catalog ships the fuzzy %q:\n%s", s, out)
-		}
-	}
 }

@@ -1,11 +1,10 @@
 package formats
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lokal-dev/lokal/tools/formats/formatstest"
 )
 
 // statusFile has one entry per state lokal exports: approved, needs_review, stale (made
@@ -66,7 +65,7 @@ func TestStatusesBothWays(t *testing.T) {
 				if strings.Count(string(data), "fuzzy") != 2 {
 					t.Errorf("want exactly the draft and the stale entry fuzzy:\n%s", data)
 				}
-				poCheckCompiled(t, data, []string{"Fertig"}, []string{"Entwurf", "Alt"})
+				formatstest.CompiledShips(t, data, []string{"Fertig"}, []string{"Entwurf", "Alt"})
 			}
 			back, err := Decode(tt.format, data, o)
 			if err != nil {
@@ -112,40 +111,6 @@ func TestStatesRead(t *testing.T) {
 		}
 		if len(f.Entries) != 1 || f.Entries[0].Values["de"].State != tt.want {
 			t.Errorf("%s: entries %#v, want state %q", tt.file, f.Entries, tt.want)
-		}
-	}
-}
-
-// poCheckCompiled compiles data with msgfmt -c (when gettext is installed) and reads the
-// catalog back with msgunfmt: the translations in ship, those in skip (fuzzy) do not.
-func poCheckCompiled(t *testing.T, data []byte, ship, skip []string) {
-	t.Helper()
-	msgfmt, err1 := exec.LookPath("msgfmt")
-	msgunfmt, err2 := exec.LookPath("msgunfmt")
-	if err1 != nil || err2 != nil {
-		t.Log("gettext is not installed: the compiled catalog is not checked")
-		return
-	}
-	dir := t.TempDir()
-	src, mo := filepath.Join(dir, "in.po"), filepath.Join(dir, "out.mo")
-	if err := os.WriteFile(src, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(msgfmt, "-c", "-o", mo, src).CombinedOutput(); err != nil {
-		t.Fatalf("msgfmt -c: %v\n%s\n%s", err, out, data)
-	}
-	out, err := exec.Command(msgunfmt, mo).CombinedOutput()
-	if err != nil {
-		t.Fatalf("msgunfmt: %v\n%s", err, out)
-	}
-	for _, s := range ship {
-		if !strings.Contains(string(out), `"`+s+`"`) {
-			t.Errorf("the compiled catalog lacks %q:\n%s", s, out)
-		}
-	}
-	for _, s := range skip {
-		if strings.Contains(string(out), `"`+s+`"`) {
-			t.Errorf("the compiled catalog ships the fuzzy %q:\n%s", s, out)
 		}
 	}
 }
