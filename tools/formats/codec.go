@@ -106,6 +106,14 @@ type Codec struct {
 	// a store keeping only its key, values, comment and do-not-translate mark would write
 	// it back meaning something else; nil when nothing is.
 	Unkept func(e Entry) []string
+	// Merge writes theirs (lokal's export of the same file, decoded) into local (the file
+	// as the repository has it, already UTF-8 without a BOM and with "\n" line ends: the
+	// caller, MergeFile, undoes and redoes the file's encoding). An entry whose value and
+	// state are unchanged keeps its bytes; a changed one rewrites its own lines; an entry
+	// theirs lacks goes; a new one is placed after the entry before it in theirs.Entries
+	// (which MergeFile orders as the source file has them). What local says of itself
+	// (headers, comments, obsolete entries) is kept. nil: MergeFile writes the export.
+	Merge func(local []byte, theirs *File, o Options) ([]byte, error)
 }
 
 // FileError says where a file does not parse: a line (1-based) when the format has lines,

@@ -294,3 +294,62 @@ func writeAtoms(atoms []atom, plural bool) string {
 	}
 	return b.String()
 }
+
+// ParseForm reads text as the content of one form of an ICU plural block (where '#' is the
+// number), in the syntax plural and select blocks of a file are read in (FileSyntax). It
+// is false when text does not read as one form: an unbalanced brace closes the block early.
+// Codecs that hold each form apart (PO msgstr[n], stringsdict, Rails, Android items) read
+// a form's text through it instead of wrapping it in a plural of their own.
+func ParseForm(text string) (*Message, bool) {
+	s, ok := oneForm(text)
+	if !ok {
+		return nil, false
+	}
+	return s.Forms[0].Message, true
+}
+
+// QuoteLiteral writes text as an ICU literal: read back (by Parse, or by ParseForm when
+// plural is true) it is exactly text, with no argument, tag or '#' in it. Apostrophes are
+// doubled where ICU would read them as opening a quote, and every run of ICU syntax
+// characters ({, }, |, and '#' in a form) is quoted, so text without them comes back as it
+// is.
+func QuoteLiteral(text string, plural bool) string {
+	special := "{}|"
+	if plural {
+		special += "#"
+	}
+	if !strings.ContainsAny(text, special+"'") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && strings.IndexByte(special, text[j]) >= 0 {
+			j++
+		}
+		if j > i {
+			b.WriteString("'" + text[i:j] + "'")
+			i = j
+			continue
+		}
+		if c := text[i]; c == '\'' {
+			// An apostrophe is literal unless a syntax character or another apostrophe
+			// follows it (or it ends the text, where a closing brace may follow); doubling
+			// it is always read as one.
+			next := byte(0)
+			if i+1 < len(text) {
+				next = text[i+1]
+			}
+			if next == 0 || next == '\'' || strings.IndexByte(special, next) >= 0 || next == '#' {
+				b.WriteString("''")
+			} else {
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		b.WriteByte(text[i])
+		i++
+	}
+	return b.String()
+}
