@@ -83,6 +83,9 @@ type Options struct {
 	// RawCells writes and reads CSV cells as they are, without the guard against
 	// spreadsheet formulas (csvGuard), for tools that need the cells verbatim.
 	RawCells bool
+	// SourceOrder is, for MergeFile, the keys of the source-language file in its order:
+	// theirs.Entries follow it, so that a new key goes where the source file has it.
+	SourceOrder []string
 }
 
 // AllLanguages is the Language of an import or export of every language a multi-language

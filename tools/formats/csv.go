@@ -39,7 +39,7 @@ import (
 	"unicode/utf8"
 )
 
-var csvCodec = &Codec{Name: "csv", ContentType: "text/csv; charset=utf-8", Extension: "csv", Bilingual: true, Multilingual: true, Decode: decodeCSV, Encode: encodeCSV}
+var csvCodec = &Codec{Name: "csv", ContentType: "text/csv; charset=utf-8", Extension: "csv", Bilingual: true, Multilingual: true, Decode: decodeCSV, Encode: encodeCSV, Merge: mergeCSV}
 
 func decodeCSV(data []byte, o Options) (*File, error) {
 	f := &File{Entries: []Entry{}}

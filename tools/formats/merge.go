@@ -3,7 +3,14 @@ package formats
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // Edit replaces local[Start:End] with Text; Start == End inserts.
@@ -48,23 +55,340 @@ func normState(s State) State {
 }
 
 // MergeFile writes the export exported into local, the repository's file, in the named
-// format (Codec.Merge): the result is local itself when nothing changed. Without a Merge
-// of its codec, or without a local file, it is the export.
+// format (Codec.Merge): the result is local itself, byte for byte, when nothing changed.
+// Without a local file (nil), or without a Merge of its codec, it is the export.
+//
+// MergeFile undoes local's encoding before Codec.Merge and redoes it after, so a codec
+// sees UTF-8 with "\n" line ends whatever the file is: a UTF-8 or UTF-16 byte order mark
+// (UTF-16 also without one, when its zero bytes show it), CRLF line ends (a file mixing
+// them keeps each untouched line's own), and a file that is not UTF-8: in the charset its
+// PO header or XML declaration names (golang.org/x/text's IANA names), and a .properties
+// file in ISO-8859-1, as Java 8 reads it. A character the file's charset cannot hold is
+// written \uXXXX in a .properties file and is an error naming it otherwise.
+//
+// theirs' entries are put in o.SourceOrder's order first (the source file's keys, so that
+// Merge places a new key where the source file has it); keys it lacks follow in the
+// export's order. A local file that does not decode is a *FileError naming the line: a
+// hand-written file is never replaced by the export.
 func MergeFile(format string, local, exported []byte, o Options) ([]byte, error) {
 	c, ok := Lookup(format)
 	if !ok {
 		return nil, unknownFormat(format)
 	}
-	if local == nil || c.Merge == nil {
+	if local == nil {
+		return exported, nil
+	}
+	text, lay, err := readText(c.Name, local)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Decode([]byte(text), o); err != nil {
+		return nil, err
+	}
+	if c.Merge == nil {
 		return exported, nil
 	}
 	theirs, err := c.Decode(exported, o)
 	if err != nil {
 		return nil, fmt.Errorf("the server's export does not read: %w", err)
 	}
-	out, err := c.Merge(local, theirs, o)
+	sortBySource(theirs, o.SourceOrder)
+	out, err := c.Merge([]byte(text), theirs, o)
 	if err != nil {
 		return nil, err
 	}
+	if string(out) == text {
+		return local, nil
+	}
+	return lay.write(string(out), text)
+}
+
+// MergeTemplate writes the export of a language whose file the repository lacks, taking
+// the source-language file template as the local file where the format allows it: the new
+// file then has the source file's order, comments and style, with the export's values,
+// and without the keys the export lacks. A PO template's header gets the export's Language
+// and Plural-Forms, as msginit does. Formats whose file names its language inside (ARB's
+// @@locale, Rails YAML's root key, XLIFF's target-language) and multi-language ones get
+// the export itself. template nil: the export.
+func MergeTemplate(format string, template, exported []byte, o Options) ([]byte, error) {
+	c, ok := Lookup(format)
+	if !ok {
+		return nil, unknownFormat(format)
+	}
+	if template == nil || c.Merge == nil || !templated[c.Name] {
+		return exported, nil
+	}
+	out, err := MergeFile(c.Name, template, exported, o)
+	if err != nil {
+		return nil, err
+	}
+	if c.Name == "po" {
+		out = poTargetHeader(out, exported)
+	}
 	return out, nil
+}
+
+// templated are the formats whose source-language file is a fair template for another
+// language's: nothing in them names the language but the path.
+var templated = map[string]bool{
+	"json": true, "i18next": true, "po": true, "android": true, "strings": true,
+	"stringsdict": true, "properties": true,
+}
+
+// poHeaderField finds a header line of a PO file's first entry ("Language: de\n").
+var poHeaderField = regexp.MustCompile(`(?m)^"(Language|Plural-Forms): [^"\\]*(?:\\.[^"\\]*)*"\r?\n`)
+
+// poTargetHeader gives the header of merged (a template's) the Language and Plural-Forms
+// lines of the export's header, replacing or adding them.
+func poTargetHeader(merged, exported []byte) []byte {
+	head := func(b []byte) int { // the end of the header entry: the first blank line
+		if i := bytes.Index(b, []byte("\n\n")); i >= 0 {
+			return i + 1
+		}
+		return len(b)
+	}
+	mh, eh := head(merged), head(exported)
+	out := merged[:mh:mh]
+	for _, field := range []string{"Language", "Plural-Forms"} {
+		var want []byte
+		for _, m := range poHeaderField.FindAllSubmatch(exported[:eh], -1) {
+			if string(m[1]) == field {
+				want = m[0]
+			}
+		}
+		if want == nil {
+			continue
+		}
+		replaced := false
+		locs := poHeaderField.FindAllSubmatchIndex(out, -1)
+		for _, l := range locs {
+			if string(out[l[2]:l[3]]) == field {
+				out = slices.Concat(out[:l[0]], want, out[l[1]:])
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			// After the last header line ("...\n" right before the blank line).
+			out = slices.Concat(bytes.TrimRight(out, "\n"), []byte("\n"), want)
+			if !bytes.HasSuffix(out, []byte("\n")) {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return slices.Concat(out, merged[mh:])
+}
+
+// sortBySource orders f's entries as order has their keys; the others follow, in f's order.
+func sortBySource(f *File, order []string) {
+	if len(order) == 0 {
+		return
+	}
+	at := make(map[string]int, len(order))
+	for i, k := range order {
+		if _, dup := at[k]; !dup {
+			at[k] = i
+		}
+	}
+	rank := func(e Entry) int {
+		if i, ok := at[e.Key]; ok {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(f.Entries, func(a, b Entry) int { return rank(a) - rank(b) })
+}
+
+// textLayout is how a file spells its text in bytes: what MergeFile undoes and redoes.
+type textLayout struct {
+	format string
+	bom    []byte
+	enc    encoding.Encoding // nil: UTF-8
+	name   string            // the charset's name, for errors
+	// lineEnds are local's line ends, per line ("\n" or "\r\n"); crlf is the one most
+	// lines have, written on new lines.
+	lineEnds []string
+	crlf     bool
+}
+
+// readText is data as UTF-8 with "\n" line ends, and how to write it back.
+func readText(format string, data []byte) (string, textLayout, error) {
+	lay := textLayout{format: format}
+	var text string
+	switch {
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		lay.bom, data = data[:3], data[3:]
+		if !utf8.Valid(data) {
+			return "", lay, notUTF8(data, "after a UTF-8 byte order mark")
+		}
+		text = string(data)
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		lay.bom = data[:2]
+		lay.enc, lay.name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
+		if data[0] == 0xfe {
+			lay.enc, lay.name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
+		}
+		s, err := lay.enc.NewDecoder().Bytes(data[2:])
+		if err != nil || len(data)%2 != 0 {
+			return "", lay, &FileError{Offset: int64(len(data)), Msg: "not UTF-16 text (an odd number of bytes)"}
+		}
+		text = string(s)
+	default:
+		enc, name := declaredCharset(format, data)
+		switch {
+		case enc != nil:
+		case utf8.Valid(data):
+		case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
+		case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+			enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
+		case format == "properties":
+			enc, name, _ = latin1()
+		default:
+			return "", lay, notUTF8(data, "and it names no charset")
+		}
+		if enc == nil {
+			text = string(data)
+			break
+		}
+		lay.enc, lay.name = enc, name
+		s, err := enc.NewDecoder().Bytes(data)
+		if err != nil {
+			return "", lay, &FileError{Offset: -1, Msg: fmt.Sprintf("not %s text: %v", name, err)}
+		}
+		text = string(s)
+	}
+	if !strings.Contains(text, "\r\n") {
+		return text, lay, nil
+	}
+	crlf := 0
+	lines := strings.SplitAfter(text, "\n")
+	lay.lineEnds = make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case strings.HasSuffix(l, "\r\n"):
+			lay.lineEnds[i] = "\r\n"
+			crlf++
+		case strings.HasSuffix(l, "\n"):
+			lay.lineEnds[i] = "\n"
+		}
+	}
+	lay.crlf = 2*crlf >= strings.Count(text, "\n")
+	return strings.ReplaceAll(text, "\r\n", "\n"), lay, nil
+}
+
+func notUTF8(data []byte, why string) error {
+	i := invalidUTF8At(data)
+	return offsetError(data, int64(i), "not UTF-8 text (%s)", why)
+}
+
+func latin1() (encoding.Encoding, string, error) {
+	e, err := ianaindex.IANA.Encoding("ISO-8859-1")
+	return e, "ISO-8859-1", err
+}
+
+var (
+	poCharsetRE  = regexp.MustCompile(`charset=([A-Za-z0-9_.:-]+)`)
+	xmlCharsetRE = regexp.MustCompile(`^<\?xml[^>]*\sencoding=["']([A-Za-z0-9_.:-]+)["']`)
+)
+
+// declaredCharset is the charset a PO header or an XML declaration names, when it is a
+// known one other than UTF-8 (nil otherwise).
+func declaredCharset(format string, data []byte) (encoding.Encoding, string) {
+	head := data[:min(len(data), 8192)]
+	var m [][]byte
+	switch format {
+	case "po":
+		m = poCharsetRE.FindSubmatch(head)
+	case "xliff", "xliff2", "android", "stringsdict":
+		m = xmlCharsetRE.FindSubmatch(head)
+	}
+	if m == nil {
+		return nil, ""
+	}
+	name := string(m[1])
+	switch strings.ToLower(name) {
+	case "utf-8", "utf8", "charset", "us-ascii", "ascii":
+		return nil, "" // ASCII is UTF-8; CHARSET is a POT's placeholder
+	}
+	e, err := ianaindex.IANA.Encoding(name)
+	if err != nil || e == nil {
+		return nil, ""
+	}
+	return e, name
+}
+
+// write is text (Merge's result, UTF-8 with "\n" line ends) spelled as the local file was;
+// orig is local's text as Merge got it, whose lines keep their own line ends.
+func (l textLayout) write(text, orig string) ([]byte, error) {
+	if l.lineEnds != nil {
+		text = l.restoreLineEnds(text, orig)
+	}
+	out := slices.Clone(l.bom)
+	if l.enc == nil {
+		return append(out, text...), nil
+	}
+	enc := l.enc.NewEncoder()
+	if b, err := enc.Bytes([]byte(text)); err == nil {
+		return append(out, b...), nil
+	}
+	// Find the character the charset cannot hold, and escape it where the format can.
+	var buf [utf8.UTFMax]byte
+	line := 1
+	for _, r := range text {
+		if r == '\n' {
+			line++
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		b, err := enc.Bytes(buf[:n])
+		if err == nil {
+			out = append(out, b...)
+			continue
+		}
+		if l.format != "properties" {
+			return nil, &FileError{Line: line, Offset: -1, Msg: fmt.Sprintf("the file is in %s, which cannot hold %q (U+%04X); save it as UTF-8 to pull this translation", l.name, r, r)}
+		}
+		var sb strings.Builder
+		propWriteRuneASCII(&sb, r)
+		esc, _ := enc.Bytes([]byte(sb.String()))
+		out = append(out, esc...)
+	}
+	return out, nil
+}
+
+// restoreLineEnds gives text's lines local's line ends: the lines before the first and
+// after the last line Merge changed keep their own, the others take the usual one.
+func (l textLayout) restoreLineEnds(text, orig string) string {
+	a := strings.SplitAfter(orig, "\n")
+	b := strings.SplitAfter(text, "\n")
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	usual := "\n"
+	if l.crlf {
+		usual = "\r\n"
+	}
+	var sb strings.Builder
+	sb.Grow(len(text) + len(b))
+	for i, line := range b {
+		end := usual
+		switch {
+		case i < pre:
+			end = l.lineEnds[i]
+		case i >= len(b)-suf:
+			end = l.lineEnds[len(a)-(len(b)-i)]
+		}
+		if strings.HasSuffix(line, "\n") {
+			sb.WriteString(line[:len(line)-1])
+			sb.WriteString(end)
+		} else {
+			sb.WriteString(line)
+		}
+	}
+	return sb.String()
 }

@@ -39,7 +39,7 @@ import (
 	"unicode/utf8"
 )
 
-var propertiesCodec = &Codec{Name: "properties", ContentType: "text/x-java-properties; charset=utf-8", Extension: "properties", Decode: decodeProperties, Encode: encodeProperties}
+var propertiesCodec = &Codec{Name: "properties", ContentType: "text/x-java-properties; charset=utf-8", Extension: "properties", Decode: decodeProperties, Encode: encodeProperties, Merge: mergeProperties}
 
 const propLatin1 = "ISO-8859-1"
 
