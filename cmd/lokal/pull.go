@@ -1,8 +1,11 @@
 package main
 
-// lokal pull: every language and namespace that lokal.yaml's paths name, written from the
-// server's export where the content changed, each file atomically. The ETag of each file
-// is kept in .lokal/ so that an unchanged file costs one conditional request.
+// lokal pull: every language and namespace that lokal.yaml's paths name, merged from the
+// server's export into the repository's file (formats.MergeFile: untouched entries keep
+// their bytes, a new key goes where the source-language file has it) and written, atomically,
+// only when that changed it. A file the repository lacks follows the source-language file
+// where the format allows (formats.MergeTemplate). The ETag of each file is kept in .lokal/
+// so that an unchanged file costs one conditional request.
 
 import (
 	"bytes"
@@ -19,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lokal-dev/lokal/tools/formats"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -35,8 +39,8 @@ type pulledFile struct {
 	Language  string `json:"language"`
 	Namespace string `json:"namespace"`
 	Format    string `json:"format"`
-	// Result: created or updated (written), unchanged (the server sent the same bytes) or
-	// not_modified (304: the server's ETag still matches the file).
+	// Result: created or updated (written), unchanged (the export merged into the file
+	// changes nothing in it) or not_modified (304: the server's ETag still matches the file).
 	Result string `json:"result"`
 }
 
@@ -99,6 +103,7 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	}
 	defer root.Close()
 	state := loadPullState(root)
+	sources := &sourceFiles{root: root, language: info.SourceLanguage, files: map[string]*sourceFile{}}
 	status := c.in.str("status")
 	results := make([]pulledFile, len(plan))
 	var mu sync.Mutex // guards state.Files
@@ -106,7 +111,7 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	g.SetLimit(pullParallel)
 	for i, d := range plan {
 		g.Go(func() error {
-			r, st, err := api.pullFile(gctx, root, d, status, stateOf(&mu, state, d.rel))
+			r, st, err := api.pullFile(gctx, root, d, status, stateOf(&mu, state, d.rel), sources)
 			if err != nil {
 				return err
 			}
@@ -214,8 +219,8 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 }
 
 // pullFile fetches one file, conditionally when the file still holds what the last pull
-// wrote, and writes it when its content changed.
-func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, status string, last fileState) (pulledFile, fileState, error) {
+// left in it, merges the export into it and writes it when that changed it.
+func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, status string, last fileState, sources *sourceFiles) (pulledFile, fileState, error) {
 	r := pulledFile{Path: d.rel, Language: d.language, Namespace: d.namespace, Format: d.spec.Format}
 	local, err := root.readFile(d.rel)
 	exists := err == nil
@@ -243,12 +248,28 @@ func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, st
 		r.Result = "not_modified"
 		return r, last, nil
 	}
-	st := fileState{URL: id, ETag: res.Header.Get("ETag"), SHA256: hash(res.Body)}
-	if exists && bytes.Equal(local, res.Body) {
+	src, err := sources.of(d)
+	if err != nil {
+		return r, last, err
+	}
+	o := formats.Options{Language: d.language, SourceLanguage: sources.language, RawCells: d.spec.CSVCells == "raw", SourceOrder: src.order}
+	var out []byte
+	if exists {
+		out, err = formats.MergeFile(d.spec.Format, local, res.Body, o)
+	} else {
+		out, err = formats.MergeTemplate(d.spec.Format, src.data, res.Body, o)
+	}
+	if err != nil {
+		return r, last, fmt.Errorf("pulling %s: %w", d.rel, err)
+	}
+	// The hash is of what is on disk after the merge: the next pull sends the ETag while
+	// the file still holds it.
+	st := fileState{URL: id, ETag: res.Header.Get("ETag"), SHA256: hash(out)}
+	if exists && bytes.Equal(local, out) {
 		r.Result = "unchanged"
 		return r, st, nil
 	}
-	if err := root.writeAtomic(d.rel, res.Body); err != nil {
+	if err := root.writeAtomic(d.rel, out); err != nil {
 		return r, last, fmt.Errorf("writing %s: %w", d.rel, err)
 	}
 	r.Result = "updated"
@@ -256,6 +277,60 @@ func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, st
 		r.Result = "created"
 	}
 	return r, st, nil
+}
+
+// sourceFiles reads each local source-language file once for the files of its entry and
+// namespace in other languages: its keys' order places new keys, and it is the template of
+// a file the repository lacks.
+type sourceFiles struct {
+	root     *repoRoot
+	language string // the project's source language
+	mu       sync.Mutex
+	files    map[string]*sourceFile
+}
+
+// sourceFile is a source-language file as the repository has it; data nil when it has none.
+type sourceFile struct {
+	once  sync.Once
+	data  []byte
+	order []string
+	err   error
+}
+
+// of is the source-language file of d's entry and namespace; empty for a file in the
+// source language itself or of every language, whose own order stands.
+func (s *sourceFiles) of(d download) (*sourceFile, error) {
+	if !d.spec.hasLanguage() || d.language == s.language || d.spec.allLanguages() {
+		return &sourceFile{}, nil
+	}
+	rel := d.spec.expand(s.language, d.namespace)
+	s.mu.Lock()
+	f, ok := s.files[rel]
+	if !ok {
+		f = &sourceFile{}
+		s.files[rel] = f
+	}
+	s.mu.Unlock()
+	f.once.Do(func() {
+		data, err := s.root.readFile(rel)
+		if errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			f.err = fmt.Errorf("reading %s: %w", rel, err)
+			return
+		}
+		file, err := formats.Decode(d.spec.Format, data, formats.Options{Language: s.language, SourceLanguage: s.language})
+		if err != nil {
+			f.err = fmt.Errorf("reading %s (the source-language file): %w", rel, err)
+			return
+		}
+		f.data = data
+		for _, e := range file.Entries {
+			f.order = append(f.order, e.Key)
+		}
+	})
+	return f, f.err
 }
 
 func hash(b []byte) string {

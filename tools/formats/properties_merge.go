@@ -107,12 +107,13 @@ func propStyleOf(text string) propStyle {
 	if !propIsASCII(text) {
 		return st
 	}
-	m := propNonASCIIEscapeRE.FindString(text)
-	if m == "" {
-		return st
+	for _, m := range propNonASCIIEscapeRE.FindAllString(text, -1) {
+		st.ascii = true
+		if strings.ToUpper(m[2:]) != strings.ToLower(m[2:]) { // one with a hex letter tells
+			st.lower = strings.ToLower(m) == m
+			break
+		}
 	}
-	st.ascii = true
-	st.lower = strings.ToLower(m) == m && strings.ToUpper(m[2:]) != m[2:]
 	return st
 }
 
