@@ -40,9 +40,12 @@ func pushPullCommands() []*command {
 			},
 			json: true, run: runPush},
 		{name: "pull", args: "[--status approved] [--languages L1,L2]",
-			synopsis: "write the project's translations into the files named in lokal.yaml",
-			about: "Writes every language and namespace the paths of lokal.yaml name, from the server's export,\n" +
-				"only where the content changed, each file atomically. ETags kept in .lokal/ at the\n" +
+			synopsis: "merge the project's translations into the files named in lokal.yaml",
+			about: "Merges the server's export of every language and namespace the paths of lokal.yaml name\n" +
+				"into the repository's files: untouched entries keep their bytes, a changed value rewrites\n" +
+				"its own lines, a new key goes where the source-language file has it. A file is written,\n" +
+				"atomically, only when that changed it; a missing one follows the source-language file.\n" +
+				"A file that does not read stops pull with its name and line. ETags kept in .lokal/ at the\n" +
 				"repository root make an unchanged file cost one conditional request. The key comes from\n" +
 				"LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only key is enough.",
 			flags: []flagDef{

@@ -53,6 +53,20 @@
 // XLIFF 1.2 with several <file> elements prefixes each unit's id with the file's original
 // and "/"; CSV's first column is the key whatever its header says.
 //
+// # Merge
+//
+// Pull merges lokal's export into the repository's file (MergeFile, Codec.Merge): an entry
+// whose value did not change keeps its bytes, a changed one rewrites its own lines, and a
+// file with nothing to change comes back byte for byte. MergeFile reads the file's
+// encoding (BOM, UTF-16, CRLF or mixed line ends, a charset its PO header or XML
+// declaration names, ISO-8859-1 .properties) so that each Merge sees UTF-8 with "\n", and
+// writes the result back in it; Options.SourceOrder orders the export as the source file,
+// so that a new key goes where the source has it. MergeTemplate makes a language's missing
+// file from the source-language file in the formats that do not name the language inside
+// (json, i18next, po with the export's Language and Plural-Forms, android, strings,
+// stringsdict, properties). Merges: properties, strings and csv here (properties_merge.go,
+// strings_merge.go, csv_merge.go); a codec without one gets the export written whole.
+//
 // # Render
 //
 // Render is lokal's export of one language for get_translations, through the codecs:
