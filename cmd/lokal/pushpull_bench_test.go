@@ -18,10 +18,18 @@ import (
 
 // BenchmarkPull: `lokal pull` (the binary, as CI runs it) of 20 namespaces x 5 languages
 // when nothing changed since the last pull: one conditional GET per file, each a 304, and
-// no file written. Reports the requests and the CPU time of the pull process per run.
+// no file written, in json and in properties (whose files pull merges into, the first pull
+// making the languages' files from the source's). Reports the requests and the CPU time of
+// the pull process per run.
 //
 //	go test ./cmd/lokal -run '^$' -bench BenchmarkPull
 func BenchmarkPull(b *testing.B) {
+	for _, format := range []string{"json", "properties"} {
+		b.Run(format, func(b *testing.B) { benchmarkPull(b, format) })
+	}
+}
+
+func benchmarkPull(b *testing.B, format string) {
 	storagetest.ForEachDialectInOrder(b, func(b *testing.B, dialect string) {
 		const namespaces, keys = 20, 50
 		langs := []string{"de", "fr", "nb", "sv"}
@@ -44,7 +52,7 @@ func BenchmarkPull(b *testing.B) {
 			}
 		}
 		dir := b.TempDir()
-		yaml := "server: http://" + addr + "\nproject: " + project + "\nfiles:\n  - path: locales/{language}/{namespace}.json\n    format: json\n"
+		yaml := "server: http://" + addr + "\nproject: " + project + "\nfiles:\n  - path: locales/{language}/{namespace}." + format + "\n    format: " + format + "\n"
 		if err := os.WriteFile(filepath.Join(dir, "lokal.yaml"), []byte(yaml), 0o644); err != nil {
 			b.Fatal(err)
 		}
