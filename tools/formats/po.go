@@ -3,7 +3,6 @@ package formats
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/leonelquinteros/gotext/plurals"
+
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/message/plural"
 )
 
@@ -60,18 +62,18 @@ import (
 // file with lokal's header, or none, has no Meta["header"].
 //
 // Plurals. msgid_plural and msgstr[n] become one ICU plural value. Which CLDR category a
-// gettext index stands for is found by evaluating the file's Plural-Forms expression (or,
-// without one, the usual Plural-Forms of the language, poPluralTable) and the language's
-// CLDR rules on the numbers 0..1000 and the fractions 0.5..100.5: each index stands for the
-// category its numbers fall in most (fractions count only for an index no integer reaches,
-// such as Django's fourth Russian form). When no index stands for "other", ICU's required
-// fallback, "other" takes the text of the index most fractions select. Form texts are quoted
-// for ICU only where needed ('#' is "'#'", an apostrophe before a syntax character is
-// doubled, and a form that would not parse back quotes every brace); encoding undoes it and
-// writes an ICU '#' as "%d". The source side is the source language's plural from msgid
-// (one) and msgid_plural (other). Encode writes an entry whose source or value is one ICU
-// plural as msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an
-// empty msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
+// gettext index stands for is found by evaluating the file's Plural-Forms expression (with
+// gotext's plurals package; without one, the usual Plural-Forms of the language,
+// poPluralTable) and the language's CLDR rules on the numbers 0..1000: each index stands
+// for the category its numbers fall in most, and an index no whole number reaches (Django's
+// fourth Russian form, for fractions) for a category left, "other" first. When no index
+// stands for "other", ICU's required fallback, "other" takes the text of the last index.
+// Form texts become ICU with message.NativeToICU (ICU arguments such as python-brace-format's
+// {name} kept, '#' and stray braces quoted), and back with message.ICUToNative, an ICU '#'
+// written as "%d". The source side is the source language's plural from msgid (one) and
+// msgid_plural (other). Encode writes an entry whose source or value is one ICU plural as
+// msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an empty
+// msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
 //
 // Spelling. Encode writes gettext's order (comments, msgctxt, msgid, msgid_plural, msgstr),
 // a blank line between entries, C escapes, raw UTF-8, and a string on one line unless it
@@ -1019,7 +1021,7 @@ func poEscape(s string) string {
 
 // poSourcePlural is the source language's ICU plural of msgid and msgid_plural.
 func poSourcePlural(srcLang, one, other string) string {
-	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: poICUForm(one)}, {Selector: "other", Text: poICUForm(other)}})
+	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: poFormICU(one)}, {Selector: "other", Text: poFormICU(other)}})
 	return p.String()
 }
 
@@ -1041,106 +1043,23 @@ func poSourceForms(src string) (one, other string) {
 	if !ok1 {
 		o1 = o2
 	}
-	return poPlainForm(o1), poPlainForm(o2)
+	return poFormText(o1), poFormText(o2)
 }
 
-// poICUForm quotes a gettext text for an ICU plural form so that poPlainForm gives it back:
-// '#' is not the number in gettext, and an apostrophe or brace must not start ICU syntax.
-func poICUForm(s string) string {
-	if !strings.ContainsAny(s, "#'{}|") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '#':
-			b.WriteString("'#'")
-		case c == '\'' && i+1 < len(s) && strings.IndexByte("'{}|#", s[i+1]) >= 0:
-			b.WriteString("''")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	q := b.String()
-	if p, ok := SinglePlural("{n, plural, other {" + q + "}}"); ok && len(p.Forms) == 1 && poPlainForm(p.Forms[0].Text) == s {
+// poFormICU is a gettext text as the text of an ICU plural form: the ICU arguments it
+// holds ({name}, as python-brace-format writes them) stay arguments and ICU's other syntax
+// ('#', which is no number in gettext, and stray braces) is quoted (message.NativeToICU);
+// when that would not read back as the same text, all of it is an ICU literal
+// (message.QuoteLiteral). poFormText gives the text back.
+func poFormICU(s string) string {
+	if q := message.NativeToICU(s, message.ICU); message.ICUToNative(q, "\x00") == s {
 		return q
 	}
-	// Braces that do not parse back as ICU arguments: quote every run of syntax
-	// characters, apostrophes doubled inside the quotes.
-	b.Reset()
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && strings.IndexByte("#{}|'", s[j]) >= 0 {
-			j++
-		}
-		if j == i {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		run := strings.ReplaceAll(s[i:j], "'", "''")
-		if strings.ContainsAny(s[i:j], "#{}|") {
-			run = "'" + run + "'"
-		}
-		b.WriteString(run)
-		i = j
-	}
-	return b.String()
+	return message.QuoteLiteral(s, true)
 }
 
-// poPlainForm is the gettext text of an ICU form: quoting undone, '#' written as "%d".
-func poPlainForm(s string) string {
-	if !strings.ContainsAny(s, "#'") {
-		return s
-	}
-	ps := Pieces("{n, plural, other {" + s + "}}")
-	if len(ps) != 1 || ps[0].Plural == nil {
-		return s
-	}
-	return poUnquoteICU(s)
-}
-
-// poUnquoteICU undoes ICU apostrophe quoting at the top level of a form and writes '#' as
-// %d; nested blocks are kept as written.
-func poUnquoteICU(s string) string {
-	var b strings.Builder
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '{':
-			depth++
-			b.WriteByte(c)
-		case c == '}':
-			depth--
-			b.WriteByte(c)
-		case depth > 0:
-			b.WriteByte(c)
-		case c == '#':
-			b.WriteString("%d")
-		case c == '\'' && i+1 < len(s) && s[i+1] == '\'':
-			b.WriteByte('\'')
-			i++
-		case c == '\'' && i+1 < len(s) && strings.IndexByte("{}|#", s[i+1]) >= 0:
-			j := i + 1
-			for ; j < len(s); j++ {
-				if s[j] == '\'' {
-					if j+1 < len(s) && s[j+1] == '\'' {
-						b.WriteByte('\'')
-						j++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-			}
-			i = j
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// poFormText is the gettext text of an ICU form: quoting undone, '#' written as "%d".
+func poFormText(form string) string { return message.ICUToNative(form, "%d") }
 
 // poPluralMap ties a Plural-Forms expression to a language's CLDR categories.
 type poPluralMap struct {
@@ -1188,67 +1107,56 @@ func poBuildPluralMap(lang, pluralForms string) (*poPluralMap, error) {
 		return nil, err
 	}
 	cats := Categories(lang, false)
-	catIdx := func(c string) int { return slices.Index(cats, c) }
-	intCounts := make([][]int, n)
-	fracCounts := make([][]int, n)
+	counts := make([][]int, n)
 	for i := range n {
-		intCounts[i] = make([]int, len(cats))
-		fracCounts[i] = make([]int, len(cats))
+		counts[i] = make([]int, len(cats))
 	}
-	fracIdx := make([]int, n) // how many fractions each index gets, whatever the category
 	for k := 0; k <= 1000; k++ {
-		idx := int(expr.eval(float64(k)))
+		idx := expr.Eval(uint32(k))
 		if idx < 0 || idx >= n {
 			return nil, fmt.Errorf("plural expression gives %d for n=%d, outside nplurals=%d", idx, k, n)
 		}
-		if c := catIdx(plural.Cardinal(lang, k).String()); c >= 0 {
-			intCounts[idx][c]++
-		}
-	}
-	for k := 0; k <= 100; k++ {
-		x := float64(k) + 0.5
-		idx := int(expr.eval(x))
-		if idx < 0 || idx >= n {
-			continue
-		}
-		fracIdx[idx]++
-		if c := catIdx(plural.Cardinal(lang, strconv.Itoa(k)+".5").String()); c >= 0 {
-			fracCounts[idx][c]++
+		if c := slices.Index(cats, plural.Cardinal(lang, k).String()); c >= 0 {
+			counts[idx][c]++
 		}
 	}
 	pm := &poPluralMap{forms: pluralForms, n: n, cat: make([]string, n), other: -1}
 	taken := make([]bool, len(cats))
-	// Greedy: the (index, category) pairs with the most numbers first; integers before
-	// fractions, so a fraction-only index takes what the integers left.
-	for _, counts := range [][][]int{intCounts, fracCounts} {
-		for {
-			bi, bc, best := -1, -1, 0
-			for i := range n {
-				if pm.cat[i] != "" {
-					continue
-				}
-				for c, v := range counts[i] {
-					if !taken[c] && v > best {
-						bi, bc, best = i, c, v
-					}
+	// Greedy: the (index, category) pairs with the most numbers first.
+	for {
+		bi, bc, best := -1, -1, 0
+		for i := range n {
+			if pm.cat[i] != "" {
+				continue
+			}
+			for c, v := range counts[i] {
+				if !taken[c] && v > best {
+					bi, bc, best = i, c, v
 				}
 			}
-			if bi < 0 {
-				break
-			}
-			pm.cat[bi], taken[bc] = cats[bc], true
+		}
+		if bi < 0 {
+			break
+		}
+		pm.cat[bi], taken[bc] = cats[bc], true
+	}
+	// An index no whole number reaches is for fractions (Django's fourth Russian form):
+	// it takes a category left, "other" (CLDR's category of fractions) first.
+	for i := range n {
+		if pm.cat[i] != "" {
+			continue
+		}
+		c := slices.Index(cats, "other")
+		if c < 0 || taken[c] {
+			c = slices.Index(taken, false)
+		}
+		if c >= 0 {
+			pm.cat[i], taken[c] = cats[c], true
 		}
 	}
 	if !slices.Contains(pm.cat, "other") {
-		best := 0
-		for i, v := range fracIdx {
-			if v > best {
-				pm.other, best = i, v
-			}
-		}
-		if pm.other < 0 {
-			pm.other = n - 1
-		}
+		// gettext's last form is its most general one (Polish and Russian "many").
+		pm.other = n - 1
 	}
 	return pm, nil
 }
@@ -1282,7 +1190,7 @@ func (pm *poPluralMap) toICU(strs []string, meta map[string]string) string {
 	p := &Plural{Arg: poArg}
 	for _, c := range []string{"zero", "one", "two", "few", "many", "other"} {
 		if s, ok := byCat[c]; ok {
-			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: poICUForm(s)})
+			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: poFormICU(s)})
 		}
 	}
 	return p.String()
@@ -1306,10 +1214,10 @@ func (pm *poPluralMap) fromICU(v string, meta map[string]string) []string {
 			continue
 		}
 		if t, ok := p.Form(c); ok {
-			out[i] = poPlainForm(t)
+			out[i] = poFormText(t)
 		} else if exp, ok := explicitFor[c]; ok {
 			if t, ok := p.Form(exp); ok {
-				out[i] = poPlainForm(t)
+				out[i] = poFormText(t)
 			}
 		}
 	}
@@ -1371,10 +1279,11 @@ func poDefaultPluralForms(lang string) string {
 
 // ---- Plural-Forms expressions ----
 
-// poParsePluralForms reads "nplurals=N; plural=EXPR;".
-func poParsePluralForms(s string) (int, *pfNode, error) {
-	var n = -1
-	var expr *pfNode
+// poParsePluralForms reads "nplurals=N; plural=EXPRESSION;" and compiles the expression
+// with gotext's plurals package, which evaluates it on whole numbers, as gettext does.
+func poParsePluralForms(s string) (n int, expr plurals.Expression, err error) {
+	n = -1
+	src := ""
 	for part := range strings.SplitSeq(s, ";") {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok {
@@ -1391,230 +1300,52 @@ func poParsePluralForms(s string) (int, *pfNode, error) {
 			}
 			n = x
 		case "plural":
-			p := &pfParser{s: v}
-			e, err := p.parse()
-			if err != nil {
-				return 0, nil, err
-			}
-			expr = e
+			src = v
 		}
 	}
-	if n < 0 || expr == nil {
+	if n < 0 || src == "" {
 		return 0, nil, fmt.Errorf("want \"nplurals=N; plural=EXPRESSION;\", got %q", s)
 	}
+	src = strings.Join(strings.Fields(src), "")
+	for len(src) > 2 && src[0] == '(' && src[len(src)-1] == ')' && poParensBalanced(src[1:len(src)-1]) {
+		src = src[1 : len(src)-1]
+	}
+	// gotext skips what it does not know (a '!' that is not "!=", arithmetic): refused
+	// here, so that no expression is silently read as another.
+	if i := strings.IndexFunc(src, func(r rune) bool { return !strings.ContainsRune("n0123456789()?:|&=!<>%", r) }); i >= 0 {
+		return 0, nil, fmt.Errorf("unexpected %q in the plural expression", src[i:])
+	}
+	if strings.Count(strings.ReplaceAll(src, "!=", ""), "!") > 0 || !poParensBalanced(src) {
+		return 0, nil, fmt.Errorf("the plural expression %q is not one gettext reads", src)
+	}
+	defer func() {
+		if r := recover(); r != nil { // gotext panics on some inputs (n%0)
+			n, expr, err = 0, nil, fmt.Errorf("the plural expression %q does not evaluate", src)
+		}
+	}()
+	expr, err = plurals.Compile(src)
+	if err == nil && expr == nil {
+		err = fmt.Errorf("the plural expression %q does not compile", src)
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("plural expression: %v", err)
+	}
+	expr.Eval(0)
 	return n, expr, nil
 }
 
-// pfNode is a node of a Plural-Forms C expression.
-type pfNode struct {
-	op      string // "n", "num", "?:", "!", "neg" or a binary operator
-	val     float64
-	a, b, c *pfNode
-}
-
-func (e *pfNode) eval(n float64) float64 {
-	b2f := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	switch e.op {
-	case "n":
-		return n
-	case "num":
-		return e.val
-	case "?:":
-		if e.a.eval(n) != 0 {
-			return e.b.eval(n)
-		}
-		return e.c.eval(n)
-	case "!":
-		return b2f(e.a.eval(n) == 0)
-	case "neg":
-		return -e.a.eval(n)
-	case "&&":
-		return b2f(e.a.eval(n) != 0 && e.b.eval(n) != 0)
-	case "||":
-		return b2f(e.a.eval(n) != 0 || e.b.eval(n) != 0)
-	}
-	x, y := e.a.eval(n), e.b.eval(n)
-	switch e.op {
-	case "==":
-		return b2f(x == y)
-	case "!=":
-		return b2f(x != y)
-	case "<":
-		return b2f(x < y)
-	case ">":
-		return b2f(x > y)
-	case "<=":
-		return b2f(x <= y)
-	case ">=":
-		return b2f(x >= y)
-	case "+":
-		return x + y
-	case "-":
-		return x - y
-	case "*":
-		return x * y
-	case "/":
-		if y == 0 {
-			return 0
-		}
-		return math.Trunc(x / y)
-	case "%":
-		if y == 0 {
-			return 0
-		}
-		return math.Mod(x, y)
-	}
-	return 0
-}
-
-type pfParser struct {
-	s     string
-	i     int
-	depth int
-}
-
-func (p *pfParser) parse() (*pfNode, error) {
-	e, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	p.space()
-	if p.i < len(p.s) {
-		return nil, fmt.Errorf("unexpected %q in the plural expression", p.s[p.i:])
-	}
-	return e, nil
-}
-
-func (p *pfParser) space() {
-	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
-		p.i++
-	}
-}
-
-func (p *pfParser) peek(op string) bool {
-	p.space()
-	if !strings.HasPrefix(p.s[p.i:], op) {
-		return false
-	}
-	// "<" is not "<=", "!" is not "!=", "=" alone is not an operator.
-	rest := p.s[p.i+len(op):]
-	if (op == "<" || op == ">" || op == "!") && strings.HasPrefix(rest, "=") {
-		return false
-	}
-	return true
-}
-
-func (p *pfParser) ternary() (*pfNode, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 100 {
-		return nil, fmt.Errorf("plural expression nested too deep")
-	}
-	cond, err := p.binary(0)
-	if err != nil {
-		return nil, err
-	}
-	if !p.peek("?") {
-		return cond, nil
-	}
-	p.i++
-	yes, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	if !p.peek(":") {
-		return nil, fmt.Errorf("missing ':' in the plural expression")
-	}
-	p.i++
-	no, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	return &pfNode{op: "?:", a: cond, b: yes, c: no}, nil
-}
-
-// pfLevels are C's binary operators, loosest first.
-var pfLevels = [][]string{{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}}
-
-func (p *pfParser) binary(level int) (*pfNode, error) {
-	if level == len(pfLevels) {
-		return p.unary()
-	}
-	left, err := p.binary(level + 1)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		op := ""
-		for _, o := range pfLevels[level] {
-			if p.peek(o) {
-				op = o
-				break
+// poParensBalanced: every '(' of s closes, in order.
+func poParensBalanced(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return false
 			}
 		}
-		if op == "" {
-			return left, nil
-		}
-		p.i += len(op)
-		right, err := p.binary(level + 1)
-		if err != nil {
-			return nil, err
-		}
-		left = &pfNode{op: op, a: left, b: right}
 	}
-}
-
-func (p *pfParser) unary() (*pfNode, error) {
-	p.space()
-	if p.i >= len(p.s) {
-		return nil, fmt.Errorf("plural expression ends early")
-	}
-	switch c := p.s[p.i]; {
-	case c == '!' || c == '-':
-		p.i++
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > 100 {
-			return nil, fmt.Errorf("plural expression nested too deep")
-		}
-		a, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if c == '!' {
-			return &pfNode{op: "!", a: a}, nil
-		}
-		return &pfNode{op: "neg", a: a}, nil
-	case c == '(':
-		p.i++
-		e, err := p.ternary()
-		if err != nil {
-			return nil, err
-		}
-		if !p.peek(")") {
-			return nil, fmt.Errorf("missing ')' in the plural expression")
-		}
-		p.i++
-		return e, nil
-	case c == 'n':
-		p.i++
-		return &pfNode{op: "n"}, nil
-	case c >= '0' && c <= '9':
-		j := p.i
-		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
-			j++
-		}
-		v, err := strconv.ParseUint(p.s[p.i:j], 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("bad number %q", p.s[p.i:j])
-		}
-		p.i = j
-		return &pfNode{op: "num", val: float64(v)}, nil
-	}
-	return nil, fmt.Errorf("unexpected %q in the plural expression", p.s[p.i:])
+	return depth == 0
 }
