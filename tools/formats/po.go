@@ -103,12 +103,14 @@ type poEntry struct {
 	obsolete                         bool
 	obsStr                           bool
 	layout                           []poLayout
+	flagLines, prevLines             []int // line indexes of its "#," and "#|" lines (Merge)
 }
 
 // poLayout is how a string was split over lines: the byte length of each quoted piece.
 type poLayout struct {
 	kw    string
 	parts []int
+	line  int // the line index of kw
 }
 
 func (e *poEntry) started() bool { return e.hasCtx || e.hasID || e.hasStr || len(e.strs) > 0 }
@@ -118,6 +120,9 @@ type poParser struct {
 	entries []*poEntry
 	cur     *poEntry
 	target  *string // the string a continuation line appends to
+
+	header *poEntry   // the header entry, if any
+	kept   []*poEntry // the entries of File.Entries, in order
 }
 
 func decodePO(data []byte, o Options) (*File, error) {
@@ -260,7 +265,9 @@ func (p *poParser) line(i int, raw string) error {
 				e.refs = append(e.refs, body)
 			case '|':
 				e.prev = append(e.prev, body)
+				e.prevLines = append(e.prevLines, i)
 			case ',':
+				e.flagLines = append(e.flagLines, i)
 				for f := range strings.SplitSeq(body, ",") {
 					f = strings.TrimSpace(f)
 					switch f {
@@ -370,7 +377,7 @@ func (p *poParser) line(i int, raw string) error {
 	}
 	*dst = s
 	p.target = dst
-	e.layout = append(e.layout, poLayout{kw: kw, parts: []int{len(s)}})
+	e.layout = append(e.layout, poLayout{kw: kw, parts: []int{len(s)}, line: i})
 	return nil
 }
 
@@ -477,6 +484,7 @@ func (p *poParser) file(o Options) (*File, error) {
 		case !e.started():
 			trailing = append(trailing, raw)
 		case i == 0 && !e.hasCtx && e.id == "" && e.hasStr:
+			p.header = e
 			meta["header"] = e.str
 			if c := strings.Join(e.tcomments, "\n"); c != "" {
 				meta["header.comment"] = c
@@ -544,6 +552,7 @@ func (p *poParser) file(o Options) (*File, error) {
 	if srcLang == "" {
 		srcLang = "en"
 	}
+	p.kept = entries
 	seen := make(map[string]int, len(entries))
 	f.Entries = make([]Entry, 0, len(entries))
 	for _, e := range entries {
@@ -817,14 +826,7 @@ func encodePO(f *File, o Options) ([]byte, error) {
 
 	ctxs := make(map[string]string, len(f.Entries))
 	for i, e := range f.Entries {
-		key := strings.ToValidUTF8(e.Key, "\uFFFD")
-		ctx, id, hasCtx := key, e.Source, true
-		if byMsgid {
-			ctx, id, hasCtx = "", key, false
-			if c, rest, ok := strings.Cut(key, "\x04"); ok {
-				ctx, id, hasCtx = c, rest, true
-			}
-		}
+		ctx, id, idPlural, hasCtx := poEntryIDs(e, byMsgid, plurals[i])
 		// gettext tells entries apart by msgctxt (a key-based file) or by msgctxt and msgid.
 		ident := poEscape(ctx)
 		if byMsgid {
@@ -837,56 +839,8 @@ func encodePO(f *File, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("formats: po: keys %q and %q are the same in gettext (NUL and EOT are not allowed)", other, e.Key)
 		}
 		ctxs[ident] = e.Key
-
-		v := e.Values[lang]
-		isPlural := plurals[i]
-		var idPlural string
-		if isPlural {
-			one, other := poSourceForms(e.Source)
-			if !byMsgid {
-				id = one
-			}
-			idPlural = other
-		}
-		if id == "" && !byMsgid {
-			// gettext needs a msgid; the key is the best stand-in, and msgctxt keeps the
-			// entry unique even when several keys share a source text.
-			id = key
-			if isPlural && idPlural == "" {
-				idPlural = key
-			}
-		}
-
 		b.WriteByte('\n')
-		writePOComments(&b, "#", e.Meta["comment"])
-		writePOComments(&b, "#.", e.Comment)
-		writePOComments(&b, "#:", e.Meta["references"])
-		var flags []string
-		if (v.State == StateStale || v.State == StateNeedsReview) && v.Text != "" {
-			// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: a draft or an
-			// outdated translation then shows the source text, as an untranslated one does.
-			flags = append(flags, "fuzzy")
-		}
-		if fl := e.Meta["flags"]; fl != "" {
-			flags = append(flags, fl)
-		}
-		if len(flags) > 0 {
-			b.WriteString("#, " + strings.Join(flags, ", ") + "\n")
-		}
-		writePOComments(&b, "#|", e.Meta["previous"])
-		wrap := e.Meta["wrap"]
-		if hasCtx {
-			writePOWrapped(&b, "msgctxt", ctx, wrap)
-		}
-		writePOWrapped(&b, "msgid", id, wrap)
-		if !isPlural {
-			writePOWrapped(&b, "msgstr", v.Text, wrap)
-			continue
-		}
-		writePOWrapped(&b, "msgid_plural", idPlural, wrap)
-		for i, s := range pm.fromICU(v.Text, e.Meta) {
-			writePOWrapped(&b, "msgstr["+strconv.Itoa(i)+"]", s, wrap)
-		}
+		writePOEntry(&b, e, e.Values[lang], ctx, id, idPlural, hasCtx, plurals[i], pm, false)
 	}
 	if obs := f.Meta["obsolete"]; obs != "" {
 		for blk := range strings.SplitSeq(obs, "\n\n") {
@@ -897,6 +851,69 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		b.WriteString("\n" + tr + "\n")
 	}
 	return b.Bytes(), nil
+}
+
+// poEntryIDs are the msgctxt, msgid and msgid_plural Encode writes for e.
+func poEntryIDs(e Entry, byMsgid, isPlural bool) (ctx, id, idPlural string, hasCtx bool) {
+	key := strings.ToValidUTF8(e.Key, "\uFFFD")
+	ctx, id, hasCtx = key, e.Source, true
+	if byMsgid {
+		ctx, id, hasCtx = "", key, false
+		if c, rest, ok := strings.Cut(key, "\x04"); ok {
+			ctx, id, hasCtx = c, rest, true
+		}
+	}
+	if isPlural {
+		one, other := poSourceForms(e.Source)
+		if !byMsgid {
+			id = one
+		}
+		idPlural = other
+	}
+	if id == "" && !byMsgid {
+		// gettext needs a msgid; the key is the best stand-in, and msgctxt keeps the
+		// entry unique even when several keys share a source text.
+		id = key
+		if isPlural && idPlural == "" {
+			idPlural = key
+		}
+	}
+	return ctx, id, idPlural, hasCtx
+}
+
+// writePOEntry writes one entry in gettext's order: comments, flags, previous, msgctxt,
+// msgid, msgid_plural, msgstr. gnuWrap splits long strings as gettext's tools do (Merge
+// into a file they wrote) where Meta "wrap" does not say how.
+func writePOEntry(b *bytes.Buffer, e Entry, v Value, ctx, id, idPlural string, hasCtx, isPlural bool, pm *poPluralMap, gnuWrap bool) {
+	writePOComments(b, "#", e.Meta["comment"])
+	writePOComments(b, "#.", e.Comment)
+	writePOComments(b, "#:", e.Meta["references"])
+	var flags []string
+	if (v.State == StateStale || v.State == StateNeedsReview) && v.Text != "" {
+		// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: a draft or an
+		// outdated translation then shows the source text, as an untranslated one does.
+		flags = append(flags, "fuzzy")
+	}
+	if fl := e.Meta["flags"]; fl != "" {
+		flags = append(flags, fl)
+	}
+	if len(flags) > 0 {
+		b.WriteString("#, " + strings.Join(flags, ", ") + "\n")
+	}
+	writePOComments(b, "#|", e.Meta["previous"])
+	wrap := e.Meta["wrap"]
+	if hasCtx {
+		writePOWrapped(b, "msgctxt", ctx, wrap, gnuWrap)
+	}
+	writePOWrapped(b, "msgid", id, wrap, gnuWrap)
+	if !isPlural {
+		writePOWrapped(b, "msgstr", v.Text, wrap, gnuWrap)
+		return
+	}
+	writePOWrapped(b, "msgid_plural", idPlural, wrap, gnuWrap)
+	for i, s := range pm.fromICU(v.Text, e.Meta) {
+		writePOWrapped(b, "msgstr["+strconv.Itoa(i)+"]", s, wrap, gnuWrap)
+	}
 }
 
 // poIsPlural: an entry is a gettext plural when its source or its value is one ICU plural.
@@ -939,10 +956,14 @@ func writePOComments(b *bytes.Buffer, prefix, text string) {
 }
 
 // writePOWrapped writes a string split as the decoded file had it (Meta "wrap"), when
-// that still fits, else as writePOString does.
-func writePOWrapped(b *bytes.Buffer, keyword, s, wrap string) {
+// that still fits, else as gettext's tools do (gnuWrap) or as writePOString does.
+func writePOWrapped(b *bytes.Buffer, keyword, s, wrap string, gnuWrap bool) {
 	if parts := poLayoutOf(wrap, keyword, s); parts != nil {
 		writePOParts(b, keyword, s, parts)
+		return
+	}
+	if gnuWrap {
+		writePOParts(b, keyword, s, poWrapParts(keyword, s))
 		return
 	}
 	writePOString(b, keyword, s)
