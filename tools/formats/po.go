@@ -75,6 +75,10 @@ import (
 // msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an empty
 // msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
 //
+// Merge (mergePO, po_merge.go) writes lokal's export into the repository's file, keeping
+// the bytes of every unchanged entry and the header; changed msgstrs are split at 79 columns
+// as gettext's tools split them (powrap.go) when the file is.
+//
 // Spelling. Encode writes gettext's order (comments, msgctxt, msgid, msgid_plural, msgstr),
 // a blank line between entries, C escapes, raw UTF-8, and a string on one line unless it
 // has a line break before its end; then "" and one line per "\n"-terminated segment. A file
@@ -83,7 +87,7 @@ import (
 // line ends, a UTF-8 byte order mark, a comment without its space and escapes gettext does
 // not write (\x41, \1) are read, and written in the canonical spelling.
 
-var poCodec = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: decodePO, Encode: encodePO}
+var poCodec = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: decodePO, Encode: encodePO, Merge: mergePO}
 
 // poArg is the argument name of the ICU plurals a PO file becomes (gettext has none).
 const poArg = "count"

@@ -31,6 +31,7 @@ func TestPOGolden(t *testing.T) {
 		{file: "pl.po", o: Options{Language: "pl"}},
 		{file: "ar.po", o: Options{Language: "ar"}},
 		{file: "ja.po", o: Options{Language: "ja"}},
+		{file: "fr.po", o: Options{Language: "fr"}}, // msgmerge's spelling, every kind of comment and flag, obsolete entries
 		{file: "msgid.po", o: Options{Language: "de", SourceLanguage: "en"}, want: &File{
 			SourceLanguage: "en",
 			Languages:      []string{"de"},
@@ -696,5 +697,43 @@ func TestPOMsgidKeysWithoutMeta(t *testing.T) {
 	}
 	if strings.Contains(string(out), "msgctxt \"Save\"") {
 		t.Errorf("export keyed by msgctxt:\n%s", out)
+	}
+}
+
+// TestPOFlagsSurvive: the flags of testdata/po/fr.po come back from decode and encode, so
+// that msgfmt -c still checks a python-format entry: a translation that drops %(name)s is
+// refused.
+func TestPOFlagsSurvive(t *testing.T) {
+	t.Parallel()
+	msgfmt, err := exec.LookPath("msgfmt")
+	if err != nil {
+		t.Skip("gettext is not installed")
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "po", "fr.po"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Decode("po", data, Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range f.Entries {
+		if e.Key == "Welcome back, %(name)s!" {
+			f.Entries[i].Values["fr"] = Value{Text: "Bon retour !"}
+		}
+	}
+	out, err := Encode("po", f, Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "fr.po")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(msgfmt, "-c", "--check-format", "-o", os.DevNull, src)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=")
+	msg, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "format specification") {
+		t.Errorf("msgfmt -c accepts a python-format entry without its %%(name)s (err %v):\n%s", err, msg)
 	}
 }
