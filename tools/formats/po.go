@@ -3,7 +3,6 @@ package formats
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/leonelquinteros/gotext/plurals"
+
+	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/message/plural"
 )
 
@@ -60,18 +62,22 @@ import (
 // file with lokal's header, or none, has no Meta["header"].
 //
 // Plurals. msgid_plural and msgstr[n] become one ICU plural value. Which CLDR category a
-// gettext index stands for is found by evaluating the file's Plural-Forms expression (or,
-// without one, the usual Plural-Forms of the language, poPluralTable) and the language's
-// CLDR rules on the numbers 0..1000 and the fractions 0.5..100.5: each index stands for the
-// category its numbers fall in most (fractions count only for an index no integer reaches,
-// such as Django's fourth Russian form). When no index stands for "other", ICU's required
-// fallback, "other" takes the text of the index most fractions select. Form texts are quoted
-// for ICU only where needed ('#' is "'#'", an apostrophe before a syntax character is
-// doubled, and a form that would not parse back quotes every brace); encoding undoes it and
-// writes an ICU '#' as "%d". The source side is the source language's plural from msgid
-// (one) and msgid_plural (other). Encode writes an entry whose source or value is one ICU
-// plural as msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an
-// empty msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
+// gettext index stands for is found by evaluating the file's Plural-Forms expression (with
+// gotext's plurals package; without one, the usual Plural-Forms of the language,
+// poPluralTable) and the language's CLDR rules on the numbers 0..1000: each index stands
+// for the category its numbers fall in most, and an index no whole number reaches (Django's
+// fourth Russian form, for fractions) for a category left, "other" first. When no index
+// stands for "other", ICU's required fallback, "other" takes the text of the last index.
+// Form texts become ICU with message.NativeToICU (ICU arguments such as python-brace-format's
+// {name} kept, '#' and stray braces quoted), and back with message.ICUToNative, an ICU '#'
+// written as "%d". The source side is the source language's plural from msgid (one) and
+// msgid_plural (other). Encode writes an entry whose source or value is one ICU plural as
+// msgid_plural and exactly nplurals msgstr[n]; a category the value lacks is an empty
+// msgstr[n]. A template's "nplurals=INTEGER" placeholder counts as no Plural-Forms.
+//
+// Merge (mergePO, po_merge.go) writes lokal's export into the repository's file, keeping
+// the bytes of every unchanged entry and the header; changed msgstrs are split at 79 columns
+// as gettext's tools split them (powrap.go) when the file is.
 //
 // Spelling. Encode writes gettext's order (comments, msgctxt, msgid, msgid_plural, msgstr),
 // a blank line between entries, C escapes, raw UTF-8, and a string on one line unless it
@@ -81,7 +87,7 @@ import (
 // line ends, a UTF-8 byte order mark, a comment without its space and escapes gettext does
 // not write (\x41, \1) are read, and written in the canonical spelling.
 
-var poCodec = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: decodePO, Encode: encodePO}
+var poCodec = &Codec{Name: "po", ContentType: "text/x-gettext-translation", Extension: "po", Bilingual: true, Decode: decodePO, Encode: encodePO, Merge: mergePO}
 
 // poArg is the argument name of the ICU plurals a PO file becomes (gettext has none).
 const poArg = "count"
@@ -101,12 +107,14 @@ type poEntry struct {
 	obsolete                         bool
 	obsStr                           bool
 	layout                           []poLayout
+	flagLines, prevLines             []int // line indexes of its "#," and "#|" lines (Merge)
 }
 
 // poLayout is how a string was split over lines: the byte length of each quoted piece.
 type poLayout struct {
 	kw    string
 	parts []int
+	line  int // the line index of kw
 }
 
 func (e *poEntry) started() bool { return e.hasCtx || e.hasID || e.hasStr || len(e.strs) > 0 }
@@ -116,6 +124,9 @@ type poParser struct {
 	entries []*poEntry
 	cur     *poEntry
 	target  *string // the string a continuation line appends to
+
+	header *poEntry   // the header entry, if any
+	kept   []*poEntry // the entries of File.Entries, in order
 }
 
 func decodePO(data []byte, o Options) (*File, error) {
@@ -258,7 +269,9 @@ func (p *poParser) line(i int, raw string) error {
 				e.refs = append(e.refs, body)
 			case '|':
 				e.prev = append(e.prev, body)
+				e.prevLines = append(e.prevLines, i)
 			case ',':
+				e.flagLines = append(e.flagLines, i)
 				for f := range strings.SplitSeq(body, ",") {
 					f = strings.TrimSpace(f)
 					switch f {
@@ -368,7 +381,7 @@ func (p *poParser) line(i int, raw string) error {
 	}
 	*dst = s
 	p.target = dst
-	e.layout = append(e.layout, poLayout{kw: kw, parts: []int{len(s)}})
+	e.layout = append(e.layout, poLayout{kw: kw, parts: []int{len(s)}, line: i})
 	return nil
 }
 
@@ -475,6 +488,7 @@ func (p *poParser) file(o Options) (*File, error) {
 		case !e.started():
 			trailing = append(trailing, raw)
 		case i == 0 && !e.hasCtx && e.id == "" && e.hasStr:
+			p.header = e
 			meta["header"] = e.str
 			if c := strings.Join(e.tcomments, "\n"); c != "" {
 				meta["header.comment"] = c
@@ -542,6 +556,7 @@ func (p *poParser) file(o Options) (*File, error) {
 	if srcLang == "" {
 		srcLang = "en"
 	}
+	p.kept = entries
 	seen := make(map[string]int, len(entries))
 	f.Entries = make([]Entry, 0, len(entries))
 	for _, e := range entries {
@@ -815,14 +830,7 @@ func encodePO(f *File, o Options) ([]byte, error) {
 
 	ctxs := make(map[string]string, len(f.Entries))
 	for i, e := range f.Entries {
-		key := strings.ToValidUTF8(e.Key, "\uFFFD")
-		ctx, id, hasCtx := key, e.Source, true
-		if byMsgid {
-			ctx, id, hasCtx = "", key, false
-			if c, rest, ok := strings.Cut(key, "\x04"); ok {
-				ctx, id, hasCtx = c, rest, true
-			}
-		}
+		ctx, id, idPlural, hasCtx := poEntryIDs(e, byMsgid, plurals[i])
 		// gettext tells entries apart by msgctxt (a key-based file) or by msgctxt and msgid.
 		ident := poEscape(ctx)
 		if byMsgid {
@@ -835,56 +843,8 @@ func encodePO(f *File, o Options) ([]byte, error) {
 			return nil, fmt.Errorf("formats: po: keys %q and %q are the same in gettext (NUL and EOT are not allowed)", other, e.Key)
 		}
 		ctxs[ident] = e.Key
-
-		v := e.Values[lang]
-		isPlural := plurals[i]
-		var idPlural string
-		if isPlural {
-			one, other := poSourceForms(e.Source)
-			if !byMsgid {
-				id = one
-			}
-			idPlural = other
-		}
-		if id == "" && !byMsgid {
-			// gettext needs a msgid; the key is the best stand-in, and msgctxt keeps the
-			// entry unique even when several keys share a source text.
-			id = key
-			if isPlural && idPlural == "" {
-				idPlural = key
-			}
-		}
-
 		b.WriteByte('\n')
-		writePOComments(&b, "#", e.Meta["comment"])
-		writePOComments(&b, "#.", e.Comment)
-		writePOComments(&b, "#:", e.Meta["references"])
-		var flags []string
-		if (v.State == StateStale || v.State == StateNeedsReview) && v.Text != "" {
-			// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: a draft or an
-			// outdated translation then shows the source text, as an untranslated one does.
-			flags = append(flags, "fuzzy")
-		}
-		if fl := e.Meta["flags"]; fl != "" {
-			flags = append(flags, fl)
-		}
-		if len(flags) > 0 {
-			b.WriteString("#, " + strings.Join(flags, ", ") + "\n")
-		}
-		writePOComments(&b, "#|", e.Meta["previous"])
-		wrap := e.Meta["wrap"]
-		if hasCtx {
-			writePOWrapped(&b, "msgctxt", ctx, wrap)
-		}
-		writePOWrapped(&b, "msgid", id, wrap)
-		if !isPlural {
-			writePOWrapped(&b, "msgstr", v.Text, wrap)
-			continue
-		}
-		writePOWrapped(&b, "msgid_plural", idPlural, wrap)
-		for i, s := range pm.fromICU(v.Text, e.Meta) {
-			writePOWrapped(&b, "msgstr["+strconv.Itoa(i)+"]", s, wrap)
-		}
+		writePOEntry(&b, e, e.Values[lang], ctx, id, idPlural, hasCtx, plurals[i], pm, false)
 	}
 	if obs := f.Meta["obsolete"]; obs != "" {
 		for blk := range strings.SplitSeq(obs, "\n\n") {
@@ -895,6 +855,69 @@ func encodePO(f *File, o Options) ([]byte, error) {
 		b.WriteString("\n" + tr + "\n")
 	}
 	return b.Bytes(), nil
+}
+
+// poEntryIDs are the msgctxt, msgid and msgid_plural Encode writes for e.
+func poEntryIDs(e Entry, byMsgid, isPlural bool) (ctx, id, idPlural string, hasCtx bool) {
+	key := strings.ToValidUTF8(e.Key, "\uFFFD")
+	ctx, id, hasCtx = key, e.Source, true
+	if byMsgid {
+		ctx, id, hasCtx = "", key, false
+		if c, rest, ok := strings.Cut(key, "\x04"); ok {
+			ctx, id, hasCtx = c, rest, true
+		}
+	}
+	if isPlural {
+		one, other := poSourceForms(e.Source)
+		if !byMsgid {
+			id = one
+		}
+		idPlural = other
+	}
+	if id == "" && !byMsgid {
+		// gettext needs a msgid; the key is the best stand-in, and msgctxt keeps the
+		// entry unique even when several keys share a source text.
+		id = key
+		if isPlural && idPlural == "" {
+			idPlural = key
+		}
+	}
+	return ctx, id, idPlural, hasCtx
+}
+
+// writePOEntry writes one entry in gettext's order: comments, flags, previous, msgctxt,
+// msgid, msgid_plural, msgstr. gnuWrap splits long strings as gettext's tools do (Merge
+// into a file they wrote) where Meta "wrap" does not say how.
+func writePOEntry(b *bytes.Buffer, e Entry, v Value, ctx, id, idPlural string, hasCtx, isPlural bool, pm *poPluralMap, gnuWrap bool) {
+	writePOComments(b, "#", e.Meta["comment"])
+	writePOComments(b, "#.", e.Comment)
+	writePOComments(b, "#:", e.Meta["references"])
+	var flags []string
+	if (v.State == StateStale || v.State == StateNeedsReview) && v.Text != "" {
+		// msgfmt leaves fuzzy entries out of the .mo unless --use-fuzzy: a draft or an
+		// outdated translation then shows the source text, as an untranslated one does.
+		flags = append(flags, "fuzzy")
+	}
+	if fl := e.Meta["flags"]; fl != "" {
+		flags = append(flags, fl)
+	}
+	if len(flags) > 0 {
+		b.WriteString("#, " + strings.Join(flags, ", ") + "\n")
+	}
+	writePOComments(b, "#|", e.Meta["previous"])
+	wrap := e.Meta["wrap"]
+	if hasCtx {
+		writePOWrapped(b, "msgctxt", ctx, wrap, gnuWrap)
+	}
+	writePOWrapped(b, "msgid", id, wrap, gnuWrap)
+	if !isPlural {
+		writePOWrapped(b, "msgstr", v.Text, wrap, gnuWrap)
+		return
+	}
+	writePOWrapped(b, "msgid_plural", idPlural, wrap, gnuWrap)
+	for i, s := range pm.fromICU(v.Text, e.Meta) {
+		writePOWrapped(b, "msgstr["+strconv.Itoa(i)+"]", s, wrap, gnuWrap)
+	}
 }
 
 // poIsPlural: an entry is a gettext plural when its source or its value is one ICU plural.
@@ -937,10 +960,14 @@ func writePOComments(b *bytes.Buffer, prefix, text string) {
 }
 
 // writePOWrapped writes a string split as the decoded file had it (Meta "wrap"), when
-// that still fits, else as writePOString does.
-func writePOWrapped(b *bytes.Buffer, keyword, s, wrap string) {
+// that still fits, else as gettext's tools do (gnuWrap) or as writePOString does.
+func writePOWrapped(b *bytes.Buffer, keyword, s, wrap string, gnuWrap bool) {
 	if parts := poLayoutOf(wrap, keyword, s); parts != nil {
 		writePOParts(b, keyword, s, parts)
+		return
+	}
+	if gnuWrap {
+		writePOParts(b, keyword, s, poWrapParts(keyword, s))
 		return
 	}
 	writePOString(b, keyword, s)
@@ -1019,7 +1046,7 @@ func poEscape(s string) string {
 
 // poSourcePlural is the source language's ICU plural of msgid and msgid_plural.
 func poSourcePlural(srcLang, one, other string) string {
-	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: poICUForm(one)}, {Selector: "other", Text: poICUForm(other)}})
+	p := FromNative(srcLang, poArg, false, []PluralForm{{Selector: "one", Text: poFormICU(one)}, {Selector: "other", Text: poFormICU(other)}})
 	return p.String()
 }
 
@@ -1041,106 +1068,23 @@ func poSourceForms(src string) (one, other string) {
 	if !ok1 {
 		o1 = o2
 	}
-	return poPlainForm(o1), poPlainForm(o2)
+	return poFormText(o1), poFormText(o2)
 }
 
-// poICUForm quotes a gettext text for an ICU plural form so that poPlainForm gives it back:
-// '#' is not the number in gettext, and an apostrophe or brace must not start ICU syntax.
-func poICUForm(s string) string {
-	if !strings.ContainsAny(s, "#'{}|") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '#':
-			b.WriteString("'#'")
-		case c == '\'' && i+1 < len(s) && strings.IndexByte("'{}|#", s[i+1]) >= 0:
-			b.WriteString("''")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	q := b.String()
-	if p, ok := SinglePlural("{n, plural, other {" + q + "}}"); ok && len(p.Forms) == 1 && poPlainForm(p.Forms[0].Text) == s {
+// poFormICU is a gettext text as the text of an ICU plural form: the ICU arguments it
+// holds ({name}, as python-brace-format writes them) stay arguments and ICU's other syntax
+// ('#', which is no number in gettext, and stray braces) is quoted (message.NativeToICU);
+// when that would not read back as the same text, all of it is an ICU literal
+// (message.QuoteLiteral). poFormText gives the text back.
+func poFormICU(s string) string {
+	if q := message.NativeToICU(s, message.ICU); message.ICUToNative(q, "\x00") == s {
 		return q
 	}
-	// Braces that do not parse back as ICU arguments: quote every run of syntax
-	// characters, apostrophes doubled inside the quotes.
-	b.Reset()
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && strings.IndexByte("#{}|'", s[j]) >= 0 {
-			j++
-		}
-		if j == i {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		run := strings.ReplaceAll(s[i:j], "'", "''")
-		if strings.ContainsAny(s[i:j], "#{}|") {
-			run = "'" + run + "'"
-		}
-		b.WriteString(run)
-		i = j
-	}
-	return b.String()
+	return message.QuoteLiteral(s, true)
 }
 
-// poPlainForm is the gettext text of an ICU form: quoting undone, '#' written as "%d".
-func poPlainForm(s string) string {
-	if !strings.ContainsAny(s, "#'") {
-		return s
-	}
-	ps := Pieces("{n, plural, other {" + s + "}}")
-	if len(ps) != 1 || ps[0].Plural == nil {
-		return s
-	}
-	return poUnquoteICU(s)
-}
-
-// poUnquoteICU undoes ICU apostrophe quoting at the top level of a form and writes '#' as
-// %d; nested blocks are kept as written.
-func poUnquoteICU(s string) string {
-	var b strings.Builder
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '{':
-			depth++
-			b.WriteByte(c)
-		case c == '}':
-			depth--
-			b.WriteByte(c)
-		case depth > 0:
-			b.WriteByte(c)
-		case c == '#':
-			b.WriteString("%d")
-		case c == '\'' && i+1 < len(s) && s[i+1] == '\'':
-			b.WriteByte('\'')
-			i++
-		case c == '\'' && i+1 < len(s) && strings.IndexByte("{}|#", s[i+1]) >= 0:
-			j := i + 1
-			for ; j < len(s); j++ {
-				if s[j] == '\'' {
-					if j+1 < len(s) && s[j+1] == '\'' {
-						b.WriteByte('\'')
-						j++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[j])
-			}
-			i = j
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// poFormText is the gettext text of an ICU form: quoting undone, '#' written as "%d".
+func poFormText(form string) string { return message.ICUToNative(form, "%d") }
 
 // poPluralMap ties a Plural-Forms expression to a language's CLDR categories.
 type poPluralMap struct {
@@ -1188,67 +1132,56 @@ func poBuildPluralMap(lang, pluralForms string) (*poPluralMap, error) {
 		return nil, err
 	}
 	cats := Categories(lang, false)
-	catIdx := func(c string) int { return slices.Index(cats, c) }
-	intCounts := make([][]int, n)
-	fracCounts := make([][]int, n)
+	counts := make([][]int, n)
 	for i := range n {
-		intCounts[i] = make([]int, len(cats))
-		fracCounts[i] = make([]int, len(cats))
+		counts[i] = make([]int, len(cats))
 	}
-	fracIdx := make([]int, n) // how many fractions each index gets, whatever the category
 	for k := 0; k <= 1000; k++ {
-		idx := int(expr.eval(float64(k)))
+		idx := expr.Eval(uint32(k))
 		if idx < 0 || idx >= n {
 			return nil, fmt.Errorf("plural expression gives %d for n=%d, outside nplurals=%d", idx, k, n)
 		}
-		if c := catIdx(plural.Cardinal(lang, k).String()); c >= 0 {
-			intCounts[idx][c]++
-		}
-	}
-	for k := 0; k <= 100; k++ {
-		x := float64(k) + 0.5
-		idx := int(expr.eval(x))
-		if idx < 0 || idx >= n {
-			continue
-		}
-		fracIdx[idx]++
-		if c := catIdx(plural.Cardinal(lang, strconv.Itoa(k)+".5").String()); c >= 0 {
-			fracCounts[idx][c]++
+		if c := slices.Index(cats, plural.Cardinal(lang, k).String()); c >= 0 {
+			counts[idx][c]++
 		}
 	}
 	pm := &poPluralMap{forms: pluralForms, n: n, cat: make([]string, n), other: -1}
 	taken := make([]bool, len(cats))
-	// Greedy: the (index, category) pairs with the most numbers first; integers before
-	// fractions, so a fraction-only index takes what the integers left.
-	for _, counts := range [][][]int{intCounts, fracCounts} {
-		for {
-			bi, bc, best := -1, -1, 0
-			for i := range n {
-				if pm.cat[i] != "" {
-					continue
-				}
-				for c, v := range counts[i] {
-					if !taken[c] && v > best {
-						bi, bc, best = i, c, v
-					}
+	// Greedy: the (index, category) pairs with the most numbers first.
+	for {
+		bi, bc, best := -1, -1, 0
+		for i := range n {
+			if pm.cat[i] != "" {
+				continue
+			}
+			for c, v := range counts[i] {
+				if !taken[c] && v > best {
+					bi, bc, best = i, c, v
 				}
 			}
-			if bi < 0 {
-				break
-			}
-			pm.cat[bi], taken[bc] = cats[bc], true
+		}
+		if bi < 0 {
+			break
+		}
+		pm.cat[bi], taken[bc] = cats[bc], true
+	}
+	// An index no whole number reaches is for fractions (Django's fourth Russian form):
+	// it takes a category left, "other" (CLDR's category of fractions) first.
+	for i := range n {
+		if pm.cat[i] != "" {
+			continue
+		}
+		c := slices.Index(cats, "other")
+		if c < 0 || taken[c] {
+			c = slices.Index(taken, false)
+		}
+		if c >= 0 {
+			pm.cat[i], taken[c] = cats[c], true
 		}
 	}
 	if !slices.Contains(pm.cat, "other") {
-		best := 0
-		for i, v := range fracIdx {
-			if v > best {
-				pm.other, best = i, v
-			}
-		}
-		if pm.other < 0 {
-			pm.other = n - 1
-		}
+		// gettext's last form is its most general one (Polish and Russian "many").
+		pm.other = n - 1
 	}
 	return pm, nil
 }
@@ -1282,7 +1215,7 @@ func (pm *poPluralMap) toICU(strs []string, meta map[string]string) string {
 	p := &Plural{Arg: poArg}
 	for _, c := range []string{"zero", "one", "two", "few", "many", "other"} {
 		if s, ok := byCat[c]; ok {
-			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: poICUForm(s)})
+			p.Forms = append(p.Forms, PluralForm{Selector: c, Text: poFormICU(s)})
 		}
 	}
 	return p.String()
@@ -1306,10 +1239,10 @@ func (pm *poPluralMap) fromICU(v string, meta map[string]string) []string {
 			continue
 		}
 		if t, ok := p.Form(c); ok {
-			out[i] = poPlainForm(t)
+			out[i] = poFormText(t)
 		} else if exp, ok := explicitFor[c]; ok {
 			if t, ok := p.Form(exp); ok {
-				out[i] = poPlainForm(t)
+				out[i] = poFormText(t)
 			}
 		}
 	}
@@ -1371,10 +1304,11 @@ func poDefaultPluralForms(lang string) string {
 
 // ---- Plural-Forms expressions ----
 
-// poParsePluralForms reads "nplurals=N; plural=EXPR;".
-func poParsePluralForms(s string) (int, *pfNode, error) {
-	var n = -1
-	var expr *pfNode
+// poParsePluralForms reads "nplurals=N; plural=EXPRESSION;" and compiles the expression
+// with gotext's plurals package, which evaluates it on whole numbers, as gettext does.
+func poParsePluralForms(s string) (n int, expr plurals.Expression, err error) {
+	n = -1
+	src := ""
 	for part := range strings.SplitSeq(s, ";") {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok {
@@ -1391,230 +1325,52 @@ func poParsePluralForms(s string) (int, *pfNode, error) {
 			}
 			n = x
 		case "plural":
-			p := &pfParser{s: v}
-			e, err := p.parse()
-			if err != nil {
-				return 0, nil, err
-			}
-			expr = e
+			src = v
 		}
 	}
-	if n < 0 || expr == nil {
+	if n < 0 || src == "" {
 		return 0, nil, fmt.Errorf("want \"nplurals=N; plural=EXPRESSION;\", got %q", s)
 	}
+	src = strings.Join(strings.Fields(src), "")
+	for len(src) > 2 && src[0] == '(' && src[len(src)-1] == ')' && poParensBalanced(src[1:len(src)-1]) {
+		src = src[1 : len(src)-1]
+	}
+	// gotext skips what it does not know (a '!' that is not "!=", arithmetic): refused
+	// here, so that no expression is silently read as another.
+	if i := strings.IndexFunc(src, func(r rune) bool { return !strings.ContainsRune("n0123456789()?:|&=!<>%", r) }); i >= 0 {
+		return 0, nil, fmt.Errorf("unexpected %q in the plural expression", src[i:])
+	}
+	if strings.Count(strings.ReplaceAll(src, "!=", ""), "!") > 0 || !poParensBalanced(src) {
+		return 0, nil, fmt.Errorf("the plural expression %q is not one gettext reads", src)
+	}
+	defer func() {
+		if r := recover(); r != nil { // gotext panics on some inputs (n%0)
+			n, expr, err = 0, nil, fmt.Errorf("the plural expression %q does not evaluate", src)
+		}
+	}()
+	expr, err = plurals.Compile(src)
+	if err == nil && expr == nil {
+		err = fmt.Errorf("the plural expression %q does not compile", src)
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("plural expression: %v", err)
+	}
+	expr.Eval(0)
 	return n, expr, nil
 }
 
-// pfNode is a node of a Plural-Forms C expression.
-type pfNode struct {
-	op      string // "n", "num", "?:", "!", "neg" or a binary operator
-	val     float64
-	a, b, c *pfNode
-}
-
-func (e *pfNode) eval(n float64) float64 {
-	b2f := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	switch e.op {
-	case "n":
-		return n
-	case "num":
-		return e.val
-	case "?:":
-		if e.a.eval(n) != 0 {
-			return e.b.eval(n)
-		}
-		return e.c.eval(n)
-	case "!":
-		return b2f(e.a.eval(n) == 0)
-	case "neg":
-		return -e.a.eval(n)
-	case "&&":
-		return b2f(e.a.eval(n) != 0 && e.b.eval(n) != 0)
-	case "||":
-		return b2f(e.a.eval(n) != 0 || e.b.eval(n) != 0)
-	}
-	x, y := e.a.eval(n), e.b.eval(n)
-	switch e.op {
-	case "==":
-		return b2f(x == y)
-	case "!=":
-		return b2f(x != y)
-	case "<":
-		return b2f(x < y)
-	case ">":
-		return b2f(x > y)
-	case "<=":
-		return b2f(x <= y)
-	case ">=":
-		return b2f(x >= y)
-	case "+":
-		return x + y
-	case "-":
-		return x - y
-	case "*":
-		return x * y
-	case "/":
-		if y == 0 {
-			return 0
-		}
-		return math.Trunc(x / y)
-	case "%":
-		if y == 0 {
-			return 0
-		}
-		return math.Mod(x, y)
-	}
-	return 0
-}
-
-type pfParser struct {
-	s     string
-	i     int
-	depth int
-}
-
-func (p *pfParser) parse() (*pfNode, error) {
-	e, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	p.space()
-	if p.i < len(p.s) {
-		return nil, fmt.Errorf("unexpected %q in the plural expression", p.s[p.i:])
-	}
-	return e, nil
-}
-
-func (p *pfParser) space() {
-	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
-		p.i++
-	}
-}
-
-func (p *pfParser) peek(op string) bool {
-	p.space()
-	if !strings.HasPrefix(p.s[p.i:], op) {
-		return false
-	}
-	// "<" is not "<=", "!" is not "!=", "=" alone is not an operator.
-	rest := p.s[p.i+len(op):]
-	if (op == "<" || op == ">" || op == "!") && strings.HasPrefix(rest, "=") {
-		return false
-	}
-	return true
-}
-
-func (p *pfParser) ternary() (*pfNode, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 100 {
-		return nil, fmt.Errorf("plural expression nested too deep")
-	}
-	cond, err := p.binary(0)
-	if err != nil {
-		return nil, err
-	}
-	if !p.peek("?") {
-		return cond, nil
-	}
-	p.i++
-	yes, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	if !p.peek(":") {
-		return nil, fmt.Errorf("missing ':' in the plural expression")
-	}
-	p.i++
-	no, err := p.ternary()
-	if err != nil {
-		return nil, err
-	}
-	return &pfNode{op: "?:", a: cond, b: yes, c: no}, nil
-}
-
-// pfLevels are C's binary operators, loosest first.
-var pfLevels = [][]string{{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}}
-
-func (p *pfParser) binary(level int) (*pfNode, error) {
-	if level == len(pfLevels) {
-		return p.unary()
-	}
-	left, err := p.binary(level + 1)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		op := ""
-		for _, o := range pfLevels[level] {
-			if p.peek(o) {
-				op = o
-				break
+// poParensBalanced: every '(' of s closes, in order.
+func poParensBalanced(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return false
 			}
 		}
-		if op == "" {
-			return left, nil
-		}
-		p.i += len(op)
-		right, err := p.binary(level + 1)
-		if err != nil {
-			return nil, err
-		}
-		left = &pfNode{op: op, a: left, b: right}
 	}
-}
-
-func (p *pfParser) unary() (*pfNode, error) {
-	p.space()
-	if p.i >= len(p.s) {
-		return nil, fmt.Errorf("plural expression ends early")
-	}
-	switch c := p.s[p.i]; {
-	case c == '!' || c == '-':
-		p.i++
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > 100 {
-			return nil, fmt.Errorf("plural expression nested too deep")
-		}
-		a, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if c == '!' {
-			return &pfNode{op: "!", a: a}, nil
-		}
-		return &pfNode{op: "neg", a: a}, nil
-	case c == '(':
-		p.i++
-		e, err := p.ternary()
-		if err != nil {
-			return nil, err
-		}
-		if !p.peek(")") {
-			return nil, fmt.Errorf("missing ')' in the plural expression")
-		}
-		p.i++
-		return e, nil
-	case c == 'n':
-		p.i++
-		return &pfNode{op: "n"}, nil
-	case c >= '0' && c <= '9':
-		j := p.i
-		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
-			j++
-		}
-		v, err := strconv.ParseUint(p.s[p.i:j], 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("bad number %q", p.s[p.i:j])
-		}
-		p.i = j
-		return &pfNode{op: "num", val: float64(v)}, nil
-	}
-	return nil, fmt.Errorf("unexpected %q in the plural expression", p.s[p.i:])
+	return depth == 0
 }

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // TestPOGolden decodes each golden file (written for these tests, in the codec's canonical
@@ -29,6 +31,7 @@ func TestPOGolden(t *testing.T) {
 		{file: "pl.po", o: Options{Language: "pl"}},
 		{file: "ar.po", o: Options{Language: "ar"}},
 		{file: "ja.po", o: Options{Language: "ja"}},
+		{file: "fr.po", o: Options{Language: "fr"}}, // msgmerge's spelling, every kind of comment and flag, obsolete entries
 		{file: "msgid.po", o: Options{Language: "de", SourceLanguage: "en"}, want: &File{
 			SourceLanguage: "en",
 			Languages:      []string{"de"},
@@ -144,8 +147,8 @@ func TestPOPluralMapping(t *testing.T) {
 		{lang: "he", want: []string{"one", "two", "other"}, other: -1},
 		// A file whose Plural-Forms is not the language's: English rules in a French file.
 		{lang: "fr", forms: "nplurals=2; plural=(n != 1);", want: []string{"one", "other"}, other: -1},
-		// Forms are ternaries with !, parentheses and every comparison.
-		{lang: "en", forms: "nplurals=2; plural=!(n == 1 || n < 1 && n > 0 || n <= 0 && n >= 1);", want: []string{"one", "other"}, other: -1},
+		// Forms are ternaries with parentheses and every comparison.
+		{lang: "en", forms: "nplurals=2; plural=((n == 1 || n < 1 && n > 0 || n <= 0 && n >= 1) ? 0 : 1);", want: []string{"one", "other"}, other: -1},
 	}
 	// Every Plural-Forms of the table gives each index a category of its language.
 	for lang := range poPluralTable {
@@ -174,37 +177,35 @@ func TestPOPluralMapping(t *testing.T) {
 	}
 }
 
-// TestPOPluralExpressions evaluates Plural-Forms expressions the way C does.
+// TestPOPluralExpressions: Plural-Forms are evaluated (by gotext's plurals) as gettext
+// does, on whole numbers; an expression gotext would misread is refused, never misread.
 func TestPOPluralExpressions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		expr string
-		n    float64
-		want float64
+		n    uint32
+		want int
 	}{
-		{"n != 1", 1, 0}, {"n != 1", 2, 1}, {"n > 1", 0, 0}, {"n>1", 2, 1},
+		{"n != 1", 1, 0}, {"n != 1", 2, 1}, {"(n > 1)", 0, 0}, {"n>1", 2, 1}, {"0", 7, 0}, {"(0)", 7, 0},
 		{"n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2", 21, 0},
 		{"n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2", 11, 2},
-		{"n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2", 104, 1},
-		{"(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2", 3, 1},
-		{"!n", 0, 1}, {"!(n)", 5, 0}, {"1 + 2 * 3 - n / 2", 4, 5}, {"-n + 3", 1, 2}, {"0", 7, 0},
-		{"n % 10", 1.5, 1.5}, {"n == 1 ? 0 : n == 2 ? 1 : 2", 2, 1},
+		{"(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)", 104, 1},
+		{"(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2", 3, 1}, {"n == 1 ? 0 : n == 2 ? 1 : 2", 2, 1},
 	}
 	for _, tt := range tests {
-		p := &pfParser{s: tt.expr}
-		e, err := p.parse()
+		_, e, err := poParsePluralForms("nplurals=3; plural=" + tt.expr + ";")
 		if err != nil {
 			t.Errorf("%q: %v", tt.expr, err)
 			continue
 		}
-		if got := e.eval(tt.n); got != tt.want {
+		if got := e.Eval(tt.n); got != tt.want {
 			t.Errorf("%q at n=%v = %v, want %v", tt.expr, tt.n, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "n ==", "(n", "n ? 1", "n $ 2", "x", "n == 1)", strings.Repeat("(", 500) + "n" + strings.Repeat(")", 500)} {
-		p := &pfParser{s: bad}
-		if _, err := p.parse(); err == nil {
-			t.Errorf("%q parses", bad)
+	for _, bad := range []string{"", "n ==", "(n", "n ? 1", "n $ 2", "x", "n == 1)", "!(n==1)", "n+1", "n%0==1", "n==1?0:x",
+		strings.Repeat("(", 500) + "n" + strings.Repeat(")", 500)} {
+		if _, _, err := poParsePluralForms("nplurals=2; plural=" + bad + ";"); err == nil {
+			t.Errorf("%q is read", bad)
 		}
 	}
 }
@@ -269,14 +270,19 @@ func TestPOICUQuoting(t *testing.T) {
 	t.Parallel()
 	for _, s := range append([]string{"#", "# and #", "'#'", "it's", "''", "'{", "{a}", "{a} #", "}", "{", "{x, plural, other {#}}",
 		"a|b", "'|'", "%d # %s", "{{count}} #"}, tricky...) {
-		q := poICUForm(s)
-		p, ok := SinglePlural("{count, plural, other {" + q + "}}")
-		if !ok || len(p.Forms) != 1 {
+		q := poFormICU(s)
+		if _, ok := message.ParseForm(q); !ok {
 			t.Errorf("%q: form %q does not parse as one form", s, q)
 			continue
 		}
-		if got := poPlainForm(p.Forms[0].Text); got != s {
+		if got := poFormText(q); got != s {
 			t.Errorf("%q: quoted %q, read back %q", s, q, got)
+		}
+	}
+	// python-brace-format's arguments stay ICU arguments; '#' is quoted, gettext has no number.
+	for s, want := range map[string]string{"{name} has # files": "{name} has '#' files", "it's {name}": "it's {name}", "{ x": "'{' x"} {
+		if got := poFormICU(s); got != want {
+			t.Errorf("poFormICU(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
@@ -437,7 +443,7 @@ func TestPOBrokenFiles(t *testing.T) {
 		{"plain msgstr in a plural", "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr \"\"\n", 3, "needs msgstr[0]"},
 		{"too many forms", "msgid \"\"\nmsgstr \"Language: ja\\nPlural-Forms: nplurals=1; plural=0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"x\"\nmsgstr[1] \"y\"\n", 4, "nplurals=1"},
 		{"bad Plural-Forms", "msgid \"\"\nmsgstr \"Language: pl\\nPlural-Forms: nplurals=3; plural=(n==1 ? 0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\n", 1, "Plural-Forms"},
-		{"Plural-Forms out of range", "msgid \"\"\nmsgstr \"Language: de\\nPlural-Forms: nplurals=2; plural=n;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\n", 1, "outside nplurals"},
+		{"Plural-Forms out of range", "msgid \"\"\nmsgstr \"Language: de\\nPlural-Forms: nplurals=2; plural=n>1 ? 2 : 0;\\n\"\n\nmsgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\n", 1, "outside nplurals"},
 		{"garbage line", "msgid \"a\"\nmsgstr \"\"\nhello\n", 3, "unexpected"},
 		{"keyword without string", "msgid a\nmsgstr \"\"\n", 1, "needs a string"},
 		{"text after string", "msgid \"a\" x\nmsgstr \"\"\n", 1, "after the string"},
@@ -691,5 +697,43 @@ func TestPOMsgidKeysWithoutMeta(t *testing.T) {
 	}
 	if strings.Contains(string(out), "msgctxt \"Save\"") {
 		t.Errorf("export keyed by msgctxt:\n%s", out)
+	}
+}
+
+// TestPOFlagsSurvive: the flags of testdata/po/fr.po come back from decode and encode, so
+// that msgfmt -c still checks a python-format entry: a translation that drops %(name)s is
+// refused.
+func TestPOFlagsSurvive(t *testing.T) {
+	t.Parallel()
+	msgfmt, err := exec.LookPath("msgfmt")
+	if err != nil {
+		t.Skip("gettext is not installed")
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "po", "fr.po"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Decode("po", data, Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range f.Entries {
+		if e.Key == "Welcome back, %(name)s!" {
+			f.Entries[i].Values["fr"] = Value{Text: "Bon retour !"}
+		}
+	}
+	out, err := Encode("po", f, Options{Language: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "fr.po")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(msgfmt, "-c", "--check-format", "-o", os.DevNull, src)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=")
+	msg, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "format specification") {
+		t.Errorf("msgfmt -c accepts a python-format entry without its %%(name)s (err %v):\n%s", err, msg)
 	}
 }
