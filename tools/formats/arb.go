@@ -35,7 +35,7 @@ func decodeARB(data []byte, o Options) (*File, error) {
 		return nil, err
 	}
 	if root.Kind != jsonObject {
-		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+		return nil, offsetError(data, root.Start, "the file is %s, want a JSON object", root.Kind)
 	}
 	lang := o.Language
 	f := &File{Languages: []string{lang}}
@@ -55,7 +55,7 @@ func decodeARB(data []byte, o Options) (*File, error) {
 		case strings.HasPrefix(k, "@@"):
 			if base, ok := strings.CutSuffix(k, ":json"); ok && root.get(base) != nil {
 				// Meta marks a @@ value that is not a string with this name.
-				return nil, offsetError(data, v.Offset, "%q beside %q cannot be kept", k, base)
+				return nil, offsetError(data, v.Start, "%q beside %q cannot be kept", k, base)
 			}
 			if f.Meta == nil {
 				f.Meta = map[string]string{}
@@ -68,7 +68,7 @@ func decodeARB(data []byte, o Options) (*File, error) {
 			}
 		case strings.HasPrefix(k, "@"):
 			if v.Kind != jsonObject {
-				return nil, offsetError(data, v.Offset, "metadata %q must be an object, not %s", k, v.Kind)
+				return nil, offsetError(data, v.Start, "metadata %q must be an object, not %s", k, v.Kind)
 			}
 			e := entry(k[1:])
 			rest := jsonObj()
@@ -86,7 +86,7 @@ func decodeARB(data []byte, o Options) (*File, error) {
 			}
 		default:
 			if v.Kind != jsonString {
-				return nil, offsetError(data, v.Offset, "value of %q must be a string, not %s", k, v.Kind)
+				return nil, offsetError(data, v.Start, "value of %q must be a string, not %s", k, v.Kind)
 			}
 			entry(k).Values[lang] = Value{Text: v.Str}
 		}

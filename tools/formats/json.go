@@ -82,7 +82,7 @@ type jsonLeaf struct {
 // array is refused like any other value that is not a string.
 func flattenJSON(data []byte, root *jsonNode, arrays bool) (leaves []jsonLeaf, arrayList []jsonArrayKey, err error) {
 	if root.Kind != jsonObject {
-		return nil, nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+		return nil, nil, offsetError(data, root.Start, "the file is %s, want a JSON object", root.Kind)
 	}
 	fl := &flattener{data: data, keepArray: arrays, seen: map[string]bool{}}
 	for i, k := range root.Keys {
@@ -111,7 +111,7 @@ func (fl *flattener) add(key string, v *jsonNode) error {
 	switch {
 	case v.Kind == jsonString:
 		if fl.seen[key] {
-			return offsetError(fl.data, v.Offset, "key %q is given twice (flat and nested)", key)
+			return offsetError(fl.data, v.Start, "key %q is given twice (flat and nested)", key)
 		}
 		fl.seen[key] = true
 		fl.out = append(fl.out, jsonLeaf{key: key, node: v})
@@ -139,7 +139,7 @@ func (fl *flattener) add(key string, v *jsonNode) error {
 			fl.arrays[at].leaves = len(fl.out) - start
 		}
 	default:
-		return offsetError(fl.data, v.Offset, "value of %q must be a string, not %s", key, v.Kind)
+		return offsetError(fl.data, v.Start, "value of %q must be a string, not %s", key, v.Kind)
 	}
 	return nil
 }
