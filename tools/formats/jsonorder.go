@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -275,6 +276,12 @@ type jsonWriter struct {
 	// order gives the order to write an object's keys in (Xcode's), nil for the order they
 	// have; a nil order func keeps node order.
 	order func(keys []string) []int
+	// unit is one level of indentation ("" for two spaces) and prefix what every new line
+	// starts with: a Merge writes a value inside a file in the file's indentation.
+	unit, prefix string
+	// ascii escapes every character past ASCII as \uXXXX, html escapes <, > and &, upper
+	// writes the hex digits of \u escapes in upper case: spellings a Merge follows.
+	ascii, html, upper bool
 }
 
 const hexDigits = "0123456789abcdef"
@@ -286,7 +293,7 @@ func (w *jsonWriter) str(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && w.slash) {
+			if c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && w.slash) && !(w.html && (c == '<' || c == '>' || c == '&')) {
 				i++
 				continue
 			}
@@ -306,26 +313,22 @@ func (w *jsonWriter) str(s string) {
 			case '\f':
 				b.WriteString(`\f`)
 			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xf])
+				w.escape(rune(c))
 			}
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' || w.ascii {
 			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hexDigits[r&0xf])
+			if r >= 0x10000 {
+				r1, r2 := utf16.EncodeRune(r)
+				w.escape(r1)
+				w.escape(r2)
+			} else {
+				w.escape(r)
+			}
 			i += size
 			start = i
 			continue
@@ -336,10 +339,27 @@ func (w *jsonWriter) str(s string) {
 	b.WriteByte('"')
 }
 
+// escape writes r (below U+10000) as \uXXXX.
+func (w *jsonWriter) escape(r rune) {
+	digits := hexDigits
+	if w.upper {
+		digits = "0123456789ABCDEF"
+	}
+	w.b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		w.b.WriteByte(digits[(r>>shift)&0xf])
+	}
+}
+
 func (w *jsonWriter) indent(depth int) {
 	w.b.WriteByte('\n')
+	w.b.WriteString(w.prefix)
+	unit := w.unit
+	if unit == "" {
+		unit = "  "
+	}
 	for range depth {
-		w.b.WriteString("  ")
+		w.b.WriteString(unit)
 	}
 }
 
