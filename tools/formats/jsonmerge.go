@@ -463,4 +463,3 @@ func containerKeys(c *jsonNode) []string {
 	}
 	return keys
 }
-
