@@ -73,6 +73,7 @@ var xcstringsCodec = &Codec{
 	Multilingual: true,
 	Decode:       decodeXCStrings,
 	Encode:       encodeXCStrings,
+	Merge:        mergeXCStrings,
 }
 
 var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
