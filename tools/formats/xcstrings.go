@@ -613,12 +613,13 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	plain := e.Meta[marker+"plain"] == "true"
 	p, isPlural := singlePlural(v.Text)
-	// A value with plural blocks and text around them (or one from substitutions) is a
-	// format key with substitutions.
+	// A value with plural blocks and text around them (or one from substitutions, marked so
+	// or naming %arg, the substitution's own argument, which a plural variation never
+	// names) is a format key with substitutions.
 	var subFormat string
 	var subVars []*Plural
 	subst := false
-	if has && !plain && e.Meta[marker+"value"] != "device" && (!isPlural || e.Meta[marker+"substitutions"] == "true") && strings.Contains(v.Text, "{") {
+	if has && !plain && e.Meta[marker+"value"] != "device" && (!isPlural || e.Meta[marker+"substitutions"] == "true" || strings.Contains(v.Text, "%arg")) && strings.Contains(v.Text, "{") {
 		subFormat, subVars, subst = icuFormatKey(lang, Pieces(v.Text), func(arg string) string { return e.Meta[marker+"position."+arg] })
 	}
 	switch {

@@ -164,3 +164,65 @@ func TestXCStringsMergeAddRemove(t *testing.T) {
 }
 `)
 }
+
+// A single %#@var@ substitution survives push, pull and push with no Meta kept: the
+// source text reads back the same, so no translation turns stale.
+func TestXCStringsSingleSubstitutionCycle(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "files" : {
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "%#@files@"
+          },
+          "substitutions" : {
+            "files" : {
+              "argNum" : 1,
+              "formatSpecifier" : "lld",
+              "variations" : {
+                "plural" : {
+                  "one" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "%arg file"
+                    }
+                  },
+                  "other" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "%arg files"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}
+`)
+	f, err := Decode("xcstrings", data, xcAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := f.Entries[0].Source
+	f.Entries[0].Meta = nil // a server that kept no Meta
+	out, err := Encode("xcstrings", f, xcAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode("xcstrings", out, xcAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Entries[0].Source != source {
+		t.Errorf("source %q after the cycle, was %q\n%s", g.Entries[0].Source, source, out)
+	}
+}
