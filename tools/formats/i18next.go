@@ -35,6 +35,7 @@ import (
 //     plural the file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and
 //     written back as it is.
 //   - A key the entry has no value for in the language is left out.
+//   - Merge patches member by member: a plural's forms are members of their own.
 var i18nextCodec = &Codec{
 	Name:        "i18next",
 	ContentType: "application/json",
