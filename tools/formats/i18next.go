@@ -35,12 +35,14 @@ import (
 //     plural the file wrote in ICU itself (i18next-icu) is marked Meta["icu"] = "true" and
 //     written back as it is.
 //   - A key the entry has no value for in the language is left out.
+//   - Merge patches member by member: a plural's forms are members of their own.
 var i18nextCodec = &Codec{
 	Name:        "i18next",
 	ContentType: "application/json",
 	Extension:   "json",
 	Decode:      decodeI18next,
 	Encode:      encodeI18next,
+	Merge:       mergeI18next,
 }
 
 func decodeI18next(data []byte, o Options) (*File, error) {
@@ -130,40 +132,76 @@ func decodeI18next(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
-func encodeI18next(f *File, o Options) ([]byte, error) {
-	lang := fileLanguage(f, o)
-	// The JSON members each entry writes where its key is placed: one, or a plural's forms.
-	type member struct {
-		name string // suffix appended to the key's last name ("", "_one", "_ordinal_two")
-		text string
-	}
+// i18nextMember is one JSON member an entry writes where its key is placed: the entry's
+// value, or one of a plural's forms.
+type i18nextMember struct {
+	name string // suffix appended to the key's last name ("", "_one", "_ordinal_two")
+	text string
+}
+
+// i18nextMembers lists the keys of f that have a value in lang, in entry order, and the
+// members each writes.
+func i18nextMembers(f *File, lang string) ([]string, map[string][]i18nextMember, error) {
 	var keys []string
-	members := map[string][]member{}
+	members := map[string][]i18nextMember{}
 	for _, e := range f.Entries {
 		v, ok := e.Values[lang]
 		if !ok {
 			continue
 		}
 		if _, dup := members[e.Key]; dup {
-			return nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
+			return nil, nil, fmt.Errorf("formats: i18next: duplicate key %q", e.Key)
 		}
 		keys = append(keys, e.Key)
 		_, isPlural := singlePlural(v.Text)
 		if !isPlural || e.Meta["icu"] == "true" {
-			members[e.Key] = []member{{text: v.Text}}
+			members[e.Key] = []i18nextMember{{text: v.Text}}
 			continue
 		}
 		forms, _ := message.ExpandFamily(lang, "", v.Text)
 		if len(forms) == 0 {
 			// Not one form i18next can hold: kept as ICU rather than lost.
-			members[e.Key] = []member{{text: v.Text}}
+			members[e.Key] = []i18nextMember{{text: v.Text}}
 			continue
 		}
-		ms := make([]member, len(forms))
+		ms := make([]i18nextMember, len(forms))
 		for i, fm := range forms {
-			ms[i] = member{name: fm.Key, text: fm.Value}
+			ms[i] = i18nextMember{name: fm.Key, text: fm.Value}
 		}
 		members[e.Key] = ms
+	}
+	return keys, members, nil
+}
+
+// mergeI18next patches local member by member: a plural's forms are members of their
+// own, so that a changed form rewrites only its line.
+func mergeI18next(local []byte, theirs *File, o Options) ([]byte, error) {
+	root, err := parseJSON(local)
+	if err != nil {
+		return nil, err
+	}
+	leaves, _, err := flattenJSONPaths(local, root, true, true)
+	if err != nil {
+		return nil, err
+	}
+	keys, members, err := i18nextMembers(theirs, fileLanguage(theirs, o))
+	if err != nil {
+		return nil, err
+	}
+	var wants []jsonWant
+	for _, k := range keys {
+		for _, m := range members[k] {
+			wants = append(wants, jsonWant{key: k + m.name, text: m.text})
+		}
+	}
+	return mergeJSONLeaves(local, root, leavesAt(leaves), wants, isNestedJSON(root), nil), nil
+}
+
+func encodeI18next(f *File, o Options) ([]byte, error) {
+	lang := fileLanguage(f, o)
+	keys, members, err := i18nextMembers(f, lang)
+	if err != nil {
+		return nil, err
 	}
 
 	// Place the keys by the nesting rule; a leaf's value is its key, to find its members.

@@ -2,22 +2,26 @@ package formats
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The JSON codecs (json, i18next, arb, xcstrings) read a file into jsonNode trees rather
 // than Go maps: a map loses the order of the keys, and the order is part of what a file
-// says (an i18next or ARB file is written back in its own order). The reader is
-// encoding/json's token stream; it refuses an object that gives the same key twice (JSON
-// leaves that undefined and readers disagree on which one wins, so a translation would be
-// lost silently), naming the line of the second one.
+// says (an i18next or ARB file is written back in its own order). The one reader is
+// jsontext's Decoder; every value records its bytes in the file (Start, End) and every
+// object member the start of its key, so that a Merge can patch the file in place. It
+// refuses an object that gives the same key twice (JSON leaves that undefined and readers
+// disagree on which one wins, so a translation would be lost silently), naming the line
+// of the second one. Invalid UTF-8 and lone surrogate escapes read as U+FFFD, as
+// encoding/json reads them.
 
 // jsonKind is the kind of a JSON value.
 type jsonKind uint8
@@ -55,21 +59,31 @@ type jsonNode struct {
 	// Keys and Vals are an object's members in order; Vals an array's items.
 	Keys []string
 	Vals []*jsonNode
-	// Offset is the byte offset just past the value's first token, for errors.
-	Offset int64
+	// Start and End are the value's bytes in the file read (data[Start:End]); KeyStart,
+	// of an object member's value, where its key starts (the opening quote). Nodes made
+	// to be written have none.
+	Start, End, KeyStart int64
 }
 
 // get returns the value of an object's member, or nil.
 func (n *jsonNode) get(key string) *jsonNode {
+	if i := n.index(key); i >= 0 {
+		return n.Vals[i]
+	}
+	return nil
+}
+
+// index is the position of an object's member, -1 when it has none.
+func (n *jsonNode) index(key string) int {
 	if n == nil || n.Kind != jsonObject {
-		return nil
+		return -1
 	}
 	for i, k := range n.Keys {
 		if k == key {
-			return n.Vals[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // text is a string's text, "" for nil or another kind.
@@ -111,153 +125,141 @@ func jsonObj() *jsonNode {
 // maxJSONDepth bounds nesting, so a hostile file cannot exhaust the stack.
 const maxJSONDepth = 64
 
-// parseJSON reads one JSON value (a UTF-8 byte order mark before it is skipped). A file
-// that is not JSON, or has an object with a key given twice, is a *FileError naming the line.
+// parseJSON reads one JSON value (a UTF-8 byte order mark before it is skipped: offsets
+// are then into data without it). A file that is not JSON, or has an object with a key
+// given twice, is a *FileError naming the line.
 func parseJSON(data []byte) (*jsonNode, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if n, ok := parseJSONFast(data); ok {
-		return n, nil
+	p := &jsonParser{data: data, dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowInvalidUTF8(true))}
+	if p.dec.PeekKind() == 0 {
+		if _, err := p.dec.ReadToken(); err == io.EOF {
+			return nil, offsetError(data, int64(len(data)), "empty file, want a JSON object")
+		}
 	}
-	return parseJSONTokens(data)
-}
-
-// parseJSONTokens is parseJSON through encoding/json's token stream, whose errors it names.
-func parseJSONTokens(data []byte) (*jsonNode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	p := &jsonParser{data: data, dec: dec}
-	tok, err := p.token()
-	if err == io.EOF {
-		return nil, offsetError(data, int64(len(data)), "empty file, want a JSON object")
-	}
+	n, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	n, err := p.value(tok, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, offsetError(data, p.dec.InputOffset(), "data after the JSON value")
+	if _, err := p.dec.ReadToken(); err != io.EOF {
+		rest := bytes.TrimLeft(data[n.End:], " \t\r\n")
+		return nil, offsetError(data, int64(len(data)-len(rest)), "data after the JSON value")
 	}
 	return n, nil
 }
 
 type jsonParser struct {
 	data []byte
-	dec  *json.Decoder
-	// keys and vals gather the members of the objects being read, so that each object's
-	// slices are made once, at their size.
+	dec  *jsontext.Decoder
+	// keys and vals gather the members of the objects being read, so that each
+	// object's slices are made once, at their size.
 	keys []string
 	vals []*jsonNode
+	buf  []byte
 }
 
-// token reads the next token, turning a syntax error into a FileError.
-func (p *jsonParser) token() (json.Token, error) {
-	tok, err := p.dec.Token()
-	if err == nil || err == io.EOF {
-		return tok, err
+// fail turns the decoder's error into a FileError.
+func (p *jsonParser) fail(err error) error {
+	var se *jsontext.SyntacticError
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return offsetError(p.data, int64(len(p.data)), "invalid JSON: the file ends inside a value")
+	case errors.Is(err, jsontext.ErrDuplicateName) && errors.As(err, &se):
+		return offsetError(p.data, se.ByteOffset, "key %q is given twice in one object", se.JSONPointer.LastToken())
+	case errors.As(err, &se):
+		return offsetError(p.data, se.ByteOffset, "invalid JSON: %s", strings.TrimPrefix(se.Err.Error(), "jsontext: "))
 	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return nil, offsetError(p.data, se.Offset, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
-	}
-	if err == io.ErrUnexpectedEOF {
-		return nil, offsetError(p.data, int64(len(p.data)), "invalid JSON: the file ends inside a value")
-	}
-	return nil, offsetError(p.data, p.dec.InputOffset(), "invalid JSON: %v", err)
+	return offsetError(p.data, p.dec.InputOffset(), "invalid JSON: %v", err)
 }
 
-func (p *jsonParser) value(tok json.Token, depth int) (*jsonNode, error) {
-	off := p.dec.InputOffset()
-	switch t := tok.(type) {
-	case string:
-		return &jsonNode{Kind: jsonString, Str: t, Offset: off}, nil
-	case json.Number:
-		return &jsonNode{Kind: jsonNumber, Str: string(t), Offset: off}, nil
-	case bool:
-		return &jsonNode{Kind: jsonBool, Str: strconv.FormatBool(t), Offset: off}, nil
-	case nil:
-		return &jsonNode{Kind: jsonNull, Offset: off}, nil
+// str is the text of a JSON string as read (quotes included).
+func (p *jsonParser) str(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
 	}
-	if depth >= maxJSONDepth {
-		return nil, offsetError(p.data, off, "JSON nested more than %d levels deep", maxJSONDepth)
-	}
-	if tok.(json.Delim) == '[' {
-		n := &jsonNode{Kind: jsonArray, Offset: off}
-		for {
-			t, err := p.token()
-			if err != nil {
-				return nil, p.eof(err)
-			}
-			if d, ok := t.(json.Delim); ok && d == ']' {
-				return n, nil
-			}
-			v, err := p.value(t, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.Vals = append(n.Vals, v)
+	// The decoder checked the syntax: an error here is invalid UTF-8, made U+FFFD.
+	p.buf, _ = jsontext.AppendUnquote(p.buf[:0], raw)
+	return string(p.buf)
+}
+
+func (p *jsonParser) value(depth int) (*jsonNode, error) {
+	switch k := p.dec.PeekKind(); k {
+	case '{', '[':
+		if depth >= maxJSONDepth {
+			return nil, offsetError(p.data, p.dec.InputOffset(), "JSON nested more than %d levels deep", maxJSONDepth)
 		}
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, p.fail(err)
+		}
+		if k == '[' {
+			return p.array(depth)
+		}
+		return p.object(depth)
 	}
-	n := &jsonNode{Kind: jsonObject, Offset: off}
+	raw, err := p.dec.ReadValue()
+	if err != nil {
+		return nil, p.fail(err)
+	}
+	end := p.dec.InputOffset()
+	n := &jsonNode{Start: end - int64(len(raw)), End: end}
+	switch raw.Kind() {
+	case '"':
+		n.Kind, n.Str = jsonString, p.str(raw)
+	case '0':
+		n.Kind, n.Str = jsonNumber, string(raw)
+	case 't', 'f':
+		n.Kind, n.Str = jsonBool, string(raw)
+	default:
+		n.Kind = jsonNull
+	}
+	return n, nil
+}
+
+func (p *jsonParser) array(depth int) (*jsonNode, error) {
+	n := &jsonNode{Kind: jsonArray, Start: p.dec.InputOffset() - 1}
+	for p.dec.PeekKind() != ']' {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Vals = append(n.Vals, v)
+	}
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.fail(err)
+	}
+	n.End = p.dec.InputOffset()
+	return n, nil
+}
+
+func (p *jsonParser) object(depth int) (*jsonNode, error) {
+	n := &jsonNode{Kind: jsonObject, Start: p.dec.InputOffset() - 1}
 	base := len(p.keys)
 	defer func() {
 		p.keys = p.keys[:base]
 		p.vals = p.vals[:base]
 	}()
-	var seen map[string]bool
-	for {
-		t, err := p.token()
+	for p.dec.PeekKind() != '}' {
+		// The name is read as a raw value: the decoder checks it is a string given once.
+		raw, err := p.dec.ReadValue()
 		if err != nil {
-			return nil, p.eof(err)
+			return nil, p.fail(err)
 		}
-		if d, ok := t.(json.Delim); ok && d == '}' {
-			n.Keys = slices.Clone(p.keys[base:])
-			n.Vals = slices.Clone(p.vals[base:])
-			return n, nil
-		}
-		key := t.(string) // the decoder only gives a string or '}' here
-		keyOff := p.dec.InputOffset()
-		if len(p.keys)-base >= 8 && seen == nil {
-			seen = make(map[string]bool, 2*(len(p.keys)-base))
-			for _, k := range p.keys[base:] {
-				seen[k] = true
-			}
-		}
-		if dup := (seen != nil && seen[key]) || (seen == nil && containsString(p.keys[base:], key)); dup {
-			return nil, offsetError(p.data, keyOff, "key %q is given twice in one object", key)
-		}
-		if seen != nil {
-			seen[key] = true
-		}
-		t, err = p.token()
-		if err != nil {
-			return nil, p.eof(err)
-		}
-		v, err := p.value(t, depth+1)
+		at, key := p.dec.InputOffset()-int64(len(raw)), p.str(raw)
+		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
+		v.KeyStart = at
 		p.keys = append(p.keys, key)
 		p.vals = append(p.vals, v)
 	}
-}
-
-func (p *jsonParser) eof(err error) error {
-	if err == io.EOF {
-		return offsetError(p.data, int64(len(p.data)), "invalid JSON: the file ends inside a value")
+	if _, err := p.dec.ReadToken(); err != nil {
+		return nil, p.fail(err)
 	}
-	return err
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	n.End = p.dec.InputOffset()
+	n.Keys = slices.Clone(p.keys[base:])
+	n.Vals = slices.Clone(p.vals[base:])
+	return n, nil
 }
 
 // jsonWriter writes JSON text. Strings are escaped as encoding/json escapes them with
@@ -274,6 +276,12 @@ type jsonWriter struct {
 	// order gives the order to write an object's keys in (Xcode's), nil for the order they
 	// have; a nil order func keeps node order.
 	order func(keys []string) []int
+	// unit is one level of indentation ("" for two spaces) and prefix what every new line
+	// starts with: a Merge writes a value inside a file in the file's indentation.
+	unit, prefix string
+	// ascii escapes every character past ASCII as \uXXXX, html escapes <, > and &, upper
+	// writes the hex digits of \u escapes in upper case: spellings a Merge follows.
+	ascii, html, upper bool
 }
 
 const hexDigits = "0123456789abcdef"
@@ -285,7 +293,7 @@ func (w *jsonWriter) str(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && w.slash) {
+			if c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && w.slash) && !(w.html && (c == '<' || c == '>' || c == '&')) {
 				i++
 				continue
 			}
@@ -305,26 +313,22 @@ func (w *jsonWriter) str(s string) {
 			case '\f':
 				b.WriteString(`\f`)
 			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xf])
+				w.escape(rune(c))
 			}
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' || w.ascii {
 			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hexDigits[r&0xf])
+			if r >= 0x10000 {
+				r1, r2 := utf16.EncodeRune(r)
+				w.escape(r1)
+				w.escape(r2)
+			} else {
+				w.escape(r)
+			}
 			i += size
 			start = i
 			continue
@@ -335,10 +339,27 @@ func (w *jsonWriter) str(s string) {
 	b.WriteByte('"')
 }
 
+// escape writes r (below U+10000) as \uXXXX.
+func (w *jsonWriter) escape(r rune) {
+	digits := hexDigits
+	if w.upper {
+		digits = "0123456789ABCDEF"
+	}
+	w.b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		w.b.WriteByte(digits[(r>>shift)&0xf])
+	}
+}
+
 func (w *jsonWriter) indent(depth int) {
 	w.b.WriteByte('\n')
+	w.b.WriteString(w.prefix)
+	unit := w.unit
+	if unit == "" {
+		unit = "  "
+	}
 	for range depth {
-		w.b.WriteString("  ")
+		w.b.WriteString(unit)
 	}
 }
 

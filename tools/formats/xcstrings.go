@@ -73,6 +73,7 @@ var xcstringsCodec = &Codec{
 	Multilingual: true,
 	Decode:       decodeXCStrings,
 	Encode:       encodeXCStrings,
+	Merge:        mergeXCStrings,
 }
 
 var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
@@ -84,7 +85,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 		return nil, err
 	}
 	if root.Kind != jsonObject {
-		return nil, offsetError(data, root.Offset, "the file is %s, want a JSON object", root.Kind)
+		return nil, offsetError(data, root.Start, "the file is %s, want a JSON object", root.Kind)
 	}
 	all := o.Language == "" || o.Language == AllLanguages
 	f := &File{SourceLanguage: o.SourceLanguage}
@@ -95,17 +96,17 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 		switch k {
 		case "sourceLanguage":
 			if v.Kind != jsonString {
-				return nil, offsetError(data, v.Offset, "sourceLanguage must be a string")
+				return nil, offsetError(data, v.Start, "sourceLanguage must be a string")
 			}
 			f.SourceLanguage = v.Str
 		case "version":
 			if v.Kind != jsonString {
-				return nil, offsetError(data, v.Offset, "version must be a string")
+				return nil, offsetError(data, v.Start, "version must be a string")
 			}
 			meta["version"] = v.Str
 		case "strings":
 			if v.Kind != jsonObject {
-				return nil, offsetError(data, v.Offset, "strings must be an object, not %s", v.Kind)
+				return nil, offsetError(data, v.Start, "strings must be an object, not %s", v.Kind)
 			}
 			stringsNode = v
 		default:
@@ -129,7 +130,7 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	for i, key := range stringsNode.Keys {
 		v := stringsNode.Vals[i]
 		if v.Kind != jsonObject {
-			return nil, offsetError(data, v.Offset, "string %q must be an object, not %s", key, v.Kind)
+			return nil, offsetError(data, v.Start, "string %q must be an object, not %s", key, v.Kind)
 		}
 		e := Entry{Key: key, Source: key, Values: map[string]Value{}}
 		em := map[string]string{}
@@ -144,15 +145,15 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 				e.DoNotTranslate = true
 			case field == "localizations":
 				if fv.Kind != jsonObject {
-					return nil, offsetError(data, fv.Offset, "localizations of %q must be an object", key)
+					return nil, offsetError(data, fv.Start, "localizations of %q must be an object", key)
 				}
 				for l, lang := range fv.Keys {
 					loc := fv.Vals[l]
 					if loc.Kind != jsonObject {
-						return nil, offsetError(data, loc.Offset, "localization %q of %q must be an object", lang, key)
+						return nil, offsetError(data, loc.Start, "localization %q of %q must be an object", lang, key)
 					}
 					if strings.ContainsAny(lang, ".:") || lang == "" {
-						return nil, offsetError(data, loc.Offset, "localization of %q has a bad language %q", key, lang)
+						return nil, offsetError(data, loc.Start, "localization of %q has a bad language %q", key, lang)
 					}
 					val, ok, lm := readXCLocalization(lang, loc)
 					if ok && lang == f.SourceLanguage && val.Text != "" {
@@ -612,12 +613,13 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	}
 	plain := e.Meta[marker+"plain"] == "true"
 	p, isPlural := singlePlural(v.Text)
-	// A value with plural blocks and text around them (or one from substitutions) is a
-	// format key with substitutions.
+	// A value with plural blocks and text around them (or one from substitutions, marked so
+	// or naming %arg, the substitution's own argument, which a plural variation never
+	// names) is a format key with substitutions.
 	var subFormat string
 	var subVars []*Plural
 	subst := false
-	if has && !plain && e.Meta[marker+"value"] != "device" && (!isPlural || e.Meta[marker+"substitutions"] == "true") && strings.Contains(v.Text, "{") {
+	if has && !plain && e.Meta[marker+"value"] != "device" && (!isPlural || e.Meta[marker+"substitutions"] == "true" || strings.Contains(v.Text, "%arg")) && strings.Contains(v.Text, "{") {
 		subFormat, subVars, subst = icuFormatKey(lang, Pieces(v.Text), func(arg string) string { return e.Meta[marker+"position."+arg] })
 	}
 	switch {
