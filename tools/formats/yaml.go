@@ -44,6 +44,9 @@ package formats
 // key given twice in one mapping (or twice once flattened), a mapping or sequence as a
 // key, and aliases or merges that would expand to more than four times the file's nodes.
 //
+// Merge (yaml_merge.go) writes lokal's export into the repository's file as an edit of it,
+// and renames a root copied from the source file to the target language.
+//
 // Order: decode keeps the file's order; encode writes mappings in the order their first
 // entries come, except that entries sorted by key (lokal's own export) are written with
 // every mapping's keys sorted, so that an export never depends on the order rows arrive in.
@@ -64,7 +67,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var yamlCodec = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: decodeYAML, Encode: encodeYAML}
+var yamlCodec = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: decodeYAML, Encode: encodeYAML, Merge: mergeYAML}
 
 // railsCategories are the keys a Rails plural mapping may have.
 var railsCategories = []string{"zero", "one", "two", "few", "many", "other"}

@@ -39,8 +39,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-func init() { yamlCodec.Merge = mergeYAML }
-
 func mergeYAML(local []byte, theirs *File, o Options) ([]byte, error) {
 	lang := o.Language
 	if lang == "" || lang == AllLanguages {
@@ -182,6 +180,7 @@ type yamlMerger struct {
 	rewrite  map[*yEnt]bool
 	groups   []*yGroup
 	groupKey map[[2]any]*yGroup
+	groupOf  map[string]*yGroup // theirs' keys placed in a group
 }
 
 func newYAMLMerger(data []byte, f *File, theirs *File, want map[string]string, lang, rootLang string) (*yamlMerger, error) {
@@ -199,7 +198,7 @@ func newYAMLMerger(data []byte, f *File, theirs *File, want map[string]string, l
 	}
 	m := &yamlMerger{s: data, lines: []int{0}, theirs: theirs, want: want, have: map[string]string{}, lang: lang,
 		rootKey: top.Content[0], rootLang: rootLang, byPath: map[string]*yEnt{},
-		removed: map[*yEnt]bool{}, rewrite: map[*yEnt]bool{}, groupKey: map[[2]any]*yGroup{}}
+		removed: map[*yEnt]bool{}, rewrite: map[*yEnt]bool{}, groupKey: map[[2]any]*yGroup{}, groupOf: map[string]*yGroup{}}
 	for i, c := range data {
 		if c == '\n' {
 			m.lines = append(m.lines, i+1)
@@ -707,6 +706,12 @@ func yPlainSafe(s string, flow bool) bool {
 	return ySingleSafe(s) && !strings.Contains(s, "\t")
 }
 
+// yFlowSafe: a typed value's plain spelling reads back inside [ ]; a string is quoted
+// where it needs to be.
+func yFlowSafe(v *yaml.Node) bool {
+	return v.Tag == "!!str" || !strings.HasPrefix(v.Value, ":") && !strings.ContainsAny(v.Value, ",[]{}#")
+}
+
 // ySingleSafe: s can be written single-quoted on one line.
 func ySingleSafe(s string) bool {
 	for _, r := range s {
@@ -863,7 +868,7 @@ func (m *yamlMerger) plan() ([]Edit, bool) {
 func (m *yamlMerger) place(k string, i int) bool {
 	c, rest := m.root, k
 	if !nestable(k) {
-		return m.group(c, k, i)
+		return m.group(c, k, k, i)
 	}
 	for {
 		segs := strings.Split(rest, ".")
@@ -875,13 +880,22 @@ func (m *yamlMerger) place(k string, i int) bool {
 				break
 			}
 		}
+		_, has := m.have[k]
+		_, wanted := m.want[k]
 		switch {
+		case e == nil && c.merge && has && !wanted:
+			// Read through a merge and gone from theirs: YAML cannot take a key out of a
+			// merge, so the merging mapping is written again with theirs' keys.
+			if c.owner == nil {
+				return false
+			}
+			return m.rewriteEnt(c.owner)
 		case e == nil:
-			return m.group(c, segs[0], i)
+			return m.group(c, segs[0], k, i)
 		case len(after) == 0:
 			return m.rewriteEnt(e) // a mapping that became a value, or a value under an alias
 		case e.kids == nil && e.leaf:
-			return m.group(c, rest, i) // a leaf owns the name: the rest is written flat beside it
+			return m.group(c, rest, k, i) // a leaf owns the name: the rest is written flat beside it
 		case e.kids == nil || e.kids.seq || e.kids.flow:
 			return m.rewriteEnt(e)
 		}
@@ -889,18 +903,21 @@ func (m *yamlMerger) place(k string, i int) bool {
 	}
 }
 
-func (m *yamlMerger) group(c *yColl, name string, i int) bool {
+func (m *yamlMerger) group(c *yColl, name, k string, i int) bool {
 	if c.flow || c.seq || c.first == nil {
 		if c.owner == nil {
 			return false
 		}
 		return m.rewriteEnt(c.owner)
 	}
-	if g := m.groupKey[[2]any{c, name}]; g != nil {
+	g := m.groupKey[[2]any{c, name}]
+	if g != nil {
 		g.first = min(g.first, i)
+		m.groupOf[k] = g
 		return true
 	}
-	g := &yGroup{coll: c, name: name, first: i, pos: -1}
+	g = &yGroup{coll: c, name: name, first: i, pos: -1}
+	m.groupOf[k] = g
 	m.groupKey[[2]any{c, name}] = g
 	m.groups = append(m.groups, g)
 	return true
@@ -952,6 +969,9 @@ func (m *yamlMerger) change(e *yEnt, text string) bool {
 		return false
 	}
 	if nv.Kind == yaml.ScalarNode && rv.Kind == yaml.ScalarNode {
+		if e.coll.flow && !yFlowSafe(nv) {
+			return false
+		}
 		m.replaceScalar(e.val, nv, e.coll.flow, e.pind, m.st.step)
 		return true
 	}
@@ -1044,54 +1064,76 @@ func (m *yamlMerger) rewriteEnt(e *yEnt) bool {
 	return true
 }
 
-// subtree is theirs' value at path p: a leaf, or a mapping (or sequence) of what theirs
-// has below p; skip leaves out keys the file writes itself.
-func (m *yamlMerger) subtree(p string, skip bool) (*yaml.Node, string, bool) {
-	tree := newYAMLTree()
+// pairs is what theirs has at name in c (and below it), as the pairs to write there: one,
+// or more where a key runs through a value (name and name.rest side by side). Keys the file
+// writes itself stay out, unless they are inside whole, the entry being written again.
+func (m *yamlMerger) pairs(c *yColl, name string, whole *yEnt) (*yaml.Node, bool) {
 	type kv struct {
 		rel string
 		i   int
 	}
-	var below []kv
-	var leaf *yaml.Node
-	comment := ""
+	var keys []kv
 	for i, te := range m.theirs.Entries {
-		w, ok := m.want[te.Key]
-		if !ok || skip && m.byPath[te.Key] != nil {
+		if _, ok := m.want[te.Key]; !ok {
 			continue
 		}
-		switch {
-		case te.Key == p:
-			leaf, comment = yamlValue(m.lang, w), te.Comment
-		case strings.HasPrefix(te.Key, p+"."):
-			below = append(below, kv{te.Key[len(p)+1:], i})
+		rel := te.Key
+		if c.path != "" {
+			if !strings.HasPrefix(rel, c.path+".") {
+				continue
+			}
+			rel = rel[len(c.path)+1:]
 		}
+		if rel != name && !strings.HasPrefix(rel, name+".") {
+			continue
+		}
+		if m.byPath[te.Key] != nil && (whole == nil || m.childOf(c, te.Key) != whole) {
+			continue
+		}
+		keys = append(keys, kv{rel, i})
 	}
-	if leaf != nil {
-		return leaf, comment, len(below) == 0
+	if len(keys) == 0 {
+		return nil, true
 	}
-	if len(below) == 0 {
-		return nil, "", true
-	}
-	slices.SortFunc(below, func(a, b kv) int { return strings.Compare(a.rel, b.rel) })
-	for _, x := range below {
+	slices.SortFunc(keys, func(a, b kv) int { return strings.Compare(a.rel, b.rel) })
+	tree := newYAMLTree()
+	for _, x := range keys {
 		te := &m.theirs.Entries[x.i]
+		if x.rel == name && strings.Contains(name, ".") && !tree.has(name) {
+			tree.addLeaf(name, yamlValue(m.lang, m.want[te.Key]), te.Comment, x.i) // flat beside a value
+			continue
+		}
 		if err := tree.place(&Entry{Key: x.rel, Comment: te.Comment}, x.i, yamlValue(m.lang, m.want[te.Key])); err != nil {
-			return nil, "", false
+			return nil, false
 		}
 	}
-	return tree.node(false, false), "", true
+	return tree.node(false, true), true
+}
+
+// writePairs writes the pairs of pairs() at indentation ind; key is the written key of
+// name (the file's own when an entry is written again) and anchor its anchor.
+func (m *yamlMerger) writePairs(b *strings.Builder, v *yaml.Node, name, key, anchor string, whole bool, ind int) {
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, comment, a := m.st.key(v.Content[i].Value), v.Content[i].HeadComment, ""
+		if v.Content[i].Value == name {
+			k, a = key, anchor
+			if whole {
+				comment = "" // the file's own comment lines above the entry stay
+			}
+		}
+		m.writePair(b, k, a, comment, v.Content[i+1], ind)
+	}
 }
 
 // insert writes a group after the nearest preceding key of theirs its collection holds.
 func (m *yamlMerger) insert(g *yGroup) bool {
 	c := g.coll
-	v, comment, ok := m.subtree(yJoin(c.path, g.name), true)
+	v, ok := m.pairs(c, g.name, nil)
 	if !ok {
 		return false
 	}
 	if v == nil {
-		return true // nothing of theirs there (a merged key theirs lacks): the check says
+		return true
 	}
 	g.pos = -1
 	var before *yEnt
@@ -1100,7 +1142,7 @@ func (m *yamlMerger) insert(g *yGroup) bool {
 		if e := m.childOf(c, k); e != nil && !m.removed[e] {
 			_, g.pos = m.span(e, false)
 			before = e
-		} else if o := m.groupOf(c, k); o != nil && o != g && o.pos >= 0 {
+		} else if o := m.groupOf[k]; o != nil && o.coll == c && o != g && o.pos >= 0 {
 			g.pos = o.pos
 		}
 	}
@@ -1113,7 +1155,7 @@ func (m *yamlMerger) insert(g *yGroup) bool {
 	if g.pos == len(m.s) && len(m.s) > 0 && m.s[len(m.s)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	m.writePair(&b, m.st.key(g.name), "", yamlComment(comment), v, ind)
+	m.writePairs(&b, v, g.name, m.st.key(g.name), "", false, ind)
 	m.edits = append(m.edits, Edit{g.pos, g.pos, b.String()})
 	return true
 }
@@ -1144,21 +1186,6 @@ func (m *yamlMerger) childOf(c *yColl, k string) *yEnt {
 	for j := len(segs); j >= 1; j-- {
 		if e := c.byName[strings.Join(segs[:j], ".")]; e != nil {
 			return e
-		}
-	}
-	return nil
-}
-
-func (m *yamlMerger) groupOf(c *yColl, k string) *yGroup {
-	if c.path != "" {
-		if !strings.HasPrefix(k, c.path+".") {
-			return nil
-		}
-		k = k[len(c.path)+1:]
-	}
-	for _, g := range m.groups {
-		if g.coll == c && (k == g.name || strings.HasPrefix(k, g.name+".")) {
-			return g
 		}
 	}
 	return nil
@@ -1196,7 +1223,7 @@ func (m *yamlMerger) writeValue(b *strings.Builder, v *yaml.Node, ind int) {
 		if m.st.flowSeq {
 			items := make([]string, 0, len(v.Content))
 			for _, it := range v.Content {
-				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, "\n") {
+				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, "\n") || !yFlowSafe(it) {
 					items = nil
 					break
 				}
@@ -1231,7 +1258,7 @@ func (m *yamlMerger) settle() ([]Edit, bool) {
 			continue
 		}
 		from, to := m.span(e, false)
-		v, _, ok := m.subtree(e.path, false) // the file's own comments above the entry stay
+		v, ok := m.pairs(e.coll, e.name, e)
 		if !ok {
 			return nil, false
 		}
@@ -1247,7 +1274,7 @@ func (m *yamlMerger) settle() ([]Edit, bool) {
 		if e.val.Kind != yaml.AliasNode {
 			anchor = e.val.Anchor
 		}
-		m.writePair(&b, string(m.s[ks:m.keyEnd(e.key, false)]), anchor, "", v, e.key.Column-1)
+		m.writePairs(&b, v, e.name, string(m.s[ks:m.keyEnd(e.key, false)]), anchor, true, e.key.Column-1)
 		m.big = append(m.big, Edit{from, to, b.String()})
 	}
 	inside := func(x Edit) bool {

@@ -301,3 +301,104 @@ func TestYAMLMergeIndentation(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestYAMLMergeHardCases: scalars whose ends only the bytes tell.
+func TestYAMLMergeHardCases(t *testing.T) {
+	t.Parallel()
+	one := func(lang, key, text string) *File {
+		return &File{Languages: []string{lang}, Entries: []Entry{{Key: key, Values: map[string]Value{lang: {Text: text}}}}}
+	}
+	tests := []struct {
+		name, local, key, text, want string
+	}{
+		{"a # inside a plain value, a comment after it",
+			"en:\n  tag: C# rocks # really\n", "tag", "F# rocks",
+			"en:\n  tag: F# rocks # really\n"},
+		{"a multi-line plain value",
+			"en:\n  long: one\n    two\n  # next\n", "long", "three",
+			"en:\n  long: three\n  # next\n"},
+		{"a block scalar in a sequence item",
+			"en:\n  steps:\n  - |\n    first\n    line\n  - second\n", "steps.0", "first only\n",
+			"en:\n  steps:\n  - |\n    first only\n  - second\n"},
+		{"a keep block with blank lines after it",
+			"en:\n  a: |+\n    x\n\n  b: y\n", "a", "z\n\n",
+			"en:\n  a: |+\n    z\n\n  b: y\n"},
+		{"an anchored value keeps its anchor",
+			"en:\n  a: &x 'old'\n", "a", "new",
+			"en:\n  a: &x 'new'\n"},
+		{"a double-quoted value over two lines",
+			"en:\n  a: \"one\n    two\"\n  b: c\n", "a", "x",
+			"en:\n  a: \"x\"\n  b: c\n"},
+		{"a file without a newline at its end",
+			"en:\n  a: b", "a", "c",
+			"en:\n  a: c"},
+		{"a document end marker",
+			"---\nen:\n  a: b\n...\n", "a", "c",
+			"---\nen:\n  a: c\n...\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, err := Decode("yaml", []byte(tt.local), Options{Language: "en"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs := one("en", tt.key, tt.text)
+			for _, e := range f.Entries {
+				if e.Key != tt.key {
+					theirs.Entries = append(theirs.Entries, e)
+				}
+			}
+			if out := mergeYAMLTest(t, []byte(tt.local), theirs, "en"); out != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", out, tt.want)
+			}
+		})
+	}
+}
+
+// TestYAMLMergeNewKeys: a new key is written after the key before it in theirs, quoted as
+// the file quotes keys, also at the end of a file without a final newline.
+func TestYAMLMergeNewKeys(t *testing.T) {
+	t.Parallel()
+	local := []byte("en:\n  'on': An\n  last: x")
+	theirs := &File{Languages: []string{"en"}, Entries: []Entry{
+		{Key: "on", Values: map[string]Value{"en": {Text: "An"}}},
+		{Key: "off", Values: map[string]Value{"en": {Text: "Aus"}}},
+		{Key: "last", Values: map[string]Value{"en": {Text: "x"}}},
+		{Key: "after", Values: map[string]Value{"en": {Text: "z"}}},
+	}}
+	out := mergeYAMLTest(t, local, theirs, "en")
+	if want := "en:\n  'on': An\n  'off': Aus\n  last: x\n  after: z\n"; out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestYAMLMergeMergedKeyGone: a key read through a merge that theirs lacks cannot be taken
+// out of the merge: the merging mapping is written again with theirs' keys, the rest of
+// the file as it was.
+func TestYAMLMergeMergedKeyGone(t *testing.T) {
+	t.Parallel()
+	local := []byte("# top\nen:\n  base: &b\n    ok: OK\n  form:\n    <<: *b\n    title: T\n  end: E\n")
+	theirs := &File{Languages: []string{"en"}, Entries: []Entry{
+		{Key: "base.ok", Values: map[string]Value{"en": {Text: "OK"}}},
+		{Key: "form.title", Values: map[string]Value{"en": {Text: "T"}}},
+		{Key: "end", Values: map[string]Value{"en": {Text: "E"}}},
+	}}
+	out := mergeYAMLTest(t, local, theirs, "en")
+	checkDiff(t, local, out, "-    <<: *b")
+}
+
+// TestYAMLMergeWholeFile: a file the merge cannot edit in place (its keys in one flow
+// mapping) is written whole, its top comment kept.
+func TestYAMLMergeWholeFile(t *testing.T) {
+	t.Parallel()
+	local := []byte("# top\n\nen: {a: b, c: d}\n")
+	theirs := &File{Languages: []string{"en"}, Entries: []Entry{
+		{Key: "a", Values: map[string]Value{"en": {Text: "x"}}},
+		{Key: "c", Values: map[string]Value{"en": {Text: "d"}}},
+	}}
+	out := mergeYAMLTest(t, local, theirs, "en")
+	if !strings.HasPrefix(out, "# top\n") {
+		t.Errorf("the file's comment went:\n%s", out)
+	}
+}
