@@ -17,15 +17,17 @@ package formats
 //     (inside the right parent, created if needed), indented as the file indents;
 //   - a key read through an alias or a merge (<<: *defaults) that changed is written
 //     over it: an alias is replaced by the entry's own values, a merged key gets a key of
-//     the merging mapping that overrides it. Anchors stay where they are.
+//     the merging mapping that overrides it, and a merged key theirs lacks (YAML cannot
+//     take one out of a merge) has the merging mapping written again with theirs' keys.
+//     Anchors stay where they are.
 //
 // The root key is the language. A file made by copying the source file (root en: in a
 // German file) gets theirs' language as its root; a root that names the same language in
 // another spelling (pt_BR for pt-BR) is kept. The result is decoded again and must hold
 // exactly theirs' values; an edit that a first pass cannot see (an alias reading a value
 // that changed under its anchor) is made by a second pass, and a file no pass can bring
-// there (a merged key theirs lacks, which YAML cannot remove) is written as a whole by
-// Encode, with the file's comments, rather than left wrong.
+// there (its keys in one flow mapping, say) is written whole by Encode, with the file's
+// comments, rather than left wrong.
 
 import (
 	"bytes"
@@ -674,7 +676,11 @@ func (st *yStyle) scalar(v *yaml.Node, pref yaml.Style, flow bool, ind int) stri
 	}
 	switch {
 	case block && !flow && text != "" && literalSafe(text):
-		return yBlock(text, map[bool]byte{true: '>', false: '|'}[pref == yaml.FoldedStyle], ind)
+		kind := byte('|')
+		if pref == yaml.FoldedStyle {
+			kind = '>'
+		}
+		return yBlock(text, kind, ind)
 	case pref&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 && !block && yPlainSafe(text, flow):
 		return text
 	case pref != yaml.DoubleQuotedStyle && ySingleSafe(text):
@@ -741,8 +747,11 @@ func yFoldedSafe(s string) bool {
 func yBlock(s string, kind byte, ind int) string {
 	body := strings.TrimRight(s, "\n")
 	trailing := len(s) - len(body)
-	chomp := map[int]string{0: "-", 1: ""}[min(trailing, 1)]
-	if trailing > 1 {
+	chomp := "" // clip: one line break
+	switch {
+	case trailing == 0:
+		chomp = "-"
+	case trailing > 1:
 		chomp = "+"
 	}
 	if kind == '>' {
