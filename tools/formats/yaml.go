@@ -23,7 +23,8 @@ package formats
 // Plurals: a mapping whose keys are all CLDR categories (zero, one, two, few, many, other),
 // whose values are all scalars, with other and at least one more, is one ICU value with the
 // argument count ("{count, plural, one {%{count} file} other {%{count} files}}"): the form
-// texts are kept as written, %{count} included, with a literal '#' quoted ('#'). Rails'
+// texts are kept as written, %{count} included, with ICU's syntax characters quoted (a
+// literal # is written '#': message.NativeToICU, and ICUToNative back). Rails'
 // zero: applies to 0 in every language, so it reads as =0 where the language has no zero
 // category, and =0 is written back as zero:. Export writes exactly the language's
 // categories, ICU's # as %{count}; a value whose argument is not count, or that would leave fewer than two forms
@@ -42,6 +43,9 @@ package formats
 // Refused with the line: a root that is not one language mapping, a second document, a
 // key given twice in one mapping (or twice once flattened), a mapping or sequence as a
 // key, and aliases or merges that would expand to more than four times the file's nodes.
+//
+// Merge (yaml_merge.go) writes lokal's export into the repository's file as an edit of it,
+// and renames a root copied from the source file to the target language.
 //
 // Order: decode keeps the file's order; encode writes mappings in the order their first
 // entries come, except that entries sorted by key (lokal's own export) are written with
@@ -63,7 +67,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var yamlCodec = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: decodeYAML, Encode: encodeYAML}
+var yamlCodec = &Codec{Name: "yaml", ContentType: "application/x-yaml", Extension: "yml", Decode: decodeYAML, Encode: encodeYAML, Merge: mergeYAML}
 
 // railsCategories are the keys a Rails plural mapping may have.
 var railsCategories = []string{"zero", "one", "two", "few", "many", "other"}
@@ -389,7 +393,7 @@ func (r *yamlReader) plural(m *yaml.Node) (string, bool) {
 	}
 	icu := make([]PluralForm, len(forms))
 	for i, f := range forms {
-		icu[i] = PluralForm{Selector: f.Selector, Text: strings.ReplaceAll(f.Text, "#", "'#'")}
+		icu[i] = PluralForm{Selector: f.Selector, Text: nativeToICU(f.Text, message.Rails)}
 	}
 	value := FromNative(r.lang, "count", false, icu).String()
 	p, ok := SinglePlural(value)
@@ -404,34 +408,9 @@ func (r *yamlReader) plural(m *yaml.Node) (string, bool) {
 	return value, true
 }
 
-// railsText is an ICU form's text as Rails writes it: '#' is %{count} and a quoted '#' a
-// literal one; the rest is kept as written.
-func railsText(form string) string {
-	m := message.Parse("{count, plural, other {"+form+"}}", valueSyntax)
-	if len(m.Nodes) != 1 {
-		return form
-	}
-	s, ok := m.Nodes[0].(*message.Select)
-	if !ok || len(s.Forms) != 1 || s.Tail == "" {
-		return form
-	}
-	var b strings.Builder
-	for _, n := range s.Forms[0].Message.Nodes {
-		switch n := n.(type) {
-		case *message.Pound:
-			b.WriteString("%{count}")
-		case *message.Quoted:
-			if n.Raw == "'#'" {
-				b.WriteString("#")
-			} else {
-				b.WriteString(n.String())
-			}
-		default:
-			b.WriteString(n.String())
-		}
-	}
-	return b.String()
-}
+// railsText is an ICU form's text as Rails writes it: '#' is %{count}, quoted text (a
+// literal '#', '{') unquoted, and Rails' own %{x} kept as written.
+func railsText(form string) string { return icuToNative(form, "%{count}") }
 
 // yamlTypes are the tags of the plain scalars Psych (Rails' YAML 1.1 reader) reads as
 // something other than a string, as lokal spells them: the tag, a space and the scalar as
