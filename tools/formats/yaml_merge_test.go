@@ -25,7 +25,7 @@ func readMergeLocale(t *testing.T) ([]byte, *File) {
 }
 
 // setValue sets (or adds after key after, "" for the end) a value in f.
-func setValue(f *File, key, text, after string) {
+func setYAMLValue(f *File, key, text, after string) {
 	for i, e := range f.Entries {
 		if e.Key == key {
 			f.Entries[i].Values = map[string]Value{"de": {Text: text}}
@@ -188,7 +188,7 @@ func TestYAMLMergeOneValue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			local, f := readMergeLocale(t)
-			setValue(f, tt.key, tt.text, "")
+			setYAMLValue(f, tt.key, tt.text, "")
 			out := mergeYAMLTest(t, local, f, "de")
 			checkDiff(t, local, out, tt.diff...)
 		})
@@ -200,8 +200,8 @@ func TestYAMLMergeOneValue(t *testing.T) {
 func TestYAMLMergeAnchor(t *testing.T) {
 	t.Parallel()
 	local, f := readMergeLocale(t)
-	setValue(f, "defaults.save", "Sichern", "")
-	setValue(f, "user_form.save", "Sichern", "")
+	setYAMLValue(f, "defaults.save", "Sichern", "")
+	setYAMLValue(f, "user_form.save", "Sichern", "")
 	out := mergeYAMLTest(t, local, f, "de")
 	checkDiff(t, local, out, "-    save: Speichern", "+    save: Sichern")
 }
@@ -211,10 +211,10 @@ func TestYAMLMergeAnchor(t *testing.T) {
 func TestYAMLMergeAddRemove(t *testing.T) {
 	t.Parallel()
 	local, f := readMergeLocale(t)
-	setValue(f, "legal.imprint", "Impressum", "legal.terms")
-	setValue(f, "errors.messages.blank", "darf nicht leer sein", "inbox.help")
-	setValue(f, "errors.messages.taken", "ist schon vergeben", "errors.messages.blank")
-	setValue(f, "date.formats.short", "%d. %b", "date.formats.default")
+	setYAMLValue(f, "legal.imprint", "Impressum", "legal.terms")
+	setYAMLValue(f, "errors.messages.blank", "darf nicht leer sein", "inbox.help")
+	setYAMLValue(f, "errors.messages.taken", "ist schon vergeben", "errors.messages.blank")
+	setYAMLValue(f, "date.formats.short", "%d. %b", "date.formats.default")
 	dropKeys(f, "no", "inbox.messages", "number.format.delimiter", "number.format.precision",
 		"number.format.significant", "number.format.unit", "number.format.nothing")
 	out := mergeYAMLTest(t, local, f, "de")
@@ -245,7 +245,7 @@ func TestYAMLMergeAddRemove(t *testing.T) {
 func TestYAMLMergePlural(t *testing.T) {
 	t.Parallel()
 	local, f := readMergeLocale(t)
-	setValue(f, "inbox.messages", "{count, plural, one {Eine Nachricht} other {%{count} neue Nachrichten}}", "")
+	setYAMLValue(f, "inbox.messages", "{count, plural, one {Eine Nachricht} other {%{count} neue Nachrichten}}", "")
 	out := mergeYAMLTest(t, local, f, "de")
 	checkDiff(t, local, out, `-      other: "%{count} Nachrichten"`, `+      other: "%{count} neue Nachrichten"`)
 
