@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // spelling is a language placeholder of a path pattern: how its names write a language.
@@ -252,11 +253,18 @@ func (f fileSpec) read(text, source string) (string, error) {
 	if tag == "" {
 		return source, nil
 	}
+	return parseLanguage(tag)
+}
+
+// parseLanguage is tools.ParseLanguage's code, or its refusal in words without the
+// API's error code.
+func parseLanguage(tag string) (string, error) {
 	l, err := tools.ParseLanguage(tag)
-	if err != nil {
-		return "", err
+	var me *model.Error
+	if errors.As(err, &me) {
+		return "", errors.New(me.Message)
 	}
-	return l.Code, nil
+	return l.Code, err
 }
 
 // placed is a file of the repository that an entry names, and what it holds.
@@ -310,7 +318,7 @@ func (f fileSpec) scan(root *repoRoot, source string) (scanned, error) {
 			l, err := f.read(r.lang, source)
 			if err != nil {
 				if why[rel] == nil {
-					why[rel] = fmt.Errorf("%q %w", r.lang, err)
+					why[rel] = fmt.Errorf("%q: %w", r.lang, err)
 				}
 				continue
 			}

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/formats"
 	"go.yaml.in/yaml/v3"
 )
@@ -357,12 +356,12 @@ func languageMap(n *yaml.Node, field string) (map[string]string, error) {
 	out := map[string]string{}
 	for j := 0; j+1 < len(n.Content); j += 2 {
 		k, v := n.Content[j], n.Content[j+1]
-		l, err := tools.ParseLanguage(k.Value)
+		l, err := parseLanguage(k.Value)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", k.Line, field, err)
 		}
-		if _, dup := out[l.Code]; dup {
-			return nil, fmt.Errorf("line %d: %s: %s given twice", k.Line, field, l.Code)
+		if _, dup := out[l]; dup {
+			return nil, fmt.Errorf("line %d: %s: %s given twice", k.Line, field, l)
 		}
 		name, err := scalar(v, field+"."+k.Value)
 		if err != nil {
@@ -371,7 +370,7 @@ func languageMap(n *yaml.Node, field string) (map[string]string, error) {
 		if name == "" || strings.ContainsAny(name, "/\\{}*?[:") || strings.HasPrefix(name, ".") || strings.IndexFunc(name, unicode.IsControl) >= 0 {
 			return nil, fmt.Errorf("line %d: %s.%s %q: give the language as the file names spell it, such as no or pt_BR", v.Line, field, k.Value, name)
 		}
-		out[l.Code] = name
+		out[l] = name
 	}
 	return out, nil
 }
