@@ -191,7 +191,7 @@ func noLanguage(l string, info projectInfo, project string) error {
 	if project == "" {
 		project = "ID"
 	}
-	enabled := append(slices.Clone(info.EnabledLanguages), l)
+	enabled := append(info.languages()[1:], l) // the source is always on
 	return fmt.Errorf("the project has no language %q (it has %s): add it first, in the editor's project settings or with `lokal project set --project %s --languages %s` on the server",
 		l, strings.Join(info.languages(), ", "), project, strings.Join(enabled, ","))
 }
