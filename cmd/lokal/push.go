@@ -45,8 +45,11 @@ func pushPullCommands() []*command {
 		{name: "pull", args: "[--status approved] [--languages L1,L2]",
 			synopsis: "write the project's translations into the files named in lokal.yaml",
 			about: "Writes every language and namespace the paths of lokal.yaml name, from the server's export,\n" +
-				"only where the content changed, each file atomically. ETags kept in .lokal/ at the\n" +
-				"repository root make an unchanged file cost one conditional request. The key comes from\n" +
+				"only where the content changed, each file atomically: a language where the repository\n" +
+				"keeps its files, else as the path's placeholder spells it ({language} pt-BR, {locale}\n" +
+				"pt_BR, {android} values-pt-rBR, {apple} pt-BR), the source into source: if given. ETags\n" +
+				"kept in .lokal/ at the repository root make an unchanged file cost one conditional\n" +
+				"request. The key comes from\n" +
 				"LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only key is enough.",
 			flags: []flagDef{
 				opt("status", "approved", "approved leaves AI drafts out; default every translation"),
