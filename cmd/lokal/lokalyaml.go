@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lokal-dev/lokal/tools/formats"
 	"go.yaml.in/yaml/v3"
@@ -28,6 +30,8 @@ type repoConfig struct {
 	Server  string
 	Project string
 	Files   []fileSpec
+	// Languages is the top-level languages: map, which every entry's own extends.
+	Languages map[string]string
 	// Root is the directory that holds lokal.yaml: file paths and .lokal/ are relative to it.
 	Root string
 	file string // lokal.yaml's path, for errors
@@ -35,18 +39,37 @@ type repoConfig struct {
 
 // fileSpec is one entry of files:.
 type fileSpec struct {
-	Path      string // slash-separated, relative to Root, with {language} and {namespace}
+	// Path is slash-separated, relative to Root, with {namespace} and one language
+	// placeholder ({language}, {locale}, {android} or {apple}).
+	Path      string
 	Format    string
 	Namespace string // the fixed namespace when Path has no {namespace}
 	// CSVCells is csv_cells, the server's option for a csv file's cells: "raw" reads
 	// and writes them without the formula guard.
 	CSVCells string
-	codec    *formats.Codec
-	index    int
+	// Spelling is Path's language placeholder, "" when it has none.
+	Spelling spelling
+	// Source is source:, the file of the source language when its name holds no language
+	// (Messages.properties, po/app.pot, Base.lproj/Localizable.strings): Path's own file in
+	// the source language is then neither pushed nor pulled.
+	Source string
+	// Languages maps a lokal language to the language its files name instead (nb: no), as
+	// a tag that the placeholder spells (values-no for {android}): the top-level map with
+	// the entry's own over it.
+	Languages map[string]string
+	// Ignore are path.Match patterns of files the path matches that hold no language.
+	Ignore             []string
+	parts, sourceParts []part
+	codec              *formats.Codec
+	index              int
 }
 
-func (f fileSpec) hasLanguage() bool  { return strings.Contains(f.Path, "{language}") }
+func (f fileSpec) hasLanguage() bool  { return f.Spelling != "" }
 func (f fileSpec) hasNamespace() bool { return strings.Contains(f.Path, "{namespace}") }
+
+// template: the source: file is a gettext template (.pot), which the extractor writes;
+// pull fills the languages' files from it and never writes it.
+func (f fileSpec) template() bool { return f.Format == "po" && strings.HasSuffix(f.Source, ".pot") }
 
 // allLanguages: one file holds every language (an xcstrings or multi-language CSV file
 // whose path names no language), fetched and sent with the language "all".
@@ -126,8 +149,10 @@ func parseConfig(data []byte) (*repoConfig, error) {
 			cfg.Project, err = scalar(v, "project")
 		case "files":
 			files = v
+		case "languages":
+			cfg.Languages, err = languageMap(v, "languages")
 		default:
-			err = fmt.Errorf("line %d: unknown field %q (want server, project, files)", k.Line, k.Value)
+			err = fmt.Errorf("line %d: unknown field %q (want server, project, languages, files)", k.Line, k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -152,7 +177,7 @@ func parseConfig(data []byte) (*repoConfig, error) {
 		return nil, errors.New("files is empty: name at least one {path, format} entry")
 	}
 	for i, n := range files.Content {
-		f, err := parseFileSpec(i, n)
+		f, err := parseFileSpec(i, n, cfg.Languages)
 		if err != nil {
 			return nil, err
 		}
@@ -183,11 +208,12 @@ func checkServer(s string) error {
 // text: translations are read through tools/message).
 var pathVar = regexp.MustCompile(`\{[^{}/]*\}`)
 
-func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
+func parseFileSpec(i int, n *yaml.Node, top map[string]string) (fileSpec, error) {
 	f := fileSpec{index: i}
 	if n.Kind != yaml.MappingNode {
 		return f, fmt.Errorf("line %d: files[%d] must be a mapping with path and format", n.Line, i)
 	}
+	var own map[string]string
 	for j := 0; j+1 < len(n.Content); j += 2 {
 		k, v := n.Content[j], n.Content[j+1]
 		var err error
@@ -200,8 +226,14 @@ func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 			f.Namespace, err = scalar(v, f.field("namespace"))
 		case "csv_cells":
 			f.CSVCells, err = scalar(v, f.field("csv_cells"))
+		case "source":
+			f.Source, err = scalar(v, f.field("source"))
+		case "languages":
+			own, err = languageMap(v, f.field("languages"))
+		case "ignore":
+			f.Ignore, err = patternList(v, f.field("ignore"))
 		default:
-			err = fmt.Errorf("line %d: %s: unknown field %q (want path, format, namespace, csv_cells)", k.Line, fmt.Sprintf("files[%d]", i), k.Value)
+			err = fmt.Errorf("line %d: %s: unknown field %q (want path, format, namespace, source, languages, ignore, csv_cells)", k.Line, fmt.Sprintf("files[%d]", i), k.Value)
 		}
 		if err != nil {
 			return f, err
@@ -221,126 +253,148 @@ func parseFileSpec(i int, n *yaml.Node) (fileSpec, error) {
 	if f.CSVCells != "" && (f.CSVCells != "guarded" && f.CSVCells != "raw" || c.Name != "csv") {
 		return f, fmt.Errorf("%s %q: want guarded or raw, for a csv file", f.field("csv_cells"), f.CSVCells)
 	}
-	p := f.Path
-	if strings.Contains(p, `\`) || path.IsAbs(p) || filepath.IsAbs(p) || slices.Contains(strings.Split(p, "/"), "..") {
-		return f, fmt.Errorf("%s %q: give a slash-separated path inside the repository", f.field("path"), p)
+	if err := f.checkPattern("path", f.Path, true); err != nil {
+		return f, err
 	}
-	if path.Clean(p) != p {
-		return f, fmt.Errorf("%s %q: give the path in its plain form (%s)", f.field("path"), p, path.Clean(p))
-	}
-	for _, ph := range pathVar.FindAllString(p, -1) {
-		if ph != "{language}" && ph != "{namespace}" {
-			return f, fmt.Errorf("%s %q: unknown placeholder %s (want {language} or {namespace})", f.field("path"), p, ph)
+	f.parts = splitPattern(f.Path)
+	for _, p := range f.parts {
+		if p.ph && p.text != "namespace" {
+			f.Spelling = spelling(p.text)
 		}
-	}
-	if strings.ContainsAny(pathVar.ReplaceAllString(p, ""), "{}*?[") {
-		return f, fmt.Errorf("%s %q: braces and glob characters are not allowed outside {language} and {namespace}", f.field("path"), p)
-	}
-	if strings.Contains(p, "}{") {
-		return f, fmt.Errorf("%s %q: placeholders must be separated by text", f.field("path"), p)
 	}
 	switch {
 	case f.hasNamespace() && f.Namespace != "":
 		return f, fmt.Errorf("%s: give either {namespace} in the path or a fixed namespace, not both", f.field("namespace"))
 	case !f.hasNamespace() && f.Namespace == "":
-		return f, fmt.Errorf("%s is missing: the path %q has no {namespace}, so name the namespace its keys go to", f.field("namespace"), p)
+		return f, fmt.Errorf("%s is missing: the path %q has no {namespace}, so name the namespace its keys go to", f.field("namespace"), f.Path)
 	case f.Namespace != "" && strings.ContainsAny(f.Namespace, "/?#%"):
 		return f, fmt.Errorf("%s %q: not a namespace key", f.field("namespace"), f.Namespace)
+	}
+	if f.Source != "" {
+		switch {
+		case !f.hasLanguage():
+			return f, fmt.Errorf("%s: the path %q names no language, so its files are the source already", f.field("source"), f.Path)
+		case c.Multilingual:
+			return f, fmt.Errorf("%s: a %s file holds every language; it has no separate source file", f.field("source"), c.Name)
+		}
+		if err := f.checkPattern("source", f.Source, false); err != nil {
+			return f, err
+		}
+		if strings.Contains(f.Source, "{namespace}") != f.hasNamespace() {
+			return f, fmt.Errorf("%s %q: give {namespace} in both path and source, or in neither", f.field("source"), f.Source)
+		}
+		f.sourceParts = splitPattern(f.Source)
+	}
+	if (own != nil || f.Ignore != nil) && !f.hasLanguage() {
+		return f, fmt.Errorf("%s: the path %q names no language, so there is nothing to map or leave out", f.field("languages"), f.Path)
+	}
+	f.Languages = maps.Clone(top)
+	if f.Languages == nil {
+		f.Languages = map[string]string{}
+	}
+	maps.Copy(f.Languages, own)
+	if f.hasLanguage() {
+		named := map[string]string{}
+		for _, l := range slices.Sorted(maps.Keys(f.Languages)) {
+			text := f.Spelling.write(f.Languages[l], false)
+			if other, ok := named[text]; ok {
+				return f, fmt.Errorf("%s: %s and %s are both named %s", f.field("languages"), other, l, text)
+			}
+			named[text] = l
+		}
 	}
 	return f, nil
 }
 
-// expand is the pattern with its placeholders filled in.
-func (f fileSpec) expand(language, namespace string) string {
-	r := strings.NewReplacer("{language}", language, "{namespace}", namespace)
-	if namespace == "" {
-		r = strings.NewReplacer("{language}", language)
+// checkPattern checks a path pattern of lokal.yaml: a plain slash-separated path inside
+// the repository whose placeholders are {namespace} and, where language is true, one
+// language spelling.
+func (f fileSpec) checkPattern(field, p string, language bool) error {
+	if strings.Contains(p, `\`) || path.IsAbs(p) || filepath.IsAbs(p) || slices.Contains(strings.Split(p, "/"), "..") {
+		return fmt.Errorf("%s %q: give a slash-separated path inside the repository", f.field(field), p)
 	}
-	return r.Replace(f.Path)
-}
-
-// matcher is a regexp of the pattern with the language fixed and {namespace} captured.
-func (f fileSpec) matcher(language string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	rest := f.Path
-	for rest != "" {
-		loc := pathVar.FindStringIndex(rest)
-		if loc == nil {
-			b.WriteString(regexp.QuoteMeta(rest))
-			break
-		}
-		b.WriteString(regexp.QuoteMeta(rest[:loc[0]]))
-		switch rest[loc[0]:loc[1]] {
-		case "{language}":
-			b.WriteString(regexp.QuoteMeta(language))
-		case "{namespace}":
-			// Every {namespace} must be the same text: the first captures, the rest refer back
-			// through the check in find.
-			b.WriteString(`([^/]+)`)
-		}
-		rest = rest[loc[1]:]
+	if path.Clean(p) != p {
+		return fmt.Errorf("%s %q: give the path in its plain form (%s)", f.field(field), p, path.Clean(p))
 	}
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
-}
-
-// found is one file of the repository that a pattern names.
-type found struct {
-	Rel       string // slash-separated, relative to the root
-	Namespace string
-}
-
-// find lists the files of one language that f names under root, sorted by path. A pattern
-// with {namespace} is globbed; without, the one path is checked. A file whose symbolic
-// link (or a directory's on its way) leads outside root is an error naming it.
-func (f fileSpec) find(root *repoRoot, language string) ([]found, error) {
-	if !f.hasNamespace() {
-		rel := f.expand(language, "")
-		fi, err := root.stat(rel)
+	want := "{namespace}"
+	if language {
+		want = "{language}, {locale}, {android}, {apple} or {namespace}"
+	}
+	var lang spelling
+	for _, ph := range pathVar.FindAllString(p, -1) {
+		name := ph[1 : len(ph)-1]
+		s := spelling(name)
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return nil, nil
-		case err != nil:
-			return nil, fmt.Errorf("%s: %w", rel, err)
-		case fi.IsDir():
-			return nil, fmt.Errorf("%s is a directory, not a file", rel)
+		case name == "namespace":
+		case !language || !slices.Contains(spellings, s):
+			return fmt.Errorf("%s %q: unknown placeholder %s (want %s)", f.field(field), p, ph, want)
+		case lang != "" && lang != s:
+			return fmt.Errorf("%s %q: spell the language one way, {%s} or {%s}", f.field(field), p, lang, s)
+		default:
+			lang = s
 		}
-		return []found{{Rel: rel, Namespace: f.Namespace}}, nil
 	}
-	glob := strings.ReplaceAll(globEscape(f.expand(language, "\x00")), "\x00", "*")
-	matches, err := filepath.Glob(filepath.Join(root.dir, filepath.FromSlash(glob)))
-	if err != nil {
-		return nil, err
+	if strings.ContainsAny(pathVar.ReplaceAllString(p, ""), "{}*?[") {
+		return fmt.Errorf("%s %q: braces and glob characters are not allowed outside the placeholders", f.field(field), p)
 	}
-	re := f.matcher(language)
-	var out []found
-	for _, m := range matches {
-		rel, err := filepath.Rel(root.dir, m)
+	if strings.Contains(p, "}{") {
+		return fmt.Errorf("%s %q: placeholders must be separated by text", f.field(field), p)
+	}
+	if lang == spellAndroid {
+		// The folder's whole name: values for the source language, values-de for German.
+		for _, seg := range strings.Split(p, "/") {
+			if strings.Contains(seg, "{android}") && seg != "{android}" {
+				return fmt.Errorf("%s %q: {android} is a whole folder name (values, values-de, values-pt-rBR), such as res/{android}/strings.xml", f.field(field), p)
+			}
+		}
+	}
+	return nil
+}
+
+// languageMap reads a languages: map: a lokal language (any BCP 47 tag, stored in its
+// canonical form) to the language its files name instead, as a tag (nb: no, pt-BR: pt).
+func languageMap(n *yaml.Node, field string) (map[string]string, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: %s must be a mapping from a lokal language to the name its files use, such as {nb: no, pt-BR: pt}", n.Line, field)
+	}
+	out := map[string]string{}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		k, v := n.Content[j], n.Content[j+1]
+		l, err := parseLanguage(k.Value)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %s: %v", k.Line, field, err)
+		}
+		if _, dup := out[l]; dup {
+			return nil, fmt.Errorf("line %d: %s: %s given twice", k.Line, field, l)
+		}
+		name, err := scalar(v, field+"."+k.Value)
 		if err != nil {
 			return nil, err
 		}
-		rel = filepath.ToSlash(rel)
-		sub := re.FindStringSubmatch(rel)
-		if sub == nil {
-			continue
+		if name == "" || strings.ContainsAny(name, "/\\{}*?[:") || strings.HasPrefix(name, ".") || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			return nil, fmt.Errorf("line %d: %s.%s %q: give the language as the file names spell it, such as no or pt_BR", v.Line, field, k.Value, name)
 		}
-		ns := sub[1]
-		if slices.ContainsFunc(sub[1:], func(s string) bool { return s != ns }) {
-			continue // {namespace} twice with different texts
-		}
-		fi, err := root.stat(rel)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			continue // a dangling link, or a file removed since the glob
-		case err != nil:
-			return nil, fmt.Errorf("%s: %w", rel, err)
-		case fi.IsDir():
-			continue
-		}
-		out = append(out, found{Rel: rel, Namespace: ns})
+		out[l] = name
 	}
-	slices.SortFunc(out, func(a, b found) int { return strings.Compare(a.Rel, b.Rel) })
+	return out, nil
+}
+
+// patternList reads ignore:, a list of path.Match patterns relative to the root.
+func patternList(n *yaml.Node, field string) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("line %d: %s must be a list of paths, such as [res/values-night/strings.xml]", n.Line, field)
+	}
+	var out []string
+	for i, e := range n.Content {
+		p, err := scalar(e, fmt.Sprintf("%s[%d]", field, i))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := path.Match(p, ""); err != nil || p == "" {
+			return nil, fmt.Errorf("line %d: %s[%d] %q is not a path pattern", e.Line, field, i, p)
+		}
+		out = append(out, p)
+	}
 	return out, nil
 }
 

@@ -60,7 +60,8 @@ files:
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rr.Close() })
-	plan, err := pushPlan(cfg, rr, "en", []string{"de"})
+	info := projectInfo{SourceLanguage: "en", EnabledLanguages: []string{"de", "fr"}}
+	plan, skipped, err := pushPlan(cfg, rr, pushLanguages{info: info, langs: []string{"de"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +80,14 @@ files:
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("push plan:\n got %q\nwant %q", got, want)
 	}
+	if len(skipped) != 1 || skipped[0].Path != "locales/fr/home.json" || skipped[0].Language != "fr" || skipped[0].Reason != notAsked {
+		t.Errorf("not pushed: %+v, want locales/fr/home.json, a translation not asked for", skipped)
+	}
 
 	// An entry that names no source file is a mistake in lokal.yaml.
-	cfg.Files[0].Path = "web/{language}/{namespace}.json"
-	if _, err := pushPlan(cfg, rr, "en", nil); err == nil {
+	cfg = mustConfig(t, "server: https://lokal.example.com\nproject: p1\nfiles:\n  - path: web/{language}/{namespace}.json\n    format: i18next\n")
+	cfg.Root = root
+	if _, _, err := pushPlan(cfg, rr, pushLanguages{info: info}); err == nil {
 		t.Errorf("pushPlan found files for a path that names none")
 	}
 }
@@ -105,6 +110,7 @@ files:
     format: po
     namespace: app
 `)
+	cfg.Root = t.TempDir()
 	info := projectInfo{SourceLanguage: "en", EnabledLanguages: []string{"de", "nb"}, Namespaces: []string{"app", "common", "home", "ios"}}
 	plan, err := pullPlan(cfg, info, info.languages())
 	if err != nil {

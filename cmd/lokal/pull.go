@@ -63,6 +63,9 @@ type download struct {
 	rel       string
 	language  string // a code, or "all" for a file of every language
 	namespace string
+	// source is the file of the same entry and namespace in the source language (the
+	// source: file when given); "" when d is that file or holds every language.
+	source string
 }
 
 // pullState is .lokal/state.json: per file, the request and ETag of the last fetch and the
@@ -162,19 +165,31 @@ func stateOf(mu *sync.Mutex, s *pullState, rel string) fileState {
 }
 
 // pullPlan lists the files to fetch: per entry of lokal.yaml, every namespace of the
-// project its path names but those other entries name as theirs (or its fixed one) in every language of langs; a file of every
-// language once per namespace; a path without {language} in a one-language format holds
-// the source language. A name the server sent that could lead out of the repository stops
-// the plan before anything is fetched or written.
+// project its path names but those other entries name as theirs (or its fixed one) in
+// every language of langs; a file of every language once per namespace; a path without a
+// language placeholder in a one-language format holds the source language, and so does
+// an entry's source: file. A language goes where the repository has its files (pt_BR/
+// beside pt_BR/common.json), else where the placeholder spells it (values-pt-rBR), never
+// where push could not read it back. A name the server sent that could lead out of the
+// repository stops the plan before anything is fetched or written, and so does a file of
+// the repository that an entry matches but cannot place (see fileSpec.scan).
 func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, error) {
 	var out []download
-	seen := map[string]int{}
+	seen := map[string]download{}
 	// A namespace that an entry names as its own (ios for a String Catalog) belongs to that
 	// file, not to every {namespace} path beside it.
 	fixed := map[string]bool{}
 	for _, f := range cfg.Files {
 		fixed[f.Namespace] = f.Namespace != ""
 	}
+	// The repository, opened for the first entry that spells a language: where its files
+	// of each language already are.
+	var root *repoRoot
+	defer func() {
+		if root != nil {
+			root.Close()
+		}
+	}()
 	for _, f := range cfg.Files {
 		namespaces := []string{f.Namespace}
 		if f.hasNamespace() {
@@ -191,27 +206,66 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 		default:
 			fileLangs = langs
 		}
+		if len(fileLangs) == 0 || len(namespaces) == 0 {
+			continue
+		}
 		for _, ns := range namespaces {
 			if f.hasNamespace() {
 				if err := checkPathName("namespace", ns); err != nil {
 					return nil, err
 				}
 			}
+		}
+		var w where
+		if f.hasLanguage() {
 			for _, l := range fileLangs {
+				if err := checkPathName("language", l); err != nil {
+					return nil, err
+				}
+			}
+			if root == nil {
+				var err error
+				if root, err = openRepoRoot(cfg.Root); err != nil {
+					return nil, err
+				}
+			}
+			sc, err := f.scan(root, info.SourceLanguage)
+			if err != nil {
+				return nil, err
+			}
+			w = sc.where()
+		}
+		for _, ns := range namespaces {
+			var source string
+			if f.hasLanguage() {
+				var err error
+				if source, err = f.target(w, info.SourceLanguage, ns, info.SourceLanguage); err != nil {
+					return nil, err
+				}
+			}
+			for _, l := range fileLangs {
+				if l == info.SourceLanguage && f.template() {
+					continue // the extractor's file (xgettext writes the POT), not lokal's
+				}
+				rel := expandParts(f.parts, "", ns)
 				if f.hasLanguage() {
-					if err := checkPathName("language", l); err != nil {
+					var err error
+					if rel, err = f.target(w, l, ns, info.SourceLanguage); err != nil {
 						return nil, err
 					}
 				}
-				rel := f.expand(l, ns)
 				if err := checkRepoPath(rel); err != nil {
 					return nil, err
 				}
-				if i, ok := seen[rel]; ok {
-					return nil, fmt.Errorf("files[%d] and files[%d] both name %s", i, f.index, rel)
+				d := download{spec: f, rel: rel, language: l, namespace: ns}
+				if l != info.SourceLanguage {
+					d.source = source
 				}
-				seen[rel] = f.index
-				out = append(out, download{spec: f, rel: rel, language: l, namespace: ns})
+				if o, ok := seen[rel]; ok {
+					return nil, fmt.Errorf("files[%d] (%s, %s) and files[%d] (%s, %s) both name %s", o.spec.index, o.language, o.namespace, f.index, l, ns, rel)
+				}
+				seen[rel] = d
+				out = append(out, d)
 			}
 		}
 	}
@@ -300,10 +354,10 @@ type sourceFile struct {
 // of is the source-language file of d's entry and namespace; empty for a file in the
 // source language itself or of every language, whose own order stands.
 func (s *sourceFiles) of(d download) (*sourceFile, error) {
-	if !d.spec.hasLanguage() || d.language == s.language || d.spec.allLanguages() {
+	if d.source == "" {
 		return &sourceFile{}, nil
 	}
-	rel := d.spec.expand(s.language, d.namespace)
+	rel := d.source
 	s.mu.Lock()
 	f, ok := s.files[rel]
 	if !ok {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -25,16 +26,18 @@ var (
 
 func pushPullCommands() []*command {
 	return []*command{
-		{name: "push", args: "[--dry-run] [--languages L1,L2] [--hide-missing]",
+		{name: "push", args: "[--dry-run] [--languages L1,L2|all] [--hide-missing]",
 			synopsis: "upload the repository's translation files named in lokal.yaml",
 			about: "Sends the source-language files (and, with --languages, those translations) to the server\n" +
 				"named in lokal.yaml through its import endpoint, creating keys and updating texts; prints\n" +
-				"per file what was created, updated and left unchanged. Keys missing from the files are\n" +
-				"kept unless --hide-missing, which then hides them (nothing is ever deleted). The key comes\n" +
-				"from LOKAL_API_KEY or, with --key-stdin, from stdin.",
+				"per file the language and namespace it went to and what was created, updated and left\n" +
+				"unchanged, and the files it found and did not send, with why. A file a path matches whose\n" +
+				"name holds no language is an error naming it (see languages: and ignore: in lokal.yaml).\n" +
+				"Keys missing from the files are kept unless --hide-missing, which then hides them (nothing\n" +
+				"is ever deleted). The key comes from LOKAL_API_KEY or, with --key-stdin, from stdin.",
 			flags: []flagDef{
 				boolean("dry-run", "change nothing; print what would be created, updated (and hidden)"),
-				list("languages", "L1,L2", "also push the translation files of these languages"),
+				list("languages", "L1,L2|all", "also push the translation files of these languages; all: of every language the repository has (a file of a language the project lacks is then an error)"),
 				boolean("hide-missing", "after the imports, hide the keys of each pushed namespace that its source files no longer have"),
 				configFlag, keyStdinFlag,
 			},
@@ -45,8 +48,11 @@ func pushPullCommands() []*command {
 				"into the repository's files: untouched entries keep their bytes, a changed value rewrites\n" +
 				"its own lines, a new key goes where the source-language file has it. A file is written,\n" +
 				"atomically, only when that changed it; a missing one follows the source-language file.\n" +
-				"A file that does not read stops pull with its name and line. ETags kept in .lokal/ at the\n" +
-				"repository root make an unchanged file cost one conditional request. The key comes from\n" +
+				"A file that does not read stops pull with its name and line. A language is written where\n" +
+				"the repository keeps its files, else as the path's placeholder spells it ({language}\n" +
+				"pt-BR, {locale} pt_BR, {android} values-pt-rBR, {apple} pt-BR), the source into source:\n" +
+				"if given. ETags kept in .lokal/ at the repository root make an unchanged file cost one\n" +
+				"conditional request. The key comes from\n" +
 				"LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only key is enough.",
 			flags: []flagDef{
 				opt("status", "approved", "approved leaves AI drafts out; default every translation"),
@@ -90,8 +96,17 @@ type pushTotals struct {
 type pushOut struct {
 	DryRun      bool              `json:"dry_run"`
 	Files       []pushedFile      `json:"files"`
+	NotPushed   []notPushed       `json:"not_pushed"`
 	HideMissing []hiddenNamespace `json:"hide_missing"`
 	Summary     pushTotals        `json:"summary"`
+}
+
+// notPushed is a file push found and did not send, and why.
+type notPushed struct {
+	Path      string `json:"path"`
+	Language  string `json:"language"`
+	Namespace string `json:"namespace"`
+	Reason    string `json:"reason"`
 }
 
 // upload is one file to send in one language.
@@ -111,8 +126,10 @@ func runPush(ctx context.Context, c *call) (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	langs, err := chosenLanguages(c.in.list("languages"), info)
-	if err != nil {
+	pl := pushLanguages{info: info, project: cfg.Project}
+	if given := c.in.list("languages"); slices.Equal(given, []string{"all"}) {
+		pl.langs, pl.every = info.languages(), true
+	} else if pl.langs, err = chosenLanguagesOf(cfg.Project, given, info); err != nil {
 		return nil, "", err
 	}
 	root, err := openRepoRoot(cfg.Root)
@@ -120,12 +137,12 @@ func runPush(ctx context.Context, c *call) (any, string, error) {
 		return nil, "", err
 	}
 	defer root.Close()
-	uploads, err := pushPlan(cfg, root, info.SourceLanguage, langs)
+	uploads, skipped, err := pushPlan(cfg, root, pl)
 	if err != nil {
 		return nil, "", err
 	}
 	dry := c.in.boolean("dry-run")
-	out := pushOut{DryRun: dry, Files: []pushedFile{}, HideMissing: []hiddenNamespace{}}
+	out := pushOut{DryRun: dry, Files: []pushedFile{}, NotPushed: skipped, HideMissing: []hiddenNamespace{}}
 	// One at a time: writes run against the server's write budget, and the translations
 	// must follow the source files that create their keys.
 	for _, u := range uploads {
@@ -156,11 +173,17 @@ func runPush(ctx context.Context, c *call) (any, string, error) {
 
 // chosenLanguages checks --languages against the project: the source and enabled ones.
 func chosenLanguages(given []string, info projectInfo) ([]string, error) {
+	return chosenLanguagesOf("", given, info)
+}
+
+// chosenLanguagesOf is chosenLanguages with the project's id for the advice on adding a
+// language.
+func chosenLanguagesOf(project string, given []string, info projectInfo) ([]string, error) {
 	have := info.languages()
 	var out []string
 	for _, l := range given {
 		if !slices.Contains(have, l) {
-			return nil, fmt.Errorf("--languages: the project has no language %q (it has %s)", l, strings.Join(have, ", "))
+			return nil, fmt.Errorf("--languages: %w", noLanguage(l, info, project))
 		}
 		if !slices.Contains(out, l) {
 			out = append(out, l)
@@ -169,17 +192,41 @@ func chosenLanguages(given []string, info projectInfo) ([]string, error) {
 	return out, nil
 }
 
+// noLanguage is the error for a language the project lacks, saying how to add it.
+func noLanguage(l string, info projectInfo, project string) error {
+	if project == "" {
+		project = "ID"
+	}
+	enabled := append(info.languages()[1:], l) // the source is always on
+	return fmt.Errorf("the project has no language %q (it has %s): add it first, in the editor's project settings or with `lokal project set --project %s --languages %s` on the server",
+		l, strings.Join(info.languages(), ", "), project, strings.Join(enabled, ","))
+}
+
+// pushLanguages are the languages a push sends.
+type pushLanguages struct {
+	info  projectInfo
+	langs []string // the translations asked for (--languages)
+	// every is --languages all: every translation the repository has, and a file of a
+	// language the project lacks is an error.
+	every   bool
+	project string
+}
+
 // pushPlan lists the uploads: every source file first (they create the keys), then the
-// translations of langs, in lokal.yaml's order and by path. It reads nothing outside root:
-// a language name the server sent that could lead out, or a file whose symbolic link
-// does, is an error naming it.
-func pushPlan(cfg *repoConfig, root *repoRoot, source string, langs []string) ([]upload, error) {
-	for _, l := range append([]string{source}, langs...) {
+// translations asked for, in lokal.yaml's order and by path, with the files found and not
+// sent (a translation not asked for, a language the project lacks, a file in the source
+// language that source: stands in for) and why. It reads nothing outside root: a language
+// name the server sent that could lead out, or a file whose symbolic link does, is an
+// error naming it; so is a file the path matches whose name holds no language.
+func pushPlan(cfg *repoConfig, root *repoRoot, pl pushLanguages) ([]upload, []notPushed, error) {
+	source, have := pl.info.SourceLanguage, pl.info.languages()
+	for _, l := range append([]string{source}, pl.langs...) {
 		if err := checkPathName("language", l); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var src, tr []upload
+	skipped := []notPushed{}
 	seen := map[string]int{} // rel+language -> spec index
 	add := func(list *[]upload, u upload) error {
 		k := u.rel + "\x00" + u.language
@@ -191,45 +238,69 @@ func pushPlan(cfg *repoConfig, root *repoRoot, source string, langs []string) ([
 		return nil
 	}
 	for _, f := range cfg.Files {
-		srcFiles, err := f.find(root, source)
+		sc, err := f.scan(root, source)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.field("path"), err)
+			return nil, nil, err
+		}
+		var srcFiles []placed
+		for _, p := range sc.files {
+			if p.Language == source {
+				srcFiles = append(srcFiles, p)
+			}
 		}
 		if len(srcFiles) == 0 {
-			return nil, fmt.Errorf("%s %q names no file for the source language %s under %s", f.field("path"), f.Path, source, cfg.Root)
+			named := fmt.Sprintf("%s %q", f.field("path"), f.Path)
+			if f.Source != "" {
+				named = fmt.Sprintf("%s %q", f.field("source"), f.Source)
+			}
+			return nil, nil, fmt.Errorf("%s names no file for the source language %s under %s", named, source, cfg.Root)
 		}
-		for _, fd := range srcFiles {
-			if err := add(&src, upload{spec: f, rel: fd.Rel, language: source, namespace: fd.Namespace}); err != nil {
-				return nil, err
+		for _, p := range srcFiles {
+			if err := add(&src, upload{spec: f, rel: p.Rel, language: source, namespace: p.Namespace}); err != nil {
+				return nil, nil, err
 			}
 		}
-		for _, l := range langs {
-			if l == source {
-				continue
+		for _, p := range sc.shadowed {
+			skipped = append(skipped, notPushed{Path: p.Rel, Language: p.Language, Namespace: p.Namespace,
+				Reason: fmt.Sprintf("the source language's file is %s (%s)", expandParts(f.sourceParts, "", p.Namespace), f.field("source"))})
+		}
+		if f.allLanguages() {
+			// One file holds every language: send it again for each one asked for.
+			for _, l := range pl.langs {
+				if l == source {
+					continue
+				}
+				for _, p := range srcFiles {
+					if err := add(&tr, upload{spec: f, rel: p.Rel, language: l, namespace: p.Namespace}); err != nil {
+						return nil, nil, err
+					}
+				}
 			}
+			continue
+		}
+		for _, p := range sc.files {
 			switch {
-			case f.allLanguages():
-				// One file holds every language: send it again for this one.
-				for _, fd := range srcFiles {
-					if err := add(&tr, upload{spec: f, rel: fd.Rel, language: l, namespace: fd.Namespace}); err != nil {
-						return nil, err
-					}
+			case p.Language == source:
+			case slices.Contains(pl.langs, p.Language):
+				if err := add(&tr, upload{spec: f, rel: p.Rel, language: p.Language, namespace: p.Namespace}); err != nil {
+					return nil, nil, err
 				}
-			case f.hasLanguage():
-				more, err := f.find(root, l)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", f.field("path"), err)
+			case !slices.Contains(have, p.Language):
+				why := noLanguage(p.Language, pl.info, pl.project)
+				if pl.every {
+					return nil, nil, fmt.Errorf("%s is in %s: %w", p.Rel, p.Language, why)
 				}
-				for _, fd := range more {
-					if err := add(&tr, upload{spec: f, rel: fd.Rel, language: l, namespace: fd.Namespace}); err != nil {
-						return nil, err
-					}
-				}
+				skipped = append(skipped, notPushed{Path: p.Rel, Language: p.Language, Namespace: p.Namespace, Reason: why.Error()})
+			default:
+				skipped = append(skipped, notPushed{Path: p.Rel, Language: p.Language, Namespace: p.Namespace, Reason: notAsked})
 			}
 		}
 	}
-	return append(src, tr...), nil
+	return append(src, tr...), skipped, nil
 }
+
+// notAsked is why a translation is not pushed without --languages naming it.
+const notAsked = "a translation, sent with --languages"
 
 // importFile sends one file through the import endpoint.
 func (a *apiClient) importFile(ctx context.Context, root *repoRoot, u upload, source string, dry bool) (pushedFile, error) {
@@ -395,6 +466,22 @@ func pushText(out pushOut, hide bool) string {
 		for _, w := range f.Warnings {
 			fmt.Fprintf(&b, "  ! %s: %s\n", w.Key, oneLine(w.Message))
 		}
+	}
+	// Translations not asked for in one line (a push of the source files finds them all);
+	// every other file not sent in a line of its own with why.
+	var later []string
+	langs := map[string]bool{}
+	for _, n := range out.NotPushed {
+		if n.Reason == notAsked {
+			later = append(later, n.Path)
+			langs[n.Language] = true
+			continue
+		}
+		fmt.Fprintf(&b, "%s (%s, %s): not pushed: %s\n", n.Path, n.Language, n.Namespace, n.Reason)
+	}
+	if len(later) > 0 {
+		ls := slices.Sorted(maps.Keys(langs))
+		fmt.Fprintf(&b, "%s of %s not pushed: translations go with --languages %s (or --languages all)\n", files(len(later)), strings.Join(ls, ", "), strings.Join(ls, ","))
 	}
 	for _, h := range out.HideMissing {
 		verb := "hidden"

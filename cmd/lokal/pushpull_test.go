@@ -137,8 +137,11 @@ func (r *repo) flat(t *testing.T, language, namespace string) map[string]string 
 
 // The --json objects of push and pull, decoded strictly: a field added or renamed fails.
 type pushJSON struct {
-	DryRun      bool         `json:"dry_run"`
-	Files       []pushedJSON `json:"files"`
+	DryRun    bool         `json:"dry_run"`
+	Files     []pushedJSON `json:"files"`
+	NotPushed []struct {
+		Path, Language, Namespace, Reason string
+	} `json:"not_pushed"`
 	HideMissing []struct {
 		Namespace        string
 		Hidden, Unhidden []string
