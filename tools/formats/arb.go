@@ -85,6 +85,14 @@ func mergeARB(local []byte, theirs *File, o Options) ([]byte, error) {
 		if v, ok := e.Values[lang]; ok {
 			wants = append(wants, jsonWant{key: e.Key, text: v.Text})
 		}
+		if root.get(e.Key) != nil {
+			// A key the file has keeps its "@key" as the file has it, or its absence: a
+			// translation's file often leaves the descriptions to the template.
+			if root.get("@"+e.Key) != nil {
+				wants = append(wants, jsonWant{key: "@" + e.Key, opaque: root.get("@" + e.Key)})
+			}
+			continue
+		}
 		meta, err := arbMetadata(e)
 		if err != nil {
 			return nil, err

@@ -97,3 +97,17 @@ func TestARBLocaleAndPlaceholders(t *testing.T) {
 		t.Errorf("Unkept = %q, want the placeholders named", u)
 	}
 }
+
+// A translation's file that leaves the descriptions to the template gets none from the
+// export: a key the file has keeps its "@key", or its lack of one.
+func TestARBMergeKeepsMissingMetadata(t *testing.T) {
+	t.Parallel()
+	local := "{\n  \"@@locale\": \"pt_BR\",\n  \"greeting\": \"Olá\",\n  \"farewell\": \"Tchau\"\n}\n"
+	got := mergeEdited(t, "arb", local, Options{Language: "pt-BR"}, func(f *File) {
+		for i := range f.Entries {
+			f.Entries[i].Comment = "Shown first"
+			f.Entries[i].Meta = map[string]string{"metadata": `{"placeholders":{}}`}
+		}
+	})
+	checkMerged(t, got, local)
+}
