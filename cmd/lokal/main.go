@@ -1,4 +1,3 @@
-// Command lokal runs the lokal translation service and its admin commands.
 package main
 
 import (
