@@ -50,8 +50,8 @@
 // on export by the rule under yml below. PO is keyed by msgctxt when every entry has a
 // distinct one (lokal's own export), else by msgid (with msgctxt and U+0004 before it when
 // the entry has one); a file whose every key is its msgid is written back keyed by msgid.
-// XLIFF 1.2 with several <file> elements prefixes each unit's id with the file's original
-// and "/"; CSV's first column is the key whatever its header says.
+// XLIFF (1.2 and 2.0) with several <file> elements keys a unit by its id and records its
+// file in Entry.Meta "file" (an id an earlier file used is prefixed "FILE/"); CSV's first column is the key whatever its header says.
 //
 // # Render
 //
