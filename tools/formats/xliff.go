@@ -77,7 +77,7 @@ import (
 	"strings"
 )
 
-var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF}
+var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF, Merge: mergeXLIFF}
 
 const (
 	xliff12Prolog = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
@@ -99,6 +99,7 @@ type xunit struct {
 	tail, comment, group string
 	dnt                  bool
 	state                State
+	node                 *xlNode // the element, for Merge
 }
 
 func xliffState(s string) State {
@@ -251,7 +252,7 @@ func (d *xlDoc) unit(el *xlNode) (xunit, error) {
 	if !ok {
 		return xunit{}, lineError(el.line, "<trans-unit> without an id")
 	}
-	u := xunit{id: id, attrs: xmlDelAttr(el.rawAttrs, "id")}
+	u := xunit{id: id, attrs: xmlDelAttr(el.rawAttrs, "id"), node: el}
 	if v, _ := el.attr("translate"); v == "no" {
 		u.dnt = true
 	}
@@ -758,15 +759,7 @@ func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, ha
 	b.WriteString(pad + "  " + xmlElement("source", e.Meta["source.attrs"], xmlWriteContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
 	if hasTarget {
 		ta, ok := xlMeta(e.Meta, "target.attrs")
-		if !ok {
-			ta = xliffStateAttr(v.State)
-		} else if st, had := xmlGetAttr(ta, "state"); xliffState(st) != v.State || (!had && v.State != StateNone) {
-			if n, ok := xliffStateName[v.State]; ok {
-				ta = xmlSetAttr(ta, "state", n)
-			} else {
-				ta = xmlDelAttr(ta, "state")
-			}
-		}
+		ta = xliffTargetAttrs(ta, ok, v.State)
 		b.WriteString(pad + "  " + xmlElement("target", ta, xmlWriteContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
 	}
 	tail, ok := xlMeta(e.Meta, "xml")
@@ -774,6 +767,21 @@ func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, ha
 		tail = xlReplaceNotes(tail, comment, indent, ok)
 	}
 	b.WriteString(tail + "</trans-unit>")
+}
+
+// xliffTargetAttrs are a <target>'s attributes for a value in state st: kept as written
+// while their state maps to st, else with the state set (the usual ones when none kept).
+func xliffTargetAttrs(ta string, kept bool, st State) string {
+	if !kept {
+		return xliffStateAttr(st)
+	}
+	if was, had := xmlGetAttr(ta, "state"); xliffState(was) != st || (!had && st != StateNone) {
+		if n, ok := xliffStateName[st]; ok {
+			return xmlSetAttr(ta, "state", n)
+		}
+		return xmlDelAttr(ta, "state")
+	}
+	return ta
 }
 
 // xlNotesText is the Comment the <note>s of a unit's tail make.
