@@ -554,7 +554,7 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 	for _, quoteBraces := range []bool{false, true} {
 		p := &Plural{Arg: "count"}
 		for _, f := range forms {
-			p.Forms = append(p.Forms, PluralForm{Selector: f.Selector, Text: icuLiteral(f.Text, true, quoteBraces)})
+			p.Forms = append(p.Forms, PluralForm{Selector: f.Selector, Text: nativeLiteral(f.Text, true, quoteBraces)})
 		}
 		v := p.String()
 		back, ok := SinglePlural(v)
@@ -563,7 +563,7 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 		}
 		same := true
 		for i, f := range back.Forms {
-			t, pounds := icuNative(f.Text, true, "#")
+			t, pounds := message.ICUToNative(f.Text, "#"), formPounds(f.Text)
 			if f.Selector != forms[i].Selector || t != forms[i].Text || pounds > 0 {
 				same = false
 			}
@@ -1071,7 +1071,7 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 		if len(forms) > 0 {
 			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
 			for _, fm := range forms {
-				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), e.Meta["content"], "") + "</item>\n")
+				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(message.ICUToNative(fm.Text, "%d"), e.Meta["content"], "") + "</item>\n")
 			}
 			b.WriteString("    </plurals>\n")
 			continue
@@ -1082,8 +1082,6 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 	b.WriteString("</resources>\n")
 	return []byte(b.String()), nil
 }
-
-func first(s string, _ int) string { return s }
 
 // androidElement writes one <string> or <item> line: self-closing when the value is empty
 // and the file had it so.

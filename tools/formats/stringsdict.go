@@ -337,66 +337,6 @@ func braceProblems(v string) bool {
 	return false
 }
 
-// icuLiteral writes native text as ICU message text that reads back as that text: in a
-// plural form '#' is the number, so a literal one is quoted; an apostrophe ICU would read
-// as the start of quoting (before a syntax character, another apostrophe, or at the end,
-// where a brace follows) is doubled; braces are quoted when quoteBraces.
-func icuLiteral(s string, inPlural, quoteBraces bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			if i+1 == len(s) || strings.IndexByte("'{}|#", s[i+1]) >= 0 {
-				b.WriteString("''")
-			} else {
-				b.WriteByte(c)
-			}
-		case c == '#' && inPlural:
-			b.WriteString("'#'")
-		case (c == '{' || c == '}') && quoteBraces:
-			b.WriteString("'" + string(c) + "'")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// icuNative is the native text of ICU message text: quoting undone and, in a plural form,
-// each '#' written as pound; it also counts the '#'s.
-func icuNative(text string, inPlural bool, pound string) (string, int) {
-	var nodes []message.Node
-	if inPlural {
-		m := message.Parse("{n, plural, other {"+text+"}}", valueSyntax)
-		s, ok := m.Nodes[0].(*message.Select)
-		if len(m.Nodes) != 1 || !ok || len(s.Forms) != 1 || s.Tail == "" {
-			return text, 0
-		}
-		nodes = s.Forms[0].Message.Nodes
-	} else {
-		nodes = message.Parse(text, valueSyntax).Nodes
-	}
-	var b strings.Builder
-	pounds := 0
-	for _, n := range nodes {
-		switch x := n.(type) {
-		case *message.Pound:
-			b.WriteString(pound)
-			pounds++
-		case *message.Quoted:
-			if strings.HasPrefix(x.Raw, "'") {
-				b.WriteString(x.Value)
-			} else {
-				b.WriteString(x.Raw)
-			}
-		default:
-			b.WriteString(n.String())
-		}
-	}
-	return b.String(), pounds
-}
-
 // plistText escapes a plist <key> or <string>'s text.
 func plistText(s string) string {
 	var b strings.Builder

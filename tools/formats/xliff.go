@@ -71,6 +71,7 @@ package formats
 // stands for a kept value that was empty.
 
 import (
+	"github.com/lokal-dev/lokal/tools/message"
 	"slices"
 	"sort"
 	"strconv"
@@ -881,7 +882,7 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 			if p.Plural != nil {
 				s.WriteString("%#@" + p.Plural.Arg + "@")
 			} else {
-				t, _ := icuNative(p.Text, false, "#")
+				t := message.ICUToNative(p.Text, "#")
 				s.WriteString(t)
 			}
 		}
@@ -948,8 +949,8 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 					u.tgt, u.has = tp.Form(explicitFor[cat])
 				}
 			}
-			u.src, _ = icuNative(u.src, true, pound)
-			u.tgt, _ = icuNative(u.tgt, true, pound)
+			u.src = message.ICUToNative(u.src, pound)
+			u.tgt = message.ICUToNative(u.tgt, pound)
 			us = append(us, u)
 		}
 	}
