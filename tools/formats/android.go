@@ -174,7 +174,7 @@ func decodeAndroid(data []byte, o Options) (*File, error) {
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = appendComment(comments, x)
+			comments = appendComment(comments, string(x))
 		case xml.StartElement:
 			if x.Name.Local != "resources" || x.Name.Space != "" {
 				return nil, lineError(t.line, "the root element is <%s>, want <resources>", rawName(x.Name))
@@ -216,7 +216,7 @@ body:
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = appendComment(comments, x)
+			comments = appendComment(comments, string(x))
 		case xml.CharData:
 		case xml.EndElement:
 			if n := rawName(x.Name); n != "resources" {
@@ -240,7 +240,7 @@ body:
 					return nil, lineError(t.line, "an element after </resources>")
 				}
 				if c, ok := t.t.(xml.Comment); ok {
-					comments = appendComment(comments, c)
+					comments = appendComment(comments, string(c))
 				}
 			}
 			if len(comments) > 0 {
@@ -588,7 +588,7 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 		}
 		switch x := t.t.(type) {
 		case xml.Comment:
-			comments = appendComment(comments, x)
+			comments = appendComment(comments, string(x))
 		case xml.EndElement:
 			if n := rawName(x.Name); n != "string-array" {
 				return lineError(t.line, "</%s> closes <string-array>", n)
@@ -1093,8 +1093,8 @@ func androidElement(name, attrs, v string, meta map[string]string) string {
 }
 
 // appendComment adds a comment's text, trimmed, unless it is empty.
-func appendComment(comments []string, c xml.Comment) []string {
-	if t := strings.TrimSpace(string(c)); t != "" {
+func appendComment(comments []string, c string) []string {
+	if t := strings.TrimSpace(c); t != "" {
 		return append(comments, t)
 	}
 	return comments

@@ -113,7 +113,8 @@ func TestStringsdictBrokenFiles(t *testing.T) {
 		name, in string
 		line     int
 	}{
-		{"unclosed", head + "<key>a</key>\n<dict>\n<key>x</key>\n</dict>\n</plist>\n", 7},
+		// The root dict is not closed: </plist> on line 8 says so.
+		{"unclosed", head + "<key>a</key>\n<dict>\n<key>x</key>\n</dict>\n</plist>\n", 8},
 		{"no format key", head + "<key>a</key>\n<dict>\n<key>x</key>\n<string>y</string>\n</dict>\n</dict>\n</plist>\n", 4},
 		{"missing variable", head + "<key>a</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n<string>%#@n@</string>\n</dict>\n</dict>\n</plist>\n", 7},
 		{"width rule", head + "<key>a</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n<string>%#@n@</string>\n<key>n</key>\n<dict>\n<key>NSStringFormatSpecTypeKey</key>\n<string>NSStringVariableWidthRuleType</string>\n</dict>\n</dict>\n</dict>\n</plist>\n", 9},

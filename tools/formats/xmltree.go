@@ -78,6 +78,18 @@ func (n *xlNode) child(local string) *xlNode {
 
 func (d *xlDoc) raw(from, to int) string { return string(d.data[from:to]) }
 
+// lineAt is the line (from 1) byte offset at is on.
+func (d *xlDoc) lineAt(at int) int { return 1 + bytes.Count(d.data[:at], []byte("\n")) }
+
+// xmlComment is the text of an atom that is a comment.
+func xmlComment(d *xlDoc, k xlKid) (string, bool) {
+	raw := d.raw(k.start, k.end)
+	if !strings.HasPrefix(raw, "<!--") || !strings.HasSuffix(raw, "-->") || len(raw) < 7 {
+		return "", false
+	}
+	return raw[4 : len(raw)-3], true
+}
+
 func xmlRawName(n xml.Name) string {
 	if n.Space != "" {
 		return n.Space + ":" + n.Local
