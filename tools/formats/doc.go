@@ -4,9 +4,9 @@
 // what else the file says in Meta) and encoding one back, so that encode(decode(file))
 // gives the file back byte for byte when it is in the codec's own spelling, and the same
 // meaning otherwise. A file that does not parse is a *FileError naming the line (or byte).
-// A codec with a Merge (xliff, android: xliffmerge.go, androidmerge.go, on the spans
-// xmltree.go records) writes an export into the repository's file in place, leaving the
-// bytes of what did not change.
+// A codec with a Merge (xliff and xliff2: xliffmerge.go; android: androidmerge.go;
+// stringsdict: stringsdictmerge.go; all on the spans xmltree.go records) writes an export
+// into the repository's file in place, leaving the bytes of what did not change.
 //
 // # The formats
 //
