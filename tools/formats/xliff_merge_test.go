@@ -237,3 +237,71 @@ func TestXLIFFXcodeFilesFromEntryMeta(t *testing.T) {
 		t.Errorf("resname not kept: %q", a.Meta["attrs"])
 	}
 }
+
+// A <file> without a <body>, or with an empty one, still gets the new units of theirs: a
+// body is made for them (a self-closed one opened), indented as the file is.
+func TestXLIFFMergeNoBody(t *testing.T) {
+	t.Parallel()
+	local := []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file original="a.strings" source-language="en" target-language="de" datatype="plaintext">
+    <header>
+      <tool tool-id="com.apple.dt.xcode" tool-name="Xcode"/>
+    </header>
+  </file>
+  <file original="b.strings" source-language="en" target-language="de" datatype="plaintext">
+    <body/>
+  </file>
+  <file original="c.strings" source-language="en" target-language="de" datatype="plaintext"/>
+</xliff>
+`)
+	unit := func(id, file string) Entry {
+		return Entry{Key: id, Source: id, Values: map[string]Value{"de": {Text: id + " (de)"}}, Meta: map[string]string{"file": file}}
+	}
+	theirs := &File{SourceLanguage: "en", Languages: []string{"de"}, Entries: []Entry{
+		unit("One", "a.strings"), unit("Two", "a.strings"), unit("Three", "b.strings"), unit("Four", "c.strings"),
+	}}
+	merged, err := mergeXLIFF(local, theirs, xcodeMergeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file original="a.strings" source-language="en" target-language="de" datatype="plaintext">
+    <header>
+      <tool tool-id="com.apple.dt.xcode" tool-name="Xcode"/>
+    </header>
+    <body>
+      <trans-unit id="One">
+        <source>One</source>
+        <target>One (de)</target>
+      </trans-unit>
+      <trans-unit id="Two">
+        <source>Two</source>
+        <target>Two (de)</target>
+      </trans-unit>
+    </body>
+  </file>
+  <file original="b.strings" source-language="en" target-language="de" datatype="plaintext">
+    <body>
+      <trans-unit id="Three">
+        <source>Three</source>
+        <target>Three (de)</target>
+      </trans-unit>
+    </body>
+  </file>
+  <file original="c.strings" source-language="en" target-language="de" datatype="plaintext">
+    <body>
+      <trans-unit id="Four">
+        <source>Four</source>
+        <target>Four (de)</target>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+`
+	if string(merged) != want {
+		t.Errorf("merged:\n%s\nwant:\n%s", merged, want)
+	}
+	wantValues(t, "xliff", merged, theirs, xcodeMergeOpts, "de")
+}

@@ -8,7 +8,8 @@ import "strings"
 // <target> added after <source>, or removed, as the value appears or goes), an Xcode
 // plural's units are written again; a unit lokal no longer has goes with its line and the
 // comment lines right above it; a new one is written after the unit of the entry before
-// it in theirs, indented as that one is (first in its <file>'s <body> when none is).
+// it in theirs, indented as that one is (first in its <file>'s <body> when none is; a
+// <file> without a <body>, or with an empty one, gets one made for its new units).
 // Everything else (headers, notes, groups, attributes) is kept as written.
 
 // xlSlot is where an entry of a local document is: its units' elements and its <file>.
@@ -26,7 +27,10 @@ type xlMergeSet struct {
 	slots  map[string]*xlSlot
 	order  []string // keys in document order
 	names  []string // each <file>'s name (1.2 original, 2.0 id)
-	bodies []*xlNode
+	files  []*xlNode
+	bodies []*xlNode // per file, what its units are in (1.2's <body>, nil when it has none; 2.0's <file>)
+	heads  []int     // per file, where a unit with none before it goes (-1: first in its body)
+	wrap   string    // the element a <file> needs around its units ("body" in 1.2)
 	tl     string
 }
 
@@ -63,6 +67,7 @@ func (m *xlMergeSet) merge(theirs []Entry, change func(s *xlSlot, t Entry) []Edi
 		}
 	}
 	prev := map[int]*xlSlot{} // per file, the last entry of theirs local has
+	pending := map[int][]Entry{}
 	lastFile := -1
 	for _, t := range theirs {
 		if s, ok := m.slots[t.Key]; ok {
@@ -76,7 +81,7 @@ func (m *xlMergeSet) merge(theirs []Entry, change func(s *xlSlot, t Entry) []Edi
 		fi := -1
 		if name, ok := t.Meta["file"]; ok {
 			for i, n := range m.names {
-				if n == name && m.bodies[i] != nil && fi < 0 {
+				if n == name && fi < 0 {
 					fi = i
 				}
 			}
@@ -84,27 +89,80 @@ func (m *xlMergeSet) merge(theirs []Entry, change func(s *xlSlot, t Entry) []Edi
 		if fi < 0 {
 			fi = lastFile
 		}
-		for i := 0; fi < 0 && i < len(m.bodies); i++ {
-			if m.bodies[i] != nil {
-				fi = i
-			}
-		}
 		if fi < 0 {
-			continue // no <body> to write into
+			fi = 0 // the caller sees to it that there is a <file>
 		}
 		body := m.bodies[fi]
+		if body == nil || body.innerStart == body.end {
+			pending[fi] = append(pending[fi], t) // no <body>, or an empty one: written below
+			continue
+		}
 		at, indent := body.innerStart, ""
 		if s := prev[fi]; s != nil {
 			last := s.nodes[len(s.nodes)-1]
 			at, indent = last.end, xmlIndent(m.data, s.nodes[0].start)
-		} else if els := body.elements(); len(els) > 0 {
+		} else if els := m.units(fi); len(els) > 0 {
 			indent = xmlIndent(m.data, els[0].start)
+			if m.heads[fi] >= 0 {
+				at = m.heads[fi]
+			}
 		} else {
 			indent = xmlIndent(m.data, body.start) + xmlStep(m.data, body)
+			if m.heads[fi] >= 0 {
+				at = m.heads[fi]
+			}
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: xmlReindent(render(t, base), base, indent, m.step())})
 	}
+	for fi, ts := range pending {
+		edits = append(edits, m.open(fi, ts, render, base))
+	}
 	return Splice(m.data, edits)
+}
+
+// units is the elements of file fi's body after its head: its units and groups.
+func (m *xlMergeSet) units(fi int) []*xlNode {
+	var out []*xlNode
+	for _, el := range m.bodies[fi].elements() {
+		if m.heads[fi] < 0 || el.start >= m.heads[fi] {
+			out = append(out, el)
+		}
+	}
+	return out
+}
+
+// open writes new units into file fi whose units have nowhere to go yet: into its empty
+// (self-closed) body, else into a body made for them (a self-closed <file> opened).
+func (m *xlMergeSet) open(fi int, ts []Entry, render func(t Entry, base int) string, base int) Edit {
+	file, step := m.files[fi], m.step()
+	outer := xmlIndent(m.data, file.start)
+	container, wrap := file, m.wrap
+	if b := m.bodies[fi]; b != nil {
+		container, wrap = b, ""
+		outer = xmlIndent(m.data, b.start)
+	}
+	indent := outer + step
+	if wrap != "" {
+		indent += step
+	}
+	var b strings.Builder
+	if wrap != "" {
+		b.WriteString("\n" + outer + step + "<" + wrap + ">")
+	}
+	for _, t := range ts {
+		b.WriteString(xmlReindent(render(t, base), base, indent, step))
+	}
+	if wrap != "" {
+		b.WriteString("\n" + outer + step + "</" + wrap + ">")
+	}
+	if container.innerStart == container.end { // <body/>, <file .../>
+		return Edit{Start: container.start, End: container.end, Text: "<" + container.name + container.rawAttrs + ">" + b.String() + "\n" + outer + "</" + container.name + ">"}
+	}
+	at := xmlWSStart(m.data, container.innerEnd)
+	if at <= container.innerStart {
+		at = container.innerEnd
+	}
+	return Edit{Start: at, End: at, Text: b.String()}
 }
 
 // step is the file's indentation step around units.
@@ -153,18 +211,21 @@ func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
 		tl = lf.Languages[0]
 	}
 	sl := lf.SourceLanguage
-	m := &xlMergeSet{doc: doc, data: doc.data, slots: map[string]*xlSlot{}, tl: tl}
+	m := &xlMergeSet{doc: doc, data: doc.data, slots: map[string]*xlSlot{}, wrap: "body", tl: tl}
 	var files []*xlNode
 	for _, el := range doc.root.elements() {
 		if el.local() == "file" {
 			files = append(files, el)
 		}
 	}
+	if len(files) == 0 {
+		return encodeXLIFF(&File{SourceLanguage: lf.SourceLanguage, Languages: lf.Languages, Meta: lf.Meta, Entries: xlTheirs(theirs, tl)}, o) // nothing to patch
+	}
 	seen := map[string]string{}
 	for fi, fl := range files {
 		orig, _ := fl.attr("original")
 		body := fl.child("body")
-		m.names, m.bodies = append(m.names, orig), append(m.bodies, body)
+		m.names, m.files, m.bodies, m.heads = append(m.names, orig), append(m.files, fl), append(m.bodies, body), append(m.heads, -1)
 		if body == nil {
 			continue
 		}
