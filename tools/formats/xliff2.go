@@ -43,7 +43,7 @@ import (
 	"unicode/utf8"
 )
 
-var xliff2Codec = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF2, Encode: encodeXLIFF2}
+var xliff2Codec = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF2, Encode: encodeXLIFF2, Merge: mergeXLIFF2}
 
 const (
 	xliff2Prolog = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
