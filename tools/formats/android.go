@@ -479,7 +479,7 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		if err != nil {
 			return "", "", lineError(line, "%v", err)
 		}
-		b.WriteString(xmlText(v))
+		b.WriteString(androidText(v))
 	}
 	if v := b.String(); androidSpelling(v) != "markup" {
 		return v, "markup", nil // tags Encode would write as CDATA (<br/>, <p>)
@@ -691,44 +691,8 @@ func isASCIISpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// xmlText escapes what XML text cannot hold as is.
-func xmlText(s string) string {
-	s = strings.ReplaceAll(s, "&", "&amp;")
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	return strings.ReplaceAll(s, "]]>", "]]&gt;")
-}
-
-// xmlAttr escapes an attribute value written in double quotes.
-func xmlAttr(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\n':
-			b.WriteString("&#10;")
-		case '\t':
-			b.WriteString("&#9;")
-		case '\r':
-			b.WriteString("&#13;")
-		default:
-			if xmlCharOK(r) {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune('\uFFFD')
-			}
-		}
-	}
-	return b.String()
-}
-
-func xmlCharOK(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
-}
+// androidText escapes text as Android's files write it: > left as it is but in "]]>".
+func androidText(s string) string { return xmlEscape(s, false, false) }
 
 // androidMarkup splits a value into text and tags when it is an XML fragment holding at
 // least one element; nil otherwise.
@@ -810,7 +774,7 @@ func androidEscape(s string, first, last bool) string {
 			}
 			b.WriteRune(r)
 		default:
-			if r < 0x20 || r == 0x7f || !xmlCharOK(r) {
+			if r < 0x20 || r == 0x7f || !xmlValidRune(r) {
 				fmt.Fprintf(&b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)
@@ -892,7 +856,7 @@ func androidWriteValue(v, content, cdata string) string {
 	}
 	switch content {
 	case "reference":
-		return xmlText(v)
+		return androidText(v)
 	case "cdata":
 		if cdata != "" && !strings.Contains(cdata, "]]>") {
 			if back, err := androidUnescape(cdata, true, true); err == nil && back == v {
@@ -901,11 +865,11 @@ func androidWriteValue(v, content, cdata string) string {
 		}
 		return "<![CDATA[" + strings.ReplaceAll(androidEscape(v, true, true), "]]>", "]]]]><![CDATA[>") + "]]>"
 	case "text", "literal":
-		return xmlText(androidEscape(v, true, true))
+		return androidText(androidEscape(v, true, true))
 	}
 	segs := androidMarkup(v)
 	if segs == nil {
-		return xmlText(androidEscape(v, true, true))
+		return androidText(androidEscape(v, true, true))
 	}
 	var b strings.Builder
 	for i, s := range segs {
@@ -913,7 +877,7 @@ func androidWriteValue(v, content, cdata string) string {
 			b.WriteString(s.tag)
 			continue
 		}
-		b.WriteString(xmlText(androidEscape(s.text, i == 0, i == len(segs)-1)))
+		b.WriteString(androidText(androidEscape(s.text, i == 0, i == len(segs)-1)))
 	}
 	return b.String()
 }
@@ -936,7 +900,7 @@ func androidAttrString(name string, dnt bool, meta map[string]string) string {
 		name = strings.TrimSuffix(name, "#"+p)
 	}
 	if name != "" {
-		b.WriteString(` name="` + xmlAttr(name) + `"`)
+		b.WriteString(` name="` + xmlEscapeAttr(name) + `"`)
 	}
 	if dnt {
 		b.WriteString(` translatable="false"`)
@@ -949,7 +913,7 @@ func androidAttrString(name string, dnt bool, meta map[string]string) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		b.WriteString(" " + k[1:] + `="` + xmlAttr(meta[k]) + `"`)
+		b.WriteString(" " + k[1:] + `="` + xmlEscapeAttr(meta[k]) + `"`)
 	}
 	return b.String()
 }

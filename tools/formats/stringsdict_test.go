@@ -93,7 +93,7 @@ func TestStringsdictEntriesRoundTrip(t *testing.T) {
 	t.Parallel()
 	f := &File{Languages: []string{"pl"}}
 	for i, s := range tricky {
-		if strings.ContainsAny(s, "\xff\xfe\r") || strings.ContainsFunc(s, func(r rune) bool { return !xmlCharOK(r) }) {
+		if strings.ContainsAny(s, "\xff\xfe\r") || strings.ContainsFunc(s, func(r rune) bool { return !xmlValidRune(r) }) {
 			continue // not text an XML plist can hold
 		}
 		f.Entries = append(f.Entries, Entry{Key: "k" + strings.Repeat("x", i) + s, Values: map[string]Value{"pl": {Text: s}}})

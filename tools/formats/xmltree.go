@@ -385,48 +385,33 @@ func xmlClean(s string) string {
 	}, s)
 }
 
-// xmlEscapeText escapes character data: & < > and \r (which a parser would turn into \n).
-func xmlEscapeText(s string) string {
+// xmlEscape is the one XML escaper of the codecs (xmlUnescape and xmlParse read it back):
+// s as character data, or as an attribute value in double quotes when attr is set. & and <
+// are escaped, > as &gt; everywhere when gt is set (XLIFF's and Apple's spelling) and else
+// only where it would close "]]>" (Android's); " in an attribute; \r, and in an attribute
+// \n and \t, which a parser would change, as character references. Invalid UTF-8 and
+// characters XML forbids become U+FFFD.
+func xmlEscape(s string, attr, gt bool) string {
 	s = xmlClean(s)
-	if !strings.ContainsAny(s, "&<>\r") {
+	if !strings.ContainsAny(s, "&<>\r") && (!attr || !strings.ContainsAny(s, "\"\n\t")) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
+	for i, r := range s {
+		switch {
+		case r == '&':
 			b.WriteString("&amp;")
-		case '<':
+		case r == '<':
 			b.WriteString("&lt;")
-		case '>':
+		case r == '>' && (gt || attr || strings.HasSuffix(s[:i], "]]")):
 			b.WriteString("&gt;")
-		case '\r':
+		case r == '\r':
 			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func xmlEscapeAttr(s string) string {
-	s = xmlClean(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
+		case attr && r == '"':
 			b.WriteString("&quot;")
-		case '\n':
+		case attr && r == '\n':
 			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		case '\t':
+		case attr && r == '\t':
 			b.WriteString("&#x9;")
 		default:
 			b.WriteRune(r)
@@ -434,6 +419,11 @@ func xmlEscapeAttr(s string) string {
 	}
 	return b.String()
 }
+
+// xmlEscapeText escapes character data in XLIFF's spelling (> as &gt;).
+func xmlEscapeText(s string) string { return xmlEscape(s, false, true) }
+
+func xmlEscapeAttr(s string) string { return xmlEscape(s, true, true) }
 
 // xmlInlineSet names a version's inline elements: paired ones hold text (their content is
 // read as the value's text), atoms are kept whole as written.
