@@ -1,8 +1,10 @@
 package formats
 
-// A small order-keeping XML tree for the XLIFF codecs. encoding/xml's RawToken reads the
-// tokens (so prefixes such as xml:space stay as written); the tree remembers the byte range
-// of every element so that what lokal has no field for is kept verbatim.
+// The one XML reader and escaper of the XML codecs (XLIFF 1.2 and 2.0, Android,
+// stringsdict): a small order-keeping tree. encoding/xml's RawToken reads the tokens (so
+// prefixes such as xml:space stay as written); the tree remembers the byte range of every
+// element so that what lokal has no field for is kept verbatim and Merge can patch in
+// place. xmlEscape writes text and attributes, xmlUnescape reads attributes back.
 
 import (
 	"bytes"
@@ -38,6 +40,7 @@ type xlDoc struct {
 	data           []byte
 	root           *xlNode
 	prolog, epilog string
+	misc           []xlKid // comments, processing instructions, directives outside the root
 }
 
 func (n *xlNode) attr(name string) (string, bool) {
@@ -179,6 +182,8 @@ func xmlParse(data []byte) (*xlDoc, error) {
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
 				p.kids = append(p.kids, xlKid{start: pos, end: end, atom: true})
+			} else {
+				doc.misc = append(doc.misc, xlKid{start: pos, end: end, atom: true})
 			}
 		}
 	}
