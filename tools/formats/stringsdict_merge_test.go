@@ -175,3 +175,26 @@ func TestStringsdictMergeIndentation(t *testing.T) {
 		"  <key>b</key>", "  <dict>", "    <key>NSStringLocalizedFormatKey</key>", "    <string>B</string>", "  </dict>",
 	})
 }
+
+// A variable the value loses goes with its dict; the other stays as written.
+func TestStringsdictMergeVariableGone(t *testing.T) {
+	t.Parallel()
+	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+		sdSet(f, "files_in_folders", "{files, plural, one {%d Datei} other {%d Dateien}} hochgeladen")
+	})
+	wantDiff(t, local, merged, []string{
+		"\t\t<string>%#@files@ in %#@folders@</string>",
+		"\t\t<key>folders</key>",
+		"\t\t<dict>",
+		"\t\t\t<key>NSStringFormatSpecTypeKey</key>",
+		"\t\t\t<string>NSStringPluralRuleType</string>",
+		"\t\t\t<key>NSStringFormatValueTypeKey</key>",
+		"\t\t\t<string>ld</string>",
+		"\t\t\t<key>one</key>",
+		"\t\t\t<string>einem Ordner</string>",
+		"\t\t\t<key>other</key>",
+		"\t\t\t<string>%ld Ordnern</string>",
+		"\t\t</dict>",
+	}, []string{"\t\t<string>%#@files@ hochgeladen</string>"})
+	wantValues(t, "stringsdict", merged, theirs, sdMergeOpts, "de")
+}

@@ -164,3 +164,21 @@ func TestXLIFF2MergeSegments(t *testing.T) {
 		t.Errorf("merged:\n%s\nwant:\n%s", merged, want)
 	}
 }
+
+// A self-closed <file/> is opened for the units theirs puts in it.
+func TestXLIFF2MergeEmptyFile(t *testing.T) {
+	t.Parallel()
+	local := []byte("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.0\" srcLang=\"en\" trgLang=\"de\">\n  <file id=\"f1\"/>\n</xliff>\n")
+	theirs := &File{SourceLanguage: "en", Languages: []string{"de"}, Entries: []Entry{
+		{Key: "a", Source: "A", Values: map[string]Value{"de": {Text: "Ä", State: StateTranslated}}},
+	}}
+	merged, err := mergeXLIFF2(local, theirs, xliff2MergeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.0\" srcLang=\"en\" trgLang=\"de\">\n  <file id=\"f1\">\n" +
+		"    <unit id=\"a\">\n      <segment state=\"translated\">\n        <source>A</source>\n        <target>Ä</target>\n      </segment>\n    </unit>\n  </file>\n</xliff>\n"
+	if string(merged) != want {
+		t.Errorf("merged:\n%s\nwant:\n%s", merged, want)
+	}
+}
