@@ -1,11 +1,8 @@
 package formats
 
 import (
-	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -73,7 +70,7 @@ import (
 // trimmed of surrounding white space; several before one element are joined by "\n".
 // Blank lines and indentation are not kept: Encode indents by four spaces.
 
-var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept}
+var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept, Merge: mergeAndroid}
 
 // androidUnkept is what of e only its Meta keeps: a spelling Android reads differently
 // from the one Encode chooses without it, and what the decoder could not keep at all. A
@@ -107,95 +104,50 @@ func androidUnkept(e Entry) []string {
 // androidQuantities are the quantity names Android knows.
 var androidQuantities = []string{"zero", "one", "two", "few", "many", "other"}
 
-// androidDecoder reads a strings.xml with its raw offsets.
+// androidDecoder reads a strings.xml from the tree xmlParse makes of it.
 type androidDecoder struct {
-	data []byte
-	d    *xml.Decoder
+	doc  *xlDoc
 	lang string
 	// cdata: the value content last read was one CDATA section.
 	cdata bool
 }
 
-// tok is one raw token with the bytes it came from.
-type tok struct {
-	t        xml.Token
-	raw      []byte
-	line     int
-	implicit bool // the end of a self-closing element
-}
-
-func (a *androidDecoder) next() (tok, error) {
-	start := a.d.InputOffset()
-	t, err := a.d.RawToken()
-	if err != nil {
-		return tok{}, a.xmlError(err)
-	}
-	end := a.d.InputOffset()
-	line, _ := a.d.InputPos()
-	return tok{t: xml.CopyToken(t), raw: a.data[start:end], line: line, implicit: start == end}, nil
-}
-
-func (a *androidDecoder) xmlError(err error) error {
-	var se *xml.SyntaxError
-	if errors.As(err, &se) {
-		return lineError(se.Line, "%s", se.Msg)
-	}
-	if err == io.EOF {
-		line, _ := a.d.InputPos()
-		return lineError(line, "unexpected end of file")
-	}
-	line, _ := a.d.InputPos()
-	return lineError(line, "%v", err)
-}
-
-func rawName(n xml.Name) string {
-	if n.Space != "" {
-		return n.Space + ":" + n.Local
-	}
-	return n.Local
+// textLine is the line where the text of kid k (not white space) begins.
+func (a *androidDecoder) textLine(k xlKid) int {
+	raw := a.doc.raw(k.start, k.end)
+	return a.doc.lineAt(k.start + strings.Index(raw, strings.TrimSpace(raw)))
 }
 
 func decodeAndroid(data []byte, o Options) (*File, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // encoding/xml does not skip a BOM
-	a := &androidDecoder{data: data, d: xml.NewDecoder(bytes.NewReader(data)), lang: o.Language}
-	a.d.Strict = true
+	doc, err := xmlParse(data)
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) && fe.Msg == "no root element" {
+			return nil, lineError(fe.Line, "no <resources> element")
+		}
+		return nil, err
+	}
+	a := &androidDecoder{doc: doc, lang: o.Language}
+	root := doc.root
+	if root.name != "resources" {
+		return nil, lineError(root.line, "the root element is <%s>, want <resources>", root.name)
+	}
 	f := &File{Languages: []string{o.Language}, Entries: []Entry{}}
 	fmeta := map[string]string{}
-	var comments []string
-	// Before <resources>.
-	for {
-		t, err := a.next()
-		if err != nil {
-			var fe *FileError
-			if errors.As(err, &fe) && strings.Contains(fe.Msg, "unexpected end of file") {
-				return nil, lineError(fe.Line, "no <resources> element")
-			}
-			return nil, err
-		}
-		switch x := t.t.(type) {
-		case xml.Comment:
-			comments = appendComment(comments, x)
-		case xml.StartElement:
-			if x.Name.Local != "resources" || x.Name.Space != "" {
-				return nil, lineError(t.line, "the root element is <%s>, want <resources>", rawName(x.Name))
-			}
-			for _, at := range x.Attr {
-				fmeta["@"+rawName(at.Name)] = at.Value
-			}
-			if len(comments) > 0 {
-				fmeta["header"] = strings.Join(comments, "\n")
-				comments = nil
-			}
-			goto body
-		case xml.CharData:
-			if len(bytes.TrimSpace(x)) > 0 {
-				return nil, lineError(t.line, "text before <resources>")
-			}
-		case xml.EndElement:
-			return nil, lineError(t.line, "unexpected </%s>", rawName(x.Name))
+	for _, at := range root.attrs {
+		fmeta["@"+xmlRawName(at.Name)] = at.Value
+	}
+	// Comments before <resources> are the header; those after its last element, and after
+	// it, the trailer.
+	var header, comments []string
+	for _, k := range doc.misc {
+		if c, ok := xmlComment(doc, k); ok && k.end <= root.start {
+			header = appendComment(header, c)
 		}
 	}
-body:
+	if len(header) > 0 {
+		fmeta["header"] = strings.Join(header, "\n")
+	}
 	seen := map[string]int{}
 	add := func(e Entry, line int) error {
 		if p := e.Meta["@product"]; p != "" && seen[e.Key] > 0 {
@@ -209,99 +161,76 @@ body:
 		f.Entries = append(f.Entries, e)
 		return nil
 	}
-	for {
-		t, err := a.next()
+	for _, k := range root.kids {
+		if k.atom {
+			if c, ok := xmlComment(doc, k); ok {
+				comments = appendComment(comments, c)
+			}
+			continue
+		}
+		el := k.el
+		if el == nil {
+			continue // text between elements is not read
+		}
+		comment := strings.Join(comments, "\n")
+		comments = nil
+		kind := el.name
+		switch kind {
+		case "string", "plurals", "string-array":
+		default:
+			continue // not text to translate
+		}
+		name, dnt, meta, err := androidAttrs(el)
 		if err != nil {
 			return nil, err
 		}
-		switch x := t.t.(type) {
-		case xml.Comment:
-			comments = appendComment(comments, x)
-		case xml.CharData:
-		case xml.EndElement:
-			if n := rawName(x.Name); n != "resources" {
-				return nil, lineError(t.line, "</%s> closes <resources>", n)
-			}
-			// </resources>: only white space and comments may follow; they are kept
-			// with the comments before it.
-			for {
-				t, err := a.next()
-				if err != nil {
-					var fe *FileError
-					if errors.As(err, &fe) && strings.Contains(fe.Msg, "unexpected end of file") {
-						break
-					}
-					return nil, err
-				}
-				if c, ok := t.t.(xml.CharData); ok && len(bytes.TrimSpace(c)) > 0 {
-					return nil, lineError(t.line, "text after </resources>")
-				}
-				if _, ok := t.t.(xml.StartElement); ok {
-					return nil, lineError(t.line, "an element after </resources>")
-				}
-				if c, ok := t.t.(xml.Comment); ok {
-					comments = appendComment(comments, c)
-				}
-			}
-			if len(comments) > 0 {
-				fmeta["trailer"] = strings.Join(comments, "\n")
-			}
-			if len(fmeta) > 0 {
-				f.Meta = fmeta
-			}
-			return f, nil
-		case xml.StartElement:
-			comment := strings.Join(comments, "\n")
-			comments = nil
-			kind := rawName(x.Name)
-			switch kind {
-			case "string", "plurals", "string-array":
-			default:
-				if err := a.skip(kind); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			name, dnt, meta, err := androidAttrs(x, t.line)
+		switch kind {
+		case "string":
+			text, content, err := a.content(el)
 			if err != nil {
 				return nil, err
 			}
-			switch kind {
-			case "string":
-				text, content, err := a.content(kind, t.line)
-				if err != nil {
-					return nil, err
-				}
-				meta = contentMeta(meta, content)
-				if _, ok := SinglePlural(text); ok {
-					meta = setMeta(meta, "type", "string")
-				}
-				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: text}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
-				if err := add(e, t.line); err != nil {
-					return nil, err
-				}
-			case "plurals":
-				value, content, lost, err := a.plurals(t.line)
-				if err != nil {
-					return nil, err
-				}
-				if content != "" {
-					meta = setMeta(meta, "content", content)
-				}
-				if lost != "" {
-					meta = setMeta(meta, "lost", lost)
-				}
-				e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
-				if err := add(e, t.line); err != nil {
-					return nil, err
-				}
-			case "string-array":
-				if err := a.array(name, comment, dnt, meta, add); err != nil {
-					return nil, err
-				}
+			meta = contentMeta(meta, content)
+			if _, ok := SinglePlural(text); ok {
+				meta = setMeta(meta, "type", "string")
+			}
+			e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: text}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
+			if err := add(e, el.line); err != nil {
+				return nil, err
+			}
+		case "plurals":
+			value, content, lost, err := a.plurals(el)
+			if err != nil {
+				return nil, err
+			}
+			if content != "" {
+				meta = setMeta(meta, "content", content)
+			}
+			if lost != "" {
+				meta = setMeta(meta, "lost", lost)
+			}
+			e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
+			if err := add(e, el.line); err != nil {
+				return nil, err
+			}
+		case "string-array":
+			if err := a.array(el, name, comment, dnt, meta, add); err != nil {
+				return nil, err
 			}
 		}
 	}
+	for _, k := range doc.misc {
+		if c, ok := xmlComment(doc, k); ok && k.start >= root.end {
+			comments = appendComment(comments, c)
+		}
+	}
+	if len(comments) > 0 {
+		fmeta["trailer"] = strings.Join(comments, "\n")
+	}
+	if len(fmeta) > 0 {
+		f.Meta = fmeta
+	}
+	return f, nil
 }
 
 // contentMeta records a value's spelling (from content) in its entry's Meta: "content",
@@ -325,10 +254,10 @@ func setMeta(m map[string]string, k, v string) map[string]string {
 }
 
 // androidAttrs reads an element's name, translatable and other attributes.
-func androidAttrs(x xml.StartElement, line int) (name string, dnt bool, meta map[string]string, err error) {
+func androidAttrs(el *xlNode) (name string, dnt bool, meta map[string]string, err error) {
 	hasName := false
-	for _, at := range x.Attr {
-		switch n := rawName(at.Name); n {
+	for _, at := range el.attrs {
+		switch n := xmlRawName(at.Name); n {
 		case "name":
 			name, hasName = at.Value, true
 		case "translatable":
@@ -341,33 +270,9 @@ func androidAttrs(x xml.StartElement, line int) (name string, dnt bool, meta map
 		}
 	}
 	if !hasName || name == "" {
-		return "", false, nil, lineError(line, "<%s> without a name", rawName(x.Name))
+		return "", false, nil, lineError(el.line, "<%s> without a name", el.name)
 	}
 	return name, dnt, meta, nil
-}
-
-// skip reads up to the end of the element just started.
-func (a *androidDecoder) skip(name string) error {
-	depth := 1
-	stack := []string{name}
-	for depth > 0 {
-		t, err := a.next()
-		if err != nil {
-			return err
-		}
-		switch x := t.t.(type) {
-		case xml.StartElement:
-			depth++
-			stack = append(stack, rawName(x.Name))
-		case xml.EndElement:
-			if n := rawName(x.Name); n != stack[len(stack)-1] {
-				return lineError(t.line, "</%s> closes <%s>", n, stack[len(stack)-1])
-			}
-			stack = stack[:len(stack)-1]
-			depth--
-		}
-	}
-	return nil
 }
 
 // segment is a run of an element's content: text (decoded XML) or a markup tag as written.
@@ -377,48 +282,45 @@ type segment struct {
 	cdata bool
 }
 
-// content reads an element's content up to its end: the value, and "cdata" or "text"
-// when the value needs that said to be written back the same way.
-func (a *androidDecoder) content(name string, line int) (string, string, error) {
-	var segs []segment
-	stack := []string{name}
-	markup := false
-	a.cdata = false
-	for {
-		t, err := a.next()
-		if err != nil {
-			return "", "", err
-		}
-		switch x := t.t.(type) {
-		case xml.CharData:
-			cd := bytes.HasPrefix(t.raw, []byte("<![CDATA["))
-			if n := len(segs); n > 0 && segs[n-1].tag == "" {
-				segs[n-1].text += string(x)
-				segs[n-1].cdata = false
+// androidSegments adds the content of n to segs: text runs (decoded, one run where text
+// meets text, cdata when it is one CDATA section) and the tags of its elements as written.
+// other is set when the content holds a comment or processing instruction (which are
+// not part of a value).
+func androidSegments(d *xlDoc, n *xlNode, segs []segment, other *bool) []segment {
+	for _, k := range n.kids {
+		switch {
+		case k.atom:
+			*other = true
+		case k.el == nil:
+			if l := len(segs); l > 0 && segs[l-1].tag == "" {
+				segs[l-1].text += k.text
+				segs[l-1].cdata = false
 			} else {
-				segs = append(segs, segment{text: string(x), cdata: cd})
+				segs = append(segs, segment{text: k.text, cdata: k.cdata})
 			}
-		case xml.StartElement:
-			markup = true
-			stack = append(stack, rawName(x.Name))
-			segs = append(segs, segment{tag: string(t.raw)})
-		case xml.EndElement:
-			n := rawName(x.Name)
-			if n != stack[len(stack)-1] {
-				return "", "", lineError(t.line, "</%s> closes <%s>", n, stack[len(stack)-1])
+		default:
+			segs = append(segs, segment{tag: d.raw(k.el.start, k.el.innerStart)})
+			if k.el.innerStart == k.el.end {
+				continue // <br/>: no end tag
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				if t.implicit {
-					return "", "empty", nil // <item/>: written back self-closing
-				}
-				return a.value(segs, markup, line)
-			}
-			if !t.implicit {
-				segs = append(segs, segment{tag: string(t.raw)})
-			}
+			segs = androidSegments(d, k.el, segs, other)
+			segs = append(segs, segment{tag: d.raw(k.el.innerEnd, k.el.end)})
 		}
 	}
+	return segs
+}
+
+// content reads an element's content: the value, and "cdata" or "text" when the value
+// needs that said to be written back the same way.
+func (a *androidDecoder) content(el *xlNode) (string, string, error) {
+	a.cdata = false
+	if el.innerStart == el.end {
+		return "", "empty", nil // <item/>: written back self-closing
+	}
+	var other bool
+	segs := androidSegments(a.doc, el, nil, &other)
+	markup := len(el.elements()) > 0
+	return a.value(segs, markup, el.line)
 }
 
 // value is the element's value from its content, and the spelling Encode needs told to
@@ -479,7 +381,7 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 		if err != nil {
 			return "", "", lineError(line, "%v", err)
 		}
-		b.WriteString(xmlText(v))
+		b.WriteString(androidText(v))
 	}
 	if v := b.String(); androidSpelling(v) != "markup" {
 		return v, "markup", nil // tags Encode would write as CDATA (<br/>, <p>)
@@ -490,49 +392,38 @@ func (a *androidDecoder) value(segs []segment, markup bool, line int) (string, s
 // plurals reads a <plurals>' items: the ICU value; "cdata" when every item was a CDATA
 // section (Encode writes them so); and, in words, what of the element lokal does not keep
 // (comments between items, an item's own spelling).
-func (a *androidDecoder) plurals(line int) (value, content, lost string, err error) {
+func (a *androidDecoder) plurals(el *xlNode) (value, content, lost string, err error) {
 	var forms []PluralForm
 	allCDATA := true
 	var lose []string
-	for {
-		t, err := a.next()
-		if err != nil {
-			return "", "", "", err
-		}
-		switch x := t.t.(type) {
-		case xml.Comment:
-			if !slices.Contains(lose, "comments between its items") {
+	for _, k := range el.kids {
+		switch {
+		case k.atom:
+			if _, ok := xmlComment(a.doc, k); ok && !slices.Contains(lose, "comments between its items") {
 				lose = append(lose, "comments between its items")
 			}
-		case xml.EndElement:
-			if n := rawName(x.Name); n != "plurals" {
-				return "", "", "", lineError(t.line, "</%s> closes <plurals>", n)
+		case k.el == nil:
+			if strings.TrimSpace(k.text) != "" {
+				return "", "", "", lineError(a.textLine(k), "text inside <plurals>")
 			}
-			if len(forms) == 0 {
-				return "", "", "", lineError(line, "<plurals> without an <item>")
-			}
-			v, err := androidPluralValue(forms, line)
-			if allCDATA {
-				content = "cdata"
-			}
-			return v, content, strings.Join(lose, ", "), err
-		case xml.StartElement:
-			if rawName(x.Name) != "item" {
-				return "", "", "", lineError(t.line, "<%s> inside <plurals>, want <item>", rawName(x.Name))
+		default:
+			it := k.el
+			if it.name != "item" {
+				return "", "", "", lineError(it.line, "<%s> inside <plurals>, want <item>", it.name)
 			}
 			q := ""
-			for _, at := range x.Attr {
-				if rawName(at.Name) == "quantity" {
-					q = at.Value
+			for _, at := range it.attrs {
+				if xmlRawName(at.Name) == "quantity" {
+					q = at.Value // the last of a repeated one
 				}
 			}
 			if !slices.Contains(androidQuantities, q) {
-				return "", "", "", lineError(t.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
+				return "", "", "", lineError(it.line, "<item> quantity %q is not one of %s", q, strings.Join(androidQuantities, ", "))
 			}
 			if hasSelector(forms, q) {
-				return "", "", "", lineError(t.line, "quantity %q appears twice", q)
+				return "", "", "", lineError(it.line, "quantity %q appears twice", q)
 			}
-			text, spelling, err := a.content("item", t.line)
+			text, spelling, err := a.content(it)
 			if err != nil {
 				return "", "", "", err
 			}
@@ -541,12 +432,16 @@ func (a *androidDecoder) plurals(line int) (value, content, lost string, err err
 				lose = append(lose, fmt.Sprintf("the %s item's spelling", q))
 			}
 			forms = append(forms, PluralForm{Selector: q, Text: text})
-		case xml.CharData:
-			if len(bytes.TrimSpace(x)) > 0 {
-				return "", "", "", lineError(t.line, "text inside <plurals>")
-			}
 		}
 	}
+	if len(forms) == 0 {
+		return "", "", "", lineError(el.line, "<plurals> without an <item>")
+	}
+	v, err := androidPluralValue(forms, el.line)
+	if allCDATA {
+		content = "cdata"
+	}
+	return v, content, strings.Join(lose, ", "), err
 }
 
 // androidPluralValue is the ICU value of a <plurals>' items (native text, in file order).
@@ -554,7 +449,7 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 	for _, quoteBraces := range []bool{false, true} {
 		p := &Plural{Arg: "count"}
 		for _, f := range forms {
-			p.Forms = append(p.Forms, PluralForm{Selector: f.Selector, Text: icuLiteral(f.Text, true, quoteBraces)})
+			p.Forms = append(p.Forms, PluralForm{Selector: f.Selector, Text: nativeLiteral(f.Text, true, quoteBraces)})
 		}
 		v := p.String()
 		back, ok := SinglePlural(v)
@@ -563,7 +458,7 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 		}
 		same := true
 		for i, f := range back.Forms {
-			t, pounds := icuNative(f.Text, true, "#")
+			t, pounds := message.ICUToNative(f.Text, "#"), formPounds(f.Text)
 			if f.Selector != forms[i].Selector || t != forms[i].Text || pounds > 0 {
 				same = false
 			}
@@ -575,30 +470,28 @@ func androidPluralValue(forms []PluralForm, line int) (string, error) {
 	return "", lineError(line, "the plural's items cannot be written as one ICU value")
 }
 
-func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]string, add func(Entry, int) error) error {
+func (a *androidDecoder) array(el *xlNode, name, comment string, dnt bool, meta map[string]string, add func(Entry, int) error) error {
 	i := 0
 	var comments []string
 	if comment != "" {
 		comments = []string{comment}
 	}
-	for {
-		t, err := a.next()
-		if err != nil {
-			return err
-		}
-		switch x := t.t.(type) {
-		case xml.Comment:
-			comments = appendComment(comments, x)
-		case xml.EndElement:
-			if n := rawName(x.Name); n != "string-array" {
-				return lineError(t.line, "</%s> closes <string-array>", n)
+	for _, k := range el.kids {
+		switch {
+		case k.atom:
+			if c, ok := xmlComment(a.doc, k); ok {
+				comments = appendComment(comments, c)
 			}
-			return nil
-		case xml.StartElement:
-			if rawName(x.Name) != "item" {
-				return lineError(t.line, "<%s> inside <string-array>, want <item>", rawName(x.Name))
+		case k.el == nil:
+			if strings.TrimSpace(k.text) != "" {
+				return lineError(a.textLine(k), "text inside <string-array>")
 			}
-			text, content, err := a.content("item", t.line)
+		default:
+			it := k.el
+			if it.name != "item" {
+				return lineError(it.line, "<%s> inside <string-array>, want <item>", it.name)
+			}
+			text, content, err := a.content(it)
 			if err != nil {
 				return err
 			}
@@ -608,16 +501,13 @@ func (a *androidDecoder) array(name, comment string, dnt bool, meta map[string]s
 			}
 			e := Entry{Key: name + "." + strconv.Itoa(i), Values: map[string]Value{a.lang: {Text: text}}, Comment: strings.Join(comments, "\n"), DoNotTranslate: dnt, Meta: m}
 			comments = nil
-			if err := add(e, t.line); err != nil {
+			if err := add(e, it.line); err != nil {
 				return err
 			}
 			i++
-		case xml.CharData:
-			if len(bytes.TrimSpace(x)) > 0 {
-				return lineError(t.line, "text inside <string-array>")
-			}
 		}
 	}
+	return nil
 }
 
 func cloneMeta(m map[string]string) map[string]string {
@@ -691,44 +581,8 @@ func isASCIISpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// xmlText escapes what XML text cannot hold as is.
-func xmlText(s string) string {
-	s = strings.ReplaceAll(s, "&", "&amp;")
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	return strings.ReplaceAll(s, "]]>", "]]&gt;")
-}
-
-// xmlAttr escapes an attribute value written in double quotes.
-func xmlAttr(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\n':
-			b.WriteString("&#10;")
-		case '\t':
-			b.WriteString("&#9;")
-		case '\r':
-			b.WriteString("&#13;")
-		default:
-			if xmlCharOK(r) {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune('\uFFFD')
-			}
-		}
-	}
-	return b.String()
-}
-
-func xmlCharOK(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
-}
+// androidText escapes text as Android's files write it: > left as it is but in "]]>".
+func androidText(s string) string { return xmlEscape(s, false, false) }
 
 // androidMarkup splits a value into text and tags when it is an XML fragment holding at
 // least one element; nil otherwise.
@@ -736,49 +590,14 @@ func androidMarkup(v string) []segment {
 	if !strings.Contains(v, "<") {
 		return nil
 	}
-	doc := "<r>" + v + "</r>"
-	d := xml.NewDecoder(strings.NewReader(doc))
-	d.Strict = true
-	var segs []segment
-	var stack []string
-	elements := false
-	for {
-		start := d.InputOffset()
-		t, err := d.RawToken()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil
-		}
-		raw := doc[start:d.InputOffset()]
-		switch x := t.(type) {
-		case xml.StartElement:
-			stack = append(stack, rawName(x.Name))
-			if len(stack) > 1 {
-				elements = true
-				segs = append(segs, segment{tag: raw})
-			}
-		case xml.EndElement:
-			if len(stack) == 0 || stack[len(stack)-1] != rawName(x.Name) {
-				return nil
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) > 0 && raw != "" {
-				segs = append(segs, segment{tag: raw})
-			}
-		case xml.CharData:
-			if n := len(segs); n > 0 && segs[n-1].tag == "" {
-				segs[n-1].text += string(x)
-			} else {
-				segs = append(segs, segment{text: string(x)})
-			}
-		default:
-			return nil // comments, processing instructions: not a value's markup
-		}
-	}
-	if !elements || len(stack) != 0 {
+	doc, err := xmlParse([]byte("<r>" + v + "</r>"))
+	if err != nil || len(doc.root.elements()) == 0 {
 		return nil
+	}
+	var other bool
+	segs := androidSegments(doc, doc.root, nil, &other)
+	if other {
+		return nil // comments, processing instructions: not a value's markup
 	}
 	return segs
 }
@@ -810,7 +629,7 @@ func androidEscape(s string, first, last bool) string {
 			}
 			b.WriteRune(r)
 		default:
-			if r < 0x20 || r == 0x7f || !xmlCharOK(r) {
+			if r < 0x20 || r == 0x7f || !xmlValidRune(r) {
 				fmt.Fprintf(&b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)
@@ -892,7 +711,7 @@ func androidWriteValue(v, content, cdata string) string {
 	}
 	switch content {
 	case "reference":
-		return xmlText(v)
+		return androidText(v)
 	case "cdata":
 		if cdata != "" && !strings.Contains(cdata, "]]>") {
 			if back, err := androidUnescape(cdata, true, true); err == nil && back == v {
@@ -901,11 +720,11 @@ func androidWriteValue(v, content, cdata string) string {
 		}
 		return "<![CDATA[" + strings.ReplaceAll(androidEscape(v, true, true), "]]>", "]]]]><![CDATA[>") + "]]>"
 	case "text", "literal":
-		return xmlText(androidEscape(v, true, true))
+		return androidText(androidEscape(v, true, true))
 	}
 	segs := androidMarkup(v)
 	if segs == nil {
-		return xmlText(androidEscape(v, true, true))
+		return androidText(androidEscape(v, true, true))
 	}
 	var b strings.Builder
 	for i, s := range segs {
@@ -913,7 +732,7 @@ func androidWriteValue(v, content, cdata string) string {
 			b.WriteString(s.tag)
 			continue
 		}
-		b.WriteString(xmlText(androidEscape(s.text, i == 0, i == len(segs)-1)))
+		b.WriteString(androidText(androidEscape(s.text, i == 0, i == len(segs)-1)))
 	}
 	return b.String()
 }
@@ -936,7 +755,7 @@ func androidAttrString(name string, dnt bool, meta map[string]string) string {
 		name = strings.TrimSuffix(name, "#"+p)
 	}
 	if name != "" {
-		b.WriteString(` name="` + xmlAttr(name) + `"`)
+		b.WriteString(` name="` + xmlEscapeAttr(name) + `"`)
 	}
 	if dnt {
 		b.WriteString(` translatable="false"`)
@@ -949,7 +768,7 @@ func androidAttrString(name string, dnt bool, meta map[string]string) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		b.WriteString(" " + k[1:] + `="` + xmlAttr(meta[k]) + `"`)
+		b.WriteString(" " + k[1:] + `="` + xmlEscapeAttr(meta[k]) + `"`)
 	}
 	return b.String()
 }
@@ -1071,7 +890,7 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 		if len(forms) > 0 {
 			b.WriteString("    <plurals" + androidAttrString(e.Key, e.DoNotTranslate, e.Meta) + ">\n")
 			for _, fm := range forms {
-				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(first(icuNative(fm.Text, true, "%d")), e.Meta["content"], "") + "</item>\n")
+				b.WriteString(`        <item quantity="` + fm.Selector + `">` + androidWriteValue(message.ICUToNative(fm.Text, "%d"), e.Meta["content"], "") + "</item>\n")
 			}
 			b.WriteString("    </plurals>\n")
 			continue
@@ -1083,8 +902,6 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func first(s string, _ int) string { return s }
-
 // androidElement writes one <string> or <item> line: self-closing when the value is empty
 // and the file had it so.
 func androidElement(name, attrs, v string, meta map[string]string) string {
@@ -1095,8 +912,8 @@ func androidElement(name, attrs, v string, meta map[string]string) string {
 }
 
 // appendComment adds a comment's text, trimmed, unless it is empty.
-func appendComment(comments []string, c xml.Comment) []string {
-	if t := strings.TrimSpace(string(c)); t != "" {
+func appendComment(comments []string, c string) []string {
+	if t := strings.TrimSpace(c); t != "" {
 		return append(comments, t)
 	}
 	return comments

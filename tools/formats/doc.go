@@ -4,6 +4,9 @@
 // what else the file says in Meta) and encoding one back, so that encode(decode(file))
 // gives the file back byte for byte when it is in the codec's own spelling, and the same
 // meaning otherwise. A file that does not parse is a *FileError naming the line (or byte).
+// A codec with a Merge (xliff and xliff2: xliffmerge.go; android: androidmerge.go;
+// stringsdict: stringsdictmerge.go; all on the spans xmltree.go records) writes an export
+// into the repository's file in place, leaving the bytes of what did not change.
 //
 // # The formats
 //
@@ -50,8 +53,8 @@
 // on export by the rule under yml below. PO is keyed by msgctxt when every entry has a
 // distinct one (lokal's own export), else by msgid (with msgctxt and U+0004 before it when
 // the entry has one); a file whose every key is its msgid is written back keyed by msgid.
-// XLIFF 1.2 with several <file> elements prefixes each unit's id with the file's original
-// and "/"; CSV's first column is the key whatever its header says.
+// XLIFF (1.2 and 2.0) with several <file> elements keys a unit by its id and records its
+// file in Entry.Meta "file" (an id an earlier file used is prefixed "FILE/"); CSV's first column is the key whatever its header says.
 //
 // # Merge
 //

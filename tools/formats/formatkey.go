@@ -3,6 +3,8 @@ package formats
 import (
 	"slices"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 // Apple's format keys: a text such as "%#@files@ left in %#@folders@" whose %#@var@ (or
@@ -94,12 +96,12 @@ func formatKeyICU(lang string, parts []formatPart) (string, bool) {
 		var ps []Piece
 		for _, w := range parts {
 			if w.arg == "" {
-				ps = append(ps, Piece{Text: icuLiteral(w.text, false, quoteBraces)})
+				ps = append(ps, Piece{Text: nativeLiteral(w.text, false, quoteBraces)})
 				continue
 			}
 			lit := make([]PluralForm, len(w.forms))
 			for i, f := range w.forms {
-				lit[i] = PluralForm{Selector: f.Selector, Text: icuLiteral(f.Text, true, quoteBraces)}
+				lit[i] = PluralForm{Selector: f.Selector, Text: nativeLiteral(f.Text, true, quoteBraces)}
 			}
 			ps = append(ps, Piece{Plural: FromNative(lang, w.arg, false, lit)})
 		}
@@ -109,7 +111,7 @@ func formatKeyICU(lang string, parts []formatPart) (string, bool) {
 		for i := 0; same && i < len(back); i++ {
 			w, b := parts[i], back[i]
 			if w.arg == "" {
-				t, _ := icuNative(b.Text, false, "#")
+				t := message.ICUToNative(b.Text, "#")
 				same = b.Plural == nil && t == w.text
 				continue
 			}
@@ -118,7 +120,7 @@ func formatKeyICU(lang string, parts []formatPart) (string, bool) {
 				continue
 			}
 			for j, f := range b.Plural.Forms {
-				t, pounds := icuNative(f.Text, true, "#")
+				t, pounds := message.ICUToNative(f.Text, "#"), formPounds(f.Text)
 				if t != w.forms[j].Text || pounds > 0 {
 					same = false
 				}
@@ -152,7 +154,7 @@ func icuFormatKey(lang string, ps []Piece, pos func(arg string) string) (format 
 	for _, p := range ps {
 		switch {
 		case p.Plural == nil:
-			t, _ := icuNative(p.Text, false, "#")
+			t := message.ICUToNative(p.Text, "#")
 			b.WriteString(t)
 		case p.Plural.Ordinal:
 			b.WriteString(p.Plural.String())
@@ -175,7 +177,7 @@ func icuFormatKey(lang string, ps []Piece, pos func(arg string) string) (format 
 func formatKeyForms(lang string, p *Plural, pound string) []PluralForm {
 	forms, _, _ := ToNative(lang, p, ZeroExplicit)
 	for i, f := range forms {
-		forms[i].Text, _ = icuNative(f.Text, true, pound)
+		forms[i].Text = message.ICUToNative(f.Text, pound)
 	}
 	return forms
 }

@@ -1,6 +1,10 @@
 package formats
 
-import "github.com/lokal-dev/lokal/tools/message"
+import (
+	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
+)
 
 // Inside lokal a plural is one ICU value; every format's edge converts its native forms to
 // one and back with the message model's helpers (message.FromNative, message.ToNative), so
@@ -56,4 +60,42 @@ func pluralOfForms(lang string, ordinal bool, forms []PluralForm, explicit map[s
 		return ""
 	}
 	return FromNative(lang, "count", ordinal, back).String()
+}
+
+// nativeLiteral writes a native text (a form's when plural) as ICU that reads back as it
+// (message.QuoteLiteral); without quoteBraces, what the text already reads as an argument
+// or block ({name}) stays one, the text around it quoted, and a text whose braces do not
+// pair is given back as it is (its brace problems send the caller to quoteBraces).
+func nativeLiteral(s string, plural, quoteBraces bool) string {
+	if quoteBraces || !strings.ContainsAny(s, "{}") {
+		return message.QuoteLiteral(s, plural)
+	}
+	var b strings.Builder
+	for _, n := range message.Parse(s, valueSyntax).Nodes {
+		switch n.(type) {
+		case *message.Text, *message.Quoted:
+			if _, q := n.(*message.Quoted); !q && strings.ContainsAny(n.String(), "{}") {
+				return s
+			}
+			b.WriteString(message.QuoteLiteral(n.String(), plural))
+		default:
+			b.WriteString(n.String())
+		}
+	}
+	return b.String()
+}
+
+// formPounds counts the '#'s (the number) of a plural form's text.
+func formPounds(text string) int {
+	m, ok := message.ParseForm(text)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, x := range m.Nodes {
+		if _, ok := x.(*message.Pound); ok {
+			n++
+		}
+	}
+	return n
 }

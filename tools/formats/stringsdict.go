@@ -1,9 +1,6 @@
 package formats
 
 import (
-	"encoding/xml"
-	"errors"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +36,7 @@ import (
 // The comment (<!-- -->) before a key is Entry.Comment. Encode writes Xcode's layout
 // (tabs, the plist DOCTYPE) with its own XML writer, so the output is stable.
 
-var stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: decodeStringsdict, Encode: encodeStringsdict}
+var stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: decodeStringsdict, Encode: encodeStringsdict, Merge: mergeStringsdict}
 
 // appleForms are the plural forms of a stringsdict variable, in Apple's order.
 var appleForms = []string{"zero", "one", "two", "few", "many", "other"}
@@ -47,11 +44,13 @@ var appleForms = []string{"zero", "one", "two", "few", "many", "other"}
 // pnode is a property-list value: a dict (keys in file order), a string, or another type.
 type pnode struct {
 	kind     string // "dict", "string", or the element name of another type
+	el       *xlNode
 	line     int
 	text     string
 	keys     []string
 	vals     []*pnode
 	comments []string // per key, the comment before it
+	keyEls   []*xlNode
 	keyLines []int
 	index    map[string]int
 }
@@ -63,182 +62,116 @@ func (n *pnode) get(k string) *pnode {
 	return nil
 }
 
-type plistReader struct {
-	d *xml.Decoder
-}
-
-func (r *plistReader) line() int {
-	l, _ := r.d.InputPos()
-	return l
-}
-
-func (r *plistReader) token() (xml.Token, error) {
-	t, err := r.d.Token()
-	if err != nil {
-		var se *xml.SyntaxError
-		if errors.As(err, &se) {
-			return nil, lineError(se.Line, "%s", se.Msg)
-		}
-		if err == io.EOF {
-			return nil, lineError(r.line(), "unexpected end of file")
-		}
-		return nil, lineError(r.line(), "%v", err)
-	}
-	return xml.CopyToken(t), nil
-}
-
-// value reads the value whose start element is se.
-func (r *plistReader) value(se xml.StartElement) (*pnode, error) {
-	n := &pnode{kind: se.Name.Local, line: r.line()}
+// plistValue reads the value whose element is el; doc is the document it is in.
+func plistValue(doc *xlDoc, el *xlNode) (*pnode, error) {
+	n := &pnode{kind: el.local(), el: el, line: el.line}
 	switch n.kind {
 	case "dict":
 		var comment []string
-		for {
-			t, err := r.token()
-			if err != nil {
-				return nil, err
-			}
-			switch x := t.(type) {
-			case xml.Comment:
-				comment = appendComment(comment, x)
-			case xml.EndElement:
-				return n, nil
-			case xml.CharData:
-				if strings.TrimSpace(string(x)) != "" {
-					return nil, lineError(r.line(), "text inside <dict>")
+		var key *xlNode // a <key> read, its value not yet
+		for _, k := range el.kids {
+			switch {
+			case k.atom:
+				if c, ok := xmlComment(doc, k); ok && key == nil {
+					comment = appendComment(comment, c)
 				}
-			case xml.StartElement:
-				if x.Name.Local != "key" {
-					return nil, lineError(r.line(), "<%s> where a <key> belongs", x.Name.Local)
+			case k.el == nil:
+				raw := doc.raw(k.start, k.end)
+				t := strings.TrimSpace(raw)
+				if t == "" {
+					continue
 				}
-				kl := r.line()
-				k, err := r.text("key")
+				if key != nil {
+					return nil, lineError(doc.lineAt(k.start+strings.Index(raw, t)), "unexpected text %q", strings.TrimSpace(k.text))
+				}
+				return nil, lineError(doc.lineAt(k.end), "text inside <dict>")
+			case key == nil:
+				if k.el.local() != "key" {
+					return nil, lineError(k.el.line, "<%s> where a <key> belongs", k.el.name)
+				}
+				key = k.el
+			default:
+				name, err := plistText(doc, key)
 				if err != nil {
 					return nil, err
 				}
-				vs, err := r.nextStart()
+				v, err := plistValue(doc, k.el)
 				if err != nil {
 					return nil, err
 				}
-				if vs == nil {
-					return nil, lineError(r.line(), "<key>%s</key> without a value", k)
-				}
-				v, err := r.value(*vs)
-				if err != nil {
-					return nil, err
-				}
-				if n.get(k) != nil {
-					return nil, lineError(kl, "key %q appears twice in one dict", k)
+				if n.get(name) != nil {
+					return nil, lineError(key.line, "key %q appears twice in one dict", name)
 				}
 				if n.index == nil {
 					n.index = map[string]int{}
 				}
-				n.index[k] = len(n.keys)
-				n.keys, n.vals, n.keyLines = append(n.keys, k), append(n.vals, v), append(n.keyLines, kl)
+				n.index[name] = len(n.keys)
+				n.keys, n.vals = append(n.keys, name), append(n.vals, v)
+				n.keyEls, n.keyLines = append(n.keyEls, key), append(n.keyLines, key.line)
 				n.comments = append(n.comments, strings.Join(comment, "\n"))
-				comment = nil
+				comment, key = nil, nil
 			}
 		}
+		if key != nil {
+			name, _ := plistText(doc, key)
+			return nil, lineError(doc.lineAt(el.innerEnd), "<key>%s</key> without a value", name)
+		}
 	case "string":
-		s, err := r.text("string")
+		s, err := plistText(doc, el)
 		if err != nil {
 			return nil, err
 		}
 		n.text = s
-		return n, nil
 	}
-	// Any other type: skip it whole.
-	depth := 1
-	for depth > 0 {
-		t, err := r.token()
-		if err != nil {
-			return nil, err
-		}
-		switch t.(type) {
-		case xml.StartElement:
-			depth++
-		case xml.EndElement:
-			depth--
-		}
-	}
-	return n, nil
+	return n, nil // any other type: not read
 }
 
-// text reads character data up to the end of the element.
-func (r *plistReader) text(name string) (string, error) {
+// plistText is the text of a <key> or <string>.
+func plistText(doc *xlDoc, el *xlNode) (string, error) {
 	var b strings.Builder
-	for {
-		t, err := r.token()
-		if err != nil {
-			return "", err
-		}
-		switch x := t.(type) {
-		case xml.CharData:
-			b.Write(x)
-		case xml.StartElement:
-			return "", lineError(r.line(), "<%s> inside <%s>", x.Name.Local, name)
-		case xml.EndElement:
-			return b.String(), nil
+	for _, k := range el.kids {
+		switch {
+		case k.el != nil:
+			return "", lineError(k.el.line, "<%s> inside <%s>", k.el.name, el.local())
+		case !k.atom:
+			b.WriteString(k.text)
 		}
 	}
+	return b.String(), nil
 }
 
-// nextStart skips white space and comments to the next start element; nil at an end.
-func (r *plistReader) nextStart() (*xml.StartElement, error) {
-	for {
-		before := r.line()
-		t, err := r.token()
-		if err != nil {
-			return nil, err
-		}
-		switch x := t.(type) {
-		case xml.StartElement:
-			return &x, nil
-		case xml.EndElement:
-			return nil, nil
-		case xml.CharData:
-			if t := strings.TrimSpace(string(x)); t != "" {
-				at := before + strings.Count(string(x)[:strings.Index(string(x), t)], "\n")
-				return nil, lineError(at, "unexpected text %q", t)
+// plistRoot is the root dict of a property list.
+func plistRoot(doc *xlDoc) (*pnode, error) {
+	el := doc.root
+	if el.local() == "plist" {
+		el = nil
+		for _, k := range doc.root.kids {
+			if k.el != nil {
+				el = k.el
+				break
+			}
+			if raw := doc.raw(k.start, k.end); !k.atom && strings.TrimSpace(raw) != "" {
+				return nil, lineError(doc.lineAt(k.start+strings.Index(raw, strings.TrimSpace(raw))), "unexpected text %q", strings.TrimSpace(k.text))
 			}
 		}
+		if el == nil {
+			return &pnode{kind: "dict"}, nil
+		}
 	}
+	if el.local() != "dict" {
+		return nil, lineError(el.line, "the property list holds <%s>, want <dict>", el.name)
+	}
+	return plistValue(doc, el)
 }
 
 func decodeStringsdict(data []byte, o Options) (*File, error) {
-	text := strings.TrimPrefix(string(data), "\ufeff") // encoding/xml does not skip a BOM
-	r := &plistReader{d: xml.NewDecoder(strings.NewReader(text))}
-	r.d.Strict = true
-	var root *pnode
-	for root == nil {
-		t, err := r.token()
-		if err != nil {
-			return nil, err
-		}
-		se, ok := t.(xml.StartElement)
-		if !ok {
-			if cd, ok := t.(xml.CharData); ok && strings.TrimSpace(string(cd)) != "" {
-				return nil, lineError(r.line(), "text outside <plist>")
-			}
-			continue
-		}
-		if se.Name.Local == "plist" {
-			vs, err := r.nextStart()
-			if err != nil {
-				return nil, err
-			}
-			if vs == nil {
-				root = &pnode{kind: "dict"}
-				break
-			}
-			se = *vs
-		}
-		if se.Name.Local != "dict" {
-			return nil, lineError(r.line(), "the property list holds <%s>, want <dict>", se.Name.Local)
-		}
-		if root, err = r.value(se); err != nil {
-			return nil, err
-		}
+	doc, err := xmlParse(data)
+	if err != nil {
+		return nil, err
+	}
+	root, err := plistRoot(doc)
+	if err != nil {
+		return nil, err
 	}
 	f := &File{Languages: []string{o.Language}, Entries: []Entry{}}
 	for i, key := range root.keys {
@@ -337,90 +270,6 @@ func braceProblems(v string) bool {
 	return false
 }
 
-// icuLiteral writes native text as ICU message text that reads back as that text: in a
-// plural form '#' is the number, so a literal one is quoted; an apostrophe ICU would read
-// as the start of quoting (before a syntax character, another apostrophe, or at the end,
-// where a brace follows) is doubled; braces are quoted when quoteBraces.
-func icuLiteral(s string, inPlural, quoteBraces bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			if i+1 == len(s) || strings.IndexByte("'{}|#", s[i+1]) >= 0 {
-				b.WriteString("''")
-			} else {
-				b.WriteByte(c)
-			}
-		case c == '#' && inPlural:
-			b.WriteString("'#'")
-		case (c == '{' || c == '}') && quoteBraces:
-			b.WriteString("'" + string(c) + "'")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// icuNative is the native text of ICU message text: quoting undone and, in a plural form,
-// each '#' written as pound; it also counts the '#'s.
-func icuNative(text string, inPlural bool, pound string) (string, int) {
-	var nodes []message.Node
-	if inPlural {
-		m := message.Parse("{n, plural, other {"+text+"}}", valueSyntax)
-		s, ok := m.Nodes[0].(*message.Select)
-		if len(m.Nodes) != 1 || !ok || len(s.Forms) != 1 || s.Tail == "" {
-			return text, 0
-		}
-		nodes = s.Forms[0].Message.Nodes
-	} else {
-		nodes = message.Parse(text, valueSyntax).Nodes
-	}
-	var b strings.Builder
-	pounds := 0
-	for _, n := range nodes {
-		switch x := n.(type) {
-		case *message.Pound:
-			b.WriteString(pound)
-			pounds++
-		case *message.Quoted:
-			if strings.HasPrefix(x.Raw, "'") {
-				b.WriteString(x.Value)
-			} else {
-				b.WriteString(x.Raw)
-			}
-		default:
-			b.WriteString(n.String())
-		}
-	}
-	return b.String(), pounds
-}
-
-// plistText escapes a plist <key> or <string>'s text.
-func plistText(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#13;")
-		default:
-			if xmlCharOK(r) {
-				b.WriteRune(r)
-			} else {
-				b.WriteRune('\uFFFD')
-			}
-		}
-	}
-	return b.String()
-}
-
 func encodeStringsdict(f *File, o Options) ([]byte, error) {
 	lang := fileLanguage(f, o)
 	var b strings.Builder
@@ -428,7 +277,7 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 	b.WriteString(`<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">` + "\n")
 	b.WriteString(`<plist version="1.0">` + "\n<dict>\n")
 	kv := func(indent, k, v string) {
-		b.WriteString(indent + "<key>" + plistText(k) + "</key>\n" + indent + "<string>" + plistText(v) + "</string>\n")
+		b.WriteString(indent + "<key>" + xmlEscapeText(k) + "</key>\n" + indent + "<string>" + xmlEscapeText(v) + "</string>\n")
 	}
 	for _, e := range f.Entries {
 		val, ok := e.Values[lang]
@@ -436,7 +285,7 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 			continue // untranslated keys are left out
 		}
 		androidComment(&b, "\t", e.Comment)
-		b.WriteString("\t<key>" + plistText(e.Key) + "</key>\n\t<dict>\n")
+		b.WriteString("\t<key>" + xmlEscapeText(e.Key) + "</key>\n\t<dict>\n")
 		if widths := widthsOf(e.Meta); len(widths) > 0 {
 			b.WriteString("\t\t<key>NSStringVariableWidthRuleType</key>\n\t\t<dict>\n")
 			for i, w := range widths {
@@ -465,7 +314,7 @@ func encodeStringsdict(f *File, o Options) ([]byte, error) {
 			if vt == "" {
 				vt = "d"
 			}
-			b.WriteString("\t\t<key>" + plistText(p.Arg) + "</key>\n\t\t<dict>\n")
+			b.WriteString("\t\t<key>" + xmlEscapeText(p.Arg) + "</key>\n\t\t<dict>\n")
 			kv("\t\t\t", "NSStringFormatSpecTypeKey", "NSStringPluralRuleType")
 			kv("\t\t\t", "NSStringFormatValueTypeKey", vt)
 			for _, fm := range formatKeyForms(lang, p, "%"+vt) {

@@ -93,7 +93,7 @@ func TestStringsdictEntriesRoundTrip(t *testing.T) {
 	t.Parallel()
 	f := &File{Languages: []string{"pl"}}
 	for i, s := range tricky {
-		if strings.ContainsAny(s, "\xff\xfe\r") || strings.ContainsFunc(s, func(r rune) bool { return !xmlCharOK(r) }) {
+		if strings.ContainsAny(s, "\xff\xfe\r") || strings.ContainsFunc(s, func(r rune) bool { return !xmlValidRune(r) }) {
 			continue // not text an XML plist can hold
 		}
 		f.Entries = append(f.Entries, Entry{Key: "k" + strings.Repeat("x", i) + s, Values: map[string]Value{"pl": {Text: s}}})
@@ -113,7 +113,8 @@ func TestStringsdictBrokenFiles(t *testing.T) {
 		name, in string
 		line     int
 	}{
-		{"unclosed", head + "<key>a</key>\n<dict>\n<key>x</key>\n</dict>\n</plist>\n", 7},
+		// The root dict is not closed: </plist> on line 8 says so.
+		{"unclosed", head + "<key>a</key>\n<dict>\n<key>x</key>\n</dict>\n</plist>\n", 8},
 		{"no format key", head + "<key>a</key>\n<dict>\n<key>x</key>\n<string>y</string>\n</dict>\n</dict>\n</plist>\n", 4},
 		{"missing variable", head + "<key>a</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n<string>%#@n@</string>\n</dict>\n</dict>\n</plist>\n", 7},
 		{"width rule", head + "<key>a</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key>\n<string>%#@n@</string>\n<key>n</key>\n<dict>\n<key>NSStringFormatSpecTypeKey</key>\n<string>NSStringVariableWidthRuleType</string>\n</dict>\n</dict>\n</dict>\n</plist>\n", 9},

@@ -2,8 +2,11 @@ package formats
 
 // XLIFF 1.2 (format "xliff"): Angular's and Xcode's exports, and what other tools write.
 //
-// Keys and texts: a <trans-unit>'s id is its key, prefixed with its <file>'s original and
-// "/" when the document holds more than one <file>; units inside <group>s are read too.
+// Keys and texts: a <trans-unit>'s id is its key; in a document with several <file>s the
+// unit's Meta "file" is its file's original (an id an earlier file used is keyed
+// "ORIGINAL/ID", Meta "id" the id: xlfiles.go), and encoding writes each unit in the file
+// its Meta names (a file the File's Meta lacks gets the usual attributes), so the
+// document comes back with its files and unit ids; units inside <group>s are read too.
 // Entry.Source is <source>; Values[target language] is <target>, the target language
 // being Options.Language (the language imported into), or the first <file>'s
 // target-language when Options.Language is unset, "all" or the file's source language
@@ -58,7 +61,8 @@ package formats
 // as written), "file.N.attrs" (the N-th <file>'s attributes as written, for every file
 // when there are several), "file.N.header" (its <header> element as written).
 //
-// Entry.Meta: "attrs" (the <trans-unit>'s attributes but id, as written), "source.attrs"
+// Entry.Meta: "file" and "id" (above), "attrs" (the <trans-unit>'s attributes but id, as
+// written: resname and xml:space among them), "source.attrs"
 // and "target.attrs" (those of <source> and <target>, state included), "source.cdata" and
 // "target.cdata" ("true" when the text was one CDATA section), "xml" (everything in the
 // unit after <target> as written: notes, context groups, alt-trans; rewritten with one
@@ -67,14 +71,14 @@ package formats
 // stands for a kept value that was empty.
 
 import (
-	"fmt"
+	"github.com/lokal-dev/lokal/tools/message"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF}
+var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF, Merge: mergeXLIFF}
 
 const (
 	xliff12Prolog = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
@@ -96,6 +100,7 @@ type xunit struct {
 	tail, comment, group string
 	dnt                  bool
 	state                State
+	node                 *xlNode // the element, for Merge
 }
 
 func xliffState(s string) State {
@@ -179,13 +184,9 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 	if len(f.Meta) == 0 {
 		f.Meta = nil
 	}
-	seen := map[string]int{}
+	seen := map[string]string{}
 	for _, fl := range files {
-		prefix := ""
-		if len(files) > 1 {
-			orig, _ := fl.attr("original")
-			prefix = orig + "/"
-		}
+		orig, _ := fl.attr("original")
 		var units []xunit
 		body := fl.child("body")
 		if body == nil {
@@ -194,14 +195,11 @@ func decodeXLIFF(data []byte, o Options) (*File, error) {
 		if err := doc.units(body, "", &units); err != nil {
 			return nil, err
 		}
-		for _, e := range xliffEntries(units, f.SourceLanguage, target) {
-			e.Key = prefix + e.Key
-			if _, dup := seen[e.Key]; dup {
-				return nil, &FileError{Offset: -1, Msg: fmt.Sprintf("two units with the key %q", e.Key)}
-			}
-			seen[e.Key] = len(f.Entries)
-			f.Entries = append(f.Entries, e)
+		es, err := xlFileKeys(xliffEntries(units, f.SourceLanguage, target), orig, len(files) > 1, seen)
+		if err != nil {
+			return nil, err
 		}
+		f.Entries = append(f.Entries, es...)
 	}
 	return f, nil
 }
@@ -255,7 +253,7 @@ func (d *xlDoc) unit(el *xlNode) (xunit, error) {
 	if !ok {
 		return xunit{}, lineError(el.line, "<trans-unit> without an id")
 	}
-	u := xunit{id: id, attrs: xmlDelAttr(el.rawAttrs, "id")}
+	u := xunit{id: id, attrs: xmlDelAttr(el.rawAttrs, "id"), node: el}
 	if v, _ := el.attr("translate"); v == "no" {
 		u.dnt = true
 	}
@@ -620,32 +618,28 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	if !keptFiles {
 		fileAttrs = []string{xliffFileAttrs("lokal", sl, tl)}
 	}
-	multi := len(fileAttrs) > 1
 	originals := make([]string, len(fileAttrs))
 	for i, a := range fileAttrs {
 		originals[i], _ = xmlGetAttr(a, "original")
 	}
+	if !keptFiles {
+		originals = nil
+	}
+	in, ids, names := xlSplitFiles(f.Entries, originals)
+	for _, n := range names[len(fileAttrs):] {
+		if n == "" {
+			n = "lokal"
+		}
+		fileAttrs = append(fileAttrs, xliffFileAttrs(n, sl, tl))
+	}
+	if !keptFiles && names[0] != "" {
+		fileAttrs[0] = xliffFileAttrs(names[0], sl, tl)
+	}
 	sl0, _ := xmlGetAttr(fileAttrs[0], "source-language")
 	tl0, _ := xmlGetAttr(fileAttrs[0], "target-language")
-	perFile := make([][]Entry, len(fileAttrs))
-	ids := make([][]string, len(fileAttrs))
-	for _, e := range f.Entries {
-		fi, id := len(fileAttrs)-1, e.Key
-		if multi {
-			best := -1
-			for i, orig := range originals {
-				if strings.HasPrefix(e.Key, orig+"/") && (best < 0 || len(orig) > len(originals[best])) {
-					best = i
-				}
-			}
-			if best >= 0 {
-				fi, id = best, e.Key[len(originals[best])+1:]
-			}
-		} else {
-			fi = 0
-		}
-		perFile[fi] = append(perFile[fi], e)
-		ids[fi] = append(ids[fi], id)
+	perFile := make([][]int, len(fileAttrs))
+	for j, fi := range in {
+		perFile[fi] = append(perFile[fi], j)
 	}
 	for i, a := range fileAttrs {
 		// Languages are updated where the file names them; a file kept as written that
@@ -663,12 +657,13 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		}
 		b.WriteString("\n    <body>")
 		open := ""
-		for j, e := range perFile[i] {
+		for _, j := range perFile[i] {
+			e := f.Entries[j]
 			if g := e.Meta["group"]; g != open {
 				xlSwitchGroups(&b, open, g, 6)
 				open = g
 			}
-			writeXLIFFEntry(&b, &e, ids[i][j], sl, tl)
+			writeXLIFFEntry(&b, &e, ids[j], sl, tl)
 		}
 		xlSwitchGroups(&b, open, "", 6)
 		b.WriteString("\n    </body>\n  </file>")
@@ -765,15 +760,7 @@ func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, ha
 	b.WriteString(pad + "  " + xmlElement("source", e.Meta["source.attrs"], xmlWriteContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
 	if hasTarget {
 		ta, ok := xlMeta(e.Meta, "target.attrs")
-		if !ok {
-			ta = xliffStateAttr(v.State)
-		} else if st, had := xmlGetAttr(ta, "state"); xliffState(st) != v.State || (!had && v.State != StateNone) {
-			if n, ok := xliffStateName[v.State]; ok {
-				ta = xmlSetAttr(ta, "state", n)
-			} else {
-				ta = xmlDelAttr(ta, "state")
-			}
-		}
+		ta = xliffTargetAttrs(ta, ok, v.State)
 		b.WriteString(pad + "  " + xmlElement("target", ta, xmlWriteContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
 	}
 	tail, ok := xlMeta(e.Meta, "xml")
@@ -781,6 +768,21 @@ func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, ha
 		tail = xlReplaceNotes(tail, comment, indent, ok)
 	}
 	b.WriteString(tail + "</trans-unit>")
+}
+
+// xliffTargetAttrs are a <target>'s attributes for a value in state st: kept as written
+// while their state maps to st, else with the state set (the usual ones when none kept).
+func xliffTargetAttrs(ta string, kept bool, st State) string {
+	if !kept {
+		return xliffStateAttr(st)
+	}
+	if was, had := xmlGetAttr(ta, "state"); xliffState(was) != st || (!had && st != StateNone) {
+		if n, ok := xliffStateName[st]; ok {
+			return xmlSetAttr(ta, "state", n)
+		}
+		return xmlDelAttr(ta, "state")
+	}
+	return ta
 }
 
 // xlNotesText is the Comment the <note>s of a unit's tail make.
@@ -880,7 +882,7 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 			if p.Plural != nil {
 				s.WriteString("%#@" + p.Plural.Arg + "@")
 			} else {
-				t, _ := icuNative(p.Text, false, "#")
+				t := message.ICUToNative(p.Text, "#")
 				s.WriteString(t)
 			}
 		}
@@ -947,8 +949,8 @@ func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bo
 					u.tgt, u.has = tp.Form(explicitFor[cat])
 				}
 			}
-			u.src, _ = icuNative(u.src, true, pound)
-			u.tgt, _ = icuNative(u.tgt, true, pound)
+			u.src = message.ICUToNative(u.src, pound)
+			u.tgt = message.ICUToNative(u.tgt, pound)
 			us = append(us, u)
 		}
 	}

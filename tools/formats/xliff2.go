@@ -2,8 +2,9 @@ package formats
 
 // XLIFF 2.0 (format "xliff2"): Angular's xliff2 export and what other tools write.
 //
-// Keys and texts: a <unit>'s id is its key, prefixed with its <file>'s id and "/" when the
-// document holds more than one <file>; units inside <group>s are read too. Entry.Source
+// Keys and texts: a <unit>'s id is its key; with several <file>s, Meta "file" is its
+// file's id (and Meta "id" the unit id of a key prefixed "FILE/" because an earlier file
+// used the id), as in format xliff; units inside <group>s are read too. Entry.Source
 // is the unit's <source> text and Values[target language] its <target> text (an empty
 // value is written <target/>), the target language chosen as in format xliff
 // (Options.Language unless unset, "all" or the source language; else trgLang); a missing
@@ -28,7 +29,7 @@ package formats
 // written), "file.N.head" (what the file holds before its first unit: notes, skeleton,
 // metadata, as written).
 //
-// Entry.Meta: "attrs" (the <unit>'s attributes but id), "xml" (what the unit holds before
+// Entry.Meta: "file" and "id" (above), "attrs" (the <unit>'s attributes but id: name among them), "xml" (what the unit holds before
 // its first segment: notes, originalData, as written), "xml.end" (what follows its last
 // segment), "segment.attrs", "source.attrs", "target.attrs", "source.cdata",
 // "target.cdata" (as in format xliff), "segments" (the split of several segments:
@@ -37,13 +38,12 @@ package formats
 // the unit). "none" stands for a kept value that was empty.
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-var xliff2Codec = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF2, Encode: encodeXLIFF2}
+var xliff2Codec = &Codec{Name: "xliff2", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF2, Encode: encodeXLIFF2, Merge: mergeXLIFF2}
 
 const (
 	xliff2Prolog = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
@@ -140,17 +140,13 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 			files = append(files, el)
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for i, fl := range files {
 		n := "file." + strconv.Itoa(i)
 		if len(files) > 1 || fl.rawAttrs != ` id="f1"` {
 			xlKeepMeta(&f.Meta, n+".attrs", fl.rawAttrs)
 		}
-		prefix := ""
-		if len(files) > 1 {
-			id, _ := fl.attr("id")
-			prefix = id + "/"
-		}
+		fid, _ := fl.attr("id")
 		// What precedes the first unit or group.
 		headEnd := -1
 		for _, k := range fl.kids {
@@ -169,14 +165,11 @@ func decodeXLIFF2(data []byte, o Options) (*File, error) {
 		if err := doc.units2(fl, "", tl, &es); err != nil {
 			return nil, err
 		}
-		for _, e := range es {
-			e.Key = prefix + e.Key
-			if seen[e.Key] {
-				return nil, &FileError{Offset: -1, Msg: fmt.Sprintf("two units with the key %q", e.Key)}
-			}
-			seen[e.Key] = true
-			f.Entries = append(f.Entries, e)
+		es, err := xlFileKeys(es, fid, len(files) > 1, seen)
+		if err != nil {
+			return nil, err
 		}
+		f.Entries = append(f.Entries, es...)
 	}
 	return f, nil
 }
@@ -335,43 +328,32 @@ func encodeXLIFF2(f *File, o Options) ([]byte, error) {
 		}
 		fileAttrs = append(fileAttrs, a)
 	}
-	if len(fileAttrs) == 0 {
-		fileAttrs = []string{` id="f1"`}
-	}
-	multi := len(fileAttrs) > 1
-	ids := make([]string, len(fileAttrs))
+	kept := make([]string, len(fileAttrs))
 	for i, a := range fileAttrs {
-		ids[i], _ = xmlGetAttr(a, "id")
+		kept[i], _ = xmlGetAttr(a, "id")
 	}
-	perFile := make([][]Entry, len(fileAttrs))
-	unitIDs := make([][]string, len(fileAttrs))
-	for _, e := range f.Entries {
-		fi, id := 0, e.Key
-		if multi {
-			fi = len(fileAttrs) - 1
-			best := -1
-			for i, fid := range ids {
-				if strings.HasPrefix(e.Key, fid+"/") && (best < 0 || len(fid) > len(ids[best])) {
-					best = i
-				}
-			}
-			if best >= 0 {
-				fi, id = best, e.Key[len(ids[best])+1:]
-			}
+	in, unitIDs, names := xlSplitFiles(f.Entries, kept)
+	for _, n := range names[len(fileAttrs):] {
+		if n == "" {
+			n = "f1"
 		}
-		perFile[fi] = append(perFile[fi], e)
-		unitIDs[fi] = append(unitIDs[fi], id)
+		fileAttrs = append(fileAttrs, ` id="`+xmlEscapeAttr(n)+`"`)
+	}
+	perFile := make([][]int, len(fileAttrs))
+	for j, fi := range in {
+		perFile[fi] = append(perFile[fi], j)
 	}
 	for i, a := range fileAttrs {
 		b.WriteString("\n  <file" + a + ">")
 		b.WriteString(f.Meta["file."+strconv.Itoa(i)+".head"])
 		open := ""
-		for j, e := range perFile[i] {
+		for _, j := range perFile[i] {
+			e := f.Entries[j]
 			if g := e.Meta["group"]; g != open {
 				xlSwitchGroups(&b, open, g, 4)
 				open = g
 			}
-			writeXLIFF2Unit(&b, &e, unitIDs[i][j], tl)
+			writeXLIFF2Unit(&b, &e, unitIDs[j], tl)
 		}
 		xlSwitchGroups(&b, open, "", 4)
 		b.WriteString("\n  </file>")

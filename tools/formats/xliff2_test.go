@@ -45,8 +45,17 @@ func TestXLIFF2GoldenFiles(t *testing.T) {
 	for _, e := range f.Entries {
 		keys = append(keys, e.Key)
 	}
-	if want := []string{"web/files", "web/open", "mail/open"}; !reflect.DeepEqual(keys, want) {
-		t.Fatalf("keys %q, want %q (file id prefix when several files)", keys, want)
+	// A unit's key is its id; one another file already used is prefixed with its file's.
+	if want := []string{"files", "open", "mail/open"}; !reflect.DeepEqual(keys, want) {
+		t.Fatalf("keys %q, want %q", keys, want)
+	}
+	for i, want := range []string{"web", "web", "mail"} {
+		if got := f.Entries[i].Meta["file"]; got != want {
+			t.Errorf("%s: Meta file %q, want %q", f.Entries[i].Key, got, want)
+		}
+	}
+	if got := f.Entries[2].Meta["id"]; got != "open" {
+		t.Errorf("a prefixed key keeps its unit id in Meta: %q", got)
 	}
 	if v := f.Entries[1].Values["ar"]; v.State != StateStale {
 		t.Errorf("subState lokal:stale: %#v", v)

@@ -68,20 +68,23 @@ func TestXLIFFGoldenXcodePlurals(t *testing.T) {
 	if len(f.Entries) != 7 {
 		t.Fatalf("%d entries, want 7 (plural units become one entry per key)", len(f.Entries))
 	}
-	n := xliffEntry(t, f, "Notes/en.lproj/Localizable.stringsdict/NOTES_COUNT")
+	n := xliffEntry(t, f, "NOTES_COUNT")
 	if want := "{notes, plural, =0 {Нет заметок} one {%d заметка} few {%d заметки} many {%d заметок} other {%d заметки}}"; n.Values["ru"].Text != want {
 		t.Errorf("ru plural with Xcode's zero:\n got %q\nwant %q", n.Values["ru"].Text, want)
 	}
 	if want := "{notes, plural, =0 {No notes} one {%d note} few {%d notes} many {%d notes} other {%d notes}}"; n.Source != want {
 		t.Errorf("source plural: %q", n.Source)
 	}
-	s := xliffEntry(t, f, "Notes/en.lproj/Localizable.stringsdict/SHARED_WITH")
+	s := xliffEntry(t, f, "SHARED_WITH")
 	if !strings.HasPrefix(s.Values["ru"].Text, "Доступно {people, plural, one {%lld человеку} ") || !strings.Contains(s.Values["ru"].Text, "} в {folders, plural, ") {
 		t.Errorf("two variables: %q", s.Values["ru"].Text)
 	}
-	cam := xliffEntry(t, f, "Notes/en.lproj/InfoPlist.strings/NSCameraUsageDescription")
+	cam := xliffEntry(t, f, "NSCameraUsageDescription")
 	if cam.Source != "Scan documents & receipts" || cam.Comment != "Privacy - Camera Usage Description" || len(cam.Values) != 0 {
 		t.Errorf("untranslated unit: %#v", cam)
+	}
+	if cam.Meta["file"] != "Notes/en.lproj/InfoPlist.strings" || n.Meta["file"] != "Notes/en.lproj/Localizable.stringsdict" {
+		t.Errorf("the file a unit belongs to: %q, %q", cam.Meta["file"], n.Meta["file"])
 	}
 	if h := f.Meta["file.2.header"]; !strings.Contains(h, `tool-id="com.apple.dt.xcode"`) {
 		t.Errorf("header not kept: %q", h)

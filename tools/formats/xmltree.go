@@ -1,8 +1,10 @@
 package formats
 
-// A small order-keeping XML tree for the XLIFF codecs. encoding/xml's RawToken reads the
-// tokens (so prefixes such as xml:space stay as written); the tree remembers the byte range
-// of every element so that what lokal has no field for is kept verbatim.
+// The one XML reader and escaper of the XML codecs (XLIFF 1.2 and 2.0, Android,
+// stringsdict): a small order-keeping tree. encoding/xml's RawToken reads the tokens (so
+// prefixes such as xml:space stay as written); the tree remembers the byte range of every
+// element so that what lokal has no field for is kept verbatim and Merge can patch in
+// place. xmlEscape writes text and attributes, xmlUnescape reads attributes back.
 
 import (
 	"bytes"
@@ -38,6 +40,7 @@ type xlDoc struct {
 	data           []byte
 	root           *xlNode
 	prolog, epilog string
+	misc           []xlKid // comments, processing instructions, directives outside the root
 }
 
 func (n *xlNode) attr(name string) (string, bool) {
@@ -77,6 +80,18 @@ func (n *xlNode) child(local string) *xlNode {
 }
 
 func (d *xlDoc) raw(from, to int) string { return string(d.data[from:to]) }
+
+// lineAt is the line (from 1) byte offset at is on.
+func (d *xlDoc) lineAt(at int) int { return 1 + bytes.Count(d.data[:at], []byte("\n")) }
+
+// xmlComment is the text of an atom that is a comment.
+func xmlComment(d *xlDoc, k xlKid) (string, bool) {
+	raw := d.raw(k.start, k.end)
+	if !strings.HasPrefix(raw, "<!--") || !strings.HasSuffix(raw, "-->") || len(raw) < 7 {
+		return "", false
+	}
+	return raw[4 : len(raw)-3], true
+}
 
 func xmlRawName(n xml.Name) string {
 	if n.Space != "" {
@@ -167,6 +182,8 @@ func xmlParse(data []byte) (*xlDoc, error) {
 			if len(stack) > 0 {
 				p := stack[len(stack)-1]
 				p.kids = append(p.kids, xlKid{start: pos, end: end, atom: true})
+			} else {
+				doc.misc = append(doc.misc, xlKid{start: pos, end: end, atom: true})
 			}
 		}
 	}
@@ -373,48 +390,33 @@ func xmlClean(s string) string {
 	}, s)
 }
 
-// xmlEscapeText escapes character data: & < > and \r (which a parser would turn into \n).
-func xmlEscapeText(s string) string {
+// xmlEscape is the one XML escaper of the codecs (xmlUnescape and xmlParse read it back):
+// s as character data, or as an attribute value in double quotes when attr is set. & and <
+// are escaped, > as &gt; everywhere when gt is set (XLIFF's and Apple's spelling) and else
+// only where it would close "]]>" (Android's); " in an attribute; \r, and in an attribute
+// \n and \t, which a parser would change, as character references. Invalid UTF-8 and
+// characters XML forbids become U+FFFD.
+func xmlEscape(s string, attr, gt bool) string {
 	s = xmlClean(s)
-	if !strings.ContainsAny(s, "&<>\r") {
+	if !strings.ContainsAny(s, "&<>\r") && (!attr || !strings.ContainsAny(s, "\"\n\t")) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
+	for i, r := range s {
+		switch {
+		case r == '&':
 			b.WriteString("&amp;")
-		case '<':
+		case r == '<':
 			b.WriteString("&lt;")
-		case '>':
+		case r == '>' && (gt || attr || strings.HasSuffix(s[:i], "]]")):
 			b.WriteString("&gt;")
-		case '\r':
+		case r == '\r':
 			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func xmlEscapeAttr(s string) string {
-	s = xmlClean(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
+		case attr && r == '"':
 			b.WriteString("&quot;")
-		case '\n':
+		case attr && r == '\n':
 			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		case '\t':
+		case attr && r == '\t':
 			b.WriteString("&#x9;")
 		default:
 			b.WriteRune(r)
@@ -422,6 +424,11 @@ func xmlEscapeAttr(s string) string {
 	}
 	return b.String()
 }
+
+// xmlEscapeText escapes character data in XLIFF's spelling (> as &gt;).
+func xmlEscapeText(s string) string { return xmlEscape(s, false, true) }
+
+func xmlEscapeAttr(s string) string { return xmlEscape(s, true, true) }
 
 // xmlInlineSet names a version's inline elements: paired ones hold text (their content is
 // read as the value's text), atoms are kept whole as written.
