@@ -19,7 +19,7 @@ func androidSet(f *File, key, text string) {
 
 func TestAndroidGoldenMergeFile(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {})
+	local, merged, theirs := mergeFixture(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {})
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed, yet:\n%s", merged)
 	}
@@ -40,7 +40,7 @@ func TestAndroidGoldenMergeFile(t *testing.T) {
 
 func TestAndroidMergeOneValue(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
 		androidSet(f, "title_settings", "Optionen & mehr")
 		androidSet(f, "html_help", `Siehe <a href="https://example.com/faq">FAQ</a>.<br/>`)
 		androidSet(f, "days.2", "Mittwoch!")
@@ -60,7 +60,7 @@ func TestAndroidMergeOneValue(t *testing.T) {
 
 func TestAndroidMergeAddRemove(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
 		var es []Entry
 		for _, e := range f.Entries {
 			if e.Key == "app_name" {
@@ -85,7 +85,7 @@ func TestAndroidMergeAddRemove(t *testing.T) {
 
 func TestAndroidMergePlurals(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
 		androidSet(f, "items_count", "{count, plural, one {%d Element} other {%d Einträge}}")
 	})
 	wantDiff(t, local, merged, []string{`        <item quantity="one">%d Eintrag</item>`}, []string{`        <item quantity="one">%d Element</item>`})
@@ -94,7 +94,7 @@ func TestAndroidMergePlurals(t *testing.T) {
 
 func TestAndroidMergeArrayItems(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "android", "android/merge-values-de.xml", androidMergeOpts, func(f *File) {
 		var es []Entry
 		for _, e := range f.Entries {
 			es = append(es, e)

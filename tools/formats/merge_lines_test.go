@@ -105,39 +105,48 @@ func TestMergeChangesOnlyTheEntry(t *testing.T) {
 	t.Logf("lines changed by a pull after one translation changed:\n%s", strings.Join(table, "\n"))
 }
 
-// mergeLineDiff is a line diff of a and b (longest common subsequence): the lines of a it
-// removes and the lines of b it adds, line ends included.
-func mergeLineDiff(a, b string) (removed, added []string) {
+// lineDiff is a line diff of a and b (a longest common subsequence of lines apart): the
+// lines only a has, "-" prefixed, and those only b has, "+" prefixed, in order, line ends
+// trimmed.
+func lineDiff(a, b string) []string {
 	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
-	// lcs[i][j] is the longest common subsequence of x[i:] and y[j:].
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
+	l := make([][]int, len(x)+1)
+	for i := range l {
+		l[i] = make([]int, len(y)+1)
 	}
 	for i := len(x) - 1; i >= 0; i-- {
 		for j := len(y) - 1; j >= 0; j-- {
 			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
+				l[i][j] = l[i+1][j+1] + 1
 			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				l[i][j] = max(l[i+1][j], l[i][j+1])
 			}
 		}
 	}
+	var out []string
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {
 		switch {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			if y[j] != "" {
-				added = append(added, y[j])
-			}
-			j++
-		default:
-			if x[i] != "" {
-				removed = append(removed, x[i])
-			}
+		case i < len(x) && (j == len(y) || l[i+1][j] >= l[i][j+1]):
+			out = append(out, "-"+strings.TrimSuffix(x[i], "\n"))
 			i++
+		default:
+			out = append(out, "+"+strings.TrimSuffix(y[j], "\n"))
+			j++
+		}
+	}
+	return out
+}
+
+// mergeLineDiff is lineDiff as the lines a pull removes and the lines it adds.
+func mergeLineDiff(a, b string) (removed, added []string) {
+	for _, l := range lineDiff(a, b) {
+		if l[0] == '-' {
+			removed = append(removed, l[1:])
+		} else {
+			added = append(added, l[1:])
 		}
 	}
 	return removed, added

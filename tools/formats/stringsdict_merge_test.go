@@ -48,12 +48,12 @@ func TestStringsdictMergeGolden(t *testing.T) {
 
 func TestStringsdictMergeUnchanged(t *testing.T) {
 	t.Parallel()
-	local, merged, _ := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {})
+	local, merged, _ := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {})
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed, yet:\n%s", merged)
 	}
 	// An export without Meta (a server that lost the value types) changes nothing either.
-	_, merged, _ = mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	_, merged, _ = mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		for i := range f.Entries {
 			f.Entries[i].Meta = nil
 		}
@@ -67,7 +67,7 @@ func TestStringsdictMergeUnchanged(t *testing.T) {
 // variable and the key with %% keep their bytes.
 func TestStringsdictMergeOneValue(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		sdSet(f, "files_in_folders", "{files, plural, one {%d Datei} other {%d Dateien}} in {folders, plural, one {einem Verzeichnis} other {%ld Ordnern}}")
 		sdSet(f, "nothing", "Nichts gewählt <ok>")
 	})
@@ -80,7 +80,7 @@ func TestStringsdictMergeOneValue(t *testing.T) {
 // The text around the variables changes: only the format key's <string>.
 func TestStringsdictMergeFormatKey(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		sdSet(f, "progress", "Zu {percent, plural, one {%d %% & mehr} other {%d %%}} fertig")
 	})
 	wantDiff(t, local, merged,
@@ -91,7 +91,7 @@ func TestStringsdictMergeFormatKey(t *testing.T) {
 
 func TestStringsdictMergeAddRemove(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		var es []Entry
 		for _, e := range f.Entries {
 			if e.Key == "messages" {
@@ -131,7 +131,7 @@ func TestStringsdictMergeAddRemove(t *testing.T) {
 // before it, a variable it gains follows the variable before it; the value type is kept.
 func TestStringsdictMergePlurals(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		sdSet(f, "messages", "{count, plural, one {Eine Nachricht} other {%lu Nachrichten}}")
 		sdSet(f, "progress", "{percent, plural, =0 {Nichts} one {%d %% & mehr} other {%d %%}} erledigt")
 		sdSet(f, "nothing", "Nichts in {n, plural, one {einem Ordner} other {# Ordnern}}")
@@ -179,7 +179,7 @@ func TestStringsdictMergeIndentation(t *testing.T) {
 // A variable the value loses goes with its dict; the other stays as written.
 func TestStringsdictMergeVariableGone(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "stringsdict", sdMergePath, sdMergeOpts, func(f *File) {
 		sdSet(f, "files_in_folders", "{files, plural, one {%d Datei} other {%d Dateien}} hochgeladen")
 	})
 	wantDiff(t, local, merged, []string{

@@ -11,7 +11,7 @@ const xliff2MergePath = "xliff2/merge.de.xlf"
 
 func TestXLIFF2MergeUnchanged(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {})
+	local, merged, theirs := mergeFixture(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {})
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed, yet:\n%s", merged)
 	}
@@ -19,7 +19,7 @@ func TestXLIFF2MergeUnchanged(t *testing.T) {
 		t.Errorf("the second file's open: %#v", e)
 	}
 	// Without what the File says of itself, the units still go back into their files.
-	_, merged, _ = mergeCase(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) { f.Meta = nil })
+	_, merged, _ = mergeFixture(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) { f.Meta = nil })
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed (export without File.Meta), yet:\n%s", merged)
 	}
@@ -27,7 +27,7 @@ func TestXLIFF2MergeUnchanged(t *testing.T) {
 
 func TestXLIFF2MergeOneValue(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
 		xliffByKey(f, "inboxTitle", "").Values["de"] = Value{Text: "Eingang <neu> & mehr", State: StateTranslated}
 		xliffByKey(f, "mail/open", "").Values["de"] = Value{Text: "Mail öffnen", State: StateTranslated}
 		xliffByKey(f, "close", "").Values["de"] = Value{Text: "Schließen", State: StateTranslated}
@@ -46,7 +46,7 @@ func TestXLIFF2MergeOneValue(t *testing.T) {
 
 func TestXLIFF2MergeAddRemove(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
 		var es []Entry
 		for _, e := range f.Entries {
 			if e.Key == "unread" || e.Key == "send" {
@@ -108,7 +108,7 @@ func TestXLIFF2MergeAddRemove(t *testing.T) {
 // form changed rewrites the target's line.
 func TestXLIFF2MergePluralsAndStates(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff2", xliff2MergePath, xliff2MergeOpts, func(f *File) {
 		xliffByKey(f, "unread", "").Values["de"] = Value{Text: "{count, plural, one {# neue} other {# ungelesen}}", State: StateTranslated}
 		g := xliffByKey(f, "greeting", "")
 		g.Values["de"] = Value{Text: g.Values["de"].Text, State: StateTranslated}

@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// mergeCase decodes a golden file, lets edit change the decoded File (lokal's side),
+// mergeFixture decodes a golden file, lets edit change the decoded File (lokal's side),
 // encodes it as the export and merges that into the file: the merged file, and the File
 // the export was.
-func mergeCase(t *testing.T, format, path string, o Options, edit func(f *File)) (local, merged []byte, theirs *File) {
+func mergeFixture(t *testing.T, format, path string, o Options, edit func(f *File)) (local, merged []byte, theirs *File) {
 	t.Helper()
 	local, err := os.ReadFile(filepath.Join("testdata", path))
 	if err != nil {
@@ -37,41 +37,9 @@ func mergeCase(t *testing.T, format, path string, o Options, edit func(f *File))
 	return local, merged, theirs
 }
 
-// lineDiff is the lines only a has and the lines only b has, compared in order (an LCS).
-func lineDiff(a, b []byte) (gone, added []string) {
-	x, y := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	l := make([][]int, len(x)+1)
-	for i := range l {
-		l[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				l[i][j] = l[i+1][j+1] + 1
-			} else {
-				l[i][j] = max(l[i+1][j], l[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
-			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || l[i][j+1] >= l[i+1][j]):
-			added = append(added, y[j])
-			j++
-		default:
-			gone = append(gone, x[i])
-			i++
-		}
-	}
-	return gone, added
-}
-
 func wantDiff(t *testing.T, local, merged []byte, gone, added []string) {
 	t.Helper()
-	g, a := lineDiff(local, merged)
+	g, a := mergeLineDiff(string(local), string(merged))
 	if !reflect.DeepEqual(g, gone) || !reflect.DeepEqual(a, added) {
 		t.Errorf("diff:\n gone %q\nadded %q\nwant gone %q\nadded %q\nmerged:\n%s", g, a, gone, added, merged)
 	}
@@ -115,13 +83,13 @@ var xcodeMergeOpts = Options{Language: "de", SourceLanguage: "en"}
 
 func TestXLIFFMergeUnchanged(t *testing.T) {
 	t.Parallel()
-	local, merged, _ := mergeCase(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {})
+	local, merged, _ := mergeFixture(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {})
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed, yet:\n%s", merged)
 	}
 	// Without what the File says of itself (a server that keeps only the entries), the
 	// units still go back into their files with their ids.
-	_, merged, _ = mergeCase(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) { f.Meta = nil })
+	_, merged, _ = mergeFixture(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) { f.Meta = nil })
 	if string(merged) != string(local) {
 		t.Errorf("nothing changed (export without File.Meta), yet:\n%s", merged)
 	}
@@ -129,7 +97,7 @@ func TestXLIFFMergeUnchanged(t *testing.T) {
 
 func TestXLIFFMergeOneValue(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
 		xliffByKey(f, "App/en.lproj/Localizable.strings/CFBundleName", "").Values["de"] = Value{Text: "Listen <neu>", State: StateTranslated}
 		xliffByKey(f, "html", "").Values["de"] = Value{Text: "<i>Kursiv</i> & mehr", State: StateTranslated}
 	})
@@ -141,7 +109,7 @@ func TestXLIFFMergeOneValue(t *testing.T) {
 
 func TestXLIFFMergeAddRemove(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
 		var es []Entry
 		for _, e := range f.Entries {
 			if e.Key == "NSCameraUsageDescription" {
@@ -176,7 +144,7 @@ func TestXLIFFMergeAddRemove(t *testing.T) {
 
 func TestXLIFFMergePluralsAndStates(t *testing.T) {
 	t.Parallel()
-	local, merged, theirs := mergeCase(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
+	local, merged, theirs := mergeFixture(t, "xliff", "xliff/xcode-merge.de.xliff", xcodeMergeOpts, func(f *File) {
 		xliffByKey(f, "ITEMS", "").Values["de"] = Value{Text: "{items, plural, one {%d Element} other {%d Einträge}}", State: StateTranslated}
 		xliffByKey(f, "Done", "").Values["de"] = Value{Text: "Fertig", State: StateTranslated}
 		xliffByKey(f, "CFBundleName", "").Values["de"] = Value{Text: "Listen", State: StateNeedsReview}

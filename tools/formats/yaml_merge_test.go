@@ -67,40 +67,6 @@ func mergeYAMLTest(t *testing.T, local []byte, theirs *File, lang string) string
 	return string(out)
 }
 
-// lineDiff is the lines only a has and the lines only b has (a longest common subsequence
-// of lines apart), "-" and "+" prefixed, in order.
-func lineDiff(a, b string) []string {
-	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
-	l := make([][]int, len(x)+1)
-	for i := range l {
-		l[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				l[i][j] = l[i+1][j+1] + 1
-			} else {
-				l[i][j] = max(l[i+1][j], l[i][j+1])
-			}
-		}
-	}
-	var out []string
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
-			i, j = i+1, j+1
-		case i < len(x) && (j == len(y) || l[i+1][j] >= l[i][j+1]):
-			out = append(out, "-"+strings.TrimSuffix(x[i], "\n"))
-			i++
-		default:
-			out = append(out, "+"+strings.TrimSuffix(y[j], "\n"))
-			j++
-		}
-	}
-	return out
-}
-
 func checkDiff(t *testing.T, local []byte, out string, want ...string) {
 	t.Helper()
 	got := lineDiff(string(local), out)
