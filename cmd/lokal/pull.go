@@ -107,14 +107,14 @@ func runPull(ctx context.Context, c *call) (any, string, error) {
 	defer root.Close()
 	state := loadPullState(root)
 	sources := &sourceFiles{root: root, language: info.SourceLanguage, files: map[string]*sourceFile{}}
-	status := c.in.str("status")
+	po := pullOpts{status: c.in.str("status"), prune: c.in.boolean("prune")}
 	results := make([]pulledFile, len(plan))
 	var mu sync.Mutex // guards state.Files
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(pullParallel)
 	for i, d := range plan {
 		g.Go(func() error {
-			r, st, err := api.pullFile(gctx, root, d, status, stateOf(&mu, state, d.rel), sources)
+			r, st, err := api.pullFile(gctx, root, d, po, stateOf(&mu, state, d.rel), sources)
 			if err != nil {
 				return err
 			}
@@ -274,7 +274,14 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 
 // pullFile fetches one file, conditionally when the file still holds what the last pull
 // left in it, merges the export into it and writes it when that changed it.
-func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, status string, last fileState, sources *sourceFiles) (pulledFile, fileState, error) {
+// pullOpts are pull's flags that shape each file.
+type pullOpts struct {
+	status string // the export's status= filter; "" for every translation
+	// prune removes the entries of a file that the export lacks (formats.Options.Prune).
+	prune bool
+}
+
+func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, po pullOpts, last fileState, sources *sourceFiles) (pulledFile, fileState, error) {
 	r := pulledFile{Path: d.rel, Language: d.language, Namespace: d.namespace, Format: d.spec.Format}
 	local, err := root.readFile(d.rel)
 	exists := err == nil
@@ -285,11 +292,14 @@ func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, st
 	if d.spec.CSVCells != "" {
 		q.Set("csv_cells", d.spec.CSVCells)
 	}
-	if status != "" {
-		q.Set("status", status)
+	if po.status != "" {
+		q.Set("status", po.status)
 	}
 	path := "/api/" + url.PathEscape(a.project) + namespacePath(d.language, d.namespace)
 	id := a.base + path + "?" + q.Encode()
+	if po.prune {
+		id += "#prune" // a file last merged without pruning is fetched and merged again
+	}
 	hdr := map[string]string{}
 	if exists && last.ETag != "" && last.URL == id && last.SHA256 == hash(local) {
 		hdr["If-None-Match"] = last.ETag
@@ -306,7 +316,7 @@ func (a *apiClient) pullFile(ctx context.Context, root *repoRoot, d download, st
 	if err != nil {
 		return r, last, err
 	}
-	o := formats.Options{Language: d.language, SourceLanguage: sources.language, RawCells: d.spec.CSVCells == "raw", SourceOrder: src.order}
+	o := formats.Options{Language: d.language, SourceLanguage: sources.language, RawCells: d.spec.CSVCells == "raw", SourceOrder: src.order, Prune: po.prune}
 	var out []byte
 	if exists {
 		out, err = formats.MergeFile(d.spec.Format, local, res.Body, o)

@@ -42,11 +42,12 @@ func pushPullCommands() []*command {
 				configFlag, keyStdinFlag,
 			},
 			json: true, run: runPush},
-		{name: "pull", args: "[--status approved] [--languages L1,L2]",
+		{name: "pull", args: "[--status approved] [--languages L1,L2] [--prune]",
 			synopsis: "merge the project's translations into the files named in lokal.yaml",
 			about: "Merges the server's export of every language and namespace the paths of lokal.yaml name\n" +
 				"into the repository's files: untouched entries keep their bytes, a changed value rewrites\n" +
-				"its own lines, a new key goes where the source-language file has it. A file is written,\n" +
+				"its own lines, a new key goes where the source-language file has it, and an entry the\n" +
+				"export lacks stays (--prune removes it). A file is written,\n" +
 				"atomically, only when that changed it; a missing one follows the source-language file.\n" +
 				"A file that does not read stops pull with its name and line. A language is written where\n" +
 				"the repository keeps its files, else as the path's placeholder spells it ({language}\n" +
@@ -57,6 +58,7 @@ func pushPullCommands() []*command {
 			flags: []flagDef{
 				opt("status", "approved", "approved leaves AI drafts out; default every translation"),
 				list("languages", "L1,L2", "only these languages; default the source and every enabled language"),
+				boolean("prune", "remove the entries of each file that the server's export lacks; default they stay as the file has them"),
 				configFlag, keyStdinFlag,
 			},
 			json: true, run: runPull},

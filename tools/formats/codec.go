@@ -86,6 +86,11 @@ type Options struct {
 	// SourceOrder is, for MergeFile, the keys of the source-language file in its order:
 	// theirs.Entries follow it, so that a new key goes where the source file has it.
 	SourceOrder []string
+	// Prune: MergeFile removes the entries of the local file that the export lacks. Without
+	// it they are kept as the file has them: a key the project never had (a translation
+	// of a key the source file lacks, one not pushed yet) is the repository's, not lokal's
+	// to delete.
+	Prune bool
 }
 
 // AllLanguages is the Language of an import or export of every language a multi-language

@@ -20,6 +20,7 @@ func mergeEdited(t *testing.T, format, local string, o Options, edit func(f *Fil
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Prune = true // entries the export lacks go, as with pull --prune
 	out, err := MergeFile(format, []byte(local), exported, o)
 	if err != nil {
 		t.Fatal(err)

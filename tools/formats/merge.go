@@ -82,7 +82,8 @@ func MergeFile(format string, local, exported []byte, o Options) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Decode([]byte(text), o); err != nil {
+	mine, err := c.Decode([]byte(text), o)
+	if err != nil {
 		return nil, err
 	}
 	if c.Merge == nil {
@@ -93,6 +94,9 @@ func MergeFile(format string, local, exported []byte, o Options) ([]byte, error)
 		return nil, fmt.Errorf("the server's export does not read: %w", err)
 	}
 	sortBySource(theirs, o.SourceOrder)
+	if !o.Prune {
+		keepLocalOnly(theirs, mine)
+	}
 	out, err := c.Merge([]byte(text), theirs, o)
 	if err != nil {
 		return nil, err
@@ -118,6 +122,7 @@ func MergeTemplate(format string, template, exported []byte, o Options) ([]byte,
 	if template == nil || c.Merge == nil || !templated[c.Name] {
 		return exported, nil
 	}
+	o.Prune = true // the template's keys the export lacks are not this language's
 	out, err := MergeFile(c.Name, template, exported, o)
 	if err != nil {
 		return nil, err
@@ -180,6 +185,71 @@ func poTargetHeader(merged, exported []byte) []byte {
 }
 
 // sortBySource orders f's entries as order has their keys; the others follow, in f's order.
+// keepLocalOnly adds to theirs the entries of mine (the local file, decoded) that theirs
+// lacks, each right after the entry mine has before it, so that Merge finds them unchanged
+// and keeps their bytes.
+func keepLocalOnly(theirs, mine *File) {
+	has := make(map[string]bool, len(theirs.Entries))
+	for _, e := range theirs.Entries {
+		has[e.Key] = true
+	}
+	var out []Entry
+	at := map[string]int{} // where each key of theirs is in out
+	place := func(e Entry) {
+		at[e.Key] = len(out)
+		out = append(out, e)
+	}
+	// Local-only entries waiting for the entry before them to be placed.
+	after := map[string][]Entry{}
+	var first []Entry
+	prev := ""
+	for _, e := range mine.Entries {
+		if !has[e.Key] {
+			if prev == "" {
+				first = append(first, e)
+			} else {
+				after[prev] = append(after[prev], e)
+			}
+		}
+		prev = e.Key
+	}
+	if len(first) == 0 && len(after) == 0 {
+		return
+	}
+	var drain func(key string)
+	drain = func(key string) {
+		for _, e := range after[key] {
+			place(e)
+		}
+		delete(after, key)
+	}
+	for _, e := range first {
+		place(e)
+	}
+	for _, e := range theirs.Entries {
+		place(e)
+		drain(e.Key)
+	}
+	// Chains: a local-only entry after another local-only one, or after an entry neither
+	// file places (mine's order is kept among them).
+	for changed := true; changed; {
+		changed = false
+		for key := range after {
+			if _, ok := at[key]; ok {
+				i := at[key] + 1
+				ins := after[key]
+				delete(after, key)
+				out = slices.Insert(out, i, ins...)
+				for j := range out {
+					at[out[j].Key] = j
+				}
+				changed = true
+			}
+		}
+	}
+	theirs.Entries = out
+}
+
 func sortBySource(f *File, order []string) {
 	if len(order) == 0 {
 		return

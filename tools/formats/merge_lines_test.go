@@ -151,3 +151,50 @@ func mergeLineDiff(a, b string) (removed, added []string) {
 	}
 	return removed, added
 }
+
+// TestMergeKeepsWhatTheExportLacks: in every format with a Merge, an entry of the file that
+// the export lacks (a key the project never had) stays as the file has it, unless Prune
+// asks for it to go; then only its lines go.
+func TestMergeKeepsWhatTheExportLacks(t *testing.T) {
+	t.Parallel()
+	for _, name := range Names() {
+		c, _ := Lookup(name)
+		if c.Merge == nil {
+			continue
+		}
+		local, o := mergeSampleOf(t, c)
+		f, err := c.Decode(local, o)
+		if err != nil {
+			t.Fatalf("%s: decoding the sample: %v", name, err)
+		}
+		f.Entries = slices.DeleteFunc(f.Entries, func(e Entry) bool { return e.Key == "farewell" })
+		exported, err := c.Encode(f, o)
+		if err != nil {
+			t.Fatalf("%s: encoding the export: %v", name, err)
+		}
+		merged, err := MergeFile(name, local, exported, o)
+		if err != nil {
+			t.Fatalf("%s: MergeFile: %v", name, err)
+		}
+		if string(merged) != string(local) {
+			t.Errorf("%s: the file lost what the export lacks:\n%s\nwant\n%s", name, merged, local)
+		}
+		o.Prune = true
+		pruned, err := MergeFile(name, local, exported, o)
+		if err != nil {
+			t.Fatalf("%s: MergeFile with Prune: %v", name, err)
+		}
+		removed, added := mergeLineDiff(string(local), string(pruned))
+		if name == "po" {
+			// gettext keeps a translation that went as an obsolete "#~" entry.
+			added = slices.DeleteFunc(added, func(l string) bool { return l == "" || strings.HasPrefix(l, "#~") })
+		}
+		back, err := c.Decode(pruned, o)
+		if err != nil {
+			t.Fatalf("%s: the pruned file does not read: %v", name, err)
+		}
+		if len(added) != 0 || len(removed) == 0 || slices.ContainsFunc(back.Entries, func(e Entry) bool { return e.Key == "farewell" }) {
+			t.Errorf("%s: with Prune, removed %q added %q; farewell must go, nothing be added:\n%s", name, removed, added, pruned)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func mergeFixture(t *testing.T, format, path string, o Options, edit func(f *Fil
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Prune = true // entries the export lacks go, as with pull --prune
 	merged, err = MergeFile(format, local, exported, o)
 	if err != nil {
 		t.Fatalf("MergeFile: %v", err)
