@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,6 +95,9 @@ func MergeFile(format string, local, exported []byte, o Options) ([]byte, error)
 		return nil, fmt.Errorf("the server's export does not read: %w", err)
 	}
 	sortBySource(theirs, o.SourceOrder)
+	if c.Bilingual && o.Language != AllLanguages && o.Language == o.SourceLanguage {
+		keepSourceFileValues(theirs, mine, o.Language)
+	}
 	if !o.Prune {
 		keepLocalOnly(theirs, mine)
 	}
@@ -185,6 +189,45 @@ func poTargetHeader(merged, exported []byte) []byte {
 }
 
 // sortBySource orders f's entries as order has their keys; the others follow, in f's order.
+// keepSourceFileValues: in a bilingual file of the source language (a gettext en.po, an
+// XLIFF without targets) the source text is the entry's Source, which is what lokal
+// imports; the target side is the file's own (Django's en.po leaves every msgstr empty).
+// An entry the file has keeps its value, and a new one gets an empty value when every
+// value of the file is empty.
+func keepSourceFileValues(theirs, mine *File, lang string) {
+	type had struct {
+		v       Value
+		present bool
+	}
+	local := make(map[string]had, len(mine.Entries))
+	empty := true
+	for _, e := range mine.Entries {
+		v, ok := e.Values[lang]
+		local[e.Key] = had{v, ok}
+		empty = empty && v.Text == ""
+	}
+	for i, e := range theirs.Entries {
+		h, ok := local[e.Key]
+		switch {
+		case ok:
+		case empty && len(mine.Entries) > 0:
+			h = had{Value{}, true}
+		default:
+			continue
+		}
+		vals := maps.Clone(e.Values)
+		if vals == nil {
+			vals = map[string]Value{}
+		}
+		if h.present {
+			vals[lang] = h.v
+		} else {
+			delete(vals, lang)
+		}
+		theirs.Entries[i].Values = vals
+	}
+}
+
 // keepLocalOnly adds to theirs the entries of mine (the local file, decoded) that theirs
 // lacks, each right after the entry mine has before it, so that Merge finds them unchanged
 // and keeps their bytes.

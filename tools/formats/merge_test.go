@@ -268,3 +268,34 @@ func de(kv ...string) []Entry {
 	}
 	return out
 }
+
+// TestMergeSourceLanguagePO: a gettext file of the source language whose msgstrs are all
+// empty (as Django writes en.po) keeps them empty: lokal's source text is the msgid, and
+// the export's msgstr (the same text) is not the file's.
+func TestMergeSourceLanguagePO(t *testing.T) {
+	t.Parallel()
+	local := "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n" +
+		"#: app.py:1\nmsgid \"Humanize\"\nmsgstr \"\"\n\n#, python-format\nmsgid \"%(n)s file\"\nmsgid_plural \"%(n)s files\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n"
+	o := Options{Language: "en", SourceLanguage: "en"}
+	f, err := Decode("po", []byte(local), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The export, as lokal writes the source language: msgstr is the source text; one key
+	// more, which gets an empty msgstr like the others.
+	rows := []Row{{Key: "Humanize", Source: "Humanize", Value: "Humanize"}, {Key: "New", Source: "New", Value: "New"}}
+	for _, e := range f.Entries[1:] {
+		rows = append(rows, Row{Key: e.Key, Source: e.Source, Value: e.Source})
+	}
+	exported, err := Render("po", "en", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MergeFile("po", []byte(local), exported, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Replace(string(got), "msgid \"New\"\nmsgstr \"\"\n\n", "", 1) != local {
+		t.Errorf("merged source-language PO:\n%s\nwant the file as it was, and the new key with an empty msgstr", got)
+	}
+}
