@@ -35,7 +35,8 @@ const androidSource = `<?xml version="1.0" encoding="utf-8"?>
 // again keeps its references unescaped, its CDATA HTML as CDATA (and warns about the one
 // CDATA value whose tags would come back as styled text), its array whole with empty items
 // in place and translatable="false"; a key not to translate has its target rows flagged
-// with the source text, so it is not missing and the AI never gets it.
+// with the source text, so it is not missing and the AI never gets it, and a translation
+// file leaves it out.
 func TestAPIImportAndroid(t *testing.T) {
 	t.Parallel()
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
@@ -100,8 +101,11 @@ func TestAPIImportAndroid(t *testing.T) {
 			}
 		}
 		nb := s.call(t, "GET", s.readPath("nb", "app")+"?format=android", tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
-		if !strings.Contains(string(nb.body), `<string name="app_name" translatable="false">Lokal</string>`) {
-			t.Errorf("nb export:\n%s", nb.body)
+		// The copy of the source text is not written to the translation file: Android lint
+		// ("Untranslatable") refuses a translatable="false" string in values-nb, and the
+		// app reads it from values/.
+		if strings.Contains(string(nb.body), `app_name`) || !strings.Contains(string(nb.body), `name="greeting"`) {
+			t.Errorf("nb export, want greeting and no app_name:\n%s", nb.body)
 		}
 	})
 }

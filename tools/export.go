@@ -174,6 +174,14 @@ func fileEntry(codec *formats.Codec, k model.KeyState, l, source string, approve
 	}
 	e := formats.Entry{Key: k.Key, Values: map[string]formats.Value{}}
 	k.Value = servedRow(k.Value) // a held-back value is never written to a file
+	if v := k.Value; codec.SourceFallback && v != nil && v.DoNotTranslate && l != source && k.Source != nil && v.Value == k.Source.Value {
+		// The source text lokal copied into a key not to translate: where the platform
+		// falls back to the source file, a translation file leaves such a key out (Android
+		// lint refuses a translatable="false" string in values-nb; Xcode writes no
+		// localization for shouldTranslate false). Rails reads no fallback: its typed
+		// values (nil, symbols) stay in every language.
+		k.Value = nil
+	}
 	if k.Source != nil {
 		e.DoNotTranslate = k.Source.DoNotTranslate
 		if codec.Bilingual {

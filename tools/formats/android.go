@@ -70,7 +70,7 @@ import (
 // trimmed of surrounding white space; several before one element are joined by "\n".
 // Blank lines and indentation are not kept: Encode indents by four spaces.
 
-var androidCodec = &Codec{Name: "android", ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept, Merge: mergeAndroid}
+var androidCodec = &Codec{Name: "android", SourceFallback: true, ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept, Merge: mergeAndroid}
 
 // androidUnkept is what of e only its Meta keeps: a spelling Android reads differently
 // from the one Encode chooses without it, and what the decoder could not keep at all. A

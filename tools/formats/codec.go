@@ -106,6 +106,10 @@ type Codec struct {
 	Bilingual bool
 	// Multilingual formats hold any number of languages in one file (xcstrings, CSV).
 	Multilingual bool
+	// SourceFallback: the platform reads a key a translation file lacks from the source
+	// language's (Android's values/, Apple's development language), so a key not to
+	// translate belongs in the source file alone.
+	SourceFallback bool
 	// Decode reads a file. A file that does not parse is a *FileError naming where.
 	Decode func(data []byte, o Options) (*File, error)
 	// Encode writes a file; decoding what it writes gives back the same File.

@@ -101,6 +101,9 @@ func MergeFile(format string, local, exported []byte, o Options) ([]byte, error)
 	if !o.Prune {
 		keepLocalOnly(theirs, mine)
 	}
+	if !c.Multilingual && o.Language != o.SourceLanguage {
+		leaveUntranslated(theirs, mine, o.Language)
+	}
 	out, err := c.Merge([]byte(text), theirs, o)
 	if err != nil {
 		return nil, err
@@ -226,6 +229,19 @@ func keepSourceFileValues(theirs, mine *File, lang string) {
 		}
 		theirs.Entries[i].Values = vals
 	}
+}
+
+// leaveUntranslated drops the entries of theirs that the local file lacks and that have
+// no translation in lang (a bilingual export lists them with an empty target): pull adds
+// a key to a translation file when it has a translation, as a monolingual export does.
+func leaveUntranslated(theirs, mine *File, lang string) {
+	has := make(map[string]bool, len(mine.Entries))
+	for _, e := range mine.Entries {
+		has[e.Key] = true
+	}
+	theirs.Entries = slices.DeleteFunc(theirs.Entries, func(e Entry) bool {
+		return !has[e.Key] && e.Values[lang].Text == ""
+	})
 }
 
 // keepLocalOnly adds to theirs the entries of mine (the local file, decoded) that theirs

@@ -299,3 +299,23 @@ func TestMergeSourceLanguagePO(t *testing.T) {
 		t.Errorf("merged source-language PO:\n%s\nwant the file as it was, and the new key with an empty msgstr", got)
 	}
 }
+
+// TestMergeLeavesUntranslatedOut: a key the translation file lacks is added by a pull when
+// it has a translation; one the export lists with an empty target (a bilingual export of
+// an untranslated key) is left out, so a push then pull changes nothing.
+func TestMergeLeavesUntranslatedOut(t *testing.T) {
+	t.Parallel()
+	local := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\nmsgid \"Hello\"\nmsgstr \"Hallo\"\n"
+	o := Options{Language: "de", SourceLanguage: "en"}
+	exported, err := Render("po", "de", []Row{{Key: "Hello", Source: "Hello", Value: "Hallo"}, {Key: "Open", Source: "Open"}, {Key: "Save", Source: "Save", Value: "Sichern"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MergeFile("po", []byte(local), exported, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := local + "\nmsgid \"Save\"\nmsgstr \"Sichern\"\n"; string(got) != want {
+		t.Errorf("merged:\n%s\nwant\n%s", got, want)
+	}
+}

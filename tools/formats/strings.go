@@ -35,7 +35,7 @@ import (
 // When Entry.Comment is empty, Encode writes the entry's Source as the comment on one line
 // (Render's export shows the source text to the translator that way).
 
-var stringsCodec = &Codec{Name: "strings", ContentType: "text/plain; charset=utf-8", Extension: "strings", Decode: decodeStrings, Encode: encodeStrings, Merge: mergeStrings}
+var stringsCodec = &Codec{Name: "strings", SourceFallback: true, ContentType: "text/plain; charset=utf-8", Extension: "strings", Decode: decodeStrings, Encode: encodeStrings, Merge: mergeStrings}
 
 // fileLanguage is the language an Encode writes: the options', else the file's first.
 func fileLanguage(f *File, o Options) string {

@@ -36,7 +36,7 @@ import (
 // The comment (<!-- -->) before a key is Entry.Comment. Encode writes Xcode's layout
 // (tabs, the plist DOCTYPE) with its own XML writer, so the output is stable.
 
-var stringsdictCodec = &Codec{Name: "stringsdict", ContentType: "application/x-plist", Extension: "stringsdict", Decode: decodeStringsdict, Encode: encodeStringsdict, Merge: mergeStringsdict}
+var stringsdictCodec = &Codec{Name: "stringsdict", SourceFallback: true, ContentType: "application/x-plist", Extension: "stringsdict", Decode: decodeStringsdict, Encode: encodeStringsdict, Merge: mergeStringsdict}
 
 // appleForms are the plural forms of a stringsdict variable, in Apple's order.
 var appleForms = []string{"zero", "one", "two", "few", "many", "other"}

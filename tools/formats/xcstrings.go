@@ -66,14 +66,15 @@ import (
 // differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
 // (an export must give it: a catalog without one is left without).
 var xcstringsCodec = &Codec{
-	Name:         "xcstrings",
-	ContentType:  "application/json",
-	Extension:    "xcstrings",
-	Bilingual:    true,
-	Multilingual: true,
-	Decode:       decodeXCStrings,
-	Encode:       encodeXCStrings,
-	Merge:        mergeXCStrings,
+	Name:           "xcstrings",
+	SourceFallback: true,
+	ContentType:    "application/json",
+	Extension:      "xcstrings",
+	Bilingual:      true,
+	Multilingual:   true,
+	Decode:         decodeXCStrings,
+	Encode:         encodeXCStrings,
+	Merge:          mergeXCStrings,
 }
 
 var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
