@@ -10,6 +10,14 @@ import (
 
 var _ model.FileMetaTx = (*tx)(nil)
 
+type entryMetaRow struct {
+	bun.BaseModel `bun:"table:entry_meta"`
+	KeyID         int64  `bun:"key_id,pk"`
+	Format        string `bun:"format,pk"`
+	Language      string `bun:"language,pk"`
+	Meta          string `bun:"meta,notnull"`
+}
+
 // EntryMeta implements model.FileMetaTx.
 func (t *tx) EntryMeta(ctx context.Context, ns model.Namespace, format string, languages []string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
@@ -35,13 +43,15 @@ WHERE k.namespace_id = ? AND m.format = ? AND m.language IN (?)`, ns.ID, format,
 }
 
 // SetEntryMeta implements model.FileMetaTx: the names are found by their hashes, a batch
-// at a time, then each key's row is replaced or removed.
-func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, language string, meta map[string]string) error {
+// at a time, then each key's row is replaced or removed. It answers how many names were
+// keys of ns.
+func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, language string, meta map[string]string) (int, error) {
 	names := make([]string, 0, len(meta))
 	for k := range meta {
 		names = append(names, k)
 	}
 	slices.Sort(names)
+	found := 0
 	for start := 0; start < len(names); start += batch {
 		part := names[start:min(start+batch, len(names))]
 		hashes := make([]string, len(part))
@@ -54,17 +64,11 @@ func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, langu
 		}
 		if err := t.tx.NewSelect().Table("translation_keys").Column("id", "key").Where("namespace_id = ?", ns.ID).
 			Where("key_hash IN (?)", bun.In(hashes)).Scan(ctx, &keys); err != nil {
-			return mapError(err)
+			return 0, mapError(err)
 		}
+		found += len(keys)
 		var gone []int64
-		type row struct {
-			bun.BaseModel `bun:"table:entry_meta"`
-			KeyID         int64  `bun:"key_id,pk"`
-			Format        string `bun:"format,pk"`
-			Language      string `bun:"language,pk"`
-			Meta          string `bun:"meta,notnull"`
-		}
-		var set []row
+		var set []entryMetaRow
 		for _, k := range keys {
 			m, ok := meta[k.Key]
 			switch {
@@ -72,21 +76,21 @@ func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, langu
 			case m == "":
 				gone = append(gone, k.ID)
 			default:
-				set = append(set, row{KeyID: k.ID, Format: format, Language: language, Meta: m})
+				set = append(set, entryMetaRow{KeyID: k.ID, Format: format, Language: language, Meta: m})
 			}
 		}
 		if len(gone) > 0 {
 			if _, err := t.tx.NewRaw("DELETE FROM entry_meta WHERE format = ? AND language = ? AND key_id IN (?)", format, language, bun.In(gone)).Exec(ctx); err != nil {
-				return mapError(err)
+				return 0, mapError(err)
 			}
 		}
 		if len(set) > 0 {
 			if _, err := t.tx.NewInsert().Model(&set).On("CONFLICT (key_id, format, language) DO UPDATE").Set("meta = EXCLUDED.meta").Exec(ctx); err != nil {
-				return mapError(err)
+				return 0, mapError(err)
 			}
 		}
 	}
-	return nil
+	return found, nil
 }
 
 // FileMeta implements model.FileMetaTx.

@@ -89,7 +89,7 @@ func keyChange(k model.ChangeKind) bool {
 	case model.ChangeKeyCreated, model.ChangeKeyHidden, model.ChangeKeyUnhidden,
 		model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeValueRefreshed,
 		model.ChangeStatusChanged, model.ChangeFlagChanged, model.ChangeCommentAdded,
-		model.ChangeKeysRemoved:
+		model.ChangeKeysRemoved, model.ChangeFileMeta:
 		return true
 	}
 	return false

@@ -306,8 +306,9 @@ type FileMetaTx interface {
 	// language → key → meta.
 	EntryMeta(ctx context.Context, ns Namespace, format string, languages []string) (map[string]map[string]string, error)
 	// SetEntryMeta stores, in format and language, the metadata of the keys of ns that meta
-	// names (key → meta); "" removes a key's. A name that is no key of ns is passed over.
-	SetEntryMeta(ctx context.Context, ns Namespace, format, language string, meta map[string]string) error
+	// names (key → meta); "" removes a key's. A name that is no key of ns is passed over;
+	// found is how many were keys of ns.
+	SetEntryMeta(ctx context.Context, ns Namespace, format, language string, meta map[string]string) (found int, err error)
 	// FileMeta returns ns's file metadata in format, in the languages named, by language.
 	FileMeta(ctx context.Context, ns Namespace, format string, languages []string) (map[string]string, error)
 	// SetFileMeta stores ns's file metadata in format and language; "" removes it.
