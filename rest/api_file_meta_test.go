@@ -194,10 +194,11 @@ func TestAPIFileMetaARB(t *testing.T) {
 }
 
 // androidTools is a strings.xml with tools: attributes on <resources> and on an element,
-// a comment before <resources> and CDATA HTML.
+// a comment before <resources> and CDATA HTML; attributes sorted by name, as lokal's
+// encoder writes them.
 const androidTools = `<?xml version="1.0" encoding="utf-8"?>
 <!-- Strings of the app. -->
-<resources xmlns:tools="http://schemas.android.com/tools" tools:ignore="MissingTranslation">
+<resources tools:ignore="MissingTranslation" xmlns:tools="http://schemas.android.com/tools">
     <string name="app_name" translatable="false">Lokal</string>
     <string name="greeting" tools:ignore="UnusedResources">Hello</string>
     <string name="help"><![CDATA[<b>Bold</b> help]]></string>
@@ -229,7 +230,7 @@ func TestAPIFileMetaCaps(t *testing.T) {
 		s.importFile(t, "nb", "shop", "format=po", poNB)
 		before := s.call(t, "GET", s.readPath("nb", "shop")+"?format=po", tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK)
 
-		refs := strings.Repeat("#: app/views.py:20\n", 70<<10/19) // over 64 KiB
+		refs := strings.Repeat("#: app/views.py:20\n", 100<<10/19) // over 64 KiB
 		big := strings.Replace(poNB, "#: app/views.py:20\n", refs, 1)
 		out := s.importFile(t, "nb", "shop", "format=po", big)
 		if len(out.Warnings) != 1 || out.Warnings[0].Key != "Save" || !strings.Contains(out.Warnings[0].Message, "64 KiB") {
