@@ -9,7 +9,7 @@ import (
 )
 
 // TestPushPullFuzzy: a fuzzy PO entry pushed is stored as needs_review, and pull writes it
-// back "#, fuzzy" (an approved one without the flag), so that msgfmt -c accepts the file and
+// back "#, fuzzy" with its other flags (an approved one without it), so that msgfmt -c accepts the file and
 // does not ship the draft; pull --status approved leaves the draft out.
 func TestPushPullFuzzy(t *testing.T) {
 	t.Parallel()
@@ -35,8 +35,8 @@ func TestPushPullFuzzy(t *testing.T) {
 		var pulled pullJSON
 		r.ok(t, &pulled, "pull")
 		po := r.read(t, "locales/nb/app.po")
-		if !strings.Contains(po, "#, fuzzy\nmsgctxt \"files\"") || strings.Count(po, "fuzzy") != 1 {
-			t.Errorf("pulled nb file, want files (only) fuzzy:\n%s", po)
+		if !strings.Contains(po, "#, fuzzy, c-format\nmsgctxt \"files\"") || strings.Count(po, "fuzzy") != 1 {
+			t.Errorf("pulled nb file, want files (only) fuzzy, its c-format flag kept:\n%s", po)
 		}
 		if msgfmt, err := exec.LookPath("msgfmt"); err == nil {
 			out, err := exec.Command(msgfmt, "-c", "--statistics", "-o", filepath.Join(t.TempDir(), "nb.mo"), filepath.Join(r.dir, "locales/nb/app.po")).CombinedOutput()
