@@ -257,3 +257,46 @@ func TestAPIFileMetaCaps(t *testing.T) {
 		}
 	})
 }
+
+// xcstringsAll is a String Catalog of two languages with metadata lokal has no field for:
+// extractionState and comments aside, the file's version.
+const xcstringsAll = `{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "greeting" : {
+      "extractionState" : "manual",
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Hello"
+          }
+        },
+        "nb" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Hei"
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}`
+
+// TestAPIFileMetaAllLanguages: a file of every language (xcstrings, language all) keeps
+// its metadata under all, and the export of all, and of one language, write it back.
+func TestAPIFileMetaAllLanguages(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, s *server) {
+		if out := s.importFile(t, "all", "app", "format=xcstrings", xcstringsAll); len(out.Created) != 1 || len(out.Warnings) != 0 {
+			t.Fatalf("import: %+v", out)
+		}
+		for _, lang := range []string{"all", "nb"} {
+			got := string(s.call(t, "GET", s.readPath(lang, "app")+"?format=xcstrings", tokenAuth(s.ro), nil).wantStatus(t, http.StatusOK).body)
+			if !strings.Contains(got, `"extractionState" : "manual"`) || !strings.Contains(got, `"version" : "1.0"`) {
+				t.Errorf("%s export lacks the file's metadata:\n%s", lang, got)
+			}
+		}
+	})
+}

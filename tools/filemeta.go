@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
 	"github.com/lokal-dev/lokal/tools/model"
@@ -36,11 +37,14 @@ func metaJSON(m map[string]string) string {
 	if len(m) == 0 {
 		return ""
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
+	// Markup as it is (no \u003c), so that the cap measures about what the file held.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(m) != nil {
 		return "" // a map of strings always encodes
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // metaMap reads a stored meta; nil when none.
