@@ -97,7 +97,8 @@ func planMeta(codec *formats.Codec, f *formats.File) (fileMeta, []ImportWarning)
 
 // keepMeta stores what m holds for the file of format in language (AllLanguages for a
 // file of every language) imported into ns, writing only what differs from what is kept:
-// a change of it is a ChangeFileMeta, so that cached files of ns are rebuilt.
+// a change of it is a ChangeFileMeta, so that the cached exports are rebuilt (the flat
+// files of endpoint 1 do not show it and stay).
 func keepMeta(ctx context.Context, tx model.Tx, ns model.Namespace, format, language string, m fileMeta) ([]model.Change, error) {
 	changed := false
 	kept, err := tx.EntryMeta(ctx, ns, format, []string{language})
