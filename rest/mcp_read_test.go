@@ -935,7 +935,7 @@ func poFuzzy(t *testing.T, content string) []string {
 	for line := range strings.Lines(content) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
-		case line == "#, fuzzy":
+		case line == "#, fuzzy" || strings.HasPrefix(line, "#, fuzzy, "):
 			flagged = true
 		case strings.HasPrefix(line, "msgctxt ") && flagged:
 			ctx, err := strconv.Unquote(strings.TrimPrefix(line, "msgctxt "))

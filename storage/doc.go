@@ -19,6 +19,8 @@
 // Files follow the aggregates of the tools.Tx port: tokens, workspaces, projects, keys,
 // translations, comments, terminology, checkups, jobs; bulk_sqlite.go and bulk_postgres.go
 // hold each dialect's fast inserts, limiter.go the rate budgets shared through PostgreSQL.
+// file_meta.go keeps what translation files say beyond lokal's fields (entry_meta per key,
+// format and language; file_meta per namespace, format and language), as tools encodes it.
 // operator.go archives and deletes projects (projectScoped lists every table that holds a
 // project's rows) and disables and deletes users.
 // stats.go keeps the status counters, per project and per namespace, from each key's and

@@ -59,6 +59,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerFamilyIncomplete(m)
 	registerHeldValues(m)
 	registerKeyOrder(m)
+	registerFileMeta(m)
 	return m
 }
 

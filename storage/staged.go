@@ -38,6 +38,9 @@ func (t *tx) RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []i
 		if _, err := t.tx.NewRaw("DELETE FROM translation_drift WHERE key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged drift marks: %w", mapError(err))
 		}
+		if _, err := t.tx.NewRaw("DELETE FROM entry_meta WHERE key_id IN (?)", ids).Exec(ctx); err != nil {
+			return fmt.Errorf("removing staged entry metadata: %w", mapError(err))
+		}
 		if _, err := t.tx.NewDelete().Model((*translationRow)(nil)).Where("key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged translations: %w", mapError(err))
 		}
@@ -53,6 +56,9 @@ func (t *tx) RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []i
 	empty := "NOT EXISTS (SELECT 1 FROM translation_keys WHERE namespace_id = ?)"
 	if _, err := t.tx.NewRaw("DELETE FROM namespace_counts WHERE namespace_id = ? AND "+empty, namespaceID, namespaceID).Exec(ctx); err != nil {
 		return fmt.Errorf("removing staged namespace's counters: %w", mapError(err))
+	}
+	if _, err := t.tx.NewRaw("DELETE FROM file_meta WHERE namespace_id = ? AND "+empty, namespaceID, namespaceID).Exec(ctx); err != nil {
+		return fmt.Errorf("removing staged namespace's file metadata: %w", mapError(err))
 	}
 	if _, err := t.tx.NewDelete().Model((*namespaceRow)(nil)).Where("id = ?", namespaceID).
 		Where(empty, namespaceID).Exec(ctx); err != nil {

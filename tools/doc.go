@@ -72,6 +72,16 @@
 // when they are set; package workflows makes the outbound calls through package outbound's
 // guarded client (webhook deliveries, a redeploy's dispatch handed to [Catalog.Redeploy]).
 //
+// # Files
+//
+// Every door that reads a translation file (the import endpoint, import_translations, the
+// editor's upload, push) goes through importFile, and every door that writes one (endpoint
+// 1 with format=, get_translations, the editor's download, pull) through fileEntry, each
+// through the format's codec (package formats). What a file says beyond lokal's fields
+// (its entries' and its own Meta) is kept per format and language, within size caps, and
+// handed back to the codec on export (filemeta.go); tools reads none of its keys. An import
+// warns of what it could not keep.
+//
 // # Errors and storage
 //
 // Operations return [*model.Error] with a code; package rest/httpx maps codes to HTTP

@@ -30,7 +30,8 @@ type ExportFile struct {
 
 // ExportNamespace renders one namespace in one language (or, for a format that holds
 // several, every language: "all") through the format's codec, from the project's cache of
-// files, which every write to the project clears. Hidden keys are left out; a key without a
+// files, which every write to the project clears (an import that changes only what a file
+// says beyond its values too: ChangeFileMeta). Hidden keys are left out; a key without a
 // value in the language is in a bilingual file with an empty target and absent from the
 // others. The ETag is the body's, told apart by format and status, so that a client that
 // keeps one per file never gets a 304 for another.
@@ -124,7 +125,8 @@ func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in 
 			}
 		}
 		slices.SortFunc(file.Entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
-		return nil
+		// What the imported files said beyond values goes back into the file (filemeta.go).
+		return attachMeta(ctx, tx, ns, codec.Name, in.Language, proj.SourceLanguage, file)
 	})
 	if err != nil {
 		return nil, err

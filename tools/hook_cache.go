@@ -95,12 +95,14 @@ func keyChange(k model.ChangeKind) bool {
 	return false
 }
 
-// filesOnly reports a change that no namespace file shows (terminology), only the
-// project's other cached files.
+// filesOnly reports a change that no namespace file shows (terminology; what translation
+// files say beyond values, which only the exports of a format show), only the project's
+// other cached files.
 func filesOnly(k model.ChangeKind) bool {
 	switch k {
 	case model.ChangeGlossaryAdded, model.ChangeTermAdded, model.ChangeSubstitution,
-		model.ChangeGlossaryRemoved, model.ChangeTermRemoved, model.ChangeSubstitutionRemoved:
+		model.ChangeGlossaryRemoved, model.ChangeTermRemoved, model.ChangeSubstitutionRemoved,
+		model.ChangeFileMeta:
 		return true
 	}
 	return false

@@ -104,6 +104,7 @@ type importPlan struct {
 	plurals map[string]bool              // keys with a plural in a value imported
 	notes   map[string]string            // source keys' comments, kept as the keys' descriptions
 	dnt     []string                     // source keys the file marks not to translate, in file order
+	meta    fileMeta                     // what the file says beyond values, to keep (filemeta.go)
 	warn    []ImportWarning
 }
 
@@ -258,6 +259,11 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 				overwritten[l] = ow
 				changes = append(changes, ch...)
 			}
+			kept, err := keepMeta(ctx, tx, ns, codec.Name, in.Language, plan.meta)
+			if err != nil {
+				return nil, err
+			}
+			changes = append(changes, kept...)
 			if in.DryRun {
 				return nil, errDryRun
 			}
@@ -425,18 +431,15 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 	for _, w := range f.Warnings {
 		p.warn = append(p.warn, ImportWarning{Key: w.Key, Message: w.Message})
 	}
+	meta, warn := planMeta(codec, f)
+	p.meta = meta
+	p.warn = append(p.warn, warn...)
 	seen := map[string]bool{}
-	var previous []string // keys of not-final entries with the source text they were made for
 	for _, e := range f.Entries {
 		if seen[e.Key] {
 			p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
 		}
 		seen[e.Key] = true
-		if codec.Unkept != nil {
-			for _, m := range codec.Unkept(e) {
-				p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: m})
-			}
-		}
 		for _, l := range langs {
 			v, ok := entryValue(codec, f, e, l, proj.SourceLanguage)
 			if !ok || (v.Text == "" && l != proj.SourceLanguage) {
@@ -468,9 +471,6 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 						p.review[l] = map[string]bool{}
 					}
 					p.review[l][e.Key] = true
-					if e.Meta["previous"] != "" {
-						previous = append(previous, e.Key)
-					}
 				}
 			}
 			if missing, has := pluralGaps(v.Text, l); has {
@@ -482,9 +482,6 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 			}
 		}
 	}
-	if w, ok := previousWarning(previous); ok {
-		p.warn = append(p.warn, w)
-	}
 	if language == proj.SourceLanguage || language == formats.AllLanguages {
 		// The source language is imported even when the file has none of its texts, so
 		// that the namespace is made as a sync makes it.
@@ -493,19 +490,6 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 		}
 	}
 	return p
-}
-
-// previousWarning says, once per file, that the previous source texts of fuzzy entries (PO
-// "#|" lines, which the codec reads into Entry.Meta["previous"]) are not stored: the entries
-// are imported as needs_review and an export writes them without those lines.
-func previousWarning(keys []string) (ImportWarning, bool) {
-	switch len(keys) {
-	case 0:
-		return ImportWarning{}, false
-	case 1:
-		return ImportWarning{Key: keys[0], Message: "the entry is fuzzy with the source text it was translated from (#| lines); it was imported as needs_review, but lokal does not keep that text, so an export writes the entry without it"}, true
-	}
-	return ImportWarning{Key: keys[0], Message: fmt.Sprintf("%d fuzzy entries, this one first, carry the source text they were translated from (#| lines); they were imported as needs_review, but lokal does not keep that text, so an export writes them without it", len(keys))}, true
 }
 
 // entryValue is e's value in language l: a bilingual file's source text in the source

@@ -66,6 +66,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	legacy := contains(exportFormats, out.Format)
 	var entries []formats.Entry // the codec's entries, for the formats not legacy
 	var source string
+	var fileMeta map[string]string // what the namespace's file says of itself, when one namespace is exported
 	from, err := decodeExportCursor(in.Offset)
 	if err != nil {
 		return out, err
@@ -102,10 +103,16 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 				after = from.afterKeyID
 			}
 			var notes map[int64]string
+			var kept keptMeta
 			if !legacy {
 				if notes, err = tx.KeyDescriptions(ctx, ns); err != nil {
 					return err
 				}
+				// The file's own meta only for a file of one namespace.
+				if kept, err = readMeta(ctx, tx, ns, codec.Name, in.Language, proj.SourceLanguage, in.NamespaceKey != ""); err != nil {
+					return err
+				}
+				fileMeta = kept.fileMeta()
 			}
 			// One more key than the page holds says whether another page follows.
 			err = tx.KeyPage(ctx, ns, proj.SourceLanguage, in.Language, after, ExportPageKeys-keys+1, func(k model.KeyState) bool {
@@ -120,6 +127,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 					e, ok := fileEntry(codec, k, in.Language, proj.SourceLanguage, false)
 					if ok {
 						e.Comment = notes[k.ID]
+						e.Meta = kept.entry(e.Key)
 						if in.NamespaceKey == "" {
 							e.Key = name + "." + e.Key
 						}
@@ -155,7 +163,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if !legacy {
 		out.Count = len(entries)
 		slices.SortFunc(entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
-		f := &formats.File{SourceLanguage: source, Languages: fileLanguages(codec, source, []string{in.Language}), Entries: entries}
+		f := &formats.File{SourceLanguage: source, Languages: fileLanguages(codec, source, []string{in.Language}), Entries: entries, Meta: fileMeta}
 		if body, err = codec.Encode(f, formats.Options{Language: in.Language, SourceLanguage: source, RawCells: raw}); err != nil {
 			return out, model.Errorf(model.CodeUnprocessable, "%s files cannot be written: %v", codec.Name, err)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestPushPullFuzzy: a fuzzy PO entry pushed is stored as needs_review, and pull writes it
-// back "#, fuzzy" (an approved one without the flag), so that msgfmt -c accepts the file and
+// back "#, fuzzy" with its other flags (an approved one without it), so that msgfmt -c accepts the file and
 // does not ship the draft; pull --status approved leaves the draft out.
 func TestPushPullFuzzy(t *testing.T) {
 	t.Parallel()

@@ -73,13 +73,11 @@ import (
 var androidCodec = &Codec{Name: "android", SourceFallback: true, ContentType: "application/xml", Extension: "xml", Decode: decodeAndroid, Encode: encodeAndroid, Unkept: androidUnkept, Merge: mergeAndroid}
 
 // androidUnkept is what of e only its Meta keeps: a spelling Android reads differently
-// from the one Encode chooses without it, and what the decoder could not keep at all. A
-// spelling that reads the same (CDATA or &lt; around plain text, <item/>) is not named.
+// from the one Encode chooses without it (what the decoder could not keep at all, Meta
+// "lost", is a File.Warnings entry). A spelling that reads the same (CDATA or &lt; around
+// plain text, <item/>) is not named.
 func androidUnkept(e Entry) []string {
 	var out []string
-	if l := e.Meta["lost"]; l != "" {
-		out = append(out, "lokal does not keep the "+l+" of this <plurals>")
-	}
 	var v string
 	for _, x := range e.Values {
 		v = x.Text
@@ -208,6 +206,7 @@ func decodeAndroid(data []byte, o Options) (*File, error) {
 			}
 			if lost != "" {
 				meta = setMeta(meta, "lost", lost)
+				f.Warnings = append(f.Warnings, Warning{Key: name, Message: "lokal does not keep the " + lost + " of this <plurals>"})
 			}
 			e := Entry{Key: name, Values: map[string]Value{o.Language: {Text: value}}, Comment: comment, DoNotTranslate: dnt, Meta: meta}
 			if err := add(e, el.line); err != nil {

@@ -416,7 +416,8 @@ func TestAndroidArrayFromStore(t *testing.T) {
 }
 
 // TestAndroidUnkept: what only an entry's Meta keeps, and Android would read differently
-// without it, is named (so that an import warns); a spelling that reads the same is not.
+// without it, is named (so that an import that cannot store the Meta warns); a spelling
+// that reads the same is not; what not even Meta keeps is a warning of the file.
 func TestAndroidUnkept(t *testing.T) {
 	t.Parallel()
 	in := `<resources>
@@ -442,8 +443,12 @@ func TestAndroidUnkept(t *testing.T) {
 			named = append(named, e.Key)
 		}
 	}
-	want := []string{"cdata_b", "escaped", "br", "literal", "bare_ref", "p", "q"}
+	want := []string{"cdata_b", "escaped", "br", "literal", "bare_ref", "q"}
 	if !reflect.DeepEqual(named, want) {
 		t.Errorf("named %v, want %v", named, want)
+	}
+	// The comment inside p is kept nowhere, not even in Meta: a warning of the file says so.
+	if len(f.Warnings) != 1 || f.Warnings[0].Key != "p" || !strings.Contains(f.Warnings[0].Message, "comment") {
+		t.Errorf("warnings %+v, want one naming p's comment", f.Warnings)
 	}
 }

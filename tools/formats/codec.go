@@ -116,7 +116,9 @@ type Codec struct {
 	Encode func(f *File, o Options) ([]byte, error)
 	// Unkept says, in words, what of a decoded entry's meaning is in its Meta alone, so that
 	// a store keeping only its key, values, comment and do-not-translate mark would write
-	// it back meaning something else; nil when nothing is.
+	// it back meaning something else; nil when nothing is. lokal stores Meta, so an import
+	// names these only for an entry whose Meta it could not store (over its size cap); what
+	// a codec cannot keep even in Meta is one of the File's Warnings instead.
 	Unkept func(e Entry) []string
 	// Merge writes theirs (lokal's export of the same file, decoded) into local (the file
 	// as the repository has it, already UTF-8 without a BOM and with "\n" line ends: the

@@ -24,6 +24,7 @@ const (
 	ChangeKeysRemoved     ChangeKind = "keys_removed"       // keys a failed chunked write staged are gone
 	ChangeEmbedSwitched   ChangeKind = "embed_switched"     // a workspace's Embed turned off or on (ProjectID)
 	ChangeCacheRefreshed  ChangeKind = "cache_refreshed"    // nothing stored changed; cached copies must go (redeploy)
+	ChangeFileMeta        ChangeKind = "file_meta_changed"  // what a namespace's files say beyond values changed (Namespace)
 )
 
 // Terminology taken away: nothing a key holds changes, only which rules apply.

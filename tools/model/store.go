@@ -24,6 +24,7 @@ type Tx interface {
 	WorkspaceTx
 	ProjectTx
 	KeyTx
+	FileMetaTx
 	TranslationTx
 	CommentTx
 	TerminologyTx
@@ -294,6 +295,24 @@ type KeyTx interface {
 	// SetKeyDescriptions sets them (a translation file's notes for translators).
 	KeyDescriptions(ctx context.Context, ns Namespace) (map[int64]string, error)
 	SetKeyDescriptions(ctx context.Context, descriptions map[int64]string) error
+}
+
+// FileMetaTx keeps what translation files say beyond lokal's own fields, so that an export
+// writes it back: a key's entry metadata per format and per language of the file that
+// carried it, and a namespace's file metadata per format and language. A meta is a JSON
+// object of strings as tools encodes it; storage does not read it.
+type FileMetaTx interface {
+	// EntryMeta returns the entry metadata of ns's keys in format, in the languages named:
+	// language → key → meta.
+	EntryMeta(ctx context.Context, ns Namespace, format string, languages []string) (map[string]map[string]string, error)
+	// SetEntryMeta stores, in format and language, the metadata of the keys of ns that meta
+	// names (key → meta); "" removes a key's. A name that is no key of ns is passed over;
+	// found is how many were keys of ns.
+	SetEntryMeta(ctx context.Context, ns Namespace, format, language string, meta map[string]string) (found int, err error)
+	// FileMeta returns ns's file metadata in format, in the languages named, by language.
+	FileMeta(ctx context.Context, ns Namespace, format string, languages []string) (map[string]string, error)
+	// SetFileMeta stores ns's file metadata in format and language; "" removes it.
+	SetFileMeta(ctx context.Context, ns Namespace, format, language, meta string) error
 }
 
 // TranslationTx holds translation rows and their history. Errors: CodeNotFound.
