@@ -155,5 +155,5 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: s})
 	}
-	return Splice(local, edits), nil
+	return Splice(local, edits)
 }

@@ -219,7 +219,7 @@ func (p *jsonPatch) member(c *jsonNode, in jsonInsert, prefix string) string {
 }
 
 // bytes applies the edits to the file.
-func (p *jsonPatch) bytes() []byte {
+func (p *jsonPatch) bytes() ([]byte, error) {
 	for _, c := range p.order {
 		p.containerEdits(c, p.conts[c])
 	}
@@ -310,7 +310,7 @@ type jsonWant struct {
 // (unless keep says it stays), a wanted one local lacks is inserted after the member
 // holding the nearest wanted leaf before it. With nested, a new key goes into the deepest
 // object its dotted key runs through, creating the objects the rest of it names.
-func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []jsonWant, nested bool, keep func(key string) bool) []byte {
+func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []jsonWant, nested bool, keep func(key string) bool) ([]byte, error) {
 	p := newJSONPatch(local, root)
 	byKey := make(map[string]int, len(leaves))
 	for i, l := range leaves {

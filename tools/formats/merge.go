@@ -19,24 +19,40 @@ type Edit struct {
 	Text       string
 }
 
-// Splice applies edits to local. Edits must not overlap; they may come in any order, and
-// inserts at the same offset keep the order given.
-func Splice(local []byte, edits []Edit) []byte {
+// Splice applies edits to local. Edits may come in any order; inserts at the same offset
+// keep the order given and go before a replacement that starts there. Edits that overlap
+// or fall outside local are an error (a Merge's bug, which must not become a garbled file).
+func Splice(local []byte, edits []Edit) ([]byte, error) {
 	if len(edits) == 0 {
-		return local
+		return local, nil
 	}
 	sorted := slices.Clone(edits)
-	slices.SortStableFunc(sorted, func(a, b Edit) int { return a.Start - b.Start })
+	slices.SortStableFunc(sorted, func(a, b Edit) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return isReplace(a) - isReplace(b)
+	})
 	var out bytes.Buffer
 	out.Grow(len(local))
 	at := 0
 	for _, e := range sorted {
+		if e.Start < at || e.End < e.Start || e.End > len(local) {
+			return nil, fmt.Errorf("formats: merge edit [%d:%d] overlaps another or falls outside the file (%d bytes)", e.Start, e.End, len(local))
+		}
 		out.Write(local[at:e.Start])
 		out.WriteString(e.Text)
 		at = e.End
 	}
 	out.Write(local[at:])
-	return out.Bytes()
+	return out.Bytes(), nil
+}
+
+func isReplace(e Edit) int {
+	if e.End > e.Start {
+		return 1
+	}
+	return 0
 }
 
 // SameValue says whether a and b hold the same value of lang: text and state, a state

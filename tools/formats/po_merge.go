@@ -147,21 +147,8 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		m.edits = append(m.edits, Edit{Start: end, End: end, Text: text})
 	}
-	// An insert goes before a replacement that starts where it is (Splice keeps the order).
-	slices.SortStableFunc(m.edits, func(a, b Edit) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return poIsReplace(a) - poIsReplace(b)
-	})
-	return Splice(data, m.edits), nil
-}
-
-func poIsReplace(e Edit) int {
-	if e.End > e.Start {
-		return 1
-	}
-	return 0
+	// An insert goes before a replacement that starts where it is (Splice orders them so).
+	return Splice(data, m.edits)
 }
 
 type poMerger struct {

@@ -169,7 +169,7 @@ func mergeStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: b.String()})
 	}
-	return Splice(local, edits), nil
+	return Splice(local, edits)
 }
 
 // stringsUnquotable: s may be written without quotes in the old plist syntax.
