@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,7 +101,25 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 			continue
 		}
 		lv := le.Values[lang]
-		if tv.Text != lv.Text {
+		if isPlural := poIsPlural(te, theirLang); isPlural != pe.hasPlural {
+			// A plural that became a single string, or the other way: its msgid_plural
+			// and msgstr lines are written anew.
+			var b bytes.Buffer
+			if isPlural {
+				pm, err := pmFor()
+				if err != nil {
+					return nil, lineError(pe.line, "po: Plural-Forms: %v", err)
+				}
+				_, _, idPlural, _ := poEntryIDs(te, lf.Meta["keys"] == "msgid", true)
+				writePOWrapped(&b, "msgid_plural", cmp.Or(idPlural, pe.id), "", m.wrap)
+				for i, s := range pm.fromICU(tv.Text, le.Meta) {
+					writePOWrapped(&b, "msgstr["+strconv.Itoa(i)+"]", s, "", m.wrap)
+				}
+			} else {
+				writePOWrapped(&b, "msgstr", tv.Text, "", m.wrap)
+			}
+			m.replaceForms(pe, b.String())
+		} else if tv.Text != lv.Text {
 			if pe.hasPlural {
 				pm, err := pmFor()
 				if err != nil {
@@ -214,6 +233,22 @@ func (m *poMerger) plural(e *poEntry, strs []string) {
 		if s != e.strs[i] {
 			m.replaceString(e, "msgstr["+strconv.Itoa(i)+"]", s)
 		}
+	}
+}
+
+// replaceForms rewrites e's msgid_plural and msgstr lines as text.
+func (m *poMerger) replaceForms(e *poEntry, text string) {
+	first, last := -1, -1
+	for _, l := range e.layout {
+		if l.kw == "msgid_plural" || strings.HasPrefix(l.kw, "msgstr") {
+			if first < 0 || l.line < first {
+				first = l.line
+			}
+			last = max(last, l.line+len(l.parts))
+		}
+	}
+	if first >= 0 {
+		m.replaceLines(first, last, text)
 	}
 }
 
