@@ -372,6 +372,17 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 		prefix string
 		segs   []string
 	}
+	parents := map[*jsonNode]*jsonNode{}
+	var walk func(c *jsonNode)
+	walk = func(c *jsonNode) {
+		for _, v := range c.Vals {
+			if isJSONContainer(v) {
+				parents[v] = c
+				walk(v)
+			}
+		}
+	}
+	walk(root)
 	flat := map[*jsonNode]bool{}
 	var news []newLeaf
 	for changed := true; changed; {
@@ -393,11 +404,21 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 				segs = strings.Split(rest, ".")
 			}
 			news = append(news, newLeaf{wi, cont, prefix, segs})
-			if len(segs) == 1 && cont.Kind == jsonObject {
-				if i := cont.index(segs[0]); i >= 0 && !flat[cont.Vals[i]] && isJSONContainer(cont.Vals[i]) {
-					if _, keeps := pos[cont.Vals[i]]; keeps {
-						flat[cont.Vals[i]], changed = true, true
-					}
+		}
+		// An object stays when a leaf of it stays or a new one goes into it.
+		stays := map[*jsonNode]bool{}
+		for n := range pos {
+			stays[n] = true
+		}
+		for _, nl := range news {
+			for c := nl.cont; c != nil; c = parents[c] {
+				stays[c] = true
+			}
+		}
+		for _, nl := range news {
+			if len(nl.segs) == 1 && nl.cont.Kind == jsonObject {
+				if i := nl.cont.index(nl.segs[0]); i >= 0 && !flat[nl.cont.Vals[i]] && isJSONContainer(nl.cont.Vals[i]) && stays[nl.cont.Vals[i]] {
+					flat[nl.cont.Vals[i]], changed = true, true
 				}
 			}
 		}
@@ -443,6 +464,9 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 		wantOf[w.key] = wi
 	}
 	for _, c := range p.flatten(root, flat) {
+		if _, keeps := pos[c.cont.Vals[c.idx]]; !keeps {
+			continue // it goes, its leaves with it
+		}
 		var members []string
 		for i, l := range leaves {
 			if !wanted[i] || !slices.ContainsFunc(l.path, func(s jsonStep) bool { return s.cont == c.cont && s.idx == c.idx }) {

@@ -111,7 +111,7 @@ func (g *mergeGen) state() State {
 
 func (g *mergeGen) value() Value {
 	v := Value{Text: g.text()}
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(2) == 0 {
 		v.State = g.state()
 	}
 	return v
