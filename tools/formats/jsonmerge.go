@@ -364,13 +364,12 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 		}
 	}
 
-	// Where each new leaf goes: its container, that container's dotted path, and the
-	// segments below it. An object member whose name a new leaf takes is written flat.
+	// Where each new leaf goes: its container and the segments below it. An object member
+	// whose name a new leaf takes is written flat.
 	type newLeaf struct {
-		wi     int
-		cont   *jsonNode
-		prefix string
-		segs   []string
+		wi   int
+		cont *jsonNode
+		segs []string
 	}
 	parents := map[*jsonNode]*jsonNode{}
 	var walk func(c *jsonNode)
@@ -395,15 +394,12 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 			if nested {
 				cont, prefix = deepestContainer(root, w.key, flat)
 			}
-			rest := w.key
-			if prefix != "" {
-				rest = w.key[len(prefix)+1:]
-			}
+			rest := w.key[len(prefix):]
 			segs := []string{rest}
 			if nested && nestable(rest) {
 				segs = strings.Split(rest, ".")
 			}
-			news = append(news, newLeaf{wi, cont, prefix, segs})
+			news = append(news, newLeaf{wi, cont, segs})
 		}
 		// An object stays when a leaf of it stays or a new one goes into it.
 		stays := map[*jsonNode]bool{}
@@ -477,10 +473,7 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 			if v == nil {
 				v = jsonStr(w.text)
 			}
-			rel := l.key
-			if c.prefix != "" {
-				rel = l.key[len(c.prefix)+1:]
-			}
+			rel := l.key[len(c.prefix):]
 			members = append(members, p.quote(rel)+p.style.colon+p.write(v, p.memberIndent(c.cont)))
 		}
 		n := c.cont.Vals[c.idx]
@@ -489,40 +482,35 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 	}
 
 	// New leaves: the container, the member they follow, the objects to create.
-	created := map[string]*jsonNode{}
+	created := map[jsonCreated]*jsonNode{}
 	for _, nl := range news {
 		w := wants[nl.wi]
 		value := w.opaque
 		if value == nil {
 			value = jsonStr(w.text)
 		}
-		cont, prefix, segs := nl.cont, nl.prefix, nl.segs
-		join := func(path, seg string) string {
-			if path == "" {
-				return seg
-			}
-			return path + "." + seg
-		}
+		cont, segs := nl.cont, nl.segs
 		// A name a leaf holds is no object: the rest goes whole beside it.
 		if len(segs) > 1 && cont.Kind == jsonObject && taken[cont][segs[0]] {
 			segs = []string{strings.Join(segs, ".")}
 		}
 		// Objects created for an earlier new key take this one too.
-		path := prefix
+		at := jsonCreated{cont: cont}
 		var into *jsonNode
 		for len(segs) > 1 {
-			c, ok := created[join(path, segs[0])]
+			next := at.below(segs[0])
+			c, ok := created[next]
 			if !ok {
 				break
 			}
-			into, path, segs = c, join(path, segs[0]), segs[1:]
+			into, at, segs = c, next, segs[1:]
 		}
 		if into != nil {
-			addJSONPath(into, path, segs, value, created)
+			addJSONPath(into, at, segs, value, created)
 			continue
 		}
 		top := jsonObj()
-		addJSONPath(top, prefix, segs, value, created)
+		addJSONPath(top, jsonCreated{cont: cont}, segs, value, created)
 		after := -1
 		for i, v := range cont.Vals {
 			if at, ok := pos[v]; ok && at < nl.wi {
@@ -557,17 +545,25 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 
 func isJSONContainer(n *jsonNode) bool { return n.Kind == jsonObject || n.Kind == jsonArray }
 
-// addJSONPath puts value at segs below obj (a created object, whose dotted path is path),
-// creating objects, and registering them in created. A segment that is a leaf of the
-// object already ends the nesting: the rest goes whole beside it; a leaf whose name an
-// object created before holds makes that object flat.
-func addJSONPath(obj *jsonNode, path string, segs []string, value *jsonNode, created map[string]*jsonNode) {
-	join := func(path, seg string) string {
-		if path == "" {
-			return seg
-		}
-		return path + "." + seg
+// jsonCreated names an object a Merge creates: the container of the file it goes into,
+// and its path of segments below it.
+type jsonCreated struct {
+	cont *jsonNode
+	rel  string
+}
+
+func (c jsonCreated) below(seg string) jsonCreated {
+	if c.rel == "" {
+		return jsonCreated{c.cont, seg}
 	}
+	return jsonCreated{c.cont, c.rel + "." + seg}
+}
+
+// addJSONPath puts value at segs below obj (a created object, at), creating objects and
+// registering them in created. A segment that is a leaf of the object already ends the
+// nesting: the rest goes whole beside it; a leaf whose name an object created before
+// holds makes that object flat.
+func addJSONPath(obj *jsonNode, at jsonCreated, segs []string, value *jsonNode, created map[jsonCreated]*jsonNode) {
 	for len(segs) > 1 {
 		i := obj.index(segs[0])
 		if i >= 0 && obj.Vals[i].Kind != jsonObject {
@@ -578,9 +574,9 @@ func addJSONPath(obj *jsonNode, path string, segs []string, value *jsonNode, cre
 			obj.Keys = append(obj.Keys, segs[0])
 			obj.Vals = append(obj.Vals, jsonObj())
 			i = len(obj.Vals) - 1
-			created[join(path, segs[0])] = obj.Vals[i]
+			created[at.below(segs[0])] = obj.Vals[i]
 		}
-		obj, path, segs = obj.Vals[i], join(path, segs[0]), segs[1:]
+		obj, at, segs = obj.Vals[i], at.below(segs[0]), segs[1:]
 	}
 	name := segs[0]
 	if i := obj.index(name); i >= 0 {
@@ -588,25 +584,26 @@ func addJSONPath(obj *jsonNode, path string, segs []string, value *jsonNode, cre
 		sub := obj.Vals[i]
 		obj.Keys = slices.Delete(obj.Keys, i, i+1)
 		obj.Vals = slices.Delete(obj.Vals, i, i+1)
-		var walk func(n *jsonNode, rel, full string)
-		walk = func(n *jsonNode, rel, full string) {
-			delete(created, full)
+		var walk func(n *jsonNode, rel string, c jsonCreated)
+		walk = func(n *jsonNode, rel string, c jsonCreated) {
+			delete(created, c)
 			for j, k := range n.Keys {
 				if n.Vals[j].Kind == jsonObject {
-					walk(n.Vals[j], rel+"."+k, full+"."+k)
+					walk(n.Vals[j], rel+"."+k, c.below(k))
 					continue
 				}
 				obj.Keys = append(obj.Keys, rel+"."+k)
 				obj.Vals = append(obj.Vals, n.Vals[j])
 			}
 		}
-		walk(sub, name, join(path, name))
+		walk(sub, name, at.below(name))
 	}
 	obj.Keys = append(obj.Keys, name)
 	obj.Vals = append(obj.Vals, value)
 }
 
-// jsonFlat is an object member written flat: container, member index, container's path.
+// jsonFlat is an object member written flat: container, member index, the container's
+// path with a dot after it ("" for root).
 type jsonFlat struct {
 	cont   *jsonNode
 	idx    int
@@ -621,16 +618,12 @@ func (p *jsonPatch) flatten(root *jsonNode, flat map[*jsonNode]bool) []jsonFlat 
 	walk = func(c *jsonNode, prefix string) {
 		for i, k := range containerKeys(c) {
 			v := c.Vals[i]
-			full := k
-			if prefix != "" {
-				full = prefix + "." + k
-			}
 			if flat[v] {
 				out = append(out, jsonFlat{c, i, prefix})
 				continue
 			}
 			if isJSONContainer(v) {
-				walk(v, full)
+				walk(v, prefix+k+".")
 			}
 		}
 	}
@@ -641,23 +634,17 @@ func (p *jsonPatch) flatten(root *jsonNode, flat map[*jsonNode]bool) []jsonFlat 
 }
 
 // deepestContainer is the deepest object or array of root that a dotted key runs through,
-// and its dotted path ("" for root); it does not go into the members of flat.
+// and its dotted path with a dot after it ("" for root: a key may be empty); it does not
+// go into the members of flat.
 func deepestContainer(root *jsonNode, key string, flat map[*jsonNode]bool) (*jsonNode, string) {
 	cont, path := root, ""
 	for {
-		rest := key
-		if path != "" {
-			rest = key[len(path)+1:]
-		}
+		rest := key[len(path):]
 		found := false
 		for i, k := range containerKeys(cont) {
 			v := cont.Vals[i]
 			if isJSONContainer(v) && !flat[v] && strings.HasPrefix(rest, k+".") {
-				cont, found = v, true
-				if path != "" {
-					path += "."
-				}
-				path += k
+				cont, path, found = v, path+k+".", true
 				break
 			}
 		}

@@ -274,7 +274,11 @@ func safeMerge(format string, local, export []byte, o Options) (out []byte, err 
 // export or local file that does not decode is no case (the fuzz targets meet them).
 func checkMergeProperties(format string, local, export []byte, o Options) error {
 	c, _ := Lookup(format)
-	if _, err := c.Decode(local, o); err != nil {
+	text, _, err := readText(format, local) // what MergeFile reads: a file it refuses is no case
+	if err != nil {
+		return nil
+	}
+	if _, err := c.Decode([]byte(text), o); err != nil {
 		return nil
 	}
 	theirs, err := c.Decode(export, o)
