@@ -459,9 +459,19 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 	for wi, w := range wants {
 		wantOf[w.key] = wi
 	}
+	// An object or array a new leaf's name meets goes when nothing in it stays (an empty
+	// one has no leaf to take it away).
+	for _, nl := range news {
+		if len(nl.segs) == 1 && nl.cont.Kind == jsonObject {
+			if i := nl.cont.index(nl.segs[0]); i >= 0 && isJSONContainer(nl.cont.Vals[i]) && !flat[nl.cont.Vals[i]] {
+				p.remove(nl.cont, i)
+			}
+		}
+	}
 	for _, c := range p.flatten(root, flat) {
 		if _, keeps := pos[c.cont.Vals[c.idx]]; !keeps {
-			continue // it goes, its leaves with it
+			p.remove(c.cont, c.idx) // it goes, its leaves with it
+			continue
 		}
 		var members []string
 		for i, l := range leaves {
