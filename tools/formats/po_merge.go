@@ -23,7 +23,7 @@ import (
 //     translation goes, as msgmerge drops it too.
 //   - A new entry is written after the nearest entry before it in theirs that local has.
 //   - The header is local's, untouched (no PO-Revision-Date or X-Generator rewritten),
-//     except in a template (a header whose Language is empty): as msginit does, Language
+//     except in a template (poIsTemplate: xgettext's header): as msginit does, Language
 //     and a placeholder Plural-Forms are set for the language, and charset=CHARSET becomes
 //     UTF-8, without which msgfmt mangles every non-ASCII translation.
 func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
@@ -62,7 +62,7 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 	}
 	m.starts[len(lines)] = min(at, len(data))
 	_, pluralForms := poHeaderFields(lf.Meta["header"])
-	template := p.header != nil && poHeaderValue(p.header.str, "Language") == ""
+	template := p.header != nil && poIsTemplate(p.header)
 	if template && lang != "" {
 		m.header(p.header)
 		pluralForms = ""
@@ -439,6 +439,16 @@ func (m *poMerger) headerText(h string, want map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// poIsTemplate: the header is a template's, as xgettext writes it: no Language, and a
+// fuzzy header or the CHARSET or INTEGER placeholders. A translation's header without
+// Language (gettext before 0.18 wrote none) is kept as it is.
+func poIsTemplate(h *poEntry) bool {
+	if poHeaderValue(h.str, "Language") != "" {
+		return false
+	}
+	return h.fuzzy || strings.Contains(h.str, "charset=CHARSET") || strings.Contains(poHeaderValue(h.str, "Plural-Forms"), "INTEGER")
 }
 
 // poHeaderValue is the value of a header field, "" when absent.
