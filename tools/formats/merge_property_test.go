@@ -285,7 +285,9 @@ func checkMergeProperties(format string, local, export []byte, o Options) error 
 	if err != nil {
 		return nil
 	}
-	// lokal's export is in Encode's spelling: an arbitrary export is made so first.
+	// lokal's export is in Encode's spelling, with nothing of the repository's file (File.
+	// Meta): an arbitrary export is made so first.
+	theirs.Meta = nil
 	if export, err = c.Encode(theirs, o); err != nil {
 		return nil
 	}
