@@ -45,6 +45,9 @@ func Splice(local []byte, edits []Edit) ([]byte, error) {
 		at = e.End
 	}
 	out.Write(local[at:])
+	if out.Len() == 0 {
+		return []byte{}, nil // never nil: MergeFile's nil is "no file"
+	}
 	return out.Bytes(), nil
 }
 
@@ -251,13 +254,15 @@ func readText(format string, data []byte) (string, textLayout, error) {
 		text = string(s)
 	default:
 		enc, name := declaredCharset(format, data)
+		// UTF-16 without a BOM before UTF-8: ASCII text in UTF-16 is valid UTF-8 too, but
+		// no text file in UTF-8 has a NUL in its first two bytes.
 		switch {
 		case enc != nil:
-		case utf8.Valid(data):
-		case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+		case len(data) >= 2 && len(data)%2 == 0 && data[0] == 0 && data[1] != 0:
 			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
-		case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+		case len(data) >= 2 && len(data)%2 == 0 && data[0] != 0 && data[1] == 0:
 			enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
+		case utf8.Valid(data):
 		case format == "properties":
 			enc, name, _ = latin1()
 		default:
@@ -340,7 +345,7 @@ func (l textLayout) write(text, orig string) ([]byte, error) {
 	if l.lineEnds != nil {
 		text = l.restoreLineEnds(text, orig)
 	}
-	out := slices.Clone(l.bom)
+	out := append([]byte{}, l.bom...) // an empty file is no nil (no file)
 	if l.enc == nil {
 		return append(out, text...), nil
 	}

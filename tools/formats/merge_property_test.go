@@ -298,7 +298,11 @@ func checkMergeProperties(format string, local, export []byte, o Options) error 
 	if err != nil {
 		return fmt.Errorf("MergeFile: %v", err)
 	}
-	got, err := c.Decode(merged, o)
+	mergedText, _, err := readText(format, merged)
+	if err != nil {
+		return fmt.Errorf("the merged file does not read: %v\n%s", err, merged)
+	}
+	got, err := c.Decode([]byte(mergedText), o)
 	if err != nil {
 		return fmt.Errorf("the merged file does not read: %v\n%s", err, merged)
 	}
