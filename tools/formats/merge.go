@@ -254,15 +254,19 @@ func readText(format string, data []byte) (string, textLayout, error) {
 		text = string(s)
 	default:
 		enc, name := declaredCharset(format, data)
-		// UTF-16 without a BOM before UTF-8: ASCII text in UTF-16 is valid UTF-8 too, but
-		// no text file in UTF-8 has a NUL in its first two bytes.
+		// UTF-16 without a BOM whose text starts in ASCII is valid UTF-8 too: it is told
+		// by the zero byte of every one of its first characters.
 		switch {
 		case enc != nil:
-		case len(data) >= 2 && len(data)%2 == 0 && data[0] == 0 && data[1] != 0:
+		case asciiUTF16(data, 0):
 			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
-		case len(data) >= 2 && len(data)%2 == 0 && data[0] != 0 && data[1] == 0:
+		case asciiUTF16(data, 1):
 			enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
 		case utf8.Valid(data):
+		case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
+		case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+			enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
 		case format == "properties":
 			enc, name, _ = latin1()
 		default:
@@ -296,6 +300,20 @@ func readText(format string, data []byte) (string, textLayout, error) {
 	}
 	lay.crlf = 2*crlf >= strings.Count(text, "\n")
 	return strings.ReplaceAll(text, "\r\n", "\n"), lay, nil
+}
+
+// asciiUTF16: data is UTF-16 whose first (up to 16) characters are ASCII, the zero byte
+// of each at zero (0 big-endian, 1 little-endian).
+func asciiUTF16(data []byte, zero int) bool {
+	if len(data) < 2 || len(data)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(data) && i < 32; i += 2 {
+		if data[i+zero] != 0 || data[i+1-zero] == 0 || data[i+1-zero] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func notUTF8(data []byte, why string) error {

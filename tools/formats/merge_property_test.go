@@ -314,7 +314,7 @@ func checkMergeProperties(format string, local, export []byte, o Options) error 
 	if want, have := mergeMeaning(theirs, theirs, c.Multilingual), mergeMeaning(got, theirs, c.Multilingual); !maps.Equal(want, have) {
 		var diff []string
 		for _, k := range slices.Sorted(maps.Keys(want)) {
-			if have[k] != want[k] {
+			if v, ok := have[k]; !ok || v != want[k] {
 				diff = append(diff, fmt.Sprintf("  %q: merged %s, export %s", k, orNone(have, k), want[k]))
 			}
 		}
