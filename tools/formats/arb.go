@@ -104,7 +104,7 @@ func mergeARB(local []byte, theirs *File, o Options) ([]byte, error) {
 	keep := func(key string) bool {
 		return strings.HasPrefix(key, "@@") || strings.HasPrefix(key, "@") && has[key[1:]]
 	}
-	return mergeJSONLeaves(local, root, leaves, wants, false, keep), nil
+	return mergeJSONLeaves(local, root, leaves, wants, false, keep)
 }
 
 func decodeARB(data []byte, o Options) (*File, error) {

@@ -4,7 +4,8 @@ package formats
 // holds changed; such a row is written again whole, its cells quoted as the row quoted
 // them (every cell, or only where needed). A removed key's row goes; a new one is written
 // after the row of the key before it in theirs, in the style of that row. Columns theirs
-// does not hold keep their cells; a new row leaves them empty.
+// does not hold keep their cells; a new row leaves them empty. A language theirs holds
+// that the file has no column for is added as the last column, every row written again.
 
 import (
 	"bytes"
@@ -72,6 +73,12 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 	for i, l := range header[1:] {
 		langs[i+1] = strings.TrimSpace(l)
 	}
+	// A language theirs holds and the file lacks is a new last column.
+	for _, l := range append(slices.Clone(theirs.Languages), theirs.SourceLanguage) {
+		if l != "" && !slices.Contains(langs[1:], l) {
+			langs = append(langs, l)
+		}
+	}
 	// cellOf is theirs' text of a column, and whether theirs holds that column.
 	held := func(l string) bool {
 		return l != "" && (slices.Contains(theirs.Languages, l) || l == theirs.SourceLanguage)
@@ -106,7 +113,18 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 		writeCSVRow(&b, cells, nl, o.RawCells)
 		return b.String()
 	}
+	// rowText is a row written anew in place of row, without a line end if it had none.
+	rowText := func(s string, row csvRow) string {
+		if !strings.HasSuffix(text[row.start:row.end], "\n") {
+			s = strings.TrimSuffix(s, nl) // the last row had no line end
+		}
+		return s
+	}
 	var edits []Edit
+	if len(langs) > len(header) {
+		cells := append(slices.Clone(header), langs[len(header):]...)
+		edits = append(edits, Edit{Start: rows[0].start, End: rows[0].end, Text: rowText(write(cells, rows[0]), rows[0])})
+	}
 	have := map[string]int{}
 	for i, row := range rows[1:] {
 		i++
@@ -118,17 +136,16 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 			continue
 		}
 		cells := slices.Clone(row.cells)
-		for c := 1; c < len(cells); c++ {
+		if len(langs) > len(header) {
+			cells = append(cells, make([]string, len(langs)-len(header))...)
+		}
+		for c := 1; c < len(cells) && c < len(langs); c++ {
 			if held(langs[c]) {
 				cells[c] = cellOf(theirs.Entries[at], langs[c])
 			}
 		}
 		if !slices.Equal(cells, row.cells) {
-			s := write(cells, row)
-			if !strings.HasSuffix(text[row.start:row.end], "\n") {
-				s = strings.TrimSuffix(s, nl) // the last row had no line end
-			}
-			edits = append(edits, Edit{Start: row.start, End: row.end, Text: s})
+			edits = append(edits, Edit{Start: row.start, End: row.end, Text: rowText(write(cells, row), row)})
 		}
 	}
 	anchor := 0
@@ -137,7 +154,7 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 			anchor = i
 			continue
 		}
-		cells := make([]string, len(header))
+		cells := make([]string, len(langs))
 		cells[0] = e.Key
 		for c := 1; c < len(cells); c++ {
 			if held(langs[c]) {
@@ -155,5 +172,5 @@ func mergeCSV(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: s})
 	}
-	return Splice(local, edits), nil
+	return Splice(local, edits)
 }

@@ -67,8 +67,10 @@
 // so that a new key goes where the source has it. MergeTemplate makes a language's missing
 // file from the source-language file in the formats that do not name the language inside
 // (json, i18next, po with the export's Language and Plural-Forms, android, strings,
-// stringsdict, properties). Merges: properties, strings and csv here (properties_merge.go,
-// strings_merge.go, csv_merge.go); a codec without one gets the export written whole.
+// stringsdict, properties). Merges: json, i18next, arb and xcstrings patch the JSON where
+// it was read (jsonmerge.go, xcstrings_merge.go), po, yaml, properties, strings and csv
+// in their *_merge.go; a codec without one gets the export written whole. Splice refuses
+// overlapping edits with an error, never a garbled file.
 //
 // # Render
 //

@@ -194,7 +194,7 @@ func mergeI18next(local []byte, theirs *File, o Options) ([]byte, error) {
 			wants = append(wants, jsonWant{key: k + m.name, text: m.text})
 		}
 	}
-	return mergeJSONLeaves(local, root, leavesAt(leaves), wants, isNestedJSON(root), nil), nil
+	return mergeJSONLeaves(local, root, leavesAt(leaves), wants, isNestedJSON(root), nil)
 }
 
 func encodeI18next(f *File, o Options) ([]byte, error) {

@@ -88,7 +88,7 @@ func mergeJSON(local []byte, theirs *File, o Options) ([]byte, error) {
 			wants = append(wants, jsonWant{key: e.Key, text: v.Text})
 		}
 	}
-	return mergeJSONLeaves(local, root, leavesAt(leaves), wants, isNestedJSON(root), nil), nil
+	return mergeJSONLeaves(local, root, leavesAt(leaves), wants, isNestedJSON(root), nil)
 }
 
 // isNestedJSON: the file nests (one of its members is an object), so a new dotted key

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -104,6 +105,8 @@ type jsonPatch struct {
 	edits []Edit
 	conts map[*jsonNode]*contPatch
 	order []*jsonNode // containers in the order they were first patched
+	// replaced are the nodes written anew (replace).
+	replaced []*jsonNode
 }
 
 // contPatch is what happens to one object's or array's members.
@@ -158,6 +161,7 @@ func (p *jsonPatch) setString(n *jsonNode, s string) {
 
 // replace rewrites n as v, n being the value of a member (or item) of container c.
 func (p *jsonPatch) replace(c, n, v *jsonNode) {
+	p.replaced = append(p.replaced, n)
 	p.edits = append(p.edits, Edit{Start: int(n.Start), End: int(n.End), Text: p.write(v, p.memberIndent(c))})
 }
 
@@ -219,11 +223,37 @@ func (p *jsonPatch) member(c *jsonNode, in jsonInsert, prefix string) string {
 }
 
 // bytes applies the edits to the file.
-func (p *jsonPatch) bytes() []byte {
+func (p *jsonPatch) bytes() ([]byte, error) {
+	// A container inside a member that goes (or is written anew) has no edits of its own.
+	dead := map[*jsonNode]bool{}
 	for _, c := range p.order {
-		p.containerEdits(c, p.conts[c])
+		cp := p.conts[c]
+		for i := range cp.removed {
+			markJSONTree(c.Vals[i], dead)
+		}
+		if len(cp.removed) == len(c.Vals) && len(cp.inserts) > 0 {
+			for _, v := range c.Vals {
+				markJSONTree(v, dead)
+			}
+		}
+	}
+	for _, n := range p.replaced {
+		markJSONTree(n, dead)
+	}
+	for _, c := range p.order {
+		if !dead[c] {
+			p.containerEdits(c, p.conts[c])
+		}
 	}
 	return Splice(p.data, p.edits)
+}
+
+// markJSONTree marks n and every node inside it.
+func markJSONTree(n *jsonNode, marks map[*jsonNode]bool) {
+	marks[n] = true
+	for _, v := range n.Vals {
+		markJSONTree(v, marks)
+	}
 }
 
 func (p *jsonPatch) containerEdits(c *jsonNode, cp *contPatch) {
@@ -309,8 +339,11 @@ type jsonWant struct {
 // in theirs' order: a leaf wanted with other text is rewritten, one not wanted goes
 // (unless keep says it stays), a wanted one local lacks is inserted after the member
 // holding the nearest wanted leaf before it. With nested, a new key goes into the deepest
-// object its dotted key runs through, creating the objects the rest of it names.
-func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []jsonWant, nested bool, keep func(key string) bool) []byte {
+// object its dotted key runs through, creating the objects the rest of it names, by the
+// nesting rule of doc.go: where a leaf has the name an object would take, the rest of the
+// key is written whole beside it, and an object of the file that a new leaf's name meets
+// is written flat ("a.b": ...) beside it.
+func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []jsonWant, nested bool, keep func(key string) bool) ([]byte, error) {
 	p := newJSONPatch(local, root)
 	byKey := make(map[string]int, len(leaves))
 	for i, l := range leaves {
@@ -324,17 +357,185 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 			continue
 		}
 		wanted[i] = true
-		l := leaves[i]
-		for _, s := range l.path {
+		for _, s := range leaves[i].path {
 			if old, seen := pos[s.cont.Vals[s.idx]]; !seen || wi < old {
 				pos[s.cont.Vals[s.idx]] = wi
 			}
 		}
-		if w.opaque == nil {
-			p.setString(l.node, w.text)
+	}
+
+	// Where each new leaf goes: its container and the segments below it. An object member
+	// whose name a new leaf takes is written flat.
+	type newLeaf struct {
+		wi   int
+		cont *jsonNode
+		segs []string
+	}
+	parents := map[*jsonNode]*jsonNode{}
+	var walk func(c *jsonNode)
+	walk = func(c *jsonNode) {
+		for _, v := range c.Vals {
+			if isJSONContainer(v) {
+				parents[v] = c
+				walk(v)
+			}
 		}
 	}
-	// Leaves that go; an object left with no member goes with them.
+	walk(root)
+	flat := map[*jsonNode]bool{}
+	var news []newLeaf
+	for changed := true; changed; {
+		changed, news = false, news[:0]
+		for wi, w := range wants {
+			if _, ok := byKey[w.key]; ok {
+				continue
+			}
+			cont, prefix := root, ""
+			if nested {
+				cont, prefix = deepestContainer(root, w.key, flat)
+			}
+			rest := w.key[len(prefix):]
+			segs := []string{rest}
+			if nested && nestable(rest) {
+				segs = strings.Split(rest, ".")
+			}
+			news = append(news, newLeaf{wi, cont, segs})
+		}
+		// An object stays when a leaf of it stays or a new one goes into it.
+		stays := map[*jsonNode]bool{}
+		for n := range pos {
+			stays[n] = true
+		}
+		for _, nl := range news {
+			for c := nl.cont; c != nil; c = parents[c] {
+				stays[c] = true
+			}
+		}
+		for _, nl := range news {
+			if len(nl.segs) == 1 && nl.cont.Kind == jsonObject {
+				if i := nl.cont.index(nl.segs[0]); i >= 0 && !flat[nl.cont.Vals[i]] && isJSONContainer(nl.cont.Vals[i]) && stays[nl.cont.Vals[i]] {
+					flat[nl.cont.Vals[i]], changed = true, true
+				}
+			}
+		}
+	}
+	// Names taken in a container by a leaf that stays or comes, or by a flat object.
+	taken := map[*jsonNode]map[string]bool{}
+	take := func(c *jsonNode, name string) {
+		if taken[c] == nil {
+			taken[c] = map[string]bool{}
+		}
+		taken[c][name] = true
+	}
+	for i, l := range leaves {
+		if wanted[i] && len(l.path) > 0 {
+			s := l.path[len(l.path)-1]
+			if s.cont.Kind == jsonObject {
+				take(s.cont, s.cont.Keys[s.idx])
+			}
+		}
+	}
+	for _, nl := range news {
+		if len(nl.segs) == 1 {
+			take(nl.cont, nl.segs[0])
+		}
+	}
+
+	inFlat := func(l jsonLeafAt) bool {
+		for _, s := range l.path {
+			if flat[s.cont.Vals[s.idx]] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range wants {
+		if i, ok := byKey[w.key]; ok && w.opaque == nil && !inFlat(leaves[i]) {
+			p.setString(leaves[i].node, w.text)
+		}
+	}
+	// Flat objects: their leaves that stay, in file order, as members of their own.
+	wantOf := make(map[string]int, len(wants))
+	for wi, w := range wants {
+		wantOf[w.key] = wi
+	}
+	// An object or array a new leaf's name meets goes when nothing in it stays (an empty
+	// one has no leaf to take it away).
+	for _, nl := range news {
+		if len(nl.segs) == 1 && nl.cont.Kind == jsonObject {
+			if i := nl.cont.index(nl.segs[0]); i >= 0 && isJSONContainer(nl.cont.Vals[i]) && !flat[nl.cont.Vals[i]] {
+				p.remove(nl.cont, i)
+			}
+		}
+	}
+	for _, c := range p.flatten(root, flat) {
+		if _, keeps := pos[c.cont.Vals[c.idx]]; !keeps {
+			p.remove(c.cont, c.idx) // it goes, its leaves with it
+			continue
+		}
+		var members []string
+		for i, l := range leaves {
+			if !wanted[i] || !slices.ContainsFunc(l.path, func(s jsonStep) bool { return s.cont == c.cont && s.idx == c.idx }) {
+				continue
+			}
+			w := wants[wantOf[l.key]]
+			v := w.opaque
+			if v == nil {
+				v = jsonStr(w.text)
+			}
+			rel := l.key[len(c.prefix):]
+			members = append(members, p.quote(rel)+p.style.colon+p.write(v, p.memberIndent(c.cont)))
+		}
+		n := c.cont.Vals[c.idx]
+		p.replaced = append(p.replaced, n)
+		p.edits = append(p.edits, Edit{Start: int(memberStart(c.cont, c.idx)), End: int(n.End), Text: strings.Join(members, p.separator(c.cont))})
+	}
+
+	// New leaves: the container, the member they follow, the objects to create.
+	created := map[jsonCreated]*jsonNode{}
+	for _, nl := range news {
+		w := wants[nl.wi]
+		value := w.opaque
+		if value == nil {
+			value = jsonStr(w.text)
+		}
+		cont, segs := nl.cont, nl.segs
+		// A name a leaf holds is no object: the rest goes whole beside it.
+		if len(segs) > 1 && cont.Kind == jsonObject && taken[cont][segs[0]] {
+			segs = []string{strings.Join(segs, ".")}
+		}
+		// Objects created for an earlier new key take this one too.
+		at := jsonCreated{cont: cont}
+		var into *jsonNode
+		for len(segs) > 1 {
+			next := at.below(segs[0])
+			c, ok := created[next]
+			if !ok {
+				break
+			}
+			into, at, segs = c, next, segs[1:]
+		}
+		if into != nil {
+			addJSONPath(into, at, segs, value, created)
+			continue
+		}
+		top := jsonObj()
+		addJSONPath(top, jsonCreated{cont: cont}, segs, value, created)
+		after := -1
+		for i, v := range cont.Vals {
+			if at, ok := pos[v]; ok && at < nl.wi {
+				after = i
+			}
+		}
+		key := top.Keys[0]
+		if cont.Kind == jsonArray {
+			key = ""
+		}
+		p.insert(cont, after, key, top.Vals[0])
+	}
+
+	// Leaves that go; an object left with no member goes with them, unless a new leaf
+	// goes into it.
 	gone := map[*jsonNode]int{} // members removed per container
 	for i, l := range leaves {
 		if wanted[i] || keep != nil && keep(l.key) {
@@ -344,105 +545,116 @@ func mergeJSONLeaves(local []byte, root *jsonNode, leaves []jsonLeafAt, wants []
 			s := l.path[d]
 			p.remove(s.cont, s.idx)
 			gone[s.cont]++
-			if d == 0 || gone[s.cont] < len(s.cont.Vals) {
+			if d == 0 || gone[s.cont] < len(s.cont.Vals) || len(p.cont(s.cont).inserts) > 0 {
 				break
 			}
 		}
-	}
-	// New leaves: the container, the member they follow, the objects to create.
-	created := map[string]*jsonNode{}
-	for wi, w := range wants {
-		if _, ok := byKey[w.key]; ok {
-			continue
-		}
-		value := w.opaque
-		if value == nil {
-			value = jsonStr(w.text)
-		}
-		cont, prefix := root, ""
-		if nested {
-			cont, prefix = deepestContainer(root, w.key)
-		}
-		rest := w.key
-		if prefix != "" {
-			rest = w.key[len(prefix)+1:]
-		}
-		segs := []string{rest}
-		if nested && nestable(rest) {
-			segs = strings.Split(rest, ".")
-		}
-		// Objects created for an earlier new key take this one too.
-		path := prefix
-		var into *jsonNode
-		for len(segs) > 1 {
-			next := segs[0]
-			if path != "" {
-				next = path + "." + next
-			}
-			c, ok := created[next]
-			if !ok {
-				break
-			}
-			into, path, segs = c, next, segs[1:]
-		}
-		if into != nil {
-			for _, s := range segs[:len(segs)-1] {
-				o := jsonObj()
-				into.Keys = append(into.Keys, s)
-				into.Vals = append(into.Vals, o)
-				path += "." + s
-				created[path] = o
-				into = o
-			}
-			into.Keys = append(into.Keys, segs[len(segs)-1])
-			into.Vals = append(into.Vals, value)
-			continue
-		}
-		top := value
-		for i := len(segs) - 2; i >= 0; i-- {
-			o := jsonObj()
-			o.Keys = append(o.Keys, segs[i+1])
-			o.Vals = append(o.Vals, top)
-			top = o
-			full := strings.Join(segs[:i+1], ".")
-			if prefix != "" {
-				full = prefix + "." + full
-			}
-			created[full] = o
-		}
-		after := -1
-		for i, v := range cont.Vals {
-			if at, ok := pos[v]; ok && at < wi {
-				after = i
-			}
-		}
-		key := segs[0]
-		if cont.Kind == jsonArray {
-			key = ""
-		}
-		p.insert(cont, after, key, top)
 	}
 	return p.bytes()
 }
 
+func isJSONContainer(n *jsonNode) bool { return n.Kind == jsonObject || n.Kind == jsonArray }
+
+// jsonCreated names an object a Merge creates: the container of the file it goes into,
+// and its path of segments below it.
+type jsonCreated struct {
+	cont *jsonNode
+	rel  string
+}
+
+func (c jsonCreated) below(seg string) jsonCreated {
+	if c.rel == "" {
+		return jsonCreated{c.cont, seg}
+	}
+	return jsonCreated{c.cont, c.rel + "." + seg}
+}
+
+// addJSONPath puts value at segs below obj (a created object, at), creating objects and
+// registering them in created. A segment that is a leaf of the object already ends the
+// nesting: the rest goes whole beside it; a leaf whose name an object created before
+// holds makes that object flat.
+func addJSONPath(obj *jsonNode, at jsonCreated, segs []string, value *jsonNode, created map[jsonCreated]*jsonNode) {
+	for len(segs) > 1 {
+		i := obj.index(segs[0])
+		if i >= 0 && obj.Vals[i].Kind != jsonObject {
+			segs = []string{strings.Join(segs, ".")}
+			break
+		}
+		if i < 0 {
+			obj.Keys = append(obj.Keys, segs[0])
+			obj.Vals = append(obj.Vals, jsonObj())
+			i = len(obj.Vals) - 1
+			created[at.below(segs[0])] = obj.Vals[i]
+		}
+		obj, at, segs = obj.Vals[i], at.below(segs[0]), segs[1:]
+	}
+	name := segs[0]
+	if i := obj.index(name); i >= 0 {
+		// An object created before under this name is written flat beside the leaf.
+		sub := obj.Vals[i]
+		obj.Keys = slices.Delete(obj.Keys, i, i+1)
+		obj.Vals = slices.Delete(obj.Vals, i, i+1)
+		var walk func(n *jsonNode, rel string, c jsonCreated)
+		walk = func(n *jsonNode, rel string, c jsonCreated) {
+			delete(created, c)
+			for j, k := range n.Keys {
+				if n.Vals[j].Kind == jsonObject {
+					walk(n.Vals[j], rel+"."+k, c.below(k))
+					continue
+				}
+				obj.Keys = append(obj.Keys, rel+"."+k)
+				obj.Vals = append(obj.Vals, n.Vals[j])
+			}
+		}
+		walk(sub, name, at.below(name))
+	}
+	obj.Keys = append(obj.Keys, name)
+	obj.Vals = append(obj.Vals, value)
+}
+
+// jsonFlat is an object member written flat: container, member index, the container's
+// path with a dot after it ("" for root).
+type jsonFlat struct {
+	cont   *jsonNode
+	idx    int
+	prefix string
+}
+
+// flatten finds the members of flat below root, outermost first (one inside another is
+// written with it).
+func (p *jsonPatch) flatten(root *jsonNode, flat map[*jsonNode]bool) []jsonFlat {
+	var out []jsonFlat
+	var walk func(c *jsonNode, prefix string)
+	walk = func(c *jsonNode, prefix string) {
+		for i, k := range containerKeys(c) {
+			v := c.Vals[i]
+			if flat[v] {
+				out = append(out, jsonFlat{c, i, prefix})
+				continue
+			}
+			if isJSONContainer(v) {
+				walk(v, prefix+k+".")
+			}
+		}
+	}
+	if len(flat) > 0 {
+		walk(root, "")
+	}
+	return out
+}
+
 // deepestContainer is the deepest object or array of root that a dotted key runs through,
-// and its dotted path ("" for root).
-func deepestContainer(root *jsonNode, key string) (*jsonNode, string) {
+// and its dotted path with a dot after it ("" for root: a key may be empty); it does not
+// go into the members of flat.
+func deepestContainer(root *jsonNode, key string, flat map[*jsonNode]bool) (*jsonNode, string) {
 	cont, path := root, ""
 	for {
-		rest := key
-		if path != "" {
-			rest = key[len(path)+1:]
-		}
+		rest := key[len(path):]
 		found := false
 		for i, k := range containerKeys(cont) {
 			v := cont.Vals[i]
-			if (v.Kind == jsonObject || v.Kind == jsonArray) && strings.HasPrefix(rest, k+".") {
-				cont, found = v, true
-				if path != "" {
-					path += "."
-				}
-				path += k
+			if isJSONContainer(v) && !flat[v] && strings.HasPrefix(rest, k+".") {
+				cont, path, found = v, path+k+".", true
 				break
 			}
 		}

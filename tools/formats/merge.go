@@ -20,24 +20,43 @@ type Edit struct {
 	Text       string
 }
 
-// Splice applies edits to local. Edits must not overlap; they may come in any order, and
-// inserts at the same offset keep the order given.
-func Splice(local []byte, edits []Edit) []byte {
+// Splice applies edits to local. Edits may come in any order; inserts at the same offset
+// keep the order given and go before a replacement that starts there. Edits that overlap
+// or fall outside local are an error (a Merge's bug, which must not become a garbled file).
+func Splice(local []byte, edits []Edit) ([]byte, error) {
 	if len(edits) == 0 {
-		return local
+		return local, nil
 	}
 	sorted := slices.Clone(edits)
-	slices.SortStableFunc(sorted, func(a, b Edit) int { return a.Start - b.Start })
+	slices.SortStableFunc(sorted, func(a, b Edit) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return isReplace(a) - isReplace(b)
+	})
 	var out bytes.Buffer
 	out.Grow(len(local))
 	at := 0
 	for _, e := range sorted {
+		if e.Start < at || e.End < e.Start || e.End > len(local) {
+			return nil, fmt.Errorf("formats: merge edit [%d:%d] overlaps another or falls outside the file (%d bytes)", e.Start, e.End, len(local))
+		}
 		out.Write(local[at:e.Start])
 		out.WriteString(e.Text)
 		at = e.End
 	}
 	out.Write(local[at:])
-	return out.Bytes()
+	if out.Len() == 0 {
+		return []byte{}, nil // never nil: MergeFile's nil is "no file"
+	}
+	return out.Bytes(), nil
+}
+
+func isReplace(e Edit) int {
+	if e.End > e.Start {
+		return 1
+	}
+	return 0
 }
 
 // SameValue says whether a and b hold the same value of lang: text and state, a state
@@ -364,8 +383,14 @@ func readText(format string, data []byte) (string, textLayout, error) {
 		text = string(s)
 	default:
 		enc, name := declaredCharset(format, data)
+		// UTF-16 without a BOM whose text starts in ASCII is valid UTF-8 too: it is told
+		// by the zero byte of every one of its first characters.
 		switch {
 		case enc != nil:
+		case asciiUTF16(data, 0):
+			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
+		case asciiUTF16(data, 1):
+			enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "UTF-16LE"
 		case utf8.Valid(data):
 		case len(data) >= 2 && data[0] == 0 && data[1] != 0:
 			enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "UTF-16BE"
@@ -404,6 +429,20 @@ func readText(format string, data []byte) (string, textLayout, error) {
 	}
 	lay.crlf = 2*crlf >= strings.Count(text, "\n")
 	return strings.ReplaceAll(text, "\r\n", "\n"), lay, nil
+}
+
+// asciiUTF16: data is UTF-16 whose first (up to 16) characters are ASCII, the zero byte
+// of each at zero (0 big-endian, 1 little-endian).
+func asciiUTF16(data []byte, zero int) bool {
+	if len(data) < 2 || len(data)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(data) && i < 32; i += 2 {
+		if data[i+zero] != 0 || data[i+1-zero] == 0 || data[i+1-zero] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func notUTF8(data []byte, why string) error {
@@ -453,7 +492,7 @@ func (l textLayout) write(text, orig string) ([]byte, error) {
 	if l.lineEnds != nil {
 		text = l.restoreLineEnds(text, orig)
 	}
-	out := slices.Clone(l.bom)
+	out := append([]byte{}, l.bom...) // an empty file is no nil (no file)
 	if l.enc == nil {
 		return append(out, text...), nil
 	}

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ import (
 //     translation goes, as msgmerge drops it too.
 //   - A new entry is written after the nearest entry before it in theirs that local has.
 //   - The header is local's, untouched (no PO-Revision-Date or X-Generator rewritten),
-//     except in a template (a header whose Language is empty): as msginit does, Language
+//     except in a template (poIsTemplate: xgettext's header): as msginit does, Language
 //     and a placeholder Plural-Forms are set for the language, and charset=CHARSET becomes
 //     UTF-8, without which msgfmt mangles every non-ASCII translation.
 func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
@@ -61,7 +62,7 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 	}
 	m.starts[len(lines)] = min(at, len(data))
 	_, pluralForms := poHeaderFields(lf.Meta["header"])
-	template := p.header != nil && poHeaderValue(p.header.str, "Language") == ""
+	template := p.header != nil && poIsTemplate(p.header)
 	if template && lang != "" {
 		m.header(p.header)
 		pluralForms = ""
@@ -100,7 +101,25 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 			continue
 		}
 		lv := le.Values[lang]
-		if tv.Text != lv.Text {
+		if isPlural := poIsPlural(te, theirLang); isPlural != pe.hasPlural {
+			// A plural that became a single string, or the other way: its msgid_plural
+			// and msgstr lines are written anew.
+			var b bytes.Buffer
+			if isPlural {
+				pm, err := pmFor()
+				if err != nil {
+					return nil, lineError(pe.line, "po: Plural-Forms: %v", err)
+				}
+				_, _, idPlural, _ := poEntryIDs(te, lf.Meta["keys"] == "msgid", true)
+				writePOWrapped(&b, "msgid_plural", cmp.Or(idPlural, pe.id), "", m.wrap)
+				for i, s := range pm.fromICU(tv.Text, le.Meta) {
+					writePOWrapped(&b, "msgstr["+strconv.Itoa(i)+"]", s, "", m.wrap)
+				}
+			} else {
+				writePOWrapped(&b, "msgstr", tv.Text, "", m.wrap)
+			}
+			m.replaceForms(pe, b.String())
+		} else if tv.Text != lv.Text {
 			if pe.hasPlural {
 				pm, err := pmFor()
 				if err != nil {
@@ -147,21 +166,8 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		m.edits = append(m.edits, Edit{Start: end, End: end, Text: text})
 	}
-	// An insert goes before a replacement that starts where it is (Splice keeps the order).
-	slices.SortStableFunc(m.edits, func(a, b Edit) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return poIsReplace(a) - poIsReplace(b)
-	})
-	return Splice(data, m.edits), nil
-}
-
-func poIsReplace(e Edit) int {
-	if e.End > e.Start {
-		return 1
-	}
-	return 0
+	// An insert goes before a replacement that starts where it is (Splice orders them so).
+	return Splice(data, m.edits)
 }
 
 type poMerger struct {
@@ -227,6 +233,22 @@ func (m *poMerger) plural(e *poEntry, strs []string) {
 		if s != e.strs[i] {
 			m.replaceString(e, "msgstr["+strconv.Itoa(i)+"]", s)
 		}
+	}
+}
+
+// replaceForms rewrites e's msgid_plural and msgstr lines as text.
+func (m *poMerger) replaceForms(e *poEntry, text string) {
+	first, last := -1, -1
+	for _, l := range e.layout {
+		if l.kw == "msgid_plural" || strings.HasPrefix(l.kw, "msgstr") {
+			if first < 0 || l.line < first {
+				first = l.line
+			}
+			last = max(last, l.line+len(l.parts))
+		}
+	}
+	if first >= 0 {
+		m.replaceLines(first, last, text)
 	}
 }
 
@@ -417,6 +439,16 @@ func (m *poMerger) headerText(h string, want map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// poIsTemplate: the header is a template's, as xgettext writes it: no Language, and a
+// fuzzy header or the CHARSET or INTEGER placeholders. A translation's header without
+// Language (gettext before 0.18 wrote none) is kept as it is.
+func poIsTemplate(h *poEntry) bool {
+	if poHeaderValue(h.str, "Language") != "" {
+		return false
+	}
+	return h.fuzzy || strings.Contains(h.str, "charset=CHARSET") || strings.Contains(poHeaderValue(h.str, "Plural-Forms"), "INTEGER")
 }
 
 // poHeaderValue is the value of a header field, "" when absent.

@@ -197,7 +197,7 @@ func mergeProperties(local []byte, theirs *File, o Options) ([]byte, error) {
 		fmt.Fprintf(&b, "%s%s%s%s\n", like.indent, escapeProperty(e.Key, true, st.ascii), sep, st.value(v.Text, sep))
 		edits = append(edits, Edit{Start: at, End: at, Text: b.String()})
 	}
-	return Splice(local, edits), nil
+	return Splice(local, edits)
 }
 
 // propValueEnd is where sp's raw value ends: before the "\n" that ends its last line.

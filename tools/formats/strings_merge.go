@@ -130,6 +130,15 @@ func mergeStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 			edits = append(edits, Edit{Start: sp.valueAt, End: sp.valueEnd, Text: s})
 		}
 	}
+	// A new pair before every kept one goes before the first kept one; with none kept, at
+	// the end (a removed pair's bytes are not a place to write at).
+	firstKept := -1
+	for i, sp := range spans {
+		if _, keep := want[sp.key]; keep {
+			firstKept = i
+			break
+		}
+	}
 	anchor := -1
 	for _, e := range theirs.Entries {
 		v, ok := e.Values[lang]
@@ -141,17 +150,18 @@ func mergeStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 			continue
 		}
 		var b strings.Builder
-		at, indent := len(text), ""
+		at, indent, before := len(text), "", firstKept < 0
 		switch {
 		case anchor >= 0:
-			at, indent = spans[anchor].end, spans[anchor].indent
-		case len(spans) > 0:
-			at, indent = spans[0].block, spans[0].indent
+			at, indent, before = spans[anchor].end, spans[anchor].indent, true
+		case firstKept >= 0:
+			at, indent = spans[firstKept].block, spans[firstKept].indent
 		}
 		if at > 0 && !strings.HasSuffix(text[:at], "\n") {
 			b.WriteString("\n")
 		}
-		if !compact && anchor >= 0 {
+		// A blank line between pairs, and after the header of a file with none.
+		if before && (!compact || len(spans) == 0) && at > 0 && !strings.HasSuffix(text[:at], "\n\n") {
 			b.WriteString("\n")
 		}
 		if e.Comment != "" {
@@ -164,12 +174,12 @@ func mergeStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 			}
 		}
 		b.WriteString(indent + `"` + stringsEscape(e.Key) + `" = "` + stringsEscape(v.Text) + "\";\n")
-		if !compact && anchor < 0 {
+		if !compact && !before {
 			b.WriteString("\n")
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: b.String()})
 	}
-	return Splice(local, edits), nil
+	return Splice(local, edits)
 }
 
 // stringsUnquotable: s may be written without quotes in the old plist syntax.

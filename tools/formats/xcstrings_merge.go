@@ -80,7 +80,7 @@ func mergeXCStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		p.insert(strs, xcAfter(strs, e.Key), e.Key, n)
 	}
-	return p.bytes(), nil
+	return p.bytes()
 }
 
 // xcLocalization writes lang's localization of entry node n as e has it.

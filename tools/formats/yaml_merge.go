@@ -77,7 +77,9 @@ func mergeYAML(local []byte, theirs *File, o Options) ([]byte, error) {
 		if !ok {
 			break
 		}
-		cur = Splice(cur, edits)
+		if cur, err = Splice(cur, edits); err != nil {
+			break
+		}
 	}
 	return yamlMergeFallback(local, theirs, lang, root)
 }
