@@ -151,7 +151,7 @@ func mergeAndroid(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		edits = append(edits, Edit{Start: at, End: at, Text: render(run)})
 	}
-	return Splice(data, edits), nil
+	return Splice(data, edits)
 }
 
 // androidChange rewrites a <string>'s content or a <plurals>' changed items.

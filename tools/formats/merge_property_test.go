@@ -272,6 +272,7 @@ func safeMerge(format string, local, export []byte, o Options) (out []byte, err 
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
+	o.Prune = true // the merged file must read exactly as the export
 	return MergeFile(format, local, export, o)
 }
 
@@ -302,6 +303,11 @@ func checkMergeProperties(format string, local, export []byte, o Options) error 
 	merged, err := safeMerge(format, local, export, o)
 	if err != nil {
 		return fmt.Errorf("MergeFile: %v", err)
+	}
+	if !c.Multilingual && o.Language != o.SourceLanguage {
+		// A key new to a translation file comes with a translation only.
+		mine, _ := c.Decode([]byte(text), o)
+		leaveUntranslated(theirs, mine, o.Language)
 	}
 	mergedText, _, err := readText(format, merged)
 	if err != nil {
@@ -390,7 +396,7 @@ func TestMergeEmptyExportIntoNested(t *testing.T) {
 		"{\"a\":{\"b\":\"x\"},\"c\":{\"d\":\"y\",\"e\":\"z\"}}",
 	} {
 		for _, format := range []string{"json", "i18next", "arb"} {
-			o := Options{Language: "nb", SourceLanguage: "en"}
+			o := Options{Language: "nb", SourceLanguage: "en", Prune: true}
 			if _, err := Decode(format, []byte(local), o); err != nil {
 				continue // ARB does not nest
 			}

@@ -85,7 +85,7 @@ func mergeStringsdict(local []byte, theirs *File, o Options) ([]byte, error) {
 		text := rd.raw(rroot.el.innerStart, rroot.vals[0].el.end)
 		edits = append(edits, Edit{Start: at, End: at, Text: m.reindent(text, 1, m.indent(root))})
 	}
-	return Splice(m.data, edits), nil
+	return Splice(m.data, edits)
 }
 
 // render is t as Encode writes it, read back: the document and its root dict (nil when

@@ -100,7 +100,7 @@ func mergeXLIFF2(local []byte, theirs *File, o Options) ([]byte, error) {
 		}
 		return edits
 	}
-	return m.merge(xlTheirs(theirs, tl), change, render, 4), nil
+	return m.merge(xlTheirs(theirs, tl), change, render, 4)
 }
 
 // xl2Units is the units of n, those in its groups included, in document order.

@@ -53,7 +53,7 @@ func xlTheirs(theirs *File, tl string) []Entry {
 
 // merge runs the three rules over theirs: change, remove, insert. change gives the edits
 // of an entry both have whose value differs; render writes a new entry at indent.
-func (m *xlMergeSet) merge(theirs []Entry, change func(s *xlSlot, t Entry) []Edit, render func(t Entry, base int) string, base int) []byte {
+func (m *xlMergeSet) merge(theirs []Entry, change func(s *xlSlot, t Entry) []Edit, render func(t Entry, base int) string, base int) ([]byte, error) {
 	var edits []Edit
 	inTheirs := map[string]bool{}
 	for _, t := range theirs {
@@ -303,7 +303,7 @@ func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
 		writeXLIFFEntry(&b, &e, id, sl, tl)
 		return b.String()
 	}
-	return m.merge(xlTheirs(theirs, tl), change, render, 6), nil
+	return m.merge(xlTheirs(theirs, tl), change, render, 6)
 }
 
 // xliffRewrite writes an Xcode plural's units again, unit by unit: a unit whose text and
