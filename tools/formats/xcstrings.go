@@ -26,12 +26,18 @@ import (
 // {, } and # quoted); the "other" device's stringUnit. States: translated, needs_review,
 // new (StateNone) and stale.
 //
+// A plural's forms the language never selects (the one Xcode writes beside other in ja,
+// ko, zh, where other is the only category: ToNative's dropped) are left out of the value.
+//
 // A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
 // Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
 // compact, keys in Xcode's order):
 //   - File.Meta["version"]; File.Meta["json:<field>"] for another top-level member (JSON);
 //     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
 //     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
+//     File.Meta["emptyKey"]: the entry with the empty key "" (Xcode extracts one from
+//     Text("")), which lokal cannot hold as a key: its JSON as written, written back
+//     first (its place in Xcode's order); Decode warns that it is kept in the file only.
 //   - Entry.Meta["extractionState"]; Entry.Meta["json:<field>"] for another member (JSON).
 //   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
 //     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
@@ -49,6 +55,10 @@ import (
 //     written back as a stringUnit rather than as variations or substitutions.
 //     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
 //     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
+//     ["<lang>:plural.written"] a plural with forms lang never selects, as written (JSON),
+//     unless they are Xcode's one equal to other: Encode writes it while the value's
+//     forms and states are its; ["<lang>:plural.noOne"] = "true" a plural in a language
+//     with other alone written without Xcode's one (by another tool);
 //     ["<lang>.variations.plural"] a plural kept as written because it has forms a
 //     plural in lokal cannot carry (categories the language lacks that name no number);
 //     ["<lang>:state"] a state lokal has no name for; ["<lang>:stringUnit"] other
@@ -60,7 +70,8 @@ import (
 // "%lld min" before "%lld Points", "%" before "$", "month" before "Month %lld"), an empty
 // object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
 // exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
-// %lld). A value with plural blocks and text around them is a format key with
+// %lld), and, as Xcode writes them, a one form the same as other where other is the
+// language's only category. A value with plural blocks and text around them is a format key with
 // substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as kept
 // (another language's when this one has none; else no argNum and "lld"). With one language, the source localization is written from Entry.Source when it
 // differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
@@ -126,9 +137,15 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	if stringsNode == nil {
 		return f, nil
 	}
-	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in file order
+	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in entry order
 	for i, key := range stringsNode.Keys {
 		v := stringsNode.Vals[i]
+		if key == "" {
+			// Xcode extracts one from Text(""): no key lokal can hold, kept as written.
+			meta["emptyKey"] = xcJSON(v)
+			f.Warnings = append(f.Warnings, Warning{Message: xcEmptyKeyWarning})
+			continue
+		}
 		if v.Kind != jsonObject {
 			return nil, offsetError(data, v.Start, "string %q must be an object, not %s", key, v.Kind)
 		}
@@ -212,6 +229,9 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
+// xcEmptyKeyWarning is Decode's word on the entry with the empty key.
+const xcEmptyKeyWarning = `the catalog's entry with the empty key "" (Xcode extracts one from Text("")) holds nothing to translate; lokal does not import it, and it stays in the file as written`
+
 // readXCLocalization reads one localization: its value (ok false when it has none lokal
 // can hold) and the Meta keeping the rest.
 func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]string) {
@@ -266,11 +286,17 @@ func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]str
 		}
 	}
 	if plural, has := meta[lang+".variations.plural"]; has && !ok {
-		if v, states, isPlural := readXCPlural(lang, loc.get("variations").get("plural")); isPlural {
+		pn := loc.get("variations").get("plural")
+		if v, states, written, isPlural := readXCPlural(lang, pn); isPlural {
 			val, ok = v, true
 			delete(meta, lang+".variations.plural")
 			if states != "" {
 				meta[lang+":plural.states"] = states
+			}
+			if written != "" {
+				meta[lang+":plural.written"] = written
+			} else if xcOtherOnly(lang) && pn.get("one") == nil {
+				meta[lang+":plural.noOne"] = "true"
 			}
 		} else {
 			meta[lang+".variations.plural"] = plural
@@ -414,28 +440,62 @@ func readStringUnit(n *jsonNode) (Value, string, bool) {
 }
 
 // readXCPlural turns variations.plural into one ICU plural, when every form is a plain
-// stringUnit and writing it back gives the same forms.
-func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
+// stringUnit and writing it back gives the same forms. Forms the language never selects
+// (the one Xcode writes beside other for Japanese, ToNative's dropped) are left out of
+// the value; the third result is then the plural as written (JSON), which Encode writes
+// back while the value's forms are unchanged ("" when Encode writes those forms anyway).
+func readXCPlural(lang string, n *jsonNode) (Value, string, string, bool) {
 	forms, states, ok := readXCForms(n)
 	if !ok {
-		return Value{}, "", false
+		return Value{}, "", "", false
+	}
+	for i := range forms {
+		forms[i].Text = nativeToICU(forms[i].Text, 0)
+	}
+	p := FromNative(lang, "count", false, forms)
+	_, _, dropped := ToNative(lang, p, ZeroExplicit)
+	written := ""
+	if len(dropped) > 0 {
+		// FromNative keeps the forms' order: p.Forms[i] is forms[i].
+		var kept []PluralForm
+		keptStates := jsonObj()
+		for i, f := range p.Forms {
+			if !slices.Contains(dropped, f.Selector) {
+				kept = append(kept, forms[i])
+				keptStates.Keys = append(keptStates.Keys, states.Keys[i])
+				keptStates.Vals = append(keptStates.Vals, states.Vals[i])
+			}
+		}
+		if len(kept) == 0 {
+			return Value{}, "", "", false
+		}
+		forms, states = kept, keptStates
+		// Xcode's one beside other, the same as other, is what Encode writes anyway.
+		if !(xcOtherOnly(lang) && len(n.Keys) == len(kept)+1 && n.get("one") != nil &&
+			n.get("other") != nil && canonicalJSON(n.get("one")) == canonicalJSON(n.get("other"))) {
+			written = xcJSON(n)
+		}
 	}
 	same := true
 	for _, st := range states.Vals {
 		same = same && st.Str == states.Vals[0].Str
 	}
-	for i := range forms {
-		forms[i].Text = nativeToICU(forms[i].Text, 0)
-	}
 	text := pluralOfForms(lang, false, forms, ZeroExplicit)
 	if text == "" {
-		return Value{}, "", false
+		return Value{}, "", "", false
 	}
 	s := ""
 	if !same {
 		s = xcJSON(states)
 	}
-	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, true
+	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, written, true
+}
+
+// xcOtherOnly says whether lang's plurals have the other category alone (ja, ko, zh):
+// Xcode writes such a plural with a one form beside other, which lang never selects.
+func xcOtherOnly(lang string) bool {
+	cats := Categories(lang, false)
+	return len(cats) == 1 && cats[0] == "other"
 }
 
 // readXCForms reads the forms of a plural variation, each a plain stringUnit with a state
@@ -493,6 +553,14 @@ func encodeXCStrings(f *File, o Options) ([]byte, error) {
 		}
 	}
 	seen := make(map[string]bool, len(f.Entries))
+	if s, ok := f.Meta["emptyKey"]; ok && !slices.ContainsFunc(f.Entries, func(e Entry) bool { return e.Key == "" }) {
+		n, err := parseMetaJSON("emptyKey", s)
+		if err != nil {
+			return nil, err
+		}
+		// The writer puts it first, where Xcode's order has it.
+		strs.set("", n)
+	}
 	for _, e := range f.Entries {
 		if seen[e.Key] {
 			return nil, fmt.Errorf("formats: xcstrings: duplicate key %q", e.Key)
@@ -664,6 +732,19 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			form.set("stringUnit", unit(icuToNative(fm.Text, "%lld"), st))
 			plural.set(fm.Selector, form)
 		}
+		written, err := metaJSON(lang + ":plural.written")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case xcSameForms(lang, written, plural):
+			plural = written
+		case xcOtherOnly(lang) && e.Meta[marker+"plural.noOne"] != "true" && plural.get("one") == nil:
+			// Xcode's way: one beside other, which lang never selects, as other reads.
+			if other := plural.get("other"); other != nil {
+				plural.set("one", other)
+			}
+		}
 		variations.set("plural", plural)
 	default:
 		u := unit(v.Text, state)
@@ -688,6 +769,30 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		loc.set("variations", variations)
 	}
 	return loc, nil
+}
+
+// xcSameForms says whether written (a plural as the file had it, or nil) holds exactly
+// the forms of plural, with the same texts and states, and besides them only forms lang
+// never selects: written is then the file's spelling of the same value.
+func xcSameForms(lang string, written, plural *jsonNode) bool {
+	if written == nil || written.Kind != jsonObject {
+		return false
+	}
+	for i, sel := range plural.Keys {
+		if w := written.get(sel); w == nil || canonicalJSON(w) != canonicalJSON(plural.Vals[i]) {
+			return false
+		}
+	}
+	for _, sel := range written.Keys {
+		if plural.get(sel) != nil {
+			continue
+		}
+		p := FromNative(lang, "count", false, []PluralForm{{Selector: sel}})
+		if _, _, dropped := ToNative(lang, p, ZeroExplicit); len(dropped) == 0 {
+			return false // a form lang selects, which the value no longer has
+		}
+	}
+	return true
 }
 
 // xcWriteSubstitutions writes a format key's variables as substitutions in lang: argNum and
