@@ -194,3 +194,45 @@ func TestXCStringsOtherOnlyPlurals(t *testing.T) {
 		t.Errorf("a ko plural without one came back as\n%s", out)
 	}
 }
+
+// A pull of the catalog from a store that kept values only: unchanged, the file comes back
+// as it is (the empty key, the zh-Hans one, the devices, argNum); a changed ja plural
+// rewrites its two value lines only.
+func TestXCStringsCatalogMerge(t *testing.T) {
+	t.Parallel()
+	local := readTestdata(t, "xcstrings/Catalog.xcstrings")
+	o := Options{Language: AllLanguages, SourceLanguage: "en"}
+	export := func(edit func(f *File)) []byte {
+		f, err := Decode("xcstrings", local, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Meta, f.Warnings = nil, nil
+		for i := range f.Entries {
+			f.Entries[i].Meta = nil
+		}
+		edit(f)
+		out, err := Encode("xcstrings", f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	merged, err := MergeFile("xcstrings", local, export(func(*File) {}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(merged) != string(local) {
+		t.Errorf("nothing changed, yet the merge gives\n%s", merged)
+	}
+	merged, err = MergeFile("xcstrings", local, export(func(f *File) {
+		f.Entries[0].Values["ja"] = Value{Text: "{count, plural, other {写真%lld枚}}", State: StateTranslated}
+	}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(local), `"value" : "%lld枚の写真"`, `"value" : "写真%lld枚"`, 2)
+	if string(merged) != want {
+		t.Errorf("merge of one ja plural:\n%s\nwant\n%s", merged, want)
+	}
+}
