@@ -48,21 +48,24 @@ import (
 //     with the text around it kept ("Осталось {files, plural, =0 {...} one {%arg файл}
 //     ...} в {folders, plural, ...}"), by the conversion .stringsdict uses (formatkey.go).
 //     ["<lang>:substitutions"] = "true" marks it; ["<lang>:argNum.<var>"] and
-//     ["<lang>:formatSpecifier.<var>"] keep those members, ["<lang>:position.<var>"] the
-//     n of %n$#@var@, ["<lang>:states.<var>"] the forms' states (JSON) when one differs
-//     from the stringUnit's. Substitutions that do not make one value (a variable no
-//     reference names, other variations, a category the language lacks that names no
-//     number) stay ["<lang>.substitutions"] and the value keeps %#@var@.
+//     ["<lang>:formatSpecifier.<var>"] keep those members ("" for none),
+//     ["<lang>:position.<var>"] the n of %n$#@var@, ["<lang>:states.<var>"] the forms'
+//     states (JSON) when one differs from the stringUnit's, ["<lang>:written.<var>"] the
+//     plural as written when it has forms lang never selects (as plural.written below).
+//     Substitutions that do not make one value (a variable no reference names, other
+//     variations, a plural with no form the language selects) stay
+//     ["<lang>.substitutions"] and the value keeps %#@var@.
 //   - ["<lang>:plain"] = "true": a stringUnit whose text reads as ICU plural blocks,
 //     written back as a stringUnit rather than as variations or substitutions.
 //     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
 //     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
 //     ["<lang>:plural.written"] a plural with forms lang never selects, as written (JSON),
 //     unless they are Xcode's one equal to other: Encode writes it while the value's
-//     forms and states are its; ["<lang>:plural.noOne"] = "true" a plural in a language
-//     with other alone written without Xcode's one (by another tool);
-//     ["<lang>.variations.plural"] a plural kept as written because it has forms a
-//     plural in lokal cannot carry (categories the language lacks that name no number);
+//     forms and states are its; ["<lang>:plural.noOne"] = "true" plurals (or
+//     substitutions) in a language with other alone written without Xcode's one (by
+//     another tool);
+//     ["<lang>.variations.plural"] a plural kept as written because lokal cannot read it
+//     (a form that is no plain stringUnit, or no form the language selects);
 //     ["<lang>:state"] a state lokal has no name for; ["<lang>:stringUnit"] other
 //     members of the stringUnit (JSON), ["<lang>.stringUnit"] one lokal cannot read.
 //     (Markers are spelled with ':', members of the file with '.': a language has neither.)
@@ -73,11 +76,15 @@ import (
 // object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
 // exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
 // %lld), and, as Xcode writes them, a one form the same as other where other is the
-// language's only category. A value with plural blocks and text around them is a format key with
-// substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as kept
-// (another language's when this one has none; else no argNum and "lld"). With one language, the source localization is written from Entry.Source when it
-// differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
+// language's only category. A value with plural blocks and text around them is a format
+// key with substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as
+// kept (another language's when this one has none; else no argNum and "lld"), and Xcode's
+// one beside other as for a plural. With one language, the source localization is written
+// from Entry.Source when it differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
 // (an export must give it: a catalog without one is left without).
+//
+// xcstringsUnkept (Codec.Unkept) names what of an entry only Meta keeps that a store of
+// values alone would write back meaning something else.
 var xcstringsCodec = &Codec{
 	Name:         "xcstrings",
 	ContentType:  "application/json",
@@ -385,9 +392,22 @@ func readXCSubstitutions(lang, format, state string, n *jsonNode) (string, map[s
 				return "", nil, false
 			}
 		}
-		forms, states, ok := readXCForms(sub.get("variations").get("plural"))
+		if sub.get("formatSpecifier") == nil {
+			meta[lang+":formatSpecifier."+p.arg] = "" // none: Encode writes none
+		}
+		pn := sub.get("variations").get("plural")
+		forms, states, ok := readXCForms(pn)
 		if !ok {
 			return "", nil, false
+		}
+		forms, states, written := xcSetAside(lang, pn, forms, states)
+		if len(forms) == 0 {
+			return "", nil, false
+		}
+		if written != "" {
+			meta[lang+":written."+p.arg] = written
+		} else if xcOtherOnly(lang) && pn.get("one") == nil {
+			meta[lang+":plural.noOne"] = "true"
 		}
 		for _, st := range states.Vals {
 			if st.Str != state {
@@ -455,29 +475,9 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, string, bool) {
 	for i := range forms {
 		forms[i].Text = nativeToICU(forms[i].Text, 0)
 	}
-	p := FromNative(lang, "count", false, forms)
-	_, _, dropped := ToNative(lang, p, ZeroExplicit)
-	written := ""
-	if len(dropped) > 0 {
-		// FromNative keeps the forms' order: p.Forms[i] is forms[i].
-		var kept []PluralForm
-		keptStates := jsonObj()
-		for i, f := range p.Forms {
-			if !slices.Contains(dropped, f.Selector) {
-				kept = append(kept, forms[i])
-				keptStates.Keys = append(keptStates.Keys, states.Keys[i])
-				keptStates.Vals = append(keptStates.Vals, states.Vals[i])
-			}
-		}
-		if len(kept) == 0 {
-			return Value{}, "", "", false
-		}
-		forms, states = kept, keptStates
-		// Xcode's one beside other, the same as other, is what Encode writes anyway.
-		if !(xcOtherOnly(lang) && len(n.Keys) == len(kept)+1 && n.get("one") != nil &&
-			n.get("other") != nil && canonicalJSON(n.get("one")) == canonicalJSON(n.get("other"))) {
-			written = xcJSON(n)
-		}
+	forms, states, written := xcSetAside(lang, n, forms, states)
+	if len(forms) == 0 {
+		return Value{}, "", "", false
 	}
 	same := true
 	for _, st := range states.Vals {
@@ -492,6 +492,36 @@ func readXCPlural(lang string, n *jsonNode) (Value, string, string, bool) {
 		s = xcJSON(states)
 	}
 	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, written, true
+}
+
+// xcSetAside leaves out of a plural's forms (n as written, read by readXCForms) those lang
+// never selects (ToNative's dropped): the forms and states kept, and n as written (JSON)
+// unless Encode writes the same forms back without it (Xcode's one, the same as other,
+// where other is lang's only category). No form kept: nil.
+func xcSetAside(lang string, n *jsonNode, forms []PluralForm, states *jsonNode) ([]PluralForm, *jsonNode, string) {
+	p := FromNative(lang, "count", false, forms)
+	_, _, dropped := ToNative(lang, p, ZeroExplicit)
+	if len(dropped) == 0 {
+		return forms, states, ""
+	}
+	// FromNative keeps the forms' order: p.Forms[i] is forms[i].
+	var kept []PluralForm
+	keptStates := jsonObj()
+	for i, f := range p.Forms {
+		if !slices.Contains(dropped, f.Selector) {
+			kept = append(kept, forms[i])
+			keptStates.Keys = append(keptStates.Keys, states.Keys[i])
+			keptStates.Vals = append(keptStates.Vals, states.Vals[i])
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, ""
+	}
+	one, other := n.get("one"), n.get("other")
+	if xcOtherOnly(lang) && len(n.Keys) == len(kept)+1 && one != nil && other != nil && canonicalJSON(one) == canonicalJSON(other) {
+		return kept, keptStates, ""
+	}
+	return kept, keptStates, xcJSON(n)
 }
 
 // xcOtherOnly says whether lang's plurals have the other category alone (ja, ko, zh):
@@ -735,18 +765,9 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			form.set("stringUnit", unit(icuToNative(fm.Text, "%lld"), st))
 			plural.set(fm.Selector, form)
 		}
-		written, err := metaJSON(lang + ":plural.written")
+		plural, err = xcXcodeForms(e, lang, lang+":plural.written", plural)
 		if err != nil {
 			return nil, err
-		}
-		switch {
-		case xcSameForms(lang, written, plural):
-			plural = written
-		case xcOtherOnly(lang) && e.Meta[marker+"plural.noOne"] != "true" && plural.get("one") == nil:
-			// Xcode's way: one beside other, which lang never selects, as other reads.
-			if other := plural.get("other"); other != nil {
-				plural.set("one", other)
-			}
 		}
 		variations.set("plural", plural)
 	default:
@@ -772,6 +793,27 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 		loc.set("variations", variations)
 	}
 	return loc, nil
+}
+
+// xcXcodeForms is plural (the forms of a value in lang) as the file writes it: the plural
+// as written (Meta writtenKey) while it holds the same forms, else Xcode's one beside
+// other where other is lang's only category (unless the file had none: "plural.noOne").
+func xcXcodeForms(e Entry, lang, writtenKey string, plural *jsonNode) (*jsonNode, error) {
+	var written *jsonNode
+	if s, ok := e.Meta[writtenKey]; ok {
+		n, err := parseMetaJSON(writtenKey, s)
+		if err != nil {
+			return nil, err
+		}
+		written = n
+	}
+	switch {
+	case xcSameForms(lang, written, plural):
+		return written, nil
+	case xcOtherOnly(lang) && e.Meta[lang+":plural.noOne"] != "true" && plural.get("one") == nil && plural.get("other") != nil:
+		plural.set("one", plural.get("other"))
+	}
+	return plural, nil
 }
 
 // xcSameForms says whether written (a plural as the file had it, or nil) holds exactly
@@ -820,7 +862,9 @@ func xcWriteSubstitutions(e Entry, lang, state string, vars []*Plural, unit func
 		if k, s := xcSubMeta(e, lang, "formatSpecifier", p.Arg); k != "" {
 			spec = s
 		}
-		sub.set("formatSpecifier", jsonStr(spec))
+		if spec != "" {
+			sub.set("formatSpecifier", jsonStr(spec))
+		}
 		var states *jsonNode
 		if s, ok := e.Meta[lang+":states."+p.Arg]; ok {
 			n, err := parseMetaJSON(lang+":states."+p.Arg, s)
@@ -838,6 +882,10 @@ func xcWriteSubstitutions(e Entry, lang, state string, vars []*Plural, unit func
 			form := jsonObj()
 			form.set("stringUnit", unit(fm.Text, st))
 			plural.set(fm.Selector, form)
+		}
+		plural, err := xcXcodeForms(e, lang, lang+":written."+p.Arg, plural)
+		if err != nil {
+			return nil, err
 		}
 		variations := jsonObj()
 		variations.set("plural", plural)

@@ -236,3 +236,65 @@ func TestXCStringsCatalogMerge(t *testing.T) {
 		t.Errorf("merge of one ja plural:\n%s\nwant\n%s", merged, want)
 	}
 }
+
+// Substitutions too: Xcode's one beside other in Japanese reads as the other form, and a
+// form the language never selects (two in Russian) is kept aside and written back; an
+// edited Japanese value gets Xcode's one again.
+func TestXCStringsSubstitutionsSetAside(t *testing.T) {
+	t.Parallel()
+	file := func(lang, forms string) []byte {
+		return []byte(`{"sourceLanguage":"en","strings":{"%lld songs on %lld discs":{"localizations":{"` + lang +
+			`":{"stringUnit":{"state":"translated","value":"%#@discs@の%#@songs@"},"substitutions":{` +
+			`"discs":{"argNum":2,"formatSpecifier":"lld","variations":{"plural":{` + forms + `}}},` +
+			`"songs":{"argNum":1,"formatSpecifier":"lld","variations":{"plural":{` + forms + `}}}}}}}},"version":"1.0"}`)
+	}
+	o := Options{Language: AllLanguages}
+	for _, c := range []struct{ lang, forms, value, written string }{
+		{"ja", `"one":{"stringUnit":{"state":"translated","value":"%arg枚"}},"other":{"stringUnit":{"state":"translated","value":"%arg枚"}}`,
+			"{discs, plural, other {%arg枚}}の{songs, plural, other {%arg枚}}", ""},
+		{"ru", `"other":{"stringUnit":{"state":"translated","value":"%arg шт."}},"two":{"stringUnit":{"state":"translated","value":"пара"}}`,
+			"{discs, plural, other {%arg шт.}}の{songs, plural, other {%arg шт.}}",
+			`{"other":{"stringUnit":{"state":"translated","value":"%arg шт."}},"two":{"stringUnit":{"state":"translated","value":"пара"}}}`},
+	} {
+		data := file(c.lang, c.forms)
+		f, err := Decode("xcstrings", data, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := f.Entries[0]
+		if got := e.Values[c.lang].Text; got != c.value {
+			t.Errorf("%s: value %q, want %q", c.lang, got, c.value)
+		}
+		if e.Meta[c.lang+".substitutions"] != "" || e.Meta[c.lang+":written.songs"] != c.written {
+			t.Errorf("%s: Meta %q", c.lang, e.Meta)
+		}
+		out, err := Encode("xcstrings", f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode("xcstrings", out, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back.Entries, f.Entries) {
+			t.Errorf("%s: the encoding reads back as %+v, want %+v\n%s", c.lang, back.Entries, f.Entries, out)
+		}
+		if c.lang == "ru" && !strings.Contains(string(out), `"value" : "пара"`) {
+			t.Errorf("ru: the two form is not written back:\n%s", out)
+		}
+	}
+	f, err := Decode("xcstrings", file("ja", `"one":{"stringUnit":{"state":"translated","value":"%arg枚"}},"other":{"stringUnit":{"state":"translated","value":"%arg枚"}}`), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Entries[0].Values["ja"] = Value{Text: "{discs, plural, other {%arg組}}の{songs, plural, other {%arg曲}}", State: StateTranslated}
+	out, err := Encode("xcstrings", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"%arg組", "%arg曲"} {
+		if n := strings.Count(string(out), `"value" : "`+v+`"`); n != 2 {
+			t.Errorf("%s is written %d times, want as one and other:\n%s", v, n, out)
+		}
+	}
+}

@@ -388,7 +388,6 @@ func TestXCStringsSubstitutionsKeptRaw(t *testing.T) {
 		"unreferenced": loc("%#@a@", `{"a":`+plural+`,"b":`+plural+`}`),
 		"device":       loc("%#@a@", `{"a":{"variations":{"device":{"other":{"stringUnit":{"state":"translated","value":"x"}}}}}}`),
 		"missing":      loc("%#@a@ %#@b@", `{"a":`+plural+`}`),
-		"two":          loc("%#@a@", `{"a":{"variations":{"plural":{"two":{"stringUnit":{"state":"translated","value":"2"}},"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}}}`),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, err := Decode("xcstrings", []byte(file), Options{Language: AllLanguages})
