@@ -3,7 +3,9 @@ package formats
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -26,12 +28,18 @@ import (
 // {, } and # quoted); the "other" device's stringUnit. States: translated, needs_review,
 // new (StateNone) and stale.
 //
+// A plural's forms the language never selects (the one Xcode writes beside other in ja,
+// ko, zh, where other is the only category: ToNative's dropped) are left out of the value.
+//
 // A file with no sourceLanguage is in Options.SourceLanguage; one with no version is 1.0.
 // Meta, kept so that a file Xcode wrote is written back byte for byte (JSON values are
 // compact, keys in Xcode's order):
 //   - File.Meta["version"]; File.Meta["json:<field>"] for another top-level member (JSON);
 //     File.Meta["escapedSlashes"] = "true" when the file wrote / as \/;
 //     File.Meta["noFinalNewline"] = "true" when it does not end in a newline.
+//     File.Meta["emptyKey"]: the entry with the empty key "" (Xcode extracts one from
+//     Text("")), which lokal cannot hold as a key: its JSON as written, written back
+//     first (its place in Xcode's order); Decode warns that it is kept in the file only.
 //   - Entry.Meta["extractionState"]; Entry.Meta["json:<field>"] for another member (JSON).
 //   - Entry.Meta["<lang>.variations.device"], ["<lang>.substitutions"] and
 //     ["<lang>.<field>"] for any other member of a localization: the JSON as written.
@@ -40,17 +48,24 @@ import (
 //     with the text around it kept ("Осталось {files, plural, =0 {...} one {%arg файл}
 //     ...} в {folders, plural, ...}"), by the conversion .stringsdict uses (formatkey.go).
 //     ["<lang>:substitutions"] = "true" marks it; ["<lang>:argNum.<var>"] and
-//     ["<lang>:formatSpecifier.<var>"] keep those members, ["<lang>:position.<var>"] the
-//     n of %n$#@var@, ["<lang>:states.<var>"] the forms' states (JSON) when one differs
-//     from the stringUnit's. Substitutions that do not make one value (a variable no
-//     reference names, other variations, a category the language lacks that names no
-//     number) stay ["<lang>.substitutions"] and the value keeps %#@var@.
+//     ["<lang>:formatSpecifier.<var>"] keep those members ("" for none),
+//     ["<lang>:position.<var>"] the n of %n$#@var@, ["<lang>:states.<var>"] the forms'
+//     states (JSON) when one differs from the stringUnit's, ["<lang>:written.<var>"] the
+//     plural as written when it has forms lang never selects (as plural.written below).
+//     Substitutions that do not make one value (a variable no reference names, other
+//     variations, a plural with no form the language selects) stay
+//     ["<lang>.substitutions"] and the value keeps %#@var@.
 //   - ["<lang>:plain"] = "true": a stringUnit whose text reads as ICU plural blocks,
 //     written back as a stringUnit rather than as variations or substitutions.
 //     ["<lang>:value"] = "device" when the value is the "other" device's (Encode writes it
 //     back there); ["<lang>:plural.states"] the per-form states (JSON) when they differ;
-//     ["<lang>.variations.plural"] a plural kept as written because it has forms a
-//     plural in lokal cannot carry (categories the language lacks that name no number);
+//     ["<lang>:plural.written"] a plural with forms lang never selects, as written (JSON),
+//     unless they are Xcode's one equal to other: Encode writes it while the value's
+//     forms and states are its; ["<lang>:plural.noOne"] = "true" plurals (or
+//     substitutions) in a language with other alone written without Xcode's one (by
+//     another tool);
+//     ["<lang>.variations.plural"] a plural kept as written because lokal cannot read it
+//     (a form that is no plain stringUnit, or no form the language selects);
 //     ["<lang>:state"] a state lokal has no name for; ["<lang>:stringUnit"] other
 //     members of the stringUnit (JSON), ["<lang>.stringUnit"] one lokal cannot read.
 //     (Markers are spelled with ':', members of the file with '.': a language has neither.)
@@ -60,11 +75,17 @@ import (
 // "%lld min" before "%lld Points", "%" before "$", "month" before "Month %lld"), an empty
 // object as "{\n\n<indent>}", / unescaped. A plural is written as variations.plural with
 // exactly the language's CLDR categories (=0 as zero where the language lacks zero; '#' as
-// %lld). A value with plural blocks and text around them is a format key with
-// substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as kept
-// (another language's when this one has none; else no argNum and "lld"). With one language, the source localization is written from Entry.Source when it
-// differs from the key. sourceLanguage is File.SourceLanguage, else Options.SourceLanguage
-// (an export must give it: a catalog without one is left without).
+// %lld), and, as Xcode writes them, a one form the same as other where other is the
+// language's only category. A value with plural blocks and text around them is a format
+// key with substitutions: the same categories, '#' as %arg, argNum and formatSpecifier as
+// kept (another language's when this one has none; else no argNum and "lld"), and Xcode's
+// one beside other as for a plural. With one language, the source localization is written
+// from Entry.Source when it differs from the key. sourceLanguage is File.SourceLanguage,
+// else Options.SourceLanguage (an export must give it: a catalog without one is left
+// without).
+//
+// xcstringsUnkept (Codec.Unkept) names what of an entry only Meta keeps that a store of
+// values alone would write back meaning something else.
 var xcstringsCodec = &Codec{
 	Name:           "xcstrings",
 	SourceFallback: true,
@@ -75,6 +96,7 @@ var xcstringsCodec = &Codec{
 	Decode:         decodeXCStrings,
 	Encode:         encodeXCStrings,
 	Merge:          mergeXCStrings,
+	Unkept:         xcstringsUnkept,
 }
 
 var xcstatesIn = map[string]State{"translated": StateTranslated, "needs_review": StateNeedsReview, "new": StateNone, "stale": StateStale}
@@ -127,9 +149,15 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	if stringsNode == nil {
 		return f, nil
 	}
-	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in file order
+	langs := make([][]string, len(stringsNode.Keys)) // each entry's languages, in entry order
 	for i, key := range stringsNode.Keys {
 		v := stringsNode.Vals[i]
+		if key == "" {
+			// Xcode extracts one from Text(""): no key lokal can hold, kept as written.
+			meta["emptyKey"] = xcJSON(v)
+			f.Warnings = append(f.Warnings, Warning{Message: xcEmptyKeyWarning})
+			continue
+		}
 		if v.Kind != jsonObject {
 			return nil, offsetError(data, v.Start, "string %q must be an object, not %s", key, v.Kind)
 		}
@@ -213,6 +241,9 @@ func decodeXCStrings(data []byte, o Options) (*File, error) {
 	return f, nil
 }
 
+// xcEmptyKeyWarning is Decode's word on the entry with the empty key.
+const xcEmptyKeyWarning = `the catalog's entry with the empty key "" (Xcode extracts one from Text("")) holds nothing to translate; lokal does not import it, and it stays in the file as written`
+
 // readXCLocalization reads one localization: its value (ok false when it has none lokal
 // can hold) and the Meta keeping the rest.
 func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]string) {
@@ -267,11 +298,17 @@ func readXCLocalization(lang string, loc *jsonNode) (Value, bool, map[string]str
 		}
 	}
 	if plural, has := meta[lang+".variations.plural"]; has && !ok {
-		if v, states, isPlural := readXCPlural(lang, loc.get("variations").get("plural")); isPlural {
+		pn := loc.get("variations").get("plural")
+		if v, states, written, isPlural := readXCPlural(lang, pn); isPlural {
 			val, ok = v, true
 			delete(meta, lang+".variations.plural")
 			if states != "" {
 				meta[lang+":plural.states"] = states
+			}
+			if written != "" {
+				meta[lang+":plural.written"] = written
+			} else if xcOtherOnly(lang) && pn.get("one") == nil {
+				meta[lang+":plural.noOne"] = "true"
 			}
 		} else {
 			meta[lang+".variations.plural"] = plural
@@ -357,9 +394,22 @@ func readXCSubstitutions(lang, format, state string, n *jsonNode) (string, map[s
 				return "", nil, false
 			}
 		}
-		forms, states, ok := readXCForms(sub.get("variations").get("plural"))
+		if sub.get("formatSpecifier") == nil {
+			meta[lang+":formatSpecifier."+p.arg] = "" // none: Encode writes none
+		}
+		pn := sub.get("variations").get("plural")
+		forms, states, ok := readXCForms(pn)
 		if !ok {
 			return "", nil, false
+		}
+		forms, states, written := xcSetAside(lang, pn, forms, states)
+		if len(forms) == 0 {
+			return "", nil, false
+		}
+		if written != "" {
+			meta[lang+":written."+p.arg] = written
+		} else if xcOtherOnly(lang) && pn.get("one") == nil {
+			meta[lang+":plural.noOne"] = "true"
 		}
 		for _, st := range states.Vals {
 			if st.Str != state {
@@ -415,28 +465,72 @@ func readStringUnit(n *jsonNode) (Value, string, bool) {
 }
 
 // readXCPlural turns variations.plural into one ICU plural, when every form is a plain
-// stringUnit and writing it back gives the same forms.
-func readXCPlural(lang string, n *jsonNode) (Value, string, bool) {
+// stringUnit and writing it back gives the same forms. Forms the language never selects
+// (the one Xcode writes beside other for Japanese, ToNative's dropped) are left out of
+// the value; the third result is then the plural as written (JSON), which Encode writes
+// back while the value's forms are unchanged ("" when Encode writes those forms anyway).
+func readXCPlural(lang string, n *jsonNode) (Value, string, string, bool) {
 	forms, states, ok := readXCForms(n)
 	if !ok {
-		return Value{}, "", false
+		return Value{}, "", "", false
+	}
+	for i := range forms {
+		forms[i].Text = nativeToICU(forms[i].Text, 0)
+	}
+	forms, states, written := xcSetAside(lang, n, forms, states)
+	if len(forms) == 0 {
+		return Value{}, "", "", false
 	}
 	same := true
 	for _, st := range states.Vals {
 		same = same && st.Str == states.Vals[0].Str
 	}
-	for i := range forms {
-		forms[i].Text = nativeToICU(forms[i].Text, 0)
-	}
 	text := pluralOfForms(lang, false, forms, ZeroExplicit)
 	if text == "" {
-		return Value{}, "", false
+		return Value{}, "", "", false
 	}
 	s := ""
 	if !same {
 		s = xcJSON(states)
 	}
-	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, true
+	return Value{Text: text, State: xcstatesIn[states.Vals[0].Str]}, s, written, true
+}
+
+// xcSetAside leaves out of a plural's forms (n as written, read by readXCForms) those lang
+// never selects (ToNative's dropped): the forms and states kept, and n as written (JSON)
+// unless Encode writes the same forms back without it (Xcode's one, the same as other,
+// where other is lang's only category). No form kept: nil.
+func xcSetAside(lang string, n *jsonNode, forms []PluralForm, states *jsonNode) ([]PluralForm, *jsonNode, string) {
+	p := FromNative(lang, "count", false, forms)
+	_, _, dropped := ToNative(lang, p, ZeroExplicit)
+	if len(dropped) == 0 {
+		return forms, states, ""
+	}
+	// FromNative keeps the forms' order: p.Forms[i] is forms[i].
+	var kept []PluralForm
+	keptStates := jsonObj()
+	for i, f := range p.Forms {
+		if !slices.Contains(dropped, f.Selector) {
+			kept = append(kept, forms[i])
+			keptStates.Keys = append(keptStates.Keys, states.Keys[i])
+			keptStates.Vals = append(keptStates.Vals, states.Vals[i])
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, ""
+	}
+	one, other := n.get("one"), n.get("other")
+	if xcOtherOnly(lang) && len(n.Keys) == len(kept)+1 && one != nil && other != nil && canonicalJSON(one) == canonicalJSON(other) {
+		return kept, keptStates, ""
+	}
+	return kept, keptStates, xcJSON(n)
+}
+
+// xcOtherOnly says whether lang's plurals have the other category alone (ja, ko, zh):
+// Xcode writes such a plural with a one form beside other, which lang never selects.
+func xcOtherOnly(lang string) bool {
+	cats := Categories(lang, false)
+	return len(cats) == 1 && cats[0] == "other"
 }
 
 // readXCForms reads the forms of a plural variation, each a plain stringUnit with a state
@@ -494,6 +588,14 @@ func encodeXCStrings(f *File, o Options) ([]byte, error) {
 		}
 	}
 	seen := make(map[string]bool, len(f.Entries))
+	if s, ok := f.Meta["emptyKey"]; ok && !slices.ContainsFunc(f.Entries, func(e Entry) bool { return e.Key == "" }) {
+		n, err := parseMetaJSON("emptyKey", s)
+		if err != nil {
+			return nil, err
+		}
+		// The writer puts it first, where Xcode's order has it.
+		strs.set("", n)
+	}
 	for _, e := range f.Entries {
 		if seen[e.Key] {
 			return nil, fmt.Errorf("formats: xcstrings: duplicate key %q", e.Key)
@@ -665,6 +767,10 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 			form.set("stringUnit", unit(icuToNative(fm.Text, "%lld"), st))
 			plural.set(fm.Selector, form)
 		}
+		plural, err = xcXcodeForms(e, lang, lang+":plural.written", plural)
+		if err != nil {
+			return nil, err
+		}
 		variations.set("plural", plural)
 	default:
 		u := unit(v.Text, state)
@@ -691,6 +797,51 @@ func xcLocalization(e Entry, lang string, v Value, has bool) (*jsonNode, error) 
 	return loc, nil
 }
 
+// xcXcodeForms is plural (the forms of a value in lang) as the file writes it: the plural
+// as written (Meta writtenKey) while it holds the same forms, else Xcode's one beside
+// other where other is lang's only category (unless the file had none: "plural.noOne").
+func xcXcodeForms(e Entry, lang, writtenKey string, plural *jsonNode) (*jsonNode, error) {
+	var written *jsonNode
+	if s, ok := e.Meta[writtenKey]; ok {
+		n, err := parseMetaJSON(writtenKey, s)
+		if err != nil {
+			return nil, err
+		}
+		written = n
+	}
+	switch {
+	case xcSameForms(lang, written, plural):
+		return written, nil
+	case xcOtherOnly(lang) && e.Meta[lang+":plural.noOne"] != "true" && plural.get("one") == nil && plural.get("other") != nil:
+		plural.set("one", plural.get("other"))
+	}
+	return plural, nil
+}
+
+// xcSameForms says whether written (a plural as the file had it, or nil) holds exactly
+// the forms of plural, with the same texts and states, and besides them only forms lang
+// never selects: written is then the file's spelling of the same value.
+func xcSameForms(lang string, written, plural *jsonNode) bool {
+	if written == nil || written.Kind != jsonObject {
+		return false
+	}
+	for i, sel := range plural.Keys {
+		if w := written.get(sel); w == nil || canonicalJSON(w) != canonicalJSON(plural.Vals[i]) {
+			return false
+		}
+	}
+	for _, sel := range written.Keys {
+		if plural.get(sel) != nil {
+			continue
+		}
+		p := FromNative(lang, "count", false, []PluralForm{{Selector: sel}})
+		if _, _, dropped := ToNative(lang, p, ZeroExplicit); len(dropped) == 0 {
+			return false // a form lang selects, which the value no longer has
+		}
+	}
+	return true
+}
+
 // xcWriteSubstitutions writes a format key's variables as substitutions in lang: argNum and
 // formatSpecifier as kept (from another language of the entry when lang has none, else
 // no argNum and "lld"), exactly lang's categories, '#' as %arg (Xcode's spelling of the
@@ -713,7 +864,9 @@ func xcWriteSubstitutions(e Entry, lang, state string, vars []*Plural, unit func
 		if k, s := xcSubMeta(e, lang, "formatSpecifier", p.Arg); k != "" {
 			spec = s
 		}
-		sub.set("formatSpecifier", jsonStr(spec))
+		if spec != "" {
+			sub.set("formatSpecifier", jsonStr(spec))
+		}
 		var states *jsonNode
 		if s, ok := e.Meta[lang+":states."+p.Arg]; ok {
 			n, err := parseMetaJSON(lang+":states."+p.Arg, s)
@@ -731,6 +884,10 @@ func xcWriteSubstitutions(e Entry, lang, state string, vars []*Plural, unit func
 			form := jsonObj()
 			form.set("stringUnit", unit(fm.Text, st))
 			plural.set(fm.Selector, form)
+		}
+		plural, err := xcXcodeForms(e, lang, lang+":written."+p.Arg, plural)
+		if err != nil {
+			return nil, err
 		}
 		variations := jsonObj()
 		variations.set("plural", plural)
@@ -808,4 +965,103 @@ func xcodeOrder(keys []string) []int {
 		return strings.Compare(keys[a], keys[b])
 	})
 	return order
+}
+
+// xcstringsUnkept names what of e only its Meta keeps (Codec.Unkept), in the words of what
+// a store keeping only the key, values, comment and do-not-translate mark would lose:
+// device variations, the substitutions' argNum, positions and format specifiers, forms
+// and substitutions lokal cannot read, extractionState. What changes nothing the app shows
+// or Xcode does (Xcode's spelling, isCommentAutoGenerated) is not named.
+func xcstringsUnkept(e Entry) []string {
+	var out []string
+	keys := slices.Sorted(maps.Keys(e.Meta))
+	subs := map[string][]string{} // lang: its substitutions' argNum, position, specifier
+	for _, k := range keys {
+		v := e.Meta[k]
+		// "<lang>.<member>" or "<lang>:<marker>": a language has neither '.' nor ':'.
+		lang, rest := k, ""
+		if i := strings.IndexAny(k, ".:"); i >= 0 {
+			lang, rest = k[:i], k[i:]
+		}
+		switch {
+		case k == "extractionState" && v == "manual":
+			out = append(out, `extractionState "manual" (a key added by hand): without it Xcode marks the key stale once its code does not use it`)
+		case k == "extractionState" && v == "stale":
+			out = append(out, `extractionState "stale" (Xcode's mark that the code no longer uses the key)`)
+		case k == "extractionState":
+			out = append(out, fmt.Sprintf("extractionState %q", v))
+		case k == "json:isCommentAutoGenerated":
+		case strings.HasPrefix(k, "json:"):
+			out = append(out, fmt.Sprintf("the entry's member %q", strings.TrimPrefix(k, "json:")))
+		case rest == ".variations.device":
+			out = append(out, fmt.Sprintf("the %s device variations (%s): without them every device shows one text", lang, xcMembers(v)))
+		case strings.HasPrefix(rest, ".variations."):
+			out = append(out, fmt.Sprintf("the %s %s variations, which lokal cannot read as a value", lang, strings.TrimPrefix(rest, ".variations.")))
+		case rest == ".substitutions":
+			out = append(out, fmt.Sprintf("the %s substitutions (%s), which lokal cannot read as plurals: the value keeps their %%#@name@ references only", lang, xcMembers(v)))
+		case rest == ".stringUnit" || rest == ":state" || rest == ":stringUnit":
+			out = append(out, fmt.Sprintf("what lokal cannot read of the %s stringUnit: %s", lang, v))
+		case strings.HasPrefix(rest, "."):
+			out = append(out, fmt.Sprintf("the %s localization's member %q", lang, rest[1:]))
+		case strings.HasPrefix(rest, ":argNum."):
+			// An argNum that is the variable's place in the text changes nothing.
+			arg := strings.TrimPrefix(rest, ":argNum.")
+			if v != strconv.Itoa(xcArgPlace(e.Values[lang].Text, arg)) || e.Meta[lang+":position."+arg] != "" {
+				subs[lang] = append(subs[lang], fmt.Sprintf("%s argNum %s", arg, v))
+			}
+		case strings.HasPrefix(rest, ":position."):
+			subs[lang] = append(subs[lang], fmt.Sprintf("%s position %s", strings.TrimPrefix(rest, ":position."), v))
+		case strings.HasPrefix(rest, ":formatSpecifier.") && v != "lld":
+			subs[lang] = append(subs[lang], fmt.Sprintf("%s formatSpecifier %q", strings.TrimPrefix(rest, ":formatSpecifier."), v))
+		case rest == ":plural.written":
+			out = append(out, fmt.Sprintf("the %s plural's %s, which %s never selects (Xcode writes one beside other): without the file's copy, one is written as other reads", lang, xcNeverSelected(lang, v), lang))
+		case rest == ":plural.states" || strings.HasPrefix(rest, ":states."):
+			out = append(out, fmt.Sprintf("the %s plural forms' own states (%s)", lang, v))
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(subs)) {
+		out = append(out, fmt.Sprintf("the %s substitutions' %s: without them the substitutions take the arguments in the order the text names them, as %%lld, so a reordered or non-integer argument shows the wrong number", lang, strings.Join(subs[lang], ", ")))
+	}
+	return out
+}
+
+// xcArgPlace is the place (1-based) of arg's plural block among those of value, 0 when
+// it has none.
+func xcArgPlace(value, arg string) int {
+	n := 0
+	for _, p := range Pieces(value) {
+		if p.Plural != nil {
+			n++
+			if p.Plural.Arg == arg {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// xcNeverSelected lists the forms of a plural as written (JSON) that lang never selects,
+// with their text: `one ("1 张照片")`.
+func xcNeverSelected(lang, written string) string {
+	n, err := parseMetaJSON("", written)
+	if err != nil || n.Kind != jsonObject {
+		return "forms"
+	}
+	var out []string
+	for i, sel := range n.Keys {
+		p := FromNative(lang, "count", false, []PluralForm{{Selector: sel}})
+		if _, _, dropped := ToNative(lang, p, ZeroExplicit); len(dropped) > 0 {
+			out = append(out, fmt.Sprintf("%s form (%q)", sel, n.Vals[i].get("stringUnit").get("value").text()))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// xcMembers lists the members of a Meta JSON object ("iphone, mac, other").
+func xcMembers(s string) string {
+	n, err := parseMetaJSON("", s)
+	if err != nil || n.Kind != jsonObject {
+		return s
+	}
+	return strings.Join(n.Keys, ", ")
 }

@@ -37,6 +37,9 @@ func mergeXCStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 	}
 	for i, key := range strs.Keys {
 		t := want[key]
+		if key == "" {
+			continue // Xcode's empty key is no entry of lokal's: it stays as written
+		}
 		if t == nil {
 			p.remove(strs, i)
 			continue

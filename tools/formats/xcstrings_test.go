@@ -18,9 +18,10 @@ func TestXCStringsGolden(t *testing.T) {
 	want := &File{
 		SourceLanguage: "en",
 		Languages:      []string{"de", "en", "ru", "ar", "ja"},
-		Meta:           map[string]string{"version": "1.0"},
+		// The entry with the empty key is no Entry: the file's Meta keeps it as written.
+		Meta:     map[string]string{"version": "1.0", "emptyKey": "{}"},
+		Warnings: []Warning{{Message: xcEmptyKeyWarning}},
 		Entries: []Entry{
-			{Key: "", Source: "", Values: map[string]Value{}},
 			{Key: "%@ of %@", Source: "%1$@ of %2$@", Comment: "Progress, e.g. 3 of 10.", Values: map[string]Value{
 				"de": tr("%1$@ von %2$@"), "en": {Text: "%1$@ of %2$@", State: StateNone}}},
 			{Key: "%lld files", Source: "{count, plural, =0 {No files} one {%lld file} other {%lld files}}",
@@ -60,8 +61,8 @@ func TestXCStringsGolden(t *testing.T) {
 	entriesRoundTrip(t, "xcstrings", f, o)
 
 	// An edit made in lokal goes where the value came from.
-	f.Entries[8].Values["de"] = tr("Tippe, um fortzufahren")
-	f.Entries[2].Values["ru"] = Value{Text: strings.Replace(ruPlural, "%lld файлов", "%lld файлов!", 1), State: StateTranslated}
+	f.Entries[7].Values["de"] = tr("Tippe, um fortzufahren")
+	f.Entries[1].Values["ru"] = Value{Text: strings.Replace(ruPlural, "%lld файлов", "%lld файлов!", 1), State: StateTranslated}
 	out, err := Encode("xcstrings", f, o)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +107,9 @@ func TestXCStringsOneLanguage(t *testing.T) {
 }
 
 // A plural made in lokal is written as variations.plural with the language's categories
-// ('#' as %lld, =0 as zero where the language has none); other values as a stringUnit.
+// ('#' as %lld, =0 as zero where the language has none), and, as Xcode writes them, a one
+// form beside other where other is the language's only category; other values as a
+// stringUnit.
 func TestXCStringsEncodeFromLokal(t *testing.T) {
 	t.Parallel()
 	f := &File{SourceLanguage: "en", Entries: []Entry{
@@ -142,6 +145,12 @@ func TestXCStringsEncodeFromLokal(t *testing.T) {
         "ja" : {
           "variations" : {
             "plural" : {
+              "one" : {
+                "stringUnit" : {
+                  "state" : "needs_review",
+                  "value" : "%lld 件"
+                }
+              },
               "other" : {
                 "stringUnit" : {
                   "state" : "needs_review",
@@ -379,7 +388,6 @@ func TestXCStringsSubstitutionsKeptRaw(t *testing.T) {
 		"unreferenced": loc("%#@a@", `{"a":`+plural+`,"b":`+plural+`}`),
 		"device":       loc("%#@a@", `{"a":{"variations":{"device":{"other":{"stringUnit":{"state":"translated","value":"x"}}}}}}`),
 		"missing":      loc("%#@a@ %#@b@", `{"a":`+plural+`}`),
-		"two":          loc("%#@a@", `{"a":{"variations":{"plural":{"two":{"stringUnit":{"state":"translated","value":"2"}},"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}}}`),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, err := Decode("xcstrings", []byte(file), Options{Language: AllLanguages})
