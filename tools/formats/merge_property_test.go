@@ -257,7 +257,17 @@ func mergeMeaning(f, of *File, multi bool) map[string]string {
 				continue
 			}
 			v := e.Values[l]
+			if multi && l == of.SourceLanguage {
+				// A catalog's source state is the file's (Xcode's "new"), not lokal's.
+				vs = append(vs, fmt.Sprintf("%s=%q", l, v.Text))
+				continue
+			}
 			vs = append(vs, fmt.Sprintf("%s=%q/%s", l, v.Text, normState(v.State)))
+		}
+		if _, ok := e.Values[of.SourceLanguage]; multi && !ok && of.SourceLanguage != "" {
+			// Xcode leaves out a source localization that is the key itself.
+			vs = append(vs, fmt.Sprintf("%s=%q", of.SourceLanguage, e.Key))
+			slices.Sort(vs)
 		}
 		out[e.Key] = strings.Join(vs, " ")
 	}

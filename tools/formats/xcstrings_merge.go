@@ -68,6 +68,11 @@ func mergeXCStrings(local []byte, theirs *File, o Options) ([]byte, error) {
 			if mok == tok && mv.Text == tv.Text && xcstatesOut[mv.State] == xcstatesOut[tv.State] {
 				continue
 			}
+			if l == src && tok && (mok && mv.Text == tv.Text || !mok && tv.Text == key) {
+				// The source localization's state is Xcode's ("new" until a translation
+				// exists), and Xcode leaves out one that says the key itself.
+				continue
+			}
 			if err := p.xcLocalization(strs.Vals[i], &e, l, tv, tok); err != nil {
 				return nil, err
 			}

@@ -226,3 +226,53 @@ func TestXCStringsSingleSubstitutionCycle(t *testing.T) {
 		t.Errorf("source %q after the cycle, was %q\n%s", g.Entries[0].Source, source, out)
 	}
 }
+
+// TestXCStringsMergeSourceAsXcodeWrites: lokal's export of every language writes the source
+// localization of each key, with state translated; the catalog keeps Xcode's way of
+// writing it (none when it is the key itself, "new" as Xcode left it).
+func TestXCStringsMergeSourceAsXcodeWrites(t *testing.T) {
+	t.Parallel()
+	local := `{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "%@ (%@)" : {
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "new",
+            "value" : "%1$@ (%2$@)"
+          }
+        }
+      },
+      "shouldTranslate" : false
+    },
+    "Open" : {
+      "localizations" : {
+        "de" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Öffnen"
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}`
+	o := Options{Language: AllLanguages, SourceLanguage: "en"}
+	f := &File{SourceLanguage: "en", Languages: []string{"en", "de"}, Entries: []Entry{
+		{Key: "%@ (%@)", Source: "%1$@ (%2$@)", DoNotTranslate: true, Values: map[string]Value{"en": {Text: "%1$@ (%2$@)", State: StateTranslated}}},
+		{Key: "Open", Source: "Open", Values: map[string]Value{"en": {Text: "Open", State: StateTranslated}, "de": {Text: "Öffnen", State: StateTranslated}}},
+	}}
+	exported, err := Encode("xcstrings", f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MergeFile("xcstrings", []byte(local), exported, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != local {
+		t.Errorf("merged:\n%s\nwant the catalog as it was:\n%s\n(export:\n%s)", got, local, exported)
+	}
+}
