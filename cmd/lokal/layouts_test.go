@@ -210,6 +210,25 @@ var layoutCases = []layoutCase{
 		pulled: []string{"l10n.yaml", "lib/l10n/app_de.arb", "lib/l10n/app_en.arb", "lib/l10n/app_pt_BR.arb", "lib/l10n/app_zh_Hans.arb"},
 	},
 	{
+		// Xcode exports one XLIFF per translation, its sources inside: no file of the source
+		// language, so push reads the sources from the first, and pull writes none.
+		name: "Xcode XLIFF",
+		files: `  - path: Localizations/{language}.xliff
+    format: xliff
+    namespace: app
+`,
+		languages: "de,ru",
+		repo: map[string]string{
+			"Localizations/de.xliff": xcodeXLIFF("de", "Hallo", "Tschüss"),
+			"Localizations/ru.xliff": xcodeXLIFF("ru", "Привет", "Пока"),
+		},
+		pushed: []string{"Localizations/de.xliff en app", "Localizations/de.xliff de app", "Localizations/ru.xliff ru app"},
+		server: map[string]map[string]string{
+			"en/app": {"greeting": "Hello", "farewell": "Goodbye"}, "de/app": {"greeting": "Hallo"}, "ru/app": {"farewell": "Пока"},
+		},
+		pulled: []string{"Localizations/de.xliff", "Localizations/ru.xliff"},
+	},
+	{
 		name: "Rails",
 		files: `  - path: config/locales/{language}.yml
     format: yaml
@@ -408,4 +427,30 @@ func TestPushRefusesNothingSilently(t *testing.T) {
 		}
 		os.Remove(filepath.Join(r.dir, "res/values-night/strings.xml"))
 	})
+}
+
+// xcodeXLIFF is a translation's XLIFF as Xcode exports it: one <file> per strings file,
+// the source texts beside the targets.
+func xcodeXLIFF(lang, greeting, farewell string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="1.2" xsi:schemaLocation="urn:oasis:names:tc:xliff:document:1.2 http://docs.oasis-open.org/xliff/v1.2/os/xliff-core-1.2-strict.xsd">
+  <file original="App/en.lproj/Localizable.strings" source-language="en" target-language="` + lang + `" datatype="plaintext">
+    <header>
+      <tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="16.0" build-num="16A242d"/>
+    </header>
+    <body>
+      <trans-unit id="greeting" xml:space="preserve">
+        <source>Hello</source>
+        <target>` + greeting + `</target>
+        <note>The first thing a visitor reads</note>
+      </trans-unit>
+      <trans-unit id="farewell" xml:space="preserve">
+        <source>Goodbye</source>
+        <target>` + farewell + `</target>
+        <note/>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+`
 }

@@ -247,6 +247,9 @@ func pullPlan(cfg *repoConfig, info projectInfo, langs []string) ([]download, er
 				if l == info.SourceLanguage && f.template() {
 					continue // the extractor's file (xgettext writes the POT), not lokal's
 				}
+				if _, ok := w.files[[2]string{l, ns}]; l == info.SourceLanguage && f.codec.Bilingual && f.hasLanguage() && f.Source == "" && !ok {
+					continue // the translations' files carry the source texts; push read them there
+				}
 				rel := expandParts(f.parts, "", ns)
 				if f.hasLanguage() {
 					var err error

@@ -250,6 +250,12 @@ func pushPlan(cfg *repoConfig, root *repoRoot, pl pushLanguages) ([]upload, []no
 				srcFiles = append(srcFiles, p)
 			}
 		}
+		if f.codec.Bilingual && f.Source == "" {
+			// A bilingual file carries its source texts (Xcode's ru.xliff, Angular's
+			// messages.ru.xlf): a namespace with no file of the source language takes them
+			// from its first translation's file.
+			srcFiles = append(srcFiles, sourcesFromTranslations(sc.files, srcFiles)...)
+		}
 		if len(srcFiles) == 0 {
 			named := fmt.Sprintf("%s %q", f.field("path"), f.Path)
 			if f.Source != "" {
@@ -299,6 +305,24 @@ func pushPlan(cfg *repoConfig, root *repoRoot, pl pushLanguages) ([]upload, []no
 		}
 	}
 	return append(src, tr...), skipped, nil
+}
+
+// sourcesFromTranslations are, for each namespace of files that has no file in srcFiles,
+// its first file by language: a bilingual file whose sources stand for the source
+// language's file.
+func sourcesFromTranslations(files, srcFiles []placed) []placed {
+	has := map[string]bool{}
+	for _, p := range srcFiles {
+		has[p.Namespace] = true
+	}
+	var out []placed
+	for _, p := range slices.SortedFunc(slices.Values(files), func(a, b placed) int { return strings.Compare(a.Language, b.Language) }) {
+		if !has[p.Namespace] {
+			has[p.Namespace] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // notAsked is why a translation is not pushed without --languages naming it.
