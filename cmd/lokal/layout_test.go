@@ -230,7 +230,7 @@ files:
 	want := []string{
 		"en res/values/strings.xml", "id res/values-in/strings.xml", "pt-BR res/values-pt-rBR/strings.xml",
 		"sr-Latn res/values-b+sr+Latn/strings.xml", "zh-Hans res/values-b+zh+Hans/strings.xml",
-		"en po/app.pot", "id po/id.po", "pt-BR po/pt_BR.po", "sr-Latn po/sr@latin.po", "zh-Hans po/zh_Hans.po",
+		"id po/id.po", "pt-BR po/pt_BR.po", "sr-Latn po/sr@latin.po", "zh-Hans po/zh_Hans.po",
 		"en locales/en/common.json", "id locales/id/common.json", "pt-BR locales/pt_BR/common.json", "sr-Latn locales/sr-Latn/common.json", "zh-Hans locales/zh-Hans/common.json",
 		"en locales/en/home.json", "id locales/id/home.json", "pt-BR locales/pt_BR/home.json", "sr-Latn locales/sr-Latn/home.json", "zh-Hans locales/zh-Hans/home.json",
 	}

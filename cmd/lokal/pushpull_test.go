@@ -300,12 +300,18 @@ func TestPushPullI18next(t *testing.T) {
 		if !strings.Contains(r.read(t, "locales/nb/common.json"), "Hjemmeside") {
 			t.Errorf("pulled nb/common.json lacks the new text: %s", r.read(t, "locales/nb/common.json"))
 		}
-		// A file edited by hand is fetched again and restored, even though its ETag matches.
-		r.write(t, "locales/sv/common.json", "{}\n\n")
+		// A value edited by hand is fetched again and restored, even though the file's ETag
+		// matched: that entry's line alone, the rest of the file as the hand left it.
+		pulled := r.read(t, "locales/nb/common.json")
+		edited := strings.Replace(pulled, "Hjemmeside", "Hand edit", 1) + "\n"
+		r.write(t, "locales/nb/common.json", edited)
 		var p4 pullJSON
-		r.ok(t, &p4, "pull", "--languages", "sv")
-		if p4.Summary.Files != 2 || p4.result("locales/sv/common.json") != "updated" {
-			t.Errorf("pull --languages sv after a hand edit: %+v", p4)
+		r.ok(t, &p4, "pull", "--languages", "nb")
+		if p4.Summary.Files != 2 || p4.result("locales/nb/common.json") != "updated" {
+			t.Errorf("pull --languages nb after a hand edit: %+v", p4)
+		}
+		if got := r.read(t, "locales/nb/common.json"); got != pulled+"\n" {
+			t.Errorf("after a hand edit, pull wrote\n%s\nwant the value restored and the added blank line kept:\n%s\n", got, pulled+"\n")
 		}
 
 		// An AI draft (needs_review) is left out by --status approved, pulled without it.

@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"cmp"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -502,4 +503,48 @@ func (e *poEntry) stringOf(kw string) string {
 		return e.strs[k]
 	}
 	return ""
+}
+
+// poHeaderField finds a header line of a PO file's first entry ("Language: de\n").
+var poHeaderField = regexp.MustCompile(`(?m)^"(Language|Plural-Forms): [^"\\]*(?:\\.[^"\\]*)*"\r?\n`)
+
+// poTargetHeader gives the header of merged (a template's) the Language and Plural-Forms
+// lines of the export's header, replacing or adding them.
+func poTargetHeader(merged, exported []byte) []byte {
+	head := func(b []byte) int { // the end of the header entry: the first blank line
+		if i := bytes.Index(b, []byte("\n\n")); i >= 0 {
+			return i + 1
+		}
+		return len(b)
+	}
+	mh, eh := head(merged), head(exported)
+	out := merged[:mh:mh]
+	for _, field := range []string{"Language", "Plural-Forms"} {
+		var want []byte
+		for _, m := range poHeaderField.FindAllSubmatch(exported[:eh], -1) {
+			if string(m[1]) == field {
+				want = m[0]
+			}
+		}
+		if want == nil {
+			continue
+		}
+		replaced := false
+		locs := poHeaderField.FindAllSubmatchIndex(out, -1)
+		for _, l := range locs {
+			if string(out[l[2]:l[3]]) == field {
+				out = slices.Concat(out[:l[0]], want, out[l[1]:])
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			// After the last header line ("...\n" right before the blank line).
+			out = slices.Concat(bytes.TrimRight(out, "\n"), []byte("\n"), want)
+			if !bytes.HasSuffix(out, []byte("\n")) {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return slices.Concat(out, merged[mh:])
 }
