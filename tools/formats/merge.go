@@ -166,8 +166,6 @@ var templated = map[string]bool{
 	"stringsdict": true, "properties": true,
 }
 
-
-
 // keepSourceFileValues: in a bilingual file of the source language (a gettext en.po, an
 // XLIFF without targets) the source text is the entry's Source, which is what lokal
 // imports; the target side is the file's own (Django's en.po leaves every msgstr empty).
