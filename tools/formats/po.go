@@ -153,13 +153,8 @@ func decodePO(data []byte, o Options) (*File, error) {
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
-	p := &poParser{lines: lines, cur: &poEntry{}}
-	for i, l := range lines {
-		if err := p.line(i, l); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.flush(len(lines)); err != nil {
+	p, err := parsePOLines(lines)
+	if err != nil {
 		return nil, err
 	}
 	return p.file(o)
@@ -475,6 +470,20 @@ func poHexVal(c byte) int {
 }
 
 // file builds the File of the parsed entries.
+// parsePOLines reads a PO file's lines (without their line ends) into its entries.
+func parsePOLines(lines []string) (*poParser, error) {
+	p := &poParser{lines: lines, cur: &poEntry{}}
+	for i, l := range lines {
+		if err := p.line(i, l); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.flush(len(lines)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 func (p *poParser) file(o Options) (*File, error) {
 	f := &File{SourceLanguage: o.SourceLanguage}
 	meta := map[string]string{}

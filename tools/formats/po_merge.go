@@ -33,13 +33,8 @@ func mergePO(local []byte, theirs *File, o Options) ([]byte, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	p := &poParser{lines: lines, cur: &poEntry{}}
-	for i, l := range lines {
-		if err := p.line(i, l); err != nil {
-			return nil, err
-		}
-	}
-	if err := p.flush(len(lines)); err != nil {
+	p, err := parsePOLines(lines)
+	if err != nil {
 		return nil, err
 	}
 	lf, err := p.file(o)

@@ -10,19 +10,11 @@ import "strings"
 // the entry before it in theirs, in the <file> its Meta names, else after the file's notes.
 
 func mergeXLIFF2(local []byte, theirs *File, o Options) ([]byte, error) {
-	lf, err := decodeXLIFF2(local, o)
+	m, lf, err := newXLMergeSet(local, o, decodeXLIFF2, "")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := xmlParse(local)
-	if err != nil {
-		return nil, err
-	}
-	tl := ""
-	if len(lf.Languages) > 0 {
-		tl = lf.Languages[0]
-	}
-	m := &xlMergeSet{doc: doc, data: doc.data, slots: map[string]*xlSlot{}, tl: tl}
+	doc, tl := m.doc, m.tl
 	for _, el := range doc.root.elements() {
 		if el.local() != "file" {
 			continue

@@ -197,21 +197,31 @@ func xlReplaceElement(data []byte, n *xlNode, attrs, content string) []Edit {
 // xlCDATA says whether an element's content is one CDATA section.
 func xlCDATA(n *xlNode) bool { return len(n.kids) == 1 && n.kids[0].cdata }
 
-func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
-	lf, err := decodeXLIFF(local, o)
+// newXLMergeSet reads local, an XLIFF document of either version, with decode and as a
+// tree: the merge set of its units (none placed yet) and the decoded file. wrap is the
+// element a file's units are in ("body" in 1.2; "" in 2.0, the <file> itself).
+func newXLMergeSet(local []byte, o Options, decode func([]byte, Options) (*File, error), wrap string) (*xlMergeSet, *File, error) {
+	lf, err := decode(local, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	doc, err := xmlParse(local)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tl := ""
 	if len(lf.Languages) > 0 {
 		tl = lf.Languages[0]
 	}
-	sl := lf.SourceLanguage
-	m := &xlMergeSet{doc: doc, data: doc.data, slots: map[string]*xlSlot{}, wrap: "body", tl: tl}
+	return &xlMergeSet{doc: doc, data: doc.data, slots: map[string]*xlSlot{}, wrap: wrap, tl: tl}, lf, nil
+}
+
+func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
+	m, lf, err := newXLMergeSet(local, o, decodeXLIFF, "body")
+	if err != nil {
+		return nil, err
+	}
+	doc, tl, sl := m.doc, m.tl, lf.SourceLanguage
 	var files []*xlNode
 	for _, el := range doc.root.elements() {
 		if el.local() == "file" {
