@@ -6,7 +6,9 @@ package main_test
 // lands in the folder its layout names, and nowhere else.
 
 import (
+	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -298,6 +300,31 @@ func TestPushPullLayouts(t *testing.T) {
 					cmd.Dir = r.dir
 					if out, err := cmd.CombinedOutput(); err != nil {
 						t.Errorf("pull changed the repository's files: %v\n%s", err, truncate(string(out), 4000))
+					}
+				})
+				t.Run("one change", func(t *testing.T) {
+					// One translation changed on the server: the pull changes its one line.
+					var ln, key string
+					for _, l := range slices.Sorted(maps.Keys(tc.server)) {
+						if !strings.HasPrefix(l, "en/") {
+							ln, key = l, slices.Sorted(maps.Keys(tc.server[l]))[0]
+							break
+						}
+					}
+					lang, ns, _ := strings.Cut(ln, "/")
+					body, _ := json.Marshal(map[string]string{key: "Changed in review"})
+					if code, out := r.srv.do(t, "PUT", "/api/overwrite/"+r.project+"/latest/"+lang+"/"+ns, "Bearer "+r.key, string(body)); code != 200 {
+						t.Fatalf("overwrite %s %s: %d %s", ln, key, code, out)
+					}
+					r.ok(t, &pull, "pull")
+					cmd := exec.Command("git", "diff", "--numstat")
+					cmd.Dir = r.dir
+					out, err := cmd.Output()
+					if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); err != nil || len(lines) != 1 || !strings.HasPrefix(lines[0], "1\t1\t") {
+						diff := exec.Command("git", "diff")
+						diff.Dir = r.dir
+						full, _ := diff.Output()
+						t.Errorf("%s %s changed: git diff --numstat %q (%v), want one line of one file\n%s", ln, key, out, err, truncate(string(full), 4000))
 					}
 				})
 			})

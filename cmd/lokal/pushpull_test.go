@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -284,7 +285,7 @@ func TestPushPullI18next(t *testing.T) {
 		if p2.Summary.Written != 0 || p2.Summary.NotModified != 6 {
 			t.Errorf("second pull: %+v, want nothing written and 6 not modified", p2.Summary)
 		}
-		if after := snapshot(t, r.dir); !maps(before, after) {
+		if after := snapshot(t, r.dir); !maps.Equal(before, after) {
 			t.Errorf("second pull changed files")
 		}
 
@@ -421,18 +422,6 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func maps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestPushPullErrors: every failure exits non-zero with one line on stderr that says what

@@ -6,6 +6,7 @@ package main_test
 import (
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -131,7 +132,7 @@ func TestPullRefusesHostileNames(t *testing.T) {
 			if !strings.Contains(line, strconv.Quote(tc.bad)) || !strings.Contains(line, "refusing") {
 				t.Errorf("pull: %q, want a refusal naming %q", line, tc.bad)
 			}
-			if after := tree(t, base, ""); !maps(before, after) {
+			if after := tree(t, base, ""); !maps.Equal(before, after) {
 				t.Errorf("pull changed the disk: %s", treeDiff(before, after))
 			}
 			if n := gets.Load(); n != 0 {
@@ -263,7 +264,7 @@ func TestPushPullSymlinksOut(t *testing.T) {
 		}
 		unlink()
 
-		if after := tree(t, outside, ""); !maps(outsideBefore, after) {
+		if after := tree(t, outside, ""); !maps.Equal(outsideBefore, after) {
 			t.Errorf("files outside the repository changed: %s", treeDiff(outsideBefore, after))
 		}
 
