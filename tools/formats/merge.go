@@ -137,9 +137,11 @@ func MergeFile(format string, local, exported []byte, o Options) ([]byte, error)
 // the source-language file template as the local file where the format allows it: the new
 // file then has the source file's order, comments and style, with the export's values,
 // and without the keys the export lacks. A PO template's header gets the export's Language
-// and Plural-Forms, as msginit does. Formats whose file names its language inside (ARB's
-// @@locale, Rails YAML's root key, XLIFF's target-language) and multi-language ones get
-// the export itself. template nil: the export.
+// and Plural-Forms, as msginit does; a Rails file's root key becomes the language. Formats
+// whose file names its language in ways a merge does not rewrite (ARB's @@locale, XLIFF's
+// target-language) and multi-language ones get the export itself, and so does an export
+// with no entry (a template pruned of every key would be no file of the format's usual
+// shape). template nil: the export.
 func MergeTemplate(format string, template, exported []byte, o Options) ([]byte, error) {
 	c, ok := Lookup(format)
 	if !ok {
@@ -147,6 +149,9 @@ func MergeTemplate(format string, template, exported []byte, o Options) ([]byte,
 	}
 	if template == nil || c.Merge == nil || !templated[c.Name] {
 		return exported, nil
+	}
+	if f, err := c.Decode(exported, o); err != nil || len(f.Entries) == 0 {
+		return exported, nil // an export that does not read is MergeFile's to refuse
 	}
 	o.Prune = true // the template's keys the export lacks are not this language's
 	out, err := MergeFile(c.Name, template, exported, o)
@@ -160,10 +165,11 @@ func MergeTemplate(format string, template, exported []byte, o Options) ([]byte,
 }
 
 // templated are the formats whose source-language file is a fair template for another
-// language's: nothing in them names the language but the path.
+// language's: nothing in them names the language but the path, or Merge rewrites what
+// does (Rails YAML's root key).
 var templated = map[string]bool{
 	"json": true, "i18next": true, "po": true, "android": true, "strings": true,
-	"stringsdict": true, "properties": true,
+	"stringsdict": true, "properties": true, "yaml": true,
 }
 
 // keepSourceFileValues: in a bilingual file of the source language (a gettext en.po, an

@@ -162,6 +162,16 @@ func TestMergeTemplate(t *testing.T) {
 	if want := "# Shop\n\n# Front\ngreeting : Hallo\nfarewell : Tschüss\n"; err != nil || string(got) != want {
 		t.Errorf("got %q %v, want %q", got, err, want)
 	}
+	// A Rails file: the source file's order and comments, its root key the language's.
+	rails := "# Rails\nen:\n  greeting: Hello\n  nav:\n    home: Home\n    away: Away\n"
+	got, err = MergeTemplate("yaml", []byte(rails), []byte("de:\n  nav:\n    home: Start\n  greeting: Hallo\n"), Options{Language: "de", SourceOrder: []string{"greeting", "nav.home", "nav.away"}})
+	if want := "# Rails\nde:\n  greeting: Hallo\n  nav:\n    home: Start\n"; err != nil || string(got) != want {
+		t.Errorf("yaml: got %q %v, want %q", got, err, want)
+	}
+	// An export with no entry is written as it is, not as a template pruned of everything.
+	if got, err := MergeTemplate("yaml", []byte(rails), []byte("de: {}\n"), Options{Language: "de"}); err != nil || string(got) != "de: {}\n" {
+		t.Errorf("yaml without entries: got %q %v, want the export", got, err)
+	}
 	// A format naming its language inside gets the export.
 	arb := []byte(`{"@@locale": "de", "a": "A"}`)
 	if got, err := MergeTemplate("arb", []byte(`{"@@locale": "en", "a": "A"}`), arb, Options{Language: "de"}); err != nil || !bytes.Equal(got, arb) {
