@@ -5,13 +5,12 @@ package main_test
 // diff is that entry's line; a language's missing file follows the source file.
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lokal-dev/lokal/tools/formats"
 )
 
 // mergeLayout is a repository layout in one format, with files in the style teams write.
@@ -59,9 +58,6 @@ func TestPullMergesIntoTheRepository(t *testing.T) {
 	for _, l := range mergeLayouts {
 		t.Run(l.format, func(t *testing.T) {
 			t.Parallel()
-			if c, _ := formats.Lookup(l.format); c.Merge == nil {
-				t.Skipf("%s has no Merge yet: pull writes the export", l.format)
-			}
 			eachDialect(t, func(t *testing.T, dsn string) {
 				r := newRepo(t, dsn, l.files)
 				r.write(t, l.source[0], l.source[1])
@@ -125,6 +121,27 @@ func TestPullMergesIntoTheRepository(t *testing.T) {
 				r.ok(t, &p3, "pull")
 				if p3.Summary.NotModified != p3.Summary.Files || p3.Summary.Written != 0 {
 					t.Errorf("pull after a merged pull: %+v, want every file not modified", p3.Summary)
+				}
+
+				// A key the server no longer has stays in the files; --prune removes its lines.
+				git(t, r.dir, "add", "-A")
+				git(t, r.dir, "commit", "-qm", "nb")
+				src := r.flat(t, "en", ns)
+				delete(src, l.changeKey)
+				sync, _ := json.Marshal(map[string]any{"translations": src})
+				if code, out := r.srv.do(t, "PUT", "/api/sync/"+r.project+"/latest/en/"+ns, "Bearer "+r.key, string(sync)); code != 200 {
+					t.Fatalf("sync without %s: %d %s", l.changeKey, code, out)
+				}
+				var p4 pullJSON
+				r.ok(t, &p4, "pull")
+				if out := git(t, r.dir, "diff"); out != "" || p4.Summary.Written != 0 {
+					t.Errorf("pull after a key was hidden: %+v\n%s\nwant nothing written", p4.Summary, out)
+				}
+				var p5 pullJSON
+				r.ok(t, &p5, "pull", "--prune")
+				removed, added = diffLines(git(t, r.dir, "diff", "-U0", "--", l.nb[0]))
+				if len(added) != 0 || !strings.Contains(strings.Join(removed, ""), l.newLine) {
+					t.Errorf("pull --prune: removed %q added %q in %s, want the line %q removed and nothing added", removed, added, l.nb[0], l.newLine)
 				}
 			})
 		})
