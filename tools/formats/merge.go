@@ -86,10 +86,14 @@ func normState(s State) State {
 // file in ISO-8859-1, as Java 8 reads it. A character the file's charset cannot hold is
 // written \uXXXX in a .properties file and is an error naming it otherwise.
 //
-// theirs' entries are put in o.SourceOrder's order first (the source file's keys, so that
-// Merge places a new key where the source file has it); keys it lacks follow in the
-// export's order. A local file that does not decode is a *FileError naming the line: a
-// hand-written file is never replaced by the export.
+// Before Codec.Merge, theirs is made what the file should hold: its entries in
+// o.SourceOrder's order first (the source file's keys, so that Merge places a new key where
+// the source file has it), the keys it lacks after in the export's order; the file's
+// entries the export lacks kept where they are unless o.Prune (keepLocalOnly); in a
+// translation file, no new key without a translation (leaveUntranslated); in a bilingual
+// file of the source language, the file's own target side (keepSourceFileValues). A local
+// file that does not decode is a *FileError naming the line: a hand-written file is never
+// replaced by the export.
 func MergeFile(format string, local, exported []byte, o Options) ([]byte, error) {
 	c, ok := Lookup(format)
 	if !ok {
