@@ -4,9 +4,8 @@
 // what else the file says in Meta) and encoding one back, so that encode(decode(file))
 // gives the file back byte for byte when it is in the codec's own spelling, and the same
 // meaning otherwise. A file that does not parse is a *FileError naming the line (or byte).
-// A codec with a Merge (xliff and xliff2: xliffmerge.go; android: androidmerge.go;
-// stringsdict: stringsdictmerge.go; all on the spans xmltree.go records) writes an export
-// into the repository's file in place, leaving the bytes of what did not change.
+// Every codec has a Merge, which writes an export into the repository's file in place,
+// leaving the bytes of what did not change (see Merge below).
 //
 // # The formats
 //
@@ -64,13 +63,18 @@
 // encoding (BOM, UTF-16, CRLF or mixed line ends, a charset its PO header or XML
 // declaration names, ISO-8859-1 .properties) so that each Merge sees UTF-8 with "\n", and
 // writes the result back in it; Options.SourceOrder orders the export as the source file,
-// so that a new key goes where the source has it. MergeTemplate makes a language's missing
-// file from the source-language file in the formats that do not name the language inside
+// so that a new key goes where the source has it. An entry of the file that the export
+// lacks stays unless Options.Prune, and a translation file gains a key only with its
+// translation. MergeTemplate makes a language's missing file from the source-language file
 // (json, i18next, po with the export's Language and Plural-Forms, android, strings,
-// stringsdict, properties). Merges: json, i18next, arb and xcstrings patch the JSON where
-// it was read (jsonmerge.go, xcstrings_merge.go), po, yaml, properties, strings and csv
-// in their *_merge.go; a codec without one gets the export written whole. Splice refuses
-// overlapping edits with an error, never a garbled file.
+// stringsdict, properties, and yaml with the language as root key). Merges: json,
+// i18next, arb and xcstrings patch the JSON where it was read (jsonmerge.go,
+// xcstrings_merge.go); xliff, xliff2, android and stringsdict the XML on the spans
+// xmltree.go records (xliffmerge.go, xliff2merge.go, androidmerge.go, stringsdictmerge.go);
+// po, yaml, properties, strings and csv in their *_merge.go. Splice refuses overlapping
+// edits with an error, never a garbled file. Codec.SourceFallback marks the formats whose
+// platform reads a key a translation file lacks from the source file, so that a key not
+// to translate is left out of their translation files.
 //
 // # Render
 //
