@@ -68,9 +68,9 @@
 // translation. MergeTemplate makes a language's missing file from the source-language file
 // (json, i18next, po with the export's Language and Plural-Forms, android, strings,
 // stringsdict, properties, and yaml with the language as root key). Merges: json,
-// i18next, arb and xcstrings patch the JSON where it was read (jsonmerge.go,
+// i18next, arb and xcstrings patch the JSON where it was read (json_merge.go,
 // xcstrings_merge.go); xliff, xliff2, android and stringsdict the XML on the spans
-// xmltree.go records (xliffmerge.go, xliff2merge.go, androidmerge.go, stringsdictmerge.go);
+// xmltree.go records (xliff_merge.go, xliff2_merge.go, android_merge.go, stringsdict_merge.go);
 // po, yaml, properties, strings and csv in their *_merge.go. Splice refuses overlapping
 // edits with an error, never a garbled file. Codec.SourceFallback marks the formats whose
 // platform reads a key a translation file lacks from the source file, so that a key not

@@ -17,7 +17,7 @@ import (
 // key "a.b". Encoding such a file writes it flat, which means the same to lokal. A value
 // that is not a string (number, boolean, null, array) is refused with its line, as is a key
 // given twice, flat and nested ("a.b" beside {"a": {"b"}}). json keeps no Meta. Merge
-// patches values in place (jsonmerge.go); a new key in a nested file is nested.
+// patches values in place (json_merge.go); a new key in a nested file is nested.
 var jsonCodec = &Codec{
 	Name:        "json",
 	ContentType: "application/json",

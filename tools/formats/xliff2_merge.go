@@ -2,7 +2,7 @@ package formats
 
 import "strings"
 
-// Merge of XLIFF 2.0 (Codec.Merge), as of XLIFF 1.2 (xliffmerge.go): a unit whose value
+// Merge of XLIFF 2.0 (Codec.Merge), as of XLIFF 1.2 (xliff_merge.go): a unit whose value
 // (and state) is unchanged keeps its bytes; a changed one gets its <target>'s content
 // rewritten (a <target> added after <source>, or removed, as the value appears or goes) and
 // the state on its <segment>; a unit of several segments is written again whole. A unit
