@@ -53,7 +53,8 @@
 // distinct one (lokal's own export), else by msgid (with msgctxt and U+0004 before it when
 // the entry has one); a file whose every key is its msgid is written back keyed by msgid.
 // XLIFF (1.2 and 2.0) with several <file> elements keys a unit by its id and records its
-// file in Entry.Meta "file" (an id an earlier file used is prefixed "FILE/"); CSV's first column is the key whatever its header says.
+// file in Entry.Meta "file" (an id an earlier file used is prefixed "FILE/"); CSV's first
+// column is the key whatever its header says.
 //
 // # Merge
 //
