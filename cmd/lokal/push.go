@@ -46,15 +46,16 @@ func pushPullCommands() []*command {
 			synopsis: "merge the project's translations into the files named in lokal.yaml",
 			about: "Merges the server's export of every language and namespace the paths of lokal.yaml name\n" +
 				"into the repository's files: untouched entries keep their bytes, a changed value rewrites\n" +
-				"its own lines, a new key goes where the source-language file has it, and an entry the\n" +
-				"export lacks stays (--prune removes it). A file is written,\n" +
-				"atomically, only when that changed it; a missing one follows the source-language file.\n" +
-				"A file that does not read stops pull with its name and line. A language is written where\n" +
-				"the repository keeps its files, else as the path's placeholder spells it ({language}\n" +
-				"pt-BR, {locale} pt_BR, {android} values-pt-rBR, {apple} pt-BR), the source into source:\n" +
-				"if given. ETags kept in .lokal/ at the repository root make an unchanged file cost one\n" +
-				"conditional request. The key comes from\n" +
-				"LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only key is enough.",
+				"its own lines, a new key goes where the source-language file has it (in a translation's\n" +
+				"file, with its translation), and an entry the export lacks stays (--prune removes it).\n" +
+				"A file is written, atomically, only when that changed it; a missing one follows the\n" +
+				"source-language file; a gettext template (.pot) is never written. A file that does not\n" +
+				"read stops pull with its name and line. A language is written where the repository\n" +
+				"keeps its files, else as the path's placeholder spells it ({language} pt-BR, {locale}\n" +
+				"pt_BR, {android} values-pt-rBR, {apple} pt-BR), the source into source: if given. ETags\n" +
+				"kept in .lokal/ at the repository root make an unchanged file cost one conditional\n" +
+				"request. The key comes from LOKAL_API_KEY or, with --key-stdin, from stdin; a read-only\n" +
+				"key is enough.",
 			flags: []flagDef{
 				opt("status", "approved", "approved leaves AI drafts out; default every translation"),
 				list("languages", "L1,L2", "only these languages; default the source and every enabled language"),
