@@ -421,26 +421,24 @@ func latin1() (encoding.Encoding, string, error) {
 	return e, "ISO-8859-1", err
 }
 
-var (
-	poCharsetRE  = regexp.MustCompile(`charset=([A-Za-z0-9_.:-]+)`)
-	xmlCharsetRE = regexp.MustCompile(`^<\?xml[^>]*\sencoding=["']([A-Za-z0-9_.:-]+)["']`)
-)
+var poCharsetRE = regexp.MustCompile(`charset=([A-Za-z0-9_.:-]+)`)
 
 // declaredCharset is the charset a PO header or an XML declaration names, when it is a
 // known one other than UTF-8 (nil otherwise).
 func declaredCharset(format string, data []byte) (encoding.Encoding, string) {
 	head := data[:min(len(data), 8192)]
-	var m [][]byte
+	var name string
 	switch format {
 	case "po":
-		m = poCharsetRE.FindSubmatch(head)
+		if m := poCharsetRE.FindSubmatch(head); m != nil {
+			name = string(m[1])
+		}
 	case "xliff", "xliff2", "android", "stringsdict":
-		m = xmlCharsetRE.FindSubmatch(head)
+		name = xmlDeclaredEncoding(head)
 	}
-	if m == nil {
+	if name == "" {
 		return nil, ""
 	}
-	name := string(m[1])
 	switch strings.ToLower(name) {
 	case "utf-8", "utf8", "charset", "us-ascii", "ascii":
 		return nil, "" // ASCII is UTF-8; CHARSET is a POT's placeholder

@@ -329,3 +329,19 @@ func TestMergeLeavesUntranslatedOut(t *testing.T) {
 		t.Errorf("merged:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestXMLDeclaredEncoding: the charset of an XML file is the one its declaration names,
+// read by encoding/xml; UTF-8 and no declaration are no charset to convert from.
+func TestXMLDeclaredEncoding(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`<?xml version="1.0" encoding="ISO-8859-1"?><resources/>`: "ISO-8859-1",
+		`<?xml version='1.0' encoding='windows-1252' ?><xliff/>`:  "windows-1252",
+		`<?xml version="1.0" encoding="UTF-8"?><resources/>`:      "",
+		`<resources/>`: "",
+	} {
+		if got := xmlDeclaredEncoding([]byte(in)); got != want {
+			t.Errorf("xmlDeclaredEncoding(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

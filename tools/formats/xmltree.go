@@ -664,3 +664,19 @@ func xlLanguages(f *File, o Options) (source, target string) {
 	}
 	return source, target
 }
+
+// errDeclared stops xmlDeclaredEncoding's reader once the declaration is read.
+var errDeclared = errors.New("declaration read")
+
+// xmlDeclaredEncoding is the encoding an XML declaration names other than UTF-8, "" when it
+// names none: encoding/xml reads the declaration and hands the name to its CharsetReader.
+func xmlDeclaredEncoding(data []byte) string {
+	var name string
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
+		name = label
+		return nil, errDeclared
+	}
+	_, _ = d.Token()
+	return name
+}
