@@ -133,17 +133,7 @@ func xl2Ungrouped(t Entry) *Entry {
 // xl2RewriteUnit writes a unit of several segments again, with the local entry's Meta (its
 // notes, attributes and split) and t's texts and state.
 func xl2RewriteUnit(m *xlMergeSet, s *xlSlot, t Entry) []Edit {
-	e := s.entry
-	e.Values = map[string]Value{}
-	if v, ok := t.Values[m.tl]; ok {
-		if lv := s.entry.Values[m.tl]; normState(lv.State) == normState(v.State) {
-			v.State = lv.State
-		}
-		e.Values[m.tl] = v
-	}
-	if t.Source != "" {
-		e.Source = t.Source
-	}
+	e := m.withTheirs(s, t)
 	// Written at its depth in its groups, so that the notes it keeps as written stay in line.
 	n := s.nodes[0]
 	var b strings.Builder

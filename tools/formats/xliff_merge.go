@@ -320,17 +320,7 @@ func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
 // state are unchanged keeps its bytes, a changed one its <target>'s, a unit the value
 // gains is written after the one before it, one it loses goes.
 func xliffRewrite(m *xlMergeSet, s *xlSlot, t Entry, sl string) []Edit {
-	e := s.entry
-	e.Values = map[string]Value{}
-	if v, ok := t.Values[m.tl]; ok {
-		if lv := s.entry.Values[m.tl]; normState(lv.State) == normState(v.State) {
-			v.State = lv.State
-		}
-		e.Values[m.tl] = v
-	}
-	if t.Source != "" {
-		e.Source = t.Source
-	}
+	e := m.withTheirs(s, t)
 	id := e.Key
 	if v, ok := e.Meta["id"]; ok {
 		id = v
@@ -392,4 +382,22 @@ func xliffRewrite(m *xlMergeSet, s *xlSlot, t Entry, sl string) []Edit {
 		}
 	}
 	return edits
+}
+
+// withTheirs is the local entry of slot s with t's value in the target language and t's
+// source text: what a unit written again holds. A state spelled otherwise but the same
+// (none and translated) stays as the file spells it.
+func (m *xlMergeSet) withTheirs(s *xlSlot, t Entry) Entry {
+	e := s.entry
+	e.Values = map[string]Value{}
+	if v, ok := t.Values[m.tl]; ok {
+		if lv := s.entry.Values[m.tl]; normState(lv.State) == normState(v.State) {
+			v.State = lv.State
+		}
+		e.Values[m.tl] = v
+	}
+	if t.Source != "" {
+		e.Source = t.Source
+	}
+	return e
 }
