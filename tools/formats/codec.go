@@ -112,6 +112,9 @@ type Codec struct {
 	SourceFallback bool
 	// Decode reads a file. A file that does not parse is a *FileError naming where.
 	Decode func(data []byte, o Options) (*File, error)
+	// DecodeEach, when set, reads a file as a stream, handing its entries on one by one
+	// (Codec.Each, each.go); nil for a codec that decodes whole.
+	DecodeEach func(data []byte, o Options, fn func(Entry) error) (*File, error)
 	// Encode writes a file; decoding what it writes gives back the same File.
 	Encode func(f *File, o Options) ([]byte, error)
 	// Unkept says, in words, what of a decoded entry's meaning is in its Meta alone, so that

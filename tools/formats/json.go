@@ -16,31 +16,17 @@ import (
 // Decode also reads a nested file, as lokal's sync endpoint does: {"a": {"b": "x"}} is the
 // key "a.b". Encoding such a file writes it flat, which means the same to lokal. A value
 // that is not a string (number, boolean, null, array) is refused with its line, as is a key
-// given twice, flat and nested ("a.b" beside {"a": {"b"}}). json keeps no Meta. Merge
+// given twice, flat and nested ("a.b" beside {"a": {"b"}}). json keeps no Meta. It is read
+// as a stream (json_each.go), entry by entry, with no tree of the file. Merge
 // patches values in place (json_merge.go); a new key in a nested file is nested.
 var jsonCodec = &Codec{
 	Name:        "json",
 	ContentType: "application/json",
 	Extension:   "json",
-	Decode:      decodeJSON,
+	Decode:      collect(eachJSON),
+	DecodeEach:  eachJSON,
 	Encode:      encodeJSON,
 	Merge:       mergeJSON,
-}
-
-func decodeJSON(data []byte, o Options) (*File, error) {
-	root, err := parseJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	leaves, _, err := flattenJSON(data, root, false)
-	if err != nil {
-		return nil, err
-	}
-	f := &File{Languages: []string{o.Language}, Entries: make([]Entry, len(leaves))}
-	for i, l := range leaves {
-		f.Entries[i] = Entry{Key: l.key, Values: map[string]Value{o.Language: {Text: l.node.Str}}}
-	}
-	return f, nil
 }
 
 func encodeJSON(f *File, o Options) ([]byte, error) {
