@@ -27,7 +27,7 @@ func (s *server) exportFile(c *gin.Context) {
 // importFile serves the import endpoint: the body is the file, the query its options.
 func (s *server) importFile(c *gin.Context) {
 	in := tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: c.Param("project_id")}, NamespaceKey: c.Param("namespace"),
-		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), CSVCells: c.Query("csv_cells"), Content: string(body(c))}
+		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), CSVCells: c.Query("csv_cells"), Body: body(c)}
 	if in.Format == "" {
 		writeError(c, model.Errorf(model.CodeInvalid, "format is required, e.g. ?format=po"))
 		return

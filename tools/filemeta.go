@@ -59,40 +59,54 @@ func metaMap(s string) map[string]string {
 	return m
 }
 
-// fileMeta is what an import keeps of a decoded file beyond its values: key → entry meta
-// ("" for none, which removes a kept one), and the file's meta unless it is over the cap.
+// fileMeta is what an import keeps of a decoded file beyond its values: the entries'
+// meta, and the file's unless it is over the cap. Only the entries with meta are listed: a
+// key of the file (listed) without one removes a kept one, so that a file of many keys
+// and no meta costs no map of them here.
 type fileMeta struct {
-	entries map[string]string
+	entries map[string]string // key → meta, never ""
+	over    map[string]bool   // keys whose meta is over the cap: what was kept stays
+	listed  map[string]bool   // every key of the file
 	file    string
 	keep    bool // file is to be stored; false when over the cap
 }
 
-// planMeta takes the Meta of f's entries and of f itself, leaving out (with a warning)
-// what is over the caps: an entry over its cap keeps what was stored before, and the
-// import names what only that Meta carried (Codec.Unkept).
-func planMeta(codec *formats.Codec, f *formats.File) (fileMeta, []ImportWarning) {
-	var warn []ImportWarning
-	m := fileMeta{entries: make(map[string]string, len(f.Entries))}
-	for _, e := range f.Entries {
-		j := metaJSON(e.Meta)
-		if len(j) <= maxEntryMeta {
+// addEntry takes the Meta of e, leaving out (with a warning) what is over the cap: an
+// entry over it keeps what was stored before, and the import names what only that Meta
+// carried (Codec.Unkept). A key given twice takes its last entry's.
+func (m *fileMeta) addEntry(codec *formats.Codec, e formats.Entry) []ImportWarning {
+	j := metaJSON(e.Meta)
+	if len(j) <= maxEntryMeta {
+		delete(m.over, e.Key)
+		if j == "" {
+			delete(m.entries, e.Key)
+		} else {
 			m.entries[e.Key] = j
-			continue
 		}
-		delete(m.entries, e.Key)
-		warn = append(warn, ImportWarning{Key: e.Key, Message: fmt.Sprintf("what the file says of this entry beyond its value (%d KiB) is over lokal's %d KiB cap: it was not stored, so an export writes the entry without it", len(j)>>10, maxEntryMeta>>10)})
-		if codec.Unkept != nil {
-			for _, u := range codec.Unkept(e) {
-				warn = append(warn, ImportWarning{Key: e.Key, Message: u})
-			}
+		return nil
+	}
+	delete(m.entries, e.Key)
+	if m.over == nil {
+		m.over = map[string]bool{}
+	}
+	m.over[e.Key] = true
+	warn := []ImportWarning{{Key: e.Key, Message: fmt.Sprintf("what the file says of this entry beyond its value (%d KiB) is over lokal's %d KiB cap: it was not stored, so an export writes the entry without it", len(j)>>10, maxEntryMeta>>10)}}
+	if codec.Unkept != nil {
+		for _, u := range codec.Unkept(e) {
+			warn = append(warn, ImportWarning{Key: e.Key, Message: u})
 		}
 	}
+	return warn
+}
+
+// addFile takes the Meta of f itself, unless it is over the cap.
+func (m *fileMeta) addFile(f *formats.File) []ImportWarning {
 	m.file = metaJSON(f.Meta)
 	m.keep = len(m.file) <= maxFileMeta
 	if !m.keep {
-		warn = append(warn, ImportWarning{Message: fmt.Sprintf("what the file says of itself (its header and the like, %d KiB) is over lokal's %d KiB cap: it was not stored, so an export writes the file without it", len(m.file)>>10, maxFileMeta>>10)})
+		return []ImportWarning{{Message: fmt.Sprintf("what the file says of itself (its header and the like, %d KiB) is over lokal's %d KiB cap: it was not stored, so an export writes the file without it", len(m.file)>>10, maxFileMeta>>10)}}
 	}
-	return m, warn
+	return nil
 }
 
 // keepMeta stores what m holds for the file of format in language (AllLanguages for a
@@ -109,6 +123,11 @@ func keepMeta(ctx context.Context, tx model.Tx, ns model.Namespace, format, lang
 	for k, j := range m.entries {
 		if kept[language][k] != j {
 			diff[k] = j
+		}
+	}
+	for k, j := range kept[language] {
+		if _, has := m.entries[k]; j != "" && !has && m.listed[k] && !m.over[k] {
+			diff[k] = ""
 		}
 	}
 	if len(diff) > 0 {

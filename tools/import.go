@@ -28,6 +28,9 @@ type ImportIn struct {
 	// texts, as in a sync; by default only new keys take the file's texts.
 	PreserveSourceValues *bool  `json:"preserve_source_values,omitempty" jsonschema:"false: a source-language import also updates the source texts of existing keys (default true)"`
 	CSVCells             string `json:"csv_cells,omitempty" jsonschema:"csv only: guarded (default; a cell lokal's export guarded with a leading ' is read without it) or raw (cells read as they are)"`
+	// Body, when set, is the file as bytes instead of Content: the import endpoint's body
+	// as read, not copied into a string and back.
+	Body []byte `json:"-"`
 }
 
 // ImportSummary counts what an import did (or, dry, would do).
@@ -96,16 +99,17 @@ func (c *Catalog) ImportTranslations(ctx context.Context, in ImportIn) (ImportOu
 // importPlan is a decoded file as the writes take it: the source-language texts (a sync's
 // translations) and the values of each other language (an overwrite's).
 type importPlan struct {
-	source  map[string]string            // nil when the source language is not imported
-	targets map[string]map[string]string // language → key → value
-	review  map[string]map[string]bool   // language → keys the file marks not final
-	order   []string                     // target languages in file order
-	keys    map[string]bool              // every key with a value imported
-	plurals map[string]bool              // keys with a plural in a value imported
-	notes   map[string]string            // source keys' comments, kept as the keys' descriptions
-	dnt     []string                     // source keys the file marks not to translate, in file order
-	meta    fileMeta                     // what the file says beyond values, to keep (filemeta.go)
-	warn    []ImportWarning
+	source   map[string]string            // nil when the source language is not imported
+	targets  map[string]map[string]string // language → key → value
+	review   map[string]map[string]bool   // language → keys the file marks not final
+	order    []string                     // target languages in file order
+	seen     map[string]bool              // every key of the file: true when a value of it is imported
+	incoming int                          // keys with a value imported
+	plurals  map[string]bool              // keys with a plural in a value imported
+	notes    map[string]string            // source keys' comments, kept as the keys' descriptions
+	dnt      []string                     // source keys the file marks not to translate, in file order
+	meta     fileMeta                     // what the file says beyond values, to keep (filemeta.go)
+	warn     []ImportWarning
 }
 
 // importFile decodes the file, then writes it through the one write path: the source
@@ -143,11 +147,14 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 			return out, err
 		}
 	}
-	f, err := codec.Decode([]byte(in.Content), formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw})
+	data := in.Body
+	if data == nil {
+		data = []byte(in.Content)
+	}
+	plan, err := planImport(codec, data, formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw}, proj, in.Language)
 	if err != nil {
 		return out, fileError(codec.Name, err)
 	}
-	plan := planImport(codec, f, proj, in.Language)
 	out.Warnings = append(out.Warnings, plan.warn...)
 	preserve := in.PreserveSourceValues == nil || *in.PreserveSourceValues
 	// Suffix keys the codec left as keys (a form the file's language lacks, forms of a family
@@ -410,45 +417,36 @@ func fileError(format string, err error) error {
 	return model.Errorf(model.CodeUnprocessable, "%s files cannot be read: %v", format, err)
 }
 
-// planImport takes the values to import out of f: in the source language the source text
-// of a bilingual file (its target otherwise); in another language the values, of which an
-// empty one is left out (an untranslated entry, never a translation to store).
-func planImport(codec *formats.Codec, f *formats.File, proj model.Project, language string) *importPlan {
-	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, keys: map[string]bool{}, plurals: map[string]bool{}, notes: map[string]string{}}
+// planImport reads data with codec and takes the values to import out of it, entry by
+// entry as the codec hands them on (formats.Codec.Each), so that the file is never held as
+// decoded entries beside the plan: in the source language the source text of a bilingual
+// file (its target otherwise); in another language the values, of which an empty one is
+// left out (an untranslated entry, never a translation to store). A file that does not
+// parse is the codec's error.
+func planImport(codec *formats.Codec, data []byte, o formats.Options, proj model.Project, language string) (*importPlan, error) {
+	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, seen: map[string]bool{}, plurals: map[string]bool{},
+		notes: map[string]string{}}
+	p.meta = fileMeta{entries: map[string]string{}, listed: p.seen}
+	var langWarn, metaWarn, entryWarn []ImportWarning
 	langs := []string{language}
-	if language == formats.AllLanguages {
-		langs = []string{proj.SourceLanguage}
-		for _, l := range f.Languages {
-			switch {
-			case slices.Contains(langs, l):
-			case !proj.HasLanguage(l):
-				p.warn = append(p.warn, ImportWarning{Message: fmt.Sprintf("the file holds %s, which is not on for the project: its values were not imported", l)})
-			default:
-				langs = append(langs, l)
-			}
+	add := func(e formats.Entry) error {
+		imported, dup := p.seen[e.Key]
+		if dup {
+			entryWarn = append(entryWarn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
 		}
-	}
-	for _, w := range f.Warnings {
-		p.warn = append(p.warn, ImportWarning{Key: w.Key, Message: w.Message})
-	}
-	meta, warn := planMeta(codec, f)
-	p.meta = meta
-	p.warn = append(p.warn, warn...)
-	seen := map[string]bool{}
-	for _, e := range f.Entries {
-		if seen[e.Key] {
-			p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
-		}
-		seen[e.Key] = true
+		metaWarn = append(metaWarn, p.meta.addEntry(codec, e)...)
 		for _, l := range langs {
-			v, ok := entryValue(codec, f, e, l, proj.SourceLanguage)
+			v, ok := entryValue(codec, e, l, proj.SourceLanguage)
 			if !ok || (v.Text == "" && l != proj.SourceLanguage) {
 				if ok && !codec.Bilingual {
-					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: "the file's value is empty; lokal keeps no empty translation, so it was not imported and this language's export leaves the key out"})
+					entryWarn = append(entryWarn, ImportWarning{Key: e.Key, Message: "the file's value is empty; lokal keeps no empty translation, so it was not imported and this language's export leaves the key out"})
 				}
 				continue
 			}
-			p.keys[e.Key] = true
+			if !imported {
+				imported = true
+				p.incoming++
+			}
 			if l == proj.SourceLanguage {
 				if p.source == nil {
 					p.source = map[string]string{}
@@ -457,7 +455,7 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 				if e.Comment != "" {
 					p.notes[e.Key] = e.Comment
 				}
-				if e.DoNotTranslate && !slices.Contains(p.dnt, e.Key) {
+				if e.DoNotTranslate && !(dup && slices.Contains(p.dnt, e.Key)) {
 					p.dnt = append(p.dnt, e.Key)
 				}
 			} else {
@@ -477,11 +475,45 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 				p.plurals[e.Key] = true
 				if len(missing) > 0 {
 					msg := fmt.Sprintf("the plural lacks the %s form%s %s needs", strings.Join(missing, ", "), plS(len(missing)), l)
-					p.warn = append(p.warn, ImportWarning{Key: e.Key, Message: msg})
+					entryWarn = append(entryWarn, ImportWarning{Key: e.Key, Message: msg})
 				}
 			}
 		}
+		p.seen[e.Key] = imported
+		return nil
 	}
+	var f *formats.File
+	var err error
+	if language == formats.AllLanguages {
+		// Which languages a file of every language holds is known once it is read whole;
+		// no such codec reads as a stream anyway.
+		if f, err = codec.Decode(data, o); err != nil {
+			return nil, err
+		}
+		langs = []string{proj.SourceLanguage}
+		for _, l := range f.Languages {
+			switch {
+			case slices.Contains(langs, l):
+			case !proj.HasLanguage(l):
+				langWarn = append(langWarn, ImportWarning{Message: fmt.Sprintf("the file holds %s, which is not on for the project: its values were not imported", l)})
+			default:
+				langs = append(langs, l)
+			}
+		}
+		entries := f.Entries
+		f.Entries = nil
+		for i := range entries {
+			_ = add(entries[i])
+			entries[i] = formats.Entry{}
+		}
+	} else if f, err = codec.Each(data, o, add); err != nil {
+		return nil, err
+	}
+	p.warn = langWarn
+	for _, w := range f.Warnings {
+		p.warn = append(p.warn, ImportWarning{Key: w.Key, Message: w.Message})
+	}
+	p.warn = append(append(append(p.warn, metaWarn...), p.meta.addFile(f)...), entryWarn...)
 	if language == proj.SourceLanguage || language == formats.AllLanguages {
 		// The source language is imported even when the file has none of its texts, so
 		// that the namespace is made as a sync makes it.
@@ -489,13 +521,13 @@ func planImport(codec *formats.Codec, f *formats.File, proj model.Project, langu
 			p.source = map[string]string{}
 		}
 	}
-	return p
+	return p, nil
 }
 
 // entryValue is e's value in language l: a bilingual file's source text in the source
 // language, else its value in l; a monolingual file's one value whatever language its
 // codec filed it under.
-func entryValue(codec *formats.Codec, f *formats.File, e formats.Entry, l, source string) (formats.Value, bool) {
+func entryValue(codec *formats.Codec, e formats.Entry, l, source string) (formats.Value, bool) {
 	if v, ok := e.Values[l]; ok && !(codec.Bilingual && l == source && e.Source != "") {
 		return v, true
 	}
@@ -585,7 +617,7 @@ func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string
 		delete(notFound, k)
 	}
 	o.Created, o.Updated, o.NotFound = sortedKeys(created), sortedKeys(updated), sortedKeys(notFound)
-	o.Summary = ImportSummary{TotalIncoming: len(p.keys), Created: len(o.Created), Updated: len(o.Updated),
+	o.Summary = ImportSummary{TotalIncoming: p.incoming, Created: len(o.Created), Updated: len(o.Updated),
 		NotFound: len(o.NotFound), Plurals: len(p.plurals)}
 	o.Summary.Unchanged = max(0, o.Summary.TotalIncoming-o.Summary.Created-o.Summary.Updated-o.Summary.NotFound)
 }

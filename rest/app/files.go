@@ -136,7 +136,7 @@ func importFormFrom(r *http.Request) importForm {
 func (f importForm) in(projectID string, content []byte, dry bool) tools.ImportIn {
 	preserve := f.Preserve
 	in := tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: projectID}, NamespaceKey: f.Namespace, Language: f.Language,
-		Format: f.Format, Status: f.Status, Content: string(content), DryRun: dry, PreserveSourceValues: &preserve}
+		Format: f.Format, Status: f.Status, Body: content, DryRun: dry, PreserveSourceValues: &preserve}
 	if f.RawCells {
 		in.CSVCells = tools.CSVCellsRaw
 	}
