@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
-	"golang.org/x/sync/semaphore"
 )
 
 func (s *server) logRequests(c *gin.Context) {
@@ -72,33 +70,6 @@ func (s *server) requireWriter(c *gin.Context) {
 	c.Next()
 }
 
-// bodyBudget bounds the bytes of request bodies in flight.
-type bodyBudget struct {
-	sem  *semaphore.Weighted
-	size int64
-}
-
-func newBodyBudget(n int64) *bodyBudget {
-	return &bodyBudget{sem: semaphore.NewWeighted(n), size: n}
-}
-
-// acquire reserves room for a body of declared length (MaxBody when unknown) until the
-// request's context ends or wait passes; release gives it back.
-func (b *bodyBudget) acquire(ctx context.Context, declared int64, wait time.Duration) (release func(), err error) {
-	n := declared
-	if n < 0 || n > MaxBody {
-		n = MaxBody
-	}
-	n = max(n, 1)
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	if err := b.sem.Acquire(ctx, n); err != nil {
-		return nil, &model.Error{Code: model.CodeUnavailable, RetryAfter: 5 * time.Second,
-			Message: "the server is busy with other large requests; retry shortly"}
-	}
-	return func() { b.sem.Release(n) }, nil
-}
-
 // readBody is the middleware of routes with a body: it reserves room for the body among
 // the bodies in flight, reads it whole under the size cap and the body time budget (the
 // router's reqbody.Guard), and holds the room until the request is done, since the decoded
@@ -109,7 +80,12 @@ func (s *server) readBody(c *gin.Context) {
 		writeError(c, errTooLarge(c))
 		return
 	}
-	release, err := s.bodies.acquire(c.Request.Context(), c.Request.ContentLength, s.opts.BodyTimeout)
+	// Room for the declared length, MaxBody when unknown.
+	n := c.Request.ContentLength
+	if n < 0 {
+		n = MaxBody
+	}
+	release, err := s.opts.Bodies.Acquire(c.Request.Context(), n, s.opts.BodyTimeout)
 	if err != nil {
 		writeError(c, err)
 		return

@@ -29,6 +29,9 @@ type Options struct {
 	// once (default 3 × MaxBody): past it a request waits for room, and answers 503 with
 	// Retry-After if none frees up in time. It bounds the memory big writes take.
 	BodyBytesInFlight int64
+	// Bodies, when set, is the bound on bytes in flight this router shares with the other
+	// doors of the server (the editor's uploads); BodyBytesInFlight is then unused.
+	Bodies *reqbody.Budget
 	// Metrics, when set, records every request by route, status and latency.
 	Metrics *Metrics
 	// Public, when set, adds the Embed's public routes (package public's Mount) behind the
@@ -37,10 +40,9 @@ type Options struct {
 }
 
 type server struct {
-	cat    *tools.Catalog
-	opts   Options
-	mcp    http.Handler
-	bodies *bodyBudget
+	cat  *tools.Catalog
+	opts Options
+	mcp  http.Handler
 	// proxies is the client-address rule, from Options.TrustedProxies.
 	proxies httpx.Proxies
 }
@@ -72,7 +74,9 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	if s.opts.BodyBytesInFlight <= 0 {
 		s.opts.BodyBytesInFlight = 3 * MaxBody
 	}
-	s.bodies = newBodyBudget(s.opts.BodyBytesInFlight)
+	if s.opts.Bodies == nil {
+		s.opts.Bodies = reqbody.NewBudget(s.opts.BodyBytesInFlight)
+	}
 	var err error
 	if s.mcp, err = s.newMCPHandler(); err != nil {
 		panic(err)

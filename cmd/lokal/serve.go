@@ -219,7 +219,9 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 			boot.Workspace.ID, boot.Workspace.Name, boot.Workspace.PublicToken, boot.User.ID, boot.User.Email, boot.Token)
 	}
 
-	restOpts := &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: bodyTimeout}
+	// One bound on request bytes in flight for the API and the editor's uploads.
+	bodies := reqbody.NewBudget(3 * rest.MaxBody)
+	restOpts := &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: bodyTimeout, Bodies: bodies}
 	for _, p := range cfg.trustedProxies {
 		restOpts.TrustedProxies = append(restOpts.TrustedProxies, p.String())
 	}
@@ -227,7 +229,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	handler := rest.New(cat, restOpts)
 	// The editor and Connect page at /app/, outside the token API's route table.
 	handler = app.Mount(handler, app.New(cat, &app.Options{Logger: logger, SecureCookies: strings.HasPrefix(cfg.baseURL, "https://"),
-		ClientIP: app.ClientIPFrom(cfg.trustedProxies), BodyTimeout: bodyTimeout}))
+		ClientIP: app.ClientIPFrom(cfg.trustedProxies), BodyTimeout: bodyTimeout, Bodies: bodies}))
 	worker := workflows.New(cat, &workflows.Options{Logger: logger, Lease: cfg.jobLease, Concurrency: cfg.workers})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})

@@ -41,6 +41,10 @@ type Options struct {
 	// BodyTimeout bounds the time to read a request body (default 20 s): past it the
 	// answer is 503 timeout and the connection is closed, as on the API.
 	BodyTimeout time.Duration
+	// Bodies is the server's bound on request bytes in flight, shared with the API
+	// (rest.Options.Bodies): an upload and a confirmation hold room in it while they are
+	// read and imported. nil: a bound of the API's default size for this application alone.
+	Bodies *reqbody.Budget
 }
 
 // Cookie names.
@@ -67,6 +71,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	}
 	if h.opts.BodyTimeout <= 0 {
 		h.opts.BodyTimeout = 20 * time.Second
+	}
+	if h.opts.Bodies == nil {
+		h.opts.Bodies = reqbody.NewBudget(3 * maxFile)
 	}
 	if h.opts.ClientIP == nil {
 		h.opts.ClientIP = httpx.Proxies{}.ClientIP
@@ -228,6 +235,15 @@ func (h *handler) signedInBody(limit int64, next http.HandlerFunc) http.HandlerF
 			return
 		}
 		if r.Method == http.MethodPost {
+			if limit > maxForm {
+				// A file form: its body holds room in the server's bound on bytes in flight.
+				release, err := h.holdBody(r, limit)
+				if err != nil {
+					h.fail(w, r, err)
+					return
+				}
+				defer release()
+			}
 			if err := readBody(r, limit); err != nil {
 				h.fail(w, r, err)
 				return
