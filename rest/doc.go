@@ -21,8 +21,8 @@
 // # Limits
 //
 // Bodies, REST and MCP alike, are capped at 5 MiB (413), must arrive within a time budget,
-// and share a bound on bytes in flight (503 unavailable with Retry-After past it): that
-// bounds the memory big writes take. The router reads every body, the public routes'
+// and share a bound on bytes in flight ([reqbody.Budget], which the editor's file forms
+// share too: 503 unavailable with Retry-After past it): that bounds the memory big writes take. The router reads every body, the public routes'
 // included, through [reqbody.Guard]: a body that is slow (503 timeout), broken (400
 // invalid), too large or left unread closes the connection after the answer. Write budgets and the write time budget are the
 // catalogue's, so that every transport applies the same ones.

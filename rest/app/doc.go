@@ -102,6 +102,7 @@
 // shown; Confirm sends the same file back (base64 in a hidden field of the CSRF-checked
 // form) to be imported for real. Nothing is kept on the server between the two, so there
 // is nothing to expire and any server behind the address can take the confirmation. The
-// upload is capped at the import endpoint's 5 MB. The form offers the languages the role
+// upload is capped at the import endpoint's 5 MB and holds room in the API's bound on bytes
+// in flight (Options.Bodies) while it is read and imported. The form offers the languages the role
 // imports (a translator's own, for review); the import decides.
 package app

@@ -8,5 +8,6 @@
 // otherwise try to read the rest of the body before answering, and a client trickling
 // bytes held the connection open. [ReadAll] reads a body whole under a cap, and [Err] turns
 // what a body read fails with into the catalogue's errors: timeout (503), too_large (413)
-// or invalid (400) for a body that is cut short or whose framing is broken.
+// or invalid (400) for a body that is cut short or whose framing is broken. [Budget] is the
+// server's one bound on body bytes in flight, which every door taking large bodies holds.
 package reqbody
