@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"io"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -14,8 +15,10 @@ import (
 // not a string or an object, a key given twice in one object or flat and nested.
 func eachJSON(data []byte, o Options, fn func(Entry) error) (*File, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	s := &jsonStream{jsonParser: jsonParser{data: data, dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowInvalidUTF8(true))},
-		seen: map[string]struct{}{}, lang: o.Language, vals: map[string]Value{}, fn: fn}
+	// The decoder's own check of names given twice keeps a set per object, 180 bytes a
+	// name; seen does it for the root here, beside the check of keys flat and nested.
+	s := &jsonStream{jsonParser: jsonParser{data: data, dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))},
+		seen: map[string]uint8{}, lang: o.Language, vals: map[string]Value{}, fn: fn}
 	if s.dec.PeekKind() == 0 {
 		if _, err := s.dec.ReadToken(); err == io.EOF {
 			return nil, offsetError(data, int64(len(data)), "empty file, want a JSON object")
@@ -49,7 +52,7 @@ func eachJSON(data []byte, o Options, fn func(Entry) error) (*File, error) {
 // jsonStream is the state of eachJSON.
 type jsonStream struct {
 	jsonParser
-	seen map[string]struct{} // dotted keys read, for a key given flat and nested
+	seen map[string]uint8 // dotted keys read: seenRoot, seenLeaf
 	lang string
 	vals map[string]Value // the Values of every entry handed on, reused
 	fn   func(Entry) error
@@ -57,6 +60,13 @@ type jsonStream struct {
 	// goes on, so that a file that is not JSON says so first, as the tree reader does.
 	refused error
 }
+
+// What seen says of a dotted key: a member of the root object has it as its name; a
+// string was handed on under it.
+const (
+	seenRoot uint8 = 1 << iota
+	seenLeaf
+)
 
 // end checks that nothing but space follows the value that ended at end.
 func (s *jsonStream) end(end int64) error {
@@ -70,12 +80,35 @@ func (s *jsonStream) end(end int64) error {
 // object reads the members of an object whose '{' was read, prefix its dotted key with
 // the dot ("" at the root).
 func (s *jsonStream) object(prefix string, depth int) error {
+	var names []string // of an object within the root: few, scanned
+	var nameSet map[string]bool
 	for s.dec.PeekKind() != '}' {
 		raw, err := s.dec.ReadValue()
 		if err != nil {
 			return s.fail(err)
 		}
-		key := prefix + s.str(raw)
+		at, name := s.dec.InputOffset()-int64(len(raw)), s.str(raw)
+		key := prefix + name
+		twice := false
+		switch {
+		case depth == 1:
+			twice = s.seen[key]&seenRoot != 0
+			s.seen[key] |= seenRoot
+		case nameSet != nil:
+			twice = nameSet[name]
+			nameSet[name] = true
+		default:
+			twice = slices.Contains(names, name)
+			if names = append(names, name); len(names) > 16 {
+				nameSet = make(map[string]bool, 2*len(names))
+				for _, n := range names {
+					nameSet[n] = true
+				}
+			}
+		}
+		if twice {
+			return offsetError(s.data, at, "key %q is given twice in one object", name)
+		}
 		switch s.dec.PeekKind() {
 		case '{':
 			if depth >= maxJSONDepth {
@@ -116,11 +149,11 @@ func (s *jsonStream) leaf(key string, at int64, text string) error {
 	if s.refused != nil {
 		return nil
 	}
-	if _, dup := s.seen[key]; dup {
+	if s.seen[key]&seenLeaf != 0 {
 		s.refused = offsetError(s.data, at, "key %q is given twice (flat and nested)", key)
 		return nil
 	}
-	s.seen[key] = struct{}{}
+	s.seen[key] |= seenLeaf
 	clear(s.vals)
 	s.vals[s.lang] = Value{Text: text}
 	return s.fn(Entry{Key: key, Values: s.vals})
