@@ -6,37 +6,20 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// KeyDescriptions implements model.KeyTx: the keys of ns that have a description (of the
-// keys only, when given), by id. A query of its own, so that the reads of values (Keys,
-// KeyPage) do not carry the text.
-func (t *tx) KeyDescriptions(ctx context.Context, ns model.Namespace, only ...int64) (map[int64]string, error) {
-	out := map[int64]string{}
-	read := func(ids []int64) error {
-		var rows []struct {
-			ID          int64  `bun:"id"`
-			Description string `bun:"description"`
-		}
-		q := t.tx.NewSelect().Table("translation_keys").Column("id", "description").
-			Where("namespace_id = ?", ns.ID).Where("description <> ''")
-		if ids != nil {
-			list, arg := t.idList(ids)
-			q = q.Where("id IN "+list, arg)
-		}
-		if err := q.Scan(ctx, &rows); err != nil {
-			return mapError(err)
-		}
-		for _, r := range rows {
-			out[r.ID] = r.Description
-		}
-		return nil
+// KeyDescriptions implements model.KeyTx: the keys of ns that have a description, by id.
+// A query of its own, so that the reads of values (Keys, KeyPage) do not carry the text.
+func (t *tx) KeyDescriptions(ctx context.Context, ns model.Namespace) (map[int64]string, error) {
+	var rows []struct {
+		ID          int64  `bun:"id"`
+		Description string `bun:"description"`
 	}
-	if len(only) == 0 {
-		return out, read(nil)
+	if err := t.tx.NewSelect().Table("translation_keys").Column("id", "description").
+		Where("namespace_id = ?", ns.ID).Where("description <> ''").Scan(ctx, &rows); err != nil {
+		return nil, mapError(err)
 	}
-	for start := 0; start < len(only); start += keysFilterBatch {
-		if err := read(only[start:min(start+keysFilterBatch, len(only))]); err != nil {
-			return nil, err
-		}
+	out := make(map[int64]string, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Description
 	}
 	return out, nil
 }

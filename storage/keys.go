@@ -53,7 +53,8 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 }
 
 // FileKeys implements model.KeyTx: Keys without who changed a row, when, and its language
-// lock, which no file shows and which cost an export of 50,000 keys a time parsed per row.
+// lock, which no file shows and which cost an export of 50,000 keys a time parsed per row;
+// with the keys' descriptions, which a query of their own read by scanning the namespace.
 func (t *tx) FileKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
 	return t.sortedKeys(ctx, ns, sourceLanguage, language, only, fileRows)
 }
@@ -175,7 +176,11 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 		filter, arg = t.inStrings("k.key_hash", hashes)
 		filter, args = " AND "+filter, append(args, arg)
 	}
-	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
+	keyCols := "k.id, k.key, k.hidden, k.source_version"
+	if rowCols == fileRows {
+		keyCols += ", k.description"
+	}
+	rows, err := t.tx.QueryContext(ctx, "SELECT "+keyCols+",\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
 FROM translation_keys AS k`+from+`
 WHERE k.namespace_id = ?`+filter, args...)
 	if err != nil {
@@ -183,7 +188,11 @@ WHERE k.namespace_id = ?`+filter, args...)
 	}
 	defer rows.Close()
 	w := rowCols.n()
-	n := 4 + w
+	kc := 4
+	if rowCols == fileRows {
+		kc = 5
+	}
+	n := kc + w
 	if !same {
 		n += w
 	}
@@ -198,14 +207,17 @@ WHERE k.namespace_id = ?`+filter, args...)
 			return mapError(err)
 		}
 		k := model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]), SourceVersion: sc.int(vals[3])}
-		k.Source = sc.translation(vals[4:4+w], sourceLanguage)
+		if kc == 5 {
+			k.Description = sc.str(vals[4])
+		}
+		k.Source = sc.translation(vals[kc:kc+w], sourceLanguage)
 		if same {
 			if k.Source != nil {
 				v := *k.Source
 				k.Value = &v
 			}
 		} else {
-			k.Value = sc.translation(vals[4+w:4+2*w], language)
+			k.Value = sc.translation(vals[kc+w:kc+2*w], language)
 		}
 		if sc.err != nil {
 			return sc.err

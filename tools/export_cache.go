@@ -8,13 +8,12 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-// fileKeys is a namespace's keys in one language as its files show them: every key,
-// sorted bytewise, with its description. It is cached per namespace and language, shared
-// by every format and status, and patched by the keys a write touched (the store's
+// fileKeys is a namespace's keys in one language as its files show them (FileKeys: with
+// their descriptions), sorted bytewise. It is cached per namespace and language, shared by
+// every format and status, and patched by the keys a write touched (the store's
 // CachedState), so that an export after a write re-reads those keys alone and encodes.
 type fileKeys struct {
-	keys  []model.KeyState
-	notes []string // the description of keys[i]; "" for none
+	keys []model.KeyState
 }
 
 // stateStore keeps a builder's state per namespace file and patches it by changed keys
@@ -36,27 +35,10 @@ func (c *Catalog) namespaceKeys(ctx context.Context, st stateStore, tx model.Tx,
 		if err != nil {
 			return nil, err
 		}
-		var ids []int64
-		if old != nil {
-			ids = make([]int64, len(keys))
-			for i, k := range keys {
-				ids[i] = k.ID
-			}
-		}
-		var notes map[int64]string
-		if old == nil || len(ids) > 0 {
-			if notes, err = tx.KeyDescriptions(ctx, ns, ids...); err != nil {
-				return nil, err
-			}
-		}
-		fresh := &fileKeys{keys: keys, notes: make([]string, len(keys))}
-		for i, k := range keys {
-			fresh.notes[i] = notes[k.ID]
-		}
 		if old == nil {
-			return fresh, nil
+			return &fileKeys{keys: keys}, nil
 		}
-		return old.patch(only, fresh), nil
+		return old.patch(only, keys), nil
 	}
 	v, err := st.CachedState(ctx, proj.ID, ns.Key, "keys\x00"+ns.Key+"\x00"+language,
 		func(context.Context) (any, error) { return read(nil, nil) },
@@ -67,59 +49,48 @@ func (c *Catalog) namespaceKeys(ctx context.Context, st stateStore, tx model.Tx,
 	return v.(*fileKeys), nil
 }
 
-// patch returns a new fileKeys: f with the keys in changed replaced by those of fresh
-// (sorted), or removed when fresh lacks them. f is shared and stays as it is.
-func (f *fileKeys) patch(changed []string, fresh *fileKeys) *fileKeys {
+// patch returns a new fileKeys: f with the keys in changed replaced by fresh (sorted), or
+// removed when fresh lacks them. f is shared and stays as it is.
+func (f *fileKeys) patch(changed []string, fresh []model.KeyState) *fileKeys {
 	changed = slices.Clone(changed)
 	slices.Sort(changed)
 	changed = slices.Compact(changed)
-	out := &fileKeys{keys: make([]model.KeyState, 0, len(f.keys)+len(fresh.keys)), notes: make([]string, 0, len(f.keys)+len(fresh.keys))}
+	out := make([]model.KeyState, 0, len(f.keys)+len(fresh))
 	i, j := 0, 0
-	for i < len(f.keys) || j < len(fresh.keys) {
+	for i < len(f.keys) || j < len(fresh) {
 		switch {
-		case j == len(fresh.keys) || (i < len(f.keys) && f.keys[i].Key < fresh.keys[j].Key):
+		case j == len(fresh) || (i < len(f.keys) && f.keys[i].Key < fresh[j].Key):
 			if _, gone := slices.BinarySearch(changed, f.keys[i].Key); !gone {
-				out.keys, out.notes = append(out.keys, f.keys[i]), append(out.notes, f.notes[i])
+				out = append(out, f.keys[i])
 			}
 			i++
 		default:
-			if i < len(f.keys) && f.keys[i].Key == fresh.keys[j].Key {
+			if i < len(f.keys) && f.keys[i].Key == fresh[j].Key {
 				i++
 			}
-			out.keys, out.notes = append(out.keys, fresh.keys[j]), append(out.notes, fresh.notes[j])
+			out = append(out, fresh[j])
 			j++
 		}
 	}
-	return out
+	return &fileKeys{keys: out}
 }
 
 // readFileKeys reads ns's keys in language, for a store without CachedState.
 func readFileKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, language string) (*fileKeys, error) {
 	keys, err := tx.FileKeys(ctx, ns, proj.SourceLanguage, language)
-	if err != nil {
-		return nil, err
-	}
-	notes, err := tx.KeyDescriptions(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
-	f := &fileKeys{keys: keys, notes: make([]string, len(keys))}
-	for i, k := range keys {
-		f.notes[i] = notes[k.ID]
-	}
-	return f, nil
+	return &fileKeys{keys: keys}, err
 }
 
 // entries are the entries of a file of codec in language l that f's keys make (fileEntry),
 // in key order.
 func (f *fileKeys) entries(codec *formats.Codec, l, source string, approvedOnly bool) []formats.Entry {
 	out := make([]formats.Entry, 0, len(f.keys))
-	for i, k := range f.keys {
+	for _, k := range f.keys {
 		e, ok := fileEntry(codec, k, l, source, approvedOnly)
 		if !ok {
 			continue
 		}
-		e.Comment = f.notes[i]
+		e.Comment = k.Description
 		out = append(out, e)
 	}
 	return out

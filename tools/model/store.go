@@ -279,7 +279,8 @@ type KeyTx interface {
 	// hidden ones too, ordered by key, with the source row and the row in language.
 	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
 	// FileKeys is Keys with rows that lack what no translation file shows (UpdatedBy,
-	// UpdatedAt, LanguageLocked), cheaper to read for an export of every key.
+	// UpdatedAt, LanguageLocked), cheaper to read for an export of every key, and with
+	// the keys' descriptions.
 	FileKeys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
 	// SyncKeys is Keys for a sync, unordered, of the keys named in only (none when empty):
 	// their rows carry only the id, value and do_not_translate. When naming most of the
@@ -294,10 +295,9 @@ type KeyTx interface {
 	VisibleKeysExcept(ctx context.Context, ns Namespace, keep []int64) ([]KeyRecord, error)
 	// SourceChanged bumps the source version of the keys and clears their language locks.
 	SourceChanged(ctx context.Context, keyIDs []int64) error
-	// KeyDescriptions returns the descriptions of the keys of ns that have one (of the
-	// keys with the ids in only, when given), by key id; SetKeyDescriptions sets them (a
-	// translation file's notes for translators).
-	KeyDescriptions(ctx context.Context, ns Namespace, only ...int64) (map[int64]string, error)
+	// KeyDescriptions returns the descriptions of the keys of ns that have one, by key id;
+	// SetKeyDescriptions sets them (a translation file's notes for translators).
+	KeyDescriptions(ctx context.Context, ns Namespace) (map[int64]string, error)
 	SetKeyDescriptions(ctx context.Context, descriptions map[int64]string) error
 }
 
