@@ -13,8 +13,9 @@
 // applies the journal, so a change made by the admin CLI or another server instance reaches
 // this one within one poll interval. A cached namespace file learns the keys a change named
 // and re-reads only those on its next read (DB.CachedPatch): a 1-key write to a 50,000-key
-// namespace costs the next reader a few milliseconds, not a rebuild. A process that finds
-// the journal trimmed past its last poll drops the changed projects whole.
+// namespace costs the next reader a few milliseconds, not a rebuild; a state kept the same
+// way (DB.CachedState: the keys the exports are encoded from) is patched alike. A process
+// that finds the journal trimmed past its last poll drops the changed projects whole.
 //
 // Files follow the aggregates of the tools.Tx port: tokens, workspaces, projects, keys,
 // translations, comments, terminology, checkups, jobs; bulk_sqlite.go and bulk_postgres.go

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/lokal-dev/lokal/tools/model"
@@ -47,7 +49,19 @@ type keyStateRow struct {
 const keysFilterBatch = 10000
 
 func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
-	out, all, err := t.keys(ctx, ns, sourceLanguage, language, only, fullRows)
+	return t.sortedKeys(ctx, ns, sourceLanguage, language, only, fullRows)
+}
+
+// FileKeys implements model.KeyTx: Keys without who changed a row, when, and its language
+// lock, which no file shows and which cost an export of 50,000 keys a time parsed per row;
+// with the keys' descriptions, which a query of their own read by scanning the namespace.
+func (t *tx) FileKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only ...string) ([]model.KeyState, error) {
+	return t.sortedKeys(ctx, ns, sourceLanguage, language, only, fileRows)
+}
+
+// sortedKeys is Keys with the row columns cols.
+func (t *tx) sortedKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, only []string, cols rowColumns) ([]model.KeyState, error) {
+	out, all, err := t.keys(ctx, ns, sourceLanguage, language, only, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +79,7 @@ func (t *tx) Keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 		out = kept
 	}
 	// Sorted here rather than by SQL so that the order is bytewise on both dialects.
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	slices.SortFunc(out, func(a, b model.KeyState) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
 }
 
@@ -118,11 +132,17 @@ const (
 	fullRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.language_locked, %[1]s.source_version, %[1]s.updated_by, %[1]s.updated_at, %[1]s.held, %[1]s.served_value"
 	// syncRows are what a sync compares: id, value, do_not_translate.
 	syncRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.do_not_translate"
+	// fileRows are what a file shows: id, value, status, do_not_translate,
+	// source_version, held, served_value.
+	fileRows rowColumns = "%[1]s.id, %[1]s.value, %[1]s.status, %[1]s.do_not_translate, %[1]s.source_version, %[1]s.held, %[1]s.served_value"
 )
 
 func (c rowColumns) n() int {
-	if c == syncRows {
+	switch c {
+	case syncRows:
 		return 3
+	case fileRows:
+		return 7
 	}
 	return 10
 }
@@ -156,7 +176,11 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 		filter, arg = t.inStrings("k.key_hash", hashes)
 		filter, args = " AND "+filter, append(args, arg)
 	}
-	rows, err := t.tx.QueryContext(ctx, "SELECT k.id, k.key, k.hidden, k.source_version,\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
+	keyCols := "k.id, k.key, k.hidden, k.source_version"
+	if rowCols == fileRows {
+		keyCols += ", k.description"
+	}
+	rows, err := t.tx.QueryContext(ctx, "SELECT "+keyCols+",\n  "+fmt.Sprintf(string(rowCols), "s")+cols+`
 FROM translation_keys AS k`+from+`
 WHERE k.namespace_id = ?`+filter, args...)
 	if err != nil {
@@ -164,7 +188,11 @@ WHERE k.namespace_id = ?`+filter, args...)
 	}
 	defer rows.Close()
 	w := rowCols.n()
-	n := 4 + w
+	kc := 4
+	if rowCols == fileRows {
+		kc = 5
+	}
+	n := kc + w
 	if !same {
 		n += w
 	}
@@ -179,14 +207,17 @@ WHERE k.namespace_id = ?`+filter, args...)
 			return mapError(err)
 		}
 		k := model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]), SourceVersion: sc.int(vals[3])}
-		k.Source = sc.translation(vals[4:4+w], sourceLanguage)
+		if kc == 5 {
+			k.Description = sc.str(vals[4])
+		}
+		k.Source = sc.translation(vals[kc:kc+w], sourceLanguage)
 		if same {
 			if k.Source != nil {
 				v := *k.Source
 				k.Value = &v
 			}
 		} else {
-			k.Value = sc.translation(vals[4+w:4+2*w], language)
+			k.Value = sc.translation(vals[kc+w:kc+2*w], language)
 		}
 		if sc.err != nil {
 			return sc.err
@@ -256,7 +287,7 @@ func (s *scanner) time(v any) time.Time {
 	return time.Time{}
 }
 
-// translation is the row of the columns v (fullRows or syncRows), nil when the join found
+// translation is the row of the columns v (fullRows, fileRows or syncRows), nil when the join found
 // none.
 func (s *scanner) translation(v []any, language string) *model.TranslationState {
 	if v[0] == nil {
@@ -266,15 +297,20 @@ func (s *scanner) translation(v []any, language string) *model.TranslationState 
 		return &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), DoNotTranslate: s.bool(v[2])}
 	}
 	r := &model.TranslationState{ID: s.int(v[0]), Language: language, Value: s.str(v[1]), Status: s.str(v[2]),
-		DoNotTranslate: s.bool(v[3]), LanguageLocked: s.bool(v[4]), UpdatedBy: s.str(v[6]), UpdatedAt: s.time(v[7]),
-		Held: s.str(v[8])}
-	if v[5] != nil {
-		n := s.int(v[5])
+		DoNotTranslate: s.bool(v[3])}
+	version, held, served := v[4], v[5], v[6] // fileRows
+	if len(v) == 10 {
+		r.LanguageLocked, r.UpdatedBy, r.UpdatedAt = s.bool(v[4]), s.str(v[6]), s.time(v[7])
+		version, held, served = v[5], v[8], v[9]
+	}
+	r.Held = s.str(held)
+	if version != nil {
+		n := s.int(version)
 		r.SourceVersion = &n
 	}
-	if v[9] != nil {
-		served := s.str(v[9])
-		r.ServedValue = &served
+	if served != nil {
+		text := s.str(served)
+		r.ServedValue = &text
 	}
 	return r
 }

@@ -79,11 +79,12 @@ type Catalog struct {
 
 	limiter model.Limiter
 	hooks   []WriteHook
-	uses    tokenUses  // last_used_at writes (tokens.go)
-	bulk    bulkWrites // chunked writes on a single-writer store (bulk.go)
-	embed   embedState // the public endpoints' parsed projects and unstored demand (embed.go)
-	qa      qaCache    // the review queue's QA verdicts (editor_qa.go)
-	checkup checkupRun // chunking of checkups (checkups.go)
+	uses    tokenUses   // last_used_at writes (tokens.go)
+	bulk    bulkWrites  // chunked writes on a single-writer store (bulk.go)
+	embed   embedState  // the public endpoints' parsed projects and unstored demand (embed.go)
+	qa      qaCache     // the review queue's QA verdicts (editor_qa.go)
+	checkup checkupRun  // chunking of checkups (checkups.go)
+	exports exportFills // the queue of cold export fills (export_queue.go)
 
 	syntaxScans    atomic.Int64   // detections a read made from every source value (syntax.go)
 	syntaxRecounts atomic.Int64   // detections from every source value off the request path

@@ -80,7 +80,11 @@
 // through the format's codec (package formats). What a file says beyond lokal's fields
 // (its entries' and its own Meta) is kept per format and language, within size caps, and
 // handed back to the codec on export (filemeta.go); tools reads none of its keys. An import
-// warns of what it could not keep.
+// warns of what it could not keep. An export is encoded from the namespace's keys in each
+// language, cached and patched by the keys a write touched as endpoint 1 is
+// (export_cache.go); a file the cache lacks is filled through one queue (export_queue.go):
+// coalesced per file, one at a time per project and format, a bounded number at once across
+// the server, and 503 with Retry-After past the queue's bound.
 //
 // # Errors and storage
 //

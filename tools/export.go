@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lokal-dev/lokal/tools/formats"
@@ -61,9 +62,14 @@ func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile,
 		variant += "\x00raw"
 	}
 	name := "fmt\x00" + codec.Name + "\x00" + variant + "\x00" + in.Namespace + "\x00" + in.Language
-	f, err := c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
-		return c.renderNamespace(ctx, codec, in, raw)
-	})
+	var f *model.File
+	if st, ok := c.store.(stateStore); ok {
+		f, err = c.cachedExport(ctx, st, codec, in, raw, name)
+	} else {
+		f, err = c.store.Cached(ctx, in.ProjectID, name, func(ctx context.Context) ([]byte, error) {
+			return c.renderNamespace(ctx, nil, codec, in, raw)
+		})
+	}
 	if err != nil {
 		return ExportFile{}, err
 	}
@@ -73,8 +79,30 @@ func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile,
 	return ExportFile{File: &tagged, ContentType: codec.ContentType}, nil
 }
 
-// renderNamespace reads the namespace in the languages asked for and encodes it.
-func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in ExportIn, raw bool) ([]byte, error) {
+// cachedExport returns the file from the project's cache of files, which every write
+// clears, or fills it through the queue of cold fills (exportFills): from the namespace's
+// keys, which survive writes and are patched by the keys a write touched, so that a
+// fill after a write costs the encoding.
+func (c *Catalog) cachedExport(ctx context.Context, st stateStore, codec *formats.Codec, in ExportIn, raw bool, name string) (*model.File, error) {
+	f, gen := st.CachedFile(in.ProjectID, name)
+	if f != nil {
+		return f, nil
+	}
+	// A fill that began before a write this request follows would answer without it: the
+	// generation tells them apart.
+	key := in.ProjectID + "\x00" + name + "\x00" + strconv.FormatUint(gen, 10)
+	return c.exports.do(ctx, key, in.ProjectID+"\x00"+codec.Name, func(ctx context.Context) (*model.File, error) {
+		body, err := c.renderNamespace(ctx, st, codec, in, raw)
+		if err != nil {
+			return nil, err
+		}
+		return st.StoreFile(in.ProjectID, name, gen, body), nil
+	})
+}
+
+// renderNamespace reads the namespace in the languages asked for and encodes it: the keys
+// from st's cache when st is not nil.
+func (c *Catalog) renderNamespace(ctx context.Context, st stateStore, codec *formats.Codec, in ExportIn, raw bool) ([]byte, error) {
 	var file *formats.File
 	var opts formats.Options
 	err := c.store.View(ctx, func(tx model.Tx) error {
@@ -96,35 +124,21 @@ func (c *Catalog) renderNamespace(ctx context.Context, codec *formats.Codec, in 
 		if err != nil {
 			return err
 		}
-		notes, err := tx.KeyDescriptions(ctx, ns)
-		if err != nil {
-			return err
-		}
 		file = &formats.File{SourceLanguage: proj.SourceLanguage, Languages: fileLanguages(codec, proj.SourceLanguage, langs)}
 		opts = formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw}
-		byKey := map[string]int{}
+		approved := in.Status == model.StatusApproved
 		for _, l := range langs {
-			keys, err := tx.Keys(ctx, ns, proj.SourceLanguage, l)
+			var keys *fileKeys
+			if st != nil {
+				keys, err = c.namespaceKeys(ctx, st, tx, proj, ns, l)
+			} else {
+				keys, err = readFileKeys(ctx, tx, proj, ns, l)
+			}
 			if err != nil {
 				return err
 			}
-			for _, k := range keys {
-				e, ok := fileEntry(codec, k, l, proj.SourceLanguage, in.Status == model.StatusApproved)
-				if !ok {
-					continue
-				}
-				if i, seen := byKey[k.Key]; seen {
-					for lang, v := range e.Values {
-						file.Entries[i].Values[lang] = v
-					}
-					continue
-				}
-				byKey[k.Key] = len(file.Entries)
-				e.Comment = notes[k.ID]
-				file.Entries = append(file.Entries, e)
-			}
+			file.Entries = mergeEntries(file.Entries, keys.entries(codec, l, proj.SourceLanguage, approved))
 		}
-		slices.SortFunc(file.Entries, func(a, b formats.Entry) int { return strings.Compare(a.Key, b.Key) })
 		// What the imported files said beyond values goes back into the file (filemeta.go).
 		return attachMeta(ctx, tx, ns, codec.Name, in.Language, proj.SourceLanguage, file)
 	})

@@ -102,3 +102,23 @@ func HoldSyntaxRecounts(c *Catalog) (release func()) {
 		close(ch)
 	}
 }
+
+// SetExportFills makes c run at most slots cold export fills at once and keep at most
+// queued waiting, and call onFill (when not nil) as each fill starts, with how many run;
+// before c's first export.
+func SetExportFills(c *Catalog, slots, queued int, onFill func(file string, running int64)) {
+	c.exports.slots = make(chan struct{}, slots)
+	c.exports.maxQueued, c.exports.onFill = queued, onFill
+}
+
+// ExportWaiters is how many requests wait on c's export fills.
+func ExportWaiters(c *Catalog) int {
+	c.exports.init()
+	c.exports.mu.Lock()
+	defer c.exports.mu.Unlock()
+	n := 0
+	for _, f := range c.exports.flights {
+		n += f.refs
+	}
+	return n
+}

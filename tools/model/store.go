@@ -278,6 +278,10 @@ type KeyTx interface {
 	// Keys returns every key of the namespace (only the keys named in only, when given),
 	// hidden ones too, ordered by key, with the source row and the row in language.
 	Keys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
+	// FileKeys is Keys with rows that lack what no translation file shows (UpdatedBy,
+	// UpdatedAt, LanguageLocked), cheaper to read for an export of every key, and with
+	// the keys' descriptions.
+	FileKeys(ctx context.Context, ns Namespace, sourceLanguage, language string, only ...string) ([]KeyState, error)
 	// SyncKeys is Keys for a sync, unordered, of the keys named in only (none when empty):
 	// their rows carry only the id, value and do_not_translate. When naming most of the
 	// namespace made it read all of it, it returns every key, named or not, and all is

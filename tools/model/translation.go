@@ -16,6 +16,7 @@ type KeyState struct {
 	SourceVersion int64 // 0 while the key has no source value
 	Source        *TranslationState
 	Value         *TranslationState // the requested language; equals Source for the source language
+	Description   string            // the note for translators; read by FileKeys alone
 }
 
 // TranslationState is one stored translation row.
