@@ -10,18 +10,26 @@ package rest_test
 // alongside.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/rest/app"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 )
@@ -290,4 +298,159 @@ func TestBenchBodySize(t *testing.T) {
 			t.Fatalf("value %d is %q (%d bytes)", i, v, len(v))
 		}
 	}
+}
+
+// BenchmarkReadCeiling is endpoint 1 against the Go ceiling, in one run on loopback: a
+// 1,000-key namespace served by the handler `lokal serve` builds (JSON request logs, metrics,
+// the public routes and the editor mounted, the body guard), and by a bare net/http handler
+// writing the very bytes and headers endpoint 1 sent. Both get the same keep-alive load
+// (benchCeilingConns connections sending the same request, wrk's way: a raw client, so that
+// the client's own cost does not hide the server's), in interleaved rounds. Figures: requests
+// per second of each, endpoint1/bare, and the process's CPU per request of each (the client
+// included, the same for both: the difference is what endpoint 1 adds).
+//
+//	go test -run '^$' -bench ReadCeiling -benchtime 1x -count 3 ./rest/
+func BenchmarkReadCeiling(b *testing.B) {
+	db, f := storagetest.MustOpenFixture(b, "sqlite")
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	metrics := rest.NewMetrics()
+	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger,
+		Limiter: db.Limiter(nil), OnRefused: metrics.Refused})
+	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: 20 * time.Second,
+		Public: public.Mount(cat, &public.Options{Logger: logger})})
+	h = app.Mount(h, app.New(cat, &app.Options{Logger: logger, ClientIP: app.ClientIPFrom(nil), BodyTimeout: 20 * time.Second}))
+	s := &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
+	s.sync(b, "common", benchBody(b, benchReadKeys), benchReadKeys)
+	time.Sleep(benchSettle) // as in benchRead
+	lokal := httptest.NewServer(h)
+	defer lokal.Close()
+
+	// What endpoint 1 answers, headers and body, for the bare handler to repeat.
+	req, _ := http.NewRequest(http.MethodGet, lokal.URL+s.readPath("common"), nil)
+	req.Header.Set("Authorization", s.auth)
+	resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET endpoint 1: %d %v", resp.StatusCode, err)
+	}
+	header := resp.Header.Clone()
+	header.Del("Date") // net/http writes its own, for both
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for k, v := range header {
+			h[k] = v
+		}
+		w.WriteHeader(http.StatusOK)
+		w.Write(body)
+	}))
+	defer bare.Close()
+
+	targets := []struct{ name, addr string }{
+		{"bare", strings.TrimPrefix(bare.URL, "http://")},
+		{"endpoint1", strings.TrimPrefix(lokal.URL, "http://")},
+	}
+	raw := "GET " + s.readPath("common") + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + s.auth + "\r\n\r\n"
+	var reqs, cpu [2]float64
+	var secs float64
+	b.ResetTimer()
+	for i := range b.N * benchCeilingRounds {
+		for j := range targets {
+			t := (i + j) % 2 // each target goes first in every other round
+			n, c := benchLoad(b, targets[t].addr, raw, len(body))
+			reqs[t] += float64(n)
+			cpu[t] += c.Seconds()
+		}
+		secs += benchCeilingRound.Seconds()
+	}
+	b.StopTimer()
+	for t, tg := range targets {
+		b.ReportMetric(reqs[t]/secs, tg.name+"_req/s")
+		b.ReportMetric(cpu[t]/reqs[t]*1e6, tg.name+"_cpu_us/req")
+	}
+	b.ReportMetric(reqs[1]/reqs[0], "endpoint1/bare")
+}
+
+const (
+	benchCeilingConns  = 64
+	benchCeilingRound  = time.Second
+	benchCeilingRounds = 3
+)
+
+// benchLoad sends raw on benchCeilingConns keep-alive connections to addr for one round,
+// expecting 200 with a body of size bytes, and returns the answers counted and the CPU time
+// the process spent meanwhile.
+func benchLoad(b *testing.B, addr, raw string, size int) (int64, time.Duration) {
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	stop := time.Now().Add(benchCeilingRound)
+	cpu0 := benchCPU()
+	for range benchCeilingConns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer conn.Close()
+			r := bufio.NewReaderSize(conn, 64<<10)
+			for time.Now().Before(stop) {
+				if _, err := io.WriteString(conn, raw); err != nil {
+					b.Error(err)
+					return
+				}
+				if err := benchReadAnswer(r, size); err != nil {
+					b.Error(err)
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return n.Load(), benchCPU() - cpu0
+}
+
+// benchReadAnswer reads one HTTP/1.1 answer with Content-Length and checks that it is a 200
+// of size bytes.
+func benchReadAnswer(r *bufio.Reader, size int) error {
+	line, err := r.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
+		return fmt.Errorf("answer %q", line)
+	}
+	length := -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+			length, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+		}
+	}
+	if length != size {
+		return fmt.Errorf("Content-Length %d, want %d", length, size)
+	}
+	_, err = r.Discard(length)
+	return err
+}
+
+// benchCPU is the CPU time (user and system) this process has spent.
+func benchCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
