@@ -19,6 +19,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -305,12 +307,15 @@ func TestBenchBodySize(t *testing.T) {
 // the public routes and the editor mounted, the body guard), and by a bare net/http handler
 // writing the very bytes and headers endpoint 1 sent. Both get the same keep-alive load
 // (benchCeilingConns connections sending the same request, wrk's way: a raw client, so that
-// the client's own cost does not hide the server's), in interleaved rounds. Figures: requests
-// per second of each, endpoint1/bare, and the process's CPU per request of each (the client
-// included, the same for both: the difference is what endpoint 1 adds).
+// the client's own cost does not hide the server's), in short interleaved rounds. Figures:
+// requests per second of each, endpoint1/bare (the median of the rounds' ratios), and the
+// process's CPU per request of each (the client included, the same for both: the
+// difference is what endpoint 1 adds).
 //
 //	go test -run '^$' -bench ReadCeiling -benchtime 1x -count 3 ./rest/
 func BenchmarkReadCeiling(b *testing.B) {
+	// lokal serve's collector setting (cmd/lokal), for both targets of this process.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	db, f := storagetest.MustOpenFixture(b, "sqlite")
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	metrics := rest.NewMetrics()
@@ -356,28 +361,35 @@ func BenchmarkReadCeiling(b *testing.B) {
 	raw := "GET " + s.readPath("common") + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + s.auth + "\r\n\r\n"
 	var reqs, cpu [2]float64
 	var secs float64
+	var ratios []float64
 	b.ResetTimer()
 	for i := range b.N * benchCeilingRounds {
+		var n [2]int64
 		for j := range targets {
 			t := (i + j) % 2 // each target goes first in every other round
-			n, c := benchLoad(b, targets[t].addr, raw, len(body))
-			reqs[t] += float64(n)
+			var c time.Duration
+			n[t], c = benchLoad(b, targets[t].addr, raw, len(body))
+			reqs[t] += float64(n[t])
 			cpu[t] += c.Seconds()
 		}
 		secs += benchCeilingRound.Seconds()
+		ratios = append(ratios, float64(n[1])/float64(n[0]))
 	}
 	b.StopTimer()
 	for t, tg := range targets {
 		b.ReportMetric(reqs[t]/secs, tg.name+"_req/s")
 		b.ReportMetric(cpu[t]/reqs[t]*1e6, tg.name+"_cpu_us/req")
 	}
-	b.ReportMetric(reqs[1]/reqs[0], "endpoint1/bare")
+	// The median of the rounds' ratios: a neighbour's burst on a shared machine skews the
+	// rounds it falls in, not the figure.
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "endpoint1/bare")
 }
 
 const (
 	benchCeilingConns  = 64
-	benchCeilingRound  = time.Second
-	benchCeilingRounds = 3
+	benchCeilingRound  = 250 * time.Millisecond
+	benchCeilingRounds = 15
 )
 
 // benchLoad sends raw on benchCeilingConns keep-alive connections to addr for one round,
