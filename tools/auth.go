@@ -88,6 +88,7 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 	now := c.opts.Now()
 	c.authMu.RLock()
 	cp, ok := c.auth[token]
+	gen := c.authGen
 	c.authMu.RUnlock()
 	if ok && now.Before(cp.expires) {
 		return cp.p, nil
@@ -118,7 +119,9 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 	if len(c.auth) > 10000 {
 		c.auth = map[string]cachedPrincipal{}
 	}
-	c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	if c.authGen == gen {
+		c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	}
 	c.authMu.Unlock()
 	return p, nil
 }
@@ -127,4 +130,18 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 // allocates nothing.
 func errBadToken() error {
 	return &model.Error{Code: model.CodeUnauthorized, Message: "missing or invalid token"}
+}
+
+// forgetPrincipals drops this process's cached principals that gone matches, so that a
+// revoked token, a disabled user's or a deleted project's key is refused from the next
+// request on here; other processes refuse it when their entry expires (AuthCacheTTL).
+func (c *Catalog) forgetPrincipals(gone func(model.Principal) bool) {
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	c.authGen++
+	for tok, cp := range c.auth {
+		if gone(cp.p) {
+			delete(c.auth, tok)
+		}
+	}
 }
