@@ -10,18 +10,28 @@ package rest_test
 // alongside.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
+	"github.com/lokal-dev/lokal/rest/app"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 )
@@ -290,4 +300,200 @@ func TestBenchBodySize(t *testing.T) {
 			t.Fatalf("value %d is %q (%d bytes)", i, v, len(v))
 		}
 	}
+}
+
+// BenchmarkReadCeiling is endpoint 1 against the Go ceiling, in one run on loopback: a
+// 1,000-key namespace served by the handler `lokal serve` builds (JSON request logs, metrics,
+// the public routes and the editor mounted, the body guard), and by a bare net/http handler
+// writing the very bytes and headers endpoint 1 sent. Both get the same keep-alive load
+// (benchCeilingConns connections sending the same request, wrk's way: a raw client, so that
+// the client's own cost does not hide the server's), in short interleaved rounds. Figures:
+// requests per second of each, endpoint1/bare (the median of the rounds' ratios), and the
+// process's CPU per request of each (the client included, the same for both: the
+// difference is what endpoint 1 adds).
+//
+//	go test -run '^$' -bench ReadCeiling -benchtime 1x -count 3 ./rest/
+func BenchmarkReadCeiling(b *testing.B) {
+	// lokal serve's collector setting (cmd/lokal), for both targets of this process.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	db, f := storagetest.MustOpenFixture(b, "sqlite")
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	metrics := rest.NewMetrics()
+	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger,
+		Limiter: db.Limiter(nil), OnRefused: metrics.Refused})
+	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: 20 * time.Second,
+		Public: public.Mount(cat, &public.Options{Logger: logger})})
+	h = app.Mount(h, app.New(cat, &app.Options{Logger: logger, ClientIP: app.ClientIPFrom(nil), BodyTimeout: 20 * time.Second}))
+	s := &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
+	s.sync(b, "common", benchBody(b, benchReadKeys), benchReadKeys)
+	time.Sleep(benchSettle) // as in benchRead
+	lokal := httptest.NewServer(h)
+	defer lokal.Close()
+
+	// What endpoint 1 answers, headers and body, for the bare handler to repeat.
+	req, _ := http.NewRequest(http.MethodGet, lokal.URL+s.readPath("common"), nil)
+	req.Header.Set("Authorization", s.auth)
+	resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET endpoint 1: %d %v", resp.StatusCode, err)
+	}
+	header := resp.Header.Clone()
+	header.Del("Date") // net/http writes its own, for both
+	bareHandler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for k, v := range header {
+			h[k] = v
+		}
+		w.WriteHeader(http.StatusOK)
+		w.Write(body)
+	})
+	bare := httptest.NewServer(bareHandler)
+	defer bare.Close()
+
+	targets := []struct{ name, addr string }{
+		{"bare", strings.TrimPrefix(bare.URL, "http://")},
+		{"endpoint1", strings.TrimPrefix(lokal.URL, "http://")},
+	}
+	raw := "GET " + s.readPath("common") + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + s.auth + "\r\n\r\n"
+	var reqs, cpu [2]float64
+	var secs float64
+	var ratios []float64
+	b.ResetTimer()
+	for i := range b.N * benchCeilingRounds {
+		var n [2]int64
+		for j := range targets {
+			t := (i + j) % 2 // each target goes first in every other round
+			var c time.Duration
+			n[t], c = benchLoad(b, targets[t].addr, raw, len(body))
+			reqs[t] += float64(n[t])
+			cpu[t] += c.Seconds()
+		}
+		secs += benchCeilingRound.Seconds()
+		ratios = append(ratios, float64(n[1])/float64(n[0]))
+	}
+	b.StopTimer()
+	for t, tg := range targets {
+		b.ReportMetric(reqs[t]/secs, tg.name+"_req/s")
+		b.ReportMetric(cpu[t]/reqs[t]*1e6, tg.name+"_cpu_us/req")
+	}
+	// The handlers alone, called in turn on one goroutine with a writer that drops the
+	// body: what each costs beyond net/http and the network, steadier than the rounds.
+	direct := httptest.NewRequest(http.MethodGet, s.readPath("common"), nil)
+	direct.Header.Set("Authorization", s.auth)
+	direct.RemoteAddr = "127.0.0.1:40000"
+	var handlerCPU [2]time.Duration
+	for range 10 {
+		handlerCPU[0] += benchDirect(b, bareHandler, direct)
+		handlerCPU[1] += benchDirect(b, h, direct)
+	}
+	for t, tg := range targets {
+		b.ReportMetric(float64(handlerCPU[t].Nanoseconds())/10/benchDirectCalls/1e3, tg.name+"_handler_us")
+	}
+	// The median of the rounds' ratios: a neighbour's burst on a shared machine skews the
+	// rounds it falls in, not the figure.
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "endpoint1/bare")
+}
+
+const (
+	benchCeilingConns  = 64
+	benchCeilingRound  = 250 * time.Millisecond
+	benchCeilingRounds = 15
+)
+
+// benchLoad sends raw on benchCeilingConns keep-alive connections to addr for one round,
+// expecting 200 with a body of size bytes, and returns the answers counted and the CPU time
+// the process spent meanwhile.
+func benchLoad(b *testing.B, addr, raw string, size int) (int64, time.Duration) {
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	stop := time.Now().Add(benchCeilingRound)
+	cpu0 := benchCPU()
+	for range benchCeilingConns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer conn.Close()
+			r := bufio.NewReaderSize(conn, 64<<10)
+			for time.Now().Before(stop) {
+				if _, err := io.WriteString(conn, raw); err != nil {
+					b.Error(err)
+					return
+				}
+				if err := benchReadAnswer(r, size); err != nil {
+					b.Error(err)
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return n.Load(), benchCPU() - cpu0
+}
+
+// benchReadAnswer reads one HTTP/1.1 answer with Content-Length and checks that it is a 200
+// of size bytes.
+func benchReadAnswer(r *bufio.Reader, size int) error {
+	line, err := r.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
+		return fmt.Errorf("answer %q", line)
+	}
+	length := -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+			length, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+		}
+	}
+	if length != size {
+		return fmt.Errorf("Content-Length %d, want %d", length, size)
+	}
+	_, err = r.Discard(length)
+	return err
+}
+
+const benchDirectCalls = 2000
+
+// benchDirect calls h benchDirectCalls times with req and returns the CPU time the process
+// spent meanwhile.
+func benchDirect(b *testing.B, h http.Handler, req *http.Request) time.Duration {
+	w := &benchWriter{h: http.Header{}}
+	cpu0 := benchCPU()
+	for range benchDirectCalls {
+		w.reset()
+		h.ServeHTTP(w, req)
+		if w.status != http.StatusOK {
+			b.Fatalf("status %d", w.status)
+		}
+	}
+	return benchCPU() - cpu0
+}
+
+// benchCPU is the CPU time (user and system) this process has spent.
+func benchCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -20,6 +21,19 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	refused  *prometheus.CounterVec
+	// series holds the counter and histogram of each route, method and status seen, so
+	// that a request does not hash its labels into the vectors again.
+	series sync.Map // requestLabels -> *requestSeries
+}
+
+type requestLabels struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 // NewMetrics returns the HTTP and budget metrics plus the Go runtime and process
@@ -57,7 +71,8 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // Middleware records every request by route pattern, never the raw path: paths carry
-// project ids and namespaces, and one series per path would grow without bound.
+// project ids and namespaces, and one series per path would grow without bound. The
+// router records from its own logging middleware instead (record), reading the clock once.
 func (m *Metrics) Middleware() gin.HandlerFunc {
 	if m == nil {
 		return func(c *gin.Context) { c.Next() }
@@ -65,13 +80,30 @@ func (m *Metrics) Middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		route := c.FullPath()
-		if route == "" {
-			route = "unmatched"
-		}
-		m.requests.WithLabelValues(route, method(c.Request.Method), strconv.Itoa(c.Writer.Status())).Inc()
-		m.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		m.record(c.FullPath(), c.Request.Method, c.Writer.Status(), time.Since(start))
 	}
+}
+
+// record counts one answered request of route (gin's pattern, "" when none matched).
+func (m *Metrics) record(route, meth string, status int, d time.Duration) {
+	if m == nil {
+		return
+	}
+	if route == "" {
+		route = "unmatched"
+	}
+	k := requestLabels{route: route, method: method(meth), status: status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		// Bounded as the vectors are: routes and methods are fixed sets, statuses ours.
+		v, _ = m.series.LoadOrStore(k, &requestSeries{
+			count:    m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(k.route),
+		})
+	}
+	rs := v.(*requestSeries)
+	rs.count.Inc()
+	rs.duration.Observe(d.Seconds())
 }
 
 // method bounds the method label: a client can send any token as a method.

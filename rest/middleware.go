@@ -11,16 +11,29 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-func (s *server) logRequests(c *gin.Context) {
+// observe logs every request and records it in the metrics, from one reading of the clock
+// on each side of the chain.
+func (s *server) observe(c *gin.Context) {
 	start := time.Now()
 	c.Next()
+	end := time.Now()
+	status := c.Writer.Status()
+	s.opts.Metrics.record(c.FullPath(), c.Request.Method, status, end.Sub(start))
+	ctx := c.Request.Context()
+	h := s.opts.Logger.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	// gin's Size is -1 until something is written: a 201 or 204 without a body sent 0 bytes.
 	size := max(c.Writer.Size(), 0)
-	// Paths and statuses only: headers and queries may carry tokens.
-	s.opts.Logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
-		slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
-		slog.Int("status", c.Writer.Status()), slog.Int("bytes", size),
-		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000), slog.String("ip", s.proxies.ClientIP(c.Request)))
+	// Paths and statuses only: headers and queries may carry tokens. The record goes to the
+	// handler directly: Logger.LogAttrs would read the clock again and walk the stack for a
+	// source position no request line shows.
+	r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+	r.AddAttrs(slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
+		slog.Int("status", status), slog.Int("bytes", size),
+		slog.Float64("duration_ms", float64(end.Sub(start).Microseconds())/1000), slog.String("ip", s.proxies.ClientIP(c.Request)))
+	_ = h.Handle(ctx, r)
 }
 
 func (s *server) recover(c *gin.Context) {

@@ -20,9 +20,12 @@ func ref(c *gin.Context) tools.NamespaceRef {
 // readNamespace serves spec endpoint 1 from the cache: ETag and 304, gzip when accepted;
 // with ?format= the namespace as a file of that format.
 func (s *server) readNamespace(c *gin.Context) {
-	if _, ok := c.GetQuery("format"); ok {
-		s.exportFile(c)
-		return
+	// Without a query Gin's GetQuery would still parse one into a map.
+	if c.Request.URL.RawQuery != "" {
+		if _, ok := c.GetQuery("format"); ok {
+			s.exportFile(c)
+			return
+		}
 	}
 	f, err := s.cat.ReadNamespace(c.Request.Context(), ref(c))
 	if err != nil {

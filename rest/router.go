@@ -93,10 +93,7 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 		panic(err)
 	}
 	s.proxies = proxies
-	r.Use(s.logRequests, s.recover, httpx.API.CORS.Gin)
-	if s.opts.Metrics != nil {
-		r.Use(s.opts.Metrics.Middleware())
-	}
+	r.Use(s.observe, s.recover, httpx.API.CORS.Gin)
 	r.NoRoute(noRoute)
 	r.NoMethod(noMethod)
 

@@ -119,6 +119,9 @@ func (c *Catalog) DeleteProject(ctx context.Context, projectID, confirm string) 
 		out = ProjectState{ID: p.ID, Title: p.Title, Archived: p.ArchivedAt != nil, Deleted: true}
 		return nil, tx.DeleteProject(ctx, projectID)
 	}})
+	if err == nil {
+		c.forgetPrincipals(func(p model.Principal) bool { return p.ProjectID == projectID })
+	}
 	return out, err
 }
 

@@ -67,10 +67,10 @@ func ParseAuthorization(h string) string {
 		return h
 	}
 	rest = strings.TrimSpace(rest)
-	switch strings.ToLower(scheme) {
-	case "bearer":
+	switch {
+	case strings.EqualFold(scheme, "bearer"):
 		return rest
-	case "token":
+	case strings.EqualFold(scheme, "token"):
 		if v, ok := strings.CutPrefix(rest, "token="); ok {
 			rest = v
 		}
@@ -82,13 +82,13 @@ func ParseAuthorization(h string) string {
 // Authenticate returns the principal of token, or CodeUnauthorized. A token seen within
 // the cache TTL is answered from memory without hashing: this is every request's path.
 func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Principal, error) {
-	unauthorized := &model.Error{Code: model.CodeUnauthorized, Message: "missing or invalid token"}
 	if token == "" || len(token) > 256 {
-		return model.Principal{}, unauthorized
+		return model.Principal{}, errBadToken()
 	}
 	now := c.opts.Now()
 	c.authMu.RLock()
 	cp, ok := c.auth[token]
+	gen := c.authGen
 	c.authMu.RUnlock()
 	if ok && now.Before(cp.expires) {
 		return cp.p, nil
@@ -105,12 +105,12 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 	})
 	if err != nil {
 		if model.IsNotFound(err) {
-			return model.Principal{}, unauthorized
+			return model.Principal{}, errBadToken()
 		}
 		return model.Principal{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(rec.Hash), []byte(hash)) != 1 {
-		return model.Principal{}, unauthorized
+		return model.Principal{}, errBadToken()
 	}
 	c.noteTokenUse(rec.ID)
 	p := model.Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
@@ -119,7 +119,29 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 	if len(c.auth) > 10000 {
 		c.auth = map[string]cachedPrincipal{}
 	}
-	c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	if c.authGen == gen {
+		c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+	}
 	c.authMu.Unlock()
 	return p, nil
+}
+
+// errBadToken is Authenticate's refusal, made only when it refuses: the cached path
+// allocates nothing.
+func errBadToken() error {
+	return &model.Error{Code: model.CodeUnauthorized, Message: "missing or invalid token"}
+}
+
+// forgetPrincipals drops this process's cached principals that gone matches, so that a
+// revoked token, a disabled user's or a deleted project's key is refused from the next
+// request on here; other processes refuse it when their entry expires (AuthCacheTTL).
+func (c *Catalog) forgetPrincipals(gone func(model.Principal) bool) {
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	c.authGen++
+	for tok, cp := range c.auth {
+		if gone(cp.p) {
+			delete(c.auth, tok)
+		}
+	}
 }

@@ -76,6 +76,9 @@ type Catalog struct {
 
 	authMu sync.RWMutex
 	auth   map[string]cachedPrincipal
+	// authGen counts forgetPrincipals calls: a lookup that began before one does not cache
+	// what it read.
+	authGen uint64
 
 	limiter model.Limiter
 	hooks   []WriteHook

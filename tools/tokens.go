@@ -158,13 +158,7 @@ func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) 
 		return Revoked{}, err
 	}
 	// This process stops at once; other processes when their cache entry expires.
-	c.authMu.Lock()
-	for tok, cp := range c.auth {
-		if cp.p.TokenID == id {
-			delete(c.auth, tok)
-		}
-	}
-	c.authMu.Unlock()
+	c.forgetPrincipals(func(p model.Principal) bool { return p.TokenID == id })
 	return out, nil
 }
 

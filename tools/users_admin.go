@@ -105,11 +105,5 @@ func lastOwner(ctx context.Context, tx model.Tx, u model.User) error {
 // forgetUser drops this process's cached principals of the user's tokens, so that a
 // disabled user's token is refused at once here (other servers within the cache's TTL).
 func (c *Catalog) forgetUser(userID string) {
-	c.authMu.Lock()
-	defer c.authMu.Unlock()
-	for tok, cp := range c.auth {
-		if cp.p.UserID == userID {
-			delete(c.auth, tok)
-		}
-	}
+	c.forgetPrincipals(func(p model.Principal) bool { return p.UserID == userID })
 }

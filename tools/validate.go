@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -9,10 +8,24 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
-var namespacePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$`)
+// validNamespace is the pattern ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$, written out: every
+// read checks it, and a regular expression cost a tenth of a cached read.
+func validNamespace(ns string) bool {
+	if ns == "" || len(ns) > 128 || ns[0] == '.' || ns[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(ns); i++ {
+		switch b := ns[i]; {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', b == '_', b == '.', b == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func checkNamespace(ns string) error {
-	if !namespacePattern.MatchString(ns) {
+	if !validNamespace(ns) {
 		return model.Errorf(model.CodeUnprocessable, "namespace key %q must be 1 to 128 letters, digits, '_', '-' or '.'", ns)
 	}
 	return nil

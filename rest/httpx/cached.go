@@ -40,10 +40,9 @@ func ServeCached(w http.ResponseWriter, r *http.Request, body, gz []byte, etag s
 
 // ETagMatches applies If-None-Match's weak comparison: W/ prefixes are ignored, * matches.
 func ETagMatches(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	for _, part := range strings.Split(header, ",") {
+	for header != "" {
+		var part string
+		part, header, _ = strings.Cut(header, ",")
 		part = strings.TrimSpace(part)
 		if part == "*" || strings.TrimPrefix(part, "W/") == etag {
 			return true
@@ -54,13 +53,17 @@ func ETagMatches(header, etag string) bool {
 
 // AcceptsGzip reads Accept-Encoding; gzip counts unless its q-value is zero.
 func AcceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
+	for header != "" {
+		var part string
+		part, header, _ = strings.Cut(header, ",")
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
 			continue
 		}
 		q := 1.0
-		for _, p := range strings.Split(params, ";") {
+		for params != "" {
+			var p string
+			p, params, _ = strings.Cut(params, ";")
 			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
 				q, _ = strconv.ParseFloat(v, 64)
 			}

@@ -69,6 +69,10 @@ func (p Proxies) ClientIP(r *http.Request) string {
 		return host
 	}
 	if !p.trust(peer) {
+		if peer.Is4() {
+			// Already in its one written form (ParseAddr takes no other): no copy.
+			return host
+		}
 		return peer.Unmap().String()
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
