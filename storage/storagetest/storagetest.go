@@ -175,7 +175,7 @@ func fixtureOf(dialect string) Fixture {
 	if dialect == "sqlite" {
 		return sqliteTpl.fixture
 	}
-	return pgTpl.fixture
+	return pgTpl.meta.Fixture
 }
 
 // redact hides a DSN's password in messages.
