@@ -60,10 +60,11 @@ var pgTpl struct {
 	lockMu sync.Mutex
 	lock   *sql.Conn // the session holding this binary's advisory locks
 
-	mu      sync.Mutex
-	free    []*pgDB
-	all     []*pgDB
-	claimed map[int]bool
+	claimed map[int]bool // the pool databases this binary holds the lock of
+
+	mu   sync.Mutex
+	free []*pgDB
+	all  []*pgDB
 }
 
 // tplMeta is what a binary that did not build the template needs to know of it, kept in
@@ -441,15 +442,15 @@ const maxPool = 1000
 func pgClaim(ctx context.Context) (*pgDB, error) {
 	t := &pgTpl
 	for n := 0; n < maxPool; n++ {
-		t.mu.Lock()
-		mine := t.claimed[n]
-		t.mu.Unlock()
-		if mine {
-			continue
-		}
+		// A session takes a lock it holds again: claimed says which are this binary's,
+		// read and written under lockMu with the lock itself.
 		t.lockMu.Lock()
-		var ok bool
-		err := t.lock.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_try_advisory_lock(%d, %d)", t.key, n)).Scan(&ok)
+		ok := false
+		var err error
+		if !t.claimed[n] {
+			err = t.lock.QueryRowContext(ctx, fmt.Sprintf("SELECT pg_try_advisory_lock(%d, %d)", t.key, n)).Scan(&ok)
+			t.claimed[n] = ok
+		}
 		t.lockMu.Unlock()
 		if err != nil {
 			return nil, fmt.Errorf("advisory lock on %s: %w", EnvPostgres, err)
@@ -459,7 +460,6 @@ func pgClaim(ctx context.Context) (*pgDB, error) {
 		}
 		db := &pgDB{name: fmt.Sprintf("%s%s_%d", poolPrefix, t.hash, n)}
 		t.mu.Lock()
-		t.claimed[n] = true
 		t.all = append(t.all, db)
 		t.mu.Unlock()
 		if err := pgPrepare(ctx, db); err != nil {
