@@ -1,8 +1,10 @@
 package storagetest
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"os"
@@ -11,37 +13,114 @@ import (
 	"time"
 )
 
-// sqliteTpl holds the binary's SQLite templates: one file per state, each a single
-// self-contained file (written by VACUUM INTO: no WAL beside it).
+// sqliteTpl holds the SQLite templates of this code: one file per state, each a single
+// self-contained file (written by VACUUM INTO: no WAL beside it), in a directory of the
+// system's temporary one named by sourceHash and shared by every binary built from the
+// same code, as the PostgreSQL template is. The first binary builds it in a directory of
+// its own and renames that into place, so a directory under the name is always complete.
 var sqliteTpl struct {
 	once    sync.Once
 	err     error
-	dir     string
+	dir     string // the shared templates
+	work    string // this binary's databases
 	files   map[state]string
 	fixture Fixture
 }
 
+// sqliteTplPrefix starts the directories of the SQLite templates, before the hash.
+const sqliteTplPrefix = "lokal-storagetest-tpl-"
+
 func sqliteTemplates() error {
 	t := &sqliteTpl
 	t.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if t.dir, t.err = os.MkdirTemp("", "lokal-storagetest-"); t.err != nil {
-			t.err = fmt.Errorf("making the SQLite template directory: %w", t.err)
-			return
-		}
-		work := filepath.Join(t.dir, "work.db")
-		t.files = map[state]string{}
-		t.fixture, t.err = build(ctx, "sqlite:"+work, func(s state) error {
-			out := filepath.Join(t.dir, fmt.Sprintf("template-%d.db", s))
-			if err := vacuumInto(ctx, work, out); err != nil {
-				return err
-			}
-			t.files[s] = out
-			return nil
-		})
+		t.err = sqliteSetUp()
 	})
 	return t.err
+}
+
+func sqliteSetUp() error {
+	t := &sqliteTpl
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	hash, err := sourceHash()
+	if err != nil {
+		return fmt.Errorf("hashing the sources a template depends on: %w", err)
+	}
+	if t.work, err = os.MkdirTemp("", "lokal-storagetest-"); err != nil {
+		return fmt.Errorf("making the SQLite test directory: %w", err)
+	}
+	t.dir = filepath.Join(os.TempDir(), sqliteTplPrefix+hash)
+	t.files = map[state]string{}
+	for _, s := range []state{migrated, withFixture} {
+		t.files[s] = filepath.Join(t.dir, fmt.Sprintf("template-%d.db", s))
+	}
+	go sqliteSweep(hash)
+	if f, err := loadFixture(t.dir); err == nil {
+		t.fixture = f
+		now := time.Now()
+		os.Chtimes(t.dir, now, now) // the sweep's clock
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", sqliteTplPrefix+"build-")
+	if err != nil {
+		return fmt.Errorf("making the SQLite template directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	work := filepath.Join(tmp, "work.db")
+	f, err := build(ctx, "sqlite:"+work, func(s state) error {
+		return vacuumInto(ctx, work, filepath.Join(tmp, filepath.Base(t.files[s])))
+	})
+	if err != nil {
+		return err
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(work + suffix)
+	}
+	if err := saveFixture(tmp, f); err != nil {
+		return err
+	}
+	// Another binary may have renamed its own first: then both are the same, and this one goes.
+	if err := os.Rename(tmp, t.dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(t.dir, fixtureFile)); statErr != nil {
+			return fmt.Errorf("putting the SQLite template in place: %w", err)
+		}
+	}
+	t.fixture, err = loadFixture(t.dir)
+	return err
+}
+
+// fixtureFile holds the template's Fixture, gob-encoded, beside its files.
+const fixtureFile = "fixture.gob"
+
+func saveFixture(dir string, f Fixture) error {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(f); err != nil {
+		return fmt.Errorf("encoding the fixture: %w", err)
+	}
+	return os.WriteFile(filepath.Join(dir, fixtureFile), b.Bytes(), 0o644)
+}
+
+func loadFixture(dir string) (Fixture, error) {
+	var f Fixture
+	b, err := os.ReadFile(filepath.Join(dir, fixtureFile))
+	if err != nil {
+		return f, err
+	}
+	return f, gob.NewDecoder(bytes.NewReader(b)).Decode(&f)
+}
+
+// sqliteSweep removes other code's templates that no binary started on for staleAfter,
+// and build directories left by a binary that died.
+func sqliteSweep(hash string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), sqliteTplPrefix+"*"))
+	for _, d := range dirs {
+		if filepath.Base(d) == sqliteTplPrefix+hash {
+			continue
+		}
+		if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > staleAfter {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // vacuumInto writes a consistent single-file copy of the database at src to dst.
@@ -64,7 +143,7 @@ func sqlitePath(s state) (string, error) {
 	if err := sqliteTemplates(); err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp(sqliteTpl.dir, "db-")
+	dir, err := os.MkdirTemp(sqliteTpl.work, "db-")
 	if err != nil {
 		return "", fmt.Errorf("making a test database directory: %w", err)
 	}
@@ -97,7 +176,7 @@ func sqliteCopy(s state, path string) error {
 }
 
 func sqliteCleanup() {
-	if sqliteTpl.dir != "" {
-		os.RemoveAll(sqliteTpl.dir)
+	if sqliteTpl.work != "" {
+		os.RemoveAll(sqliteTpl.work)
 	}
 }

@@ -123,8 +123,10 @@ func SQL(tb testing.TB, dsn string) *sql.DB {
 	return db
 }
 
-// Main runs the tests of a package, drops the databases its binary made and exits; call
-// it from TestMain. Without it they are dropped an hour later by another test binary.
+// Main runs the tests of a package, removes its SQLite copies, hands back its PostgreSQL
+// pool databases (closing the connections that hold them) and exits; call it from
+// TestMain. Without it the process's end hands them back all the same, and the copies
+// stay in the temporary directory.
 func Main(m *testing.M) { os.Exit(Run(m)) }
 
 // Run is Main for a TestMain that has more to do after the tests: it returns the code.
@@ -175,7 +177,7 @@ func fixtureOf(dialect string) Fixture {
 	if dialect == "sqlite" {
 		return sqliteTpl.fixture
 	}
-	return pgTpl.fixture
+	return pgTpl.meta.Fixture
 }
 
 // redact hides a DSN's password in messages.
