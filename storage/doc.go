@@ -38,7 +38,8 @@
 // a reader after writes (checkpoint.go), never inside the writer's commits, and the FTS5
 // trigram tables are kept by the write path in bulk, one statement per batch of inserted
 // or changed rows (bulk_sqlite.go), since FTS5 flushes a segment at every statement
-// savepoint.
+// savepoint; their segments are merged in the background after writes commit, not inside
+// them (trigram_pending.go).
 //
 // # Migrations
 //

@@ -60,6 +60,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerHeldValues(m)
 	registerKeyOrder(m)
 	registerFileMeta(m)
+	registerTrigramMergeOff(m)
 	return m
 }
 

@@ -62,3 +62,55 @@ func TestTrigramPendingListsMergedAfterWrite(t *testing.T) {
 		t.Errorf("a write of 10 keys was merged at once (pending pages left: %v): a merge pass for a few rows is work for nothing", pages)
 	}
 }
+
+// On SQLite, writes add FTS5 segments without merging them (automerge 0): a burst of
+// writes leaves them to the store's background work, which merges them once the store has
+// closed, and search still finds every written row meanwhile and after. SQLite only:
+// PostgreSQL's counterpart is the test above.
+func TestTrigramSegmentsMergedAfterWrites(t *testing.T) {
+	t.Parallel()
+	if !slices.Contains(storagetest.Dialects, "sqlite") {
+		t.Skip("SQLite only, and not among the dialects of this run")
+	}
+	dsn, f := storagetest.FixtureDSN(t, "sqlite")
+	db := storagetest.MustOpen(t, dsn, nil)
+	cat := storagetest.Catalog(db, &tools.Options{WriteTimeout: time.Hour})
+	ctx := model.WithPrincipal(context.Background(), tools.System)
+	const writes, keys = 12, 50
+	for w := range writes {
+		entries := map[string]string{}
+		for i := range keys {
+			entries[fmt.Sprintf("seg.w%d_k%d", w, i)] = fmt.Sprintf("Segment write %d value %d quokka", w, i)
+		}
+		if _, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, Partial: true,
+			NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "seg"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := func(t *testing.T) int {
+		t.Helper()
+		return len(searchAll(t, db, model.SearchFilter{ProjectID: f.Project.ID, ValueContains: "quokka"}))
+	}
+	if n := found(t); n != writes*keys {
+		t.Fatalf("search found %d values before the merge, want %d", n, writes*keys)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB := storagetest.SQL(t, dsn)
+	for _, fts := range []string{"translations_trgm", "translation_keys_trgm"} {
+		var segments int
+		if err := sqlDB.QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + fts + `_idx`).Scan(&segments); err != nil {
+			t.Fatal(err)
+		}
+		// usermerge 8: a merged index holds fewer than 8 segments on each level, and these
+		// few rows make one or two levels.
+		if segments >= 8 {
+			t.Errorf("%s holds %d segments after %d writes and the store's background work: they were not merged", fts, segments, writes)
+		}
+	}
+	db = storagetest.MustOpen(t, dsn, nil)
+	if n := found(t); n != writes*keys {
+		t.Errorf("search found %d values after the merge, want %d", n, writes*keys)
+	}
+}
