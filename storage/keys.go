@@ -107,6 +107,10 @@ func (t *tx) keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 		all = n <= 2*int64(len(only))
 	}
 	if all {
+		if cols == fileRows {
+			err := t.namespaceFileKeys(ctx, ns, sourceLanguage, language, &out)
+			return out, true, err
+		}
 		err := t.keyStates(ctx, ns, sourceLanguage, language, nil, cols, &out)
 		return out, true, err
 	}

@@ -44,9 +44,9 @@ func exportName(in tools.ExportIn) string {
 }
 
 // TestExportPatchedAsBuilt: after rounds of random writes (values, drafts, new keys with
-// notes, changed source texts, hidden keys, what a file says beyond values), every
-// format's export from a server whose cache patched its keys is byte for byte, ETag for
-// ETag, what a server with an empty cache renders.
+// notes between another namespace's, changed source texts, hidden keys, what a file says
+// beyond values), every format's export from a server whose cache patched its keys is
+// byte for byte, ETag for ETag, what a server with an empty cache renders.
 func TestExportPatchedAsBuilt(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		a, _, _, project, ctx, dsn := readCacheServers(t, dialect)
@@ -109,6 +109,14 @@ func TestExportPatchedAsBuilt(t *testing.T) {
 				fmt.Fprintf(&po, "#, fuzzy, c-format\nmsgctxt %q\nmsgid %q\nmsgstr %q\n\n", k, keys[k], "Utkast "+k)
 			}
 			if _, err := a.Import(ctx, tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: project}, NamespaceKey: "app", Language: "nb", Format: "po", Content: po.String(), Status: model.StatusNeedsReview}); err != nil {
+				t.Fatal(err)
+			}
+			// Another namespace's keys between this one's, which a read of the namespace's
+			// ids as ranges passes over.
+			other := en
+			other.Namespace = "other"
+			if _, err := a.Sync(ctx, tools.SyncIn{NamespaceRef: other, Translations: map[string]string{
+				fmt.Sprintf("o.%d.a", round): "A", fmt.Sprintf("o.%d.b", round): "B"}}); err != nil {
 				t.Fatal(err)
 			}
 			// New keys with notes for translators, from a source file.

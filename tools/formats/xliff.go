@@ -71,11 +71,14 @@ package formats
 // stands for a kept value that was empty.
 
 import (
-	"github.com/lokal-dev/lokal/tools/message"
+	"bytes"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/message"
 )
 
 var xliffCodec = &Codec{Name: "xliff", ContentType: "application/xliff+xml", Extension: "xlf", Bilingual: true, Decode: decodeXLIFF, Encode: encodeXLIFF, Merge: mergeXLIFF}
@@ -591,7 +594,8 @@ func xlMeta(m map[string]string, k string) (string, bool) {
 
 func encodeXLIFF(f *File, o Options) ([]byte, error) {
 	sl, tl := xlLanguages(f, o)
-	var b strings.Builder
+	var b bytes.Buffer
+	b.Grow(xlSize(f))
 	prolog, ok := xlMeta(f.Meta, "prolog")
 	if !ok {
 		prolog = xliff12Prolog
@@ -674,7 +678,21 @@ func encodeXLIFF(f *File, o Options) ([]byte, error) {
 		epilog = "\n"
 	}
 	b.WriteString(epilog)
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
+}
+
+// xlSize is about what f takes as XLIFF, so that the buffer is allocated once rather than
+// doubled (and copied) a dozen times.
+func xlSize(f *File) int {
+	n := 512
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		n += 120 + len(e.Key) + len(e.Source) + len(e.Comment)
+		for _, v := range e.Values {
+			n += len(v.Text) + 40
+		}
+	}
+	return n + n/8
 }
 
 // xlGroupTags splits the start tags of nested groups.
@@ -712,7 +730,7 @@ func xmlTagLen(s string) int {
 
 // xlSwitchGroups writes the group end and start tags between a unit in groups from and the
 // next one in groups to (each the concatenated start tags, outermost first).
-func xlSwitchGroups(b *strings.Builder, from, to string, indent int) {
+func xlSwitchGroups(b xlWriter, from, to string, indent int) {
 	ft, tt := xlGroupTags(from), xlGroupTags(to)
 	common := 0
 	for common < len(ft) && common < len(tt) && ft[common] == tt[common] {
@@ -730,7 +748,7 @@ func xlSwitchGroups(b *strings.Builder, from, to string, indent int) {
 	}
 }
 
-func writeXLIFFEntry(b *strings.Builder, e *Entry, id, sl, tl string) {
+func writeXLIFFEntry(b xlWriter, e *Entry, id, sl, tl string) {
 	indent := 6 + 2*xlGroupDepth(e.Meta["group"])
 	switch e.Meta["xcode"] {
 	case "stringsdict", "catalog":
@@ -745,8 +763,8 @@ func writeXLIFFEntry(b *strings.Builder, e *Entry, id, sl, tl string) {
 	writeXLIFFUnit(b, e, id, e.Source, v, hasTarget, indent, e.Comment)
 }
 
-func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, hasTarget bool, indent int, comment string) {
-	pad := "\n" + strings.Repeat(" ", indent)
+func writeXLIFFUnit(b xlWriter, e *Entry, id, source string, v Value, hasTarget bool, indent int, comment string) {
+	// Written piece by piece: joining each line first cost a string per piece of 50,000 units.
 	attrs, ok := xlMeta(e.Meta, "attrs")
 	if !ok && e.DoNotTranslate {
 		attrs = ` translate="no"`
@@ -756,18 +774,69 @@ func writeXLIFFUnit(b *strings.Builder, e *Entry, id, source string, v Value, ha
 	} else if t, _ := xmlGetAttr(attrs, "translate"); t == "no" {
 		attrs = xmlDelAttr(attrs, "translate")
 	}
-	b.WriteString(pad + `<trans-unit id="` + xmlEscapeAttr(id) + `"` + attrs + ">")
-	b.WriteString(pad + "  " + xmlElement("source", e.Meta["source.attrs"], xmlWriteContent(source, e.Meta["source.cdata"] == "true", xliff12Inline)))
+	xlPad(b, indent)
+	b.WriteString(`<trans-unit id="`)
+	b.WriteString(xmlEscapeAttr(id))
+	b.WriteByte('"')
+	b.WriteString(attrs)
+	b.WriteByte('>')
+	xlPad(b, indent+2)
+	xlElement(b, "source", e.Meta["source.attrs"], xmlWriteContent(source, e.Meta["source.cdata"] == "true", xliff12Inline))
 	if hasTarget {
 		ta, ok := xlMeta(e.Meta, "target.attrs")
 		ta = xliffTargetAttrs(ta, ok, v.State)
-		b.WriteString(pad + "  " + xmlElement("target", ta, xmlWriteContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline)))
+		xlPad(b, indent+2)
+		xlElement(b, "target", ta, xmlWriteContent(v.Text, e.Meta["target.cdata"] == "true", xliff12Inline))
 	}
 	tail, ok := xlMeta(e.Meta, "xml")
-	if !ok || xlNotesText(tail) != comment {
-		tail = xlReplaceNotes(tail, comment, indent, ok)
+	switch {
+	case !ok && comment == "": // xliffTail's, written
+		xlPad(b, indent)
+	case !ok:
+		xlPad(b, indent+2)
+		xlElement(b, "note", "", xmlEscapeText(comment))
+		xlPad(b, indent)
+	default:
+		if xlNotesText(tail) != comment {
+			tail = xlReplaceNotes(tail, comment, indent, ok)
+		}
+		b.WriteString(tail)
 	}
-	b.WriteString(tail + "</trans-unit>")
+	b.WriteString("</trans-unit>")
+}
+
+// xlWriter is what the XLIFF writers write to: a bytes.Buffer for a file, a
+// strings.Builder for a merge's piece.
+type xlWriter interface {
+	io.StringWriter
+	io.ByteWriter
+}
+
+const xlSpaces = "                                                                "
+
+// xlPad starts a line indented by indent spaces.
+func xlPad(b xlWriter, indent int) {
+	b.WriteByte('\n')
+	for ; indent > len(xlSpaces); indent -= len(xlSpaces) {
+		b.WriteString(xlSpaces)
+	}
+	b.WriteString(xlSpaces[:indent])
+}
+
+// xlElement writes xmlElement(name, attrs, content).
+func xlElement(b xlWriter, name, attrs, content string) {
+	b.WriteByte('<')
+	b.WriteString(name)
+	b.WriteString(attrs)
+	if content == "" {
+		b.WriteString("/>")
+		return
+	}
+	b.WriteByte('>')
+	b.WriteString(content)
+	b.WriteString("</")
+	b.WriteString(name)
+	b.WriteByte('>')
 }
 
 // xliffTargetAttrs are a <target>'s attributes for a value in state st: kept as written
@@ -846,7 +915,7 @@ func xlReplaceNotes(tail, comment string, indent int, had bool) string {
 }
 
 // writeXcode writes a plural entry as Xcode's units; false when the value is not one.
-func writeXcode(b *strings.Builder, e *Entry, key, sl, tl string, indent int) bool {
+func writeXcode(b xlWriter, e *Entry, key, sl, tl string, indent int) bool {
 	v, hasTarget := e.Values[tl]
 	if tl == "" {
 		hasTarget = false

@@ -1,0 +1,113 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
+
+// fileKeysSpan bounds how sparse a namespace's key ids may be for namespaceFileKeys to
+// read them as ranges: past this many ids per key, most of the range is other
+// namespaces' keys and the per-key lookups of keyStates read less.
+const fileKeysSpan = 4
+
+// namespaceFileKeys appends to out every key of ns with its fileRows in the source
+// language and in language, as keyStates does, unsorted. The keys and each language's
+// rows are read as ranges of ids, in id order, and merged here by key id: as a join each
+// key cost a B-tree search per language, which was most of a cold export's 50,000 keys
+// (no index is added for it: each costs every write). Sparse ids fall back to keyStates.
+func (t *tx) namespaceFileKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, out *[]model.KeyState) error {
+	var lo, hi, n int64
+	if err := t.tx.QueryRowContext(ctx, `SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0), COUNT(*) FROM translation_keys WHERE namespace_id = ?`, ns.ID).Scan(&lo, &hi, &n); err != nil {
+		return mapError(err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if hi-lo+1 > fileKeysSpan*n+1000 {
+		return t.keyStates(ctx, ns, sourceLanguage, language, nil, fileRows, out)
+	}
+	// SQLite: NOT INDEXED leaves the rowid range (the table in id order) rather than the
+	// namespace's index and a table search per key; INDEXED BY keeps the translations'
+	// (key_id, language) index, walked in order, whatever the statistics say.
+	keysFrom, rowsFrom := "translation_keys", "translations AS r"
+	if !t.db.postgres {
+		keysFrom, rowsFrom = "translation_keys NOT INDEXED", "translations AS r INDEXED BY translations_key_language"
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, key, hidden, source_version, description FROM `+keysFrom+`
+WHERE id BETWEEN ? AND ? AND namespace_id = ? ORDER BY id`, lo, hi, ns.ID)
+	if err != nil {
+		return mapError(err)
+	}
+	start := len(*out)
+	vals := make([]any, 5)
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var sc scanner
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			rows.Close()
+			return mapError(err)
+		}
+		*out = append(*out, model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]),
+			SourceVersion: sc.int(vals[3]), Description: sc.str(vals[4])})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return mapError(err)
+	}
+	if sc.err != nil {
+		return sc.err
+	}
+	keys := (*out)[start:]
+	// keys are in id order: each language's rows are merged into them by key id.
+	read := func(lang string, set func(k *model.KeyState, r *model.TranslationState)) error {
+		rows, err := t.tx.QueryContext(ctx, `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM `+rowsFrom+`
+WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, lang)
+		if err != nil {
+			return mapError(err)
+		}
+		defer rows.Close()
+		vals := make([]any, 1+fileRows.n())
+		ptrs := make([]any, len(vals))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		i := 0
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				return mapError(err)
+			}
+			id := sc.int(vals[0])
+			for i < len(keys) && keys[i].ID < id {
+				i++
+			}
+			if i == len(keys) {
+				break
+			}
+			if keys[i].ID == id {
+				set(&keys[i], sc.translation(vals[1:], lang))
+			}
+		}
+		if sc.err != nil {
+			return sc.err
+		}
+		return mapError(rows.Err())
+	}
+	if err := read(sourceLanguage, func(k *model.KeyState, r *model.TranslationState) { k.Source = r }); err != nil {
+		return err
+	}
+	if language == sourceLanguage {
+		for i := range keys {
+			if s := keys[i].Source; s != nil {
+				v := *s
+				keys[i].Value = &v
+			}
+		}
+		return nil
+	}
+	return read(language, func(k *model.KeyState, r *model.TranslationState) { k.Value = r })
+}
