@@ -43,33 +43,46 @@ docker:
 # Tests run against SQLite always and PostgreSQL when LOKAL_TEST_POSTGRES is set
 # (.ci/run sets it). -parallel 4: the tests wait on the databases and loopback HTTP more
 # than on the CPUs (rest: 89 s at the default 2 on this 2-core machine, 41 s at 4).
-# The race detector covers the packages with concurrency; -short skips there the tests
-# that send one request at a time to a server of their own (the scenario tables, the
-# hostile inputs, the 10,000-key sync, the counter walk): the detector only sees
-# what runs at once, and the tests it keeps start the same servers and run the same
-# handlers, some concurrently. The plain run covers those tests without -race.
 # -timeout 30m: a package's default 10 minutes is short for rest under -race on a busy machine.
 TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 
-# Packages of pure functions (tools/message and its plural rules, valuecheck, jsoncheck,
-# checkup, formats, secrets, the model, the dump helper) hold no goroutine or shared state:
-# the race run leaves them to the plain run, which on a cold cache saves compiling and
-# running their instrumented tests (tools/message's property tests alone ran 53 s). The
-# editor's pages (rest/app) are also left to the plain run: its tests submit forms one at a
-# time, and the handlers they reach are the catalogue's, raced through rest and tools.
-# Longest first: go test starts packages in this order, two at a time, so the three long
-# ones (storage, rest, tools) overlap instead of one starting last.
+# The race run takes the tests whose subject is concurrency: the detector only reports a
+# race between goroutines that actually ran at once, and every other test sends one
+# request or makes one write at a time, which the plain run covers: raced too, they cost
+# 110 CPU-s (a quarter of the tests' own, before their databases' work) for code with
+# nothing beside it but the poller. RACERUN names, in RACEPKGS:
+#   - storage: Close with background work and writes in flight (TestBackgroundStopsAtClose,
+#     TestSQLiteWritesReadsAndClose: SQLite's writer queue and WAL checkpoints), writers
+#     and readers of one cached file (TestCachedPatchReadsAfterWrites), checkpoints under
+#     steady writes, a yield to a waiting writer, statistics waiting for a chunked write,
+#     the shared and in-memory limiters, the cache following another process, job leases;
+#   - rest: many clients writing at once (TestAPIConcurrentWrites), two instances on one
+#     database (TestAPIInstances, TestAPIInstancesShareTheWriteBudget), REST and MCP on
+#     one write budget, bodies in flight and trickled bodies cut off (the body guard's
+#     goroutines), a deploy hook dialled from its own goroutine, a hung model;
+#   - tools: chunked writes beside other projects' writes and other processes, checkups
+#     waiting for them and cancelled, readers running beside writes on one server and
+#     across two, project locks taking turns, a recount racing a write;
+#   - workflows: the worker's loops and lease renewal, checkup jobs claimed at once, dead
+#     workers' jobs and deliveries leased again, a slow receiver beside others;
+#   - and any test named for concurrency (Concurren, Coalesc, AtOnce, Race): name a new
+#     concurrent test so, or add it here.
+# RACEWHOLE, small packages with goroutines of their own (the AI client's concurrency
+# bound, storagetest's shared pool, the outbound guard, the body budget, the middleware),
+# is raced whole. Pure packages (tools/message, formats, checkup, ...) and the editor's
+# pages, which submit forms one at a time to the catalogue's handlers, are left out.
+# -short still skips the long sequential tests that match a name here.
+RACEPKGS = ./storage ./rest ./tools ./workflows
+RACERUN = ^(TestBackgroundStopsAtClose|TestSQLiteWritesReadsAndClose|TestCachedPatchReadsAfterWrites|TestSQLiteWALStartsOverUnderSteadyWrites|TestYieldToWritersLetsAWaitingWriteIn|TestStatisticsWaitForChunkedWrite|TestSharedLimiter|TestMemoryLimiterOnSQLite|TestCacheFollowsOtherProcesses|TestJobsLeaseAndRetry|TestAPIInstances|TestAPIInstancesShareTheWriteBudget|TestWriteLimitSharedByRESTAndMCP|TestBodyBytesInFlight|TestSlowBodyIsCutOff|TestSlowBodyEndsConnection|TestRedeployGuardAtDialTime|TestRetranslateWithAHungModel|TestChunkedWriteLetsOtherProjectsWrite|TestChunkedWriteSeesWritesOfAnotherProcess|TestChunkedWriteIsInFlight|TestCheckupWaitsForChunkedWrite|TestCheckupCancelled|TestReadNamespaceReadsOwnWrites|TestReadNamespaceOtherServerAfterPoll|TestProjectLocksTakeTurnsPerProject|TestCheckupJobsOneRunsOneWaits|TestAutoTranslateJobOfADeadWorker|TestAutoTranslateBatchOfADeadWorkerAfterASplit|TestRenewedLeaseKeepsAJob|TestSlowReceiverDoesNotStarveOthers|TestLeasedDeliveryResumes|Test.*(Concurren|Coalesc|AtOnce|Race).*)$$
+RACEWHOLE = ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
 #
 # The race run takes each test once, on PostgreSQL (RACEDIALECTS), not on both databases:
 # the detector watches our goroutines (handlers, hooks, caches, workers), and they are the
 # same on either database, while SQLite's engine is Go code (modernc.org/sqlite) that -race
-# instruments whole: tools under -race cost 83 s of CPU on SQLite against 36 s on
-# PostgreSQL, its server included, and storage raced on both took 6 minutes. What is
-# SQLite's own (the writer queue, background WAL checkpoints, Close with writes in flight)
-# is raced by storage's TestSQLiteWritesReadsAndClose, which names SQLite itself. The plain
-# run still runs every test on both databases. Without LOKAL_TEST_POSTGRES the race run
-# takes SQLite, rather than skip.
-RACEPKGS = ./storage ./rest ./tools ./workflows ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
+# instruments whole. What is SQLite's own (the writer queue, background WAL checkpoints,
+# Close with writes in flight) is raced by the tests above that name SQLite. The plain run
+# still runs every test on both databases. Without LOKAL_TEST_POSTGRES the race run takes
+# SQLite, rather than skip.
 RACEDIALECTS ?= $(if $(LOKAL_TEST_POSTGRES),postgres,sqlite)
 
 # The plain run lists the long packages first, and runs three at a time (-p 3, go test's
@@ -88,8 +101,8 @@ PLAINP ?= 3
 # needs, and a progress line every 30 s. It ends with the slowest tests, then go test's
 # closing lines of both runs, and fails when anything failed.
 test:
-	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" RACEDIALECTS="$(RACEDIALECTS)" \
-		PLAINPKGS="$(PLAINPKGS)" PLAINP="$(PLAINP)" bash .ci/test
+	@GO="$(GO)" TESTFLAGS="$(TESTFLAGS)" RACEPKGS="$(RACEPKGS)" RACERUN='$(RACERUN)' RACEWHOLE="$(RACEWHOLE)" \
+		RACEDIALECTS="$(RACEDIALECTS)" PLAINPKGS="$(PLAINPKGS)" PLAINP="$(PLAINP)" bash .ci/test
 
 # The tests marked storagetest.Long (seconds each by design: hundreds of requests one at a
 # time, a server killed and restarted, budgets waited out), with LOKAL_TEST_LONG=1. CI

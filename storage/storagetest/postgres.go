@@ -94,11 +94,19 @@ func pgDSN(name, searchPath string) string {
 	return u.String()
 }
 
+// pgConnect opens a pool of one connection, closed after idleConn unused: the server
+// allows 100 connections in all, shared by every test binary running (and by whoever
+// else uses the server), and a pool database's connection is needed only between the
+// tests leasing it.
 func pgConnect(dsn string) *sql.DB {
 	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
 	db.SetMaxOpenConns(1)
+	db.SetConnMaxIdleTime(idleConn)
 	return db
 }
+
+// idleConn is how long an unused connection of this package stays open.
+const idleConn = time.Second
 
 func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
@@ -136,6 +144,8 @@ func pgSetUp(base string) error {
 	// DROP DATABASE waits for a checkpoint: seconds on a busy server.
 	t.admin = sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(base), pgdriver.WithReadTimeout(5*time.Minute)))
 	t.admin.SetMaxOpenConns(4)
+	t.admin.SetMaxIdleConns(1)
+	t.admin.SetConnMaxIdleTime(idleConn)
 	if t.lock, err = t.admin.Conn(ctx); err != nil {
 		return fmt.Errorf("connecting to %s: %w", EnvPostgres, err)
 	}
