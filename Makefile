@@ -55,14 +55,16 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 #     TestSQLiteWritesReadsAndClose: SQLite's writer queue and WAL checkpoints), writers
 #     and readers of one cached file (TestCachedPatchReadsAfterWrites), checkpoints under
 #     steady writes, a yield to a waiting writer, statistics waiting for a chunked write,
-#     the shared and in-memory limiters, the cache following another process, job leases;
+#     the shared and in-memory limiters, the cache following another process, job leases,
+#     the trigram indexes merged in the background after writes;
 #   - rest: many clients writing at once (TestAPIConcurrentWrites), two instances on one
 #     database (TestAPIInstances, TestAPIInstancesShareTheWriteBudget), REST and MCP on
 #     one write budget, bodies in flight and trickled bodies cut off (the body guard's
 #     goroutines), a deploy hook dialled from its own goroutine, a hung model;
 #   - tools: chunked writes beside other projects' writes and other processes, checkups
 #     waiting for them and cancelled, readers running beside writes on one server and
-#     across two, project locks taking turns, a recount racing a write;
+#     across two, project locks taking turns, a recount racing a write, the exports'
+#     queue of cold fills (coalesced, bounded, full);
 #   - workflows: the worker's loops and lease renewal, checkup jobs claimed at once, dead
 #     workers' jobs and deliveries leased again, a slow receiver beside others;
 #   - and any test named for concurrency (Concurren, Coalesc, AtOnce, Race): name a new
@@ -73,7 +75,7 @@ TESTFLAGS ?= -count=1 -parallel 4 -timeout 30m
 # pages, which submit forms one at a time to the catalogue's handlers, are left out.
 # -short still skips the long sequential tests that match a name here.
 RACEPKGS = ./storage ./rest ./tools ./workflows
-RACERUN = ^(TestBackgroundStopsAtClose|TestSQLiteWritesReadsAndClose|TestCachedPatchReadsAfterWrites|TestSQLiteWALStartsOverUnderSteadyWrites|TestYieldToWritersLetsAWaitingWriteIn|TestStatisticsWaitForChunkedWrite|TestSharedLimiter|TestMemoryLimiterOnSQLite|TestCacheFollowsOtherProcesses|TestJobsLeaseAndRetry|TestAPIInstances|TestAPIInstancesShareTheWriteBudget|TestWriteLimitSharedByRESTAndMCP|TestBodyBytesInFlight|TestSlowBodyIsCutOff|TestSlowBodyEndsConnection|TestRedeployGuardAtDialTime|TestRetranslateWithAHungModel|TestChunkedWriteLetsOtherProjectsWrite|TestChunkedWriteSeesWritesOfAnotherProcess|TestChunkedWriteIsInFlight|TestCheckupWaitsForChunkedWrite|TestCheckupCancelled|TestReadNamespaceReadsOwnWrites|TestReadNamespaceOtherServerAfterPoll|TestProjectLocksTakeTurnsPerProject|TestCheckupJobsOneRunsOneWaits|TestAutoTranslateJobOfADeadWorker|TestAutoTranslateBatchOfADeadWorkerAfterASplit|TestRenewedLeaseKeepsAJob|TestSlowReceiverDoesNotStarveOthers|TestLeasedDeliveryResumes|Test.*(Concurren|Coalesc|AtOnce|Race).*)$$
+RACERUN = ^(TestBackgroundStopsAtClose|TestSQLiteWritesReadsAndClose|TestCachedPatchReadsAfterWrites|TestSQLiteWALStartsOverUnderSteadyWrites|TestYieldToWritersLetsAWaitingWriteIn|TestStatisticsWaitForChunkedWrite|TestSharedLimiter|TestMemoryLimiterOnSQLite|TestCacheFollowsOtherProcesses|TestJobsLeaseAndRetry|TestAPIInstances|TestAPIInstancesShareTheWriteBudget|TestWriteLimitSharedByRESTAndMCP|TestBodyBytesInFlight|TestSlowBodyIsCutOff|TestSlowBodyEndsConnection|TestRedeployGuardAtDialTime|TestRetranslateWithAHungModel|TestChunkedWriteLetsOtherProjectsWrite|TestChunkedWriteSeesWritesOfAnotherProcess|TestChunkedWriteIsInFlight|TestCheckupWaitsForChunkedWrite|TestCheckupCancelled|TestReadNamespaceReadsOwnWrites|TestReadNamespaceOtherServerAfterPoll|TestProjectLocksTakeTurnsPerProject|TestCheckupJobsOneRunsOneWaits|TestAutoTranslateJobOfADeadWorker|TestAutoTranslateBatchOfADeadWorkerAfterASplit|TestRenewedLeaseKeepsAJob|TestSlowReceiverDoesNotStarveOthers|TestLeasedDeliveryResumes|TestExportColdFillsBounded|TestExportQueueFull|TestTrigramSegmentsMergedAfterWrites|TestTrigramPendingListsMergedAfterWrite|Test.*(Concurren|Coalesc|AtOnce|Race).*)$$
 RACEWHOLE = ./ai ./storage/storagetest ./tools/outbound ./rest/reqbody ./rest/httpx
 #
 # The race run takes each test once, on PostgreSQL (RACEDIALECTS), not on both databases:
