@@ -294,8 +294,7 @@ func TestPushPullLayouts(t *testing.T) {
 					t.Errorf("after pull the repository has\n%q\nwant\n%q", files, tc.pulled)
 				}
 				t.Run("git diff", func(t *testing.T) {
-					// Byte-identical pull is the merge's work (issue 33 item 2); this
-					// reports the layouts where it does not hold yet.
+					// A pull with nothing changed leaves the team's files byte-identical.
 					cmd := exec.Command("git", "diff", "--exit-code")
 					cmd.Dir = r.dir
 					if out, err := cmd.CombinedOutput(); err != nil {
