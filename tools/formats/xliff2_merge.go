@@ -78,19 +78,11 @@ func mergeXLIFF2(local []byte, theirs *File, o Options) ([]byte, error) {
 			}
 			edits = append(edits, Edit{Start: seg.start, End: seg.innerStart, Text: "<" + seg.name + attrs + ">"})
 		}
-		switch {
-		case has && tg != nil:
-			edits = append(edits, xlReplaceElement(m.data, tg, tg.rawAttrs, xmlWriteContent(v.Text, xlCDATA(tg), xliff2Inline))...)
-		case has:
-			el := xmlElement("target", "", xmlEncodeInline(v.Text, xliff2Inline))
-			if in := xmlIndent(m.data, src.start); in != "" {
-				el = "\n" + in + el
-			}
-			edits = append(edits, Edit{Start: src.end, End: src.end, Text: el})
-		case tg != nil:
-			edits = append(edits, xmlRemoval(m.data, tg.start, tg.end))
+		var attrs string
+		if tg != nil {
+			attrs = tg.rawAttrs
 		}
-		return edits
+		return append(edits, xlTargetEdits(m.data, src, tg, has, v.Text, attrs, "", xliff2Inline)...)
 	}
 	return m.merge(xlTheirs(theirs, tl), change, render, 4)
 }

@@ -194,6 +194,25 @@ func xlReplaceElement(data []byte, n *xlNode, attrs, content string) []Edit {
 	return out
 }
 
+// xlTargetEdits makes the target after src say text, or removes it when has is false:
+// rewritten in place with attrs when tg exists, or written after src with newAttrs, on a
+// line of its own when src has one.
+func xlTargetEdits(data []byte, src, tg *xlNode, has bool, text, attrs, newAttrs string, set xmlInlineSet) []Edit {
+	switch {
+	case has && tg != nil:
+		return xlReplaceElement(data, tg, attrs, xmlWriteContent(text, xlCDATA(tg), set))
+	case has:
+		el := xmlElement("target", newAttrs, xmlEncodeInline(text, set))
+		if in := xmlIndent(data, src.start); in != "" {
+			el = "\n" + in + el
+		}
+		return []Edit{{Start: src.end, End: src.end, Text: el}}
+	case tg != nil:
+		return []Edit{xmlRemoval(data, tg.start, tg.end)}
+	}
+	return nil
+}
+
 // xlCDATA says whether an element's content is one CDATA section.
 func xlCDATA(n *xlNode) bool { return len(n.kids) == 1 && n.kids[0].cdata }
 
@@ -281,19 +300,11 @@ func mergeXLIFF(local []byte, theirs *File, o Options) ([]byte, error) {
 			v.State = lv.State // translated and none are one: the file's spelling stays
 		}
 		tg := n.child("target")
-		switch {
-		case has && tg != nil:
-			edits = append(edits, xlReplaceElement(m.data, tg, xliffTargetAttrs(tg.rawAttrs, true, v.State), xmlWriteContent(v.Text, xlCDATA(tg), xliff12Inline))...)
-		case has:
-			el := xmlElement("target", xliffStateAttr(v.State), xmlEncodeInline(v.Text, xliff12Inline))
-			if in := xmlIndent(m.data, src.start); in != "" {
-				el = "\n" + in + el
-			}
-			edits = append(edits, Edit{Start: src.end, End: src.end, Text: el})
-		case tg != nil:
-			edits = append(edits, xmlRemoval(m.data, tg.start, tg.end))
+		var attrs string
+		if tg != nil {
+			attrs = xliffTargetAttrs(tg.rawAttrs, true, v.State)
 		}
-		return edits
+		return append(edits, xlTargetEdits(m.data, src, tg, has, v.Text, attrs, xliffStateAttr(v.State), xliff12Inline)...)
 	}
 	render := func(t Entry, base int) string {
 		var b strings.Builder
