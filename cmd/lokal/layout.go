@@ -31,8 +31,6 @@ const (
 
 var spellings = []spelling{spellBCP47, spellLocale, spellAndroid, spellApple}
 
-func (s spelling) placeholder() string { return "{" + string(s) + "}" }
-
 // write spells a language tag as the placeholder's names do. Android's folder of the
 // source language is values, with no qualifier: the resources Android falls back to.
 func (s spelling) write(tag string, source bool) string {

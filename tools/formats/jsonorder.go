@@ -106,17 +106,6 @@ func (n *jsonNode) set(key string, v *jsonNode) {
 	n.Vals = append(n.Vals, v)
 }
 
-// del removes an object member.
-func (n *jsonNode) del(key string) {
-	for i, k := range n.Keys {
-		if k == key {
-			n.Keys = append(n.Keys[:i:i], n.Keys[i+1:]...)
-			n.Vals = append(n.Vals[:i:i], n.Vals[i+1:]...)
-			return
-		}
-	}
-}
-
 func jsonStr(s string) *jsonNode { return &jsonNode{Kind: jsonString, Str: s} }
 func jsonObj() *jsonNode {
 	return &jsonNode{Kind: jsonObject, Keys: make([]string, 0, 4), Vals: make([]*jsonNode, 0, 4)}
