@@ -93,12 +93,7 @@ func (s *server) readBody(c *gin.Context) {
 		writeError(c, errTooLarge(c))
 		return
 	}
-	// Room for the declared length, MaxBody when unknown.
-	n := c.Request.ContentLength
-	if n < 0 {
-		n = MaxBody
-	}
-	release, err := s.opts.Bodies.Acquire(c.Request.Context(), n, s.opts.BodyTimeout)
+	release, err := s.opts.Bodies.Acquire(c.Request.Context(), c.Request.ContentLength, MaxBody, s.opts.BodyTimeout)
 	if err != nil {
 		writeError(c, err)
 		return

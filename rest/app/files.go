@@ -189,11 +189,7 @@ func (h *handler) importConfirm(w http.ResponseWriter, r *http.Request) {
 // none or more: the body, the form parsed from it, the file and its base64 for the preview
 // live until the handler is done. A body over limit is refused by readBody, after this.
 func (h *handler) holdBody(r *http.Request, limit int64) (release func(), err error) {
-	n := r.ContentLength
-	if n < 0 || n > limit {
-		n = limit
-	}
-	return h.opts.Bodies.Acquire(r.Context(), n, h.opts.BodyTimeout)
+	return h.opts.Bodies.Acquire(r.Context(), r.ContentLength, limit, h.opts.BodyTimeout)
 }
 
 // uploadedFile reads the form's file, refusing one over maxFile as the import endpoint

@@ -52,7 +52,7 @@ func TestUploadSharesTheAPIBound(t *testing.T) {
 			return res
 		}
 
-		release, err := bodies.Acquire(t.Context(), 1<<20, time.Second)
+		release, err := bodies.Acquire(t.Context(), 1<<20, 1<<20, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

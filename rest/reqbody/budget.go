@@ -22,9 +22,15 @@ func NewBudget(n int64) *Budget {
 	return &Budget{sem: semaphore.NewWeighted(n), size: n}
 }
 
-// Acquire reserves n bytes (at least 1, at most the whole budget) until ctx ends or wait
-// passes, then answers unavailable with a Retry-After; release gives the room back.
-func (b *Budget) Acquire(ctx context.Context, n int64, wait time.Duration) (release func(), err error) {
+// Acquire reserves room for a body of declared length (a Content-Length, -1 when unknown)
+// under a door's cap limit: the declared length, or limit when it is unknown or larger (at
+// least 1, at most the whole budget). Past wait or ctx's end it answers unavailable with a
+// Retry-After; release gives the room back.
+func (b *Budget) Acquire(ctx context.Context, declared, limit int64, wait time.Duration) (release func(), err error) {
+	n := declared
+	if n < 0 || n > limit {
+		n = limit
+	}
 	n = min(max(n, 1), b.size)
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
