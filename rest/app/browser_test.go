@@ -5,6 +5,7 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -160,13 +161,14 @@ func waitFor(t *testing.T, ctx context.Context, what, expr string) {
 	}
 }
 
+// text waits for the element sel names and reads its text in the page itself: read by
+// node id (chromedp.TextContent), an element the page had just re-rendered answered "No
+// node with given id found" on a busy machine.
 func text(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
-	if err != nil {
-		t.Fatalf("reading %s: %v", sel, err)
-	}
-	return v
+	q := fmt.Sprintf("document.querySelector(%q)", sel)
+	waitFor(t, ctx, sel, q+" !== null")
+	return eval[string](t, ctx, q+".textContent")
 }
 
 func key(k string, mods ...chromedp.Modifier) chromedp.Action[chromedp.Void] {
