@@ -24,6 +24,14 @@ func TestStatisticsReachOpenReaders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The pool hands this database to the binary's next test: it must find the schema
+		// it expects (the schema tests compare it with a fresh one).
+		t.Cleanup(func() {
+			if c, err := storage.WriterConn(ctx, db); err == nil {
+				c.ExecContext(ctx, `DROP TABLE IF EXISTS plan_probe`)
+				c.Close()
+			}
+		})
 		exec := func(c bun.Conn, stmts ...string) {
 			t.Helper()
 			for _, s := range stmts {
