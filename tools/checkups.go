@@ -243,6 +243,11 @@ func (c *Catalog) runCheckup(ctx context.Context, projectID, trigger string) (Ch
 		err = c.checkupQueued(ctx, cfg, &r)
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			// PostgreSQL's driver answers a query cut short by the context with the
+			// server's "canceling statement" error, not the context's.
+			err = ctx.Err()
+		}
 		// Stopped midway (a shutdown, a failure): what the chunks stored stays for the
 		// next checkup to carry on from, at once rather than after the lease.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
