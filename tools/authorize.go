@@ -283,6 +283,9 @@ func admits(ctx context.Context, op model.Operation) error {
 	case model.KindAnonymous:
 		who = Anonymous
 	}
+	if p.GrantID != "" {
+		who = Grant
+	}
 	if o, ok := Op(op); ok && o.Auth&who != 0 {
 		return nil
 	}

@@ -15,26 +15,26 @@ import "github.com/lokal-dev/lokal/tools/model"
 // them.
 var Operations = []Operation{
 	// MCP read tools.
-	{Name: "list_projects", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
-	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
-	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
-	{Name: "get_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
-	{Name: "get_translation", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
-	{Name: "search_translations", Doors: MCP, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
-	{Name: "list_terminology", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
-	{Name: "get_checkup_report", Doors: MCP | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
+	{Name: "list_projects", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
+	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
+	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
+	{Name: "get_translations", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
+	{Name: "get_translation", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
+	{Name: "search_translations", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
+	{Name: "list_terminology", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
+	{Name: "get_checkup_report", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
 
 	// MCP write tools, hidden from read-only callers.
-	{Name: "enable_language", Doors: MCP | Editor, Auth: Writer | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
-	{Name: "register_source_strings", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
-	{Name: "update_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
-	{Name: "set_translation_status", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
-	{Name: "add_key", Doors: MCP, Auth: Writer, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
-	{Name: "add_comment", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
-	{Name: "flag_translation", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
-	{Name: "add_glossary_term", Doors: MCP | Editor, Auth: Writer | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
-	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
+	{Name: "enable_language", Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
+	{Name: "register_source_strings", Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
+	{Name: "update_translation", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
+	{Name: "set_translation_status", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
+	{Name: "add_key", Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
+	{Name: "add_comment", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
+	{Name: "flag_translation", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
+	{Name: "add_glossary_term", Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: "import_translations", Doors: MCP | REST, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
 	{Name: "read_namespace", Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
@@ -109,6 +109,16 @@ var Operations = []Operation{
 	{Name: "user_disable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 	{Name: "user_enable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
 	{Name: "user_delete", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+
+	// OAuth for the MCP endpoints: the consent page and the Connect page's grants (Editor),
+	// the client's protocol endpoints (REST, no token: the client proves itself by PKCE or
+	// its refresh token).
+	{Name: model.OpOAuthAuthorize, Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: model.OpGrantList, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpGrantRevoke, Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: model.OpOAuthToken, Doors: REST, Auth: Anonymous},
+	{Name: model.OpOAuthRevoke, Doors: REST, Auth: Anonymous},
+	{Name: model.OpOAuthRegister, Doors: REST, Auth: Anonymous},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the
@@ -158,6 +168,7 @@ const (
 	WorkspacePAT                     // a personal access token for a workspace
 	Session                          // a signed-in editor user
 	Anonymous                        // no credential: a visitor's browser, a build tool
+	Grant                            // an OAuth access token: a person's consent to a client, MCP only
 
 	AnyToken = KeyRO | KeyRW | PAT | WorkspacePAT
 	Writer   = KeyRW | PAT | WorkspacePAT

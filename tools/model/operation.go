@@ -79,3 +79,13 @@ const (
 	OpUserEnable     Operation = "user_enable"
 	OpUserDelete     Operation = "user_delete"
 )
+
+// OAuth: lokal as the authorization server of its MCP endpoints (tools/oauth*.go).
+const (
+	OpOAuthAuthorize Operation = "oauth_authorize" // a signed-in person consents to a client
+	OpOAuthToken     Operation = "oauth_token"     // a client trades a code or refresh token
+	OpOAuthRevoke    Operation = "oauth_revoke"    // a client revokes a token (RFC 7009)
+	OpOAuthRegister  Operation = "oauth_register"  // dynamic client registration (RFC 7591)
+	OpGrantList      Operation = "grant_list"      // the Connect page lists a person's grants
+	OpGrantRevoke    Operation = "grant_revoke"    // a person ends a grant
+)

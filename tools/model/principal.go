@@ -20,6 +20,12 @@ type Principal struct {
 	WorkspaceID string
 	ProjectID   string // empty for workspace tokens and the system
 	ReadOnly    bool
+	// GrantID is set for an OAuth access token: the grant a person consented to, which
+	// the token acts under (as their personal token of Kind would, within its scope).
+	GrantID string
+	// Audience is the resource URL an OAuth access token was issued for (RFC 8707); it is
+	// refused at any other. Empty for pasted tokens and keys.
+	Audience string
 	// Agent, when set, is who the history credits instead of the token's owner: AI
 	// translations are attributed to ai:<model>.
 	Agent string
