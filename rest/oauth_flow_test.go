@@ -20,8 +20,8 @@ func TestOAuthMetadataAndChallenge(t *testing.T) {
 	oauthForEachDialect(t, nil, func(t *testing.T, e *oauthEnv) {
 		iss := e.cat.Issuer()
 		for path, resource := range map[string]string{
-			"/.well-known/oauth-protected-resource":                             iss + "/api/mcp",
-			"/.well-known/oauth-protected-resource/api/mcp":                     iss + "/api/mcp",
+			"/.well-known/oauth-protected-resource":                           iss + "/api/mcp",
+			"/.well-known/oauth-protected-resource/api/mcp":                   iss + "/api/mcp",
 			"/.well-known/oauth-protected-resource/api/" + e.proj.ID + "/mcp": iss + "/api/" + e.proj.ID + "/mcp",
 		} {
 			r := e.call(t, "GET", path, "", nil)
