@@ -12,6 +12,15 @@
 // router.go is the route table; middleware.go holds authentication, the body reader and
 // logging; namespaces.go, account.go, mcp.go and openapi.go hold the handlers by subject.
 //
+// # OAuth
+//
+// oauth.go makes lokal the OAuth 2.1 authorization server of its MCP endpoints and those
+// endpoints its protected resources: the well-known metadata, the token, revocation and
+// registration endpoints (no token; RFC 6749 error shape), and the MCP routes' own token
+// check, whose 401 carries the challenge that leads a client to the metadata and which
+// takes an OAuth access token only at the resource it was issued for. The consent page is
+// the editor's; the protocol's rules are the catalogue's (tools/oauth*.go).
+//
 // # Errors
 //
 // Catalogue errors answer the spec's shape { "error": code, "message": text } with the

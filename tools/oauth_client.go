@@ -33,6 +33,10 @@ const (
 	cimdMaxBytes = 16 << 10
 	cimdTimeout  = 5 * time.Second
 	cimdCacheFor = time.Hour
+	// cimdFetchesPerMinute caps the fetches of one host's documents; cached ones are free.
+	cimdFetchesPerMinute = 30
+	// registrationsPerHour caps dynamic registrations, all clients together.
+	registrationsPerHour = 100
 )
 
 // Caps on what a client's metadata may say.
@@ -106,6 +110,14 @@ func (c *Catalog) oauthClient(ctx context.Context, clientID string) (model.OAuth
 		}
 		if err == nil && !cached.Registered && c.opts.Now().Sub(cached.FetchedAt) < cimdCacheFor && !cached.FetchedAt.After(c.opts.Now()) {
 			return cached, nil
+		}
+		// Anyone may start an authorization request: fetches per host are capped, so that
+		// lokal cannot be made to hammer a site (nor a site make lokal work for nothing).
+		host, _ := url.Parse(clientID)
+		if ok, _, err := c.limiter.Take(ctx, "oauth_cimd:"+strings.ToLower(host.Hostname()), cimdFetchesPerMinute, time.Minute); err != nil {
+			return model.OAuthClient{}, err
+		} else if !ok {
+			return model.OAuthClient{}, oauthErr("invalid_client", "too many fetches of this host's client metadata documents; try again in a minute")
 		}
 		v, err, _ := c.oauth.fetches.Do(clientID, func() (any, error) {
 			// Not the request's context: one caller going away must not fail the others.
@@ -322,6 +334,12 @@ func (c *Catalog) RegisterOAuthClient(ctx context.Context, m oauthex.ClientRegis
 	cl, err := c.checkClientMetadata(&m, true)
 	if err != nil {
 		return nil, err
+	}
+	// Registration is open to anyone: its rows are capped per hour.
+	if ok, _, err := c.limiter.Take(ctx, "oauth_register", registrationsPerHour, time.Hour); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, &OAuthError{Code: "temporarily_unavailable", Description: "too many registrations this hour; try again later", Status: 429}
 	}
 	cl.ClientID = newSecret(PrefixRegisteredClient)
 	now := c.opts.Now()
