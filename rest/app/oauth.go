@@ -100,7 +100,7 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	for _, p := range projects {
 		choices = append(choices, consentChoice{Value: p.ID, Label: p.Title, Selected: chosen == p.ID})
 	}
-	if check.ProjectID == "" {
+	if check.ProjectID == "" && len(projects) > 0 {
 		choices = append(choices, consentChoice{Value: workspaceChoice, Label: "The whole workspace (every project you have a role on)", Selected: chosen == workspaceChoice})
 	}
 	access := r.PostFormValue("access")
@@ -115,7 +115,7 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	h.render(w, r, status, "consent", map[string]any{"Check": check, "Client": check.Client, "Fields": fields, "FieldNames": authorizeFields,
 		"Choices": choices, "Fixed": check.ProjectID != "", "AsksWrite": asksWrite, "MayWrite": mayWrite, "Access": access,
-		"NoProject": len(choices) == 0, "Error": problem})
+		"NoProject": len(projects) == 0, "Error": problem})
 }
 
 func mapValues(m map[string]bool) []bool {
