@@ -136,15 +136,25 @@ func (t *tx) CreateOAuthGrant(ctx context.Context, g model.OAuthGrant) error {
 
 // grantRead is a grant with its client's name.
 type grantRead struct {
-	oauthGrantRow `bun:"extend"`
-	ClientName    *string `bun:"client_name"`
+	ID          string     `bun:"id"`
+	ClientID    string     `bun:"client_id"`
+	UserID      string     `bun:"user_id"`
+	WorkspaceID string     `bun:"workspace_id"`
+	ProjectID   string     `bun:"project_id"`
+	Scope       string     `bun:"scope"`
+	Resource    string     `bun:"resource"`
+	RedirectURI string     `bun:"redirect_uri"`
+	ReadOnly    bool       `bun:"read_only"`
+	CreatedAt   time.Time  `bun:"created_at"`
+	RevokedAt   *time.Time `bun:"revoked_at"`
+	ClientName  *string    `bun:"client_name"`
 }
 
 func (t *tx) grants(ctx context.Context, where func(*bun.SelectQuery) *bun.SelectQuery) ([]model.OAuthGrant, error) {
 	var rows []grantRead
-	q := t.tx.NewSelect().Model(&rows).ColumnExpr("g.*").ColumnExpr("c.name AS client_name").
+	q := t.tx.NewSelect().Model((*oauthGrantRow)(nil)).ColumnExpr("g.*").ColumnExpr("c.name AS client_name").
 		Join("LEFT JOIN oauth_clients AS c ON c.client_id = g.client_id")
-	if err := where(q).OrderExpr("g.created_at DESC, g.id").Scan(ctx); err != nil {
+	if err := where(q).OrderExpr("g.created_at DESC, g.id").Scan(ctx, &rows); err != nil {
 		return nil, mapError(err)
 	}
 	out := make([]model.OAuthGrant, len(rows))

@@ -58,8 +58,8 @@ func (c *Catalog) OAuthToken(ctx context.Context, req TokenRequest) (TokenRespon
 }
 
 func (c *Catalog) exchangeCode(ctx context.Context, req TokenRequest) (TokenResponse, error) {
-	if req.Code == "" || req.RedirectURI == "" || req.CodeVerifier == "" {
-		return TokenResponse{}, oauthErr("invalid_request", "code, redirect_uri and code_verifier are required")
+	if req.Code == "" {
+		return TokenResponse{}, oauthErr("invalid_request", "code is required")
 	}
 	if !strings.HasPrefix(req.Code, PrefixOAuthCode) || len(req.Code) > 100 {
 		return TokenResponse{}, invalidGrant("unknown code")
@@ -98,6 +98,8 @@ func (c *Catalog) exchangeCode(ctx context.Context, req TokenRequest) (TokenResp
 		return TokenResponse{}, invalidGrant("the code expired")
 	case code.ClientID != req.ClientID:
 		return TokenResponse{}, invalidGrant("the code was issued to another client")
+	case req.CodeVerifier == "":
+		return TokenResponse{}, invalidGrant("code_verifier is required (PKCE)")
 	case code.RedirectURI != req.RedirectURI:
 		return TokenResponse{}, invalidGrant("redirect_uri is not the authorization request's")
 	case !verifierRE.MatchString(req.CodeVerifier):
@@ -194,10 +196,10 @@ func (c *Catalog) refresh(ctx context.Context, req TokenRequest) (TokenResponse,
 			if err != nil {
 				return oauthErr("invalid_scope", err.(*OAuthError).Description)
 			}
-			scope = grantedScope(asked, g.ReadOnly)
-			if scope == ScopesAll && g.Scope != ScopesAll {
+			if contains(asked, ScopeWrite) && g.Scope != ScopesAll {
 				return oauthErr("invalid_scope", "a refresh cannot widen the grant's scope")
 			}
+			scope = grantedScope(asked, g.ReadOnly)
 		}
 		if err := c.grantUsable(ctx, tx, g); err != nil {
 			return err
