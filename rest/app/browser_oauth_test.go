@@ -41,6 +41,9 @@ func TestBrowserOAuthConsent(t *testing.T) {
 	if p := eval[[]string](t, ctx, a11yProblems); len(p) > 0 {
 		t.Errorf("consent page: %v", p)
 	}
+	if p := eval[[]string](t, ctx, contrastProblems); len(p) > 0 {
+		t.Errorf("consent page contrast: %v", p)
+	}
 	if missed := tabWalk(t, ctx, 20); len(missed) > 0 {
 		t.Errorf("Tab never reached on the consent page: %v", missed)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -89,12 +90,12 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	// may choose; the catalogue narrows a grant to the role all the same.
 	mayWrite := false
 	for _, p := range projects {
-		if role, err := h.cat.MyRoleOn(ctx, p.ID); err == nil && (role.Manage || slices.Contains(mapValues(role.Editable), true)) {
+		if role, err := h.cat.MyRoleOn(ctx, p.ID); err == nil && (role.Manage || slices.Contains(slices.Collect(maps.Values(role.Editable)), true)) {
 			mayWrite = true
 			break
 		}
 	}
-	asksWrite := slices.Contains(check.Scopes, "lokal:write")
+	asksWrite := slices.Contains(check.Scopes, tools.ScopeWrite)
 	chosen := r.PostFormValue("project")
 	var choices []consentChoice
 	for _, p := range projects {
@@ -116,14 +117,6 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	h.render(w, r, status, "consent", map[string]any{"Check": check, "Client": check.Client, "Fields": fields, "FieldNames": authorizeFields,
 		"Choices": choices, "Fixed": check.ProjectID != "", "AsksWrite": asksWrite, "MayWrite": mayWrite, "Access": access,
 		"NoProject": len(projects) == 0, "Error": problem})
-}
-
-func mapValues(m map[string]bool) []bool {
-	out := make([]bool, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
 
 // redirectOrigin is the scheme and host of a redirect URI the catalogue accepted, for the
