@@ -68,6 +68,11 @@ func (s *server) authenticate(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	if p.Audience != "" {
+		// An OAuth access token is for the MCP endpoint it was issued for, not the API.
+		writeError(c, model.Errorf(model.CodeUnauthorized, "this token was issued for %s only", p.Audience))
+		return
+	}
 	c.Request = c.Request.WithContext(model.WithPrincipal(c.Request.Context(), p))
 	c.Next()
 }

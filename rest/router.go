@@ -113,8 +113,9 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 	api.GET("/me", s.me)
 	api.GET("/:project_id/usage", s.usage)
 	api.POST("/:project_id/redeploy", s.redeploy)
-	api.POST("/mcp", s.openMCP, s.readBody, s.serveMCP)
-	api.POST("/:project_id/mcp", s.openMCP, s.readBody, s.serveMCP)
+	// The MCP endpoints and the OAuth routes (oauth.go): their own token check, with the
+	// OAuth challenge and audience.
+	s.mountOAuth(r)
 	for _, path := range []string{"/api/mcp", "/api/:project_id/mcp"} {
 		r.GET(path, mcpMethodNotAllowed)
 		r.DELETE(path, mcpMethodNotAllowed)

@@ -61,6 +61,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerKeyOrder(m)
 	registerFileMeta(m)
 	registerTrigramMergeOff(m)
+	registerOAuth(m)
 	return m
 }
 

@@ -235,6 +235,10 @@ type tokenRow struct {
 	Prefix     string     `bun:"prefix,notnull,default:''"`
 	LastUsedAt *time.Time `bun:"last_used_at"`
 	Name       string     `bun:"name,notnull,default:''"` // what people call it; may be empty
+	// An OAuth access token's grant, resource and end (issue 35); empty for the others.
+	GrantID   string     `bun:"grant_id,notnull,default:''"`
+	Audience  string     `bun:"audience,notnull,default:''"`
+	ExpiresAt *time.Time `bun:"expires_at"`
 }
 
 // projectHostRow binds a site's host name to the project that translates it: a host

@@ -131,6 +131,9 @@ func (t *tx) DeleteUser(ctx context.Context, userID string, at time.Time) error 
 		Exec(ctx); err != nil {
 		return mapError(err)
 	}
+	if err := t.deleteUserOAuth(ctx, userID); err != nil {
+		return err
+	}
 	for _, table := range []string{"sessions", "user_passwords", "tokens", "project_members"} {
 		if _, err := t.tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE user_id = ?", userID); err != nil {
 			return mapError(err)

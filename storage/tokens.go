@@ -17,7 +17,8 @@ func (t *tx) TokenKey(ctx context.Context) ([]byte, error) {
 
 func (t *tx) CreateToken(ctx context.Context, k model.TokenRecord) error {
 	_, err := t.tx.NewInsert().Model(&tokenRow{ID: k.ID, Kind: k.Kind, Hash: k.Hash, UserID: k.UserID,
-		WorkspaceID: k.WorkspaceID, ProjectID: k.ProjectID, ReadOnly: k.ReadOnly, Prefix: k.Prefix, Name: k.Name, CreatedAt: now()}).Exec(ctx)
+		WorkspaceID: k.WorkspaceID, ProjectID: k.ProjectID, ReadOnly: k.ReadOnly, Prefix: k.Prefix, Name: k.Name, CreatedAt: now(),
+		GrantID: k.GrantID, Audience: k.Audience, ExpiresAt: utcPtr(k.ExpiresAt)}).Exec(ctx)
 	return mapError(err)
 }
 
@@ -29,5 +30,6 @@ func (t *tx) TokenByHash(ctx context.Context, hash string) (model.TokenRecord, e
 		return model.TokenRecord{}, notFound(err, "token")
 	}
 	return model.TokenRecord{ID: r.ID, Kind: r.Kind, Hash: r.Hash, UserID: r.UserID, WorkspaceID: r.WorkspaceID,
-		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt}, nil
+		ProjectID: r.ProjectID, ReadOnly: r.ReadOnly, CreatedAt: r.CreatedAt,
+		GrantID: r.GrantID, Audience: r.Audience, ExpiresAt: r.ExpiresAt}, nil
 }

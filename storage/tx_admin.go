@@ -80,7 +80,8 @@ func (t *tx) SetProjectHosts(ctx context.Context, projectID string, hosts []stri
 
 func (t *tx) Tokens(ctx context.Context, f model.TokenFilter) ([]model.TokenInfo, error) {
 	var rows []tokenRow
-	q := t.tx.NewSelect().Model(&rows).Order("created_at", "id")
+	// An OAuth grant's access tokens are the grant's, listed and revoked with it.
+	q := t.tx.NewSelect().Model(&rows).Where("grant_id = ''").Order("created_at", "id")
 	if len(f.Kinds) > 0 {
 		q = q.Where("kind IN (?)", bun.In(f.Kinds))
 	}

@@ -112,15 +112,25 @@ func (c *Catalog) Authenticate(ctx context.Context, token string) (model.Princip
 	if subtle.ConstantTimeCompare([]byte(rec.Hash), []byte(hash)) != 1 {
 		return model.Principal{}, errBadToken()
 	}
+	// An OAuth access token ends by itself; the cache keeps it no longer than that.
+	expires := now.Add(c.opts.AuthCacheTTL)
+	if rec.ExpiresAt != nil {
+		if !now.Before(*rec.ExpiresAt) {
+			return model.Principal{}, errBadToken()
+		}
+		if rec.ExpiresAt.Before(expires) {
+			expires = *rec.ExpiresAt
+		}
+	}
 	c.noteTokenUse(rec.ID)
 	p := model.Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
-		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly}
+		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly, GrantID: rec.GrantID, Audience: rec.Audience}
 	c.authMu.Lock()
 	if len(c.auth) > 10000 {
 		c.auth = map[string]cachedPrincipal{}
 	}
 	if c.authGen == gen {
-		c.auth[token] = cachedPrincipal{p: p, expires: now.Add(c.opts.AuthCacheTTL)}
+		c.auth[token] = cachedPrincipal{p: p, expires: expires}
 	}
 	c.authMu.Unlock()
 	return p, nil

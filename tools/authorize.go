@@ -177,7 +177,7 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 // the project of every tool call in the returned context.
 func (c *Catalog) OpenMCP(ctx context.Context, projectID string) (context.Context, error) {
 	if projectID == "" {
-		if model.PrincipalFrom(ctx).Kind != model.KindWorkspace {
+		if p := model.PrincipalFrom(ctx); p.Kind != model.KindWorkspace && !oauthProjectGrant(p) {
 			return ctx, &model.Error{Code: model.CodeUnauthorized, Message: "this endpoint takes workspace tokens (pat_ws_) only"}
 		}
 		return ctx, nil

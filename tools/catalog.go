@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"crypto/x509"
 	"log/slog"
 	"slices"
 	"sync"
@@ -61,6 +62,14 @@ type Options struct {
 	// AICallBudget bounds the model calls of a request that waits for them (endpoint 6,
 	// ai_translate_keys); background jobs are bounded per call only. 0 means DefaultAICallBudget.
 	AICallBudget time.Duration
+	// OAuthRedirectHosts are the https hosts an OAuth client may send people back to,
+	// beyond loopback (always allowed); nil means DefaultOAuthRedirectHosts.
+	OAuthRedirectHosts []string
+	// OAuthDynamicRegistration opens RFC 7591 client registration (/oauth/register).
+	OAuthDynamicRegistration bool
+	// OAuthRootCAs, when set, replaces the system's roots for fetching client metadata
+	// documents (tests' own https servers).
+	OAuthRootCAs *x509.CertPool
 }
 
 // Catalog is every operation of the service. Each method authorizes the principal in its
@@ -88,6 +97,7 @@ type Catalog struct {
 	qa      qaCache     // the review queue's QA verdicts (editor_qa.go)
 	checkup checkupRun  // chunking of checkups (checkups.go)
 	exports exportFills // the queue of cold export fills (export_queue.go)
+	oauth   oauthState  // client metadata documents being fetched (oauth_client.go)
 
 	syntaxScans    atomic.Int64   // detections a read made from every source value (syntax.go)
 	syntaxRecounts atomic.Int64   // detections from every source value off the request path

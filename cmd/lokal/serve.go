@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -43,6 +44,8 @@ func serveCommand() *command {
 			{name: "job-lease", arg: "DURATION", usage: "how long a background job stays claimed without a renewal; a killed server's jobs resume after it", env: "LOKAL_JOB_LEASE", def: "30s"},
 			{name: "webhook-backoff", kind: listFlag, arg: "D,D,D", usage: "waits before the retries of a failed webhook delivery (one retry per wait)", env: "LOKAL_WEBHOOK_BACKOFF", def: "5s,30s,2m"},
 			{name: "max-conns-per-ip", kind: intFlag, arg: "N", usage: "open connections per client IP, 0 for no cap (trusted proxies are exempt)", env: "LOKAL_MAX_CONNS_PER_IP", def: "64"},
+			{name: "oauth-redirect-hosts", kind: listFlag, arg: "HOST,...", usage: "https hosts MCP clients connecting by OAuth may redirect to (loopback always may); empty: loopback only", env: "LOKAL_OAUTH_REDIRECT_HOSTS", def: strings.Join(tools.DefaultOAuthRedirectHosts, ",")},
+			{name: "oauth-dynamic-registration", kind: boolFlag, usage: "let MCP clients register themselves by OAuth dynamic client registration (RFC 7591); off: clients identify by a metadata document", env: "LOKAL_OAUTH_DYNAMIC_REGISTRATION", def: "false"},
 		},
 		run: func(ctx context.Context, c *call) (any, string, error) {
 			cfg, err := parseServeConfig(c.in)
@@ -66,6 +69,8 @@ type serveConfig struct {
 	workers          int            // background jobs at once
 	jobLease         time.Duration
 	webhookBackoff   []time.Duration
+	oauthRedirects   []string // https hosts OAuth clients may redirect to
+	oauthRegister    bool     // RFC 7591 registration open
 }
 
 func parseServeConfig(in *input) (serveConfig, error) {
@@ -109,6 +114,10 @@ func parseServeConfig(in *input) (serveConfig, error) {
 	if cfg.webhookBackoff, err = parseBackoff(in.list("webhook-backoff")); err != nil {
 		return cfg, err
 	}
+	if cfg.oauthRedirects, err = parseRedirectHosts(in.list("oauth-redirect-hosts")); err != nil {
+		return cfg, err
+	}
+	cfg.oauthRegister = in.boolean("oauth-dynamic-registration")
 	return cfg, nil
 }
 
@@ -207,6 +216,7 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 	opts.Limiter, opts.OnRefused = db.Limiter(nil), metrics.Refused
 	// Webhooks, redeploy and workspace AI providers call out through this guard.
 	opts.Outbound = outbound.NewGuard(cfg.allowPrivateNets)
+	opts.OAuthRedirectHosts, opts.OAuthDynamicRegistration = cfg.oauthRedirects, cfg.oauthRegister
 	opts.Hooks = writeHooks(opts)
 	cat := tools.NewCatalog(db, opts)
 	boot, err := cat.BootstrapIfEmpty(model.WithPrincipal(ctx, tools.System))
@@ -319,3 +329,16 @@ func parseBackoff(items []string) ([]time.Duration, error) {
 // error rolls the write back. The admin commands register the same hooks: a change made
 // from the CLI is checked, translated and announced as one made over HTTP.
 func writeHooks(opts *tools.Options) []tools.WriteHook { return tools.DefaultHooks(opts) }
+
+// parseRedirectHosts reads --oauth-redirect-hosts: host names, no scheme, port or path.
+func parseRedirectHosts(items []string) ([]string, error) {
+	out := []string{}
+	for _, h := range items {
+		u, err := url.Parse("https://" + h + "/")
+		if err != nil || u.Host != h || u.Port() != "" || u.User != nil || strings.ContainsAny(h, "/*") {
+			return nil, fmt.Errorf("--oauth-redirect-hosts: %q is not a host name (give claude.ai, not https://claude.ai/)", h)
+		}
+		out = append(out, strings.ToLower(h))
+	}
+	return out, nil
+}

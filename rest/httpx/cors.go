@@ -26,7 +26,7 @@ var (
 	// session, and sends its token.
 	apiCORS = NewCORS("GET, POST, PUT, OPTIONS",
 		"Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id",
-		"ETag, Retry-After, Mcp-Session-Id")
+		"ETag, Retry-After, Mcp-Session-Id, WWW-Authenticate")
 	// publicCORS is the Embed's public routes': no token, nothing but ETag and Retry-After
 	// to read.
 	publicCORS = NewCORS("GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After")

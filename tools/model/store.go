@@ -43,6 +43,7 @@ type Tx interface {
 	InvitationTx
 	SyntaxTx
 	OperatorTx
+	OAuthTx
 }
 
 // SyntaxState is the evidence of syntax found in a project's source values

@@ -38,4 +38,9 @@ type TokenRecord struct {
 	Prefix      string // the token's first characters, for lists; not a secret
 	Name        string // what people call it ("CI deploy"); may be empty
 	CreatedAt   time.Time
+	// An OAuth access token's grant, the resource it was issued for and its end; empty
+	// and nil for pasted tokens and keys, which live until revoked.
+	GrantID   string
+	Audience  string
+	ExpiresAt *time.Time
 }

@@ -1,6 +1,8 @@
 package outbound
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,6 +21,8 @@ type ClientOptions struct {
 	FollowRedirects bool
 	// MaxRedirects caps the redirects followed; zero means 10.
 	MaxRedirects int
+	// RootCAs, when set, replaces the system's roots for https (tests' own servers).
+	RootCAs *x509.CertPool
 }
 
 // Client returns an HTTP client whose every connection passes g. Build it once and reuse
@@ -39,6 +43,9 @@ func (g *Guard) Client(opts ClientOptions) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
+	}
+	if opts.RootCAs != nil {
+		base.TLSClientConfig = &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12}
 	}
 	c := &http.Client{Transport: &transport{guard: g, base: base}, Timeout: opts.Timeout}
 	if opts.FollowRedirects {
