@@ -125,6 +125,9 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/members/owner", h.signedIn(h.setUserRole))
 	m.HandleFunc("POST /app/p/{project}/members/invitations/revoke", h.signedIn(h.revokeInvitation))
 	m.HandleFunc("POST /app/p/{project}/members/reset", h.signedIn(h.resetLink))
+	m.HandleFunc("GET /app/oauth/authorize", h.authorize)
+	m.HandleFunc("POST /app/oauth/authorize", h.signedIn(h.authorizeAnswer))
+	m.HandleFunc("POST /app/p/{project}/connect/grants/revoke", h.signedIn(h.revokeGrant))
 	m.HandleFunc("GET /app/invite/{token}", h.inviteForm)
 	m.HandleFunc("GET /app/reset/{token}", h.resetForm)
 	// settings.go, terminology.go, checkups.go
@@ -175,11 +178,16 @@ func Mount(api, app http.Handler) http.Handler {
 	})
 }
 
+// cspPolicy is every page's Content-Security-Policy; the consent page adds the client's
+// redirect origin to form-action, where its answer sends the browser.
+const cspPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+
 // secureHeaders keep the pages from being framed or running scripts from anywhere else.
 func secureHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		h.Set("Content-Security-Policy", cspPolicy)
+		h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers that predate it
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		next.ServeHTTP(w, r)

@@ -57,6 +57,11 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
+	grants, err := h.cat.ListGrants(ctx)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	ai, err := h.cat.ShowAI(ctx, id)
 	if err != nil {
 		h.fail(w, r, err)
@@ -89,7 +94,7 @@ func (h *handler) connectPage(w http.ResponseWriter, r *http.Request, status int
 	if n.Flash == "" && n.Error == "" {
 		n.Flash = r.URL.Query().Get("done")
 	}
-	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks,
+	h.render(w, r, status, "connect", map[string]any{"Project": view.Project, "View": view, "Keys": keys, "Tokens": toks, "Grants": grants,
 		"AI": ai, "ProjectModel": view.Project.Settings.AIModel, "Snippet": snip, "Extra": extra, "Flash": n.Flash,
 		"Error": n.Error, "ErrorAt": n.ErrorAt, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Owner": owner, "EventKinds": tools.EventKinds,
 		"Form": r.PostForm, "ProjectTitles": titles,
@@ -253,10 +258,15 @@ func (h *handler) tokensPage(w http.ResponseWriter, r *http.Request, status int,
 		h.fail(w, r, err)
 		return
 	}
+	grants, err := h.cat.ListGrants(ctx)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	if n.Flash == "" && n.Error == "" {
 		n.Flash = r.URL.Query().Get("done")
 	}
-	h.render(w, r, status, "connect", map[string]any{"Project": model.Project{ID: id, Title: st.Title}, "Tokens": toks, "TokensOnly": true,
+	h.render(w, r, status, "connect", map[string]any{"Project": model.Project{ID: id, Title: st.Title}, "Tokens": toks, "Grants": grants, "TokensOnly": true,
 		"Flash": n.Flash, "Error": n.Error, "SecretWhat": n.SecretWhat, "Secret": n.Secret, "Form": r.PostForm})
 }
 
