@@ -5,10 +5,11 @@
 // authorization URL; the test approves it on the consent page in Chromium, and the code
 // comes back to this script's loopback redirect listener.
 //
-//   LOKAL_MCP_URL=http://127.0.0.1:8080/api/<project>/mcp LOKAL_REDIRECT_URL=http://127.0.0.1:<port>/callback \
+//   LOKAL_MCP_URL=http://127.0.0.1:8080/api/<project>/mcp LOKAL_REDIRECT_URL=http://127.0.0.1:0/callback \
 //   [LOKAL_CLIENT_ID_URL=https://.../client.json] node --import ./loopback-only.mjs mcp-oauth-client.mjs
 //
-// Protocol: one JSON object per line. Out (stdout): {"event": "authorize", "url"},
+// Protocol: one JSON object per line. Out (stdout): {"event": "listening", "redirect_url"}
+// first, then {"event": "authorize", "url"},
 // {"event": "tokens", "access_token", "refresh_token", "scope", "expires_in"} on every
 // token saved, {"event": "connected"}, {"event": "tools", "names"}, {"event": "result",
 // "is_error", "text", "structured"}, {"event": "error", "message", "code"}. In (stdin):
@@ -23,6 +24,8 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 
 const { LOKAL_MCP_URL, LOKAL_REDIRECT_URL, LOKAL_CLIENT_ID_URL } = process.env
 const mcpURL = new URL(LOKAL_MCP_URL)
+// Port 0 takes a free port: the URL listened on is printed first, before any client
+// metadata naming it is needed.
 const redirectURL = new URL(LOKAL_REDIRECT_URL)
 
 const emit = (event, fields = {}) => process.stdout.write(JSON.stringify({ event, ...fields }) + '\n')
@@ -88,8 +91,10 @@ const listener = http.createServer((req, res) => {
 })
 await new Promise((resolve, reject) => {
   listener.once('error', reject)
-  listener.listen(Number(redirectURL.port), redirectURL.hostname, resolve)
+  listener.listen(Number(redirectURL.port || 80), redirectURL.hostname, resolve)
 })
+redirectURL.port = String(listener.address().port)
+emit('listening', { redirect_url: redirectURL.href })
 
 const provider = new Provider()
 let client = null
@@ -108,7 +113,6 @@ async function authorize() {
   if (client) await client.close().catch(() => {})
   client = null
   const code = new Promise((resolve) => { pending = resolve })
-  let transport
   try {
     ;({ c: client } = await connect())
     return // tokens were still good: nothing to authorize
@@ -120,7 +124,7 @@ async function authorize() {
   if (params.get('state') !== provider._state) throw new Error(`state ${params.get('state')} is not the one sent`)
   const issuer = provider._discovery?.authorizationServerMetadata?.issuer
   if (!issuer || params.get('iss') !== issuer) throw new Error(`iss ${params.get('iss')} is not the issuer ${issuer}`)
-  transport = new StreamableHTTPClientTransport(mcpURL, { authProvider: provider })
+  const transport = new StreamableHTTPClientTransport(mcpURL, { authProvider: provider })
   await transport.finishAuth(params.get('code'))
   ;({ c: client } = await connect())
   emit('connected')

@@ -12,6 +12,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +54,7 @@ type oauthEnv struct {
 	docs   sync.Map // path → metadata document
 }
 
-func newOAuthEnv(t *testing.T, dialect string) *oauthEnv {
+func newOAuthEnv(t *testing.T, dialect string, set ...func(*tools.Options)) *oauthEnv {
 	t.Helper()
 	o := &oauthEnv{}
 	o.cimd = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -71,10 +72,16 @@ func newOAuthEnv(t *testing.T, dialect string) *oauthEnv {
 		t.Fatal(err)
 	}
 	o.base = "http://" + ln.Addr().String()
+	roots := x509.NewCertPool()
+	roots.AddCert(o.cimd.Certificate())
 	opts := ownerOptions(t, &tools.Options{
-		BaseURL: o.base,
-		Now:     func() time.Time { return time.Now().Add(time.Duration(o.offset.Load())) },
+		BaseURL:      o.base,
+		OAuthRootCAs: roots,
+		Now:          func() time.Time { return time.Now().Add(time.Duration(o.offset.Load())) },
 	})
+	for _, f := range set {
+		f(opts)
+	}
 
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
@@ -188,69 +195,71 @@ func newCallback(t *testing.T) *callback {
 	return cb
 }
 
-// freeCallbackURL is a loopback redirect URL on a port free now, for a client that listens
-// on it itself.
-func freeCallbackURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return "http://" + ln.Addr().String() + "/callback"
-}
-
 // consent does in the browser what the person does: opens the authorization URL, signs in
-// as email when asked, chooses the project (or the workspace for "") and read-write or
-// read-only, approves, and waits until the browser lands on the client's redirect. It
-// returns errors rather than failing the test: the go-sdk calls it from its own flow.
-func consent(ctx context.Context, authURL, email, projectID string, readWrite bool, redirect string) error {
+// as email when asked, checks that the page names the client, chooses the project (or
+// "workspace") and read-write or read-only, allows, and waits until the browser lands on
+// the client's redirect. It returns what the page says of how the client is known, and
+// errors rather than failing the test: the go-sdk calls it from its own flow.
+func consent(ctx context.Context, authURL, email, clientName, projectID string, readWrite bool, redirect string) (knownBy string, err error) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(authURL)); err != nil {
-		return fmt.Errorf("opening the authorization URL: %w", err)
+		return "", fmt.Errorf("opening the authorization URL: %w", err)
 	}
-	if err := pollPage(ctx, "the sign-in or the consent form", `!!(document.querySelector('#email') || document.querySelector('form.consent'))`); err != nil {
-		return err
+	if err := pollPage(ctx, "the sign-in or the consent form", `!!(document.querySelector('#email') || document.querySelector('#approve'))`); err != nil {
+		return "", err
 	}
 	signIn, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector('#email')`))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if signIn {
 		if err := chromedp.Do(ctx,
 			chromedp.SendKeys(chromedp.CSS(`#email`), email),
 			chromedp.SendKeys(chromedp.CSS(`#password`), password),
 			chromedp.Submit(chromedp.CSS(`#password`))); err != nil {
-			return fmt.Errorf("signing in: %w", err)
+			return "", fmt.Errorf("signing in: %w", err)
 		}
-		if err := pollPage(ctx, "the consent form after signing in", `!!document.querySelector('form.consent')`); err != nil {
-			return err
+		if err := pollPage(ctx, "the consent form after signing in", `!!document.querySelector('#approve')`); err != nil {
+			return "", err
 		}
+	}
+	if knownBy, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#client-source').textContent`)); err != nil {
+		return "", err
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#client-name').textContent + ' | ' + document.querySelector('#redirect-host').textContent`))
+	if err != nil {
+		return "", err
+	}
+	if want := clientName + " | 127.0.0.1"; !strings.HasPrefix(shown, want) {
+		return "", fmt.Errorf("the consent page names %q, want %q", shown, want)
+	}
+	// At a project endpoint the project is fixed (a hidden field); at the workspace
+	// endpoint the person picks it.
+	fixed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#consent-project') ? '' : document.querySelector('section.consent input[name="project"]').value`))
+	if err != nil {
+		return "", err
+	}
+	if fixed == "" {
+		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`#consent-project`), projectID)); err != nil {
+			return "", fmt.Errorf("choosing the project: %w", err)
+		}
+	} else if fixed != projectID {
+		return "", fmt.Errorf("the consent page fixes project %s, want %s", fixed, projectID)
 	}
 	access := "read"
 	if readWrite {
 		access = "write"
 	}
-	choose := fmt.Sprintf(`(() => {
-	  const f = document.querySelector('form.consent');
-	  const p = f.querySelector('[name="project"]');
-	  if (p && p.tagName === 'SELECT') p.value = %[1]q;
-	  else { const r = f.querySelector('input[name="project"][value="' + %[1]q + '"]'); if (!r) return 'no project choice ' + %[1]q; r.click(); }
-	  const a = f.querySelector('input[name="access"][value="' + %[2]q + '"]');
-	  if (!a) return 'no access choice ' + %[2]q;
-	  a.click();
-	  return '';
-	})()`, projectID, access)
-	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](choose))
+	offered, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector('#consent-access option[value=%q]')`, access)))
 	if err != nil {
-		return fmt.Errorf("choosing on the consent page: %w", err)
+		return "", err
 	}
-	if msg != "" {
-		return errors.New(msg)
+	if !offered {
+		return "", fmt.Errorf("the consent page does not offer %s access", access)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form.consent button[name="decision"][value="approve"]`))); err != nil {
-		return fmt.Errorf("approving: %w", err)
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`#consent-access`), access), chromedp.Click(chromedp.CSS(`#approve`))); err != nil {
+		return "", fmt.Errorf("allowing: %w", err)
 	}
-	return pollPage(ctx, "the redirect to "+redirect, fmt.Sprintf(`location.href.startsWith(%q)`, redirect+"?"))
+	return knownBy, pollPage(ctx, "the redirect to "+redirect, fmt.Sprintf(`location.href.startsWith(%q)`, redirect+"?"))
 }
 
 // pollPage is waitFor without a test: true once expr holds, an error after 30 s.
@@ -270,18 +279,19 @@ func pollPage(ctx context.Context, what, expr string) error {
 	}
 }
 
-// revokeOnConnect revokes the grant of clientName on the project's Connect page and waits
-// until the list no longer shows it.
+// revokeOnConnect revokes the grant of clientName on the project's Connect page (ticking
+// its "sure" box) and waits until the list no longer shows it.
 func revokeOnConnect(t *testing.T, ctx context.Context, base, projectID, clientName string) {
 	t.Helper()
 	do(t, ctx, "opening Connect", chromedp.Navigate(base+"/app/p/"+projectID+"/connect#grants"), chromedp.WaitVisible(chromedp.CSS(`#grants`)))
-	row := fmt.Sprintf(`[...document.querySelectorAll('#grants tr.grant')].find((r) => r.textContent.includes(%q))`, clientName)
+	row := fmt.Sprintf(`[...document.querySelectorAll('#grants tr.grant')].find((r) => r.querySelector('.client').textContent === %q)`, clientName)
 	waitFor(t, ctx, "the grant is listed", "!!"+row)
-	if got := eval[string](t, ctx, row+".textContent"); !strings.Contains(got, "127.0.0.1") {
-		t.Errorf("the grant's row %q does not name the redirect host", got)
+	if got := eval[string](t, ctx, row+".innerText"); !strings.Contains(got, "127.0.0.1") || !strings.Contains(got, "read/write") {
+		t.Errorf("the grant's row says %q, want its redirect host and read/write", got)
 	}
-	do(t, ctx, "revoking", chromedp.Click(chromedp.CSS(`#grants tr.grant button[type=submit]`)))
-	waitFor(t, ctx, "the grant is gone", "!"+row)
+	sel := `#grants tr.grant[data-id="` + eval[string](t, ctx, row+".dataset.id") + `"]`
+	do(t, ctx, "revoking", chromedp.Click(chromedp.CSS(sel+` input[name=confirm]`)), chromedp.Click(chromedp.CSS(sel+` button[type=submit]`)))
+	waitFor(t, ctx, "the grant is gone", "!document.querySelector('"+sel+"')")
 }
 
 // nodeClient is a running clients/mcp-oauth-client.mjs: commands go in on stdin, events
@@ -457,11 +467,12 @@ func ok(t *testing.T, what string, ev map[string]any) string {
 	return fmt.Sprint(ev["text"]) + string(s)
 }
 
-// refused fails unless ev is an error or a tool result marked as one.
-func refused(t *testing.T, what string, ev map[string]any) {
+// refused fails unless ev is an error or a tool result marked as one, saying want.
+func refused(t *testing.T, what string, ev map[string]any, want string) {
 	t.Helper()
-	if ev["event"] == "result" && ev["is_error"] == false {
-		t.Errorf("%s was not refused: %v", what, ev)
+	b, _ := json.Marshal(ev)
+	if (ev["event"] == "result" && ev["is_error"] == false) || !strings.Contains(string(b), want) {
+		t.Errorf("%s: the client got %s, want a refusal saying %s", what, b, want)
 	}
 }
 
@@ -489,13 +500,14 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 		person := o.member(t, "assistant-user@acme.test", model.RoleManager)
 		project := o.f.Project.ID
 		mcpURL := o.mcpURL(project)
-		redirect := freeCallbackURL(t)
 		const name = "lokal e2e (TypeScript SDK)"
-		clientID := o.clientDoc(t, "/ts-client.json", name, redirect)
-		nc := startNodeClient(t, dir, "LOKAL_MCP_URL="+mcpURL, "LOKAL_REDIRECT_URL="+redirect, "LOKAL_CLIENT_ID_URL="+clientID)
+		clientID := o.cimd.URL + "/ts-client.json"
+		nc := startNodeClient(t, dir, "LOKAL_MCP_URL="+mcpURL, "LOKAL_REDIRECT_URL=http://127.0.0.1:0/callback", "LOKAL_CLIENT_ID_URL="+clientID)
+		redirect := fmt.Sprint(nc.next(t, "listening")["redirect_url"])
+		o.clientDoc(t, "/ts-client.json", name, redirect)
 		ctx := newBrowser(t)
 
-		authorize := func(signIn bool) {
+		authorize := func() {
 			t.Helper()
 			nc.send(t, map[string]any{"op": "authorize"})
 			u, err := url.Parse(fmt.Sprint(nc.next(t, "authorize")["url"]))
@@ -507,14 +519,18 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 				q.Get("code_challenge") == "" || q.Get("resource") != mcpURL || q.Get("redirect_uri") != redirect {
 				t.Errorf("the client's authorization request: %s", u)
 			}
-			if err := consent(ctx, u.String(), person.Email, project, true, redirect); err != nil {
+			knownBy, err := consent(ctx, u.String(), person.Email, name, project, true, redirect)
+			if err != nil {
 				t.Fatal(err)
+			}
+			if !strings.Contains(knownBy, clientID) {
+				t.Errorf("the consent page says the client is known by %q, want its metadata document %s", knownBy, clientID)
 			}
 			nc.next(t, "connected")
 		}
 
 		// Approved read-write: the tools, a read and a write, as the person.
-		authorize(true)
+		authorize()
 		nc.send(t, map[string]any{"op": "list"})
 		names := nc.next(t, "tools")["names"].([]any)
 		for _, want := range []string{"get_translations", "update_translation"} {
@@ -526,8 +542,8 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 			t.Errorf("get_translations gave %s", got)
 		}
 		ok(t, "update_translation", nc.call(t, "update_translation", writeArgs("Hei fra assistenten")))
-		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei fra assistenten" || !strings.Contains(row.UpdatedBy, person.Email) {
-			t.Errorf("after the write the row is %q by %q, want the value by %s", row.Value, row.UpdatedBy, person.Email)
+		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei fra assistenten" || row.UpdatedBy != "user:"+person.ID {
+			t.Errorf("after the write the row is %q by %q, want the value by user:%s", row.Value, row.UpdatedBy, person.ID)
 		}
 
 		// An hour on, the access token is refused; the SDK refreshes and calls again.
@@ -565,16 +581,16 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 		} else {
 			t.Errorf("after the revocation the client did not ask for a new authorization: %v", ev)
 		}
-		refused(t, "a read after the revocation", ev)
+		refused(t, "a read after the revocation", ev, `"name":"UnauthorizedError"`)
 		o.refusedToken(t, mcpURL, access, "a revoked grant's access token")
 
 		// Approved again: it writes until the role narrows, reads until the person is removed.
-		authorize(false)
+		authorize()
 		ok(t, "update_translation on the new grant", nc.call(t, "update_translation", writeArgs("Hei igjen")))
 		if _, err := o.cat.SetMember(o.sys(t), tools.SetMemberIn{ProjectID: project, User: person.ID, Role: model.RoleTranslator, Languages: []string{"sv"}}); err != nil {
 			t.Fatal(err)
 		}
-		refused(t, "a write in nb by a translator of sv", nc.call(t, "update_translation", writeArgs("Hei en gang til")))
+		refused(t, "a write in nb by a translator of sv", nc.call(t, "update_translation", writeArgs("Hei en gang til")), "does not allow editing nb")
 		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei igjen" {
 			t.Errorf("after the refused write the row is %q", row.Value)
 		}
@@ -582,11 +598,21 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 		if _, err := o.cat.RemoveMember(o.sys(t), project, person.ID); err != nil {
 			t.Fatal(err)
 		}
+		refused(t, "a read by a person removed from the project", nc.call(t, "get_translations", readArgs), "you have no role on project")
+
+		// Disabled, the person's grant ends: its tokens and its refresh are refused.
+		access = nc.savedTokens()[len(nc.savedTokens())-1]["access_token"].(string)
+		if _, err := o.cat.DisableUser(o.sys(t), person.ID); err != nil {
+			t.Fatal(err)
+		}
+		o.refusedToken(t, mcpURL, access, "a disabled person's access token")
 		ev = nc.call(t, "get_translations", readArgs)
 		if ev["event"] == "authorize" {
 			ev = nc.next(t, "error")
+		} else {
+			t.Errorf("once the person was disabled the client did not ask for a new authorization: %v", ev)
 		}
-		refused(t, "a read by a person removed from the project", ev)
+		refused(t, "a read by a disabled person", ev, `"name":"UnauthorizedError"`)
 		nc.send(t, map[string]any{"op": "quit"})
 	})
 }
@@ -657,7 +683,8 @@ func TestOAuthGoSDK(t *testing.T) {
 		project := o.f.Project.ID
 		mcpURL := o.mcpURL(project)
 		cb := newCallback(t)
-		clientID := o.clientDoc(t, "/go-client.json", "lokal e2e (Go SDK)", cb.url)
+		const goName = "lokal e2e (Go SDK)"
+		clientID := o.clientDoc(t, "/go-client.json", goName, cb.url)
 		ctx := newBrowser(t)
 
 		var consents atomic.Int32
@@ -665,7 +692,7 @@ func TestOAuthGoSDK(t *testing.T) {
 			if consents.Add(1) > 1 {
 				return nil, errors.New("asked for a second consent")
 			}
-			if err := consent(ctx, args.URL, person.Email, project, true, cb.url); err != nil {
+			if _, err := consent(ctx, args.URL, person.Email, goName, project, true, cb.url); err != nil {
 				return nil, err
 			}
 			select {
@@ -732,7 +759,7 @@ func TestOAuthGoSDK(t *testing.T) {
 			t.Errorf("get_translations gave %s", got)
 		}
 		mustCall("update_translation", "update_translation", writeArgs("Hei fra Go"))
-		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei fra Go" || !strings.Contains(row.UpdatedBy, person.Email) {
+		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei fra Go" || row.UpdatedBy != "user:"+person.ID {
 			t.Errorf("after the write the row is %q by %q", row.Value, row.UpdatedBy)
 		}
 
@@ -775,6 +802,72 @@ func TestOAuthGoSDK(t *testing.T) {
 		}
 		if consents.Load() != 2 {
 			t.Errorf("after its grant ended the client asked for consent %d times in all, want a second time", consents.Load())
+		}
+	})
+}
+
+// TestOAuthTypeScriptSDKRegistration: with the operator's switch on, the TypeScript SDK
+// without a metadata document registers itself (RFC 7591), and the consent page says that
+// nobody checked who runs it. Allowed read-only, the client is offered the read tools, reads,
+// and its write is refused with 403 insufficient_scope, which its refresh does not widen;
+// nothing changes. With the switch off, the default, it cannot register and never gets to
+// the consent page.
+func TestOAuthTypeScriptSDKRegistration(t *testing.T) {
+	t.Parallel()
+	chromium(t)
+	dir := clientsDir(t)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		o := newOAuthEnv(t, dialect, func(opts *tools.Options) { opts.OAuthDynamicRegistration = true })
+		o.source(t, "common", "greeting", "Hello")
+		o.draft(t, "common", "greeting", "nb", "Hei")
+		person := o.member(t, "reader@acme.test", model.RoleManager)
+		project := o.f.Project.ID
+		mcpURL := o.mcpURL(project)
+		nc := startNodeClient(t, dir, "LOKAL_MCP_URL="+mcpURL, "LOKAL_REDIRECT_URL=http://127.0.0.1:0/callback")
+		redirect := fmt.Sprint(nc.next(t, "listening")["redirect_url"])
+		nc.send(t, map[string]any{"op": "authorize"})
+		u, err := url.Parse(fmt.Sprint(nc.next(t, "authorize")["url"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id := u.Query().Get("client_id"); id == "" || strings.HasPrefix(id, "https://") {
+			t.Errorf("the registered client's id is %q", id)
+		}
+		knownBy, err := consent(newBrowser(t), u.String(), person.Email, "lokal e2e (TypeScript SDK)", project, false, redirect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(knownBy, "registration") {
+			t.Errorf("the consent page says the client is known by %q, want its registration", knownBy)
+		}
+		nc.next(t, "connected")
+		if saved := nc.savedTokens(); len(saved) != 1 || saved[0]["scope"] != "lokal:read" {
+			t.Errorf("the read-only grant's token answer: %v, want scope lokal:read", saved)
+		}
+		nc.send(t, map[string]any{"op": "list"})
+		names := nc.next(t, "tools")["names"].([]any)
+		if !slices.Contains(names, any("get_translations")) || slices.Contains(names, any("update_translation")) {
+			t.Errorf("a read-only grant is offered %v", names)
+		}
+		if got := ok(t, "get_translations", nc.call(t, "get_translations", readArgs)); !strings.Contains(got, "Hei") {
+			t.Errorf("get_translations gave %s", got)
+		}
+		refused(t, "a write on a read-only grant", nc.call(t, "update_translation", writeArgs("Skrevet")), "403")
+		if row := o.row(t, "common", "greeting", "nb"); row.Value != "Hei" {
+			t.Errorf("a read-only grant changed the row to %q", row.Value)
+		}
+		if saved := nc.savedTokens(); len(saved) < 2 || saved[len(saved)-1]["scope"] != "lokal:read" {
+			t.Errorf("after the refused write the client's tokens are %v: its refresh must stay read-only", saved)
+		}
+	})
+	t.Run("switched off", func(t *testing.T) {
+		t.Parallel()
+		o := newOAuthEnv(t, "sqlite")
+		nc := startNodeClient(t, dir, "LOKAL_MCP_URL="+o.mcpURL(o.f.Project.ID), "LOKAL_REDIRECT_URL=http://127.0.0.1:0/callback")
+		nc.next(t, "listening")
+		nc.send(t, map[string]any{"op": "authorize"})
+		if ev := nc.next(t, "error"); !strings.Contains(fmt.Sprint(ev["message"]), "registration") {
+			t.Errorf("without registration the client says %v", ev)
 		}
 	})
 }
