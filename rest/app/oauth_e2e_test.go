@@ -279,15 +279,15 @@ func pollPage(ctx context.Context, what, expr string) error {
 	}
 }
 
-// revokeOnConnect revokes the grant of clientName on the project's Connect page (ticking
-// its "sure" box) and waits until the list no longer shows it.
+// revokeOnConnect revokes the grant of clientName, used already, on the project's Connect
+// page (ticking its "sure" box) and waits until the list no longer shows it.
 func revokeOnConnect(t *testing.T, ctx context.Context, base, projectID, clientName string) {
 	t.Helper()
 	do(t, ctx, "opening Connect", chromedp.Navigate(base+"/app/p/"+projectID+"/connect#grants"), chromedp.WaitVisible(chromedp.CSS(`#grants`)))
 	row := fmt.Sprintf(`[...document.querySelectorAll('#grants tr.grant')].find((r) => r.querySelector('.client').textContent === %q)`, clientName)
 	waitFor(t, ctx, "the grant is listed", "!!"+row)
-	if got := eval[string](t, ctx, row+".innerText"); !strings.Contains(got, "127.0.0.1") || !strings.Contains(got, "read/write") {
-		t.Errorf("the grant's row says %q, want its redirect host and read/write", got)
+	if got := eval[string](t, ctx, row+".innerText"); !strings.Contains(got, "127.0.0.1") || !strings.Contains(got, "read/write") || strings.Contains(got, "never") {
+		t.Errorf("the grant's row says %q, want its redirect host, read/write and a last use", got)
 	}
 	sel := `#grants tr.grant[data-id="` + eval[string](t, ctx, row+".dataset.id") + `"]`
 	do(t, ctx, "revoking", chromedp.Click(chromedp.CSS(sel+` input[name=confirm]`)), chromedp.Click(chromedp.CSS(sel+` button[type=submit]`)))
