@@ -15,7 +15,7 @@ var doors = []struct {
 }{
 	{"api", apiCORS, "GET, POST, PUT, OPTIONS",
 		"Authorization, Content-Type, If-None-Match, X-Service-Read-Only, Mcp-Protocol-Version, Mcp-Session-Id",
-		"ETag, Retry-After, Mcp-Session-Id"},
+		"ETag, Retry-After, Mcp-Session-Id, WWW-Authenticate"},
 	{"public", publicCORS, "GET, POST, OPTIONS", "Content-Type, If-None-Match", "ETag, Retry-After"},
 }
 
