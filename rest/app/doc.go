@@ -4,8 +4,8 @@
 // approved, AI drafts, needs review, stale, missing, and apart the rows held back from
 // readers, which link to the queue's Held back filter; a held row says why and what readers
 // get instead of offering Approve) and the Connect page (API keys, personal access tokens,
-// AI settings and usage, webhooks and their deliveries, redeploy and its attempts, Embed
-// settings).
+// connected MCP clients, AI settings and usage, webhooks and their deliveries, redeploy and
+// its attempts, Embed settings) and the consent page of lokal's OAuth server.
 //
 // # How it is built
 //
@@ -83,6 +83,23 @@
 // invitation's and a reset link's pages are one form (invite.html) over their operations. What the owner's operations record (webhooks, redeploy) credits the user.
 // A refused form (a URL the outbound guard refuses, a provider's refusal) is answered with
 // the Connect page and the message.
+//
+// # Connecting an MCP client (OAuth)
+//
+// lokal is the authorization server of its MCP endpoints (tools/oauth*.go); its
+// authorization endpoint is the consent page, GET /app/oauth/authorize (oauth.go). The
+// request is checked ([tools.Catalog.CheckAuthorize]) before the person is asked to sign
+// in: an unknown client or a redirect_uri not the client's is a page here, never a
+// redirect; other errors go back to the client with state and iss. Sign-in comes back to
+// the request's own parameters. The page shows the client's name, how lokal knows it
+// (metadata document or registration) and, prominently, the host the answer sends the
+// browser to; the person picks a project they have a role on (fixed at a project
+// endpoint) or the whole workspace, and read-only or read-write (offered only where their
+// role writes). Allow and Deny post with CSRF ([tools.Catalog.ApproveAuthorize],
+// [tools.Catalog.DenyAuthorize]) and answer 303 to the catalogue's redirect; the page's
+// form-action names the redirect's origin, which Chromium checks the redirect against.
+// The Connect page lists the person's grants and revokes them ([tools.Catalog.ListGrants],
+// [tools.Catalog.RevokeGrant]) behind a ticked box, as tokens are.
 //
 // # The project's setup
 //

@@ -73,13 +73,21 @@ const password = "correct horse battery"
 
 func newEnv(t *testing.T, dialect string, opts *tools.Options) *env {
 	t.Helper()
+	return newEnvOn(t, dialect, opts, httptest.NewUnstartedServer(nil))
+}
+
+// newEnvOn is newEnv on srv, a server not started yet: its address is known before the
+// catalogue is made, for options that name it (the OAuth issuer's base URL).
+func newEnvOn(t *testing.T, dialect string, opts *tools.Options, srv *httptest.Server) *env {
+	t.Helper()
 	dsn, f := storagetest.FixtureDSN(t, dialect)
 	db := storagetest.MustOpen(t, dsn, nil)
 	opts = ownerOptions(t, opts)
 	cat := storagetest.Catalog(db, opts)
 	quiet := slog.New(slog.DiscardHandler)
 	h := app.Mount(rest.New(cat, &rest.Options{Logger: quiet, Health: db.Ping}), app.New(cat, &app.Options{Logger: quiet, ClientIP: app.ClientIPFrom(loopback)}))
-	srv := httptest.NewServer(h)
+	srv.Config.Handler = h
+	srv.Start()
 	t.Cleanup(srv.Close)
 	e := &env{dialect: dialect, dsn: dsn, db: db, cat: cat, srv: srv, f: f, opts: opts}
 	for _, u := range []string{f.User.ID, f.OtherUser.ID} {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -89,18 +90,18 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	// may choose; the catalogue narrows a grant to the role all the same.
 	mayWrite := false
 	for _, p := range projects {
-		if role, err := h.cat.MyRoleOn(ctx, p.ID); err == nil && (role.Manage || slices.Contains(mapValues(role.Editable), true)) {
+		if role, err := h.cat.MyRoleOn(ctx, p.ID); err == nil && (role.Manage || slices.Contains(slices.Collect(maps.Values(role.Editable)), true)) {
 			mayWrite = true
 			break
 		}
 	}
-	asksWrite := slices.Contains(check.Scopes, "lokal:write")
+	asksWrite := slices.Contains(check.Scopes, tools.ScopeWrite)
 	chosen := r.PostFormValue("project")
 	var choices []consentChoice
 	for _, p := range projects {
 		choices = append(choices, consentChoice{Value: p.ID, Label: p.Title, Selected: chosen == p.ID})
 	}
-	if check.ProjectID == "" {
+	if check.ProjectID == "" && len(projects) > 0 {
 		choices = append(choices, consentChoice{Value: workspaceChoice, Label: "The whole workspace (every project you have a role on)", Selected: chosen == workspaceChoice})
 	}
 	access := r.PostFormValue("access")
@@ -115,15 +116,7 @@ func (h *handler) consentPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	h.render(w, r, status, "consent", map[string]any{"Check": check, "Client": check.Client, "Fields": fields, "FieldNames": authorizeFields,
 		"Choices": choices, "Fixed": check.ProjectID != "", "AsksWrite": asksWrite, "MayWrite": mayWrite, "Access": access,
-		"NoProject": len(choices) == 0, "Error": problem})
-}
-
-func mapValues(m map[string]bool) []bool {
-	out := make([]bool, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
+		"NoProject": len(projects) == 0, "Error": problem})
 }
 
 // redirectOrigin is the scheme and host of a redirect URI the catalogue accepted, for the
