@@ -43,10 +43,10 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// oauthEnv is env served at a base URL known before the catalogue is built (the issuer and
+// e2eEnv is env served at a base URL known before the catalogue is built (the issuer and
 // the resources are made of it), on a clock the test moves, with a TLS server on
 // 127.0.0.1 for the clients' metadata documents.
-type oauthEnv struct {
+type e2eEnv struct {
 	*env
 	base   string
 	offset atomic.Int64 // how far the fake clock is ahead of the real one
@@ -54,9 +54,9 @@ type oauthEnv struct {
 	docs   sync.Map // path → metadata document
 }
 
-func newOAuthEnv(t *testing.T, dialect string, set ...func(*tools.Options)) *oauthEnv {
+func newE2EEnv(t *testing.T, dialect string, set ...func(*tools.Options)) *e2eEnv {
 	t.Helper()
-	o := &oauthEnv{}
+	o := &e2eEnv{}
 	o.cimd = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		doc, ok := o.docs.Load(r.URL.Path)
 		if !ok {
@@ -104,7 +104,7 @@ func newOAuthEnv(t *testing.T, dialect string, set ...func(*tools.Options)) *oau
 
 // clientDoc publishes a Client ID Metadata Document at path on the TLS server and returns
 // its URL, the client's id.
-func (o *oauthEnv) clientDoc(t *testing.T, path, name, redirect string) string {
+func (o *e2eEnv) clientDoc(t *testing.T, path, name, redirect string) string {
 	t.Helper()
 	id := o.cimd.URL + path
 	doc, err := json.Marshal(map[string]any{
@@ -119,7 +119,7 @@ func (o *oauthEnv) clientDoc(t *testing.T, path, name, redirect string) string {
 	return id
 }
 
-func (o *oauthEnv) mcpURL(projectID string) string {
+func (o *e2eEnv) mcpURL(projectID string) string {
 	if projectID == "" {
 		return o.base + "/api/mcp"
 	}
@@ -128,7 +128,7 @@ func (o *oauthEnv) mcpURL(projectID string) string {
 
 // rawMCP sends an MCP initialize with bearer to url, as a client holding a stolen or
 // misdirected token would.
-func (o *oauthEnv) rawMCP(t *testing.T, url, bearer string) (int, http.Header) {
+func (o *e2eEnv) rawMCP(t *testing.T, url, bearer string) (int, http.Header) {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
@@ -146,7 +146,7 @@ func (o *oauthEnv) rawMCP(t *testing.T, url, bearer string) (int, http.Header) {
 
 // refusedToken checks that url refuses bearer with 401 invalid_token and a challenge that
 // names url's protected resource metadata.
-func (o *oauthEnv) refusedToken(t *testing.T, url, bearer, why string) {
+func (o *e2eEnv) refusedToken(t *testing.T, url, bearer, why string) {
 	t.Helper()
 	status, h := o.rawMCP(t, url, bearer)
 	challenge := h.Get("WWW-Authenticate")
@@ -157,7 +157,7 @@ func (o *oauthEnv) refusedToken(t *testing.T, url, bearer, why string) {
 }
 
 // tokenRequest posts form to the token endpoint and returns the status and the JSON answer.
-func (o *oauthEnv) tokenRequest(t *testing.T, form url.Values) (int, map[string]any) {
+func (o *e2eEnv) tokenRequest(t *testing.T, form url.Values) (int, map[string]any) {
 	t.Helper()
 	res, err := http.PostForm(o.base+"/oauth/token", form)
 	if err != nil {
@@ -494,7 +494,7 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 	chromium(t)
 	dir := clientsDir(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		o := newOAuthEnv(t, dialect)
+		o := newE2EEnv(t, dialect)
 		o.source(t, "common", "greeting", "Hello")
 		o.draft(t, "common", "greeting", "nb", "Hei")
 		person := o.member(t, "assistant-user@acme.test", model.RoleManager)
@@ -676,7 +676,7 @@ func TestOAuthGoSDK(t *testing.T) {
 	t.Parallel()
 	chromium(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		o := newOAuthEnv(t, dialect)
+		o := newE2EEnv(t, dialect)
 		o.source(t, "common", "greeting", "Hello")
 		o.draft(t, "common", "greeting", "nb", "Hei")
 		person := o.member(t, "go-assistant@acme.test", model.RoleManager)
@@ -817,7 +817,7 @@ func TestOAuthTypeScriptSDKRegistration(t *testing.T) {
 	chromium(t)
 	dir := clientsDir(t)
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		o := newOAuthEnv(t, dialect, func(opts *tools.Options) { opts.OAuthDynamicRegistration = true })
+		o := newE2EEnv(t, dialect, func(opts *tools.Options) { opts.OAuthDynamicRegistration = true })
 		o.source(t, "common", "greeting", "Hello")
 		o.draft(t, "common", "greeting", "nb", "Hei")
 		person := o.member(t, "reader@acme.test", model.RoleManager)
@@ -862,7 +862,7 @@ func TestOAuthTypeScriptSDKRegistration(t *testing.T) {
 	})
 	t.Run("switched off", func(t *testing.T) {
 		t.Parallel()
-		o := newOAuthEnv(t, "sqlite")
+		o := newE2EEnv(t, "sqlite")
 		nc := startNodeClient(t, dir, "LOKAL_MCP_URL="+o.mcpURL(o.f.Project.ID), "LOKAL_REDIRECT_URL=http://127.0.0.1:0/callback")
 		nc.next(t, "listening")
 		nc.send(t, map[string]any{"op": "authorize"})
