@@ -666,6 +666,57 @@ func (b *tokenBox) tokens() []*oauth2.Token {
 	return slices.Clone(b.seen)
 }
 
+// goClient is a go-sdk MCP session authorized by a person in Chromium.
+type goClient struct {
+	sess     *mcp.ClientSession
+	box      *tokenBox
+	consents atomic.Int32 // the times the fetcher was called; the second one fails
+	clientID string
+}
+
+// connectGo connects the go-sdk's OAuth client (a metadata document named name, a loopback
+// redirect listener) to mcpURL; the fetcher has email approve choice (a project id or
+// "workspace") on the consent page in ctx, read-write or not, once.
+func connectGo(t *testing.T, o *e2eEnv, ctx context.Context, name, email, mcpURL, choice string, readWrite bool) *goClient {
+	t.Helper()
+	g := &goClient{box: &tokenBox{}}
+	cb := newCallback(t)
+	g.clientID = o.clientDoc(t, "/"+strings.ReplaceAll(strings.ToLower(name), " ", "-")+".json", name, cb.url)
+	fetcher := func(fctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if g.consents.Add(1) > 1 {
+			return nil, errors.New("asked for a second consent")
+		}
+		if _, err := consent(ctx, args.URL, email, name, choice, readWrite, cb.url); err != nil {
+			return nil, err
+		}
+		select {
+		case q := <-cb.got:
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		case <-fctx.Done():
+			return nil, fctx.Err()
+		}
+	}
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: g.clientID},
+		RedirectURL:                    cb.url,
+		AuthorizationCodeFetcher:       fetcher,
+		NewTokenSource:                 g.box.newSource,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "lokal-e2e-go", Version: "1.0.0"}, nil)
+	g.sess, err = client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: mcpURL, OAuthHandler: h}, nil)
+	if err != nil {
+		t.Fatalf("connecting with OAuth: %v", err)
+	}
+	t.Cleanup(func() { g.sess.Close() })
+	if g.consents.Load() != 1 {
+		t.Fatalf("the person was asked %d times", g.consents.Load())
+	}
+	return g
+}
+
 // TestOAuthGoSDK: the go-sdk's OAuth client (auth.NewAuthorizationCodeHandler with a Client
 // ID Metadata Document) connects to the project's MCP URL: its code fetcher has the
 // person approve in Chromium and takes the code from the loopback redirect. It lists the
@@ -682,46 +733,9 @@ func TestOAuthGoSDK(t *testing.T) {
 		person := o.member(t, "go-assistant@acme.test", model.RoleManager)
 		project := o.f.Project.ID
 		mcpURL := o.mcpURL(project)
-		cb := newCallback(t)
 		const goName = "lokal e2e (Go SDK)"
-		clientID := o.clientDoc(t, "/go-client.json", goName, cb.url)
-		ctx := newBrowser(t)
-
-		var consents atomic.Int32
-		fetcher := func(fctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			if consents.Add(1) > 1 {
-				return nil, errors.New("asked for a second consent")
-			}
-			if _, err := consent(ctx, args.URL, person.Email, goName, project, true, cb.url); err != nil {
-				return nil, err
-			}
-			select {
-			case q := <-cb.got:
-				return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-			case <-fctx.Done():
-				return nil, fctx.Err()
-			}
-		}
-		box := &tokenBox{}
-		h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-			ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: clientID},
-			RedirectURL:                    cb.url,
-			AuthorizationCodeFetcher:       fetcher,
-			NewTokenSource:                 box.newSource,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		client := mcp.NewClient(&mcp.Implementation{Name: "lokal-e2e-go", Version: "1.0.0"}, nil)
-		sess, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: mcpURL, OAuthHandler: h}, nil)
-		if err != nil {
-			t.Fatalf("connecting with OAuth: %v", err)
-		}
-		defer sess.Close()
-		if consents.Load() != 1 {
-			t.Fatalf("the person was asked %d times", consents.Load())
-		}
-
+		g := connectGo(t, o, newBrowser(t), goName, person.Email, mcpURL, project, true)
+		sess, box, consents, clientID := g.sess, g.box, &g.consents, g.clientID
 		call := func(name string, args map[string]any) (*mcp.CallToolResult, error) {
 			return sess.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 		}
@@ -869,5 +883,32 @@ func TestOAuthTypeScriptSDKRegistration(t *testing.T) {
 		if ev := nc.next(t, "error"); !strings.Contains(fmt.Sprint(ev["message"]), "registration") {
 			t.Errorf("without registration the client says %v", ev)
 		}
+	})
+}
+
+// TestOAuthGoSDKWorkspace: at the workspace endpoint the person picks the whole workspace on
+// the consent page; the go-sdk client then lists the projects and reads one by its id, and
+// its token is refused at a project's endpoint.
+func TestOAuthGoSDKWorkspace(t *testing.T) {
+	t.Parallel()
+	chromium(t)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		o := newE2EEnv(t, dialect)
+		o.source(t, "common", "greeting", "Hello")
+		o.draft(t, "common", "greeting", "nb", "Hei")
+		person := o.member(t, "workspace-assistant@acme.test", model.RoleTranslator, "nb")
+		g := connectGo(t, o, newBrowser(t), "lokal e2e (Go SDK, workspace)", person.Email, o.mcpURL(""), "workspace", true)
+		r, err := g.sess.CallTool(t.Context(), &mcp.CallToolParams{Name: "list_projects", Arguments: map[string]any{}})
+		if err != nil || r.IsError {
+			t.Fatalf("list_projects: %v %v", err, r)
+		}
+		if s, _ := json.Marshal(r); !strings.Contains(string(s), o.f.Project.ID) || strings.Contains(string(s), o.f.Other.ID) {
+			t.Errorf("list_projects gave %s, want the person's project and not another workspace's", s)
+		}
+		args := map[string]any{"project_id": o.f.Project.ID, "language": "nb", "namespace_key": "common", "format": "json"}
+		if r, err := g.sess.CallTool(t.Context(), &mcp.CallToolParams{Name: "get_translations", Arguments: args}); err != nil || r.IsError {
+			t.Errorf("get_translations in the project: %v %v", err, r)
+		}
+		o.refusedToken(t, o.mcpURL(o.f.Project.ID), g.box.tokens()[0].AccessToken, "a workspace grant's token at a project's endpoint")
 	})
 }
