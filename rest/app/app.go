@@ -160,7 +160,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, model.Errorf(model.CodeForbidden, "cross-site request refused"))
 	}))
-	return reqbody.Guard(secureHeaders(cop.Handler(m)), h.opts.BodyTimeout)
+	return reqbody.Guard(secureHeaders(editorDoor(cop.Handler(m))), h.opts.BodyTimeout)
 }
 
 // Mount serves the application at /app/ and everything else with api: /app/ stays out of
@@ -172,6 +172,14 @@ func Mount(api, app http.Handler) http.Handler {
 			return
 		}
 		api.ServeHTTP(w, r)
+	})
+}
+
+// editorDoor marks every request as the editor's: the catalogue's gate admits to each
+// operation the callers its row lists at this door.
+func editorDoor(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(tools.WithDoor(r.Context(), tools.Editor)))
 	})
 }
 
