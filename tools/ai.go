@@ -87,12 +87,12 @@ type aiJob struct {
 	op                           model.Operation // its row decides who may call it and what it spends
 	project, namespace, language string
 	keys                         []string
-	keepApproved                 bool     // ai_translate_keys never overwrites approved rows
-	onlyMissing                  bool     // automatic translation fills empty rows only
-	memory                       bool     // reuse approved translations of the same source text
-	tooMany                      string   // the error code for more than MaxAIKeys keys
-	waiting                      bool     // a caller waits for the answer: the model gets Options.AICallBudget
-	suggest                      bool     // the answer is returned, nothing is stored
+	keepApproved                 bool   // ai_translate_keys never overwrites approved rows
+	onlyMissing                  bool   // automatic translation fills empty rows only
+	memory                       bool   // reuse approved translations of the same source text
+	tooMany                      string // the error code for more than MaxAIKeys keys
+	waiting                      bool   // a caller waits for the answer: the model gets Options.AICallBudget
+	suggest                      bool   // the answer is returned, nothing is stored
 }
 
 type aiOutcome struct {

@@ -51,6 +51,18 @@ func CallerOf(p model.Principal) Callers {
 	return 0
 }
 
+// doorCarries is the callers a door authenticates at all: tokens at the token API and the
+// MCP endpoints, sessions at the editor, nobody at the public routes.
+func doorCarries(d Door) Callers {
+	switch d {
+	case MCP, REST:
+		return AnyToken | Grant
+	case Editor:
+		return Session
+	}
+	return 0
+}
+
 // on is what one call of an operation acts on, for its gate.
 type on struct {
 	project  string      // the project; "" for the workspace or nothing
@@ -107,6 +119,9 @@ func (c *Catalog) admit(ctx context.Context, op model.Operation, at on) error {
 	if door != 0 && r.Doors&door == 0 {
 		return &model.Error{Code: model.CodeUnauthorized, Message: fmt.Sprintf("%s is not offered here", op)}
 	}
+	if door != 0 && doorCarries(door)&CallerOf(p) == 0 {
+		return &model.Error{Code: model.CodeUnauthorized, Message: "this credential is not taken here"}
+	}
 	if p.GrantID != "" && (r.Auth&Grant == 0 || door != MCP) {
 		return &model.Error{Code: model.CodeUnauthorized, Message: "an OAuth grant reaches the MCP tools only"}
 	}
@@ -139,12 +154,12 @@ func (c *Catalog) admit(ctx context.Context, op model.Operation, at on) error {
 func refuseCaller(r Operation, who Callers, project bool) error {
 	key := who == KeyRO || who == KeyRW
 	switch {
+	case who == KeyRO && r.Auth&KeyRW != 0:
+		return &model.Error{Code: model.CodeReadOnlyKey, Message: "this API key is read-only"}
 	case key && project && r.Auth&(PAT|WorkspacePAT) != 0:
 		return &model.Error{Code: model.CodePATRequired, Message: "this needs a personal access token, not a project API key"}
 	case key && r.Auth&(PAT|WorkspacePAT) != 0:
 		return &model.Error{Code: model.CodeUnauthorized, Message: "a personal access token is required"}
-	case who == KeyRO && r.Auth&KeyRW != 0:
-		return &model.Error{Code: model.CodeReadOnlyKey, Message: "this API key is read-only"}
 	}
 	return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
 }

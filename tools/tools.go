@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -17,29 +18,30 @@ import (
 // its doors (ReadBudget: the MCP door only; the REST reads stay unlimited), and the
 // per-address budgets, which the door that knows the address spends from the row
 // (TakeAddress; sign-in counts failures). The operator's commands run as the system
-// principal, without budgets; their rows, at the end, have no door and no caller.
+// principal, without budgets; their rows (SystemOperations) have no door and no caller.
 var Operations = []Operation{
-	// MCP read tools.
-	{Name: model.OpListProjects, Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
+	// MCP read tools. A user's rights are the same whatever their credential, so the tools
+	// serve a signed-in session too; the MCP door carries tokens only (doorCarries).
+	{Name: model.OpListProjects, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
 	{Name: model.OpGetProjectStatus, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
 	{Name: model.OpGetEmbedSnippet, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
-	{Name: model.OpGetTranslations, Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
-	{Name: model.OpGetTranslation, Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
-	{Name: model.OpSearchTranslations, Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
+	{Name: model.OpGetTranslations, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
+	{Name: model.OpGetTranslation, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
+	{Name: model.OpSearchTranslations, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
 	{Name: model.OpListTerminology, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
 	{Name: model.OpGetCheckupReport, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
 
 	// MCP write tools, hidden from read-only callers.
 	{Name: model.OpEnableLanguage, Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
-	{Name: model.OpRegisterSourceStrings, Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
-	{Name: model.OpUpdateTranslation, Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
-	{Name: model.OpSetTranslationStatus, Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
-	{Name: model.OpAddKey, Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
-	{Name: model.OpAddComment, Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
-	{Name: model.OpFlagTranslation, Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
+	{Name: model.OpRegisterSourceStrings, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
+	{Name: model.OpUpdateTranslation, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
+	{Name: model.OpSetTranslationStatus, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
+	{Name: model.OpAddKey, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
+	{Name: model.OpAddComment, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
+	{Name: model.OpFlagTranslation, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
 	{Name: model.OpAddGlossaryTerm, Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: model.OpImport, Doors: MCP | REST, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
-	{Name: model.OpAITranslateKeys, Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
+	{Name: model.OpImport, Doors: MCP | REST, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: model.OpAITranslateKeys, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
 	{Name: model.OpReadNamespace, Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
@@ -65,27 +67,28 @@ var Operations = []Operation{
 	{Name: model.OpInstallPing, Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicInstallPingBudget}},
 	{Name: model.OpPublicInfo, Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicInfoBudget}},
 
-	// The editor (rest/app): signed-in users of the workspace.
+	// The editor (rest/app): signed-in users of the workspace. The review's operations serve
+	// tokens too (the door carries sessions only).
 	{Name: model.OpSignIn, Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget, &SignInAddressBudget}},
 	{Name: model.OpSignOut, Doors: Editor, Auth: Session},
 	// Whom a user of the workspace without a project role asks: its owners (any user of it).
 	{Name: model.OpWorkspaceOwners, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	// What the caller may do on a project, for pages that show or hide actions.
-	{Name: model.OpMyRole, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpProgress, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpReviewQueue, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpRowDetails, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpCheckValue, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpMemoryRow, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpActorNames, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: model.OpSaveRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: model.OpApproveRows, Doors: Editor, Auth: Session, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
+	{Name: model.OpMyRole, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpProgress, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpReviewQueue, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpRowDetails, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpCheckValue, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpMemoryRow, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpActorNames, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpSaveRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpApproveRows, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
 	{Name: model.OpCommentRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
 	{Name: model.OpFlagRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: model.OpRevertRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: model.OpTranslateRows, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: aiWrites},
+	{Name: model.OpRevertRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpTranslateRows, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: aiWrites},
 	// The AI's suggestion for one row: nothing is stored, so no write is spent.
-	{Name: model.OpSuggestRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: []*Budget{&RetranslateBudget}},
+	{Name: model.OpSuggestRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: []*Budget{&RetranslateBudget}},
 	{Name: model.OpImportFile, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
 	{Name: model.OpKeyList, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
 	{Name: model.OpCreateKey, Doors: Editor, Auth: Session, Needs: model.RightManage},
@@ -145,21 +148,23 @@ var Operations = []Operation{
 	{Name: model.OpOAuthToken, Doors: REST, Auth: Anonymous},
 	{Name: model.OpOAuthRevoke, Doors: REST, Auth: Anonymous},
 	{Name: model.OpOAuthRegister, Doors: REST, Auth: Anonymous},
+}
 
-	// The operator's commands (cmd/lokal) and the service's own work: no door, no caller
-	// but the system, no budget.
+// SystemOperations are the operator's commands (cmd/lokal) and the service's own work: rows
+// without a door, a caller or a budget, for the system principal alone.
+var SystemOperations = []Operation{
 	{Name: model.OpCreateWorkspace},
-	{Name: model.OpListWorkspaces, ReadOnly: true},
-	{Name: model.OpWorkspaceUsers, ReadOnly: true},
-	{Name: model.OpWorkspaceProjects, ReadOnly: true},
+	{Name: model.OpListWorkspaces},
+	{Name: model.OpWorkspaceUsers},
+	{Name: model.OpWorkspaceProjects},
 	{Name: model.OpCreateUser},
 	{Name: model.OpSetPassword},
 	{Name: model.OpBootstrap},
-	{Name: model.OpResolveRef, ReadOnly: true},
+	{Name: model.OpResolveRef},
 	{Name: model.OpSetWorkspaceEmbed},
-	{Name: model.OpShowWorkspace, ReadOnly: true},
-	{Name: model.OpResolveAI, ReadOnly: true},
-	{Name: model.OpWebhookSecret, ReadOnly: true},
+	{Name: model.OpShowWorkspace},
+	{Name: model.OpResolveAI},
+	{Name: model.OpWebhookSecret},
 	{Name: model.OpRecount},
 	{Name: model.OpCheckup},
 	{Name: model.OpEmbedMaintenance},
@@ -205,7 +210,8 @@ const (
 	Editor                  // the signed-in web application (package rest/app)
 )
 
-// Callers is the set of principals an operation admits at its doors; the system (the
+// Callers is the set of principals an operation admits; at a door, only those the door
+// carries (doorCarries: the token API and MCP tokens, the editor sessions). The system (the
 // operator's commands, the service's own work) is every row's, and a row without callers
 // is the system's alone.
 type Callers uint8
@@ -231,13 +237,11 @@ var (
 	aiWrites = []*Budget{&WriteBudget, &RetranslateBudget}
 )
 
-// Op returns the row of Operations named name, from an index built once.
+// Op returns the row of Operations or SystemOperations named name, from an index built
+// once.
 func Op(name OpName) (Operation, bool) {
-	i, ok := opIndex[name]
-	if !ok {
-		return Operation{}, false
-	}
-	return Operations[i], true
+	op, ok := opIndex[name]
+	return op, ok
 }
 
 // row is Op for the catalogue's own calls, whose names are constants: a name without a row
@@ -251,13 +255,13 @@ func row(name OpName) Operation {
 	return op
 }
 
-var opIndex = func() map[OpName]int {
-	m := make(map[OpName]int, len(Operations))
-	for i, op := range Operations {
+var opIndex = func() map[OpName]Operation {
+	m := make(map[OpName]Operation, len(Operations)+len(SystemOperations))
+	for _, op := range append(slices.Clone(Operations), SystemOperations...) {
 		if _, dup := m[op.Name]; dup {
-			panic(fmt.Sprintf("tools: operation %q has two rows in Operations", op.Name))
+			panic(fmt.Sprintf("tools: operation %q has two rows", op.Name))
 		}
-		m[op.Name] = i
+		m[op.Name] = op
 	}
 	return m
 }()
