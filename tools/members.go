@@ -231,7 +231,8 @@ func (c *Catalog) WorkspaceOwners(ctx context.Context) (WorkspaceOwnersOut, erro
 	}
 	p := model.PrincipalFrom(ctx)
 	if !isUser(p) || p.WorkspaceID == "" {
-		return out, model.Errorf(model.CodeUnauthorized, "sign in first")
+		// Past the gate only the system: it has no workspace of its own to ask about.
+		return out, model.Errorf(model.CodeInvalid, "the system has no workspace; ask as a signed-in user")
 	}
 	err := c.store.View(ctx, func(tx model.Tx) error {
 		ps, err := tx.Projects(ctx, p.WorkspaceID)

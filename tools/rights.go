@@ -171,7 +171,8 @@ func (c *Catalog) visible(ctx context.Context, tx model.Tx, projects []model.Pro
 }
 
 // workspaceNeed refuses a user a workspace right (RightOwner) their workspace role lacks;
-// the system holds every right, and other principals none.
+// the system holds every right, and other principals none. A read-only personal token
+// keeps only its owner's RightRead, here as on a project (rightsOn).
 func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 	p := model.PrincipalFrom(ctx)
 	if p.Kind == model.KindSystem {
@@ -185,7 +186,7 @@ func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 		if err != nil && !model.IsNotFound(err) {
 			return err
 		}
-		if err == nil && a.WorkspaceID == p.WorkspaceID && a.WorkspaceRole == model.RoleOwner {
+		if err == nil && a.WorkspaceID == p.WorkspaceID && a.WorkspaceRole == model.RoleOwner && (!p.ReadOnly || need == model.RightRead) {
 			return nil
 		}
 		return model.Errorf(model.CodeForbidden, "only an owner of the workspace may do this")

@@ -112,26 +112,24 @@ const (
 
 // The editor's pages (rest/app): the review queue and its rows.
 const (
-	OpEditorProjects Operation = "editor_projects"
-	OpReviewQueue    Operation = "review_queue"
-	OpRowDetails     Operation = "row_details"
-	OpCheckValue     Operation = "check_value"
-	OpSaveRow        Operation = "save_row"
-	OpApproveRows    Operation = "approve_rows"
-	OpCommentRow     Operation = "comment_row"
-	OpFlagRow        Operation = "flag_row"
-	OpTranslateRows  Operation = "translate_rows"
-	OpRevertRow      Operation = "revert_row"  // a value of the row's history put back
-	OpSuggestRow     Operation = "suggest_row" // the AI's suggestion for one row, not stored
-	OpMemoryRow      Operation = "memory_row"  // translation memory's matches for one row
-	OpActorNames     Operation = "actor_names" // who wrote what, by name
-	OpMyRole         Operation = "my_role"     // what the caller may do, for pages
+	OpReviewQueue   Operation = "review_queue"
+	OpRowDetails    Operation = "row_details"
+	OpCheckValue    Operation = "check_value"
+	OpSaveRow       Operation = "save_row"
+	OpApproveRows   Operation = "approve_rows"
+	OpCommentRow    Operation = "comment_row"
+	OpFlagRow       Operation = "flag_row"
+	OpTranslateRows Operation = "translate_rows"
+	OpRevertRow     Operation = "revert_row"  // a value of the row's history put back
+	OpSuggestRow    Operation = "suggest_row" // the AI's suggestion for one row, not stored
+	OpMemoryRow     Operation = "memory_row"  // translation memory's matches for one row
+	OpActorNames    Operation = "actor_names" // who wrote what, by name
+	OpMyRole        Operation = "my_role"     // what the caller may do, for pages
 )
 
 // The Connect and settings pages: keys, tokens, the project's settings, webhooks, redeploy,
 // members and invitations.
 const (
-	OpConnect          Operation = "connect"
 	OpKeyList          Operation = "key_list"
 	OpCreateKey        Operation = "create_key"
 	OpRevokeKey        Operation = "revoke_key"
