@@ -10,9 +10,10 @@ import (
 // Operations is the whole service on one screen: every operation, the doors it is offered
 // through, who may call it, the right it needs and the budgets it spends. The catalogue
 // reads all of it at run time, in one place (the gate, gate.go): every operation names its
-// row by a constant of tools/model and passes its gate before anything else, whatever door
-// it came through. The MCP adapter registers a tool for each row with Tool info, taking
-// its title, description, read-only mark and caps from here.
+// row by a constant of tools/model and passes its gate before it reads or writes anything
+// of a project, whatever door it came through; a test walks the table for every caller
+// and door (gate_table_test.go). The MCP adapter registers a tool for each row with Tool
+// info, and none without, taking its title, description, read-only mark and caps from here.
 //
 // Budgets (budgets.go) are spent by the gate whatever the door, except where a budget names
 // its doors (ReadBudget: the MCP door only; the REST reads stay unlimited), and the
