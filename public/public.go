@@ -62,12 +62,12 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	cors := httpx.Public.CORS.Gin
 	return func(r *gin.Engine) {
 		r.GET("/embed.js", h.serveScript)
-		r.POST("/api/embed/resolve", cors, h.limit(tools.PublicResolveBudget), h.resolve)
-		r.POST("/api/embed/:project_id/harvest", cors, h.limit(tools.PublicHarvestBudget), h.harvest)
-		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(tools.PublicDictionaryBudget), h.dictionary)
-		r.GET("/api/:project_id/changes/:language/:namespace", cors, h.limit(tools.PublicChangesBudget), h.changes)
-		r.POST("/api/:project_id/install_ping", cors, h.limit(tools.PublicInstallPingBudget), h.ping)
-		r.GET("/api/:project_id/public_info", cors, h.limit(tools.PublicInfoBudget), h.publicInfo)
+		r.POST("/api/embed/resolve", cors, h.limit(model.OpResolve), h.resolve)
+		r.POST("/api/embed/:project_id/harvest", cors, h.limit(model.OpHarvest), h.harvest)
+		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(model.OpDictionary), h.dictionary)
+		r.GET("/api/:project_id/changes/:language/:namespace", cors, h.limit(model.OpChanges), h.changes)
+		r.POST("/api/:project_id/install_ping", cors, h.limit(model.OpInstallPing), h.ping)
+		r.GET("/api/:project_id/public_info", cors, h.limit(model.OpPublicInfo), h.publicInfo)
 		for _, path := range []string{"/api/embed/resolve", "/api/embed/:project_id/harvest",
 			"/api/:project_id/dictionary/:language/:namespace", "/api/:project_id/changes/:language/:namespace",
 			"/api/:project_id/install_ping", "/api/:project_id/public_info"} {
@@ -76,11 +76,14 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	}
 }
 
-// limit spends one call of the route's budget b for the client's address, in the
-// catalogue, so that refusals are counted with every other.
-func (h *handler) limit(b tools.Budget) gin.HandlerFunc {
+// limit marks the request as the public routes' door and spends, for the client's
+// address, the per-address budgets of op's row, in the catalogue, so that refusals are
+// counted with every other.
+func (h *handler) limit(op model.Operation) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if err := h.cat.Take(c.Request.Context(), b, tools.AddressKey(httpx.GinClientIP(c))); err != nil {
+		ctx := tools.WithDoor(c.Request.Context(), tools.Public)
+		c.Request = c.Request.WithContext(ctx)
+		if err := h.cat.TakeAddress(ctx, op, httpx.GinClientIP(c)); err != nil {
 			writeError(c, err)
 			return
 		}

@@ -54,7 +54,7 @@ func (s *server) mcpServers() (map[mcpVariant]*mcp.Server, error) {
 	for _, v := range []mcpVariant{{false, false}, {false, true}, {true, false}, {true, true}} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "lokal", Title: "lokal translation management", Version: Version},
 			&mcp.ServerOptions{Instructions: mcpInstructions, SchemaCache: mcpSchemaCache})
-		r := &mcpRegistrar{s: s, srv: srv, v: v, capped: map[tools.OpName]*jsonschema.Schema{}}
+		r := &mcpRegistrar{s: s, srv: srv, v: v, capped: map[tools.OpName]*jsonschema.Schema{}, bound: map[tools.OpName]bool{}}
 		srv.AddReceivingMiddleware(mcpToolErrors, r.listCaps)
 		r.addTools()
 		if r.err != nil {
@@ -70,28 +70,29 @@ const mcpInstructions = `lokal keeps a project's user-facing text translated. St
 	`enable a language first with enable_language. Writes land as needs_review unless status approved is asked for.`
 
 // addTools binds each MCP tool of tools.Operations to its catalogue method, read tools
-// first; the tool's name, texts and caps come from the table.
+// first; the tool's name, texts and caps come from the table, and every row with Tool info
+// must be bound here (checkBound), none without.
 func (r *mcpRegistrar) addTools() {
 	c := r.s.cat
-	addTool(r, "list_projects", c.ListProjects)
-	addTool(r, "get_project_status", c.GetProjectStatus)
-	addTool(r, "get_embed_snippet", c.GetEmbedSnippet)
-	addTool(r, "get_translations", c.GetTranslations)
-	addTool(r, "get_translation", c.GetTranslation)
-	addTool(r, "search_translations", c.SearchTranslations)
-	addTool(r, "list_terminology", c.ListTerminology)
-	addTool(r, "get_checkup_report", c.GetCheckupReport)
+	addTool(r, model.OpListProjects, c.ListProjects)
+	addTool(r, model.OpGetProjectStatus, c.GetProjectStatus)
+	addTool(r, model.OpGetEmbedSnippet, c.GetEmbedSnippet)
+	addTool(r, model.OpGetTranslations, c.GetTranslations)
+	addTool(r, model.OpGetTranslation, c.GetTranslation)
+	addTool(r, model.OpSearchTranslations, c.SearchTranslations)
+	addTool(r, model.OpListTerminology, c.ListTerminology)
+	addTool(r, model.OpGetCheckupReport, c.GetCheckupReport)
 
-	addTool(r, "enable_language", c.EnableLanguage)
-	addTool(r, "register_source_strings", c.RegisterSourceStrings)
-	addTool(r, "update_translation", c.UpdateTranslation)
-	addTool(r, "set_translation_status", c.SetTranslationStatus)
-	addTool(r, "add_key", c.AddKey)
-	addTool(r, "add_comment", c.AddComment)
-	addTool(r, "flag_translation", c.FlagTranslation)
-	addTool(r, "add_glossary_term", c.AddGlossaryTerm)
-	addTool(r, "import_translations", c.ImportTranslations)
-	addTool(r, "ai_translate_keys", c.AITranslateKeys)
+	addTool(r, model.OpEnableLanguage, c.EnableLanguage)
+	addTool(r, model.OpRegisterSourceStrings, c.RegisterSourceStrings)
+	addTool(r, model.OpUpdateTranslation, c.UpdateTranslation)
+	addTool(r, model.OpSetTranslationStatus, c.SetTranslationStatus)
+	addTool(r, model.OpAddKey, c.AddKey)
+	addTool(r, model.OpAddComment, c.AddComment)
+	addTool(r, model.OpFlagTranslation, c.FlagTranslation)
+	addTool(r, model.OpAddGlossaryTerm, c.AddGlossaryTerm)
+	addTool(r, model.OpImport, c.ImportTranslations)
+	addTool(r, model.OpAITranslateKeys, c.AITranslateKeys)
 }
 
 // mcpRegistrar adds the tools of one server variant; the first error stops it.
@@ -100,7 +101,18 @@ type mcpRegistrar struct {
 	srv    *mcp.Server
 	v      mcpVariant
 	capped map[tools.OpName]*jsonschema.Schema // input schemas stating caps, by tool
+	bound  map[tools.OpName]bool               // the rows bound, offered or not
 	err    error
+}
+
+// checkBound refuses a row with Tool info that addTools left unbound: a tool in the table
+// is a tool of the server.
+func (r *mcpRegistrar) checkBound() {
+	for _, op := range tools.Operations {
+		if op.Tool != nil && !r.bound[op.Name] && r.err == nil {
+			r.err = fmt.Errorf("the MCP row %s is bound to no catalogue method (rest/mcp.go addTools)", op.Name)
+		}
+	}
 }
 
 // addTool registers fn as the MCP tool name with the SDK's typed handler: the SDK validates
@@ -114,6 +126,11 @@ func addTool[In, Out any](r *mcpRegistrar, name tools.OpName, fn func(context.Co
 		r.err = fmt.Errorf("MCP tool %s has no MCP row in tools.Operations", name)
 		return
 	}
+	if r.bound[name] {
+		r.err = fmt.Errorf("MCP tool %s is bound twice", name)
+		return
+	}
+	r.bound[name] = true
 	if r.v.readOnly && !op.ReadOnly {
 		return
 	}
@@ -237,12 +254,12 @@ func (r *mcpRegistrar) listCaps(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// mcpHandler runs one tool call on the decoded input: the arguments' strict reading, the
-// MCP door's read budget and the project scope, then the operation. Its failures carry
+// mcpHandler runs one tool call on the decoded input: the arguments' strict reading and the
+// project scope, then the operation, whose gate reads op's row (the MCP door's read budget
+// included). Its failures carry
 // their code to mcpToolErrors; a success has the output's readable text and, from the SDK,
 // the output as structuredContent.
 func mcpHandler[In, Out any](s *server, op tools.Operation, fn func(context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
-	metered := slices.Contains(op.Budgets, &tools.ReadBudget)
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -253,11 +270,6 @@ func mcpHandler[In, Out any](s *server, op tools.Operation, fn func(context.Cont
 		// The SDK's decoding takes duplicate keys and lone surrogates silently.
 		if err := jsoncheck.Check(req.Params.Arguments); err != nil {
 			return nil, out, toolFailure{model.Errorf(model.CodeInvalid, "arguments: %v", err)}
-		}
-		if metered {
-			if err := s.cat.MeterRead(ctx); err != nil {
-				return nil, out, toolFailure{err}
-			}
 		}
 		if err := tools.BindProject(ctx, &in); err != nil {
 			return nil, out, toolFailure{err}

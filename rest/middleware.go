@@ -60,7 +60,8 @@ func noMethod(c *gin.Context) {
 	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, httpx.ErrorBody{Error: "method_not_allowed", Message: c.Request.Method + " is not allowed here"})
 }
 
-// authenticate puts the caller's principal in the request context, or answers 401.
+// authenticate puts the caller's principal in the request context, marked as the token
+// API's door (the MCP endpoints mark their own), or answers 401.
 func (s *server) authenticate(c *gin.Context) {
 	token := tools.ParseAuthorization(c.GetHeader("Authorization"))
 	p, err := s.cat.Authenticate(c.Request.Context(), token)
@@ -73,19 +74,21 @@ func (s *server) authenticate(c *gin.Context) {
 		writeError(c, model.Errorf(model.CodeUnauthorized, "this token was issued for %s only", p.Audience))
 		return
 	}
-	c.Request = c.Request.WithContext(model.WithPrincipal(c.Request.Context(), p))
+	c.Request = c.Request.WithContext(tools.WithDoor(model.WithPrincipal(c.Request.Context(), p), tools.REST))
 	c.Next()
 }
 
-// requireWriter refuses a caller who may not write to the project before its body is read:
-// a foreign token or a read-only key must not make the server read and hold 5 MB. The
-// operation authorizes again (from the cache) as every operation does.
-func (s *server) requireWriter(c *gin.Context) {
-	if err := s.cat.AuthorizeWrite(c.Request.Context(), c.Param("project_id")); err != nil {
-		writeError(c, err)
-		return
+// admit refuses a caller whom op's row does not admit to the project before its body is
+// read: a foreign token or a read-only key must not make the server read and hold 5 MB.
+// The operation passes its gate again (from the cache) as every operation does.
+func (s *server) admit(op model.Operation) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := s.cat.Admit(c.Request.Context(), op, c.Param("project_id")); err != nil {
+			writeError(c, err)
+			return
+		}
+		c.Next()
 	}
-	c.Next()
 }
 
 // readBody is the middleware of routes with a body: it reserves room for the body among

@@ -10,6 +10,7 @@ import (
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/tools"
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Options configure the router; nil means the defaults.
@@ -103,13 +104,13 @@ func newRouter(cat *tools.Catalog, opts *Options) (*server, *gin.Engine) {
 
 	api := r.Group("/api", s.authenticate)
 	api.GET("/:project_id/latest/:language/:namespace", s.readNamespace)
-	api.POST("/missing/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.reportMissing)
-	api.PUT("/sync/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.sync)
-	api.PUT("/overwrite/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.overwrite)
-	api.PUT("/import/:project_id/latest/:language/:namespace", s.requireWriter, rawBody, s.readBody, s.importFile)
+	api.POST("/missing/:project_id/latest/:language/:namespace", s.admit(model.OpMissing), s.readBody, s.reportMissing)
+	api.PUT("/sync/:project_id/latest/:language/:namespace", s.admit(model.OpSync), s.readBody, s.sync)
+	api.PUT("/overwrite/:project_id/latest/:language/:namespace", s.admit(model.OpOverwrite), s.readBody, s.overwrite)
+	api.PUT("/import/:project_id/latest/:language/:namespace", s.admit(model.OpImport), rawBody, s.readBody, s.importFile)
 	api.GET("/stale/:project_id/latest/:namespace", s.stale)
-	api.POST("/retranslate/:project_id/latest/:language/:namespace", s.requireWriter, s.readBody, s.retranslate)
-	api.POST("/:project_id/sync_page_strings/:namespace", s.requireWriter, s.readBody, s.registerPageStrings)
+	api.POST("/retranslate/:project_id/latest/:language/:namespace", s.admit(model.OpRetranslate), s.readBody, s.retranslate)
+	api.POST("/:project_id/sync_page_strings/:namespace", s.admit(model.OpSyncPageStrings), s.readBody, s.registerPageStrings)
 	api.GET("/me", s.me)
 	api.GET("/:project_id/usage", s.usage)
 	api.POST("/:project_id/redeploy", s.redeploy)

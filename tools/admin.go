@@ -15,7 +15,7 @@ type CreateWorkspaceIn struct {
 
 // CreateWorkspace creates a workspace with a fresh public token. Admin only.
 func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (model.Workspace, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpCreateWorkspace, on{}); err != nil {
 		return model.Workspace{}, err
 	}
 	name := strings.TrimSpace(in.Name)
@@ -34,7 +34,7 @@ func (c *Catalog) CreateWorkspace(ctx context.Context, in CreateWorkspaceIn) (mo
 // ListWorkspaces returns every workspace with its public token, oldest first: the
 // operator's way back to an id the first start printed once. Admin only.
 func (c *Catalog) ListWorkspaces(ctx context.Context) ([]model.Workspace, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpListWorkspaces, on{}); err != nil {
 		return nil, err
 	}
 	var out []model.Workspace
@@ -51,7 +51,7 @@ func (c *Catalog) ListWorkspaces(ctx context.Context) ([]model.Workspace, error)
 
 // WorkspaceUsers returns the users of a workspace, oldest first. Admin only.
 func (c *Catalog) WorkspaceUsers(ctx context.Context, workspaceID string) ([]model.User, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpWorkspaceUsers, on{}); err != nil {
 		return nil, err
 	}
 	var out []model.User
@@ -81,7 +81,7 @@ type CreateUserIn struct {
 // CreateUser adds a user to a workspace. Admin only. Its address is unconfirmed (but for
 // the workspace's first user) until a link sent to it is used.
 func (c *Catalog) CreateUser(ctx context.Context, in CreateUserIn) (model.User, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpCreateUser, on{}); err != nil {
 		return model.User{}, err
 	}
 	email := strings.TrimSpace(in.Email)
@@ -130,17 +130,15 @@ var IntegrationTypes = []string{"api", "i18next", "embed", "mcp"}
 // For the operator, and an owner of the workspace signed in to the editor (create_project),
 // who creates it in their own workspace.
 func (c *Catalog) CreateProject(ctx context.Context, in CreateProjectIn) (model.Project, error) {
+	if err := c.gate(ctx, model.OpCreateProject, on{}); err != nil {
+		return model.Project{}, err
+	}
 	if p := model.PrincipalFrom(ctx); p.Kind == KindSession {
 		if in.WorkspaceID != "" && in.WorkspaceID != p.WorkspaceID {
 			return model.Project{}, &model.Error{Code: model.CodeUnauthorized, Message: "a signed-in user creates projects in their own workspace only"}
 		}
-		if err := c.workspaceNeed(ctx, opNeeds(model.OpCreateProject)); err != nil {
-			return model.Project{}, err
-		}
 		in.WorkspaceID = p.WorkspaceID
 		ctx = model.WithPrincipal(ctx, System) // recorded as the Connect page's writes are
-	} else if err := requireSystem(ctx); err != nil {
-		return model.Project{}, err
 	}
 	title := strings.TrimSpace(in.Title)
 	if title == "" || len(title) > 200 {
@@ -202,7 +200,7 @@ type CreateAPIKeyIn struct {
 // CreateAPIKey creates a project API key. For the operator and the project's owners
 // (owner).
 func (c *Catalog) CreateAPIKey(ctx context.Context, in CreateAPIKeyIn) (APIKey, error) {
-	ctx, err := c.owner(ctx, in.ProjectID, true)
+	ctx, err := c.ownerFor(ctx, model.OpCreateKey, in.ProjectID, true)
 	if err != nil {
 		return APIKey{}, err
 	}
@@ -259,11 +257,11 @@ func tokenName(s string) (string, error) {
 func (c *Catalog) CreateToken(ctx context.Context, in CreateTokenIn) (PersonalToken, error) {
 	if model.PrincipalFrom(ctx).Kind == KindSession && in.ProjectID != "" {
 		// Any role will do: the token is worth its owner's rights when used (rights.go).
-		if _, err := c.ownerFor(ctx, in.ProjectID, true, model.RightRead); err != nil {
+		if _, err := c.ownerFor(ctx, model.OpCreateToken, in.ProjectID, true); err != nil {
 			return PersonalToken{}, err
 		}
 	}
-	ctx, err := self(ctx, in.UserID, in.WorkspaceID)
+	ctx, err := c.self(ctx, model.OpCreateToken, in.UserID, in.WorkspaceID)
 	if err != nil {
 		return PersonalToken{}, err
 	}
@@ -318,7 +316,7 @@ type Bootstrap struct {
 // BootstrapIfEmpty creates a first workspace, user and workspace token when the database
 // has no workspace yet; it returns nil when there was one already. Admin only.
 func (c *Catalog) BootstrapIfEmpty(ctx context.Context) (*Bootstrap, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpBootstrap, on{}); err != nil {
 		return nil, err
 	}
 	var any bool

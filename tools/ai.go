@@ -44,9 +44,14 @@ const DefaultAICallBudget = 50 * time.Second
 // results as needs_review drafts; it spends endpoint 6's budget of AI calls (60 a minute). Approved and language-locked translations are never
 // overwritten; keys without a source value are skipped.
 func (c *Catalog) AITranslateKeys(ctx context.Context, in AITranslateIn) (AITranslateOut, error) {
-	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAITranslateKeys, project: in.ProjectID, namespace: in.NamespaceKey,
-		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: model.CodeInvalid, waiting: true,
-		budgets: []Budget{RetranslateBudget}})
+	return c.aiTranslateKeys(ctx, model.OpAITranslateKeys, in)
+}
+
+// aiTranslateKeys is ai_translate_keys as operation op (the tool's, or the editor's
+// translate_rows), which decides who may call it and what it spends.
+func (c *Catalog) aiTranslateKeys(ctx context.Context, op model.Operation, in AITranslateIn) (AITranslateOut, error) {
+	o, err := c.aiTranslate(ctx, aiJob{op: op, project: in.ProjectID, namespace: in.NamespaceKey,
+		language: in.TargetLang, keys: in.TranslationKeys, keepApproved: true, tooMany: model.CodeInvalid, waiting: true})
 	return AITranslateOut{Lang: in.TargetLang, Translated: o.translated, SkippedApproved: o.skippedApproved,
 		SkippedLocked: o.skippedLocked, SkippedMissingSource: o.skippedMissingSource, Failed: o.failed, Reasons: o.reasons}, err
 }
@@ -72,23 +77,22 @@ type RetranslateOut struct {
 // keys (422) and 60 calls a minute per project (429).
 func (c *Catalog) Retranslate(ctx context.Context, in RetranslateIn) (RetranslateOut, error) {
 	o, err := c.aiTranslate(ctx, aiJob{op: model.OpRetranslate, project: in.ProjectID, namespace: in.Namespace,
-		language: in.Language, keys: in.Keys, tooMany: model.CodeUnprocessable, budgets: []Budget{RetranslateBudget}, waiting: true})
+		language: in.Language, keys: in.Keys, tooMany: model.CodeUnprocessable, waiting: true})
 	return RetranslateOut{Lang: in.Language, Retranslated: o.translated, SkippedMissingSource: o.skippedMissingSource,
 		SkippedLocked: o.skippedLocked, Failed: o.failed}, err
 }
 
 // aiJob is one AI translation request, whichever door it came through.
 type aiJob struct {
-	op                           model.Operation
+	op                           model.Operation // its row decides who may call it and what it spends
 	project, namespace, language string
 	keys                         []string
-	keepApproved                 bool     // ai_translate_keys never overwrites approved rows
-	onlyMissing                  bool     // automatic translation fills empty rows only
-	memory                       bool     // reuse approved translations of the same source text
-	tooMany                      string   // the error code for more than MaxAIKeys keys
-	budgets                      []Budget // spent before the model is called
-	waiting                      bool     // a caller waits for the answer: the model gets Options.AICallBudget
-	suggest                      bool     // the answer is returned, nothing is stored
+	keepApproved                 bool   // ai_translate_keys never overwrites approved rows
+	onlyMissing                  bool   // automatic translation fills empty rows only
+	memory                       bool   // reuse approved translations of the same source text
+	tooMany                      string // the error code for more than MaxAIKeys keys
+	waiting                      bool   // a caller waits for the answer: the model gets Options.AICallBudget
+	suggest                      bool   // the answer is returned, nothing is stored
 }
 
 type aiOutcome struct {
@@ -109,10 +113,7 @@ type aiOutcome struct {
 func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	o := aiOutcome{translated: map[string]string{}, skippedApproved: []string{}, skippedLocked: []string{},
 		skippedMissingSource: []string{}, failed: []string{}, reasons: map[string]string{}}
-	if err := c.begin(ctx, j.project, true); err != nil {
-		return o, err
-	}
-	if err := c.allow(ctx, j.op, j.project, j.language, 0); err != nil {
+	if err := c.admit(ctx, j.op, on{project: j.project, language: j.language}); err != nil {
 		return o, err
 	}
 	if len(j.keys) == 0 || len(j.keys) > MaxAIKeys {
@@ -181,10 +182,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 	if err != nil {
 		return o, err
 	}
-	for _, b := range j.budgets {
-		if err := c.take(ctx, b, j.project); err != nil {
-			return o, err
-		}
+	// The row's budgets, its writes included, before the model is called: the call is the cost.
+	if err := c.spend(ctx, j.op, j.project); err != nil {
+		return o, err
 	}
 	if len(remember) > 0 {
 		// Translation memory: an approved translation of the same source text, no call.
@@ -288,7 +288,7 @@ func (c *Catalog) aiStore(ctx context.Context, j aiJob, agent string, values map
 		refused map[string]string // key to why the value rule refused its value
 		after   aiOutcome         // skips found in the transaction
 	)
-	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project, lang: j.language,
+	err := c.write(model.WithPrincipal(ctx, p), write{op: j.op, project: j.project, lang: j.language, spent: true,
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			stored, moved, refused, after = map[string]string{}, nil, map[string]string{}, aiOutcome{}
 			var syn message.Syntax

@@ -82,10 +82,7 @@ func (r ResolvedAI) String() string {
 // base URL without a key clears it (secretStays). For the operator, and for a signed-in
 // user their own workspace (self).
 func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, modelName string, apiKey *string) (WorkspaceAIView, error) {
-	if err := c.workspaceNeed(ctx, opNeeds(model.OpSetWorkspaceAI)); err != nil {
-		return WorkspaceAIView{}, err
-	}
-	ctx, err := self(ctx, "", workspaceID)
+	ctx, err := c.self(ctx, model.OpSetWorkspaceAI, "", workspaceID)
 	if err != nil {
 		return WorkspaceAIView{}, err
 	}
@@ -137,7 +134,7 @@ func (c *Catalog) SetWorkspaceAI(ctx context.Context, workspaceID, baseURL, mode
 // goes back to the provider's. It returns the project's configuration as ShowAI does.
 // For the operator and the project's owners (owner).
 func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName, instructions *string) (AIView, error) {
-	ctx, err := c.owner(ctx, projectID, true)
+	ctx, err := c.ownerFor(ctx, model.OpSetAI, projectID, true)
 	if err != nil {
 		return AIView{}, err
 	}
@@ -179,7 +176,7 @@ func (c *Catalog) SetProjectAI(ctx context.Context, projectID string, modelName,
 // ShowAI returns where a project's AI comes from and what it uses, never a key. For the
 // operator and the project's owners (owner).
 func (c *Catalog) ShowAI(ctx context.Context, projectID string) (AIView, error) {
-	ctx, err := c.owner(ctx, projectID, false)
+	ctx, err := c.ownerFor(ctx, model.OpShowAI, projectID, false)
 	if err != nil {
 		return AIView{}, err
 	}
@@ -195,7 +192,7 @@ func (c *Catalog) ShowAI(ctx context.Context, projectID string) (AIView, error) 
 // ResolveAI returns the provider of a project with its key opened, or CodeNotConfigured.
 // Admin only: workers run as the system; the AI endpoint resolves inside its operation.
 func (c *Catalog) ResolveAI(ctx context.Context, projectID string) (ResolvedAI, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpResolveAI, on{}); err != nil {
 		return ResolvedAI{}, err
 	}
 	var r resolvedAI

@@ -60,7 +60,7 @@ func (c *Catalog) RestoreProject(ctx context.Context, projectID string) (Project
 
 func (c *Catalog) setArchived(ctx context.Context, op model.Operation, projectID string, archive bool) (ProjectState, error) {
 	var out ProjectState
-	ctx, err := c.ownerFor(ctx, projectID, false, opNeeds(op))
+	ctx, err := c.ownerFor(ctx, op, projectID, false)
 	if err != nil {
 		return out, err
 	}
@@ -101,7 +101,7 @@ func projectState(id, title string, at *time.Time) ProjectState {
 // workspace's owners.
 func (c *Catalog) DeleteProject(ctx context.Context, projectID, confirm string) (ProjectState, error) {
 	var out ProjectState
-	ctx, err := c.ownerFor(ctx, projectID, false, opNeeds(model.OpDeleteProject))
+	ctx, err := c.ownerFor(ctx, model.OpDeleteProject, projectID, false)
 	if err != nil {
 		return out, err
 	}
@@ -127,7 +127,7 @@ func (c *Catalog) DeleteProject(ctx context.Context, projectID, confirm string) 
 
 // AllWorkspaceProjects is WorkspaceProjects with the archived projects too. Admin only.
 func (c *Catalog) AllWorkspaceProjects(ctx context.Context, workspaceID string) ([]model.Project, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpWorkspaceProjects, on{}); err != nil {
 		return nil, err
 	}
 	out := []model.Project{}

@@ -25,7 +25,7 @@ func (c *Catalog) loadProject(ctx context.Context, tx model.Tx, projectID string
 		}
 		return model.Project{}, err
 	}
-	if err := authorizeProject(p, proj); err != nil {
+	if err := projectAdmits(p, proj); err != nil {
 		return model.Project{}, err
 	}
 	if isUser(p) {
@@ -53,7 +53,7 @@ func authorizeProjectID(p model.Principal, projectID string) error {
 	return &model.Error{Code: model.CodeUnauthorized, Message: "token is not valid for this project"}
 }
 
-func authorizeProject(p model.Principal, proj model.Project) error {
+func projectAdmits(p model.Principal, proj model.Project) error {
 	switch p.Kind {
 	case model.KindSystem, model.KindAnonymous:
 		return nil
@@ -69,63 +69,16 @@ func authorizeProject(p model.Principal, proj model.Project) error {
 	return &model.Error{Code: model.CodeUnauthorized, Message: "token is not valid for this project"}
 }
 
-// requireWrite refuses read-only keys on writes.
-func requireWrite(ctx context.Context) error {
-	p := model.PrincipalFrom(ctx)
-	switch {
-	case p.Kind == model.KindAnonymous:
-		return &model.Error{Code: model.CodeUnauthorized, Message: "a token is required"}
-	case p.ReadOnly:
-		return &model.Error{Code: model.CodeReadOnlyKey, Message: "this API key is read-only"}
+// ownerFor admits, to a project's admin operation op (its keys, AI and settings), the
+// operator and a user signed in to the editor whom op's row admits: the page and the
+// command line run one operation under one rule. It returns the context the operation
+// runs in, the system's for both, so what it records reads as the command line's.
+func (c *Catalog) ownerFor(ctx context.Context, op model.Operation, projectID string, write bool) (context.Context, error) {
+	if err := c.gate(ctx, op, on{project: projectID}); err != nil {
+		return ctx, err
 	}
-	return nil
-}
-
-// requireToken refuses anonymous callers on token-authenticated operations.
-func requireToken(ctx context.Context) error {
-	if model.PrincipalFrom(ctx).Kind == model.KindAnonymous {
-		return &model.Error{Code: model.CodeUnauthorized, Message: "a token is required"}
-	}
-	return nil
-}
-
-func requireSystem(ctx context.Context) error {
-	if model.PrincipalFrom(ctx).Kind != model.KindSystem {
-		return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
-	}
-	return nil
-}
-
-// requirePersonal admits personal access tokens (a project's or a workspace's), a user
-// signed in to the Connect page (a session may do what the user's workspace token may) and
-// the system: operations on an owner's business (spend, redeploy) are not for API keys.
-func requirePersonal(ctx context.Context) error {
-	switch model.PrincipalFrom(ctx).Kind {
-	case model.KindPersonal, model.KindWorkspace, KindSession, model.KindSystem:
-		return nil
-	}
-	return &model.Error{Code: model.CodePATRequired, Message: "this needs a personal access token, not a project API key"}
-}
-
-// owner admits, to a project's admin operation (its keys, AI and settings), the operator and
-// a user signed in to the Connect page who is a member of the project's workspace: the
-// page and the command line run one operation under one rule. It returns the context the
-// operation runs in, the system's for both, so what it records reads as the command
-// line's; anyone else gets the admin operation's refusal.
-func (c *Catalog) owner(ctx context.Context, projectID string, write bool) (context.Context, error) {
-	return c.ownerFor(ctx, projectID, write, model.RightManage)
-}
-
-// ownerFor is owner for a signed-in user holding need on the project.
-func (c *Catalog) ownerFor(ctx context.Context, projectID string, write bool, need model.Right) (context.Context, error) {
 	if model.PrincipalFrom(ctx).Kind != KindSession {
-		return ctx, requireSystem(ctx)
-	}
-	if err := c.begin(ctx, projectID, write); err != nil {
-		return ctx, err
-	}
-	if err := c.need(ctx, projectID, "", need); err != nil {
-		return ctx, err
+		return ctx, nil
 	}
 	if write {
 		// The operator may still change an archived project's settings; the editor not.
@@ -136,13 +89,16 @@ func (c *Catalog) ownerFor(ctx context.Context, projectID string, write bool, ne
 	return model.WithPrincipal(ctx, System), nil
 }
 
-// self admits the operator, and a signed-in user to what is their own: their user (userID)
-// and their workspace (workspaceID), each when given. It returns the system's context, as
-// owner does.
-func self(ctx context.Context, userID, workspaceID string) (context.Context, error) {
+// self admits, to op, the operator, and a signed-in user to what is their own: their user
+// (userID) and their workspace (workspaceID), each when given. It returns the system's
+// context, as ownerFor does.
+func (c *Catalog) self(ctx context.Context, op model.Operation, userID, workspaceID string) (context.Context, error) {
+	if err := c.gate(ctx, op, on{}); err != nil {
+		return ctx, err
+	}
 	p := model.PrincipalFrom(ctx)
 	if p.Kind != KindSession {
-		return ctx, requireSystem(ctx)
+		return ctx, nil
 	}
 	if (userID != "" && userID != p.UserID) || (workspaceID != "" && workspaceID != p.WorkspaceID) {
 		return ctx, &model.Error{Code: model.CodeUnauthorized, Message: "a signed-in user manages only their own tokens and workspace"}
@@ -150,12 +106,10 @@ func self(ctx context.Context, userID, workspaceID string) (context.Context, err
 	return model.WithPrincipal(ctx, System), nil
 }
 
-// AuthorizeProject checks that the principal in ctx may use the project: CodeUnauthorized
-// for a token of another project or workspace, CodeNotFound for an unknown project.
-func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error {
-	if err := requireToken(ctx); err != nil {
-		return err
-	}
+// authorizeProject checks that the principal in ctx, not the system, may use the project:
+// CodeUnauthorized for a token of another project or workspace, CodeNotFound for an
+// unknown project, CodeForbidden for a user without a role on it (the gate's project step).
+func (c *Catalog) authorizeProject(ctx context.Context, projectID string) error {
 	p := model.PrincipalFrom(ctx)
 	if err := authorizeProjectID(p, projectID); err != nil {
 		return err
@@ -172,38 +126,26 @@ func (c *Catalog) AuthorizeProject(ctx context.Context, projectID string) error 
 	return err
 }
 
-// OpenMCP authorizes a call of an MCP endpoint: the workspace endpoint (projectID "")
-// takes workspace tokens only; the project endpoint any token of its project, and fixes
-// the project of every tool call in the returned context.
+// OpenMCP authorizes a call of an MCP endpoint, before any tool's gate: the workspace
+// endpoint (projectID "") takes workspace tokens only; the project endpoint any token of
+// its project, and fixes the project of every tool call in the returned context, which it
+// marks as the MCP door's.
 func (c *Catalog) OpenMCP(ctx context.Context, projectID string) (context.Context, error) {
+	ctx = WithDoor(ctx, MCP)
+	p := model.PrincipalFrom(ctx)
 	if projectID == "" {
-		if p := model.PrincipalFrom(ctx); p.Kind != model.KindWorkspace && !oauthProjectGrant(p) {
+		if p.Kind != model.KindWorkspace && !oauthProjectGrant(p) {
 			return ctx, &model.Error{Code: model.CodeUnauthorized, Message: "this endpoint takes workspace tokens (pat_ws_) only"}
 		}
 		return ctx, nil
 	}
-	if err := c.AuthorizeProject(ctx, projectID); err != nil {
+	if p.Kind == model.KindAnonymous {
+		return ctx, errNoToken()
+	}
+	if err := c.authorizeProject(ctx, projectID); err != nil {
 		return ctx, err
 	}
 	return WithProjectScope(ctx, projectID), nil
-}
-
-// AuthorizeWrite is AuthorizeProject for a write: a read-only key gets CodeReadOnlyKey.
-func (c *Catalog) AuthorizeWrite(ctx context.Context, projectID string) error {
-	return c.begin(ctx, projectID, true)
-}
-
-// begin authorizes a project operation before anything else is looked at, so a token of
-// another project learns nothing from validation errors: unauthorized comes first, then
-// read_only_key for a write.
-func (c *Catalog) begin(ctx context.Context, projectID string, write bool) error {
-	if err := c.AuthorizeProject(ctx, projectID); err != nil {
-		return err
-	}
-	if write {
-		return requireWrite(ctx)
-	}
-	return nil
 }
 
 // projectCached returns the project through the cache and checks the principal against it.
@@ -231,7 +173,7 @@ func (c *Catalog) projectCached(ctx context.Context, projectID string) (model.Pr
 		return model.Project{}, err
 	}
 	cp.Project.WorkspaceID, cp.Project.Active = cp.WorkspaceID, cp.Active
-	if err := authorizeProject(model.PrincipalFrom(ctx), cp.Project); err != nil {
+	if err := projectAdmits(model.PrincipalFrom(ctx), cp.Project); err != nil {
 		return model.Project{}, err
 	}
 	return cp.Project, nil
@@ -257,37 +199,4 @@ func (c *Catalog) read(ctx context.Context, projectID string, fn func(tx model.T
 		}
 		return fn(tx, proj)
 	})
-}
-
-// admits refuses a principal that op's row in Operations does not list among its callers
-// (CodeUnauthorized, as an admin operation refuses); the system is every row's. For
-// operations whose method any principal could reach, that the operator and the editor
-// share (terminology), so that no token does what no door offers it.
-func admits(ctx context.Context, op model.Operation) error {
-	p := model.PrincipalFrom(ctx)
-	var who Callers
-	switch p.Kind {
-	case model.KindSystem:
-		return nil
-	case KindSession:
-		who = Session
-	case model.KindWorkspace:
-		who = WorkspacePAT
-	case model.KindPersonal:
-		who = PAT
-	case model.KindAPIKey:
-		who = KeyRW
-		if p.ReadOnly {
-			who = KeyRO
-		}
-	case model.KindAnonymous:
-		who = Anonymous
-	}
-	if p.GrantID != "" {
-		who = Grant
-	}
-	if o, ok := Op(op); ok && o.Auth&who != 0 {
-		return nil
-	}
-	return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
 }

@@ -33,7 +33,7 @@ func autoTranslateTargets(op model.Operation, proj model.Project) []string {
 	switch op {
 	case model.OpRegisterSourceStrings, model.OpAddKey:
 		from = proj.EnabledLanguages
-	case model.OpSync, model.OpMissing, model.OpOverwrite, model.OpImport, model.OpSyncPageStrings, model.OpHarvest:
+	case model.OpSync, model.OpMissing, model.OpOverwrite, model.OpImport, model.OpImportFile, model.OpSyncPageStrings, model.OpHarvest:
 		for _, l := range proj.AutoTranslateLanguages {
 			if proj.HasLanguage(l) {
 				from = append(from, l)

@@ -38,6 +38,8 @@ type Budget struct {
 	N      int
 	Window time.Duration
 	Per    Scope
+	// Doors, when set, are the only doors whose calls spend the budget (the gate, gate.go).
+	Doors Door
 	// Backoff, when set, makes a budget of failures (see shut): past N failures inside
 	// Window its bucket is shut for Backoff after the newest one, doubling with each further
 	// failure up to MaxBackoff. Nothing else spends it.
@@ -55,8 +57,8 @@ var (
 	RetranslateBudget = Budget{Name: "retranslate", Noun: "retranslations", Bucket: "retranslate:", N: 60, Window: time.Minute, Per: PerProject}
 	// ReadBudget: MCP read tool calls, ten a second, far above an assistant's pace, while a
 	// published read-only key cannot keep the server busy with whole-project reads.
-	// Endpoints 1 and 5 are not limited.
-	ReadBudget = Budget{Name: "reads", Noun: "read tool calls", Bucket: "reads:", N: 600, Window: time.Minute, Per: PerToken}
+	// Endpoints 1 and 5 are not limited: only the MCP door spends it.
+	ReadBudget = Budget{Name: "reads", Noun: "read tool calls", Bucket: "reads:", N: 600, Window: time.Minute, Per: PerToken, Doors: MCP}
 	// RedeployBudget: endpoint 8 starts a CI run, so 6 a minute is plenty for people and
 	// stops a loop from queueing hundreds of builds.
 	RedeployBudget = Budget{Name: "redeploy", Noun: "redeploys", Bucket: "redeploy:", N: 6, Window: time.Minute, Per: PerProject}
@@ -139,8 +141,7 @@ func hasBudget(name string) bool {
 	return false
 }
 
-// Take spends one event of b for key (see take); the transports outside the catalogue's
-// operations, the public routes, spend their budgets through it.
+// Take spends one event of b for key (see take), outside any operation's gate.
 func (c *Catalog) Take(ctx context.Context, b Budget, key string) error {
 	return c.take(ctx, b, key)
 }

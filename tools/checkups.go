@@ -153,24 +153,13 @@ func (cfg checkupConfig) summary(counts map[string]int) checkup.Summary {
 // For the operator and the jobs; a user signed in to the editor who manages the project
 // (run_checkup) runs it as trigger "editor", spending the project's write budget.
 func (c *Catalog) RunCheckup(ctx context.Context, projectID, trigger string) (CheckupReportOut, error) {
-	if model.PrincipalFrom(ctx).Kind == KindSession {
-		sys, err := c.ownerFor(ctx, projectID, true, opNeeds(model.OpRunCheckup))
-		if err != nil {
-			return CheckupReportOut{}, err
-		}
-		op, _ := Op(model.OpRunCheckup)
-		for _, b := range op.Budgets {
-			if err := c.take(ctx, *b, projectID); err != nil {
-				return CheckupReportOut{}, err
-			}
-		}
-		ctx, trigger = sys, "editor"
-	}
-	if err := c.begin(ctx, projectID, false); err != nil {
+	session := model.PrincipalFrom(ctx).Kind == KindSession
+	ctx, err := c.ownerFor(ctx, model.OpRunCheckup, projectID, session)
+	if err != nil {
 		return CheckupReportOut{}, err
 	}
-	if err := requireSystem(ctx); err != nil {
-		return CheckupReportOut{}, err
+	if session {
+		trigger = "editor"
 	}
 	for {
 		out, err := c.runCheckup(ctx, projectID, trigger)
@@ -535,7 +524,7 @@ type CheckupIn struct {
 // GetCheckupReport returns a stored checkup report with one page of its findings (at most
 // MaxReportFindings, from Offset).
 func (c *Catalog) GetCheckupReport(ctx context.Context, in CheckupIn) (CheckupReportOut, error) {
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpGetCheckupReport, on{project: in.ProjectID}); err != nil {
 		return CheckupReportOut{}, err
 	}
 	if in.Offset < 0 {

@@ -42,6 +42,9 @@ type Dictionary struct {
 // project, namespace or language, a project the Embed is not set up for, or while the
 // workspace's Embed is off; CodeForbidden for an origin the project does not allow.
 func (c *Catalog) ReadDictionary(ctx context.Context, in DictionaryIn) (Dictionary, error) {
+	if err := c.gate(ctx, model.OpDictionary, on{}); err != nil {
+		return Dictionary{}, err
+	}
 	p, err := c.publicProject(ctx, in.ProjectID)
 	if err != nil {
 		return Dictionary{}, err
@@ -330,6 +333,9 @@ type ChangesOut struct {
 func (c *Catalog) Changes(ctx context.Context, in ChangesIn) (ChangesOut, error) {
 	now := c.opts.Now().UTC()
 	var out ChangesOut
+	if err := c.gate(ctx, model.OpChanges, on{}); err != nil {
+		return out, err
+	}
 	if in.Since == "" {
 		return out, model.Errorf(model.CodeInvalid, "since is required (an ISO 8601 date-time, at most seven days back)")
 	}

@@ -5,15 +5,18 @@
 // # Operations
 //
 // [Operations] (tools.go) is the whole service on one screen: each operation with the
-// doors it is offered through, who may call it and the budgets it spends. Each is a
+// doors it is offered through, who may call it, the right it needs and the budgets it
+// spends; [SystemOperations] are the operator's and the service's own. Names are the
+// typed constants of tools/model (a test refuses string literals), and every operation
+// passes its row's gate (gate.go) before anything else. Each is a
 // [Catalog] method func(ctx, In) (Out, error); the MCP adapter binds the tool rows to
 // their methods with the go-sdk's typed mcp.AddTool, and the other doors call the methods
 // directly. Files are named by the subject of their operations.
 //
 // # The write path
 //
-// Every write goes through Catalog.write: it authorizes, validates, spends the write
-// budget through the [model.Limiter] port, runs the operation in one transaction under the
+// Every write goes through Catalog.write: it passes the operation's gate, validates, spends
+// the row's budgets through the [model.Limiter] port, runs the operation in one transaction under the
 // write time budget, and hands the typed [model.Change]s it reports to every [WriteHook]
 // inside that transaction. Every side effect of a write is a hook the wiring registers
 // ([Options].Hooks; cmd/lokal lists them in order, tests take [DefaultHooks]): refreshing
@@ -47,8 +50,10 @@
 // # Who is calling
 //
 // Transports authenticate and put a [model.Principal] in the context
-// ([model.WithPrincipal]); every operation authorizes itself against it, and writes are
-// attributed to [model.Principal.Actor] in the history. A user signed in to the browser app
+// ([model.WithPrincipal]) and mark their door ([WithDoor]); every operation passes the gate
+// of its row against both (gate.go: the caller's kind, the door, an OAuth grant, the
+// project, a read-only credential, the right, the budgets), and writes are attributed to
+// [model.Principal.Actor] in the history. A user signed in to the browser app
 // calls the same operations as the API and the command line: the operations on a project
 // admit a member of its workspace themselves, so no screen has a wrapper of its own.
 // What a user may do is their roles' rights, read in one place (rightsOn, rights.go): an

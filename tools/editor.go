@@ -257,10 +257,16 @@ func (c *Catalog) reviewItem(proj model.Project, t terms, language string, r mod
 // findings for the keys it has checked since their last write, the checks run on the
 // request for the others.
 func (c *Catalog) ReviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, error) {
-	out := ReviewPage{Language: in.Language, Rows: []ReviewItem{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
+	if err := c.gate(ctx, model.OpReviewQueue, on{project: in.ProjectID}); err != nil {
+		return ReviewPage{Language: in.Language, Rows: []ReviewItem{}}, err
 	}
+	return c.reviewQueue(ctx, in)
+}
+
+// reviewQueue is ReviewQueue past its gate, for the operations that page through the queue
+// under their own (translate_rows).
+func (c *Catalog) reviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, error) {
+	out := ReviewPage{Language: in.Language, Rows: []ReviewItem{}}
 	if !contains(ReviewFilters, in.Filter) {
 		return out, model.Errorf(model.CodeInvalid, "filter must be one of %s", strings.Join(ReviewFilters[1:], ", "))
 	}
@@ -436,7 +442,7 @@ func (c *Catalog) CheckValue(ctx context.Context, in CheckIn) (CheckOut, error) 
 			return out, err
 		}
 	}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpCheckValue, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
@@ -481,7 +487,7 @@ type RowDetail struct {
 // RowDetails returns a row of the queue with its history and comments.
 func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) {
 	var out RowDetail
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpRowDetails, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
@@ -531,7 +537,7 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 // are left out.
 func (c *Catalog) ActorNames(ctx context.Context, projectID string, actors []string) (map[string]string, error) {
 	var out map[string]string
-	if err := c.begin(ctx, projectID, false); err != nil {
+	if err := c.gate(ctx, model.OpActorNames, on{project: projectID}); err != nil {
 		return nil, err
 	}
 	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
@@ -645,7 +651,7 @@ func (c *Catalog) SaveRow(ctx context.Context, in SaveRowIn) (ReviewItem, error)
 	var reason string
 	var confirmed bool
 	var refusal *QAError // the store may rewrap apply's error; the findings are returned as made
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
+	err := c.write(ctx, write{op: model.OpSaveRow, project: in.ProjectID, lang: in.Language, more: approving(in.Status),
 		validate: func() error {
 			var err error
 			if up.Status, err = statusOrDefault(up.Status); err != nil {
@@ -812,7 +818,7 @@ const MaxApproveRows = 500
 // without a value, locked or with QA findings are left as they are and named.
 func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, error) {
 	out := ApproveOut{Approved: []string{}, Confirmed: []string{}, Already: []string{}, Conflicts: []string{}, Skipped: []string{}, QA: []string{}, Held: []string{}}
-	err := c.write(ctx, write{op: model.OpSetTranslationStatus, project: in.ProjectID, lang: in.Language, more: model.RightApprove,
+	err := c.write(ctx, write{op: model.OpApproveRows, project: in.ProjectID, lang: in.Language,
 		validate: func() error {
 			if len(in.Rows) == 0 || len(in.Rows) > MaxApproveRows {
 				return model.Errorf(model.CodeInvalid, "approve 1 to %d rows at a time", MaxApproveRows)
@@ -894,8 +900,8 @@ func (c *Catalog) ApproveRows(ctx context.Context, in ApproveIn) (ApproveOut, er
 
 // editable checks, in a read, that the principal may edit the row's language; the write
 // operations it guards check everything else themselves.
-func (c *Catalog) editable(ctx context.Context, projectID, language string) error {
-	if err := c.begin(ctx, projectID, true); err != nil {
+func (c *Catalog) editable(ctx context.Context, op model.Operation, projectID, language string) error {
+	if err := c.admit(ctx, op, on{project: projectID, entry: true}); err != nil {
 		return err
 	}
 	return c.read(ctx, projectID, func(_ model.Tx, proj model.Project) error { return canEdit(ctx, proj, language) })
@@ -904,11 +910,11 @@ func (c *Catalog) editable(ctx context.Context, projectID, language string) erro
 // reviewer applies the editor's rule in the operations a signed-in reviewer shares with the
 // API (add_comment, flag_translation): a reviewer acts on the project's editable languages
 // only, before anything else is looked at; tokens keep the tools' own rules.
-func (c *Catalog) reviewer(ctx context.Context, projectID, language string) error {
+func (c *Catalog) reviewer(ctx context.Context, op model.Operation, projectID, language string) error {
 	if model.PrincipalFrom(ctx).Kind != KindSession {
 		return nil
 	}
-	return c.editable(ctx, projectID, language)
+	return c.editable(ctx, op, projectID, language)
 }
 
 // TranslateRowsIn asks the AI for rows of one language: Keys by namespace, or with All
@@ -936,13 +942,13 @@ const MaxTranslateRows = 100
 // namespace: approved and locked rows are never overwritten there.
 func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (TranslateRowsOut, error) {
 	var out TranslateRowsOut
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+	if err := c.editable(ctx, model.OpTranslateRows, in.ProjectID, in.Language); err != nil {
 		return out, err
 	}
 	keys := in.Keys
 	if in.All {
 		keys = map[string][]string{}
-		page, err := c.ReviewQueue(ctx, ReviewIn{ProjectID: in.ProjectID, Language: in.Language, Filter: FilterMissing, Limit: MaxTranslateRows})
+		page, err := c.reviewQueue(ctx, ReviewIn{ProjectID: in.ProjectID, Language: in.Language, Filter: FilterMissing, Limit: MaxTranslateRows})
 		if err != nil {
 			return out, err
 		}
@@ -965,7 +971,7 @@ func (c *Catalog) TranslateRows(ctx context.Context, in TranslateRowsIn) (Transl
 		ks := keys[ns]
 		for i := 0; i < len(ks); i += MaxAIKeys {
 			batch := ks[i:min(i+MaxAIKeys, len(ks))]
-			r, err := c.AITranslateKeys(ctx, AITranslateIn{ProjectArg: ProjectArg{ProjectID: in.ProjectID}, NamespaceKey: ns, TranslationKeys: batch, TargetLang: in.Language})
+			r, err := c.aiTranslateKeys(ctx, model.OpTranslateRows, AITranslateIn{ProjectArg: ProjectArg{ProjectID: in.ProjectID}, NamespaceKey: ns, TranslationKeys: batch, TargetLang: in.Language})
 			if err != nil {
 				return out, err
 			}

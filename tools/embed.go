@@ -234,6 +234,9 @@ const maxSeedLanguages = 20
 // and CodeForbidden for a host that is not authorized.
 func (c *Catalog) Resolve(ctx context.Context, in ResolveIn) (ResolveOut, error) {
 	var out ResolveOut
+	if err := c.gate(ctx, model.OpResolve, on{}); err != nil {
+		return out, err
+	}
 	if in.Token == "" || len(in.Token) > 200 {
 		return out, model.Errorf(model.CodeNotFound, "unknown public token")
 	}
@@ -377,6 +380,9 @@ type PublicInfo struct {
 // PublicInfo returns the pre-serialized public shape of a project (spec endpoint 17), or
 // CodeNotFound. The bytes are cached until the project changes.
 func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*model.File, error) {
+	if err := c.gate(ctx, model.OpPublicInfo, on{}); err != nil {
+		return nil, err
+	}
 	p, err := c.publicProject(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -396,6 +402,9 @@ func (c *Catalog) PublicInfo(ctx context.Context, projectID string) (*model.File
 // InstallPing notes that the Embed script runs on a site of the project (spec endpoint
 // 16): only the time is kept, for seven days. CodeNotFound for an unknown project.
 func (c *Catalog) InstallPing(ctx context.Context, projectID string) error {
+	if err := c.gate(ctx, model.OpInstallPing, on{}); err != nil {
+		return err
+	}
 	if _, err := c.publicProject(ctx, projectID); err != nil {
 		return err
 	}
@@ -464,7 +473,7 @@ func day(t time.Time) time.Time {
 // pings older than seven days and demand older than thirty. Admin only; `lokal serve`
 // runs it every few seconds (RunEmbedMaintenance).
 func (c *Catalog) EmbedMaintenance(ctx context.Context) error {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpEmbedMaintenance, on{}); err != nil {
 		return err
 	}
 	now := c.opts.Now()

@@ -37,7 +37,7 @@ type ExportFile struct {
 // others. The ETag is the body's, told apart by format and status, so that a client that
 // keeps one per file never gets a 304 for another.
 func (c *Catalog) ExportNamespace(ctx context.Context, in ExportIn) (ExportFile, error) {
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpExport, on{project: in.ProjectID}); err != nil {
 		return ExportFile{}, err
 	}
 	codec, ok := formats.Lookup(in.Format)

@@ -122,3 +122,9 @@ func ExportWaiters(c *Catalog) int {
 	}
 	return n
 }
+
+// AdmitAt is the gate's admission of op on a project ("" for none) in language, as the
+// operations pass it, for the table's walk (gate_table_test.go).
+func AdmitAt(c *Catalog, ctx context.Context, op model.Operation, projectID, language string) error {
+	return c.admit(ctx, op, on{project: projectID, language: language})
+}

@@ -24,6 +24,9 @@ type HarvestIn struct {
 // (2 to 5,000 characters with a letter in them, the value check) store nothing and report
 // nothing. The error is for the server's log only.
 func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
+	if err := c.gate(ctx, model.OpHarvest, on{}); err != nil {
+		return err
+	}
 	p, err := c.publicProject(ctx, in.ProjectID)
 	if err != nil || p.IntegrationType != "embed" || p.checkOrigin(in.Origin) != nil || len(in.Strings) > MaxHarvestStrings {
 		if model.IsNotFound(err) || model.ErrorCode(err) == model.CodeForbidden {
@@ -40,7 +43,7 @@ func (c *Catalog) Harvest(ctx context.Context, in HarvestIn) error {
 	if len(values) == 0 {
 		return nil
 	}
-	if err := c.take(ctx, HarvestBudget, in.ProjectID); err != nil {
+	if err := c.spend(ctx, model.OpHarvest, in.ProjectID); err != nil {
 		return nil // over the project's budget: dropped, as the script will send it again
 	}
 	sys := model.WithPrincipal(ctx, model.Principal{Kind: model.KindSystem, Agent: "embed"})

@@ -84,7 +84,15 @@ func (c *Catalog) Import(ctx context.Context, in ImportIn) (ImportOut, error) {
 	if in.Status == "" {
 		in.Status = model.StatusApproved
 	}
-	return c.importFile(ctx, in)
+	return c.importFile(ctx, model.OpImport, in)
+}
+
+// ImportFile is Import from the editor's upload (import_file).
+func (c *Catalog) ImportFile(ctx context.Context, in ImportIn) (ImportOut, error) {
+	if in.Status == "" {
+		in.Status = model.StatusApproved
+	}
+	return c.importFile(ctx, model.OpImportFile, in)
 }
 
 // ImportTranslations is the import_translations tool: as Import, except that translations
@@ -93,7 +101,7 @@ func (c *Catalog) ImportTranslations(ctx context.Context, in ImportIn) (ImportOu
 	if in.Status == "" {
 		in.Status = model.StatusNeedsReview
 	}
-	return c.importFile(ctx, in)
+	return c.importFile(ctx, model.OpImport, in)
 }
 
 // importPlan is a decoded file as the writes take it: the source-language texts (a sync's
@@ -117,10 +125,10 @@ type importPlan struct {
 // preserve_source_values false), every other language as an overwrite (existing keys only,
 // locked rows kept). A dry run does all of it in a transaction it rolls back, so that its
 // answer is exactly what the import would do, with no hook run and nothing stored.
-func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error) {
+func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportIn) (ImportOut, error) {
 	out := ImportOut{Format: in.Format, Language: in.Language, Created: []string{}, Updated: []string{}, NotFound: []string{}, Warnings: []ImportWarning{},
 		HeldBack: []ImportHeld{}, Refused: []ImportHeld{}}
-	if err := c.begin(ctx, in.ProjectID, true); err != nil {
+	if err := c.admit(ctx, op, on{project: in.ProjectID, entry: true}); err != nil {
 		return out, err
 	}
 	codec, ok := formats.Lookup(in.Format)
@@ -187,7 +195,7 @@ func (c *Catalog) importFile(ctx context.Context, in ImportIn) (ImportOut, error
 	var synced SyncOut
 	overwritten := map[string]*OverwriteOut{}
 	lang, need := importNeeds(proj, in)
-	err = c.write(ctx, write{op: model.OpImport, project: in.ProjectID, bulk: bulk, lang: lang, need: need,
+	err = c.write(ctx, write{op: op, project: in.ProjectID, bulk: bulk, lang: lang, need: need,
 		validate: func() error {
 			if err := checkEntries(plan.source); err != nil {
 				return err

@@ -48,11 +48,11 @@ func (c *Catalog) Invite(ctx context.Context, in InviteIn) (Invited, error) {
 	switch {
 	case in.Role == model.RoleOwner:
 		workspaceRole, projectRole = model.RoleOwner, ""
-		if err := c.workspaceNeed(ctx, model.RightOwner); err != nil {
+		if err := c.gate(ctx, model.OpInvite, on{need: model.RightOwner}); err != nil {
 			return out, err
 		}
 	case slices.Contains(ProjectRoles, in.Role):
-		if err := c.memberAuth(ctx, "invite", in.ProjectID, true); err != nil {
+		if err := c.memberAuth(ctx, model.OpInvite, in.ProjectID); err != nil {
 			return out, err
 		}
 	default:
@@ -105,6 +105,9 @@ func errInvitation() error {
 
 // Invitation returns the invitation of a link's token, while it may still be accepted.
 func (c *Catalog) Invitation(ctx context.Context, token string) (model.Invitation, error) {
+	if err := c.gate(ctx, model.OpAcceptInvitation, on{}); err != nil {
+		return model.Invitation{}, err
+	}
 	return c.link(ctx, token, model.InvitationInvite)
 }
 
@@ -161,6 +164,9 @@ type AcceptIn struct {
 // fails (CodeNotFound) and creates nothing. A link that opens no invitation is a failure
 // of the address's sign-in throttle (signInThrottle), as a wrong password is.
 func (c *Catalog) AcceptInvitation(ctx context.Context, in AcceptIn) (SignedIn, error) {
+	if err := c.gate(ctx, model.OpAcceptInvitation, on{}); err != nil {
+		return SignedIn{}, err
+	}
 	inv, err := c.throttledLink(ctx, in, model.InvitationInvite)
 	if err != nil {
 		return SignedIn{}, err
@@ -271,7 +277,7 @@ func (c *Catalog) ListInvitations(ctx context.Context, in ListInvitationsIn) ([]
 		if in.ProjectID == "" {
 			return out, model.Errorf(model.CodeInvalid, "give the project whose invitations to list")
 		}
-		if err := c.memberAuth(ctx, "invitation_list", in.ProjectID, false); err != nil {
+		if err := c.memberAuth(ctx, model.OpInvitationList, in.ProjectID); err != nil {
 			return out, err
 		}
 		f.WorkspaceID, f.Owners = p.WorkspaceID, c.workspaceNeed(ctx, model.RightOwner) == nil
@@ -364,10 +370,12 @@ func (c *Catalog) RevokeInvitation(ctx context.Context, in RevokeInvitationIn) (
 		return out, err
 	}
 	if inv.ProjectID == "" {
-		if err := c.workspaceNeed(ctx, model.RightOwner); err != nil {
+		if err := c.gate(ctx, model.OpInvitationRevoke, on{need: model.RightOwner}); model.ErrorCode(err) == model.CodeForbidden {
 			return out, model.Errorf(model.CodeForbidden, "only an owner of the workspace may revoke an invitation as owner")
+		} else if err != nil {
+			return out, err
 		}
-	} else if err := c.memberAuth(ctx, "invitation_revoke", inv.ProjectID, true); err != nil {
+	} else if err := c.memberAuth(ctx, model.OpInvitationRevoke, inv.ProjectID); err != nil {
 		return out, err
 	}
 	if !inv.Pending(c.opts.Now()) {

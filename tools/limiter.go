@@ -4,19 +4,7 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/lokal-dev/lokal/tools/model"
 )
-
-// MeterRead spends the calling token's ReadBudget. The MCP door calls it before each read
-// tool; the REST reads (endpoints 1 and 5) call the operations directly and stay unlimited.
-func (c *Catalog) MeterRead(ctx context.Context) error {
-	switch p := model.PrincipalFrom(ctx); p.Kind {
-	case model.KindAPIKey, model.KindPersonal, model.KindWorkspace:
-		return c.take(ctx, ReadBudget, p.TokenID)
-	}
-	return nil
-}
 
 // MemoryLimiter is a sliding-window Limiter in this process's memory: it keeps the times of
 // the last n events per bucket, so the (n+1)th inside the window is refused. Its memory is

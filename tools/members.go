@@ -41,7 +41,7 @@ func (c *Catalog) SetMember(ctx context.Context, in SetMemberIn) (MemberView, er
 	if !slices.Contains(ProjectRoles, in.Role) {
 		return out, model.Errorf(model.CodeInvalid, "role must be one of %s", strings.Join(ProjectRoles, ", "))
 	}
-	err := c.memberWrite(ctx, "member_set", in.ProjectID, func(ctx context.Context, tx model.Tx, proj model.Project) error {
+	err := c.memberWrite(ctx, model.OpMemberSet, in.ProjectID, func(ctx context.Context, tx model.Tx, proj model.Project) error {
 		u, err := findUser(ctx, tx, proj.WorkspaceID, in.User)
 		if err != nil {
 			return err
@@ -61,7 +61,7 @@ func (c *Catalog) SetMember(ctx context.Context, in SetMemberIn) (MemberView, er
 // see nothing of it from then on. CodeNotFound when they had none.
 func (c *Catalog) RemoveMember(ctx context.Context, projectID, user string) (MemberView, error) {
 	var out MemberView
-	err := c.memberWrite(ctx, "member_remove", projectID, func(ctx context.Context, tx model.Tx, proj model.Project) error {
+	err := c.memberWrite(ctx, model.OpMemberRemove, projectID, func(ctx context.Context, tx model.Tx, proj model.Project) error {
 		u, err := findUser(ctx, tx, proj.WorkspaceID, user)
 		if err != nil {
 			return err
@@ -76,7 +76,7 @@ func (c *Catalog) RemoveMember(ctx context.Context, projectID, user string) (Mem
 // owners and the project's managers.
 func (c *Catalog) ListMembers(ctx context.Context, projectID string) ([]MemberView, error) {
 	out := []MemberView{}
-	if err := c.memberAuth(ctx, "member_list", projectID, false); err != nil {
+	if err := c.memberAuth(ctx, model.OpMemberList, projectID); err != nil {
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx model.Tx) error {
@@ -92,27 +92,15 @@ func (c *Catalog) ListMembers(ctx context.Context, projectID string) ([]MemberVi
 	return out, err
 }
 
-// memberAuth admits the operator, and users holding the operation's right on the project.
-func (c *Catalog) memberAuth(ctx context.Context, op model.Operation, projectID string, write bool) error {
-	if model.PrincipalFrom(ctx).Kind == model.KindSystem {
-		if !validID(projectID) {
-			return model.Errorf(model.CodeNotFound, "project %q not found", model.Truncate(projectID, 40))
-		}
-		return nil
-	}
-	if !isUser(model.PrincipalFrom(ctx)) {
-		return &model.Error{Code: model.CodePATRequired, Message: "members are managed by people, not project API keys"}
-	}
-	if err := c.begin(ctx, projectID, write); err != nil {
-		return err
-	}
-	return c.allow(ctx, op, projectID, "", 0)
+// memberAuth is the gate of a member operation on the project.
+func (c *Catalog) memberAuth(ctx context.Context, op model.Operation, projectID string) error {
+	return c.gate(ctx, op, on{project: projectID})
 }
 
 // memberWrite runs fn as an admin write after memberAuth; the write is recorded as the
 // system's, as the Connect page's are.
 func (c *Catalog) memberWrite(ctx context.Context, op model.Operation, projectID string, fn func(ctx context.Context, tx model.Tx, proj model.Project) error) error {
-	if err := c.memberAuth(ctx, op, projectID, true); err != nil {
+	if err := c.memberAuth(ctx, op, projectID); err != nil {
 		return err
 	}
 	return c.write(model.WithPrincipal(ctx, System), write{admin: true, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
@@ -159,7 +147,7 @@ func (c *Catalog) SetUserRole(ctx context.Context, userID, role string) (model.U
 		return out, model.Errorf(model.CodeInvalid, "role must be one of %s", strings.Join(WorkspaceRoles, ", "))
 	}
 	p := model.PrincipalFrom(ctx)
-	if err := c.workspaceNeed(ctx, opNeeds("user_role")); err != nil {
+	if err := c.gate(ctx, model.OpUserRole, on{}); err != nil {
 		return out, err
 	}
 	err := c.write(model.WithPrincipal(ctx, System), write{admin: true, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {
@@ -210,7 +198,7 @@ func memberLanguages(proj model.Project, role string, codes []string) ([]string,
 func (c *Catalog) ListUsers(ctx context.Context) ([]model.User, error) {
 	out := []model.User{}
 	p := model.PrincipalFrom(ctx)
-	if err := c.workspaceNeed(ctx, opNeeds("user_list")); err != nil {
+	if err := c.gate(ctx, model.OpUserList, on{}); err != nil {
 		return out, err
 	}
 	if p.Kind == model.KindSystem {
@@ -238,12 +226,13 @@ type WorkspaceOwnersOut struct {
 // empty.
 func (c *Catalog) WorkspaceOwners(ctx context.Context) (WorkspaceOwnersOut, error) {
 	out := WorkspaceOwnersOut{Owners: []string{}}
-	if err := admits(ctx, model.OpWorkspaceOwners); err != nil {
+	if err := c.gate(ctx, model.OpWorkspaceOwners, on{}); err != nil {
 		return out, err
 	}
 	p := model.PrincipalFrom(ctx)
 	if !isUser(p) || p.WorkspaceID == "" {
-		return out, model.Errorf(model.CodeUnauthorized, "sign in first")
+		// Past the gate only the system: it has no workspace of its own to ask about.
+		return out, model.Errorf(model.CodeInvalid, "the system has no workspace; ask as a signed-in user")
 	}
 	err := c.store.View(ctx, func(tx model.Tx) error {
 		ps, err := tx.Projects(ctx, p.WorkspaceID)

@@ -39,7 +39,7 @@ const (
 // the same source language that the asker may read; the row's own key is left out.
 func (c *Catalog) MemorySuggestions(ctx context.Context, in RowRef) ([]MemorySuggestion, error) {
 	out := []MemorySuggestion{}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpMemoryRow, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {

@@ -220,10 +220,7 @@ func grantedScope(asked []string, readOnly bool) string {
 // The grant is made when the code is exchanged.
 func (c *Catalog) ApproveAuthorize(ctx context.Context, req AuthorizeRequest, choice Consent) (string, error) {
 	p := model.PrincipalFrom(ctx)
-	if p.Kind != KindSession {
-		return "", model.Errorf(model.CodeUnauthorized, "sign in to connect a client")
-	}
-	if err := admits(ctx, model.OpOAuthAuthorize); err != nil {
+	if err := c.gate(ctx, model.OpOAuthAuthorize, on{}); err != nil {
 		return "", err
 	}
 	check, err := c.CheckAuthorize(ctx, req)
@@ -292,10 +289,7 @@ func (c *Catalog) authorizeRedirect(redirectURI string, v url.Values, state stri
 // ListGrants returns the signed-in person's grants that still stand, newest first.
 func (c *Catalog) ListGrants(ctx context.Context) ([]GrantListing, error) {
 	p := model.PrincipalFrom(ctx)
-	if p.Kind != KindSession {
-		return nil, model.Errorf(model.CodeUnauthorized, "sign in to see your connected clients")
-	}
-	if err := admits(ctx, model.OpGrantList); err != nil {
+	if err := c.gate(ctx, model.OpGrantList, on{}); err != nil {
 		return nil, err
 	}
 	var out []GrantListing
@@ -338,10 +332,7 @@ func (c *Catalog) ListGrants(ctx context.Context) ([]GrantListing, error) {
 // within the auth cache TTL elsewhere. Another's grant answers not found.
 func (c *Catalog) RevokeGrant(ctx context.Context, id string) error {
 	p := model.PrincipalFrom(ctx)
-	if p.Kind != KindSession {
-		return model.Errorf(model.CodeUnauthorized, "sign in to revoke a connected client")
-	}
-	if err := admits(ctx, model.OpGrantRevoke); err != nil {
+	if err := c.gate(ctx, model.OpGrantRevoke, on{}); err != nil {
 		return err
 	}
 	notFound := model.Errorf(model.CodeNotFound, "grant %s not found", model.Truncate(id, 40))

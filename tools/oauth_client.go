@@ -328,7 +328,7 @@ func (c *Catalog) RegisterOAuthClient(ctx context.Context, m oauthex.ClientRegis
 	if !c.opts.OAuthDynamicRegistration {
 		return nil, &OAuthError{Code: "access_denied", Description: "dynamic client registration is off on this server: use a client metadata document", Status: 403}
 	}
-	if err := admits(ctx, model.OpOAuthRegister); err != nil {
+	if err := c.gate(ctx, model.OpOAuthRegister, on{}); err != nil {
 		return nil, err
 	}
 	cl, err := c.checkClientMetadata(&m, true)

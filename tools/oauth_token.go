@@ -40,7 +40,7 @@ func invalidGrant(desc string) *OAuthError { return oauthErr("invalid_grant", de
 
 // OAuthToken answers the token endpoint.
 func (c *Catalog) OAuthToken(ctx context.Context, req TokenRequest) (TokenResponse, error) {
-	if err := admits(ctx, model.OpOAuthToken); err != nil {
+	if err := c.gate(ctx, model.OpOAuthToken, on{}); err != nil {
 		return TokenResponse{}, err
 	}
 	if req.ClientID == "" {
@@ -266,7 +266,7 @@ func (c *Catalog) revokeGrant(ctx context.Context, id string) error {
 // an access token ends itself. Unknown tokens, and tokens of another client than a
 // client_id given, change nothing and answer the same.
 func (c *Catalog) OAuthRevoke(ctx context.Context, token, clientID string) error {
-	if err := admits(ctx, model.OpOAuthRevoke); err != nil {
+	if err := c.gate(ctx, model.OpOAuthRevoke, on{}); err != nil {
 		return err
 	}
 	if token == "" {

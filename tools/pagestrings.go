@@ -28,7 +28,7 @@ type PageStringsOut struct {
 func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (PageStringsOut, error) {
 	var out PageStringsOut
 	values := map[string]string{}
-	err := c.write(ctx, write{op: model.OpSyncPageStrings, project: in.ProjectID, budgets: []Budget{PageStringsBudget},
+	err := c.write(ctx, write{op: model.OpSyncPageStrings, project: in.ProjectID,
 		bulk: &bulkCreate{namespace: in.Namespace, create: true, source: true, values: values},
 		validate: func() error {
 			switch {

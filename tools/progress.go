@@ -53,7 +53,7 @@ type ProgressOut struct {
 // Anyone who may read the project may read it.
 func (c *Catalog) GetProgress(ctx context.Context, in ProgressIn) (ProgressOut, error) {
 	out := ProgressOut{ProjectID: in.ProjectID, Languages: []LanguageProgress{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpProgress, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {

@@ -32,7 +32,7 @@ type ListProjectsOut struct {
 // token's workspace, or the one project of a project token or endpoint.
 func (c *Catalog) ListProjects(ctx context.Context, in ListProjectsIn) (ListProjectsOut, error) {
 	out := ListProjectsOut{Projects: []ProjectSummary{}}
-	if err := requireToken(ctx); err != nil {
+	if err := c.gate(ctx, model.OpListProjects, on{}); err != nil {
 		return out, err
 	}
 	p := model.PrincipalFrom(ctx)
@@ -99,7 +99,7 @@ type ProjectStatusOut struct {
 // GetProjectStatus reports how far each enabled language is translated.
 func (c *Catalog) GetProjectStatus(ctx context.Context, in ProjectStatusIn) (ProjectStatusOut, error) {
 	var out ProjectStatusOut
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpGetProjectStatus, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
@@ -232,7 +232,7 @@ func (o EmbedSnippetOut) Text() string { return o.Snippet + "\n" }
 // token: the script resolves the site's host to the project itself.
 func (c *Catalog) GetEmbedSnippet(ctx context.Context, in EmbedSnippetIn) (EmbedSnippetOut, error) {
 	var out EmbedSnippetOut
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpGetEmbedSnippet, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.read(ctx, in.ProjectID, func(tx model.Tx, proj model.Project) error {
@@ -264,10 +264,10 @@ type MeOut struct {
 // Me answers who owns the personal access token in ctx; a user signed in to the editor is
 // answered as their workspace token would be (the user, the workspace and its projects).
 func (c *Catalog) Me(ctx context.Context) (MeOut, error) {
-	p := model.PrincipalFrom(ctx)
-	if p.Kind != model.KindPersonal && p.Kind != model.KindWorkspace && p.Kind != KindSession {
-		return MeOut{}, &model.Error{Code: model.CodeUnauthorized, Message: "a personal access token is required"}
+	if err := c.gate(ctx, model.OpMe, on{}); err != nil {
+		return MeOut{}, err
 	}
+	p := model.PrincipalFrom(ctx)
 	var out MeOut
 	err := c.store.View(ctx, func(tx model.Tx) error {
 		u, err := tx.User(ctx, p.UserID)
@@ -318,6 +318,9 @@ type LocizeLanguage struct {
 // like the Embed's public routes (CodeNotFound while it is off); a project the Embed is
 // not set up for is an application's, which the switch does not concern.
 func (c *Catalog) LocizeLanguages(ctx context.Context, projectID string) (map[string]LocizeLanguage, error) {
+	if err := c.gate(ctx, model.OpLocizeLanguages, on{}); err != nil {
+		return nil, err
+	}
 	out := map[string]LocizeLanguage{}
 	p, err := c.embedState(ctx, projectID)
 	if err != nil {

@@ -58,7 +58,7 @@ type EmbedCapabilities struct {
 
 // WorkspaceProjects returns the active projects of a workspace, oldest first. Admin only.
 func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]model.Project, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpWorkspaceProjects, on{}); err != nil {
 		return nil, err
 	}
 	var out []model.Project
@@ -79,7 +79,7 @@ func (c *Catalog) WorkspaceProjects(ctx context.Context, workspaceID string) ([]
 // ShowProject returns a project with its settings. For the operator and the project's
 // owners (owner).
 func (c *Catalog) ShowProject(ctx context.Context, projectID string) (ProjectView, error) {
-	ctx, err := c.owner(ctx, projectID, false)
+	ctx, err := c.ownerFor(ctx, model.OpShowProject, projectID, false)
 	if err != nil {
 		return ProjectView{}, err
 	}
@@ -166,7 +166,7 @@ type SetProjectIn struct {
 // translations is taken off only when in.ConfirmRemove names it.
 func (c *Catalog) SetProject(ctx context.Context, projectID string, in SetProjectIn) (ProjectView, error) {
 	session := model.PrincipalFrom(ctx).Kind == KindSession
-	ctx, err := c.ownerFor(ctx, projectID, true, opNeeds("set_project"))
+	ctx, err := c.ownerFor(ctx, model.OpSetProject, projectID, true)
 	if err != nil {
 		return ProjectView{}, err
 	}

@@ -33,7 +33,7 @@ type patchingStore interface {
 // A value held back because it would break an app (valueSyntax) is not: the row's last value
 // that passed is served in its place, or the key is absent.
 func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*model.File, error) {
-	if err := c.begin(ctx, ref.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpReadNamespace, on{project: ref.ProjectID}); err != nil {
 		return nil, err
 	}
 	if checkNamespace(ref.Namespace) != nil {

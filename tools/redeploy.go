@@ -82,7 +82,7 @@ var (
 // again on every dispatch; the token and the hook URL are sealed before they reach the
 // database. Token nil keeps the stored token only while the API URL and repository stay.
 func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (model.RedeployView, error) {
-	if err := c.authorizeConnect(ctx, in.ProjectID); err != nil {
+	if err := c.admit(ctx, model.OpRedeploySet, on{project: in.ProjectID}); err != nil {
 		return model.RedeployView{}, err
 	}
 	cfg := model.DeployConfig{Provider: in.Provider}
@@ -179,7 +179,7 @@ func (c *Catalog) SetRedeploy(ctx context.Context, in RedeployIn) (model.Redeplo
 
 // ShowRedeploy returns a project's redeploy settings, never the token.
 func (c *Catalog) ShowRedeploy(ctx context.Context, projectID string) (model.RedeployView, error) {
-	if err := c.authorizeConnect(ctx, projectID); err != nil {
+	if err := c.gate(ctx, model.OpRedeployShow, on{project: projectID}); err != nil {
 		return model.RedeployView{}, err
 	}
 	var out model.RedeployView
@@ -199,7 +199,7 @@ func (c *Catalog) RedeployAttempts(ctx context.Context, projectID string, limit 
 	if limit < 1 || limit > 1000 {
 		return nil, model.Errorf(model.CodeInvalid, "limit must be 1 to 1000")
 	}
-	if err := c.authorizeConnect(ctx, projectID); err != nil {
+	if err := c.gate(ctx, model.OpRedeployLog, on{project: projectID}); err != nil {
 		return nil, err
 	}
 	out := []model.RedeployAttempt{}
@@ -239,13 +239,8 @@ type Dispatcher func(ctx context.Context, call DeployCall) (status int, err erro
 // or does not know the repository or workflow (401, 403, 404); CodeDispatchFailed when it
 // refuses otherwise or does not answer in time.
 func (c *Catalog) Redeploy(ctx context.Context, projectID string, dispatch Dispatcher) (RedeployOut, error) {
-	if err := c.authorizeConnect(ctx, projectID); err != nil {
+	if err := c.admit(ctx, model.OpRedeploy, on{project: projectID}); err != nil {
 		return RedeployOut{}, err
-	}
-	if model.PrincipalFrom(ctx).Kind != model.KindSystem {
-		if err := c.take(ctx, RedeployBudget, projectID); err != nil {
-			return RedeployOut{}, err
-		}
 	}
 	var cfg model.DeployConfig
 	err := c.write(ctx, write{op: model.OpRedeploy, project: projectID, apply: func(ctx context.Context, tx model.Tx, _ model.Project) ([]model.Change, error) {

@@ -38,7 +38,7 @@ func errResetLink() error {
 func (c *Catalog) CreateResetLink(ctx context.Context, user string) (ResetLink, error) {
 	var out ResetLink
 	p := model.PrincipalFrom(ctx)
-	if err := c.workspaceNeed(ctx, opNeeds("user_reset_link")); err != nil {
+	if err := c.gate(ctx, model.OpUserResetLink, on{}); err != nil {
 		return out, err
 	}
 	token := newSecret(PrefixReset)
@@ -98,6 +98,9 @@ func operatorUser(ctx context.Context, tx model.Tx, user string) (model.User, er
 
 // ResetLinkEmail returns the email of a pending reset link's user, for its page.
 func (c *Catalog) ResetLinkEmail(ctx context.Context, token string) (string, error) {
+	if err := c.gate(ctx, model.OpResetPassword, on{}); err != nil {
+		return "", err
+	}
 	inv, err := c.link(ctx, token, model.InvitationReset)
 	return inv.Email, err
 }
@@ -107,6 +110,9 @@ func (c *Catalog) ResetLinkEmail(ctx context.Context, token string) (string, err
 // its personal tokens: see claimAccount) and signs the user in. Attempts spend the
 // address's sign-in throttle when the link opens nothing.
 func (c *Catalog) ResetPassword(ctx context.Context, in AcceptIn) (SignedIn, error) {
+	if err := c.gate(ctx, model.OpResetPassword, on{}); err != nil {
+		return SignedIn{}, err
+	}
 	inv, err := c.throttledLink(ctx, in, model.InvitationReset)
 	if err != nil {
 		return SignedIn{}, err

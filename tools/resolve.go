@@ -17,7 +17,7 @@ import (
 // email to that workspace.
 func (c *Catalog) ResolveUser(ctx context.Context, ref, workspaceID string) (string, error) {
 	ref = strings.TrimSpace(ref)
-	if err := requireSystem(ctx); err != nil || validID(ref) || ref == "" {
+	if err := c.gate(ctx, model.OpResolveRef, on{}); err != nil || validID(ref) || ref == "" {
 		return ref, err
 	}
 	var found []model.User
@@ -53,7 +53,7 @@ func (c *Catalog) ResolveUser(ctx context.Context, ref, workspaceID string) (str
 // ResolveProject returns the id of the project ref names, and its workspace's id.
 func (c *Catalog) ResolveProject(ctx context.Context, ref string) (id, workspaceID string, err error) {
 	ref = strings.TrimSpace(ref)
-	if err := requireSystem(ctx); err != nil || ref == "" {
+	if err := c.gate(ctx, model.OpResolveRef, on{}); err != nil || ref == "" {
 		return ref, "", err
 	}
 	var found []model.Project

@@ -26,7 +26,7 @@ const revertDepth = 200
 // approved, has no QA findings now and the reviewer may approve, needs_review otherwise.
 func (c *Catalog) RevertRow(ctx context.Context, in RevertRowIn) (ReviewItem, error) {
 	var out ReviewItem
-	err := c.write(ctx, write{op: model.OpUpdateTranslation, project: in.ProjectID, lang: in.Language,
+	err := c.write(ctx, write{op: model.OpRevertRow, project: in.ProjectID, lang: in.Language,
 		validate: func() error {
 			if in.Version == "" {
 				return model.Errorf(model.CodeInvalid, "version is required")

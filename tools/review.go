@@ -15,12 +15,21 @@ type AddCommentIn struct {
 // AddComment attaches a comment to one language's row of a key; a signed-in reviewer
 // comments on the project's editable languages only (reviewer).
 func (c *Catalog) AddComment(ctx context.Context, in AddCommentIn) (model.Comment, error) {
+	return c.addComment(ctx, model.OpAddComment, in)
+}
+
+// CommentRow is AddComment from the editor (comment_row).
+func (c *Catalog) CommentRow(ctx context.Context, in AddCommentIn) (model.Comment, error) {
+	return c.addComment(ctx, model.OpCommentRow, in)
+}
+
+func (c *Catalog) addComment(ctx context.Context, op model.Operation, in AddCommentIn) (model.Comment, error) {
 	var out model.Comment
-	if err := c.reviewer(ctx, in.ProjectID, in.Language); err != nil {
+	if err := c.reviewer(ctx, op, in.ProjectID, in.Language); err != nil {
 		return out, err
 	}
 	var body string
-	err := c.write(ctx, write{op: model.OpAddComment, project: in.ProjectID, lang: in.Language,
+	err := c.write(ctx, write{op: op, project: in.ProjectID, lang: in.Language,
 		validate: func() (err error) {
 			body, err = checkText("body", in.Body, MaxCommentBytes)
 			return err
@@ -49,11 +58,20 @@ type FlagIn struct {
 // a language with no value yet stores the source text verbatim, which is what the flag
 // means. A signed-in reviewer flags the project's editable languages only (reviewer).
 func (c *Catalog) FlagTranslation(ctx context.Context, in FlagIn) (RowOut, error) {
+	return c.flagTranslation(ctx, model.OpFlagTranslation, in)
+}
+
+// FlagRow is FlagTranslation from the editor (flag_row).
+func (c *Catalog) FlagRow(ctx context.Context, in FlagIn) (RowOut, error) {
+	return c.flagTranslation(ctx, model.OpFlagRow, in)
+}
+
+func (c *Catalog) flagTranslation(ctx context.Context, op model.Operation, in FlagIn) (RowOut, error) {
 	var out RowOut
-	if err := c.reviewer(ctx, in.ProjectID, in.Language); err != nil {
+	if err := c.reviewer(ctx, op, in.ProjectID, in.Language); err != nil {
 		return out, err
 	}
-	err := c.write(ctx, write{op: model.OpFlagTranslation, project: in.ProjectID, lang: in.Language,
+	err := c.write(ctx, write{op: op, project: in.ProjectID, lang: in.Language,
 		validate: func() error {
 			if in.Flag != model.FlagDoNotTranslate && in.Flag != model.FlagLanguageLocked {
 				return model.Errorf(model.CodeInvalid, "flag must be do_not_translate or language_locked")

@@ -144,30 +144,6 @@ func refusal(proj model.Project, language string, need, have model.Right) error 
 	return model.Errorf(model.CodeForbidden, "your role on this project does not allow %s", what)
 }
 
-// opNeeds is the right an operation's row in Operations names; an operation without a
-// row or a right needs RightManage, so that a new write is closed until it says otherwise.
-func opNeeds(op model.Operation) model.Right {
-	if o, ok := Op(op); ok && o.Needs != 0 {
-		return o.Needs
-	}
-	return model.RightManage
-}
-
-// allow refuses the principal in ctx an operation its row's right does not admit on the
-// project, in language; more adds rights the input asks beyond the row's (approving).
-func (c *Catalog) allow(ctx context.Context, op model.Operation, projectID, language string, more model.Right) error {
-	return c.allowRight(ctx, projectID, language, opNeeds(op)|more)
-}
-
-// allowRight is allow for a right the operation works out from its input (an import's
-// file), not its row.
-func (c *Catalog) allowRight(ctx context.Context, projectID, language string, need model.Right) error {
-	if p := model.PrincipalFrom(ctx); p.Kind == model.KindSystem || p.Kind == model.KindAnonymous {
-		return nil
-	}
-	return c.need(ctx, projectID, language, need)
-}
-
 // approving is the right a status asks beyond editing: approving needs RightApprove.
 func approving(status string) model.Right {
 	if status == model.StatusApproved {
@@ -195,7 +171,8 @@ func (c *Catalog) visible(ctx context.Context, tx model.Tx, projects []model.Pro
 }
 
 // workspaceNeed refuses a user a workspace right (RightOwner) their workspace role lacks;
-// the system holds every right, and other principals none.
+// the system holds every right, and other principals none. A read-only personal token
+// keeps only its owner's RightRead, here as on a project (rightsOn).
 func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 	p := model.PrincipalFrom(ctx)
 	if p.Kind == model.KindSystem {
@@ -209,7 +186,7 @@ func (c *Catalog) workspaceNeed(ctx context.Context, need model.Right) error {
 		if err != nil && !model.IsNotFound(err) {
 			return err
 		}
-		if err == nil && a.WorkspaceID == p.WorkspaceID && a.WorkspaceRole == model.RoleOwner {
+		if err == nil && a.WorkspaceID == p.WorkspaceID && a.WorkspaceRole == model.RoleOwner && (!p.ReadOnly || need == model.RightRead) {
 			return nil
 		}
 		return model.Errorf(model.CodeForbidden, "only an owner of the workspace may do this")
@@ -229,6 +206,9 @@ type MyRole struct {
 // MyRoleOn returns the caller's role and rights on a project's enabled target languages.
 func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error) {
 	out := MyRole{Editable: map[string]bool{}, Approvable: map[string]bool{}}
+	if err := c.gate(ctx, model.OpMyRole, on{project: projectID}); err != nil {
+		return out, err
+	}
 	err := c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
 		// The user's standing is read once and every language decided from it: a read per
 		// language was most of an approve's statements.
@@ -263,5 +243,5 @@ func (c *Catalog) MyRoleOn(ctx context.Context, projectID string) (MyRole, error
 // (create_project: owners), for pages that show or hide an action: the operation decides
 // all the same.
 func (c *Catalog) MayOnWorkspace(ctx context.Context, op model.Operation) bool {
-	return c.workspaceNeed(ctx, opNeeds(op)) == nil
+	return c.workspaceNeed(ctx, row(op).Needs) == nil
 }

@@ -102,7 +102,7 @@ var dummyHash = sync.OnceValue(func() string { return hashPassword("lokal: no su
 // SetPassword sets a user's password for the editor and signs the user out everywhere.
 // Admin only (lokal user passwd).
 func (c *Catalog) SetPassword(ctx context.Context, userID, password string) error {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpSetPassword, on{}); err != nil {
 		return err
 	}
 	password = strings.TrimRight(password, "\r\n")
@@ -136,6 +136,9 @@ type SignedIn struct {
 // CodeUnauthorized, whether the email is unknown or the password wrong. Only failures are
 // counted (signInThrottle); a success clears those of its address and email.
 func (c *Catalog) SignIn(ctx context.Context, in SignInIn) (SignedIn, error) {
+	if err := c.gate(ctx, model.OpSignIn, on{}); err != nil {
+		return SignedIn{}, err
+	}
 	email := strings.TrimSpace(in.Email)
 	if email == "" || len(email) > 320 || in.Password == "" || len(in.Password) > MaxPasswordBytes {
 		return SignedIn{}, model.Errorf(model.CodeUnauthorized, "wrong email or password")
@@ -256,6 +259,9 @@ func (c *Catalog) OpenSession(ctx context.Context, token string) (context.Contex
 // SignOut ends the session of a cookie's token in the database, which every server reads
 // on every request: no copy of it is left anywhere to honour.
 func (c *Catalog) SignOut(ctx context.Context, token string) error {
+	if err := c.gate(ctx, model.OpSignOut, on{}); err != nil {
+		return err
+	}
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ type StaleOut struct {
 // source value; rows with no recorded source version count when IncludeNull is set.
 func (c *Catalog) ListStale(ctx context.Context, in StaleIn) (StaleOut, error) {
 	out := StaleOut{Lang: in.Language, StaleKeys: []string{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpStale, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	if in.Language == "" {

@@ -14,16 +14,11 @@ import (
 // provider the error is CodeNotConfigured; a refused or failed answer is
 // CodeUnprocessable with the model's reason.
 func (c *Catalog) SuggestAI(ctx context.Context, in RowRef) (string, error) {
-	if err := c.editable(ctx, in.ProjectID, in.Language); err != nil {
+	if err := c.editable(ctx, model.OpSuggestRow, in.ProjectID, in.Language); err != nil {
 		return "", err
 	}
-	// Nothing is written, so the write path's check of the row's language is made here.
-	if err := c.need(ctx, in.ProjectID, in.Language, model.RightTranslate); err != nil {
-		return "", err
-	}
-	o, err := c.aiTranslate(ctx, aiJob{op: model.OpAITranslateKeys, project: in.ProjectID, namespace: in.NamespaceKey,
-		language: in.Language, keys: []string{in.TranslationKey}, tooMany: model.CodeInvalid, waiting: true,
-		budgets: []Budget{RetranslateBudget}, suggest: true})
+	o, err := c.aiTranslate(ctx, aiJob{op: model.OpSuggestRow, project: in.ProjectID, namespace: in.NamespaceKey,
+		language: in.Language, keys: []string{in.TranslationKey}, tooMany: model.CodeInvalid, waiting: true, suggest: true})
 	if err != nil {
 		return "", err
 	}

@@ -104,7 +104,7 @@ func addGlossaryPair(ctx context.Context, tx model.Tx, projectID string, g model
 // operator and the project's managers (add_do_not_translate).
 func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string) (string, error) {
 	var t string
-	if err := admits(ctx, model.OpAddDoNotTranslate); err != nil {
+	if err := c.admit(ctx, model.OpAddDoNotTranslate, on{project: projectID, entry: true}); err != nil {
 		return t, err
 	}
 	err := c.write(ctx, write{op: model.OpAddDoNotTranslate, project: projectID,
@@ -138,7 +138,7 @@ func (c *Catalog) AddDoNotTranslate(ctx context.Context, projectID, term string)
 // For the operator and the project's managers (add_substitution).
 func (c *Catalog) AddSubstitution(ctx context.Context, projectID, from, to, locale string) (model.SubstitutionRule, error) {
 	var r model.SubstitutionRule
-	if err := admits(ctx, model.OpAddSubstitution); err != nil {
+	if err := c.admit(ctx, model.OpAddSubstitution, on{project: projectID, entry: true}); err != nil {
 		return r, err
 	}
 	err := c.write(ctx, write{op: model.OpAddSubstitution, project: projectID,
@@ -222,7 +222,7 @@ type TerminologyOut struct {
 // ListTerminology lists glossary pairs, do-not-translate terms and substitution rules.
 func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (TerminologyOut, error) {
 	out := TerminologyOut{Glossary: []model.GlossaryPair{}, DoNotTranslate: []string{}, Substitutions: []model.SubstitutionRule{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpListTerminology, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	keep := func(locale string) bool {
@@ -261,7 +261,7 @@ func (c *Catalog) ListTerminology(ctx context.Context, in TerminologyIn) (Termin
 // Terminology is a project's rules, not its content: a removed pair is gone, and the
 // translations it guided stay as they are. For the operator and the project's managers.
 func (c *Catalog) RemoveGlossaryTerm(ctx context.Context, projectID string, id int64) error {
-	if err := admits(ctx, model.OpRemoveGlossaryTerm); err != nil {
+	if err := c.admit(ctx, model.OpRemoveGlossaryTerm, on{project: projectID, entry: true}); err != nil {
 		return err
 	}
 	return c.write(ctx, write{op: model.OpRemoveGlossaryTerm, project: projectID,
@@ -273,7 +273,7 @@ func (c *Catalog) RemoveGlossaryTerm(ctx context.Context, projectID string, id i
 // RemoveDoNotTranslate takes a do-not-translate term off the project, as
 // RemoveGlossaryTerm does a pair.
 func (c *Catalog) RemoveDoNotTranslate(ctx context.Context, projectID, term string) error {
-	if err := admits(ctx, model.OpRemoveDoNotTranslate); err != nil {
+	if err := c.admit(ctx, model.OpRemoveDoNotTranslate, on{project: projectID, entry: true}); err != nil {
 		return err
 	}
 	return c.write(ctx, write{op: model.OpRemoveDoNotTranslate, project: projectID,
@@ -285,7 +285,7 @@ func (c *Catalog) RemoveDoNotTranslate(ctx context.Context, projectID, term stri
 // RemoveSubstitution takes the substitution rule id off the project, as RemoveGlossaryTerm
 // does a pair.
 func (c *Catalog) RemoveSubstitution(ctx context.Context, projectID string, id int64) error {
-	if err := admits(ctx, model.OpRemoveSubstitution); err != nil {
+	if err := c.admit(ctx, model.OpRemoveSubstitution, on{project: projectID, entry: true}); err != nil {
 		return err
 	}
 	return c.write(ctx, write{op: model.OpRemoveSubstitution, project: projectID,

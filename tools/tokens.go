@@ -56,7 +56,7 @@ type Revoked struct {
 // ListKeys returns the API keys of a project, revoked ones too, oldest first. For the
 // operator and the project's owners (owner).
 func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing, error) {
-	ctx, err := c.owner(ctx, projectID, false)
+	ctx, err := c.ownerFor(ctx, model.OpKeyList, projectID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (c *Catalog) ListKeys(ctx context.Context, projectID string) ([]KeyListing,
 // ListTokens returns the personal access tokens of a user, revoked ones too, oldest first.
 // For the operator, and for a signed-in user their own (self).
 func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing, error) {
-	ctx, err := self(ctx, userID, "")
+	ctx, err := c.self(ctx, model.OpTokenList, userID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -115,18 +115,18 @@ func (c *Catalog) ListTokens(ctx context.Context, userID string) ([]TokenListing
 // Every server stops taking the key within its auth cache TTL (one second). For the
 // operator, and for a signed-in user the keys of their workspace's projects.
 func (c *Catalog) RevokeKey(ctx context.Context, id string) (Revoked, error) {
-	return c.revoke(ctx, id, "key", model.KindAPIKey)
+	return c.revoke(ctx, model.OpRevokeKey, id, "key", model.KindAPIKey)
 }
 
 // RevokeToken revokes a personal access token, as RevokeKey does a key. For the operator,
 // and for a signed-in user their own tokens.
 func (c *Catalog) RevokeToken(ctx context.Context, id string) (Revoked, error) {
-	return c.revoke(ctx, id, "token", model.KindPersonal, model.KindWorkspace)
+	return c.revoke(ctx, model.OpRevokeToken, id, "token", model.KindPersonal, model.KindWorkspace)
 }
 
-func (c *Catalog) revoke(ctx context.Context, id, what string, kinds ...string) (Revoked, error) {
+func (c *Catalog) revoke(ctx context.Context, op model.Operation, id, what string, kinds ...string) (Revoked, error) {
 	p := model.PrincipalFrom(ctx)
-	ctx, err := self(ctx, "", "")
+	ctx, err := c.self(ctx, op, "", "")
 	if err != nil {
 		return Revoked{}, err
 	}
@@ -173,14 +173,14 @@ func (c *Catalog) sessionMayRevoke(ctx context.Context, tx model.Tx, p model.Pri
 	if err != nil {
 		return false, err
 	}
-	if authorizeProject(p, proj) != nil {
+	if projectAdmits(p, proj) != nil {
 		return false, nil
 	}
 	r, err := c.rightsIn(ctx, tx, proj, "")
 	if err != nil || r&model.RightRead == 0 {
 		return false, err
 	}
-	return true, refusal(proj, "", opNeeds("revoke_key"), r)
+	return true, refusal(proj, "", row(model.OpRevokeKey).Needs, r)
 }
 
 func utc(t *time.Time) *time.Time {

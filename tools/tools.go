@@ -1,114 +1,144 @@
 package tools
 
-import "github.com/lokal-dev/lokal/tools/model"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/lokal-dev/lokal/tools/model"
+)
 
 // Operations is the whole service on one screen: every operation, the doors it is offered
-// through, who may call it and the budgets it spends. The MCP adapter takes each tool's
-// title, description, read-only mark and caps from here and binds the row to its catalogue
-// method; a test holds the adapter's registrations to the MCP rows.
+// through, who may call it, the right it needs and the budgets it spends. The catalogue
+// reads all of it at run time, in one place (the gate, gate.go): every operation names its
+// row by a constant of tools/model and passes its gate before it reads or writes anything
+// of a project, whatever door it came through; a test walks the table for every caller
+// and door (gate_table_test.go). The MCP adapter registers a tool for each row with Tool
+// info, and none without, taking its title, description, read-only mark and caps from here.
 //
-// Budgets (budgets.go) are spent by the operation whatever the door, except ReadBudget, which
-// only the MCP door spends (the REST reads stay unlimited), and the public routes'
-// per-address budgets, which package public spends for the visitor's address before the
-// operation runs as the system (harvest also spends a per-project budget). The operator's
-// commands run as the system principal, without budgets; cmd/lokal's command table lists
-// them.
+// Budgets (budgets.go) are spent by the gate whatever the door, except where a budget names
+// its doors (ReadBudget: the MCP door only; the REST reads stay unlimited), and the
+// per-address budgets, which the door that knows the address spends from the row
+// (TakeAddress; sign-in counts failures). The operator's commands run as the system
+// principal, without budgets; their rows (SystemOperations) have no door and no caller.
 var Operations = []Operation{
-	// MCP read tools.
-	{Name: "list_projects", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
-	{Name: "get_project_status", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
-	{Name: "get_embed_snippet", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
-	{Name: "get_translations", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
-	{Name: "get_translation", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
-	{Name: "search_translations", Doors: MCP, Auth: AnyToken | Grant, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
-	{Name: "list_terminology", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
-	{Name: "get_checkup_report", Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
+	// MCP read tools. A user's rights are the same whatever their credential, so the tools
+	// serve a signed-in session too; the MCP door carries tokens only (doorCarries).
+	{Name: model.OpListProjects, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List projects", Description: descListProjects}},
+	{Name: model.OpGetProjectStatus, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Project status", Description: descProjectStatus}},
+	{Name: model.OpGetEmbedSnippet, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Embed snippet", Description: descEmbedSnippet}},
+	{Name: model.OpGetTranslations, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get translations", Description: descGetTranslations}},
+	{Name: model.OpGetTranslation, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get one key", Description: descGetTranslation}},
+	{Name: model.OpSearchTranslations, Doors: MCP, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Search translations", Description: descSearch}},
+	{Name: model.OpListTerminology, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "List terminology", Description: descTerminology}},
+	{Name: model.OpGetCheckupReport, Doors: MCP | Editor, Auth: AnyToken | Grant | Session, Needs: model.RightRead, ReadOnly: true, Budgets: mcpReads, Tool: &ToolInfo{Title: "Get checkup report", Description: descCheckup}},
 
 	// MCP write tools, hidden from read-only callers.
-	{Name: "enable_language", Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
-	{Name: "register_source_strings", Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
-	{Name: "update_translation", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
-	{Name: "set_translation_status", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
-	{Name: "add_key", Doors: MCP, Auth: Writer | Grant, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
-	{Name: "add_comment", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
-	{Name: "flag_translation", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
-	{Name: "add_glossary_term", Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
-	{Name: "import_translations", Doors: MCP | REST, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
-	{Name: "ai_translate_keys", Doors: MCP, Auth: Writer | Grant, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
+	{Name: model.OpEnableLanguage, Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Enable language", Description: descEnableLanguage}},
+	{Name: model.OpRegisterSourceStrings, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Register source strings", Description: descRegister, Caps: map[string]int{"strings": MaxRegisterStrings}}},
+	{Name: model.OpUpdateTranslation, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Update translation", Description: descUpdate}},
+	{Name: model.OpSetTranslationStatus, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Set translation status", Description: descSetStatus}},
+	{Name: model.OpAddKey, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightSource, Budgets: writes, Tool: &ToolInfo{Title: "Add key", Description: descAddKey}},
+	{Name: model.OpAddComment, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Add comment", Description: descAddComment}},
+	{Name: model.OpFlagTranslation, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Flag translation", Description: descFlag}},
+	{Name: model.OpAddGlossaryTerm, Doors: MCP | Editor, Auth: Writer | Grant | Session, Needs: model.RightManage, Budgets: writes, Tool: &ToolInfo{Title: "Add glossary term", Description: descGlossary}},
+	{Name: model.OpImport, Doors: MCP | REST, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: writes, Tool: &ToolInfo{Title: "Import translations", Description: descImport}},
+	{Name: model.OpAITranslateKeys, Doors: MCP, Auth: Writer | Grant | Session, Needs: model.RightTranslate, Budgets: aiWrites, Tool: &ToolInfo{Title: "AI translate keys", Description: descAITranslate, Caps: map[string]int{"translation_keys": MaxAIKeys}}},
 
 	// The token API beyond the tools (spec endpoints 1-9, the locize languages route).
-	{Name: "read_namespace", Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
-	{Name: "missing", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
-	{Name: "sync", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
-	{Name: "overwrite", Doors: REST, Auth: Writer, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
-	{Name: "stale", Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
-	{Name: "retranslate", Doors: REST, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites},
-	{Name: "sync_page_strings", Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: []*Budget{&WriteBudget, &PageStringsBudget}},
-	{Name: "me", Doors: REST, Auth: PAT | WorkspacePAT, Needs: model.RightRead, ReadOnly: true},
-	{Name: "usage", Doors: REST | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "redeploy", Doors: REST | Editor, Auth: PAT | WorkspacePAT | Session, Needs: model.RightManage, Budgets: []*Budget{&WriteBudget, &RedeployBudget}},
-	{Name: "locize_languages", Doors: REST, Auth: Anonymous, ReadOnly: true},
+	{Name: model.OpReadNamespace, Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
+	// A namespace as a file: endpoint 1 with ?format=, and the editor's download.
+	{Name: model.OpExport, Doors: REST | Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpMissing, Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
+	{Name: model.OpSync, Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: writes},
+	{Name: model.OpOverwrite, Doors: REST, Auth: Writer, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
+	{Name: model.OpStale, Doors: REST, Auth: AnyToken, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpRetranslate, Doors: REST, Auth: Writer, Needs: model.RightTranslate, Budgets: aiWrites},
+	{Name: model.OpSyncPageStrings, Doors: REST, Auth: Writer, Needs: model.RightSource, Budgets: []*Budget{&WriteBudget, &PageStringsBudget}},
+	// Who the caller is; the editor reads it for the signed-in user's projects.
+	{Name: model.OpMe, Doors: REST | Editor, Auth: People, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpUsage, Doors: REST | Editor, Auth: People, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpRedeploy, Doors: REST | Editor, Auth: People, Needs: model.RightManage, Budgets: []*Budget{&WriteBudget, &RedeployBudget}},
+	{Name: model.OpLocizeLanguages, Doors: REST, Auth: Anonymous, ReadOnly: true},
 
 	// The Embed's public routes, called from visitors' browsers.
-	{Name: "resolve", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicResolveBudget}},
-	{Name: "harvest", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicHarvestBudget, &HarvestBudget}},
-	{Name: "dictionary", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicDictionaryBudget}},
-	{Name: "changes", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicChangesBudget}},
-	{Name: "install_ping", Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicInstallPingBudget}},
-	{Name: "public_info", Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicInfoBudget}},
+	{Name: model.OpResolve, Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicResolveBudget}},
+	{Name: model.OpHarvest, Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicHarvestBudget, &HarvestBudget}},
+	{Name: model.OpDictionary, Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicDictionaryBudget}},
+	{Name: model.OpChanges, Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicChangesBudget}},
+	{Name: model.OpInstallPing, Doors: Public, Auth: Anonymous, Budgets: []*Budget{&PublicInstallPingBudget}},
+	{Name: model.OpPublicInfo, Doors: Public, Auth: Anonymous, ReadOnly: true, Budgets: []*Budget{&PublicInfoBudget}},
 
-	// The editor (rest/app): signed-in users of the workspace.
-	{Name: "sign_in", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget, &SignInAddressBudget}},
-	{Name: "sign_out", Doors: Editor, Auth: Session},
-	{Name: "editor_projects", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	// The editor (rest/app): signed-in users of the workspace. The review's operations serve
+	// tokens too (the door carries sessions only).
+	{Name: model.OpSignIn, Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInBudget, &SignInAddressBudget}},
+	{Name: model.OpSignOut, Doors: Editor, Auth: Session},
 	// Whom a user of the workspace without a project role asks: its owners (any user of it).
-	{Name: "workspace_owners", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "review_queue", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "row_details", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "check_value", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "save_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: "approve_rows", Doors: Editor, Auth: Session, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
-	{Name: "comment_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: "flag_row", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
-	{Name: "translate_rows", Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: aiWrites},
-	{Name: "connect", Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
-	{Name: "create_key", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "revoke_key", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "create_token", Doors: Editor, Auth: Session, Needs: model.RightRead},
-	{Name: "revoke_token", Doors: Editor, Auth: Session, Needs: model.RightRead},
-	{Name: "set_ai", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "set_workspace_ai", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "set_project", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "webhook_add", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "webhook_state", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "webhook_url", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "redeploy_set", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "member_list", Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
-	{Name: "member_set", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "member_remove", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "user_role", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "user_list", Doors: Editor, Auth: Session, Needs: model.RightOwner, ReadOnly: true},
-	{Name: "invite", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "accept_invitation", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
-	{Name: "invitation_list", Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
-	{Name: "invitation_revoke", Doors: Editor, Auth: Session, Needs: model.RightManage},
-	{Name: "user_reset_link", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "reset_password", Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
+	{Name: model.OpWorkspaceOwners, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	// What the caller may do on a project, for pages that show or hide actions.
+	{Name: model.OpMyRole, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpProgress, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpReviewQueue, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpRowDetails, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpCheckValue, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpMemoryRow, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpActorNames, Doors: Editor, Auth: AnyToken | Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpSaveRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpApproveRows, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate | model.RightApprove, Budgets: writes},
+	{Name: model.OpCommentRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpFlagRow, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpRevertRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpTranslateRows, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: aiWrites},
+	// The AI's suggestion for one row: nothing is stored, so no write is spent.
+	{Name: model.OpSuggestRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: []*Budget{&RetranslateBudget}},
+	{Name: model.OpImportFile, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
+	{Name: model.OpKeyList, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpCreateKey, Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: model.OpRevokeKey, Doors: Editor, Auth: Session, Needs: model.RightManage},
+	// A user's own tokens: any role on the project (a token is worth its owner's role).
+	{Name: model.OpTokenList, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpCreateToken, Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: model.OpRevokeToken, Doors: Editor, Auth: Session, Needs: model.RightRead},
+	{Name: model.OpShowAI, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpSetAI, Doors: Editor, Auth: Session, Needs: model.RightManage},
+	{Name: model.OpSetWorkspaceAI, Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpShowProject, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpSetProject, Doors: Editor, Auth: Session, Needs: model.RightManage},
+	// Webhooks and redeploy: personal tokens and sessions (people), never a project key.
+	{Name: model.OpWebhookList, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpWebhookLog, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpWebhookAdd, Doors: Editor, Auth: People, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpWebhookState, Doors: Editor, Auth: People, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpWebhookURL, Doors: Editor, Auth: People, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpRedeployShow, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpRedeployLog, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpRedeploySet, Doors: Editor, Auth: People, Needs: model.RightManage, Budgets: writes},
+	// Members and invitations: people holding the right; owners for the workspace's roles.
+	{Name: model.OpMemberList, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpMemberSet, Doors: Editor, Auth: People, Needs: model.RightManage},
+	{Name: model.OpMemberRemove, Doors: Editor, Auth: People, Needs: model.RightManage},
+	{Name: model.OpUserRole, Doors: Editor, Auth: People, Needs: model.RightOwner},
+	{Name: model.OpUserList, Doors: Editor, Auth: People, Needs: model.RightOwner, ReadOnly: true},
+	{Name: model.OpInvite, Doors: Editor, Auth: People, Needs: model.RightManage},
+	{Name: model.OpAcceptInvitation, Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
+	{Name: model.OpInvitationList, Doors: Editor, Auth: People, Needs: model.RightManage, ReadOnly: true},
+	{Name: model.OpInvitationRevoke, Doors: Editor, Auth: People, Needs: model.RightManage},
+	{Name: model.OpUserResetLink, Doors: Editor, Auth: People, Needs: model.RightOwner},
+	{Name: model.OpResetPassword, Doors: Editor, Auth: Anonymous, Budgets: []*Budget{&SignInAddressBudget}},
 	// The project's settings, terminology and checkups in the editor (set_project above).
-	{Name: "create_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "add_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "add_substitution", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "remove_glossary_term", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "remove_do_not_translate", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "remove_substitution", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
-	{Name: "run_checkup", Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpCreateProject, Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpAddDoNotTranslate, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpAddSubstitution, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpRemoveGlossaryTerm, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpRemoveDoNotTranslate, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpRemoveSubstitution, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
+	{Name: model.OpRunCheckup, Doors: Editor, Auth: Session, Needs: model.RightManage, Budgets: writes},
 	// The operator's verbs, for owners in the editor too (archive.go, users_admin.go).
-	{Name: "archive_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "restore_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "delete_project", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "user_disable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "user_enable", Doors: Editor, Auth: Session, Needs: model.RightOwner},
-	{Name: "user_delete", Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpArchiveProject, Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpRestoreProject, Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpDeleteProject, Doors: Editor, Auth: Session, Needs: model.RightOwner},
+	{Name: model.OpUserDisable, Doors: Editor, Auth: People, Needs: model.RightOwner},
+	{Name: model.OpUserEnable, Doors: Editor, Auth: People, Needs: model.RightOwner},
+	{Name: model.OpUserDelete, Doors: Editor, Auth: People, Needs: model.RightOwner},
 
 	// OAuth for the MCP endpoints: the consent page and the Connect page's grants (Editor),
 	// the client's protocol endpoints (REST, no token: the client proves itself by PKCE or
@@ -119,6 +149,29 @@ var Operations = []Operation{
 	{Name: model.OpOAuthToken, Doors: REST, Auth: Anonymous},
 	{Name: model.OpOAuthRevoke, Doors: REST, Auth: Anonymous},
 	{Name: model.OpOAuthRegister, Doors: REST, Auth: Anonymous},
+}
+
+// SystemOperations are the operator's commands (cmd/lokal) and the service's own work: rows
+// without a door, a caller or a budget, for the system principal alone.
+var SystemOperations = []Operation{
+	{Name: model.OpCreateWorkspace},
+	{Name: model.OpListWorkspaces},
+	{Name: model.OpWorkspaceUsers},
+	{Name: model.OpWorkspaceProjects},
+	{Name: model.OpCreateUser},
+	{Name: model.OpSetPassword},
+	{Name: model.OpBootstrap},
+	{Name: model.OpResolveRef},
+	{Name: model.OpSetWorkspaceEmbed},
+	{Name: model.OpShowWorkspace},
+	{Name: model.OpResolveAI},
+	{Name: model.OpWebhookSecret},
+	{Name: model.OpRecount},
+	{Name: model.OpCheckup},
+	{Name: model.OpEmbedMaintenance},
+	{Name: model.OpAutoTranslate},
+	{Name: model.OpRemoveStagedKeys},
+	{Name: model.OpDetectSyntax},
 }
 
 // OpName names an operation; it is the key of Operations and of MCP tools, and the
@@ -158,7 +211,10 @@ const (
 	Editor                  // the signed-in web application (package rest/app)
 )
 
-// Callers is the set of principals an operation admits at its doors.
+// Callers is the set of principals an operation admits; at a door, only those the door
+// carries (doorCarries: the token API and MCP tokens, the editor sessions). The system (the
+// operator's commands, the service's own work) is every row's, and a row without callers
+// is the system's alone.
 type Callers uint8
 
 const (
@@ -167,11 +223,12 @@ const (
 	PAT                              // a personal access token for one project
 	WorkspacePAT                     // a personal access token for a workspace
 	Session                          // a signed-in editor user
-	Anonymous                        // no credential: a visitor's browser, a build tool
+	Anonymous                        // no credential needed: a row listing it is open to every caller
 	Grant                            // an OAuth access token: a person's consent to a client, MCP only
 
 	AnyToken = KeyRO | KeyRW | PAT | WorkspacePAT
 	Writer   = KeyRW | PAT | WorkspacePAT
+	People   = PAT | WorkspacePAT | Session // a user's own credentials, never a project key
 )
 
 // Budget lists shared by rows above.
@@ -181,15 +238,34 @@ var (
 	aiWrites = []*Budget{&WriteBudget, &RetranslateBudget}
 )
 
-// Op returns the row of Operations named name.
+// Op returns the row of Operations or SystemOperations named name, from an index built
+// once.
 func Op(name OpName) (Operation, bool) {
-	for _, op := range Operations {
-		if op.Name == name {
-			return op, true
-		}
-	}
-	return Operation{}, false
+	op, ok := opIndex[name]
+	return op, ok
 }
+
+// row is Op for the catalogue's own calls, whose names are constants: a name without a row
+// is a programming error, which panics at the first call (TestEveryOperationHasARow
+// catches it first), never a silent fallback to some default.
+func row(name OpName) Operation {
+	op, ok := Op(name)
+	if !ok {
+		panic(fmt.Sprintf("tools: operation %q has no row in Operations", name))
+	}
+	return op
+}
+
+var opIndex = func() map[OpName]Operation {
+	m := make(map[OpName]Operation, len(Operations)+len(SystemOperations))
+	for _, op := range append(slices.Clone(Operations), SystemOperations...) {
+		if _, dup := m[op.Name]; dup {
+			panic(fmt.Sprintf("tools: operation %q has two rows", op.Name))
+		}
+		m[op.Name] = op
+	}
+	return m
+}()
 
 // The MCP tools' descriptions, as clients show them to models.
 const (

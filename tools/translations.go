@@ -52,7 +52,7 @@ func (c *Catalog) GetTranslations(ctx context.Context, in GetTranslationsIn) (Ge
 	if out.Format == "" {
 		out.Format = "json"
 	}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpGetTranslations, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	codec, ok := formats.Lookup(out.Format)
@@ -293,7 +293,7 @@ type GetTranslationOut struct {
 // GetTranslation returns one key's values, statuses, flags and comments in every language.
 func (c *Catalog) GetTranslation(ctx context.Context, in KeyRef) (GetTranslationOut, error) {
 	out := GetTranslationOut{NamespaceKey: in.NamespaceKey, TranslationKey: in.TranslationKey, Translations: []TranslationView{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpGetTranslation, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	err := c.store.View(ctx, func(tx model.Tx) error {
@@ -381,7 +381,7 @@ const noteShortSearch = "key_contains and value_contains that no index narrows (
 // or hidden between two calls shift nothing: no row is skipped or given twice.
 func (c *Catalog) SearchTranslations(ctx context.Context, in SearchIn) (SearchOut, error) {
 	out := SearchOut{Rows: []SearchRow{}}
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
+	if err := c.gate(ctx, model.OpSearchTranslations, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	from, err := decodeSearchOffset(in.Offset)

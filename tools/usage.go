@@ -55,10 +55,7 @@ type UsageOut struct {
 // the owner's business, not a build's (a project API key gets pat_required).
 func (c *Catalog) Usage(ctx context.Context, in UsageIn) (UsageOut, error) {
 	var out UsageOut
-	if err := c.begin(ctx, in.ProjectID, false); err != nil {
-		return out, err
-	}
-	if err := requirePersonal(ctx); err != nil {
+	if err := c.gate(ctx, model.OpUsage, on{project: in.ProjectID}); err != nil {
 		return out, err
 	}
 	var since time.Time

@@ -56,7 +56,7 @@ func (c *Catalog) changeUser(ctx context.Context, op model.Operation, userID str
 	fn func(ctx context.Context, tx model.Tx, u model.User) (UserState, error)) (UserState, error) {
 	var out UserState
 	p := model.PrincipalFrom(ctx)
-	if err := c.workspaceNeed(ctx, opNeeds(op)); err != nil {
+	if err := c.gate(ctx, op, on{}); err != nil {
 		return out, err
 	}
 	notFound := model.Errorf(model.CodeNotFound, "user %q not found", model.Truncate(userID, 40))

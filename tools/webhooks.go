@@ -52,26 +52,11 @@ type DeliveryView struct {
 	DeliveredAt *time.Time `json:"delivered_at"`
 }
 
-// authorizeConnect lets the Connect settings be used by the operator and by personal
-// access tokens of the project; a project API key answers pat_required.
-func (c *Catalog) authorizeConnect(ctx context.Context, projectID string) error {
-	if model.PrincipalFrom(ctx).Kind == model.KindSystem {
-		return nil
-	}
-	if err := c.AuthorizeProject(ctx, projectID); err != nil {
-		return err
-	}
-	if model.PrincipalFrom(ctx).Kind == model.KindAPIKey {
-		return &model.Error{Code: model.CodePATRequired, Message: "this operation takes a personal access token, not a project API key"}
-	}
-	return c.need(ctx, projectID, "", model.RightManage)
-}
-
 // AddWebhook adds an endpoint to a project. The URL must pass the outbound guard now (it is
 // checked again on every delivery); events nil or empty subscribes to every kind. The
 // secret is returned this once and stored sealed.
 func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, events []string) (WebhookCreated, error) {
-	if err := c.authorizeConnect(ctx, projectID); err != nil {
+	if err := c.admit(ctx, model.OpWebhookAdd, on{project: projectID}); err != nil {
 		return WebhookCreated{}, err
 	}
 	u, err := c.checkCallURL(ctx, "webhook URL", rawURL)
@@ -100,7 +85,7 @@ func (c *Catalog) AddWebhook(ctx context.Context, projectID, rawURL string, even
 // rotated: the new secret is returned this once, and the old one is never sent to the new
 // URL (nor anything after it to the old). The URL passes the outbound guard as on AddWebhook.
 func (c *Catalog) SetWebhookURL(ctx context.Context, id, rawURL string) (WebhookCreated, error) {
-	h, err := c.webhookOf(ctx, id)
+	h, err := c.webhookOf(ctx, model.OpWebhookURL, id)
 	if err != nil {
 		return WebhookCreated{}, err
 	}
@@ -136,7 +121,7 @@ func (c *Catalog) newWebhookSecret(id string) (secret, sealed string, err error)
 
 // ListWebhooks returns a project's webhooks with their last outcome, oldest first.
 func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]model.WebhookView, error) {
-	if err := c.authorizeConnect(ctx, projectID); err != nil {
+	if err := c.gate(ctx, model.OpWebhookList, on{project: projectID}); err != nil {
 		return nil, err
 	}
 	out := []model.WebhookView{}
@@ -153,7 +138,7 @@ func (c *Catalog) ListWebhooks(ctx context.Context, projectID string) ([]model.W
 // SetWebhookEnabled turns a webhook off or on again. Turning it off ends its pending
 // deliveries as failed; turning it on clears the failure streak that disabled it.
 func (c *Catalog) SetWebhookEnabled(ctx context.Context, id string, enabled bool) (model.WebhookView, error) {
-	h, err := c.webhookOf(ctx, id)
+	h, err := c.webhookOf(ctx, model.OpWebhookState, id)
 	if err != nil {
 		return model.WebhookView{}, err
 	}
@@ -184,7 +169,7 @@ func (c *Catalog) WebhookDeliveries(ctx context.Context, id string, limit int) (
 	if limit < 1 || limit > 1000 {
 		return nil, model.Errorf(model.CodeInvalid, "limit must be 1 to 1000")
 	}
-	h, err := c.webhookOf(ctx, id)
+	h, err := c.webhookOf(ctx, model.OpWebhookLog, id)
 	if err != nil {
 		return nil, err
 	}
@@ -207,12 +192,9 @@ func (c *Catalog) WebhookDeliveries(ctx context.Context, id string, limit int) (
 
 // webhookOf loads a webhook by id and authorizes its project; an id that is not a UUID is
 // unknown without asking the database.
-func (c *Catalog) webhookOf(ctx context.Context, id string) (model.Webhook, error) {
+func (c *Catalog) webhookOf(ctx context.Context, op model.Operation, id string) (model.Webhook, error) {
 	if !validID(id) {
 		return model.Webhook{}, model.Errorf(model.CodeNotFound, "webhook %q not found", model.Truncate(id, 40))
-	}
-	if err := requireToken(ctx); err != nil {
-		return model.Webhook{}, err
 	}
 	var h model.Webhook
 	err := c.store.View(ctx, func(tx model.Tx) error {
@@ -226,9 +208,9 @@ func (c *Catalog) webhookOf(ctx context.Context, id string) (model.Webhook, erro
 	if err != nil {
 		return model.Webhook{}, err
 	}
-	if err := c.authorizeConnect(ctx, h.ProjectID); err != nil {
-		// A token of another project learns nothing about the webhook.
-		if model.ErrorCode(err) == model.CodeUnauthorized {
+	if err := c.admit(ctx, op, on{project: h.ProjectID}); err != nil {
+		// A token of another project learns nothing about the webhook; no token is told so.
+		if model.ErrorCode(err) == model.CodeUnauthorized && model.PrincipalFrom(ctx).Kind != model.KindAnonymous {
 			return model.Webhook{}, model.Errorf(model.CodeNotFound, "webhook %s not found", id)
 		}
 		return model.Webhook{}, err
@@ -242,7 +224,7 @@ func webhookSecretPurpose(id string) string { return "webhook:" + id + ":secret"
 // (workflows), which claims the webhook's deliveries itself: the secret is sealed and
 // opened here only. System only.
 func (c *Catalog) OpenWebhookSecret(ctx context.Context, h model.Webhook) (string, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpWebhookSecret, on{}); err != nil {
 		return "", err
 	}
 	s, err := c.opts.Secrets.Open(h.SecretEnc, webhookSecretPurpose(h.ID))

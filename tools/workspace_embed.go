@@ -28,7 +28,7 @@ type SetWorkspaceIn struct {
 // per project revision, so the switch is reported as a change of each (the cache hook
 // moves their revisions). Admin only.
 func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWorkspaceIn) (WorkspaceView, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpSetWorkspaceEmbed, on{}); err != nil {
 		return WorkspaceView{}, err
 	}
 	var hosts []string
@@ -86,7 +86,7 @@ func (c *Catalog) SetWorkspace(ctx context.Context, workspaceID string, in SetWo
 
 // ShowWorkspace returns a workspace with its Embed settings. Admin only.
 func (c *Catalog) ShowWorkspace(ctx context.Context, workspaceID string) (WorkspaceView, error) {
-	if err := requireSystem(ctx); err != nil {
+	if err := c.gate(ctx, model.OpShowWorkspace, on{}); err != nil {
 		return WorkspaceView{}, err
 	}
 	var out WorkspaceView

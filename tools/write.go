@@ -27,7 +27,8 @@ type write struct {
 	op model.Operation
 	// project is the project written. Admin writes that make a project name it too.
 	project string
-	// admin writes are for the system principal only, spend no budget and load no project.
+	// admin writes run as the system principal only, after their operation's gate (which
+	// switches a signed-in owner to the system); they spend no budget and load no project.
 	admin bool
 	// lang is the language written, where the op's right (Operations) is held per
 	// language; more is what the input asks beyond the row's right (approving).
@@ -35,8 +36,9 @@ type write struct {
 	more model.Right
 	// need, when set, replaces the row's right: an import asks what its file does.
 	need model.Right
-	// budgets are spent beyond WriteBudget (endpoint 7 also spends PageStringsBudget).
-	budgets []Budget
+	// spent is set when the operation spent its row's budgets itself, before the write
+	// (an AI translation, before it calls the model).
+	spent bool
 	// validate runs after authorization and before any budget is spent, so that a refused
 	// body costs nothing and a foreign token learns nothing from validation.
 	validate func() error
@@ -51,29 +53,21 @@ type write struct {
 	usage func() []model.UsageRecord
 }
 
-// needs is the right the write asks in w.lang, beyond w.more.
-func (w write) needs() model.Right {
-	if w.need != 0 {
-		return w.need
-	}
-	return opNeeds(w.op)
-}
-
-// write is the one write path of the catalogue: it authorizes (401, then 403 read_only_key),
-// validates, spends the write budget through the limiter (429 with RetryAfter), runs apply
+// write is the one write path of the catalogue: it passes the operation's gate (401, then
+// 403 read_only_key, then 403 forbidden), validates, spends the operation's budgets (429
+// with RetryAfter), runs apply
 // in one transaction under the write time budget, and hands the changes to every hook in the
 // same transaction. Past the budget the transaction is rolled back and the answer is
 // CodeTimeout: nothing is stored. On a store with one writer for every project, writes to
 // one project take turns in this process for their whole duration, and a write that creates
 // many keys stages them in chunks before its transaction (bulk.go).
 func (c *Catalog) write(ctx context.Context, w write) error {
+	p := model.PrincipalFrom(ctx)
 	if w.admin {
-		if err := requireSystem(ctx); err != nil {
-			return err
+		if p.Kind != model.KindSystem {
+			return &model.Error{Code: model.CodeUnauthorized, Message: "admin operation"}
 		}
-	} else if err := c.begin(ctx, w.project, true); err != nil {
-		return err
-	} else if err := c.allowRight(ctx, w.project, w.lang, w.needs()|w.more); err != nil {
+	} else if err := c.admit(ctx, w.op, on{project: w.project, language: w.lang, more: w.more, need: w.need}); err != nil {
 		return err
 	} else if err := c.writable(ctx, w.project); err != nil {
 		return err
@@ -83,12 +77,9 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 			return err
 		}
 	}
-	p := model.PrincipalFrom(ctx)
-	if !w.admin && p.Kind != model.KindSystem {
-		for _, b := range append([]Budget{WriteBudget}, w.budgets...) {
-			if err := c.take(ctx, b, w.project); err != nil {
-				return err
-			}
+	if !w.admin && !w.spent {
+		if err := c.spend(ctx, w.op, w.project); err != nil {
+			return err
 		}
 	}
 	if !w.admin {

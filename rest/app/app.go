@@ -163,7 +163,7 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, model.Errorf(model.CodeForbidden, "cross-site request refused"))
 	}))
-	return reqbody.Guard(secureHeaders(cop.Handler(m)), h.opts.BodyTimeout)
+	return reqbody.Guard(secureHeaders(editorDoor(cop.Handler(m))), h.opts.BodyTimeout)
 }
 
 // Mount serves the application at /app/ and everything else with api: /app/ stays out of
@@ -181,6 +181,14 @@ func Mount(api, app http.Handler) http.Handler {
 // cspPolicy is every page's Content-Security-Policy; the consent page adds the client's
 // redirect origin to form-action, where its answer sends the browser.
 const cspPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+
+// editorDoor marks every request as the editor's: the catalogue's gate admits to each
+// operation the callers its row lists at this door.
+func editorDoor(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(tools.WithDoor(r.Context(), tools.Editor)))
+	})
+}
 
 // secureHeaders keep the pages from being framed or running scripts from anywhere else.
 func secureHeaders(next http.Handler) http.Handler {

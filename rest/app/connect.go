@@ -150,7 +150,7 @@ func (h *handler) createToken(w http.ResponseWriter, r *http.Request) {
 	if r.PostFormValue("scope") == "workspace" {
 		// A workspace token, from the page of a project the user may change.
 		in = tools.CreateTokenIn{UserID: s.UserID, WorkspaceID: s.WorkspaceID}
-		err = h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+		err = h.cat.Admit(ctx, model.OpCreateToken, r.PathValue("project"))
 	}
 	var t tools.PersonalToken
 	if err == nil {
@@ -170,7 +170,7 @@ func (h *handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 		h.connectFail(w, r, err)
 		return
 	}
-	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+	err := h.cat.Admit(ctx, model.OpRevokeToken, r.PathValue("project"))
 	var mine []tools.TokenListing
 	if err == nil {
 		mine, err = h.cat.ListTokens(ctx, sessionFrom(ctx).UserID)
@@ -205,7 +205,7 @@ func (h *handler) setWorkspaceAI(w http.ResponseWriter, r *http.Request) {
 	// The user's workspace, from the page of a project they may change.
 	ctx := r.Context()
 	var v tools.WorkspaceAIView
-	err := h.cat.AuthorizeWrite(ctx, r.PathValue("project"))
+	err := h.cat.Admit(ctx, model.OpSetWorkspaceAI, r.PathValue("project"))
 	if err == nil {
 		v, err = h.cat.SetWorkspaceAI(ctx, sessionFrom(ctx).WorkspaceID, r.PostFormValue("base_url"), r.PostFormValue("model"), key)
 	}

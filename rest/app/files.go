@@ -154,7 +154,7 @@ func (h *handler) importPreview(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		form.FileName = name
 		var out tools.ImportOut
-		out, err = h.cat.Import(r.Context(), form.in(r.PathValue("project"), content, true))
+		out, err = h.cat.ImportFile(r.Context(), form.in(r.PathValue("project"), content, true))
 		if err == nil {
 			h.importPage(w, r, form, out, base64.RawURLEncoding.EncodeToString(content))
 			return
@@ -175,7 +175,7 @@ func (h *handler) importConfirm(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		var out tools.ImportOut
-		out, err = h.cat.Import(r.Context(), form.in(r.PathValue("project"), content, false))
+		out, err = h.cat.ImportFile(r.Context(), form.in(r.PathValue("project"), content, false))
 		if err == nil {
 			h.importPage(w, r, form, out, "")
 			return

@@ -468,7 +468,7 @@ func (h *handler) translate(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
-	if _, err := h.cat.AddComment(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
+	if _, err := h.cat.CommentRow(r.Context(), tools.AddCommentIn{RowRef: ref, Body: r.PostFormValue("body")}); err != nil {
 		h.formFail(w, r, err, "comment")
 		return
 	}
@@ -482,7 +482,7 @@ func (h *handler) comment(w http.ResponseWriter, r *http.Request) {
 func (h *handler) flag(w http.ResponseWriter, r *http.Request) {
 	ref := rowRef(r, r.PostFormValue("ns"), r.PostFormValue("key"))
 	name, val, _ := strings.Cut(r.PostFormValue("flag"), ":")
-	if _, err := h.cat.FlagTranslation(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
+	if _, err := h.cat.FlagRow(r.Context(), tools.FlagIn{RowRef: ref, Flag: name, Value: val == "1"}); err != nil {
 		h.formFail(w, r, err, "flag")
 		return
 	}

@@ -89,3 +89,83 @@ const (
 	OpGrantList      Operation = "grant_list"      // the Connect page lists a person's grants
 	OpGrantRevoke    Operation = "grant_revoke"    // a person ends a grant
 )
+
+// The token API's reads and account routes, and the translation files (export and the
+// editor's import).
+const (
+	OpReadNamespace    Operation = "read_namespace"   // endpoint 1, the flat map
+	OpExport           Operation = "export"           // a namespace as a file: endpoint 1 with ?format=, the editor's download
+	OpImportFile       Operation = "import_file"      // the editor's upload of a translation file
+	OpStale            Operation = "stale"            // endpoint 5
+	OpMe               Operation = "me"               // who the token is
+	OpUsage            Operation = "usage"            // a project's AI spend
+	OpLocizeLanguages  Operation = "locize_languages" // the locize languages route
+	OpProgress         Operation = "get_progress"     // a project's or language's progress (the editor's)
+	OpDictionary       Operation = "dictionary"       // the Embed's dictionary
+	OpChanges          Operation = "changes"          // the Embed's changes feed
+	OpPublicInfo       Operation = "public_info"      // the Embed's public info
+	OpSignIn           Operation = "sign_in"
+	OpSignOut          Operation = "sign_out"
+	OpAcceptInvitation Operation = "accept_invitation"
+	OpResetPassword    Operation = "reset_password"
+)
+
+// The editor's pages (rest/app): the review queue and its rows.
+const (
+	OpReviewQueue   Operation = "review_queue"
+	OpRowDetails    Operation = "row_details"
+	OpCheckValue    Operation = "check_value"
+	OpSaveRow       Operation = "save_row"
+	OpApproveRows   Operation = "approve_rows"
+	OpCommentRow    Operation = "comment_row"
+	OpFlagRow       Operation = "flag_row"
+	OpTranslateRows Operation = "translate_rows"
+	OpRevertRow     Operation = "revert_row"  // a value of the row's history put back
+	OpSuggestRow    Operation = "suggest_row" // the AI's suggestion for one row, not stored
+	OpMemoryRow     Operation = "memory_row"  // translation memory's matches for one row
+	OpActorNames    Operation = "actor_names" // who wrote what, by name
+	OpMyRole        Operation = "my_role"     // what the caller may do, for pages
+)
+
+// The Connect and settings pages: keys, tokens, the project's settings, webhooks, redeploy,
+// members and invitations.
+const (
+	OpKeyList          Operation = "key_list"
+	OpCreateKey        Operation = "create_key"
+	OpRevokeKey        Operation = "revoke_key"
+	OpTokenList        Operation = "token_list"
+	OpCreateToken      Operation = "create_token"
+	OpRevokeToken      Operation = "revoke_token"
+	OpShowAI           Operation = "show_ai"
+	OpSetAI            Operation = "set_ai"
+	OpShowProject      Operation = "show_project"
+	OpSetProject       Operation = "set_project"
+	OpWebhookList      Operation = "webhook_list"
+	OpWebhookLog       Operation = "webhook_deliveries"
+	OpRedeployShow     Operation = "redeploy_show"
+	OpRedeployLog      Operation = "redeploy_attempts"
+	OpMemberList       Operation = "member_list"
+	OpMemberSet        Operation = "member_set"
+	OpMemberRemove     Operation = "member_remove"
+	OpUserRole         Operation = "user_role"
+	OpUserList         Operation = "user_list"
+	OpInvite           Operation = "invite"
+	OpInvitationList   Operation = "invitation_list"
+	OpInvitationRevoke Operation = "invitation_revoke"
+	OpUserResetLink    Operation = "user_reset_link"
+)
+
+// The operator's commands (cmd/lokal) and the service's own work: the system only.
+const (
+	OpCreateWorkspace   Operation = "create_workspace"
+	OpListWorkspaces    Operation = "list_workspaces"
+	OpWorkspaceUsers    Operation = "workspace_users"
+	OpWorkspaceProjects Operation = "workspace_projects"
+	OpCreateUser        Operation = "create_user"
+	OpSetPassword       Operation = "set_password"
+	OpBootstrap         Operation = "bootstrap"
+	OpResolveRef        Operation = "resolve_ref" // a project or user named on the command line
+	OpShowWorkspace     Operation = "show_workspace"
+	OpResolveAI         Operation = "resolve_ai"     // the AI a project uses, its key opened
+	OpWebhookSecret     Operation = "webhook_secret" // a webhook's signing secret opened for the deliverer
+)
