@@ -44,7 +44,8 @@ func (s *server) resourceMetadataURL(projectID string) string {
 	if projectID == "" {
 		return s.cat.Issuer() + "/.well-known/oauth-protected-resource/api/mcp"
 	}
-	return s.cat.Issuer() + "/.well-known/oauth-protected-resource/api/" + projectID + "/mcp"
+	// Escaped: the id comes from the path as typed, and goes into a header.
+	return s.cat.Issuer() + "/.well-known/oauth-protected-resource/api/" + url.PathEscape(projectID) + "/mcp"
 }
 
 func (s *server) resourceMetadata(c *gin.Context) {

@@ -98,7 +98,7 @@ func (c *Catalog) MCPResource(projectID string) string {
 	if projectID == "" {
 		return c.issuer() + "/api/mcp"
 	}
-	return c.issuer() + "/api/" + projectID + "/mcp"
+	return c.issuer() + "/api/" + url.PathEscape(projectID) + "/mcp"
 }
 
 // issuer is the authorization server's identifier: the base URL without a trailing slash.
@@ -248,7 +248,7 @@ func (c *Catalog) ApproveAuthorize(ctx context.Context, req AuthorizeRequest, ch
 	rec := model.OAuthCode{Hash: hash, ClientID: check.Client.ClientID, RedirectURI: req.RedirectURI, Challenge: req.CodeChallenge,
 		Resource: check.Resource, Scope: grantedScope(check.Scopes, readOnly), UserID: p.UserID, WorkspaceID: p.WorkspaceID,
 		ProjectID: choice.ProjectID, ReadOnly: readOnly, ExpiresAt: c.opts.Now().Add(OAuthCodeLifetime)}
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.CreateOAuthCode(ctx, rec) }); err != nil {
+	if err := c.bookkeep(ctx, model.OpOAuthAuthorize, func(tx model.Tx) error { return tx.CreateOAuthCode(ctx, rec) }); err != nil {
 		return "", err
 	}
 	return c.authorizeRedirect(req.RedirectURI, url.Values{"code": {code}}, req.State), nil
@@ -339,7 +339,7 @@ func (c *Catalog) RevokeGrant(ctx context.Context, id string) error {
 	if !validID(id) {
 		return notFound
 	}
-	err := c.store.Update(ctx, "", func(tx model.Tx) error {
+	err := c.bookkeep(ctx, model.OpGrantRevoke, func(tx model.Tx) error {
 		g, err := tx.OAuthGrant(ctx, id)
 		if model.IsNotFound(err) || (err == nil && (g.UserID != p.UserID || g.RevokedAt != nil)) {
 			return notFound

@@ -129,7 +129,7 @@ func (c *Catalog) oauthClient(ctx context.Context, clientID string) (model.OAuth
 			return model.OAuthClient{}, err
 		}
 		cl := v.(model.OAuthClient)
-		if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.PutOAuthClient(ctx, cl) }); err != nil {
+		if err := c.bookkeep(ctx, model.OpOAuthAuthorize, func(tx model.Tx) error { return tx.PutOAuthClient(ctx, cl) }); err != nil {
 			return model.OAuthClient{}, err
 		}
 		return cl, nil
@@ -344,7 +344,7 @@ func (c *Catalog) RegisterOAuthClient(ctx context.Context, m oauthex.ClientRegis
 	cl.ClientID = newSecret(PrefixRegisteredClient)
 	now := c.opts.Now()
 	cl.FetchedAt, cl.CreatedAt = now, now
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.PutOAuthClient(ctx, cl) }); err != nil {
+	if err := c.bookkeep(ctx, model.OpOAuthRegister, func(tx model.Tx) error { return tx.PutOAuthClient(ctx, cl) }); err != nil {
 		return nil, err
 	}
 	out := &oauthex.ClientRegistrationResponse{ClientRegistrationMetadata: m, ClientID: cl.ClientID, ClientIDIssuedAt: now.UTC().Truncate(time.Second)}

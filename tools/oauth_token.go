@@ -72,7 +72,7 @@ func (c *Catalog) exchangeCode(ctx context.Context, req TokenRequest) (TokenResp
 	// The code is spent by this first transaction, whatever follows: a wrong verifier
 	// cannot be retried, and a replay is seen as one.
 	var code model.OAuthCode
-	err = c.store.Update(ctx, "", func(tx model.Tx) error {
+	err = c.bookkeep(ctx, model.OpOAuthToken, func(tx model.Tx) error {
 		var err error
 		code, err = tx.UseOAuthCode(ctx, hash, now)
 		return err
@@ -113,7 +113,7 @@ func (c *Catalog) exchangeCode(ctx context.Context, req TokenRequest) (TokenResp
 		ProjectID: code.ProjectID, Scope: code.Scope, Resource: code.Resource, RedirectURI: code.RedirectURI, ReadOnly: code.ReadOnly,
 		CreatedAt: now}
 	var out TokenResponse
-	err = c.store.Update(ctx, "", func(tx model.Tx) error {
+	err = c.bookkeep(ctx, model.OpOAuthToken, func(tx model.Tx) error {
 		if err := c.grantUsable(ctx, tx, grant); err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (c *Catalog) refresh(ctx context.Context, req TokenRequest) (TokenResponse,
 	now := c.opts.Now()
 	var out TokenResponse
 	var reused string
-	err = c.store.Update(ctx, "", func(tx model.Tx) error {
+	err = c.bookkeep(ctx, model.OpOAuthToken, func(tx model.Tx) error {
 		rt, err := tx.OAuthRefreshByHash(ctx, hash)
 		if model.IsNotFound(err) {
 			return invalidGrant("unknown refresh token")
@@ -255,7 +255,7 @@ func (c *Catalog) issue(ctx context.Context, tx model.Tx, g model.OAuthGrant, sc
 
 // revokeGrant ends a grant whoever asked (the protocol's own revocations).
 func (c *Catalog) revokeGrant(ctx context.Context, id string) error {
-	if err := c.store.Update(ctx, "", func(tx model.Tx) error { return tx.RevokeOAuthGrant(ctx, id, c.opts.Now()) }); err != nil {
+	if err := c.bookkeep(ctx, model.OpOAuthRevoke, func(tx model.Tx) error { return tx.RevokeOAuthGrant(ctx, id, c.opts.Now()) }); err != nil {
 		return err
 	}
 	c.forgetGrant(id)
@@ -302,7 +302,7 @@ func (c *Catalog) OAuthRevoke(ctx context.Context, token, clientID string) error
 		return c.revokeGrant(ctx, grantID)
 	case strings.HasPrefix(token, PrefixOAuthAccess):
 		var id string
-		err := c.store.Update(ctx, "", func(tx model.Tx) error {
+		err := c.bookkeep(ctx, model.OpOAuthRevoke, func(tx model.Tx) error {
 			rec, err := tx.TokenByHash(ctx, hash)
 			if err != nil || rec.GrantID == "" {
 				return err
