@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -358,8 +359,9 @@ func TestOAuthAudienceExpiryRevocation(t *testing.T) {
 			t.Fatalf("refreshed token: %d %s", r.status, r.body)
 		}
 
-		// A disabled person's grant stops: its tokens and its refresh; enabled again, it
-		// works again (as their pasted tokens do); deleted, it is gone.
+		// A disabled person's grant ends: its tokens and its refresh; enabled again, it stays
+		// ended (their pasted tokens work again, a client must ask for consent anew);
+		// deleted, a new grant is gone too.
 		if _, err := e.cat.CreateUser(sys(t), tools.CreateUserIn{WorkspaceID: e.ws.ID, Email: "boss@acme.test", Role: model.RoleOwner}); err != nil {
 			t.Fatal(err)
 		}
@@ -372,8 +374,11 @@ func TestOAuthAudienceExpiryRevocation(t *testing.T) {
 		if _, err := e.cat.EnableUser(sys(t), e.user.ID); err != nil {
 			t.Fatal(err)
 		}
+		e.wantChallenge(t, e.rpc(t, mcpPath(e.proj.ID), a.AccessToken, "", nil), e.proj.ID, true)
+		oauthWantFailure(t, e.refresh(t, e.docs.url("/client.json"), a.RefreshToken), 400, "invalid_grant")
+		_, a = e.grant(t, "/client.json", e.cat.MCPResource(e.proj.ID), tools.Consent{})
 		if r := e.rpc(t, mcpPath(e.proj.ID), a.AccessToken, "list_projects", nil); r.status != 200 {
-			t.Fatalf("enabled again: %d %s", r.status, r.body)
+			t.Fatalf("a new grant once enabled again: %d %s", r.status, r.body)
 		}
 		if _, err := e.cat.DeleteUser(sys(t), e.user.ID); err != nil {
 			t.Fatal(err)
@@ -420,6 +425,59 @@ func TestOAuthReadOnlyGrant(t *testing.T) {
 		if r := e.rpc(t, mcpPath(e.proj.ID), rw.AccessToken, "add_key", map[string]any{"namespace_key": "ui", "translation_key": "y",
 			"source_value": "Y"}); r.status != 200 || strings.Contains(string(r.body), `"isError":true`) {
 			t.Errorf("write tool on a read-write grant: %d %s", r.status, r.body)
+		}
+	})
+}
+
+// TestOAuthGrantEndsWithTheRole: a translator's grant on a project writes their language
+// only; removed from the project, the grant ends (401, refresh refused) and given the role
+// back, it stays ended; their grant for another project is untouched.
+func TestOAuthGrantEndsWithTheRole(t *testing.T) {
+	t.Parallel()
+	oauthForEachDialect(t, nil, func(t *testing.T, e *oauthEnv) {
+		u, err := e.cat.CreateUser(sys(t), tools.CreateUserIn{WorkspaceID: e.ws.ID, Email: "tr@acme.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []tools.SetMemberIn{{ProjectID: e.proj.ID, User: u.ID, Role: model.RoleTranslator, Languages: []string{"nb"}},
+			{ProjectID: e.sibling.ID, User: u.ID, Role: model.RoleManager}} {
+			if _, err := e.cat.SetMember(sys(t), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := e.cat.Sync(sys(t), tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: e.proj.ID, Language: "en", Namespace: "common"},
+			Translations: map[string]string{"hello": "Hello"}}); err != nil {
+			t.Fatal(err)
+		}
+		e.user = u // the consents below are the translator's
+		_, a := e.grant(t, "/client.json", e.cat.MCPResource(e.proj.ID), tools.Consent{})
+		_, b := e.grant(t, "/client.json", e.cat.MCPResource(e.sibling.ID), tools.Consent{})
+		write := func(tok, project, lang string) string {
+			r := e.rpc(t, mcpPath(project), tok, "update_translation", map[string]any{"namespace_key": "common", "translation_key": "hello", "language": lang, "value": "Hei"})
+			return fmt.Sprintf("%d %s", r.status, r.body)
+		}
+		if got := write(a.AccessToken, e.proj.ID, "nb"); !strings.HasPrefix(got, "200") || strings.Contains(got, `"isError":true`) {
+			t.Fatalf("translator's grant writing nb: %s", got)
+		}
+		if got := write(a.AccessToken, e.proj.ID, "sv"); !strings.Contains(got, `"isError":true`) {
+			t.Errorf("translator's grant wrote sv, outside the role: %s", got)
+		}
+
+		if _, err := e.cat.RemoveMember(sys(t), e.proj.ID, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		e.wantChallenge(t, e.rpc(t, mcpPath(e.proj.ID), a.AccessToken, "", nil), e.proj.ID, true)
+		oauthWantFailure(t, e.refresh(t, e.docs.url("/client.json"), a.RefreshToken), 400, "invalid_grant")
+		if _, err := e.cat.SetMember(sys(t), tools.SetMemberIn{ProjectID: e.proj.ID, User: u.ID, Role: model.RoleTranslator, Languages: []string{"nb"}}); err != nil {
+			t.Fatal(err)
+		}
+		e.wantChallenge(t, e.rpc(t, mcpPath(e.proj.ID), a.AccessToken, "", nil), e.proj.ID, true)
+		if r := e.rpc(t, mcpPath(e.sibling.ID), b.AccessToken, "list_projects", nil); r.status != 200 {
+			t.Errorf("the grant for the other project after the removal: %d %s", r.status, r.body)
+		}
+		gs, err := e.cat.ListGrants(model.WithPrincipal(t.Context(), *e.session(t)))
+		if err != nil || len(gs) != 1 || gs[0].ProjectID != e.sibling.ID {
+			t.Errorf("grants listed after the removal: %+v (%v), want the other project's only", gs, err)
 		}
 	})
 }

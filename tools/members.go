@@ -58,17 +58,25 @@ func (c *Catalog) SetMember(ctx context.Context, in SetMemberIn) (MemberView, er
 }
 
 // RemoveMember takes a user's role on a project away: as a member of the workspace they
-// see nothing of it from then on. CodeNotFound when they had none.
+// see nothing of it from then on, and the clients they connected to it by OAuth are
+// disconnected. CodeNotFound when they had none.
 func (c *Catalog) RemoveMember(ctx context.Context, projectID, user string) (MemberView, error) {
 	var out MemberView
+	var ended []string
 	err := c.memberWrite(ctx, model.OpMemberRemove, projectID, func(ctx context.Context, tx model.Tx, proj model.Project) error {
 		u, err := findUser(ctx, tx, proj.WorkspaceID, user)
 		if err != nil {
 			return err
 		}
 		out = MemberView{UserID: u.ID, Email: u.Email, Languages: []string{}}
+		if ended, err = endGrants(ctx, tx, u.ID, proj.ID, c.opts.Now()); err != nil {
+			return err
+		}
 		return tx.RemoveMember(ctx, proj.ID, u.ID)
 	})
+	for _, id := range ended {
+		c.forgetGrant(id)
+	}
 	return out, err
 }
 

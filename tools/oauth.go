@@ -357,6 +357,28 @@ func (c *Catalog) RevokeGrant(ctx context.Context, id string) error {
 }
 
 // forgetGrant stops this process honouring a grant's cached access tokens.
+// endGrants revokes, in tx, the user's grants on projectID (every grant of theirs when
+// projectID is ""): a person removed from a project or disabled loses the clients they
+// connected for good, where their pasted tokens only stop working while it lasts. It
+// returns the grants ended, for forgetGrant after the commit.
+func endGrants(ctx context.Context, tx model.Tx, userID, projectID string, at time.Time) ([]string, error) {
+	gs, err := tx.OAuthGrants(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	var ended []string
+	for _, g := range gs {
+		if projectID != "" && g.ProjectID != projectID {
+			continue
+		}
+		if err := tx.RevokeOAuthGrant(ctx, g.ID, at); err != nil {
+			return nil, err
+		}
+		ended = append(ended, g.ID)
+	}
+	return ended, nil
+}
+
 func (c *Catalog) forgetGrant(id string) {
 	c.forgetPrincipals(func(p model.Principal) bool { return p.GrantID == id })
 }

@@ -31,6 +31,11 @@ func (c *Catalog) DisableUser(ctx context.Context, userID string) (UserState, er
 			now := c.opts.Now().UTC()
 			at = &now
 		}
+		// Clients connected by OAuth are disconnected for good; the user's pasted tokens
+		// work again if the user is enabled.
+		if _, err := endGrants(ctx, tx, u.ID, "", *at); err != nil {
+			return UserState{}, err
+		}
 		return UserState{ID: u.ID, Email: u.Email, Role: u.Role, Disabled: true}, tx.SetUserDisabled(ctx, u.ID, at)
 	})
 }

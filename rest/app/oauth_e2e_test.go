@@ -584,7 +584,8 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 		refused(t, "a read after the revocation", ev, `"name":"UnauthorizedError"`)
 		o.refusedToken(t, mcpURL, access, "a revoked grant's access token")
 
-		// Approved again: it writes until the role narrows, reads until the person is removed.
+		// Approved again: it writes until the role narrows, reads until the person is removed,
+		// and the removal ends it.
 		authorize()
 		ok(t, "update_translation on the new grant", nc.call(t, "update_translation", writeArgs("Hei igjen")))
 		if _, err := o.cat.SetMember(o.sys(t), tools.SetMemberIn{ProjectID: project, User: person.ID, Role: model.RoleTranslator, Languages: []string{"sv"}}); err != nil {
@@ -598,7 +599,25 @@ func TestOAuthTypeScriptSDK(t *testing.T) {
 		if _, err := o.cat.RemoveMember(o.sys(t), project, person.ID); err != nil {
 			t.Fatal(err)
 		}
-		refused(t, "a read by a person removed from the project", nc.call(t, "get_translations", readArgs), "you have no role on project")
+		// Removed, the grant ends: the client must ask for consent anew.
+		ev = nc.call(t, "get_translations", readArgs)
+		if ev["event"] == "authorize" {
+			ev = nc.next(t, "error")
+		} else {
+			t.Errorf("once the person was removed from the project the client did not ask for a new authorization: %v", ev)
+		}
+		refused(t, "a read by a person removed from the project", ev, `"name":"UnauthorizedError"`)
+		if _, err := o.cat.SetMember(o.sys(t), tools.SetMemberIn{ProjectID: project, User: person.ID, Role: model.RoleTranslator, Languages: []string{"sv"}}); err != nil {
+			t.Fatal(err)
+		}
+		ev = nc.call(t, "get_translations", readArgs)
+		if ev["event"] != "authorize" {
+			t.Errorf("given the role back, the ended grant worked again: %v", ev)
+		} else {
+			nc.next(t, "error")
+		}
+		authorize()
+		ok(t, "get_translations on a grant made after the role came back", nc.call(t, "get_translations", readArgs))
 
 		// Disabled, the person's grant ends: its tokens and its refresh are refused.
 		access = nc.savedTokens()[len(nc.savedTokens())-1]["access_token"].(string)
