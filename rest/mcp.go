@@ -231,9 +231,11 @@ func mcpCappedSchema(op tools.Operation, in *jsonschema.Schema) (*jsonschema.Sch
 	return in, nil
 }
 
-// listCaps shows the capped schemas in tools/list. The SDK validates arguments against the
-// schema the tool was added with, which leaves the caps out: the operation refuses an
-// excess itself, with its own code and the cap in the message.
+// listCaps shapes tools/list by the rows: a tool whose row does not admit the caller's
+// kind (a grant, a key, a personal token) is not offered, as its gate would refuse it; and
+// the capped schemas are shown. The SDK validates arguments against the schema the tool
+// was added with, which leaves the caps out: the operation refuses an excess itself, with
+// its own code and the cap in the message.
 func (r *mcpRegistrar) listCaps(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -241,14 +243,19 @@ func (r *mcpRegistrar) listCaps(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil || !ok {
 			return res, err
 		}
+		who := tools.CallerOf(model.PrincipalFrom(ctx))
 		out := *list
-		out.Tools = slices.Clone(list.Tools)
-		for i, t := range out.Tools {
+		out.Tools = make([]*mcp.Tool, 0, len(list.Tools))
+		for _, t := range list.Tools {
+			if op, ok := tools.Op(tools.OpName(t.Name)); ok && who != 0 && who != tools.Anonymous && op.Auth&who == 0 {
+				continue
+			}
 			if capped := r.capped[tools.OpName(t.Name)]; capped != nil {
 				stated := *t
 				stated.InputSchema = capped
-				out.Tools[i] = &stated
+				t = &stated
 			}
+			out.Tools = append(out.Tools, t)
 		}
 		return &out, nil
 	}
