@@ -4,7 +4,7 @@
  * Outside edit mode it returns every value untouched and does nothing else.
  *   i18next.use(lokalInContext({ base: 'https://lokal.example.com', projectId: 'P', namespaceDefault: 'common' }))
  *     .init({ postProcess: ['lokalInContext'], ... })
- * Plain JavaScript, no build step, never innerHTML, never eval, never throws into the page. */
+ * Plain JavaScript, no build step; it never inserts HTML, never evals, never throws into the page. */
 (function () {
   'use strict';
   var W = window, D = document;
