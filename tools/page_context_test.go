@@ -190,6 +190,34 @@ func TestRecordContextRefuses(t *testing.T) {
 	})
 }
 
+// TestSiteOrigin: the panel's check of a page's origin: the workspace's site (any port of
+// an authorized host without one) passes, another host is forbidden, and what is no origin
+// is invalid; a user without a role is refused by the gate.
+func TestSiteOrigin(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		cf := newContextFixture(t, dialect)
+		id := cf.f.Project.ID
+		for origin, want := range map[string]string{
+			"https://shop.example":        "",
+			"http://shop.example:8080":    "",
+			"https://evil.example":        model.CodeForbidden,
+			"https://shop.example.evil.a": model.CodeForbidden,
+			"https://shop.example/path":   model.CodeInvalid,
+			"javascript:alert(1)":         model.CodeInvalid,
+			"null":                        model.CodeInvalid,
+		} {
+			got, err := cf.cat.SiteOrigin(cf.owner, id, origin)
+			if codeOf(err) != want || (want == "" && got != origin) {
+				t.Errorf("%s: %q, %v; want %q", origin, got, err, want)
+			}
+		}
+		if _, err := cf.cat.SiteOrigin(cf.norole, id, "https://shop.example"); model.ErrorCode(err) != model.CodeForbidden {
+			t.Errorf("a user without a role: %v, want forbidden", err)
+		}
+	})
+}
+
 // TestRecordContextBounds: a key keeps its newest pages only, and a long before/after is
 // cut to its kept length.
 func TestRecordContextBounds(t *testing.T) {
