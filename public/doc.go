@@ -10,6 +10,12 @@
 //	POST /api/{project_id}/install_ping                  the script is live (16)
 //	GET  /api/{project_id}/public_info                   switcher and capabilities (17)
 //	GET  /embed.js                                       the script, gzipped, with an ETag
+//	GET  /embed-edit.js                                  edit mode's code (review in context)
+//	GET  /incontext.js                                   i18next post-processor for edit mode
+//
+// The scripts are served alike (cached a day, ETag, open to every origin); the edit code
+// loads only when a member turns edit mode on, and holds no credential: its panel, on
+// lokal's origin, writes with its own session.
 //
 // They take no token and are open to every origin (CORS, with preflight). Each is throttled
 // per client address by its budget in the catalogue's table ([tools.PublicResolveBudget] and

@@ -38,15 +38,15 @@ const (
 )
 
 type handler struct {
-	cat    *tools.Catalog
-	opts   Options
-	script *script
+	cat                  *tools.Catalog
+	opts                 Options
+	script, edit, i18ctx *script
 }
 
 // Mount returns the function that adds the public routes to a router: pass it as
 // rest.Options.Public.
 func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
-	h := &handler{cat: cat, script: loadScript()}
+	h := &handler{cat: cat, script: loadScript(embedJS), edit: loadScript(editJS), i18ctx: loadScript(incontextJS)}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -61,7 +61,9 @@ func Mount(cat *tools.Catalog, opts *Options) func(*gin.Engine) {
 	// Preflights are answered here (a router in front may answer them first).
 	cors := httpx.Public.CORS.Gin
 	return func(r *gin.Engine) {
-		r.GET("/embed.js", h.serveScript)
+		r.GET("/embed.js", h.script.serve)
+		r.GET("/embed-edit.js", h.edit.serve)
+		r.GET("/incontext.js", h.i18ctx.serve)
 		r.POST("/api/embed/resolve", cors, h.limit(model.OpResolve), h.resolve)
 		r.POST("/api/embed/:project_id/harvest", cors, h.limit(model.OpHarvest), h.harvest)
 		r.GET("/api/:project_id/dictionary/:language/:namespace", cors, h.limit(model.OpDictionary), h.dictionary)

@@ -297,6 +297,43 @@
     D.body.appendChild(box);
   }
 
+  // --- edit mode (review in context): only this hook is here; the edit code loads from
+  // lokal (/embed-edit.js) when a member asks (#lokal-edit, remembered for the tab, or
+  // Alt+Shift+L). Off, it adds no request and no node. The edit code gets the hook through
+  // its own script element, not a global, and nothing here grants a write.
+  var editing = false, edit = null;
+  var hook = {
+    base: api, ns: ns, mode: 'embed',
+    project: function () { return projectId; },
+    lang: function () { return chosen; },
+    info: function () { return info; },
+    orig: function (n) { return textOrig.get(n); },
+    lookup: lookup,
+    set: function (text, value) {
+      var d = {}, k;
+      for (k in dict) if (Object.prototype.hasOwnProperty.call(dict, k)) d[k] = dict[k];
+      d[text] = String(value);
+      apply(d, chosen);
+    },
+    on: function () { return editing; },
+    off: function () { toggle(false); }
+  };
+  function toggle(on) {
+    editing = on;
+    if (on) put(session, 'lokal:edit', '1');
+    else try { session.removeItem('lokal:edit'); } catch (e) { /* denied */ }
+    if (edit) return on ? edit.start() : edit.stop();
+    if (!on || !chosen || edit === 0) return;
+    edit = 0; // loading
+    var s = D.createElement('script');
+    s.src = api + '/embed-edit.js';
+    s.lokal = function (ctl) { s.lokal = null; edit = ctl; return hook; };
+    D.head.appendChild(s);
+  }
+  W.addEventListener('keydown', guard(function (e) {
+    if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyL') { e.preventDefault(); toggle(!editing); }
+  }), true);
+
   // --- start --------------------------------------------------------------------------------
   function resolve() {
     // location.host: a port tells two local test sites apart (the server drops it on
@@ -329,6 +366,7 @@
       var code = choose();
       return load(code).then(guard(function () {
         if (info.show_switcher && (info.enabled_languages || []).length > 1) switcher();
+        if (location.hash === '#lokal-edit' || get(session, 'lokal:edit') === '1' || editing) toggle(true);
       }));
     }))['catch'](function (e) { warn(e && e.message || 'failed'); });
   }
