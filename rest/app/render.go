@@ -13,7 +13,7 @@ import (
 	"github.com/lokal-dev/lokal/tools/message"
 )
 
-var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite", "progress", "consent", "oautherror"}
+var pageNames = []string{"signin", "error", "projects", "project", "import", "review", "rowpage", "connect", "members", "invite", "progress", "consent", "oautherror", "incontext"}
 
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{

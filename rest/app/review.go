@@ -258,16 +258,30 @@ func (h *handler) rowDetail(w http.ResponseWriter, r *http.Request) {
 
 // rowPage renders one row with its history and comments; fe as for reviewPage.
 func (h *handler) rowPage(w http.ResponseWriter, r *http.Request, status int, ns, key, back string, fe *formError) {
-	ref := rowRef(r, ns, key)
-	d, err := h.cat.RowDetails(r.Context(), ref)
+	row, err := h.rowData(r, ns, key, back, fe)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	if isFragment(r) {
+		h.renderFragment(w, r, "review", "detail", row)
+		return
+	}
+	base := map[string]any{"ProjectID": row["ProjectID"], "Language": row["Language"], "Row": row}
+	h.render(w, r, status, "rowpage", base)
+}
+
+// rowData reads one row with its history, comments and memory suggestions, for the
+// row's page and the in-context panel.
+func (h *handler) rowData(r *http.Request, ns, key, back string, fe *formError) (map[string]any, error) {
+	ref := rowRef(r, ns, key)
+	d, err := h.cat.RowDetails(r.Context(), ref)
+	if err != nil {
+		return nil, err
+	}
 	page, err := h.cat.ReviewQueue(r.Context(), tools.ReviewIn{ProjectID: ref.ProjectID, Language: ref.Language, KeyIDs: []int64{d.Item.KeyID}, Limit: 1})
 	if err != nil {
-		h.fail(w, r, err)
-		return
+		return nil, err
 	}
 	if fe != nil {
 		fe.keep(&d.Item)
@@ -284,12 +298,7 @@ func (h *handler) rowPage(w http.ResponseWriter, r *http.Request, status int, ns
 	} else {
 		row["MemoryError"] = model.ErrorMessage(err)
 	}
-	if isFragment(r) {
-		h.renderFragment(w, r, "review", "detail", row)
-		return
-	}
-	base["Row"] = row
-	h.render(w, r, status, "rowpage", base)
+	return row, nil
 }
 
 // safeBack is where a form returns to: a page of this queue, never elsewhere.

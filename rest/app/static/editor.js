@@ -22,6 +22,13 @@ function announce(msg) {
   if (live) live.textContent = msg;
 }
 
+// reloadPage shows a row's own page again after a change beside the row; the in-context
+// panel cancels the event and reloads its row itself (a reload would lose nothing, but the
+// panel tells the site about a revert).
+function reloadPage(action) {
+  if (document.dispatchEvent(new CustomEvent('lokal:reload', { cancelable: true, detail: { action } }))) location.reload();
+}
+
 function el(tag, text, attrs = {}) {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -193,6 +200,7 @@ async function save(row, action, next, extra = {}) {
     if (!fresh) return;
     replaceRow(row, fresh);
     announce((action === 'approve' ? 'Approved ' : 'Saved ') + fresh.dataset.key);
+    document.dispatchEvent(new CustomEvent('lokal:saved', { detail: { row: fresh, action } }));
     if (!next) { focusRow(fresh); return; }
     if (!focusRow(sibling(fresh, 1))) {
       const more = document.querySelector('.pager a[rel="next"]');
@@ -264,7 +272,7 @@ async function postComment(form) {
   }
   announce('Comment added');
   const d = form.closest('details.more');
-  if (!d) { location.reload(); return; }
+  if (!d) { reloadPage('comment'); return; }
   await loadDetail(d);
   d.querySelector('form.comment-form textarea')?.focus();
 }
@@ -477,7 +485,7 @@ document.addEventListener('submit', async (e) => {
   }
   const [fresh] = parseRows(await res.text());
   if (!fresh) return;
-  if (!rowOf(form)) { location.reload(); return; } // a row's own page: the panel is beside the row
+  if (!rowOf(form)) { reloadPage('revert'); return; } // a row's own page: the panel is beside the row
   replaceRow(row, fresh);
   const d = fresh.querySelector('details.more');
   if (d) d.open = true; // loads the panel again, with the revert in the history
