@@ -229,6 +229,12 @@ func (s *icSite) serve(path, body string, header map[string]string) {
 	s.pages[path] = icPage{body: body, header: header}
 }
 
+func (s *icSite) serveJS(path, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[path] = icPage{body: body, ctype: "text/javascript"}
+}
+
 func (s *icSite) serveFile(t testing.TB, path, file, ctype string) {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -278,24 +284,24 @@ func (e *icEnv) icRow(t testing.TB, project, ns, key, lang string) tools.Transla
 
 // --- the browser ----------------------------------------------------------------------
 
-// The tests' Chromium: one with the host names mapped to loopback, and one that also
-// blocks third-party cookies (--test-third-party-cookie-phaseout, the switch Chromium
-// itself uses to test the phase-out), each started by its first test and stopped by
-// TestMain.
-type icChrome struct {
-	once sync.Once
-	ctx  context.Context
-	stop context.CancelFunc
-	err  error
-}
-
-var icChromes [2]icChrome
+// The tests' Chromium, started by the first test and stopped by TestMain: the host names
+// mapped to loopback, the popup blocker on (the panel opens on the Alt+click's user
+// gesture or not at all), and third-party cookies blocked
+// (--test-third-party-cookie-phaseout, the switch Chromium uses to test the phase-out;
+// TestInContextThirdPartyCookiesBlockedAndStrictCSP checks that it holds): the panel must
+// not need them.
+var (
+	icOnce sync.Once
+	icCtx  context.Context
+	icStop context.CancelFunc
+	icErr  error
+)
 
 const icHostRules = "MAP *.example.test 127.0.0.1, MAP evil.test 127.0.0.1"
 
 // icBrowser is a tab in a browser context of its own (its own cookies and storage, as a
 // browser of its own), closed when the test ends.
-func icBrowser(t testing.TB, blockThirdPartyCookies bool) context.Context {
+func icBrowser(t testing.TB) context.Context {
 	t.Helper()
 	var bin string
 	if tt, ok := t.(*testing.T); ok {
@@ -303,31 +309,22 @@ func icBrowser(t testing.TB, blockThirdPartyCookies bool) context.Context {
 	} else {
 		bin = benchChromium(t)
 	}
-	i := 0
-	if blockThirdPartyCookies {
-		i = 1
-	}
-	c := &icChromes[i]
-	c.once.Do(func() {
+	icOnce.Do(func() {
 		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
-			chromedp.WindowSize(1280, 900), chromedp.Flag("lang", "en-US"), chromedp.IgnoreCertErrors,
+			chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.IgnoreCertErrors,
+			chromedp.WindowSize(1280, 900), chromedp.Flag("lang", "en-US"),
 			chromedp.Flag("host-resolver-rules", icHostRules),
-			// The popup blocker on, as in a person's browser: the panel opens on the
-			// Alt+click's user gesture or not at all.
-			chromedp.Flag("disable-popup-blocking", false))
-		if blockThirdPartyCookies {
-			opts = append(opts, chromedp.Flag("test-third-party-cookie-phaseout", true))
-		}
+			chromedp.Flag("disable-popup-blocking", false),
+			chromedp.Flag("test-third-party-cookie-phaseout", true))
 		actx, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, stopFirst := chromedp.NewContext(actx)
-		c.ctx, c.stop = ctx, func() { stopFirst(); stopAlloc() }
-		c.err = chromedp.Do(ctx)
+		icCtx, icStop = ctx, func() { stopFirst(); stopAlloc() }
+		icErr = chromedp.Do(ctx)
 	})
-	if c.err != nil {
-		t.Fatalf("starting Chromium: %v", c.err)
+	if icErr != nil {
+		t.Fatalf("starting Chromium: %v", icErr)
 	}
-	ctx, cancel := chromedp.NewContext(c.ctx, chromedp.WithNewBrowserContext())
+	ctx, cancel := chromedp.NewContext(icCtx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	ctx, cancel2 := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancel2)
@@ -338,10 +335,8 @@ func icBrowser(t testing.TB, blockThirdPartyCookies bool) context.Context {
 }
 
 func stopICBrowsers() {
-	for i := range icChromes {
-		if icChromes[i].stop != nil {
-			icChromes[i].stop()
-		}
+	if icStop != nil {
+		icStop()
 	}
 }
 
