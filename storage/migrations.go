@@ -62,6 +62,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerFileMeta(m)
 	registerTrigramMergeOff(m)
 	registerOAuth(m)
+	registerPageContexts(m)
 	return m
 }
 

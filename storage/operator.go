@@ -54,6 +54,7 @@ var projectScoped = []struct{ table, where string }{
 	{"comments", "key_id IN (" + projectKeys + ")"},
 	{"translation_drift", "key_id IN (" + projectKeys + ")"},
 	{"entry_meta", "key_id IN (" + projectKeys + ")"},
+	{"page_contexts", "project_id = ?"},
 	{"ai_failures", "project_id = ?"},
 	{"checkup_findings", "project_id = ?"},
 	{"checkup_queue", "project_id = ?"},

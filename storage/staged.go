@@ -41,6 +41,9 @@ func (t *tx) RemoveStagedKeys(ctx context.Context, namespaceID int64, keyIDs []i
 		if _, err := t.tx.NewRaw("DELETE FROM entry_meta WHERE key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged entry metadata: %w", mapError(err))
 		}
+		if _, err := t.tx.NewRaw("DELETE FROM page_contexts WHERE key_id IN (?)", ids).Exec(ctx); err != nil {
+			return fmt.Errorf("removing staged page contexts: %w", mapError(err))
+		}
 		if _, err := t.tx.NewDelete().Model((*translationRow)(nil)).Where("key_id IN (?)", ids).Exec(ctx); err != nil {
 			return fmt.Errorf("removing staged translations: %w", mapError(err))
 		}

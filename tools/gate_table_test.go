@@ -404,6 +404,23 @@ func tableCalls() map[model.Operation]tableCall {
 			_, err := tf.cat.CheckValue(ctx, tools.CheckIn{RowRef: ref(tf), Value: "Hei"})
 			return err
 		},
+		model.OpRecordContext: func(ctx context.Context, tf tableFixture, _ int) error {
+			_, err := tf.cat.RecordContext(ctx, tools.RecordContextIn{ProjectID: tf.project, Namespace: "common",
+				Items: []tools.ContextItem{{Key: "hello", PageContext: tools.PageContext{URL: "https://nowhere.example/", Role: "text"}}}})
+			return err
+		},
+		model.OpFindKeys: func(ctx context.Context, tf tableFixture, _ int) error {
+			_, err := tf.cat.FindKeys(ctx, tf.project, "common", []string{"Hello"})
+			return err
+		},
+		model.OpKeyContexts: func(ctx context.Context, tf tableFixture, _ int) error {
+			_, err := tf.cat.KeyContexts(ctx, tf.project, "common", "hello")
+			return err
+		},
+		model.OpPageKeys: func(ctx context.Context, tf tableFixture, _ int) error {
+			_, err := tf.cat.PageKeys(ctx, tf.project, "https://nowhere.example/")
+			return err
+		},
 		model.OpMemoryRow: func(ctx context.Context, tf tableFixture, _ int) error {
 			_, err := tf.cat.MemorySuggestions(ctx, ref(tf))
 			return err

@@ -90,6 +90,12 @@ var Operations = []Operation{
 	{Name: model.OpTranslateRows, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: aiWrites},
 	// The AI's suggestion for one row: nothing is stored, so no write is spent.
 	{Name: model.OpSuggestRow, Doors: Editor, Auth: Writer | Session, Needs: model.RightTranslate, Budgets: []*Budget{&RetranslateBudget}},
+	// Review in context: the panel (a lokal page) records and reads where keys are seen on
+	// the site; any role on the project, a person's session only.
+	{Name: model.OpRecordContext, Doors: Editor, Auth: Session, Needs: model.RightRead, Budgets: writes},
+	{Name: model.OpFindKeys, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpKeyContexts, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpPageKeys, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: model.OpImportFile, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
 	{Name: model.OpKeyList, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
 	{Name: model.OpCreateKey, Doors: Editor, Auth: Session, Needs: model.RightManage},

@@ -127,6 +127,14 @@ const (
 	OpMyRole        Operation = "my_role"     // what the caller may do, for pages
 )
 
+// Review in context (issue 36): where keys are seen on a site's pages.
+const (
+	OpRecordContext Operation = "record_context" // the panel keeps where keys were seen
+	OpFindKeys      Operation = "find_keys"      // an Embed page's source texts to their keys
+	OpKeyContexts   Operation = "key_contexts"   // the pages a key was seen on
+	OpPageKeys      Operation = "page_keys"      // a page's keys in on-page order
+)
+
 // The Connect and settings pages: keys, tokens, the project's settings, webhooks, redeploy,
 // members and invitations.
 const (

@@ -44,6 +44,7 @@ type Tx interface {
 	SyntaxTx
 	OperatorTx
 	OAuthTx
+	PageContextTx
 }
 
 // SyntaxState is the evidence of syntax found in a project's source values
