@@ -48,6 +48,11 @@ const staticBody = `<h1 id="h">Hello world</h1>
 // panelShows waits until the panel shows key's row with value.
 func panelShows(t testing.TB, panel context.Context, key, value string) {
 	t.Helper()
+	defer func() {
+		if t.Failed() {
+			t.Logf("the panel at %s says: %.1500s", icEval[string](t, panel, `location.href`), icEval[string](t, panel, `document.body.innerText`))
+		}
+	}()
 	icWait(t, panel, "the panel shows "+key+" = "+value, fmt.Sprintf(
 		`(() => { const r = document.querySelector('#panel .incontext-row'); const v = document.querySelector(%q);
 		  return !!r && r.dataset.key === %q && !!v && v.value === %q; })()`, panelValue, key, value))
@@ -429,9 +434,23 @@ func (e *icEnv) lokalCookies(t testing.TB, ctx context.Context) []string {
 	return vals
 }
 
-// noContext fails when lokal recorded a page context for key.
+// noContext fails when lokal recorded a page context for key or any key on the site's page.
 func (e *icEnv) noContext(t testing.TB, s *icSite, key string) {
 	t.Helper()
+	cs, err := e.cat.KeyContexts(icSys(), s.project, "page", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) > 0 {
+		t.Errorf("a context was recorded for %s: %+v", key, cs)
+	}
+	keys, err := e.cat.PageKeys(icSys(), s.project, s.origin()+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) > 0 {
+		t.Errorf("keys were recorded for the page: %+v", keys)
+	}
 }
 
 // framedPanel: lokal refuses to be framed, so no site can overlay the panel.
