@@ -107,6 +107,8 @@ func New(cat *tools.Catalog, opts *Options) http.Handler {
 	m.HandleFunc("POST /app/p/{project}/review/{lang}/revert", h.signedIn(h.revert))
 	m.HandleFunc("GET /app/p/{project}/incontext/{lang}", h.signedIn(h.incontext))
 	m.HandleFunc("GET /app/p/{project}/incontext/{lang}/row", h.signedIn(h.incontextRow))
+	m.HandleFunc("POST /app/p/{project}/incontext/{lang}/open", h.signedIn(h.incontextOpen))
+	m.HandleFunc("POST /app/p/{project}/incontext/{lang}/seen", h.signedIn(h.incontextSeen))
 	m.HandleFunc("GET /app/p/{project}/connect", h.signedIn(h.connect))
 	m.HandleFunc("POST /app/p/{project}/connect/keys", h.signedIn(h.createKey))
 	m.HandleFunc("POST /app/p/{project}/connect/keys/revoke", h.signedIn(h.revokeKey))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -149,12 +150,13 @@ func TestBrowserInContext(t *testing.T) {
 
 		// A long draft would overflow the button; a short one fits.
 		box := `#panel textarea[name=value]`
-		do(t, pctx, "typing a long draft", chromedp.SetValue(chromedp.CSS(box), ""), chromedp.SendKeys(chromedp.CSS(box), "Hei og velkommen til butikken"))
+		clear := []chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.CSS(box)), key("a", chromedp.ModifierCtrl), key(kb.Backspace)}
+		do(t, pctx, "typing a long draft", append(clear, chromedp.SendKeys(chromedp.CSS(box), "Hei og velkommen til butikken"))...)
 		waitFor(t, pctx, "the overflow is flagged", `!document.querySelector('#overflow').hidden`)
 		if o := text(t, pctx, `#overflow`); !strings.Contains(o, "would overflow its box") {
 			t.Errorf("the overflow note says %q", o)
 		}
-		do(t, pctx, "typing a short one", chromedp.SetValue(chromedp.CSS(box), ""), chromedp.SendKeys(chromedp.CSS(box), "Hallo"))
+		do(t, pctx, "typing a short one", append(clear, chromedp.SendKeys(chromedp.CSS(box), "Hallo"))...)
 		waitFor(t, pctx, "the overflow note goes", `document.querySelector('#overflow').hidden`)
 
 		// Approve: the site is told, at its origin, and changes in place.

@@ -43,6 +43,15 @@
 // entry of the row's history can be reverted to ([tools.Catalog.RevertRow]): one write
 // through the write path, recorded as value_reverted.
 //
+// Review in context (incontext.go, static/incontext.js): a site in edit mode opens
+// /app/p/{project}/incontext/{lang}?ns=&origin= in a popup, a top-level page never framed.
+// The catalogue checks the origin ([tools.Catalog.SiteOrigin]: exactly scheme://host[:port],
+// on one of the workspace's authorized hosts); refused, the page says why and carries no
+// script. The script speaks postMessage with that origin and window.opener only, finds a
+// text's key, records where it was seen and shows the page's keys in order
+// ([tools.Catalog.RecordContext], FindKeys, PageKeys), and shows the review row above,
+// saved by editor.js; after a save it posts the new value back to the site's origin.
+//
 // # Names, errors and layout
 //
 // People read names, never internal ids: who changed a row (history, comments, a conflict,

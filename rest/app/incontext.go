@@ -3,6 +3,10 @@ package app
 import (
 	"net/http"
 	"slices"
+	"strings"
+
+	"github.com/lokal-dev/lokal/rest/httpx"
+	"github.com/lokal-dev/lokal/tools"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -68,4 +72,145 @@ func (h *handler) incontextRow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.renderFragment(w, r, "incontext", "panel", row)
+}
+
+// pageContextIn is a text's context as the page measured it (the contract's `context`).
+type pageContextIn struct {
+	URL      string  `json:"url"`
+	Title    string  `json:"title"`
+	Role     string  `json:"role"`
+	Before   string  `json:"before"`
+	After    string  `json:"after"`
+	Width    float64 `json:"width"`
+	Box      float64 `json:"box"`
+	Position int     `json:"position"`
+}
+
+func (p pageContextIn) context() tools.PageContext {
+	return tools.PageContext{URL: p.URL, Title: p.Title, Role: p.Role, Before: p.Before, After: p.After, Width: p.Width, Box: p.Box, Position: p.Position}
+}
+
+// onOrigin reports whether a page URL is on the panel's origin: what one site says of
+// another's pages is not kept.
+func onOrigin(pageURL, origin string) bool {
+	return pageURL == origin || strings.HasPrefix(pageURL, origin+"/")
+}
+
+type openIn struct {
+	Origin    string        `json:"origin"`
+	Namespace string        `json:"ns"`
+	Key       *string       `json:"key"`
+	Text      string        `json:"text"`
+	Context   pageContextIn `json:"context"`
+}
+
+// incontextOpen answers the key a page's `open` names, by its key or (Embed pages) its
+// source text, and records where it was seen. Recording is help, not the answer: when it
+// is refused the key still opens, and the answer says why it was not kept.
+func (h *handler) incontextOpen(w http.ResponseWriter, r *http.Request) {
+	var in openIn
+	if err := decodeJSON(w, r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	id := r.PathValue("project")
+	origin, err := h.cat.SiteOrigin(r.Context(), id, in.Origin)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	key := ""
+	if in.Key != nil {
+		key = *in.Key
+	} else {
+		found, err := h.cat.FindKeys(r.Context(), id, in.Namespace, []string{in.Text})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if key = found[in.Text]; key == "" {
+			h.fail(w, r, model.Errorf(model.CodeNotFound, "no key of namespace %s has this text as its source: it is not translated by lokal yet", model.Truncate(in.Namespace, 60)))
+			return
+		}
+	}
+	out := map[string]any{"namespace": in.Namespace, "key": key, "recorded": false}
+	if !onOrigin(in.Context.URL, origin) {
+		out["record_error"] = "the page is not on " + origin
+	} else if rec, err := h.cat.RecordContext(r.Context(), tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace,
+		Items: []tools.ContextItem{{Key: key, PageContext: in.Context.context()}}}); err != nil {
+		if httpx.Status(err) == http.StatusInternalServerError {
+			h.fail(w, r, err)
+			return
+		}
+		out["record_error"] = model.ErrorMessage(err)
+	} else {
+		out["recorded"] = len(rec.Keys) == 1 && rec.Keys[0] == key
+	}
+	writeJSON(w, r, http.StatusOK, out)
+}
+
+type seenIn struct {
+	Origin    string `json:"origin"`
+	Namespace string `json:"ns"`
+	Items     []struct {
+		Key     *string       `json:"key"`
+		Text    string        `json:"text"`
+		Context pageContextIn `json:"context"`
+	} `json:"items"`
+}
+
+// pageKeyOut is a key of the page, in its order there.
+type pageKeyOut struct {
+	Namespace string `json:"namespace"`
+	Key       string `json:"key"`
+	Source    string `json:"source"`
+	Position  int    `json:"position"`
+}
+
+// incontextSeen records the texts a page in edit mode shows and answers the page's keys in
+// their order, for the panel's walk.
+func (h *handler) incontextSeen(w http.ResponseWriter, r *http.Request) {
+	var in seenIn
+	if err := decodeJSON(w, r, &in); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	id := r.PathValue("project")
+	origin, err := h.cat.SiteOrigin(r.Context(), id, in.Origin)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rec := tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace}
+	page := ""
+	for _, it := range in.Items {
+		if !onOrigin(it.Context.URL, origin) {
+			h.fail(w, r, model.Errorf(model.CodeInvalid, "a text's page is not on %s", origin))
+			return
+		}
+		page = it.Context.URL
+		ci := tools.ContextItem{Text: it.Text, PageContext: it.Context.context()}
+		if it.Key != nil {
+			ci.Key = *it.Key
+		}
+		rec.Items = append(rec.Items, ci)
+	}
+	out := []pageKeyOut{}
+	if page == "" {
+		writeJSON(w, r, http.StatusOK, map[string]any{"keys": out})
+		return
+	}
+	if _, err := h.cat.RecordContext(r.Context(), rec); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	keys, err := h.cat.PageKeys(r.Context(), id, page)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	for _, k := range keys {
+		out = append(out, pageKeyOut{Namespace: k.Namespace, Key: k.Key, Source: k.Source, Position: k.Position})
+	}
+	writeJSON(w, r, http.StatusOK, map[string]any{"keys": out})
 }

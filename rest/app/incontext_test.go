@@ -3,6 +3,7 @@ package app_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,3 +121,54 @@ func TestInContextReadOnly(t *testing.T) {
 		rv.get(t, row).want(t, http.StatusOK, `value="save"`, `value="approve"`)
 	})
 }
+
+// TestInContextOpenSeen: the panel's JSON endpoints find a key by name or source text and
+// record where it was seen; an origin not authorized, or a page off the panel's origin,
+// records nothing; a text no key has is a clear 404.
+func TestInContextOpenSeen(t *testing.T) {
+	t.Parallel()
+	forEachDialect(t, func(t *testing.T, e *env) {
+		e.authorize(t, "shop.example")
+		e.source(t, "common", "greeting", "Hello", "about", "About us")
+		b := e.browser(t)
+		b.signIn(t, e.f.User.Email)
+		b.get(t, e.panelPath("nb", "https://shop.example")).want(t, http.StatusOK)
+		base := "/app/p/" + e.f.Project.ID + "/incontext/nb"
+		ctxOf := func(url string, pos int) string {
+			return `{"url":"` + url + `","title":"Shop","role":"button","before":"","after":"","width":40,"box":100,"position":` + itoa(pos) + `}`
+		}
+		contexts := func(key string) int {
+			cs, err := e.cat.KeyContexts(e.sys(t), e.f.Project.ID, "common", key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(cs)
+		}
+
+		// Refused: an origin not authorized, a malformed one, no CSRF token.
+		b.json(t, base+"/open", `{"origin":"https://evil.example","ns":"common","key":null,"text":"Hello","context":`+ctxOf("https://evil.example/", 0)+`}`, true).want(t, http.StatusForbidden, `"error":"forbidden"`)
+		b.json(t, base+"/seen", `{"origin":"https://shop.example/x","ns":"common","items":[{"key":null,"text":"Hello","context":`+ctxOf("https://shop.example/", 0)+`}]}`, true).want(t, http.StatusBadRequest, `"error":"invalid"`)
+		b.json(t, base+"/open", `{"origin":"https://shop.example","ns":"common","key":null,"text":"Hello","context":`+ctxOf("https://shop.example/", 0)+`}`, false).want(t, http.StatusForbidden)
+		// A page of another site is not kept, though the key opens.
+		b.json(t, base+"/open", `{"origin":"https://shop.example","ns":"common","key":null,"text":"Hello","context":`+ctxOf("https://other.example/", 0)+`}`, true).want(t, http.StatusOK, `"key":"greeting"`, `"recorded":false`)
+		b.json(t, base+"/seen", `{"origin":"https://shop.example","ns":"common","items":[{"key":null,"text":"Hello","context":`+ctxOf("https://other.example/", 0)+`}]}`, true).want(t, http.StatusBadRequest)
+		if n := contexts("greeting"); n != 0 {
+			t.Fatalf("refused calls recorded %d contexts", n)
+		}
+
+		// By text, by key; a text no key has.
+		b.json(t, base+"/open", `{"origin":"https://shop.example","ns":"common","key":null,"text":"Hello","context":`+ctxOf("https://shop.example/cart?x=1", 0)+`}`, true).want(t, http.StatusOK, `"key":"greeting"`, `"recorded":true`)
+		b.json(t, base+"/open", `{"origin":"https://shop.example","ns":"common","key":"about","text":"","context":`+ctxOf("https://shop.example/cart", 1)+`}`, true).want(t, http.StatusOK, `"key":"about"`, `"recorded":true`)
+		b.json(t, base+"/open", `{"origin":"https://shop.example","ns":"common","key":null,"text":"Goodbye","context":`+ctxOf("https://shop.example/cart", 2)+`}`, true).want(t, http.StatusNotFound, "no key of namespace common has this text")
+		if contexts("greeting") != 1 || contexts("about") != 1 {
+			t.Error("the opened keys' contexts were not recorded")
+		}
+		// Seen: the page's keys in order.
+		p := b.json(t, base+"/seen", `{"origin":"https://shop.example","ns":"common","items":[{"key":null,"text":"About us","context":`+ctxOf("https://shop.example/home", 0)+`},{"key":null,"text":"Hello","context":`+ctxOf("https://shop.example/home", 1)+`}]}`, true).want(t, http.StatusOK)
+		if !strings.Contains(p.body, `"keys":[{"namespace":"common","key":"about","source":"About us","position":0},{"namespace":"common","key":"greeting","source":"Hello","position":1}]`) {
+			t.Errorf("seen answered %s", p.body)
+		}
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
