@@ -535,10 +535,22 @@ func TestCORSAndScript(t *testing.T) {
 		t.Fatalf("embed.js is %d bytes gzipped, budget 10 KB", len(js.body))
 	}
 	e.want(t, e.call(t, "GET", "/embed.js", nil, map[string]string{"If-None-Match": js.header.Get("ETag")}), http.StatusNotModified)
-	plain := e.call(t, "GET", "/embed.js", nil, nil)
-	for _, banned := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "new Function", "document.write"} {
-		if strings.Contains(string(plain.body), banned) {
-			t.Errorf("embed.js uses %s", banned)
+	// The edit code and the i18next post-processor are served alike (edit mode only), and
+	// none of the three inserts HTML or evaluates text.
+	for _, path := range []string{"/embed.js", "/embed-edit.js", "/incontext.js"} {
+		gz := e.call(t, "GET", path, nil, map[string]string{"Accept-Encoding": "gzip"})
+		e.want(t, gz, 200)
+		if gz.header.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(gz.header.Get("Content-Type"), "text/javascript") ||
+			gz.header.Get("ETag") == "" || gz.header.Get("ETag") == js.header.Get("ETag") && path != "/embed.js" ||
+			!strings.Contains(gz.header.Get("Cache-Control"), "max-age") || gz.header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s headers %v", path, gz.header)
+		}
+		e.want(t, e.call(t, "GET", path, nil, map[string]string{"If-None-Match": gz.header.Get("ETag")}), http.StatusNotModified)
+		plain := e.call(t, "GET", path, nil, nil)
+		for _, banned := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "new Function", "document.write"} {
+			if strings.Contains(string(plain.body), banned) {
+				t.Errorf("%s uses %s", path, banned)
+			}
 		}
 	}
 }

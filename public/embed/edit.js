@@ -2,7 +2,7 @@
  * Outlines the texts lokal knows, opens one in lokal's panel on Alt+click (or the keyboard
  * path), and shows a save in place. It holds no credential: the panel, on lokal's origin,
  * does every write with its own session; messages carry keys and texts only. Plain
- * JavaScript, no build step, never innerHTML, never eval, never throws into the page. */
+ * JavaScript, no build step; it never inserts HTML, never evals, never throws into the page. */
 (function () {
   'use strict';
   var W = window, D = document;

@@ -4,7 +4,7 @@
  * Outside edit mode it returns every value untouched and does nothing else.
  *   i18next.use(lokalInContext({ base: 'https://lokal.example.com', projectId: 'P', namespaceDefault: 'common' }))
  *     .init({ postProcess: ['lokalInContext'], ... })
- * Plain JavaScript, no build step, never innerHTML, never eval, never throws into the page. */
+ * Plain JavaScript, no build step; it never inserts HTML, never evals, never throws into the page. */
 (function () {
   'use strict';
   var W = window, D = document;
@@ -31,6 +31,12 @@
       tr = translator || tr;
       if (typeof value !== 'string' || typeof key !== 'string' || !key) return;
       var ns = (o && o.i18nResolved && o.i18nResolved.usedNS) || first(o && o.ns) || nsDefault;
+      // "ns:key" names its namespace, as i18next reads it (a known namespace before the
+      // separator).
+      var to = (tr && tr.options) || {}, sep = o && o.nsSeparator !== undefined ? o.nsSeparator : to.nsSeparator;
+      if (sep === undefined) sep = ':';
+      var at = sep ? key.indexOf(sep) : -1, known = [].concat(to.ns || []);
+      if (at > 0 && known.indexOf(key.slice(0, at)) >= 0) { ns = key.slice(0, at); key = key.slice(at + sep.length); }
       var t = norm(value), id = ns + '\u0000' + key;
       if (!t) return;
       byKey.set(id, t);
