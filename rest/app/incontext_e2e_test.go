@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/lokal-dev/lokal/storage/storagetest"
+	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
@@ -66,6 +67,8 @@ func typeValue(t testing.TB, panel context.Context, v string) {
 		chromedp.SendKeys(chromedp.CSS(panelValue), v))
 }
 
+func ptrTo[T any](v T) *T { return &v }
+
 // TestInContextStaticSite: a reviewer of German turns edit mode on on a static page,
 // Alt+clicks the heading, edits and saves in the panel: the page changes in place at
 // once (no reload), lokal stores the value by the reviewer, a fresh visitor reads it from
@@ -79,6 +82,11 @@ func TestInContextStaticSite(t *testing.T) {
 		s := e.embedSite(t, "shop.example.test", siteDE)
 		reviewer := e.icMember(t, s.project, "reviewer@acme.test", model.RoleReviewer, "de")
 		e.icMember(t, s.project, "translator@acme.test", model.RoleTranslator, "fr")
+		// Auto-apply on: visitors get a saved value before it is approved (off, the
+		// default, the dictionary serves approved values only: the Embed's rule).
+		if _, err := e.cat.SetProject(icSys(), s.project, tools.SetProjectIn{AutoApply: ptrTo(true)}); err != nil {
+			t.Fatal(err)
+		}
 		s.serve("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop home</title>`+s.tag(t, "de")+`</head><body>`+staticBody+`</body></html>`, nil)
 		s.serve("/terms", `<!doctype html><title>Terms</title><p id="terms-page">Terms</p>`, nil)
 
