@@ -21,7 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/public"
@@ -420,24 +419,33 @@ func altClick(t testing.TB, ctx context.Context, sel string) {
 	icDo(t, ctx, "Alt+click on "+sel, chromedp.MouseClickXY(x, y, chromedp.ButtonModifiers(chromedp.ModifierAlt)))
 }
 
-// openPanel Alt+clicks sel and attaches to the panel window it opens.
+// openPanel Alt+clicks sel and attaches to the panel window it opens, once lokal's page
+// is loaded in it: the popup starts as the opener's about:blank and moves to lokal's
+// process when it navigates, which may end a session attached before.
 func openPanel(t testing.TB, ctx context.Context, sel string) context.Context {
 	t.Helper()
-	ch := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return strings.Contains(i.URL, "/incontext/") })
+	opener := chromedp.FromContext(ctx).Target.TargetID
 	altClick(t, ctx, sel)
-	var id target.ID
-	select {
-	case id = <-ch:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("Alt+click on %s opened no panel window", sel)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range infos {
+			if i.OpenerID != opener || i.Type != "page" || !strings.Contains(i.URL, "/incontext/") {
+				continue
+			}
+			pctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(i.TargetID), chromedp.WithDetachOnCancel())
+			ok, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`document.readyState === 'complete' && !!document.getElementById('incontext')`))
+			if err == nil && ok {
+				t.Cleanup(cancel)
+				return pctx
+			}
+			cancel()
+		}
+		time.Sleep(100 * time.Millisecond) // polling the browser's targets, not timing a result
 	}
-	if id == "" {
-		t.Fatalf("Alt+click on %s: the wait for the panel window ended without one", sel)
-	}
-	pctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
-	t.Cleanup(cancel)
-	if err := chromedp.Do(pctx); err != nil {
-		t.Fatalf("attaching to the panel: %v", err)
-	}
-	return pctx
+	t.Fatalf("Alt+click on %s opened no panel window with lokal's page", sel)
+	return nil
 }
