@@ -273,6 +273,11 @@ func TestInContextI18next(t *testing.T) {
 		}
 		panel := openPanel(t, ctx, "#cart")
 		panelShows(t, panel, "cart.title", "Handlekurven din")
+		// Two keys render the same text: each Alt+click opens the key of the text clicked.
+		altClick(t, ctx, "#menu-open")
+		panelShows(t, panel, "menu.open", "Åpne")
+		altClick(t, ctx, "#cart-open")
+		panelShows(t, panel, "cart.open", "Åpne")
 		altClick(t, ctx, "#home")
 		panelShows(t, panel, "nav.home", "Hjem")
 		typeValue(t, panel, "Forsiden")
