@@ -22,6 +22,8 @@
 // hold each dialect's fast inserts, limiter.go the rate budgets shared through PostgreSQL.
 // file_meta.go keeps what translation files say beyond lokal's fields (entry_meta per key,
 // format and language; file_meta per namespace, format and language), as tools encodes it.
+// page_contexts.go keeps where keys were seen on a site's pages (review in context), one
+// row per key and page URL, bounded per key and per page.
 // operator.go archives and deletes projects (projectScoped lists every table that holds a
 // project's rows) and disables and deletes users.
 // stats.go keeps the status counters, per project and per namespace, from each key's and

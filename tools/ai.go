@@ -152,6 +152,9 @@ func (c *Catalog) aiTranslate(ctx context.Context, j aiJob) (aiOutcome, error) {
 			req.Strings[id] = ks.Source.Value
 			versions[k] = ks.SourceVersion
 		}
+		if err := c.aiContext(ctx, tx, &req, keyOf, byKey); err != nil {
+			return err
+		}
 		if j.memory && len(req.Strings) > 0 {
 			texts := make([]string, 0, len(req.Strings))
 			for _, t := range req.Strings {
@@ -422,4 +425,27 @@ func (a *aiProviders) get(cfg ai.Config) (*ai.Provider, error) {
 	}
 	a.m[id] = p
 	return p, nil
+}
+
+// aiContext tells the model, per string, where its key is shown on the site (review in
+// context): its newest page, role, neighbouring text and the room it has.
+func (c *Catalog) aiContext(ctx context.Context, tx model.Tx, req *ai.Request, keyOf map[string]string, byKey map[string]*model.KeyState) error {
+	ids := make([]int64, 0, len(keyOf))
+	for _, k := range keyOf {
+		ids = append(ids, byKey[k].ID)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	seen, err := tx.PageContexts(ctx, ids)
+	if err != nil || len(seen) == 0 {
+		return err
+	}
+	req.Context = map[string]string{}
+	for id, k := range keyOf {
+		if note := contextNote(req.Strings[id], req.Syntax, seen[byKey[k].ID]); note != "" {
+			req.Context[id] = note
+		}
+	}
+	return nil
 }

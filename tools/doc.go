@@ -37,6 +37,15 @@
 // transaction (package ai masks placeholders and verifies answers), store what passed
 // through the write path as needs_review drafts credited to ai:<model>, unless the source
 // moved meanwhile, and report every call's usage to the usage hook.
+// The prompt for a key says where the key is shown on the site, when it was seen there.
+//
+// # Review in context
+//
+// page_context.go keeps what the panel beside a site in edit mode reports: where each key
+// is seen (page, role, neighbouring text, width against its box), on the workspace's sites
+// only and within bounds; the editor's rows show it and flag a value that would overflow
+// ([OverflowOf], visible length by tools/message), the AI's prompt carries it, and a
+// page's keys are listed in their order there.
 //
 // # Limits
 //

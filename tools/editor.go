@@ -106,6 +106,9 @@ type ReviewItem struct {
 	Previous   string `json:"previous_value,omitempty"`
 	// HasPrevious: readers get Previous (else the source text).
 	HasPrevious bool `json:"-"`
+	// Overflow is set when the value would not fit the box of a page its key was seen on
+	// (review in context): shown before approval, which it does not prevent.
+	Overflow *Overflow `json:"overflow,omitempty"`
 	// Confirmed is set on the row a save answers with when the save kept the text of a stale
 	// row and so made it current with its source (confirms).
 	Confirmed bool `json:"confirmed,omitempty"`
@@ -342,10 +345,13 @@ func (c *Catalog) reviewQueue(ctx context.Context, in ReviewIn) (ReviewPage, err
 			for _, r := range rows {
 				out.Rows = append(out.Rows, c.reviewItem(proj, t, in.Language, r))
 			}
-			return nil
+			return markOverflow(ctx, tx, out.Rows)
 		}
 		f.AfterKeyID = afterID
-		return c.qaPage(ctx, tx, proj, t, f, limit, &out)
+		if err := c.qaPage(ctx, tx, proj, t, f, limit, &out); err != nil {
+			return err
+		}
+		return markOverflow(ctx, tx, out.Rows)
 	})
 	return out, err
 }
@@ -482,6 +488,8 @@ type RowDetail struct {
 	// no longer holds it.
 	OldSource  string
 	SourceDiff []DiffPart
+	// Contexts are the pages the key was seen on, newest first (review in context).
+	Contexts []PageContext
 }
 
 // RowDetails returns a row of the queue with its history and comments.
@@ -504,6 +512,11 @@ func (c *Catalog) RowDetails(ctx context.Context, in RowRef) (RowDetail, error) 
 		if out.History, err = tx.RowHistory(ctx, key.ID, in.Language, 50); err != nil {
 			return err
 		}
+		seen, err := tx.PageContexts(ctx, []int64{key.ID})
+		if err != nil {
+			return err
+		}
+		out.Contexts = seen[key.ID]
 		if out.Item.Stale && cur != nil && cur.SourceVersion != nil {
 			if out.OldSource, err = sourceAt(ctx, tx, proj, key.ID, *cur.SourceVersion); err != nil {
 				return err
@@ -778,7 +791,33 @@ func (c *Catalog) queueItem(ctx context.Context, tx model.Tx, proj model.Project
 	if err != nil {
 		return ReviewItem{}, err
 	}
-	return c.reviewItem(proj, t, in.Language, rows[0]), nil
+	items := []ReviewItem{c.reviewItem(proj, t, in.Language, rows[0])}
+	err = markOverflow(ctx, tx, items)
+	return items[0], err
+}
+
+// markOverflow sets the Overflow of the items whose value would not fit where their key
+// was seen.
+func markOverflow(ctx context.Context, tx model.Tx, items []ReviewItem) error {
+	ids := make([]int64, 0, len(items))
+	for _, it := range items {
+		if !it.Missing {
+			ids = append(ids, it.KeyID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	seen, err := tx.PageContexts(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		if pcs := seen[it.KeyID]; len(pcs) > 0 && !it.Missing {
+			items[i].Overflow = OverflowOf(it.Source, it.Value, it.Syntax, pcs)
+		}
+	}
+	return nil
 }
 
 // errUnchanged stops applyUpdate when a save would store what is stored.

@@ -417,6 +417,13 @@ func tableCalls() map[model.Operation]tableCall {
 			_, err := tf.cat.KeyContexts(ctx, tf.project, "common", "hello")
 			return err
 		},
+		model.OpSiteOrigin: func(ctx context.Context, tf tableFixture, _ int) error {
+			_, err := tf.cat.SiteOrigin(ctx, tf.project, "https://nowhere.example")
+			if model.ErrorCode(err) == model.CodeForbidden && model.ErrorMessage(err) == "nowhere.example is not one of this workspace's sites" {
+				return nil // admitted: the origin is refused, not the caller
+			}
+			return err
+		},
 		model.OpPageKeys: func(ctx context.Context, tf tableFixture, _ int) error {
 			_, err := tf.cat.PageKeys(ctx, tf.project, "https://nowhere.example/")
 			return err

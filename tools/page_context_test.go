@@ -3,13 +3,16 @@ package tools_test
 import (
 	"context"
 	"math"
+	"net/netip"
 	"strings"
 	"testing"
 
+	"github.com/lokal-dev/lokal/ai/aitest"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 	"github.com/lokal-dev/lokal/tools/message"
 	"github.com/lokal-dev/lokal/tools/model"
+	"github.com/lokal-dev/lokal/tools/outbound"
 )
 
 // contextFixture is a project with Embed page strings ("Pay now", whose key is its text,
@@ -187,6 +190,34 @@ func TestRecordContextRefuses(t *testing.T) {
 	})
 }
 
+// TestSiteOrigin: the panel's check of a page's origin: the workspace's site (any port of
+// an authorized host without one) passes, another host is forbidden, and what is no origin
+// is invalid; a user without a role is refused by the gate.
+func TestSiteOrigin(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		cf := newContextFixture(t, dialect)
+		id := cf.f.Project.ID
+		for origin, want := range map[string]string{
+			"https://shop.example":        "",
+			"http://shop.example:8080":    "",
+			"https://evil.example":        model.CodeForbidden,
+			"https://shop.example.evil.a": model.CodeForbidden,
+			"https://shop.example/path":   model.CodeInvalid,
+			"javascript:alert(1)":         model.CodeInvalid,
+			"null":                        model.CodeInvalid,
+		} {
+			got, err := cf.cat.SiteOrigin(cf.owner, id, origin)
+			if codeOf(err) != want || (want == "" && got != origin) {
+				t.Errorf("%s: %q, %v; want %q", origin, got, err, want)
+			}
+		}
+		if _, err := cf.cat.SiteOrigin(cf.norole, id, "https://shop.example"); model.ErrorCode(err) != model.CodeForbidden {
+			t.Errorf("a user without a role: %v, want forbidden", err)
+		}
+	})
+}
+
 // TestRecordContextBounds: a key keeps its newest pages only, and a long before/after is
 // cut to its kept length.
 func TestRecordContextBounds(t *testing.T) {
@@ -237,4 +268,52 @@ func TestOverflowOf(t *testing.T) {
 	if o := tools.OverflowOf("A paragraph", "Et mye lengre avsnitt som brytes", syn, wraps); o != nil {
 		t.Errorf("running text that wraps flagged: %+v", o)
 	}
+}
+
+// TestAIPromptCarriesPageContext: the AI double sees where a key is shown (role, page,
+// neighbouring text, the room it has) in the prompt for that key, and nothing of the kind
+// for a key never seen on a page.
+func TestAIPromptCarriesPageContext(t *testing.T) {
+	t.Parallel()
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		db, f := storagetest.MustOpenFixture(t, dialect)
+		llm := aitest.New(t, aitest.Echo(func(_, masked string) string { return "nb " + masked }))
+		cat := storagetest.Catalog(db, &tools.Options{Outbound: outbound.NewGuard([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}),
+			AIDefault: tools.AIProvider{BaseURL: llm.URL, Model: "context"}})
+		sys := model.WithPrincipal(t.Context(), tools.System)
+		hosts := []string{"shop.example"}
+		if _, err := cat.SetWorkspace(sys, f.Workspace.ID, tools.SetWorkspaceIn{AuthorizedHosts: &hosts}); err != nil {
+			t.Fatal(err)
+		}
+		keep := false
+		if _, err := cat.Sync(sys, tools.SyncIn{NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "app"},
+			Translations: map[string]string{"pay": "Pay now", "intro": "Welcome"}, PreserveSourceValues: &keep}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cat.RecordContext(sys, tools.RecordContextIn{ProjectID: f.Project.ID, Namespace: "app", Items: []tools.ContextItem{{Key: "pay",
+			PageContext: tools.PageContext{URL: "https://shop.example/cart", Title: "Checkout", Role: "button", Before: "Total: 12 kr", After: "Back", Width: 70, Box: 90}}}}); err != nil {
+			t.Fatal(err)
+		}
+		ref := func(key string) tools.RowRef {
+			return tools.RowRef{KeyRef: tools.KeyRef{ProjectArg: tools.ProjectArg{ProjectID: f.Project.ID}, NamespaceKey: "app", TranslationKey: key}, Language: "nb"}
+		}
+		if _, err := cat.SuggestAI(sys, ref("pay")); err != nil {
+			t.Fatal(err)
+		}
+		calls := llm.Calls()
+		if len(calls) != 1 {
+			t.Fatalf("%d model calls", len(calls))
+		}
+		// 7 visible characters in 70 px: 9 fit in 90 px.
+		want := `s1: Shown as a button label on page "Checkout" (https://shop.example/cart); before: "Total: 12 kr"; after: "Back"; keep it within about 9 characters to fit.`
+		if !strings.Contains(calls[0].System, want) {
+			t.Errorf("the prompt lacks the page context %q:\n%s", want, calls[0].System)
+		}
+		if _, err := cat.SuggestAI(sys, ref("intro")); err != nil {
+			t.Fatal(err)
+		}
+		if s := llm.Calls()[1].System; strings.Contains(s, "Shown as") || strings.Contains(s, "shop.example") {
+			t.Errorf("a key never seen got a page context:\n%s", s)
+		}
+	})
 }

@@ -96,6 +96,7 @@ var Operations = []Operation{
 	{Name: model.OpFindKeys, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: model.OpKeyContexts, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: model.OpPageKeys, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
+	{Name: model.OpSiteOrigin, Doors: Editor, Auth: Session, Needs: model.RightRead, ReadOnly: true},
 	{Name: model.OpImportFile, Doors: Editor, Auth: Session, Needs: model.RightTranslate, Budgets: writes},
 	{Name: model.OpKeyList, Doors: Editor, Auth: Session, Needs: model.RightManage, ReadOnly: true},
 	{Name: model.OpCreateKey, Doors: Editor, Auth: Session, Needs: model.RightManage},

@@ -292,6 +292,7 @@ func (h *handler) rowData(r *http.Request, ns, key, back string, fe *formError) 
 	row := rowDataOf(base, d.Item)
 	row["History"], row["Comments"], row["Users"] = d.History, d.Comments, d.Users
 	row["OldSource"], row["SourceDiff"] = d.OldSource, d.SourceDiff
+	row["Contexts"] = d.Contexts
 	// Memory is help, not the row: a failure to find suggestions is said in its place.
 	if mem, err := h.cat.MemorySuggestions(r.Context(), ref); err == nil {
 		row["Memory"] = mem

@@ -133,6 +133,7 @@ const (
 	OpFindKeys      Operation = "find_keys"      // an Embed page's source texts to their keys
 	OpKeyContexts   Operation = "key_contexts"   // the pages a key was seen on
 	OpPageKeys      Operation = "page_keys"      // a page's keys in on-page order
+	OpSiteOrigin    Operation = "site_origin"    // whether an origin is one of the workspace's sites
 )
 
 // The Connect and settings pages: keys, tokens, the project's settings, webhooks, redeploy,
