@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lokal-dev/lokal/storage/storagetest"
@@ -419,7 +420,7 @@ func tableCalls() map[model.Operation]tableCall {
 		},
 		model.OpSiteOrigin: func(ctx context.Context, tf tableFixture, _ int) error {
 			_, err := tf.cat.SiteOrigin(ctx, tf.project, "https://nowhere.example")
-			if model.ErrorCode(err) == model.CodeForbidden && model.ErrorMessage(err) == "nowhere.example is not one of this workspace's sites" {
+			if model.ErrorCode(err) == model.CodeForbidden && strings.HasPrefix(model.ErrorMessage(err), "https://nowhere.example is not one of this workspace's authorized hosts") {
 				return nil // admitted: the origin is refused, not the caller
 			}
 			return err

@@ -16,7 +16,7 @@ import (
 // talks to that origin only, so the check is what stands between any site and the panel's
 // writes; it reads as the caller, who must be able to read the project.
 func (c *Catalog) SiteOrigin(ctx context.Context, projectID, origin string) (string, error) {
-	if err := c.gate(ctx, model.OpMyRole, on{project: projectID}); err != nil {
+	if err := c.gate(ctx, model.OpSiteOrigin, on{project: projectID}); err != nil {
 		return "", err
 	}
 	host, err := exactOrigin(origin)

@@ -206,35 +206,6 @@ func (c *Catalog) PageKeys(ctx context.Context, projectID, pageURL string) ([]Pa
 	return out, err
 }
 
-// SiteOrigin checks that origin (a page's location.origin) is one of the project's sites,
-// the workspace's authorized hosts or a host bound to the project, and returns it as
-// scheme://host[:port]; CodeForbidden when it is not, CodeInvalid when it is no http(s)
-// origin. The panel asks before it listens to a page.
-func (c *Catalog) SiteOrigin(ctx context.Context, projectID, origin string) (string, error) {
-	if err := c.gate(ctx, model.OpSiteOrigin, on{project: projectID}); err != nil {
-		return "", err
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Opaque != "" ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || len(origin) > MaxContextURL {
-		return "", model.Errorf(model.CodeInvalid, "%q is not an http or https origin", model.Truncate(origin, 100))
-	}
-	err = c.read(ctx, projectID, func(tx model.Tx, proj model.Project) error {
-		s, err := siteHosts(ctx, tx, proj)
-		if err != nil {
-			return err
-		}
-		if host, err := PageHost(u.Host); err != nil || !s.allows(host) {
-			return model.Errorf(model.CodeForbidden, "%s is not one of this workspace's sites", model.Truncate(u.Host, 100))
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	return u.Scheme + "://" + u.Host, nil
-}
-
 // OverflowOf estimates value's width on each page its key was seen on, from the source's
 // rendered width there scaled by their visible lengths (message.VisibleLength), and
 // answers the first page (newest first) where it exceeds the box by more than the
