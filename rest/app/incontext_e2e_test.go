@@ -232,17 +232,44 @@ func TestInContextI18next(t *testing.T) {
 	backend := clientsModule(t, "i18next-http-backend/i18nextHttpBackend.min.js")
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
 		e := newICEnv(t, dialect)
-		e.source(t, "common", "nav.home", "Home", "cart.title", "Your cart", "cart.open", "Open", "menu.open", "Open")
-		for k, v := range map[string]string{"nav.home": "Hjem", "cart.title": "Handlekurven din", "cart.open": "Åpne", "menu.open": "Åpne"} {
-			e.draft(t, "common", k, "nb", v)
+		s, reviewer := i18nextSite(t, e, i18n, backend)
+		ctx := icBrowser(t)
+		e.signInAt(t, ctx, reviewer.Email)
+		icDo(t, ctx, "opening the app in edit mode", chromedp.Navigate(s.url("/#lokal-edit")))
+		icWait(t, ctx, "i18next rendered lokal's values", `document.getElementById('home')?.textContent === 'Hjem' && document.getElementById('menu-open')?.textContent === 'Åpne'`)
+		icWait(t, ctx, "the edit code loaded", editCodeLoaded)
+		// No mark in what is shown or copied.
+		if html := icEval[string](t, ctx, `document.getElementById('cart').outerHTML`); html != `<h2 id="cart">Handlekurven din</h2>` {
+			t.Errorf("the text rendered by i18next is marked: %s", html)
 		}
-		reviewer := e.member(t, "reviewer@acme.test", model.RoleReviewer, "nb")
-		s := e.newSite(t, "app.example.test")
-		s.serveFile(t, "/react.js", "../../public/testdata/react/react.production.min.js", "text/javascript")
-		s.serveFile(t, "/react-dom.js", "../../public/testdata/react/react-dom.production.min.js", "text/javascript")
-		s.serveFile(t, "/i18next.js", i18n, "text/javascript")
-		s.serveFile(t, "/backend.js", backend, "text/javascript")
-		s.serveJS("/app.js", fmt.Sprintf(`(function () {
+		panel := openPanel(t, ctx, "#cart")
+		panelShows(t, panel, "cart.title", "Handlekurven din")
+		altClick(t, ctx, "#home")
+		panelShows(t, panel, "nav.home", "Hjem")
+		typeValue(t, panel, "Forsiden")
+		icDo(t, panel, "saving", chromedp.Click(chromedp.CSS(panelSave)))
+		icWait(t, ctx, "the page shows the saved value in place", `document.getElementById('home').textContent === 'Forsiden'`)
+		if r := e.row(t, "common", "nav.home", "nb"); r.Value != "Forsiden" {
+			t.Errorf("stored %+v", r)
+		}
+	})
+}
+
+// i18nextSite is a React page rendered by i18next from lokal's common namespace (the
+// fixture project, nb), with /incontext.js; cart.open and menu.open both say "Open".
+func i18nextSite(t *testing.T, e *icEnv, i18n, backend string) (*icSite, model.User) {
+	t.Helper()
+	e.source(t, "common", "nav.home", "Home", "cart.title", "Your cart", "cart.open", "Open", "menu.open", "Open")
+	for k, v := range map[string]string{"nav.home": "Hjem", "cart.title": "Handlekurven din", "cart.open": "Åpne", "menu.open": "Åpne"} {
+		e.draft(t, "common", k, "nb", v)
+	}
+	reviewer := e.member(t, "reviewer@acme.test", model.RoleReviewer, "nb")
+	s := e.newSite(t, "app.example.test")
+	s.serveFile(t, "/react.js", "../../public/testdata/react/react.production.min.js", "text/javascript")
+	s.serveFile(t, "/react-dom.js", "../../public/testdata/react/react-dom.production.min.js", "text/javascript")
+	s.serveFile(t, "/i18next.js", i18n, "text/javascript")
+	s.serveFile(t, "/backend.js", backend, "text/javascript")
+	s.serveJS("/app.js", fmt.Sprintf(`(function () {
   var h = React.createElement;
   function App() {
     var st = React.useState(0); var n = st[0], set = st[1];
@@ -258,34 +285,34 @@ func TestInContextI18next(t *testing.T) {
     backend: { loadPath: %q, customHeaders: { Authorization: 'Token token=' + %q } }
   }).then(function () { ReactDOM.createRoot(document.getElementById('root')).render(h(App)); });
 })();`, e.base, e.f.Project.ID, e.base+"/api/"+e.f.Project.ID+"/latest/{{lng}}/{{ns}}", e.f.RO))
-		s.serve("/", `<!doctype html><html lang="nb"><head><meta charset="utf-8"><title>App</title>
+	s.serve("/", `<!doctype html><html lang="nb"><head><meta charset="utf-8"><title>App</title>
 <script src="/react.js"></script><script src="/react-dom.js"></script><script src="/i18next.js"></script><script src="/backend.js"></script>
 <script src="`+e.base+`/incontext.js"></script><script src="/app.js" defer></script></head><body><div id="root"></div></body></html>`, nil)
 
+	return s, reviewer
+}
+
+// TestInContextI18nextSameText: two keys render the same text ("Open" → "Åpne", the
+// issue's "which of three Open keys"): Alt+click on each opens the key that rendered the
+// text clicked, and the page's key list has both.
+func TestInContextI18nextSameText(t *testing.T) {
+	t.Parallel()
+	chromium(t)
+	i18n := clientsModule(t, "i18next/dist/umd/i18next.min.js")
+	backend := clientsModule(t, "i18next-http-backend/i18nextHttpBackend.min.js")
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		e := newICEnv(t, dialect)
+		s, reviewer := i18nextSite(t, e, i18n, backend)
 		ctx := icBrowser(t)
 		e.signInAt(t, ctx, reviewer.Email)
 		icDo(t, ctx, "opening the app in edit mode", chromedp.Navigate(s.url("/#lokal-edit")))
-		icWait(t, ctx, "i18next rendered lokal's values", `document.getElementById('home')?.textContent === 'Hjem' && document.getElementById('menu-open')?.textContent === 'Åpne'`)
+		icWait(t, ctx, "i18next rendered lokal's values", `document.getElementById('menu-open')?.textContent === 'Åpne' && document.getElementById('cart-open')?.textContent === 'Åpne'`)
 		icWait(t, ctx, "the edit code loaded", editCodeLoaded)
-		// No mark in what is shown or copied.
-		if html := icEval[string](t, ctx, `document.getElementById('cart').outerHTML`); html != `<h2 id="cart">Handlekurven din</h2>` {
-			t.Errorf("the text rendered by i18next is marked: %s", html)
-		}
-		panel := openPanel(t, ctx, "#cart")
-		panelShows(t, panel, "cart.title", "Handlekurven din")
-		// Two keys render the same text: each Alt+click opens the key of the text clicked.
-		altClick(t, ctx, "#menu-open")
+		panel := openPanel(t, ctx, "#menu-open")
 		panelShows(t, panel, "menu.open", "Åpne")
 		altClick(t, ctx, "#cart-open")
 		panelShows(t, panel, "cart.open", "Åpne")
-		altClick(t, ctx, "#home")
-		panelShows(t, panel, "nav.home", "Hjem")
-		typeValue(t, panel, "Forsiden")
-		icDo(t, panel, "saving", chromedp.Click(chromedp.CSS(panelSave)))
-		icWait(t, ctx, "the page shows the saved value in place", `document.getElementById('home').textContent === 'Forsiden'`)
-		if r := e.row(t, "common", "nav.home", "nb"); r.Value != "Forsiden" {
-			t.Errorf("stored %+v", r)
-		}
+		icWait(t, panel, "the page's keys list both", `(() => { const t = document.getElementById('page-key-list').textContent; return t.includes('cart.open') && t.includes('menu.open'); })()`)
 	})
 }
 
@@ -488,6 +515,71 @@ func TestInContextPanelNotFramed(t *testing.T) {
 		p = b.get(t, "/app/p/"+s.project+"/incontext/de?ns=page&origin=http%3A%2F%2Fevil.test%3A80")
 		if p.status != http.StatusForbidden || !strings.Contains(p.body, `id="origin-error"`) || strings.Contains(p.body, `data-origin=`) {
 			t.Errorf("an unauthorized origin: %d %.300s", p.status, p.body)
+		}
+	})
+}
+
+// TestInContextAIAndOverflow: Alt+click on a narrow button records where its key is
+// shown (the page, its title, the role, the box); the AI double then sees that context in
+// the prompt for that key when the reviewer asks the panel for a suggestion. A draft too
+// long for the button is flagged in the panel while typing (the page measures it) and, once
+// saved, on the editor's row before approval.
+func TestInContextAIAndOverflow(t *testing.T) {
+	t.Parallel()
+	chromium(t)
+	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
+		e := newICEnv(t, dialect)
+		s := e.embedSite(t, "shop.example.test", siteDE)
+		reviewer := e.icMember(t, s.project, "reviewer@acme.test", model.RoleReviewer, "de")
+		s.serve("/", `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop home</title>`+s.tag(t, "de")+`</head><body>`+staticBody+`</body></html>`, nil)
+
+		ctx := icBrowser(t)
+		e.signInAt(t, ctx, reviewer.Email)
+		icDo(t, ctx, "opening the site in edit mode", chromedp.Navigate(s.url("/#lokal-edit")))
+		icWait(t, ctx, "the Embed swapped the page", `document.getElementById('send').textContent === 'Senden'`)
+		icWait(t, ctx, "the edit code loaded", editCodeLoaded)
+		panel := openPanel(t, ctx, "#send")
+		panelShows(t, panel, "Send", "Senden")
+
+		// The context lokal keeps for the key.
+		cs, err := e.cat.KeyContexts(icSys(), s.project, "page", "Send")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) != 1 || cs[0].URL != s.url("/") || cs[0].Title != "Shop home" || cs[0].Role != "button" || cs[0].Box <= 0 || cs[0].Box > 60 || cs[0].Width <= 0 {
+			t.Fatalf("the recorded context of Send: %+v", cs)
+		}
+
+		// The AI double sees it in the prompt for that key.
+		icWait(t, panel, "the AI button", `!!document.querySelector('#panel button.ai-suggest')`)
+		icEval[bool](t, panel, `(() => { const b = document.querySelector('#panel button.ai-suggest'); b.closest('details')?.setAttribute('open', ''); b.click(); return true; })()`)
+		icWait(t, panel, "the suggestion arrives", `!!document.querySelector('#panel .ai-out .use') && document.querySelector('#panel .ai-out .use').dataset.value.startsWith('DE ')`)
+		prompt := e.ai.all()
+		for _, want := range []string{"a button label", "Shop home", s.url("/")} {
+			if !strings.Contains(prompt, want) {
+				t.Errorf("the prompt lacks %q: %.2000s", want, prompt)
+			}
+		}
+
+		// Too long for the button: flagged while typing, and on the editor's row once saved.
+		long := "Jetzt sofort verbindlich und endgültig absenden"
+		typeValue(t, panel, long)
+		icWait(t, panel, "the panel flags the overflow", `!document.getElementById('overflow').hidden && /overflow/.test(document.getElementById('overflow').textContent)`)
+		typeValue(t, panel, "Los")
+		icWait(t, panel, "a value that fits is not flagged", `document.getElementById('overflow').hidden`)
+		typeValue(t, panel, long)
+		icWait(t, panel, "flagged again", `!document.getElementById('overflow').hidden`)
+		icDo(t, panel, "saving", chromedp.Click(chromedp.CSS(panelSave)))
+		icWait(t, ctx, "the page shows the long value", fmt.Sprintf(`document.getElementById('send').textContent === %q`, long))
+		icDo(t, ctx, "opening the editor's review of German", chromedp.Navigate(e.base+"/app/p/"+s.project+"/review/de"))
+		icWait(t, ctx, "the row of Send", `[...document.querySelectorAll('#rows article.row')].some((r) => r.dataset.key === 'Send')`)
+		flag := icEval[string](t, ctx, `(() => { const r = [...document.querySelectorAll('#rows article.row')].find((r) => r.dataset.key === 'Send'); const w = r.querySelector('.overflow-warning'); return w ? w.textContent : ''; })()`)
+		if !strings.Contains(flag, "May not fit") || !strings.Contains(flag, s.url("/")) {
+			t.Errorf("the editor's row of Send does not flag the overflow: %q", flag)
+		}
+		other := icEval[string](t, ctx, `(() => { const r = [...document.querySelectorAll('#rows article.row')].find((r) => r.dataset.key === 'Hello world'); return r && r.querySelector('.overflow-warning') ? 'flagged' : ''; })()`)
+		if other != "" {
+			t.Error("a key never seen on a page is flagged")
 		}
 	})
 }
