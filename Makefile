@@ -116,7 +116,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo 'gofmt: files above need formatting' && exit 1)
 
-# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups,scale,formats
+# Benchmarks on this machine, loopback only; knobs in .ci/bench (BENCH_ONLY=read,sync,load,hooks,checkups,scale,formats,incontext
 # picks parts: load is peak memory of concurrent big syncs and small writes during a big one;
 # scale is issue 19's table at BENCH_SCALE_KEYS keys, 100,000 by default, 1,000,000 with BENCH_FULL=1;
 # formats is the codecs, 10,000-key PO and xcstrings files through import/export, and pull).

@@ -28,6 +28,7 @@ import (
 func TestMain(m *testing.M) {
 	code := storagetest.Run(m)
 	stopBrowser()
+	stopICBrowsers()
 	os.Exit(code)
 }
 
