@@ -56,7 +56,7 @@
       all.push(n);
       var it = null;
       if (hook.mode === 'i18next') {
-        var k = hook.keyOf(norm(v));
+        var k = hook.keyOf(norm(v), n);
         if (k) it = { key: k.key, ns: k.ns, text: norm(v) };
       } else {
         var o = hook.orig(n);
