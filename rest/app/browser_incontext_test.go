@@ -91,9 +91,13 @@ func serveHTML(t *testing.T, html func(origin string) string) (origin string) {
 }
 
 // popup clicks sel in ctx and answers the tab of the window it opens.
-func popup(t *testing.T, ctx context.Context, sel string) context.Context {
+func popup(t *testing.T, ctx context.Context, sel, lokal string) context.Context {
 	t.Helper()
-	ch := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return strings.Contains(i.URL, "/incontext/") })
+	// This test's lokal only: the dialects run in parallel in one browser, and another
+	// subtest's panel is a new target too.
+	ch := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool {
+		return strings.HasPrefix(i.URL, lokal+"/") && strings.Contains(i.URL, "/incontext/")
+	})
 	do(t, ctx, "opening the panel", chromedp.Click(chromedp.CSS(sel)))
 	select {
 	case id := <-ch:
@@ -131,7 +135,7 @@ func TestBrowserInContext(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS(`#email`), e.f.User.Email), chromedp.SendKeys(chromedp.CSS(`#password`), password),
 			chromedp.Submit(chromedp.CSS(`#password`)), chromedp.WaitVisible(chromedp.CSS(`ul.cards`)))
 		do(t, ctx, "opening the site", chromedp.Navigate(site+"/shop"), chromedp.WaitVisible(chromedp.CSS(`#open-panel`)))
-		pctx := popup(t, ctx, `#open-panel`)
+		pctx := popup(t, ctx, `#open-panel`, lokal)
 
 		waitFor(t, ctx, "the panel says ready", `window.got.some((m) => m.data.type === 'ready')`)
 		waitFor(t, pctx, "the panel shows the row of the text", `document.querySelector('#panel .incontext-row')?.dataset.key === 'greeting'`)
@@ -195,7 +199,7 @@ func TestBrowserInContext(t *testing.T) {
 		hctx, cancel := chromedp.NewContext(ctx) // a tab of its own in the same browser, signed in
 		defer cancel()
 		do(t, hctx, "opening the hostile page", chromedp.Navigate(hostile+"/"), chromedp.WaitVisible(chromedp.CSS(`#open-panel`)))
-		hpctx := popup(t, hctx, `#open-panel`)
+		hpctx := popup(t, hctx, `#open-panel`, lokal)
 		waitFor(t, hpctx, "the panel loads for the hostile opener", `document.readyState === 'complete' && document.querySelector('#ic-status')?.textContent === 'Alt+click a text on the page'`)
 		eval[bool](t, hpctx, `window.__msgs = 0; window.addEventListener('message', () => window.__msgs++); true`)
 		eval[bool](t, hctx, `window.forge()`)

@@ -21,6 +21,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -209,11 +210,13 @@ func BenchmarkInContextPanelOpen300(b *testing.B) {
 	icWait(b, ctx, "the Embed swapped 300 texts", `document.getElementById('i299').textContent === 'Artikel Nummer 299'`)
 	icWait(b, ctx, "the edit code loaded", editCodeLoaded)
 
-	// The first open loads the popup: timed from Go, polling the panel.
-	start := time.Now()
+	// The first open loads the popup: from the Alt+click (the page's clock) to the panel's
+	// mark of the row shown (the panel's clock, the same machine's), so that attaching the
+	// test to the new window is not counted.
 	panel := openPanel(b, ctx, "#i150")
 	panelShows(b, panel, "Item number 150", "Artikel Nummer 150")
-	first := time.Since(start)
+	first := icEval[float64](b, panel, `performance.timeOrigin + performance.getEntriesByName('lokal:row')[0].startTime`) -
+		icEval[float64](b, ctx, `window.downAt`)
 	icEval[bool](b, panel, `(() => { window.shownAt = {}; const mark = () => { const r = document.querySelector('#panel .incontext-row'), v = document.querySelector('#panel textarea[name="value"]');
 	  if (r && v && !(r.dataset.key in window.shownAt)) window.shownAt[r.dataset.key] = Date.now(); };
 	  new MutationObserver(mark).observe(document.getElementById('panel'), { childList: true, subtree: true }); return true; })()`)
@@ -235,7 +238,7 @@ func BenchmarkInContextPanelOpen300(b *testing.B) {
 		ms = append(ms, shown-down)
 	}
 	slices.Sort(ms)
-	b.ReportMetric(float64(first.Milliseconds()), "first-open-ms")
+	b.ReportMetric(math.Round(first), "first-open-ms")
 	b.ReportMetric(ms[len(ms)/2], "median-ms")
 	b.ReportMetric(ms[len(ms)-1], "max-ms")
 }
