@@ -34,6 +34,7 @@ type front struct {
 	logs   []map[string]any // what the double and the frame reported
 	queue  []string         // messages for the double to post to its opener
 	nohook []byte           // embed.js without the edit hook, for comparison
+	logged chan struct{}    // a report came in: waitLog looks again
 }
 
 const doubleJS = `(function () {
@@ -56,7 +57,7 @@ func newFront(t *testing.T, e *env) *front {
 	t.Helper()
 	target, _ := url.Parse(e.url)
 	proxy := httputil.NewSingleHostReverseProxy(target)
-	f := &front{}
+	f := &front{logged: make(chan struct{}, 1)}
 	src, err := os.ReadFile("embed/embed.js")
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,10 @@ func newFront(t *testing.T, e *env) *front {
 				f.mu.Lock()
 				f.logs = append(f.logs, m)
 				f.mu.Unlock()
+				select {
+				case f.logged <- struct{}{}:
+				default:
+				}
 			}
 		case r.URL.Path == "/double/next":
 			w.Header().Set("Content-Type", "application/json")
@@ -133,7 +138,7 @@ func (f *front) post(t *testing.T, m map[string]any) {
 // waitLog waits for the double's report that match accepts and returns it.
 func (f *front) waitLog(t *testing.T, what string, match func(m map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.After(15 * time.Second)
 	for {
 		f.mu.Lock()
 		for _, m := range f.logs {
@@ -144,10 +149,11 @@ func (f *front) waitLog(t *testing.T, what string, match func(m map[string]any) 
 		}
 		logs := fmt.Sprint(f.logs)
 		f.mu.Unlock()
-		if time.Now().After(deadline) {
+		select {
+		case <-f.logged: // a new report: look again
+		case <-deadline:
 			t.Fatalf("the panel double never reported %s; it reported %s", what, logs)
 		}
-		time.Sleep(50 * time.Millisecond) // waiting on the browser, not timing a result
 	}
 }
 
