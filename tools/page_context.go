@@ -35,6 +35,9 @@ type ContextItem struct {
 type RecordContextIn struct {
 	ProjectID, Namespace string
 	Items                []ContextItem
+	// Origin, when set, is the site that reports the items (the in-context panel's):
+	// what one site says of another's pages is not kept.
+	Origin string
 }
 
 // RecordContextOut is the key of each item, in order ("" when none matched).
@@ -91,6 +94,9 @@ func (c *Catalog) RecordContext(ctx context.Context, in RecordContextIn) (Record
 	}
 	items := make([]ContextItem, len(in.Items))
 	for i, it := range in.Items {
+		if in.Origin != "" && it.URL != in.Origin && !strings.HasPrefix(it.URL, in.Origin+"/") {
+			return out, model.Errorf(model.CodeInvalid, "item %d: the page is not on %s", i, model.Truncate(in.Origin, 100))
+		}
 		var err error
 		if items[i], err = cleanItem(it); err != nil {
 			return out, model.Errorf(model.CodeInvalid, "item %d: %s", i, model.ErrorMessage(err))

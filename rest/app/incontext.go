@@ -3,7 +3,6 @@ package app
 import (
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/tools"
@@ -90,12 +89,6 @@ func (p pageContextIn) context() tools.PageContext {
 	return tools.PageContext{URL: p.URL, Title: p.Title, Role: p.Role, Before: p.Before, After: p.After, Width: p.Width, Box: p.Box, Position: p.Position}
 }
 
-// onOrigin reports whether a page URL is on the panel's origin: what one site says of
-// another's pages is not kept.
-func onOrigin(pageURL, origin string) bool {
-	return pageURL == origin || strings.HasPrefix(pageURL, origin+"/")
-}
-
 type openIn struct {
 	Origin    string        `json:"origin"`
 	Namespace string        `json:"ns"`
@@ -134,9 +127,7 @@ func (h *handler) incontextOpen(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	out := map[string]any{"namespace": in.Namespace, "key": key, "recorded": false}
-	if !onOrigin(in.Context.URL, origin) {
-		out["record_error"] = "the page is not on " + origin
-	} else if rec, err := h.cat.RecordContext(r.Context(), tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace,
+	if rec, err := h.cat.RecordContext(r.Context(), tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace, Origin: origin,
 		Items: []tools.ContextItem{{Key: key, PageContext: in.Context.context()}}}); err != nil {
 		if httpx.Status(err) == http.StatusInternalServerError {
 			h.fail(w, r, err)
@@ -181,13 +172,9 @@ func (h *handler) incontextSeen(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	rec := tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace}
+	rec := tools.RecordContextIn{ProjectID: id, Namespace: in.Namespace, Origin: origin}
 	page := ""
 	for _, it := range in.Items {
-		if !onOrigin(it.Context.URL, origin) {
-			h.fail(w, r, model.Errorf(model.CodeInvalid, "a text's page is not on %s", origin))
-			return
-		}
 		page = it.Context.URL
 		ci := tools.ContextItem{Text: it.Text, PageContext: it.Context.context()}
 		if it.Key != nil {
