@@ -97,9 +97,11 @@ func pgDSN(name, searchPath string) string {
 // pgConnect opens a pool of one connection, closed after idleConn unused: the server
 // allows 100 connections in all, shared by every test binary running (and by whoever
 // else uses the server), and a pool database's connection is needed only between the
-// tests leasing it.
+// tests leasing it. Its statements are bounded by their context (minutes), not by the
+// driver's 10 s read timeout: a reset on a machine loaded by parallel test binaries took
+// longer and failed the test that leased it.
 func pgConnect(dsn string) *sql.DB {
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithReadTimeout(5*time.Minute), pgdriver.WithWriteTimeout(5*time.Minute)))
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(idleConn)
 	return db
