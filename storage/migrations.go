@@ -63,6 +63,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTrigramMergeOff(m)
 	registerOAuth(m)
 	registerPageContexts(m)
+	registerTrigramPendingLimit(m)
 	return m
 }
 

@@ -48,14 +48,21 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 			updates = updates[:0]
 			clear(pending)
 		}
-		if len(inserts) > 0 && t.db.postgres && uniform(insertLabels) {
-			// One statement writes the rows and their history, after the history of the
-			// updates, so that history ids keep the order of the writes.
+		if len(inserts) > 0 && uniform(insertLabels) {
+			// The rows' history is written from the rows in the database (on PostgreSQL by
+			// the same statement), after the history of the updates, so that history ids keep
+			// the order of the writes.
 			t.db.analyze.inserted(len(inserts))
 			if err := writeHist(); err != nil {
 				return err
 			}
-			if err := t.insertTranslationsPostgres(ctx, inserts, ts, insertLabels[0]); err != nil {
+			if t.db.postgres {
+				if err := t.insertTranslationsPostgres(ctx, inserts, ts, insertLabels[0]); err != nil {
+					return err
+				}
+			} else if err := t.insertTranslationsSQLite(ctx, inserts, ts); err != nil {
+				return err
+			} else if err := t.historyOfInsertedSQLite(ctx, insertedIDs(inserts), insertLabels[0]); err != nil {
 				return err
 			}
 			inserts, insertLabels = inserts[:0], insertLabels[:0]
@@ -124,6 +131,14 @@ func (t *tx) WriteTranslations(ctx context.Context, writes []model.TranslationWr
 		}
 	}
 	return flush()
+}
+
+func insertedIDs(rows []translationRow) []int64 {
+	ids := make([]int64, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].ID
+	}
+	return ids
 }
 
 func stateOf(r translationRow) model.TranslationState {

@@ -15,6 +15,8 @@ import (
 // 5,000-key chunk adds about 1.8 MB to translations_value_trgm, so every second or third
 // chunk merged the list of the chunks before it in its own request (at 1,000,000 keys: 350
 // ms against 135 ms for the same insert without the merge).
+// The lists' limit is 128 MB (migrateTrigramPendingLimit), above what a 50,000-key sync
+// adds, so that writes only append to them and the merge runs here after the commit.
 //
 // SQLite: each FTS5 flush (a commit, or a statement savepoint after rows were indexed)
 // adds a segment, and automerge merged segments inside the write that added them: a

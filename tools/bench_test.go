@@ -53,21 +53,30 @@ func benchEntries(n int) map[string]string {
 // API key's principal.
 func benchCatalog(tb testing.TB, dialect string) (*tools.Catalog, string, context.Context) {
 	tb.Helper()
-	db, f := storagetest.MustOpenFixture(tb, dialect)
+	cat, project, ctx, _ := benchCatalogCPU(tb, dialect)
+	return cat, project, ctx
+}
+
+// benchCatalogCPU is benchCatalog with a meter of the CPU the database's writes cost.
+func benchCatalogCPU(tb testing.TB, dialect string) (*tools.Catalog, string, context.Context, *benchCPU) {
+	tb.Helper()
+	dsn, f := storagetest.FixtureDSN(tb, dialect)
+	db := storagetest.MustOpen(tb, dsn, nil)
 	cat := storagetest.Catalog(db, &tools.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	principal, err := cat.Authenticate(context.Background(), f.RW)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return cat, f.Project.ID, model.WithPrincipal(context.Background(), principal)
+	return cat, f.Project.ID, model.WithPrincipal(context.Background(), principal), newBenchCPU(tb, dialect, dsn)
 }
 
 func benchCatalogSync(b *testing.B, n int) {
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
-		cat, project, ctx := benchCatalog(b, dialect)
+		cat, project, ctx, cpu := benchCatalogCPU(b, dialect)
 		entries := benchEntries(n)
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu.start()
 		for i := 0; i < b.N; i++ {
 			out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
 				ProjectID: project, Language: "en", Namespace: fmt.Sprintf("sync_%d", i)}})
@@ -79,6 +88,7 @@ func benchCatalogSync(b *testing.B, n int) {
 			}
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		cpu.report(b)
 	})
 }
 
@@ -148,10 +158,11 @@ func worstCaseEntries() map[string]string {
 // namespace: it must finish well inside the 25-second write budget.
 func BenchmarkCatalogSyncWorstCase(b *testing.B) {
 	storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
-		cat, project, ctx := benchCatalog(b, dialect)
+		cat, project, ctx, cpu := benchCatalogCPU(b, dialect)
 		entries := worstCaseEntries()
 		b.ReportAllocs()
 		b.ResetTimer()
+		cpu.start()
 		for i := 0; i < b.N; i++ {
 			out, err := cat.Sync(ctx, tools.SyncIn{Translations: entries, NamespaceRef: tools.NamespaceRef{
 				ProjectID: project, Language: "en", Namespace: fmt.Sprintf("worst_%d", i)}})
@@ -163,5 +174,6 @@ func BenchmarkCatalogSyncWorstCase(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(len(entries))*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		cpu.report(b)
 	})
 }
