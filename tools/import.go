@@ -230,13 +230,15 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 					return nil, err
 				}
 				changes = append(changes, marked...)
-				fresh = make(map[string]int64, len(synced.Created))
-				for _, ch := range changes {
-					if ch.Kind == model.ChangeKeyCreated {
-						fresh[ch.Key] = ch.KeyID
-					}
-				}
 				if len(plan.order) > 0 {
+					// Only the other languages' writes read them: a file of the source
+					// language alone keeps no map of its new keys.
+					fresh = make(map[string]int64, len(synced.Created))
+					for _, ch := range changes {
+						if ch.Kind == model.ChangeKeyCreated {
+							fresh[ch.Key] = ch.KeyID
+						}
+					}
 					stored = make(map[string]string, len(fresh)+len(synced.SourceValueChanged))
 					for _, list := range [][]string{synced.Created, synced.SourceValueChanged} {
 						for _, k := range list {
@@ -610,6 +612,16 @@ func plS(n int) string {
 // import made it, else updated when any of its values or its visibility changed, else
 // not_found when it has none in the namespace; the others are unchanged.
 func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string]*OverwriteOut) {
+	if len(overwritten) == 0 && len(synced.Unhidden) == 0 && len(synced.SourceValueChanged) == 0 {
+		// A file of the source language that only adds keys: the sync's list, in key
+		// order, is the answer, with no set of 300,000 names made to say so.
+		o.Created = synced.Created
+		if o.Created == nil {
+			o.Created = []string{}
+		}
+		o.summarize(p)
+		return
+	}
 	created := map[string]bool{}
 	for _, k := range synced.Created {
 		created[k] = true
@@ -639,6 +651,11 @@ func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string
 		delete(notFound, k)
 	}
 	o.Created, o.Updated, o.NotFound = sortedKeys(created), sortedKeys(updated), sortedKeys(notFound)
+	o.summarize(p)
+}
+
+// summarize counts o's lists.
+func (o *ImportOut) summarize(p *importPlan) {
 	o.Summary = ImportSummary{TotalIncoming: p.incoming, Created: len(o.Created), Updated: len(o.Updated),
 		NotFound: len(o.NotFound), Plurals: len(p.plurals)}
 	o.Summary.Unchanged = max(0, o.Summary.TotalIncoming-o.Summary.Created-o.Summary.Updated-o.Summary.NotFound)
