@@ -100,3 +100,45 @@ func benchFile(b *testing.B, format, language string, n int, export bool) {
 		}
 	})
 }
+
+// BenchmarkImportJSON300k is the issue 34 attack's file through the import endpoint: a
+// 4.7 MB JSON file of 300,000 tiny keys of the source language into a new namespace, as a
+// dry run and as a real import.
+func BenchmarkImportJSON300k(b *testing.B) {
+	var body bytes.Buffer
+	body.WriteString("{")
+	for i := range 300000 {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		fmt.Fprintf(&body, `"k%d":"v%d"`, i, i%100)
+	}
+	body.WriteString("}")
+	for _, dry := range []bool{true, false} {
+		name := "real"
+		if dry {
+			name = "dry"
+		}
+		b.Run(name, func(b *testing.B) {
+			storagetest.ForEachDialect(b, func(b *testing.B, dialect string) {
+				s := benchNewServer(b, dialect)
+				b.SetBytes(int64(body.Len()))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					q := "?format=json"
+					if dry {
+						q += "&dry_run=true"
+					}
+					req := httptest.NewRequest(http.MethodPut, "/api/import/"+s.project+"/latest/en/file_"+fmt.Sprint(i)+q, bytes.NewReader(body.Bytes()))
+					req.Header.Set("Authorization", s.auth)
+					rec := httptest.NewRecorder()
+					s.handler.ServeHTTP(rec, req)
+					if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"created":300000,`) {
+						b.Fatalf("import: %d %s", rec.Code, benchTruncate(rec.Body.String()))
+					}
+				}
+			})
+		})
+	}
+}

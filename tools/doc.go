@@ -26,7 +26,9 @@
 // moves the project's stored syntax detection (syntax.go) by the source values written,
 // so that no read detects from every value; a write that may have taken a syntax away
 // keeps the wider detection and, once it committed, has every value read again in the
-// background (syntax_recount.go).
+// background (syntax_recount.go). A dry run (an import's preview, write.dry) passes the same
+// gate and budgets and runs the same apply in a read transaction whose writes are dropped
+// (dryTx, dry_run.go): it holds no writer, runs no hook and stores nothing.
 // The operations know none of them, and no code of the package opens a transaction
 // elsewhere (a test keeps it so).
 //

@@ -75,9 +75,6 @@ type ImportHeld struct {
 	ReadersGet string `json:"readers_get,omitempty"`
 }
 
-// errDryRun rolls a dry run's transaction back once it has worked out what would change.
-var errDryRun = errors.New("dry run")
-
 // Import reads a translation file into a namespace (the import endpoint): imported
 // translations are approved unless status says otherwise.
 func (c *Catalog) Import(ctx context.Context, in ImportIn) (ImportOut, error) {
@@ -123,8 +120,9 @@ type importPlan struct {
 // importFile decodes the file, then writes it through the one write path: the source
 // language as a partial sync (keys created, nothing hidden; source texts changed only with
 // preserve_source_values false), every other language as an overwrite (existing keys only,
-// locked rows kept). A dry run does all of it in a transaction it rolls back, so that its
-// answer is exactly what the import would do, with no hook run and nothing stored.
+// locked rows kept). A dry run goes through the same apply in a read transaction with its
+// writes dropped (write.dry), so that its answer is what the import would do, with no
+// writer held, no hook run and nothing stored.
 func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportIn) (ImportOut, error) {
 	out := ImportOut{Format: in.Format, Language: in.Language, Created: []string{}, Updated: []string{}, NotFound: []string{}, Warnings: []ImportWarning{},
 		HeldBack: []ImportHeld{}, Refused: []ImportHeld{}}
@@ -195,7 +193,7 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 	var synced SyncOut
 	overwritten := map[string]*OverwriteOut{}
 	lang, need := importNeeds(proj, in)
-	err = c.write(ctx, write{op: op, project: in.ProjectID, bulk: bulk, lang: lang, need: need,
+	err = c.write(ctx, write{op: op, project: in.ProjectID, bulk: bulk, lang: lang, need: need, dry: in.DryRun,
 		validate: func() error {
 			if err := checkEntries(plan.source); err != nil {
 				return err
@@ -215,7 +213,8 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 				return nil, err
 			}
 			var changes []model.Change
-			var fresh map[string]int64 // the keys the sync below creates
+			var fresh map[string]int64   // the keys the sync below creates
+			var stored map[string]string // their source texts, and those the sync changes
 			if plan.source != nil {
 				synced = SyncOut{}
 				sin := SyncIn{NamespaceRef: NamespaceRef{ProjectID: in.ProjectID, Language: proj.SourceLanguage, Namespace: in.NamespaceKey},
@@ -231,10 +230,20 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 					return nil, err
 				}
 				changes = append(changes, marked...)
-				fresh = make(map[string]int64, len(synced.Created))
-				for _, ch := range changes {
-					if ch.Kind == model.ChangeKeyCreated {
-						fresh[ch.Key] = ch.KeyID
+				if len(plan.order) > 0 {
+					// Only the other languages' writes read them: a file of the source
+					// language alone keeps no map of its new keys.
+					fresh = make(map[string]int64, len(synced.Created))
+					for _, ch := range changes {
+						if ch.Kind == model.ChangeKeyCreated {
+							fresh[ch.Key] = ch.KeyID
+						}
+					}
+					stored = make(map[string]string, len(fresh)+len(synced.SourceValueChanged))
+					for _, list := range [][]string{synced.Created, synced.SourceValueChanged} {
+						for _, k := range list {
+							stored[k] = plan.source[k]
+						}
 					}
 				}
 			}
@@ -243,7 +252,7 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 			out.HeldBack, out.Refused = []ImportHeld{}, []ImportHeld{}
 			targets := map[string]map[string]string{}
 			for _, l := range plan.order {
-				held, refused, err := c.judgeImport(ctx, tx, proj, ns, l, plan.targets[l])
+				held, refused, err := c.judgeImport(ctx, tx, proj, ns, l, plan.targets[l], fresh, stored)
 				if err != nil {
 					return nil, err
 				}
@@ -278,13 +287,9 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 			if err != nil {
 				return nil, err
 			}
-			changes = append(changes, kept...)
-			if in.DryRun {
-				return nil, errDryRun
-			}
-			return changes, nil
+			return append(changes, kept...), nil
 		}})
-	if err != nil && !errors.Is(err, errDryRun) {
+	if err != nil {
 		return out, err
 	}
 	out.report(plan, synced, overwritten)
@@ -293,8 +298,10 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 
 // judgeImport applies valueSyntax to the values of language l an import writes into ns:
 // the values refused and those held back, in key order. Keys that do not exist, or whose
-// row is locked, are not written and so not judged.
-func (c *Catalog) judgeImport(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, l string, values map[string]string) (held, refused []ImportHeld, err error) {
+// row is locked, are not written and so not judged. The import's own sync made the keys of
+// fresh and stored the source texts of stored: they are judged against those, not read
+// back (a dry run's sync wrote nothing).
+func (c *Catalog) judgeImport(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, l string, values map[string]string, fresh map[string]int64, stored map[string]string) (held, refused []ImportHeld, err error) {
 	var names []string
 	for k, v := range values {
 		if mayBreak(v) {
@@ -313,10 +320,19 @@ func (c *Catalog) judgeImport(ctx context.Context, tx model.Tx, proj model.Proje
 	syn := c.ProjectSyntax(ctx, tx, proj)
 	for _, k := range names {
 		ks := byKey[k]
-		if ks == nil || ks.Source == nil || (ks.Value != nil && ks.Value.LanguageLocked) {
+		if id, ok := fresh[k]; ok && ks == nil {
+			ks = &model.KeyState{ID: id, Key: k}
+		}
+		// A source text the import changes clears the key's locks (Tx.SourceChanged).
+		source, restated := stored[k]
+		ok := restated
+		if !ok && ks != nil && ks.Source != nil {
+			source, ok = ks.Source.Value, true
+		}
+		if ks == nil || !ok || (ks.Value != nil && ks.Value.LanguageLocked && !restated) {
 			continue
 		}
-		why, err := valueSyntax(k, ks.Source.Value, values[k], syn)
+		why, err := valueSyntax(k, source, values[k], syn)
 		switch {
 		case err != nil:
 			refused = append(refused, ImportHeld{Key: k, Language: l, Reason: model.ErrorMessage(err)})
@@ -596,6 +612,16 @@ func plS(n int) string {
 // import made it, else updated when any of its values or its visibility changed, else
 // not_found when it has none in the namespace; the others are unchanged.
 func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string]*OverwriteOut) {
+	if len(overwritten) == 0 && len(synced.Unhidden) == 0 && len(synced.SourceValueChanged) == 0 {
+		// A file of the source language that only adds keys: the sync's list, in key
+		// order, is the answer, with no set of 300,000 names made to say so.
+		o.Created = synced.Created
+		if o.Created == nil {
+			o.Created = []string{}
+		}
+		o.summarize(p)
+		return
+	}
 	created := map[string]bool{}
 	for _, k := range synced.Created {
 		created[k] = true
@@ -625,6 +651,11 @@ func (o *ImportOut) report(p *importPlan, synced SyncOut, overwritten map[string
 		delete(notFound, k)
 	}
 	o.Created, o.Updated, o.NotFound = sortedKeys(created), sortedKeys(updated), sortedKeys(notFound)
+	o.summarize(p)
+}
+
+// summarize counts o's lists.
+func (o *ImportOut) summarize(p *importPlan) {
 	o.Summary = ImportSummary{TotalIncoming: p.incoming, Created: len(o.Created), Updated: len(o.Updated),
 		NotFound: len(o.NotFound), Plurals: len(p.plurals)}
 	o.Summary.Unchanged = max(0, o.Summary.TotalIncoming-o.Summary.Created-o.Summary.Updated-o.Summary.NotFound)

@@ -51,6 +51,9 @@ type write struct {
 	// usage, when set, is the AI ledger of the write, asked after apply succeeded (it may
 	// count what apply stored); the usage hook records it.
 	usage func() []model.UsageRecord
+	// dry runs apply in a read transaction with its writes dropped (dry_run.go): a preview,
+	// which holds no writer and stores nothing, past the same gate and budgets.
+	dry bool
 }
 
 // write is the one write path of the catalogue: it passes the operation's gate (401, then
@@ -87,6 +90,9 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.opts.WriteTimeout)
 		defer cancel()
+	}
+	if w.dry {
+		return writeError(ctx, c.dryRun(ctx, w), c.opts.WriteTimeout)
 	}
 	if threshold, _, _ := c.bulkLimits(); w.bulk != nil && len(w.bulk.values) > threshold {
 		// The checkup and the store's statistics wait for it (checkupYield).
