@@ -200,6 +200,13 @@ func openSQLite(path string, writer bool) (*bun.DB, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -sqliteCacheKB(writer)))
+	if !writer {
+		// A read transaction can never write, whatever a caller does with it: a dry-run
+		// import runs the write path's apply in one (tools' dryTx drops its writes), and a
+		// write it missed must fail here, as PostgreSQL's read-only transactions fail it.
+		// Checkpoints still run on readers (query_only allows them).
+		q.Add("_pragma", "query_only(1)")
+	}
 	if writer {
 		q.Set("_txlock", "immediate")
 		// Checkpoints run beside the writer, not in its commits (checkpoint.go).
