@@ -32,8 +32,8 @@ func (c *Catalog) dryRun(ctx context.Context, w write) error {
 // its own, below zero, which no row has. Reads see what is stored, not the dropped writes:
 // an apply that reads back what it wrote earlier in the same transaction must know it
 // itself (as an import knows the keys its sync created, OverwriteIn.fresh). A write no
-// method here takes reaches the read transaction, which refuses it on PostgreSQL (a
-// read-only transaction); the dry run tests run on both databases.
+// method here takes reaches the read transaction, which refuses it: PostgreSQL's are
+// read-only, SQLite's readers query_only; the dry run tests run on both databases.
 type dryTx struct {
 	model.Tx
 	lastID int64
