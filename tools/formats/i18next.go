@@ -234,11 +234,12 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 	var first func(t *yamlTree) int
 	first = func(t *yamlTree) int {
 		m := len(keys)
-		for _, k := range t.leaves {
-			m = min(m, order[k.Value])
-		}
-		for _, c := range t.children {
-			m = min(m, first(c))
+		for _, k := range t.kids {
+			if k.leaf != nil {
+				m = min(m, order[k.leaf.Value])
+			} else {
+				m = min(m, first(k.child))
+			}
 		}
 		return m
 	}
@@ -249,11 +250,12 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			at   int
 		}
 		var slots []slot
-		for name, k := range t.leaves {
-			slots = append(slots, slot{name, order[k.Value]})
-		}
-		for name, c := range t.children {
-			slots = append(slots, slot{name, first(c)})
+		for _, k := range t.kids {
+			if k.leaf != nil {
+				slots = append(slots, slot{k.name, order[k.leaf.Value]})
+			} else {
+				slots = append(slots, slot{k.name, first(k.child)})
+			}
 		}
 		slices.SortFunc(slots, func(a, b slot) int {
 			if a.at != b.at {
@@ -277,8 +279,9 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			if path != "" {
 				full = path + "." + s.name
 			}
-			if c, ok := t.children[s.name]; ok {
-				child, err := build(c, full)
+			k := t.kid(s.name)
+			if k.child != nil {
+				child, err := build(k.child, full)
 				if err != nil {
 					return nil, err
 				}
@@ -287,7 +290,7 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 				}
 				continue
 			}
-			for _, m := range members[t.leaves[s.name].Value] {
+			for _, m := range members[k.leaf.Value] {
 				if err := add(s.name+m.name, jsonStr(m.text)); err != nil {
 					return nil, err
 				}
