@@ -263,13 +263,21 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			}
 			return strings.Compare(a.name, b.name)
 		})
-		n := jsonObj()
-		seen := map[string]bool{}
+		n := &jsonNode{Kind: jsonObject, Keys: make([]string, 0, len(slots)), Vals: make([]*jsonNode, 0, len(slots))}
+		var seen map[string]bool // past a few members; most objects have one or two
 		add := func(name string, v *jsonNode) error {
-			if seen[name] {
+			if seen == nil && len(n.Keys) >= 8 {
+				seen = make(map[string]bool, 2*len(slots))
+				for _, k := range n.Keys {
+					seen[k] = true
+				}
+			}
+			if seen != nil && seen[name] || seen == nil && slices.Contains(n.Keys, name) {
 				return fmt.Errorf("formats: i18next: two keys write %q in %q", name, path)
 			}
-			seen[name] = true
+			if seen != nil {
+				seen[name] = true
+			}
 			n.Keys = append(n.Keys, name)
 			n.Vals = append(n.Vals, v)
 			return nil
