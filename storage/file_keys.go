@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -41,6 +42,7 @@ WHERE id BETWEEN ? AND ? AND namespace_id = ? ORDER BY id`, lo, hi, ns.ID)
 		return mapError(err)
 	}
 	start := len(*out)
+	*out = slices.Grow(*out, int(n))
 	vals := make([]any, 5)
 	ptrs := make([]any, len(vals))
 	for i := range vals {
@@ -76,6 +78,10 @@ WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, la
 		for i := range vals {
 			ptrs[i] = &vals[i]
 		}
+		// The rows are allocated together, at most one per key: 50,000 allocations
+		// apiece were a good part of a cold export's garbage.
+		slab := make([]model.TranslationState, 0, len(keys))
+		versions := make([]int64, 0, len(keys))
 		i := 0
 		for rows.Next() {
 			if err := rows.Scan(ptrs...); err != nil {
@@ -88,8 +94,11 @@ WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, la
 			if i == len(keys) {
 				break
 			}
-			if keys[i].ID == id {
-				set(&keys[i], sc.translation(vals[1:], lang))
+			if keys[i].ID == id && vals[1] != nil {
+				slab = append(slab, model.TranslationState{})
+				r := &slab[len(slab)-1]
+				sc.fileRow(r, vals[1:], lang, &versions)
+				set(&keys[i], r)
 			}
 		}
 		if sc.err != nil {
@@ -110,4 +119,25 @@ WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, la
 		return nil
 	}
 	return read(language, func(k *model.KeyState, r *model.TranslationState) { k.Value = r })
+}
+
+// fileRow fills r from the fileRows columns v (as translation does), its source version
+// appended to versions, which has room for it.
+func (s *scanner) fileRow(r *model.TranslationState, v []any, language string, versions *[]int64) {
+	r.ID, r.Language, r.Value, r.Status, r.DoNotTranslate = s.int(v[0]), language, s.str(v[1]), s.str(v[2]), s.bool(v[3])
+	switch r.Status { // one string per status, not one per row kept for as long as the cache
+	case model.StatusApproved:
+		r.Status = model.StatusApproved
+	case model.StatusNeedsReview:
+		r.Status = model.StatusNeedsReview
+	}
+	if v[4] != nil {
+		*versions = append(*versions, s.int(v[4]))
+		r.SourceVersion = &(*versions)[len(*versions)-1]
+	}
+	r.Held = s.str(v[5])
+	if v[6] != nil {
+		text := s.str(v[6])
+		r.ServedValue = &text
+	}
 }

@@ -672,7 +672,7 @@ func hasTag(v string) bool {
 // CDATA section (any other '<': HTML), "" as escaped text.
 func androidSpelling(v string) string {
 	switch {
-	case androidReference.MatchString(v):
+	case v != "" && (v[0] == '@' || v[0] == '?') && androidReference.MatchString(v):
 		return "reference"
 	case !hasTag(v):
 		return "" // no '<' or one that starts no tag (<3): escaped text
@@ -854,12 +854,15 @@ func encodeAndroid(f *File, o Options) ([]byte, error) {
 	b.WriteString(`<?xml version="1.0" encoding="utf-8"?>` + "\n")
 	androidComment(&b, "", f.Meta["header"])
 	b.WriteString("<resources" + androidAttrString("", false, f.Meta) + ">\n")
-	var entries []Entry
+	entries := make([]Entry, 0, len(f.Entries))
+	size := 0
 	for _, e := range f.Entries {
-		if _, ok := e.Values[lang]; ok {
+		if v, ok := e.Values[lang]; ok {
 			entries = append(entries, e) // untranslated keys are left out
+			size += len(e.Key) + len(v.Text) + 40
 		}
 	}
+	b.Grow(size)
 	for i := 0; i < len(entries); {
 		e := entries[i]
 		if base, n, items := arrayRun(entries, i, lang); n > 0 {

@@ -234,11 +234,12 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 	var first func(t *yamlTree) int
 	first = func(t *yamlTree) int {
 		m := len(keys)
-		for _, k := range t.leaves {
-			m = min(m, order[k.Value])
-		}
-		for _, c := range t.children {
-			m = min(m, first(c))
+		for _, k := range t.kids {
+			if k.leaf != nil {
+				m = min(m, order[k.leaf.Value])
+			} else {
+				m = min(m, first(k.child))
+			}
 		}
 		return m
 	}
@@ -249,11 +250,12 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			at   int
 		}
 		var slots []slot
-		for name, k := range t.leaves {
-			slots = append(slots, slot{name, order[k.Value]})
-		}
-		for name, c := range t.children {
-			slots = append(slots, slot{name, first(c)})
+		for _, k := range t.kids {
+			if k.leaf != nil {
+				slots = append(slots, slot{k.name, order[k.leaf.Value]})
+			} else {
+				slots = append(slots, slot{k.name, first(k.child)})
+			}
 		}
 		slices.SortFunc(slots, func(a, b slot) int {
 			if a.at != b.at {
@@ -261,13 +263,21 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			}
 			return strings.Compare(a.name, b.name)
 		})
-		n := jsonObj()
-		seen := map[string]bool{}
+		n := &jsonNode{Kind: jsonObject, Keys: make([]string, 0, len(slots)), Vals: make([]*jsonNode, 0, len(slots))}
+		var seen map[string]bool // past a few members; most objects have one or two
 		add := func(name string, v *jsonNode) error {
-			if seen[name] {
+			if seen == nil && len(n.Keys) >= 8 {
+				seen = make(map[string]bool, 2*len(slots))
+				for _, k := range n.Keys {
+					seen[k] = true
+				}
+			}
+			if seen != nil && seen[name] || seen == nil && slices.Contains(n.Keys, name) {
 				return fmt.Errorf("formats: i18next: two keys write %q in %q", name, path)
 			}
-			seen[name] = true
+			if seen != nil {
+				seen[name] = true
+			}
 			n.Keys = append(n.Keys, name)
 			n.Vals = append(n.Vals, v)
 			return nil
@@ -277,8 +287,9 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 			if path != "" {
 				full = path + "." + s.name
 			}
-			if c, ok := t.children[s.name]; ok {
-				child, err := build(c, full)
+			k := t.kid(s.name)
+			if k.child != nil {
+				child, err := build(k.child, full)
 				if err != nil {
 					return nil, err
 				}
@@ -287,7 +298,7 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 				}
 				continue
 			}
-			for _, m := range members[t.leaves[s.name].Value] {
+			for _, m := range members[k.leaf.Value] {
 				if err := add(s.name+m.name, jsonStr(m.text)); err != nil {
 					return nil, err
 				}

@@ -435,8 +435,35 @@ func propUTF16Pair(r rune) (rune, rune) {
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
 
+// propertyPlain reports whether escapeProperty writes s as it is.
+func propertyPlain(s string, isKey, ascii bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == 0x7f || c == '\\':
+			return false
+		case c == ' ' && (isKey || i == 0):
+			return false
+		case (c == '=' || c == ':') && isKey:
+			return false
+		case (c == '#' || c == '!') && isKey && i == 0:
+			return false
+		case c >= 0x80 && ascii:
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
 // escapeProperty writes a key or value by the rules at the top of this file.
 func escapeProperty(s string, isKey, ascii bool) string {
+	if propertyPlain(s, isKey, ascii) {
+		return s // most keys and values: nothing to escape, nothing to copy
+	}
+	return escapePropertyRunes(s, isKey, ascii)
+}
+
+// escapePropertyRunes is escapeProperty, rune by rune.
+func escapePropertyRunes(s string, isKey, ascii bool) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch r {

@@ -185,6 +185,14 @@ func stringsComment(s string) string {
 // control characters use \U with four hex digits (Apple reads exactly up to four; octal
 // escapes are read as NeXTSTEP-encoded bytes, so they are avoided).
 func stringsEscape(s string) string {
+	if stringsPlain(s) {
+		return s
+	}
+	return stringsEscapeRunes(s)
+}
+
+// stringsEscapeRunes is stringsEscape, rune by rune.
+func stringsEscapeRunes(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -197,6 +205,16 @@ func stringsEscape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// stringsPlain reports whether stringsEscape writes s as it is.
+func stringsPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 func writeControl(b *strings.Builder, r rune) {

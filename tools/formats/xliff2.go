@@ -501,8 +501,11 @@ func xl2NotesText(head string) string {
 // xl2ReplaceNotes gives a unit head whose notes say comment: the canonical head when there
 // was none, else the head with its <notes> rewritten (location notes kept).
 func xl2ReplaceNotes(head, comment string, indent int, had bool) string {
+	if !had {
+		return xliff2Head(comment, indent) // no parse: lokal's own export has no heads
+	}
 	doc, err := xmlParse([]byte("<r>" + head + "</r>"))
-	if !had || err != nil {
+	if err != nil {
 		return xliff2Head(comment, indent)
 	}
 	pad := "\n" + strings.Repeat(" ", indent+2)

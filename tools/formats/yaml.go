@@ -554,39 +554,77 @@ func setMetaText(m *map[string]string, k, v string, cond bool) {
 // yamlTree is one mapping of the output, its children in the order they are written.
 // A child is a leaf (a scalar or a plural mapping) or a nested mapping. Child names are
 // single key segments, except for keys written flat (see doc.go), whose names are the rest
-// of the key with its dots kept.
+// of the key with its dots kept. A 50,000-key export builds about as many trees, so a
+// tree is a slice searched in place while it is small, with an index past that.
 type yamlTree struct {
-	names    []string
-	leaves   map[string]*yaml.Node
-	children map[string]*yamlTree
-	comments map[string]string // head comments of children
-	first    map[string]int    // the lowest index of an entry under each child
+	kids  []yamlKid
+	index map[string]int // name -> kids, once there are more than yamlTreeLinear
 }
 
-func newYAMLTree() *yamlTree {
-	return &yamlTree{leaves: map[string]*yaml.Node{}, children: map[string]*yamlTree{}, comments: map[string]string{}, first: map[string]int{}}
+// yamlKid is one child of a yamlTree: leaf or child set.
+type yamlKid struct {
+	name    string
+	leaf    *yaml.Node
+	child   *yamlTree
+	comment string // head comment
+	first   int    // the lowest index of an entry under it
 }
 
-// seen records that entry idx is placed under name.
-func (t *yamlTree) seen(name string, idx int) {
-	if i, ok := t.first[name]; !ok || idx < i {
-		t.first[name] = idx
+// yamlTreeLinear is the most children a tree searches without its index.
+const yamlTreeLinear = 8
+
+func newYAMLTree() *yamlTree { return &yamlTree{} }
+
+// kid returns the child named name, nil when there is none.
+func (t *yamlTree) kid(name string) *yamlKid {
+	if t.index != nil {
+		if i, ok := t.index[name]; ok {
+			return &t.kids[i]
+		}
+		return nil
+	}
+	for i := range t.kids {
+		if t.kids[i].name == name {
+			return &t.kids[i]
+		}
+	}
+	return nil
+}
+
+// add appends a child named name (not there yet).
+func (t *yamlTree) add(k yamlKid) *yamlKid {
+	t.kids = append(t.kids, k)
+	switch {
+	case t.index != nil:
+		t.index[k.name] = len(t.kids) - 1
+	case len(t.kids) > yamlTreeLinear:
+		t.index = make(map[string]int, 2*len(t.kids))
+		for i := range t.kids {
+			t.index[t.kids[i].name] = i
+		}
+	}
+	return &t.kids[len(t.kids)-1]
+}
+
+// seen records that entry idx is placed under k.
+func (k *yamlKid) seen(idx int) {
+	if idx < k.first {
+		k.first = idx
 	}
 }
 
-func (t *yamlTree) has(name string) bool {
-	_, leaf := t.leaves[name]
-	_, child := t.children[name]
-	return leaf || child
+func (t *yamlTree) has(name string) bool { return t.kid(name) != nil }
+
+// leaf is the leaf named name, nil when there is none (or it is a mapping).
+func (t *yamlTree) leaf(name string) *yaml.Node {
+	if k := t.kid(name); k != nil {
+		return k.leaf
+	}
+	return nil
 }
 
 func (t *yamlTree) addLeaf(name string, v *yaml.Node, comment string, idx int) {
-	t.names = append(t.names, name)
-	t.seen(name, idx)
-	t.leaves[name] = v
-	if comment != "" {
-		t.comments[name] = comment
-	}
+	t.add(yamlKid{name: name, leaf: v, comment: comment, first: idx})
 }
 
 // nestable reports whether a key is an ordinary dotted identifier path. Keys with empty
@@ -610,11 +648,16 @@ func (root *yamlTree) place(e *Entry, idx int, v *yaml.Node) error {
 		root.addLeaf(e.Key, v, e.Comment, idx)
 		return nil
 	}
-	segs := strings.Split(e.Key, ".")
 	t := root
-	for i, seg := range segs {
-		if i == len(segs)-1 {
-			if t.has(seg) {
+	rest := e.Key
+	for i := 0; ; i++ {
+		seg, more, last := rest, "", true
+		if j := strings.IndexByte(rest, '.'); j >= 0 {
+			seg, more, last = rest[:j], rest[j+1:], false
+		}
+		k := t.kid(seg)
+		if last {
+			if k != nil {
 				// Sub-keys came first and own the name: keep the key whole at the top.
 				if t == root || root.has(e.Key) {
 					return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
@@ -625,28 +668,23 @@ func (root *yamlTree) place(e *Entry, idx int, v *yaml.Node) error {
 			t.addLeaf(seg, v, e.Comment, idx)
 			return nil
 		}
-		if _, isLeaf := t.leaves[seg]; isLeaf {
+		if k != nil && k.leaf != nil {
 			// A shorter key owns this name: keep the rest flat beside it.
-			rest := strings.Join(segs[i:], ".")
 			if t.has(rest) {
 				return fmt.Errorf("formats: yaml: duplicate key %q", e.Key)
 			}
 			t.addLeaf(rest, v, e.Comment, idx)
 			return nil
 		}
-		next, ok := t.children[seg]
-		if !ok {
-			next = newYAMLTree()
-			t.children[seg] = next
-			t.names = append(t.names, seg)
+		if k == nil {
+			k = t.add(yamlKid{name: seg, child: newYAMLTree(), first: idx})
 		}
-		if c := e.Meta["comment."+strconv.Itoa(i+1)]; c != "" && t.comments[seg] == "" {
-			t.comments[seg] = c
+		if len(e.Meta) > 0 && k.comment == "" {
+			k.comment = e.Meta["comment."+strconv.Itoa(i+1)]
 		}
-		t.seen(seg, idx)
-		t = next
+		k.seen(idx)
+		t, rest = k.child, more
 	}
-	return nil
 }
 
 // sequence reports whether names, in the order they are written, are exactly 0..n-1: in
@@ -663,37 +701,64 @@ func sequence(names []string, sorted bool) bool {
 	return len(names) > 0
 }
 
-func (t *yamlTree) node(sorted, top bool) *yaml.Node {
-	names := slices.Clone(t.names)
-	if sorted {
-		slices.Sort(names)
-	} else {
-		slices.SortStableFunc(names, func(a, b string) int { return t.first[a] - t.first[b] })
+// ordered returns t's children in the order they are written: by name when the entries
+// are sorted by key, else by their first entries.
+func (t *yamlTree) ordered(sorted bool) []*yamlKid {
+	kids := make([]*yamlKid, len(t.kids))
+	for i := range t.kids {
+		kids[i] = &t.kids[i]
 	}
-	if !top && sequence(names, sorted) {
+	if sorted {
+		if !slices.IsSortedFunc(kids, func(a, b *yamlKid) int { return strings.Compare(a.name, b.name) }) {
+			slices.SortFunc(kids, func(a, b *yamlKid) int { return strings.Compare(a.name, b.name) })
+		}
+	} else {
+		slices.SortStableFunc(kids, func(a, b *yamlKid) int { return a.first - b.first })
+	}
+	return kids
+}
+
+// isSequence reports whether t, ordered as kids, is written as a sequence.
+func (t *yamlTree) isSequence(kids []*yamlKid, sorted, top bool) bool {
+	if top || len(kids) == 0 {
+		return false
+	}
+	if c := kids[0].name[0]; c < '0' || c > '9' {
+		return false // most trees: no need to look further
+	}
+	names := make([]string, len(kids))
+	for i, k := range kids {
+		names[i] = k.name
+	}
+	return sequence(names, sorted)
+}
+
+func (t *yamlTree) node(sorted, top bool) *yaml.Node {
+	kids := t.ordered(sorted)
+	if t.isSequence(kids, sorted, top) {
 		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for i := range names {
-			name := strconv.Itoa(i)
-			v := t.value(name, sorted)
-			v.HeadComment = yamlComment(t.comments[name])
+		for i := range kids {
+			k := t.kid(strconv.Itoa(i))
+			v := k.value(sorted)
+			v.HeadComment = yamlComment(k.comment)
 			s.Content = append(s.Content, v)
 		}
 		return s
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	for _, name := range names {
-		k := yamlString(name, true)
-		k.HeadComment = yamlComment(t.comments[name])
-		m.Content = append(m.Content, k, t.value(name, sorted))
+	for _, k := range kids {
+		kn := yamlString(k.name, true)
+		kn.HeadComment = yamlComment(k.comment)
+		m.Content = append(m.Content, kn, k.value(sorted))
 	}
 	return m
 }
 
-func (t *yamlTree) value(name string, sorted bool) *yaml.Node {
-	if child, ok := t.children[name]; ok {
-		return child.node(sorted, false)
+func (k *yamlKid) value(sorted bool) *yaml.Node {
+	if k.child != nil {
+		return k.child.node(sorted, false)
 	}
-	return t.leaves[name]
+	return k.leaf
 }
 
 // yamlValue is the node of a value: a plural mapping (see the top of this file) or a string.
@@ -721,10 +786,24 @@ func yamlValue(lang, text string) *yaml.Node {
 }
 
 func encodeYAML(f *File, o Options) ([]byte, error) {
+	tree, langKey, sorted, err := yamlBuild(f, o)
+	if err != nil {
+		return nil, err
+	}
+	if f.Meta["language_comment"] == "" && f.Meta["comment"] == "" && f.Meta["foot"] == "" {
+		if b, ok := appendYAMLDoc(make([]byte, 0, yamlSizeHint(f, o.Language)), langKey, tree, sorted); ok {
+			return b, nil
+		}
+	}
+	return encodeYAMLNodes(f, langKey, tree, sorted)
+}
+
+// yamlBuild places f's entries in a tree by the rule in doc.go; langKey is the root key.
+func yamlBuild(f *File, o Options) (tree *yamlTree, langKey *yaml.Node, sorted bool, err error) {
 	lang := o.Language
 	if lang == "" || lang == AllLanguages {
 		if len(f.Languages) == 0 {
-			return nil, fmt.Errorf("formats: yaml: no language")
+			return nil, nil, false, fmt.Errorf("formats: yaml: no language")
 		}
 		lang = f.Languages[0]
 	}
@@ -737,14 +816,14 @@ func encodeYAML(f *File, o Options) ([]byte, error) {
 	for i := range order {
 		order[i] = i
 	}
-	sorted := slices.IsSortedFunc(order, byKey)
+	sorted = slices.IsSortedFunc(order, byKey)
 	slices.SortStableFunc(order, byKey)
 	for j := 1; j < len(order); j++ {
 		if f.Entries[order[j]].Key == f.Entries[order[j-1]].Key {
-			return nil, fmt.Errorf("formats: yaml: duplicate key %q", f.Entries[order[j]].Key)
+			return nil, nil, false, fmt.Errorf("formats: yaml: duplicate key %q", f.Entries[order[j]].Key)
 		}
 	}
-	tree := newYAMLTree()
+	tree = newYAMLTree()
 	for _, i := range order {
 		e := &f.Entries[i]
 		v, ok := e.Values[lang]
@@ -752,13 +831,27 @@ func encodeYAML(f *File, o Options) ([]byte, error) {
 			continue // untranslated: left out of a monolingual file
 		}
 		if e.Key == "" {
-			return nil, fmt.Errorf("formats: yaml: entry %d has an empty key", i)
+			return nil, nil, false, fmt.Errorf("formats: yaml: entry %d has an empty key", i)
 		}
 		if err := tree.place(e, i, yamlValue(lang, v.Text)); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
 	}
-	langKey := yamlString(fileLang, true)
+	return tree, yamlString(fileLang, true), sorted, nil
+}
+
+// yamlSizeHint is about the size of f's yaml file.
+func yamlSizeHint(f *File, lang string) int {
+	n := 64
+	for i := range f.Entries {
+		n += len(f.Entries[i].Key) + len(f.Entries[i].Values[lang].Text) + 16
+	}
+	return n
+}
+
+// encodeYAMLNodes writes the file through yaml.v3's emitter: what appendYAMLDoc cannot
+// write (comments, long or multi-line keys, ...).
+func encodeYAMLNodes(f *File, langKey *yaml.Node, tree *yamlTree, sorted bool) ([]byte, error) {
 	langKey.HeadComment = yamlComment(f.Meta["language_comment"])
 	body := tree.node(sorted, true)
 	top := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{langKey, body}}
@@ -817,7 +910,7 @@ func yaml11Unsafe(s string) bool {
 	if s == "" || !unicode.IsLetter(r) {
 		return true
 	}
-	return yaml11Words[strings.ToLower(s)]
+	return len(s) <= 5 && yaml11Words[strings.ToLower(s)] // the longest word is "false"
 }
 
 // literalSafe reports whether yaml.v3 writes s as a literal block that reads back exactly:
