@@ -57,7 +57,7 @@ func noMethod(c *gin.Context) {
 // API's door (the MCP endpoints mark their own), or answers 401.
 func (s *server) authenticate(c *gin.Context) {
 	token := tools.ParseAuthorization(c.GetHeader("Authorization"))
-	p, err := s.cat.Authenticate(c.Request.Context(), token)
+	p, err := s.cat.AuthenticateRef(c.Request.Context(), token)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -67,7 +67,7 @@ func (s *server) authenticate(c *gin.Context) {
 		writeError(c, model.Errorf(model.CodeUnauthorized, "this token was issued for %s only", p.Audience))
 		return
 	}
-	c.Request = c.Request.WithContext(tools.WithDoor(model.WithPrincipal(c.Request.Context(), p), tools.REST))
+	c.Request = c.Request.WithContext(tools.WithCaller(c.Request.Context(), p, tools.REST))
 	c.Next()
 }
 
