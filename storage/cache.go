@@ -237,7 +237,7 @@ func (db *DB) CachedFile(projectID, name string) (*model.File, uint64) {
 func (db *DB) StoreFile(projectID, name string, gen uint64, body []byte) *model.File {
 	var f *model.File
 	if len(body) > lazyGzipAbove {
-		f = &model.File{Body: body, Gzip: gzipBytes(body, gzip.BestSpeed), ETag: etagOf(body), Stored: time.Now()}
+		f = model.NewFile(body, gzipBytes(body, gzip.BestSpeed), etagOf(body), time.Now())
 	} else {
 		f = NewFile(body)
 	}
@@ -375,7 +375,7 @@ func (c *cache) compress(e *patchEntry) {
 		gz := gzipBytes(f.Body, gzip.DefaultCompression)
 		c.mu.Lock()
 		if e.file == f {
-			e.file = &model.File{Body: f.Body, Gzip: gz, ETag: f.ETag, Stored: f.Stored}
+			e.file = model.NewFile(f.Body, gz, f.ETag, f.Stored)
 		}
 		c.mu.Unlock()
 	}
@@ -389,7 +389,7 @@ func newFileLazy(body []byte) *model.File {
 	if len(body) <= lazyGzipAbove {
 		return NewFile(body)
 	}
-	return &model.File{Body: body, ETag: etagOf(body), Stored: time.Now()}
+	return model.NewFile(body, nil, etagOf(body), time.Now())
 }
 
 // NewFile computes the gzip form and the strong ETag of body. Past lazyGzipAbove the
@@ -400,7 +400,7 @@ func NewFile(body []byte) *model.File {
 	if len(body) > lazyGzipAbove {
 		level = gzip.DefaultCompression
 	}
-	return &model.File{Body: body, Gzip: gzipBytes(body, level), ETag: etagOf(body), Stored: time.Now()}
+	return model.NewFile(body, gzipBytes(body, level), etagOf(body), time.Now())
 }
 
 // etagOf hashes the bytes, so that every process serves one ETag for one body.
