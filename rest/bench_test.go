@@ -32,6 +32,7 @@ import (
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/rest/app"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/storage/storagetest"
 	"github.com/lokal-dev/lokal/tools"
 )
@@ -95,7 +96,7 @@ type benchServer struct {
 func benchNewServer(tb testing.TB, dialect string) *benchServer {
 	tb.Helper()
 	db, f := storagetest.MustOpenFixture(tb, dialect)
-	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	logger := slog.New(httpx.NewJSONLog(io.Discard, nil))
 	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger})
 	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping})
 	return &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
@@ -316,17 +317,8 @@ func TestBenchBodySize(t *testing.T) {
 func BenchmarkReadCeiling(b *testing.B) {
 	// lokal serve's collector setting (cmd/lokal), for both targets of this process.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	db, f := storagetest.MustOpenFixture(b, "sqlite")
-	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	metrics := rest.NewMetrics()
-	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger,
-		Limiter: db.Limiter(nil), OnRefused: metrics.Refused})
-	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: 20 * time.Second,
-		Public: public.Mount(cat, &public.Options{Logger: logger})})
-	h = app.Mount(h, app.New(cat, &app.Options{Logger: logger, ClientIP: app.ClientIPFrom(nil), BodyTimeout: 20 * time.Second}))
-	s := &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
-	s.sync(b, "common", benchBody(b, benchReadKeys), benchReadKeys)
-	time.Sleep(benchSettle) // as in benchRead
+	s := benchServe(b)
+	h := s.handler
 	lokal := httptest.NewServer(h)
 	defer lokal.Close()
 
@@ -398,6 +390,47 @@ func BenchmarkReadCeiling(b *testing.B) {
 	// rounds it falls in, not the figure.
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "endpoint1/bare")
+}
+
+// benchServe is the handler `lokal serve` builds (JSON request logs, metrics, the public
+// routes and the editor mounted, the body guard) over a SQLite fixture whose namespace
+// "common" holds benchReadKeys keys and is cached.
+func benchServe(b *testing.B) *benchServer {
+	db, f := storagetest.MustOpenFixture(b, "sqlite")
+	logger := slog.New(httpx.NewJSONLog(io.Discard, nil)) // as cmd/lokal's
+	metrics := rest.NewMetrics()
+	cat := storagetest.Catalog(db, &tools.Options{BaseURL: "http://127.0.0.1", Logger: logger,
+		Limiter: db.Limiter(nil), OnRefused: metrics.Refused})
+	h := rest.New(cat, &rest.Options{Logger: logger, Health: db.Ping, Metrics: metrics, BodyTimeout: 20 * time.Second,
+		Public: public.Mount(cat, &public.Options{Logger: logger})})
+	h = app.Mount(h, app.New(cat, &app.Options{Logger: logger, ClientIP: app.ClientIPFrom(nil), BodyTimeout: 20 * time.Second}))
+	s := &benchServer{handler: h, project: f.Project.ID, auth: "Token token=" + f.RW}
+	s.sync(b, "common", benchBody(b, benchReadKeys), benchReadKeys)
+	time.Sleep(benchSettle) // as in benchRead
+	s.etag(b, "common")     // fills the cache
+	return s
+}
+
+// BenchmarkReadCeilingHandler is a cached endpoint 1 request through the handler `lokal
+// serve` builds, called on one goroutine with a writer that drops the body: ns/op and
+// allocs/op of the cached read path, and the one to profile.
+//
+//	go test -run '^$' -bench ReadCeilingHandler -cpuprofile cpu.out -memprofile mem.out ./rest/
+func BenchmarkReadCeilingHandler(b *testing.B) {
+	s := benchServe(b)
+	req := httptest.NewRequest(http.MethodGet, s.readPath("common"), nil)
+	req.Header.Set("Authorization", s.auth)
+	req.RemoteAddr = "127.0.0.1:40000"
+	w := &benchWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w.reset()
+		s.handler.ServeHTTP(w, req)
+		if w.status != http.StatusOK {
+			b.Fatalf("status %d", w.status)
+		}
+	}
 }
 
 const (

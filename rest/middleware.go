@@ -25,15 +25,8 @@ func (s *server) observe(c *gin.Context) {
 		return
 	}
 	// gin's Size is -1 until something is written: a 201 or 204 without a body sent 0 bytes.
-	size := max(c.Writer.Size(), 0)
-	// Paths and statuses only: headers and queries may carry tokens. The record goes to the
-	// handler directly: Logger.LogAttrs would read the clock again and walk the stack for a
-	// source position no request line shows.
-	r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-	r.AddAttrs(slog.String("method", c.Request.Method), slog.String("path", c.Request.URL.Path),
-		slog.Int("status", status), slog.Int("bytes", size),
-		slog.Float64("duration_ms", float64(end.Sub(start).Microseconds())/1000), slog.String("ip", s.proxies.ClientIP(c.Request)))
-	_ = h.Handle(ctx, r)
+	httpx.LogRequest(ctx, h, &httpx.RequestLine{Time: end, Method: c.Request.Method, Path: c.Request.URL.Path,
+		Status: status, Bytes: max(c.Writer.Size(), 0), Duration: end.Sub(start), IP: s.proxies.ClientIP(c.Request)})
 }
 
 func (s *server) recover(c *gin.Context) {
@@ -64,7 +57,7 @@ func noMethod(c *gin.Context) {
 // API's door (the MCP endpoints mark their own), or answers 401.
 func (s *server) authenticate(c *gin.Context) {
 	token := tools.ParseAuthorization(c.GetHeader("Authorization"))
-	p, err := s.cat.Authenticate(c.Request.Context(), token)
+	p, err := s.cat.AuthenticateRef(c.Request.Context(), token)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -74,7 +67,7 @@ func (s *server) authenticate(c *gin.Context) {
 		writeError(c, model.Errorf(model.CodeUnauthorized, "this token was issued for %s only", p.Audience))
 		return
 	}
-	c.Request = c.Request.WithContext(tools.WithDoor(model.WithPrincipal(c.Request.Context(), p), tools.REST))
+	c.Request = c.Request.WithContext(tools.WithCaller(c.Request.Context(), p, tools.REST))
 	c.Next()
 }
 

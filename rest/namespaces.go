@@ -36,7 +36,7 @@ func (s *server) readNamespace(c *gin.Context) {
 }
 
 func serveFile(c *gin.Context, f *model.File) {
-	httpx.ServeCached(c.Writer, c.Request, f.Body, f.Gzip, f.ETag, httpx.NoCache, httpx.JSONType)
+	httpx.ServeFile(c.Writer, c.Request, f, httpx.NoCache, httpx.JSONType)
 }
 
 func (s *server) reportMissing(c *gin.Context) {

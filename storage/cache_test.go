@@ -166,3 +166,49 @@ func splitFields(s string) []string {
 	}
 	return out
 }
+
+// TestCurrentPatch: the hit without a name built answers what CachedPatch keeps under
+// kind\x00group\x00sub while it is current, and nothing once a change is pending, so that
+// the caller's CachedPatch re-reads the keys.
+func TestCurrentPatch(t *testing.T) {
+	db := &DB{cache: newCache()}
+	value := "1"
+	build := func(context.Context) (any, []byte, error) { return nil, []byte(value), nil }
+	patch := func(context.Context, any, []string) (any, []byte, error) { return nil, []byte(value), nil }
+	if f := db.CurrentPatch("p", "ns", "ns", "en"); f != nil {
+		t.Fatalf("before any read: %q", f.Body)
+	}
+	f, err := db.CachedPatch(context.Background(), "p", "ns", "ns\x00ns\x00en", build, patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db.CurrentPatch("p", "ns", "ns", "en"); got != f {
+		t.Fatalf("after a read: %v, want the file read", got)
+	}
+	for _, other := range [][3]string{{"q", "ns", "en"}, {"p", "ns2", "en"}, {"p", "ns", "de"}} {
+		if got := db.CurrentPatch(other[0], other[1], "ns", other[2]); got != nil {
+			t.Errorf("%v: %q", other, got.Body)
+		}
+	}
+	if got := db.CurrentPatch("p", "ns", "dict", "en"); got != nil {
+		t.Errorf("another kind: %q", got.Body)
+	}
+
+	value = "2"
+	cs := changeSet{}
+	cs.addKeys("ns", []string{"k"})
+	db.cache.apply("p", cs)
+	if got := db.CurrentPatch("p", "ns", "ns", "en"); got != nil {
+		t.Fatalf("a change pending: %q", got.Body)
+	}
+	f, err = db.CachedPatch(context.Background(), "p", "ns", "ns\x00ns\x00en", build, patch)
+	if err != nil || string(f.Body) != "2" {
+		t.Fatalf("patched: %v %v", f, err)
+	}
+	if got := db.CurrentPatch("p", "ns", "ns", "en"); got != f {
+		t.Fatalf("after the patch: %v", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { db.CurrentPatch("p", "ns", "ns", "en") }); n != 0 {
+		t.Errorf("%v allocations per hit", n)
+	}
+}

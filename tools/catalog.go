@@ -108,7 +108,7 @@ type Catalog struct {
 }
 
 type cachedPrincipal struct {
-	p       model.Principal
+	p       *model.Principal // shared by every request of the token: never changed
 	expires time.Time
 }
 

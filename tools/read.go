@@ -12,6 +12,12 @@ import (
 	"github.com/lokal-dev/lokal/tools/model"
 )
 
+// currentStore answers a patched file's cache hit without its name built or the functions
+// that would build it (storage.DB.CurrentPatch): the name is kind\x00group\x00sub.
+type currentStore interface {
+	CurrentPatch(projectID, group, kind, sub string) *model.File
+}
+
 // NamespaceRef names one namespace in one language of a project.
 type NamespaceRef struct {
 	ProjectID string `json:"project_id"`
@@ -38,6 +44,11 @@ func (c *Catalog) ReadNamespace(ctx context.Context, ref NamespaceRef) (*model.F
 	}
 	if checkNamespace(ref.Namespace) != nil {
 		return nil, errNoNamespace(ref.Namespace)
+	}
+	if cs, ok := c.store.(currentStore); ok {
+		if f := cs.CurrentPatch(ref.ProjectID, ref.Namespace, "ns", ref.Language); f != nil {
+			return f, nil
+		}
 	}
 	name := "ns\x00" + ref.Namespace + "\x00" + ref.Language
 	ps, ok := c.store.(patchingStore)

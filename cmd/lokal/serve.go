@@ -19,6 +19,7 @@ import (
 	"github.com/lokal-dev/lokal/public"
 	"github.com/lokal-dev/lokal/rest"
 	"github.com/lokal-dev/lokal/rest/app"
+	"github.com/lokal-dev/lokal/rest/httpx"
 	"github.com/lokal-dev/lokal/rest/reqbody"
 	"github.com/lokal-dev/lokal/storage"
 	"github.com/lokal-dev/lokal/tools"
@@ -171,7 +172,8 @@ func serve(ctx context.Context, cfg serveConfig, c *call) error {
 
 	logs := newLogBuffer(c.stderr, 200*time.Millisecond)
 	defer logs.Close()
-	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	// JSON, with the request line of every API and Embed request written directly.
+	logger := slog.New(httpx.NewJSONLog(logs, nil))
 	if os.Getenv("LOKAL_LOG_FORMAT") == "text" {
 		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}

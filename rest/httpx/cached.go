@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 // Header values shared by every answer, so the hot path allocates none.
@@ -18,8 +20,21 @@ var (
 // 304 when If-None-Match matches it. HEAD gets the headers alone. Callers pass bytes they
 // built once, so that a read that changed nothing costs no serialization.
 func ServeCached(w http.ResponseWriter, r *http.Request, body, gz []byte, etag string, cacheControl, contentType []string) {
+	serveCached(w, r, body, gz, etag, model.FileHeader{}, cacheControl, contentType)
+}
+
+// ServeFile is ServeCached of a stored file, with the header values it carries.
+func ServeFile(w http.ResponseWriter, r *http.Request, f *model.File, cacheControl, contentType []string) {
+	serveCached(w, r, f.Body, f.Gzip, f.ETag, f.Header, cacheControl, contentType)
+}
+
+// serveCached is ServeCached with the header values in hv, each made here when missing.
+func serveCached(w http.ResponseWriter, r *http.Request, body, gz []byte, etag string, hv model.FileHeader, cacheControl, contentType []string) {
 	h := w.Header()
-	h["Etag"] = []string{etag}
+	if hv.ETag == nil {
+		hv.ETag = []string{etag}
+	}
+	h["Etag"] = hv.ETag
 	h["Cache-Control"] = cacheControl
 	h["Vary"] = varyEncoding
 	if ETagMatches(r.Header.Get("If-None-Match"), etag) {
@@ -27,11 +42,15 @@ func ServeCached(w http.ResponseWriter, r *http.Request, body, gz []byte, etag s
 		return
 	}
 	h["Content-Type"] = contentType
+	length := hv.Length
 	if gz != nil && AcceptsGzip(r.Header.Get("Accept-Encoding")) {
 		h["Content-Encoding"] = gzipEncoding
-		body = gz
+		body, length = gz, hv.GzipLength
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	if length == nil {
+		length = []string{strconv.Itoa(len(body))}
+	}
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		w.Write(body) //nolint:errcheck // the client left

@@ -1,8 +1,12 @@
 package httpx
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
+
+	"github.com/lokal-dev/lokal/tools/model"
 )
 
 func TestETagMatches(t *testing.T) {
@@ -45,7 +49,23 @@ func TestAcceptsGzip(t *testing.T) {
 	}
 }
 
+// TestServeCached: ServeCached, and ServeFile with the header values a stored file carries,
+// answer the same.
 func TestServeCached(t *testing.T) {
+	body := []byte(`{"k":"v"}`)
+	t.Run("ServeCached", func(t *testing.T) {
+		testServeCached(t, func(w http.ResponseWriter, r *http.Request, gz []byte) {
+			ServeCached(w, r, body, gz, `"e1"`, NoCache, JSONType)
+		})
+	})
+	t.Run("ServeFile", func(t *testing.T) {
+		testServeCached(t, func(w http.ResponseWriter, r *http.Request, gz []byte) {
+			ServeFile(w, r, model.NewFile(body, gz, `"e1"`, time.Time{}), NoCache, JSONType)
+		})
+	})
+}
+
+func testServeCached(t *testing.T, serveFn func(w http.ResponseWriter, r *http.Request, gz []byte)) {
 	body, gz := []byte(`{"k":"v"}`), []byte("gzipped")
 	serve := func(method string, header map[string]string, gz []byte) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, "/x", nil)
@@ -53,7 +73,7 @@ func TestServeCached(t *testing.T) {
 			r.Header.Set(k, v)
 		}
 		w := httptest.NewRecorder()
-		ServeCached(w, r, body, gz, `"e1"`, NoCache, JSONType)
+		serveFn(w, r, gz)
 		return w
 	}
 	common := func(name string, w *httptest.ResponseRecorder) {
@@ -102,3 +122,19 @@ func TestServeCached(t *testing.T) {
 		t.Errorf("HEAD: %d %v %q", w.Code, w.Header(), w.Body)
 	}
 }
+
+// TestServeFileAllocates: a stored file's answer sets its header values without making any.
+func TestServeFileAllocates(t *testing.T) {
+	f := model.NewFile([]byte(`{"k":"v"}`), []byte("gzipped"), `"e1"`, time.Time{})
+	r := httptest.NewRequest("GET", "/x", nil)
+	w := &headerSink{h: http.Header{}}
+	if n := testing.AllocsPerRun(100, func() { ServeFile(w, r, f, NoCache, JSONType) }); n != 0 {
+		t.Errorf("%v allocations per answer", n)
+	}
+}
+
+type headerSink struct{ h http.Header }
+
+func (d *headerSink) Header() http.Header         { return d.h }
+func (d *headerSink) Write(b []byte) (int, error) { return len(b), nil }
+func (d *headerSink) WriteHeader(int)             {}

@@ -1,8 +1,15 @@
 // Package httpx is the HTTP edge of every door lokal serves: the token API and MCP (package
 // rest), the Embed's public routes (package public) and the editor (package rest/app). What
 // a caller sees at that edge — the status of each error code, the error body, JSON without
-// HTML escaping, Retry-After, CORS, which address a request comes from, ETags and 304 — is
-// decided here once, so that the doors cannot drift apart.
+// HTML escaping, Retry-After, CORS, which address a request comes from, ETags and 304, the
+// request log's line — is decided here once, so that the doors cannot drift apart.
+//
+// # The request line
+//
+// [LogRequest] writes one line per request: method, path, status, bytes of the body sent,
+// duration_ms (milliseconds to the microsecond, a JSON number) and the client's ip. Through
+// a [JSONLog] (what lokal serve logs with) the line is appended by hand, in the bytes slog's
+// JSON handler would write, since through slog it cost more than the rest of a cached read.
 //
 // # net/http first
 //

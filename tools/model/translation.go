@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Translation statuses.
 const (
@@ -84,6 +87,25 @@ type File struct {
 	Gzip   []byte
 	ETag   string
 	Stored time.Time
+	// Header is made once by NewFile, so that serving the file allocates no header value;
+	// a File made otherwise has none and its values are made per answer.
+	Header FileHeader
+}
+
+// FileHeader is a file's ETag and Content-Length header values (of Body and of Gzip).
+type FileHeader struct {
+	ETag, Length, GzipLength []string
+}
+
+// NewFile is the File of body, its gzip form (nil until made) and ETag, with its header
+// values.
+func NewFile(body, gz []byte, etag string, stored time.Time) *File {
+	f := &File{Body: body, Gzip: gz, ETag: etag, Stored: stored,
+		Header: FileHeader{ETag: []string{etag}, Length: []string{strconv.Itoa(len(body))}}}
+	if gz != nil {
+		f.Header.GzipLength = []string{strconv.Itoa(len(gz))}
+	}
+	return f
 }
 
 // KeyRecord is one key without its translations.
