@@ -18,7 +18,7 @@ func TestXcodeSimpleCompare(t *testing.T) {
 	c := collate.New(language.Und, collate.Numeric)
 	var buf collate.Buffer
 	r := rand.New(rand.NewPCG(34, 33))
-	pieces := []string{"a", "b", "z", "ab", "_", "-", ".", "0", "1", "2", "9", "10", "19", "100", "007", "01", "label", "section_", "element_"}
+	pieces := []string{"a", "b", "z", "ab", "_", "-", ".", "0", "1", "2", "9", "10", "19", "100", "007", "01", "00", "000", "0010", "label", "section_", "element_"}
 	gen := func() string {
 		var b strings.Builder
 		for n := r.IntN(6); n >= 0; n-- {
