@@ -65,14 +65,45 @@ WHERE id BETWEEN ? AND ? AND namespace_id = ? ORDER BY id`, lo, hi, ns.ID)
 		return sc.err
 	}
 	keys := (*out)[start:]
+	// at[id-lo] is the key of id's place in keys, -1 for another namespace's: rows read in
+	// their own id order are placed through it.
+	var at []int32
 	// keys are in id order: each language's rows are merged into them by key id.
 	read := func(lang string, set func(k *model.KeyState, r *model.TranslationState)) error {
-		rows, err := t.tx.QueryContext(ctx, `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM `+rowsFrom+`
-WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, lang)
+		q, args := `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM `+rowsFrom+`
+WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, []any{lo, hi, lang}
+		if !t.db.postgres {
+			// SQLite: rows written together have neighbouring ids, and read as a range of
+			// the table they cost no search each from the index to the table, which was
+			// most of reading them. Their ids are counted from the index alone.
+			var rlo, rhi, rn int64
+			if err := t.tx.QueryRowContext(ctx, `SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0), COUNT(*) FROM translations INDEXED BY translations_key_language
+WHERE key_id BETWEEN ? AND ? AND language = ?`, lo, hi, lang).Scan(&rlo, &rhi, &rn); err != nil {
+				return mapError(err)
+			}
+			if rn == 0 {
+				return nil
+			}
+			if rhi-rlo+1 <= fileKeysSpan*rn+1000 {
+				q, args = `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM translations AS r NOT INDEXED
+WHERE r.id BETWEEN ? AND ? AND r.key_id BETWEEN ? AND ? AND r.language = ?`, []any{rlo, rhi, lo, hi, lang}
+				if at == nil {
+					at = make([]int32, hi-lo+1)
+					for i := range at {
+						at[i] = -1
+					}
+					for i := range keys {
+						at[keys[i].ID-lo] = int32(i)
+					}
+				}
+			}
+		}
+		rows, err := t.tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return mapError(err)
 		}
 		defer rows.Close()
+		byID := len(args) == 5
 		vals := make([]any, 1+fileRows.n())
 		ptrs := make([]any, len(vals))
 		for i := range vals {
@@ -88,11 +119,17 @@ WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, lo, hi, la
 				return mapError(err)
 			}
 			id := sc.int(vals[0])
-			for i < len(keys) && keys[i].ID < id {
-				i++
-			}
-			if i == len(keys) {
-				break
+			if byID {
+				if i = int(at[id-lo]); i < 0 {
+					continue
+				}
+			} else {
+				for i < len(keys) && keys[i].ID < id {
+					i++
+				}
+				if i == len(keys) {
+					break
+				}
 			}
 			if keys[i].ID == id && vals[1] != nil {
 				slab = append(slab, model.TranslationState{})
