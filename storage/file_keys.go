@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lokal-dev/lokal/tools/model"
 )
@@ -69,8 +70,14 @@ WHERE id BETWEEN ? AND ? AND namespace_id = ? ORDER BY id`, lo, hi, ns.ID)
 	// their own id order are placed through it.
 	var at []int32
 	// keys are in id order: each language's rows are merged into them by key id.
+	cols := fmt.Sprintf(string(fileRows), "r")
+	if !t.db.postgres {
+		// modernc.org/sqlite reads a text column under the connection's mutex three times
+		// (type, text, declared type) and copies it: a status is read as its number.
+		cols = strings.Replace(cols, "r.status", fileStatusCode, 1)
+	}
 	read := func(lang string, set func(k *model.KeyState, r *model.TranslationState)) error {
-		q, args := `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM `+rowsFrom+`
+		q, args := `SELECT r.key_id, `+cols+` FROM `+rowsFrom+`
 WHERE r.key_id BETWEEN ? AND ? AND r.language = ? ORDER BY r.key_id`, []any{lo, hi, lang}
 		if !t.db.postgres {
 			// SQLite: rows written together have neighbouring ids, and read as a range of
@@ -85,7 +92,7 @@ WHERE key_id BETWEEN ? AND ? AND language = ?`, lo, hi, lang).Scan(&rlo, &rhi, &
 				return nil
 			}
 			if rhi-rlo+1 <= fileKeysSpan*rn+1000 {
-				q, args = `SELECT r.key_id, `+fmt.Sprintf(string(fileRows), "r")+` FROM translations AS r NOT INDEXED
+				q, args = `SELECT r.key_id, `+cols+` FROM translations AS r NOT INDEXED
 WHERE r.id BETWEEN ? AND ? AND r.key_id BETWEEN ? AND ? AND r.language = ?`, []any{rlo, rhi, lo, hi, lang}
 				if at == nil {
 					at = make([]int32, hi-lo+1)
@@ -158,15 +165,27 @@ WHERE r.id BETWEEN ? AND ? AND r.key_id BETWEEN ? AND ? AND r.language = ?`, []a
 	return read(language, func(k *model.KeyState, r *model.TranslationState) { k.Value = r })
 }
 
-// fileRow fills r from the fileRows columns v (as translation does), its source version
-// appended to versions, which has room for it.
+// fileStatusCode is a row's status as fileRow reads it: the two statuses as numbers,
+// another as its text.
+const fileStatusCode = "CASE r.status WHEN 'approved' THEN 1 WHEN 'needs_review' THEN 2 ELSE r.status END"
+
+// fileRow fills r from the fileRows columns v (as translation does; the status as text or
+// as fileStatusCode), its source version appended to versions, which has room for it.
 func (s *scanner) fileRow(r *model.TranslationState, v []any, language string, versions *[]int64) {
-	r.ID, r.Language, r.Value, r.Status, r.DoNotTranslate = s.int(v[0]), language, s.str(v[1]), s.str(v[2]), s.bool(v[3])
-	switch r.Status { // one string per status, not one per row kept for as long as the cache
-	case model.StatusApproved:
+	r.ID, r.Language, r.Value, r.DoNotTranslate = s.int(v[0]), language, s.str(v[1]), s.bool(v[3])
+	switch st := v[2].(type) { // one string per status, not one per row kept for as long as the cache
+	case int64:
 		r.Status = model.StatusApproved
-	case model.StatusNeedsReview:
-		r.Status = model.StatusNeedsReview
+		if st == 2 {
+			r.Status = model.StatusNeedsReview
+		}
+	default:
+		switch r.Status = s.str(st); r.Status {
+		case model.StatusApproved:
+			r.Status = model.StatusApproved
+		case model.StatusNeedsReview:
+			r.Status = model.StatusNeedsReview
+		}
 	}
 	if v[4] != nil {
 		*versions = append(*versions, s.int(v[4]))
