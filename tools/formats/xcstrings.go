@@ -957,6 +957,15 @@ func xcodeOrder(keys []string) []int {
 			return nil
 		}
 		order := identity(len(keys))
+		if sk, ok := xcodeSimpleKeys(keys); ok {
+			slices.SortFunc(order, func(a, b int) int {
+				if r := bytes.Compare(sk[a], sk[b]); r != 0 {
+					return r
+				}
+				return strings.Compare(keys[a], keys[b])
+			})
+			return order
+		}
 		slices.SortFunc(order, func(a, b int) int { return xcodeSimpleCompare(keys[a], keys[b]) })
 		return order
 	}
@@ -988,6 +997,56 @@ func xcodeSimple(k string) bool {
 		}
 	}
 	return true
+}
+
+// xcodeSimpleKeys are xcodeSimple keys' sort keys, which compare bytewise as
+// xcodeSimpleCollate does (comparing them was most of sorting): a number's digit count
+// below every character, then "_" < "-" < "." < a number's start < letters; a number is
+// its start, then its count and digits without leading zeros unless it is zeros alone.
+// The keys share one slab; false when a number has more digits than a byte counts here.
+func xcodeSimpleKeys(keys []string) ([][]byte, bool) {
+	const maxDigits, start = 100, 104
+	n := 0
+	for _, k := range keys {
+		n += 2 * len(k)
+	}
+	slab := make([]byte, 0, n)
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		at := len(slab)
+		for j := 0; j < len(k); {
+			switch c := k[j]; {
+			case c == '_':
+				slab = append(slab, maxDigits+1)
+			case c == '-':
+				slab = append(slab, maxDigits+2)
+			case c == '.':
+				slab = append(slab, maxDigits+3)
+			case c >= '0' && c <= '9':
+				for j < len(k) && k[j] == '0' {
+					j++
+				}
+				lo := j
+				for j < len(k) && k[j] >= '0' && k[j] <= '9' {
+					j++
+				}
+				if j-lo > maxDigits {
+					return nil, false
+				}
+				slab = append(slab, start)
+				if j > lo {
+					slab = append(slab, byte(j-lo))
+					slab = append(slab, k[lo:j]...)
+				}
+				continue
+			default:
+				slab = append(slab, start+1+c-'a')
+			}
+			j++
+		}
+		out[i] = slab[at:len(slab):len(slab)]
+	}
+	return out, true
 }
 
 // xcodeSimpleCompare is the Unicode collation with numbers compared by value of two

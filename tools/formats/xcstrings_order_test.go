@@ -40,6 +40,17 @@ func TestXcodeSimpleCompare(t *testing.T) {
 		if got := xcodeSimpleCompare(a, b); cmp.Compare(got, 0) != want {
 			t.Fatalf("%q vs %q: %d, the collator %d", a, b, got, want)
 		}
+		sk, ok := xcodeSimpleKeys([]string{a, b})
+		if !ok {
+			t.Fatalf("%q, %q: no sort keys", a, b)
+		}
+		got := bytes.Compare(sk[0], sk[1])
+		if got == 0 {
+			got = strings.Compare(a, b)
+		}
+		if got != want {
+			t.Fatalf("%q vs %q: sort keys %d, the collator %d", a, b, got, want)
+		}
 	}
 	if tested < 5000 {
 		t.Fatalf("only %d pairs were simple", tested)
