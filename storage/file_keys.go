@@ -18,7 +18,8 @@ const fileKeysSpan = 4
 // language and in language, as keyStates does, unsorted. The keys and each language's
 // rows are read as ranges of ids, in id order, and merged here by key id: as a join each
 // key cost a B-tree search per language, which was most of a cold export's 50,000 keys
-// (no index is added for it: each costs every write). Sparse ids fall back to keyStates.
+// (no index is added for it: each costs every write). Sparse ids fall back to keyStates;
+// PostgreSQL joins the ranges itself (joinedFileKeys).
 func (t *tx) namespaceFileKeys(ctx context.Context, ns model.Namespace, sourceLanguage, language string, out *[]model.KeyState) error {
 	var lo, hi, n int64
 	if err := t.tx.QueryRowContext(ctx, `SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0), COUNT(*) FROM translation_keys WHERE namespace_id = ?`, ns.ID).Scan(&lo, &hi, &n); err != nil {
@@ -29,6 +30,9 @@ func (t *tx) namespaceFileKeys(ctx context.Context, ns model.Namespace, sourceLa
 	}
 	if hi-lo+1 > fileKeysSpan*n+1000 {
 		return t.keyStates(ctx, ns, sourceLanguage, language, nil, fileRows, out)
+	}
+	if t.db.postgres {
+		return t.joinedFileKeys(ctx, ns, lo, hi, int(n), sourceLanguage, language, out)
 	}
 	// SQLite: NOT INDEXED leaves the rowid range (the table in id order) rather than the
 	// namespace's index and a table search per key; INDEXED BY keeps the translations'
@@ -196,4 +200,70 @@ func (s *scanner) fileRow(r *model.TranslationState, v []any, language string, v
 		text := s.str(v[6])
 		r.ServedValue = &text
 	}
+}
+
+// joinedFileKeys is namespaceFileKeys on PostgreSQL: each key with its rows as one row,
+// the three ranges joined by the server. pgdriver sets the connection's read deadline
+// for every row it reads, a quarter of reading the keys and rows as three lists.
+func (t *tx) joinedFileKeys(ctx context.Context, ns model.Namespace, lo, hi int64, n int, sourceLanguage, language string, out *[]model.KeyState) error {
+	same := language == sourceLanguage
+	cols := "k.id, k.key, k.hidden, k.source_version, k.description, " + fmt.Sprintf(string(fileRows), "s")
+	from := `(SELECT id, key, hidden, source_version, description FROM translation_keys WHERE id BETWEEN ? AND ? AND namespace_id = ?) AS k
+LEFT JOIN (SELECT * FROM translations WHERE key_id BETWEEN ? AND ? AND language = ?) AS s ON s.key_id = k.id`
+	args := []any{lo, hi, ns.ID, lo, hi, sourceLanguage}
+	if !same {
+		cols += ", " + fmt.Sprintf(string(fileRows), "t")
+		from += `
+LEFT JOIN (SELECT * FROM translations WHERE key_id BETWEEN ? AND ? AND language = ?) AS t ON t.key_id = k.id`
+		args = append(args, lo, hi, language)
+	}
+	rows, err := t.tx.QueryContext(ctx, "SELECT "+cols+" FROM "+from, args...)
+	if err != nil {
+		return mapError(err)
+	}
+	defer rows.Close()
+	w := fileRows.n()
+	vals := make([]any, 5+w)
+	if !same {
+		vals = make([]any, 5+2*w)
+	}
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	*out = slices.Grow(*out, n)
+	// The rows are allocated together, as namespaceFileKeys does.
+	slab := make([]model.TranslationState, 0, 2*n)
+	versions := make([]int64, 0, 2*n)
+	var sc scanner
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return mapError(err)
+		}
+		k := model.KeyState{ID: sc.int(vals[0]), Key: sc.str(vals[1]), Hidden: sc.bool(vals[2]),
+			SourceVersion: sc.int(vals[3]), Description: sc.str(vals[4])}
+		row := func(v []any, lang string) *model.TranslationState {
+			if v[0] == nil {
+				return nil
+			}
+			slab = append(slab, model.TranslationState{})
+			r := &slab[len(slab)-1]
+			sc.fileRow(r, v, lang, &versions)
+			return r
+		}
+		k.Source = row(vals[5:5+w], sourceLanguage)
+		if same {
+			if k.Source != nil {
+				v := *k.Source
+				k.Value = &v
+			}
+		} else {
+			k.Value = row(vals[5+w:], language)
+		}
+		*out = append(*out, k)
+	}
+	if sc.err != nil {
+		return sc.err
+	}
+	return mapError(rows.Err())
 }
