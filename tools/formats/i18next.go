@@ -205,17 +205,14 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 	}
 
 	// Place the keys by the nesting rule; a leaf's value is its key, to find its members.
-	rows := make([]Row, len(keys))
-	order := make(map[string]int, len(keys))
-	for i, k := range keys {
-		rows[i] = Row{Key: k, Value: k}
-		order[k] = i
-	}
-	slices.SortFunc(rows, func(a, b Row) int { return strings.Compare(a.Key, b.Key) })
+	// Each is placed with its index in keys, so that a kid's first is the smallest entry
+	// index under it (keys placed in key order never land outside the kids they pass).
+	rows := identity(len(keys))
+	slices.SortFunc(rows, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
 	// The nesting rule is yaml's (doc.go): its tree, with each leaf holding its key.
 	tree := newYAMLTree()
-	for i, r := range rows {
-		if err := tree.place(&Entry{Key: r.Key}, i, &yaml.Node{Kind: yaml.ScalarNode, Value: r.Key}); err != nil {
+	for _, i := range rows {
+		if err := tree.place(&Entry{Key: keys[i]}, i, &yaml.Node{Kind: yaml.ScalarNode, Value: keys[i]}); err != nil {
 			return nil, fmt.Errorf("formats: i18next: %w", err)
 		}
 	}
@@ -230,32 +227,16 @@ func encodeI18next(f *File, o Options) ([]byte, error) {
 		}
 	}
 
-	// first is the smallest entry index under a tree, so that members keep entry order.
-	var first func(t *yamlTree) int
-	first = func(t *yamlTree) int {
-		m := len(keys)
-		for _, k := range t.kids {
-			if k.leaf != nil {
-				m = min(m, order[k.leaf.Value])
-			} else {
-				m = min(m, first(k.child))
-			}
-		}
-		return m
-	}
 	var build func(t *yamlTree, path string) (*jsonNode, error)
 	build = func(t *yamlTree, path string) (*jsonNode, error) {
 		type slot struct {
 			name string
 			at   int
 		}
-		var slots []slot
+		// Members keep entry order: a kid is where the first entry under it is.
+		slots := make([]slot, 0, len(t.kids))
 		for _, k := range t.kids {
-			if k.leaf != nil {
-				slots = append(slots, slot{k.name, order[k.leaf.Value]})
-			} else {
-				slots = append(slots, slot{k.name, first(k.child)})
-			}
+			slots = append(slots, slot{k.name, k.first})
 		}
 		slices.SortFunc(slots, func(a, b slot) int {
 			if a.at != b.at {

@@ -957,6 +957,15 @@ func xcodeOrder(keys []string) []int {
 			return nil
 		}
 		order := identity(len(keys))
+		if sk, ok := xcodeSimpleKeys(keys); ok {
+			slices.SortFunc(order, func(a, b int) int {
+				if r := bytes.Compare(sk[a], sk[b]); r != 0 {
+					return r
+				}
+				return strings.Compare(keys[a], keys[b])
+			})
+			return order
+		}
 		slices.SortFunc(order, func(a, b int) int { return xcodeSimpleCompare(keys[a], keys[b]) })
 		return order
 	}
@@ -977,17 +986,12 @@ func xcodeOrder(keys []string) []int {
 	return order
 }
 
-// xcodeSimple: k is made of lower-case ASCII letters, numbers not starting with 0, "_",
-// "-" and ".", where xcodeSimpleCompare gives the collator's order.
+// xcodeSimple: k is made of lower-case ASCII letters, numbers, "_", "-" and ".", where
+// xcodeSimpleCompare gives the collator's order.
 func xcodeSimple(k string) bool {
 	for i := 0; i < len(k); i++ {
 		switch c := k[i]; {
-		case c >= 'a' && c <= 'z', c == '_', c == '-', c == '.':
-		case c == '0':
-			if i == 0 || k[i-1] < '0' || k[i-1] > '9' {
-				return false // a number that starts with 0: the collator has rules of its own for zeros
-			}
-		case c >= '1' && c <= '9':
+		case c >= 'a' && c <= 'z', c == '_', c == '-', c == '.', c >= '0' && c <= '9':
 		default:
 			return false
 		}
@@ -995,9 +999,72 @@ func xcodeSimple(k string) bool {
 	return true
 }
 
+// xcodeSimpleKeys are xcodeSimple keys' sort keys, which compare bytewise as
+// xcodeSimpleCollate does (comparing them was most of sorting): a number's digit count
+// below every character, then "_" < "-" < "." < a number's start < letters; a number is
+// its start, then its count and digits without leading zeros unless it is zeros alone.
+// The keys share one slab; false when a number has more digits than a byte counts here.
+func xcodeSimpleKeys(keys []string) ([][]byte, bool) {
+	const maxDigits, start = 100, 104
+	n := 0
+	for _, k := range keys {
+		n += 2 * len(k)
+	}
+	slab := make([]byte, 0, n)
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		at := len(slab)
+		for j := 0; j < len(k); {
+			switch c := k[j]; {
+			case c == '_':
+				slab = append(slab, maxDigits+1)
+			case c == '-':
+				slab = append(slab, maxDigits+2)
+			case c == '.':
+				slab = append(slab, maxDigits+3)
+			case c >= '0' && c <= '9':
+				for j < len(k) && k[j] == '0' {
+					j++
+				}
+				lo := j
+				for j < len(k) && k[j] >= '0' && k[j] <= '9' {
+					j++
+				}
+				if j-lo > maxDigits {
+					return nil, false
+				}
+				slab = append(slab, start)
+				if j > lo {
+					slab = append(slab, byte(j-lo))
+					slab = append(slab, k[lo:j]...)
+				}
+				continue
+			default:
+				slab = append(slab, start+1+c-'a')
+			}
+			j++
+		}
+		out[i] = slab[at:len(slab):len(slab)]
+	}
+	return out, true
+}
+
 // xcodeSimpleCompare is the Unicode collation with numbers compared by value of two
-// xcodeSimple strings: "_" < "-" < "." < numbers < letters, a string before those it begins.
+// xcodeSimple strings, ties by bytes: "_" < "-" < "." < numbers < letters, a string
+// before those it begins. The collator drops a number's leading zeros; a number of
+// zeros alone weighs only its start, so that what follows it compares with another
+// number's digit count, which is below every character (x_1.l before x_0.l, x_0 before
+// x_1).
 func xcodeSimpleCompare(a, b string) int {
+	if r := xcodeSimpleCollate(a, b); r != 0 {
+		return r
+	}
+	return strings.Compare(a, b)
+}
+
+// xcodeSimpleCollate is xcodeSimpleCompare without the tie by bytes: 0 for strings that
+// differ only in their numbers' leading zeros.
+func xcodeSimpleCollate(a, b string) int {
 	class := func(c byte) int {
 		switch {
 		case c == '_':
@@ -1010,6 +1077,16 @@ func xcodeSimpleCompare(a, b string) int {
 			return 3
 		}
 		return 4
+	}
+	digits := func(s string, i int) (lo, hi int) { // the number at i without its leading zeros
+		for i < len(s) && s[i] == '0' {
+			i++
+		}
+		lo = i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return lo, i
 	}
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
@@ -1025,18 +1102,26 @@ func xcodeSimpleCompare(a, b string) int {
 			j++
 			continue
 		}
-		ei, ej := i, j
-		for ei < len(a) && a[ei] >= '0' && a[ei] <= '9' {
-			ei++
-		}
-		for ej < len(b) && b[ej] >= '0' && b[ej] <= '9' {
-			ej++
-		}
-		if ei-i != ej-j {
-			return (ei - i) - (ej - j)
-		}
-		if r := strings.Compare(a[i:ei], b[j:ej]); r != 0 {
-			return r
+		si, ei := digits(a, i)
+		sj, ej := digits(b, j)
+		switch za, zb := si == ei, sj == ej; {
+		case za && zb:
+		case za: // what follows a's zeros against b's digit count
+			if ei == len(a) {
+				return -1
+			}
+			return 1
+		case zb:
+			if ej == len(b) {
+				return 1
+			}
+			return -1
+		case ei-si != ej-sj:
+			return (ei - si) - (ej - sj)
+		default:
+			if r := strings.Compare(a[si:ei], b[sj:ej]); r != 0 {
+				return r
+			}
 		}
 		i, j = ei, ej
 	}

@@ -18,7 +18,7 @@ func TestXcodeSimpleCompare(t *testing.T) {
 	c := collate.New(language.Und, collate.Numeric)
 	var buf collate.Buffer
 	r := rand.New(rand.NewPCG(34, 33))
-	pieces := []string{"a", "b", "z", "ab", "_", "-", ".", "0", "1", "2", "9", "10", "19", "100", "007", "01", "label", "section_", "element_"}
+	pieces := []string{"a", "b", "z", "ab", "_", "-", ".", "0", "1", "2", "9", "10", "19", "100", "007", "01", "00", "000", "0010", "label", "section_", "element_"}
 	gen := func() string {
 		var b strings.Builder
 		for n := r.IntN(6); n >= 0; n-- {
@@ -39,6 +39,17 @@ func TestXcodeSimpleCompare(t *testing.T) {
 		}
 		if got := xcodeSimpleCompare(a, b); cmp.Compare(got, 0) != want {
 			t.Fatalf("%q vs %q: %d, the collator %d", a, b, got, want)
+		}
+		sk, ok := xcodeSimpleKeys([]string{a, b})
+		if !ok {
+			t.Fatalf("%q, %q: no sort keys", a, b)
+		}
+		got := bytes.Compare(sk[0], sk[1])
+		if got == 0 {
+			got = strings.Compare(a, b)
+		}
+		if got != want {
+			t.Fatalf("%q vs %q: sort keys %d, the collator %d", a, b, got, want)
 		}
 	}
 	if tested < 5000 {

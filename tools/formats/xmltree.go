@@ -378,6 +378,15 @@ func xmlValidRune(r rune) bool {
 }
 
 func xmlClean(s string) string {
+	// Most text is ASCII that XML allows: one pass over its bytes, not two over its runes.
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		c := s[i]
+		ascii = c < utf8.RuneSelf && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r')
+	}
+	if ascii {
+		return s
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if strings.IndexFunc(s, func(r rune) bool { return !xmlValidRune(r) }) < 0 {
 		return s
