@@ -234,7 +234,7 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 					// Only the other languages' writes read them: a file of the source
 					// language alone keeps no map of its new keys.
 					fresh = make(map[string]int64, len(synced.Created))
-					for _, ch := range changes {
+					for ch := range model.Expand(changes) {
 						if ch.Kind == model.ChangeKeyCreated {
 							fresh[ch.Key] = ch.KeyID
 						}
@@ -386,7 +386,7 @@ func importNeeds(proj model.Project, in ImportIn) (string, model.Right) {
 // value, and changing it alone would leave cached files behind.
 func describeKeys(ctx context.Context, tx model.Tx, changes []model.Change, notes map[string]string) error {
 	d := map[int64]string{}
-	for _, ch := range changes {
+	for ch := range model.Expand(changes) {
 		if n := notes[ch.Key]; ch.Kind == model.ChangeKeyCreated && n != "" {
 			d[ch.KeyID] = n
 		}
