@@ -104,22 +104,28 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	ids := make([]int64, len(keys))
 	done := make([]bool, len(keys)) // staged: rows written by a chunk
 	created, _ := ctx.Value(createdKey{}).(*createdRows)
-	newKeys := make([]model.NewKey, 0, len(keys))
-	var at []int // the index in keys of each of newKeys
+	var at []int // the indexes in keys of the keys to insert here
 	for i, k := range keys {
-		if ids[i], done[i] = stagedID(ctx, ns.ID, k); done[i] {
-			continue
+		if ids[i], done[i] = stagedID(ctx, ns.ID, k); !done[i] {
+			at = append(at, i)
 		}
-		newKeys = append(newKeys, model.NewKey{NamespaceID: ns.ID, Key: k, SourceVersion: version})
-		at = append(at, i)
 	}
-	if len(newKeys) > 0 {
+	// A piece at a time: PostgreSQL's one statement of 300,000 keys held their hashes and
+	// text arrays all at once, more than the file's size twice over.
+	newKeys := make([]model.NewKey, 0, min(len(at), createPiece))
+	for len(at) > 0 {
+		piece := at[:min(len(at), createPiece)]
+		at = at[len(piece):]
+		newKeys = newKeys[:0]
+		for _, i := range piece {
+			newKeys = append(newKeys, model.NewKey{NamespaceID: ns.ID, Key: keys[i], SourceVersion: version})
+		}
 		inserted, err := tx.InsertKeys(ctx, newKeys)
 		if err != nil {
 			return nil, err
 		}
 		for j, id := range inserted {
-			ids[at[j]] = id
+			ids[piece[j]] = id
 		}
 	}
 	// The changes name the keys in batches, and the rows are written a piece at a time:
