@@ -185,7 +185,7 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 }
 
 // createPiece is how many rows createKeys hands the store at a time.
-const createPiece = 4096
+const createPiece = 2048
 
 // AddKeyIn is add_key's input.
 type AddKeyIn struct {
