@@ -69,7 +69,7 @@ func (e *bulkEvents) normalized() []model.WriteEvent {
 	defer e.mu.Unlock()
 	out := make([]model.WriteEvent, len(e.evs))
 	for i, ev := range e.evs {
-		chs := slices.Clone(ev.Changes)
+		chs := slices.Collect(ev.All())
 		for j := range chs {
 			chs[j].KeyID = 0
 		}

@@ -18,7 +18,8 @@
 // Every write goes through Catalog.write: it passes the operation's gate, validates, spends
 // the row's budgets through the [model.Limiter] port, runs the operation in one transaction under the
 // write time budget, and hands the typed [model.Change]s it reports to every [WriteHook]
-// inside that transaction. Every side effect of a write is a hook the wiring registers
+// inside that transaction (the keys a write creates as batch changes, [model.KeyBatch],
+// which hooks read one key at a time through [model.WriteEvent.All]). Every side effect of a write is a hook the wiring registers
 // ([Options].Hooks; cmd/lokal lists them in order, tests take [DefaultHooks]): refreshing
 // caches, keeping the status counters, recording AI usage, scheduling checkups, queueing
 // the automatic translation of new keys, and the webhook outbox, each in a hook_*.go file.

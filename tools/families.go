@@ -204,7 +204,7 @@ func familyNames(key string) []string {
 func carryFamilies(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, fam *familyRequest, created []model.Change) ([]model.TranslationWrite, []model.KeyRecord, error) {
 	var writes []model.TranslationWrite
 	var old []model.KeyRecord
-	for _, ch := range created {
+	for ch := range model.Expand(created) {
 		if ch.Kind != model.ChangeKeyCreated || !fam.isFamily(ch.Key) {
 			continue
 		}

@@ -64,9 +64,9 @@ func metaMap(s string) map[string]string {
 // key of the file (listed) without one removes a kept one, so that a file of many keys
 // and no meta costs no map of them here.
 type fileMeta struct {
-	entries map[string]string // key → meta, never ""
-	over    map[string]bool   // keys whose meta is over the cap: what was kept stays
-	listed  map[string]bool   // every key of the file
+	entries map[string]string     // key → meta, never ""
+	over    map[string]bool       // keys whose meta is over the cap: what was kept stays
+	listed  func(key string) bool // every key of the file
 	file    string
 	keep    bool // file is to be stored; false when over the cap
 }
@@ -126,7 +126,7 @@ func keepMeta(ctx context.Context, tx model.Tx, ns model.Namespace, format, lang
 		}
 	}
 	for k, j := range kept[language] {
-		if _, has := m.entries[k]; j != "" && !has && m.listed[k] && !m.over[k] {
+		if _, has := m.entries[k]; j != "" && !has && m.listed(k) && !m.over[k] {
 			diff[k] = ""
 		}
 	}

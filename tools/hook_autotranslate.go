@@ -31,7 +31,7 @@ func AutoTranslateHook(def AIProvider, now func() time.Time) WriteHook {
 		}
 		byNS := map[string][]string{}
 		var namespaces []string
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			if ch.Kind != model.ChangeKeyCreated {
 				continue
 			}

@@ -33,7 +33,7 @@ func CacheHook() WriteHook {
 		}
 		touched := map[string]*touch{}
 		var order []string
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			id := ch.ProjectID
 			if id == "" {
 				id = ev.ProjectID

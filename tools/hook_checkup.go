@@ -26,13 +26,16 @@ func CheckupHook(now func() time.Time, wholeProject int) WriteHook {
 		}
 		seen := map[int64]bool{}
 		var keys []int64
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			switch ch.Kind {
 			case model.ChangeKeyCreated, model.ChangeKeyHidden, model.ChangeKeyUnhidden, model.ChangeValueCreated, model.ChangeValueUpdated, model.ChangeValueRefreshed, model.ChangeFlagChanged:
 				if ch.KeyID != 0 && !seen[ch.KeyID] {
 					seen[ch.KeyID] = true
 					keys = append(keys, ch.KeyID)
 				}
+			}
+			if len(keys) > wholeProject {
+				break // the whole project is queued: no need to hold every key
 			}
 		}
 		// Settings may change the languages: the fingerprint tells the checkup whether they did.

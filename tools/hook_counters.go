@@ -20,7 +20,7 @@ func CountsHook() WriteHook {
 		keys := model.TouchedKeys{New: map[int64]bool{}, NewRows: map[int64][]string{}}
 		seen := map[int64]bool{}
 		tallied := talliedKeys(ctx, ev)
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			if _, ok := tallied.ids[ch.KeyID]; ch.KeyID == 0 || ok {
 				continue
 			}
@@ -98,13 +98,13 @@ type tally struct {
 // talliedKeys picks the keys of a write whose counts the hook knows without reading them
 // (a maximal sync's hundreds of thousands): keys it created in the source language with a
 // non-empty value, in its own transaction (createdRows) or in the chunks of a chunked
-// write whose snapshot still holds (staged.currentRows), which the write touched no other
+// write whose snapshot still holds (staged.currentRow), which the write touched no other
 // way. Their stored marks already say what they count: a visible key, a current row.
 func talliedKeys(ctx context.Context, ev model.WriteEvent) tally {
 	var in func(id int64) bool
 	var language string
-	if st, _ := ctx.Value(stagedKey{}).(*staged); st != nil && st.current && len(st.currentRows) > 0 {
-		language, in = st.language, func(id int64) bool { return st.currentRows[id] }
+	if st, _ := ctx.Value(stagedKey{}).(*staged); st != nil && st.current && st.source && len(st.keyIDs) > 0 {
+		language, in = st.language, st.currentRow
 	}
 	if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.ids) > 0 && (in == nil || cr.language == language) {
 		made := make(map[int64]bool, len(cr.ids))
@@ -119,7 +119,7 @@ func talliedKeys(ctx context.Context, ev model.WriteEvent) tally {
 	}
 	out := map[int64]string{}
 	other := map[int64]bool{}
-	for _, ch := range ev.Changes {
+	for ch := range ev.All() {
 		if !in(ch.KeyID) || (ch.ProjectID != "" && ch.ProjectID != ev.ProjectID) {
 			continue
 		}

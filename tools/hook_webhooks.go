@@ -19,7 +19,7 @@ import (
 // emit nothing.
 func webhookEvents(ev model.WriteEvent, source string) []model.WebhookEvent {
 	var out []model.WebhookEvent
-	for _, ch := range ev.Changes {
+	for ch := range ev.All() {
 		switch ch.Kind {
 		case model.ChangeValueCreated, model.ChangeValueUpdated:
 			kind := EventCreated

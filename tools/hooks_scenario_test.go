@@ -303,7 +303,7 @@ func (tc writeScenario) check(t *testing.T, s *scenario) {
 		if ev.Op != tc.op {
 			t.Errorf("event of operation %q, want %q", ev.Op, tc.op)
 		}
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			gotKinds = append(gotKinds, ch.Kind)
 		}
 		usage = usage || len(ev.Usage) > 0

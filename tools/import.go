@@ -104,17 +104,41 @@ func (c *Catalog) ImportTranslations(ctx context.Context, in ImportIn) (ImportOu
 // importPlan is a decoded file as the writes take it: the source-language texts (a sync's
 // translations) and the values of each other language (an overwrite's).
 type importPlan struct {
-	source   map[string]string            // nil when the source language is not imported
-	targets  map[string]map[string]string // language → key → value
-	review   map[string]map[string]bool   // language → keys the file marks not final
-	order    []string                     // target languages in file order
-	seen     map[string]bool              // every key of the file: true when a value of it is imported
-	incoming int                          // keys with a value imported
-	plurals  map[string]bool              // keys with a plural in a value imported
-	notes    map[string]string            // source keys' comments, kept as the keys' descriptions
-	dnt      []string                     // source keys the file marks not to translate, in file order
-	meta     fileMeta                     // what the file says beyond values, to keep (filemeta.go)
+	source  map[string]string            // nil when the source language is not imported
+	targets map[string]map[string]string // language → key → value
+	review  map[string]map[string]bool   // language → keys the file marks not final
+	order   []string                     // target languages in file order
+	// unseen are the keys of the file with no value imported (seen): the others are the
+	// keys of source and targets, not kept a third time (40 bytes a key).
+	unseen   map[string]bool
+	valued   []map[string]string // source and targets as the file filled them (seen)
+	incoming int                 // keys with a value imported
+	plurals  map[string]bool     // keys with a plural in a value imported
+	notes    map[string]string   // source keys' comments, kept as the keys' descriptions
+	dnt      []string            // source keys the file marks not to translate, in file order
+	meta     fileMeta            // what the file says beyond values, to keep (filemeta.go)
 	warn     []ImportWarning
+}
+
+// seen reports whether the file has key (listed) and whether a value of it is imported.
+func (p *importPlan) seen(key string) (imported, listed bool) {
+	if p.valued == nil { // still planning
+		if _, ok := p.source[key]; ok {
+			return true, true
+		}
+		for _, l := range p.order {
+			if _, ok := p.targets[l][key]; ok {
+				return true, true
+			}
+		}
+		return false, p.unseen[key]
+	}
+	for _, m := range p.valued {
+		if _, ok := m[key]; ok {
+			return true, true
+		}
+	}
+	return false, p.unseen[key]
 }
 
 // importFile decodes the file, then writes it through the one write path: the source
@@ -234,7 +258,7 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 					// Only the other languages' writes read them: a file of the source
 					// language alone keeps no map of its new keys.
 					fresh = make(map[string]int64, len(synced.Created))
-					for _, ch := range changes {
+					for ch := range model.Expand(changes) {
 						if ch.Kind == model.ChangeKeyCreated {
 							fresh[ch.Key] = ch.KeyID
 						}
@@ -386,7 +410,7 @@ func importNeeds(proj model.Project, in ImportIn) (string, model.Right) {
 // value, and changing it alone would leave cached files behind.
 func describeKeys(ctx context.Context, tx model.Tx, changes []model.Change, notes map[string]string) error {
 	d := map[int64]string{}
-	for _, ch := range changes {
+	for ch := range model.Expand(changes) {
 		if n := notes[ch.Key]; ch.Kind == model.ChangeKeyCreated && n != "" {
 			d[ch.KeyID] = n
 		}
@@ -448,13 +472,13 @@ func fileError(format string, err error) error {
 // left out (an untranslated entry, never a translation to store). A file that does not
 // parse is the codec's error.
 func planImport(codec *formats.Codec, data []byte, o formats.Options, proj model.Project, language string) (*importPlan, error) {
-	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, seen: map[string]bool{}, plurals: map[string]bool{},
+	p := &importPlan{targets: map[string]map[string]string{}, review: map[string]map[string]bool{}, unseen: map[string]bool{}, plurals: map[string]bool{},
 		notes: map[string]string{}}
-	p.meta = fileMeta{entries: map[string]string{}, listed: p.seen}
+	p.meta = fileMeta{entries: map[string]string{}, listed: func(k string) bool { _, listed := p.seen(k); return listed }}
 	var langWarn, metaWarn, entryWarn []ImportWarning
 	langs := []string{language}
 	add := func(e formats.Entry) error {
-		imported, dup := p.seen[e.Key]
+		imported, dup := p.seen(e.Key)
 		if dup {
 			entryWarn = append(entryWarn, ImportWarning{Key: e.Key, Message: "the file has this key more than once; its last entry counts"})
 		}
@@ -503,7 +527,11 @@ func planImport(codec *formats.Codec, data []byte, o formats.Options, proj model
 				}
 			}
 		}
-		p.seen[e.Key] = imported
+		if imported {
+			delete(p.unseen, e.Key)
+		} else {
+			p.unseen[e.Key] = true
+		}
 		return nil
 	}
 	var f *formats.File
@@ -532,6 +560,11 @@ func planImport(codec *formats.Codec, data []byte, o formats.Options, proj model
 		}
 	} else if f, err = codec.Each(data, o, add); err != nil {
 		return nil, err
+	}
+	// Gathering plural families (importFile) replaces the maps; the file's keys stay listed.
+	p.valued = []map[string]string{p.source}
+	for _, l := range p.order {
+		p.valued = append(p.valued, p.targets[l])
 	}
 	p.warn = langWarn
 	for _, w := range f.Warnings {

@@ -104,62 +104,88 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	ids := make([]int64, len(keys))
 	done := make([]bool, len(keys)) // staged: rows written by a chunk
 	created, _ := ctx.Value(createdKey{}).(*createdRows)
-	newKeys := make([]model.NewKey, 0, len(keys))
-	var at []int // the index in keys of each of newKeys
+	var at []int // the indexes in keys of the keys to insert here
 	for i, k := range keys {
-		if ids[i], done[i] = stagedID(ctx, ns.ID, k); done[i] {
-			continue
+		if ids[i], done[i] = stagedID(ctx, ns.ID, k); !done[i] {
+			at = append(at, i)
 		}
-		newKeys = append(newKeys, model.NewKey{NamespaceID: ns.ID, Key: k, SourceVersion: version})
-		at = append(at, i)
 	}
-	if len(newKeys) > 0 {
+	// A piece at a time: PostgreSQL's one statement of 300,000 keys held their hashes and
+	// text arrays all at once, more than the file's size twice over.
+	newKeys := make([]model.NewKey, 0, min(len(at), createPiece))
+	for len(at) > 0 {
+		piece := at[:min(len(at), createPiece)]
+		at = at[len(piece):]
+		newKeys = newKeys[:0]
+		for _, i := range piece {
+			newKeys = append(newKeys, model.NewKey{NamespaceID: ns.ID, Key: keys[i], SourceVersion: version})
+		}
 		inserted, err := tx.InsertKeys(ctx, newKeys)
 		if err != nil {
 			return nil, err
 		}
 		for j, id := range inserted {
-			ids[at[j]] = id
+			ids[piece[j]] = id
 		}
 	}
-	changes := make([]model.Change, 0, 2*len(keys))
-	writes := make([]model.TranslationWrite, 0, len(keys))
-	var sourceValues []string
-	if isSource {
-		sourceValues = make([]string, len(keys))
+	// The changes name the keys in batches, and the rows are written a piece at a time:
+	// a record per new key, kept until the hooks ran, was most of a big import's memory.
+	batch := &model.KeyBatch{Keys: keys, IDs: ids}
+	changes := []model.Change{{Kind: model.ChangeKeyCreated, Namespace: ns.Key, Language: language, Batch: batch}}
+	rows := batch // the keys that get a row: in a target language, those with a value
+	if !isSource {
+		rows = &model.KeyBatch{}
 	}
-	n := 0 // writes[:n] are the rows to insert here, the staged ones follow
+	var order []int // indexes in keys of the rows to insert here; the staged ones are written
 	for i, k := range keys {
-		changes = append(changes, model.Change{Kind: model.ChangeKeyCreated, Namespace: ns.Key, Key: k, KeyID: ids[i], Language: language})
 		v := values[k]
-		if isSource {
-			sourceValues[i] = v
-		}
 		if v == "" && !isSource {
 			continue
 		}
-		writes = append(writes, model.TranslationWrite{KeyID: ids[i], Key: k, Language: language, Value: v, Status: model.StatusApproved,
-			SourceVersion: versionPtr(version), Change: model.ChangeValueCreated})
+		if rows != batch {
+			rows.Keys, rows.IDs = append(rows.Keys, k), append(rows.IDs, ids[i])
+		}
 		if !done[i] {
-			writes[n], writes[len(writes)-1] = writes[len(writes)-1], writes[n]
-			n++
+			order = append(order, i)
 			if isSource && v != "" {
 				created.add(ids[i], language)
 			}
 		}
 	}
+	if len(rows.Keys) > 0 {
+		changes = append(changes, model.Change{Kind: model.ChangeValueCreated, Namespace: ns.Key, Language: language,
+			Status: model.StatusApproved, Batch: rows})
+	}
 	// In key id order the rows append to the (key_id, ...) indexes of translations and
 	// history instead of splitting their pages all over: a third less time writing the rows
 	// of a worst-case body.
-	slices.SortFunc(writes[:n], func(a, b model.TranslationWrite) int { return cmp.Compare(a.KeyID, b.KeyID) })
-	if err := tx.WriteTranslations(ctx, writes[:n]); err != nil {
-		return nil, err
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ids[a], ids[b]) })
+	sv := versionPtr(version)
+	writes := make([]model.TranslationWrite, 0, min(len(order), createPiece))
+	for len(order) > 0 {
+		piece := order[:min(len(order), createPiece)]
+		order = order[len(piece):]
+		writes = writes[:0]
+		for _, i := range piece {
+			writes = append(writes, model.TranslationWrite{KeyID: ids[i], Key: keys[i], Language: language, Value: values[keys[i]],
+				Status: model.StatusApproved, SourceVersion: sv, Change: model.ChangeValueCreated})
+		}
+		if err := tx.WriteTranslations(ctx, writes); err != nil {
+			return nil, err
+		}
 	}
 	if isSource {
+		sourceValues := make([]string, len(keys))
+		for i, k := range keys {
+			sourceValues[i] = values[k]
+		}
 		created.addSource(ids, sourceValues)
 	}
-	return append(changes, rowChanges(ns.Key, writes)...), nil
+	return changes, nil
 }
+
+// createPiece is how many rows createKeys hands the store at a time.
+const createPiece = 2048
 
 // AddKeyIn is add_key's input.
 type AddKeyIn struct {

@@ -212,7 +212,7 @@ func absentKeys(ctx context.Context, tx model.Tx, ns model.Namespace, keys []mod
 		return out, nil
 	}
 	// Every key sent is visible now: the ones left visible are the ones to hide.
-	for _, ch := range created {
+	for ch := range model.Expand(created) {
 		if ch.Kind == model.ChangeKeyCreated {
 			sent = append(sent, ch.KeyID)
 		}

@@ -153,7 +153,7 @@ func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEve
 	}
 	var grow []int64
 	drop, created, values := false, false, false
-	for _, ch := range ev.Changes {
+	for ch := range ev.All() {
 		if ch.ProjectID != "" && ch.ProjectID != ev.ProjectID {
 			continue
 		}
@@ -177,7 +177,7 @@ func (c *Catalog) keepSyntax(ctx context.Context, tx model.Tx, ev model.WriteEve
 	}
 	if values {
 		// Only the source language's values count; a replaced one may have held a syntax.
-		for _, ch := range ev.Changes {
+		for ch := range ev.All() {
 			if (ch.Kind == model.ChangeValueCreated || ch.Kind == model.ChangeValueUpdated) && ch.Language == proj.SourceLanguage &&
 				(ch.ProjectID == "" || ch.ProjectID == ev.ProjectID) {
 				grow = append(grow, ch.KeyID)
