@@ -19,7 +19,8 @@ import (
 // plan, write or dry run, answer) holds at most bound times its file's size at its peak:
 // the highest live heap the runtime marked at the end of any collection during the
 // request, above the one before, with collections every 25% of growth (heapPeak). The
-// total allocated is logged. Not parallel: the heap is the process's.
+// total allocated is logged. Not parallel: the heap is the process's (and the least of
+// up to three measures counts, since others' allocations only add to one).
 //
 // The bounds are today's with a margin, not issue 34's goal of 10x: 10-18x for a dry run
 // and 15-22x for an import of 20,000 keys on both databases, of which the plan (two maps
@@ -38,7 +39,6 @@ func TestImportRequestAllocation(t *testing.T) {
 	}
 	body.WriteString("}")
 	storagetest.ForEachDialectInOrder(t, func(t *testing.T, dialect string) {
-		s := benchNewServer(t, dialect)
 		for _, c := range []struct {
 			name, query string
 			bound       float64 // times the file's size
@@ -46,20 +46,33 @@ func TestImportRequestAllocation(t *testing.T) {
 			{"dry run", "&dry_run=true", 25},
 			{"import", "", 25},
 		} {
-			var rec *httptest.ResponseRecorder
-			peak, total := heapPeak(func() {
-				req := httptest.NewRequest(http.MethodPut, "/api/import/"+s.project+"/latest/en/file?format=json"+c.query, bytes.NewReader(body.Bytes()))
-				req.Header.Set("Authorization", s.auth)
-				rec = httptest.NewRecorder()
-				s.handler.ServeHTTP(rec, req)
-			})
-			if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), fmt.Sprintf(`"created":%d,`, n)) {
-				t.Fatalf("%s: %d %s", c.name, rec.Code, benchTruncate(rec.Body.String()))
-			}
+			// The heap is the process's: what the test binary's other goroutines allocate
+			// meanwhile only adds to a measure, so the least of up to three, each on a
+			// project of its own, is the request's own.
 			size := float64(body.Len())
-			t.Logf("%s of %d bytes: peak %.1f MB (%.1fx), %.1f MB allocated (%.1fx)", c.name, body.Len(), float64(peak)/1e6, float64(peak)/size, float64(total)/1e6, float64(total)/size)
-			if float64(peak) > c.bound*size {
-				t.Errorf("%s of a %d-byte file held %d bytes at its peak, %.1fx its size; the bound is %.0fx", c.name, body.Len(), peak, float64(peak)/size, c.bound)
+			least := uint64(0)
+			for attempt := range 3 {
+				s := benchNewServer(t, dialect)
+				var rec *httptest.ResponseRecorder
+				peak, total := heapPeak(func() {
+					req := httptest.NewRequest(http.MethodPut, "/api/import/"+s.project+"/latest/en/file?format=json"+c.query, bytes.NewReader(body.Bytes()))
+					req.Header.Set("Authorization", s.auth)
+					rec = httptest.NewRecorder()
+					s.handler.ServeHTTP(rec, req)
+				})
+				if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), fmt.Sprintf(`"created":%d,`, n)) {
+					t.Fatalf("%s: %d %s", c.name, rec.Code, benchTruncate(rec.Body.String()))
+				}
+				t.Logf("%s of %d bytes: peak %.1f MB (%.1fx), %.1f MB allocated (%.1fx)", c.name, body.Len(), float64(peak)/1e6, float64(peak)/size, float64(total)/1e6, float64(total)/size)
+				if attempt == 0 || peak < least {
+					least = peak
+				}
+				if float64(least) <= c.bound*size {
+					break
+				}
+			}
+			if float64(least) > c.bound*size {
+				t.Errorf("%s of a %d-byte file held %d bytes at its peak, %.1fx its size; the bound is %.0fx", c.name, body.Len(), least, float64(least)/size, c.bound)
 			}
 		}
 	})
