@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -135,7 +136,19 @@ func (db *DB) BackupTo(ctx context.Context, path string) error {
 	if db.postgres {
 		return ErrBackupPostgres
 	}
-	if _, err := db.r.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+	// Readers are query_only (openSQLite), which VACUUM INTO's new file counts as a write:
+	// this one reader lifts it for the copy and is dropped from the pool after it, so
+	// that no reader that can write is ever handed out again.
+	conn, err := db.r.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("backing up to %s: %w", path, err)
+	}
+	defer conn.Close()
+	defer conn.Raw(func(any) error { return driver.ErrBadConn })
+	if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 0"); err != nil {
+		return fmt.Errorf("backing up to %s: %w", path, err)
+	}
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
 		return fmt.Errorf("backing up to %s: %w", path, err)
 	}
 	return nil
