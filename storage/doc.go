@@ -36,7 +36,8 @@
 //
 // One model set serves both databases. SQLite runs in WAL mode with a busy timeout and
 // foreign keys on; writes go through a single connection that takes the write lock at
-// BEGIN, reads through a pool of their own. The WAL is checkpointed in the background from
+// BEGIN, reads through a pool of their own, opened query_only so that a read transaction
+// can never write (a dry-run import relies on it). The WAL is checkpointed in the background from
 // a reader after writes (checkpoint.go), never inside the writer's commits, and the FTS5
 // trigram tables are kept by the write path in bulk, one statement per batch of inserted
 // or changed rows (bulk_sqlite.go), since FTS5 flushes a segment at every statement
