@@ -22,11 +22,7 @@ const MaxBody = 5 << 20
 // turn bad bytes into U+FFFD and store that, so invalid UTF-8 is refused, except in a
 // translation file (rawBody), whose codec reads its own encoding (UTF-16 .strings).
 func readLimited(c *gin.Context) ([]byte, error) {
-	n := c.Request.ContentLength
-	if n < 0 || n > MaxBody {
-		n = 512
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	buf := reqbody.NewBuffer(c.Request.ContentLength, MaxBody)
 	_, err := buf.ReadFrom(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {

@@ -17,11 +17,7 @@ func ReadAll(r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	n := r.ContentLength
-	if n < 0 {
-		n = 512
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, n+1))
+	buf := NewBuffer(r.ContentLength, limit)
 	if _, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1)); err != nil {
 		return nil, Err(err)
 	}
@@ -29,6 +25,17 @@ func ReadAll(r *http.Request, limit int64) ([]byte, error) {
 		return nil, tooLarge(limit)
 	}
 	return buf.Bytes(), nil
+}
+
+// NewBuffer is the buffer a body of declared length n (-1 when unknown) is read into,
+// under limit: room for the declared length and one more read, since ReadFrom grows a
+// buffer (doubling it) whenever fewer than MinRead bytes are free, even for the read that
+// only finds EOF, and a 5 MB import's body held 10 MB.
+func NewBuffer(n, limit int64) *bytes.Buffer {
+	if n < 0 || n > limit {
+		n = 0
+	}
+	return bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
 }
 
 func tooLarge(limit int64) error {
