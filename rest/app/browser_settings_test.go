@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -37,16 +38,26 @@ func TestBrowserProjectSetup(t *testing.T) {
 	if got := eval[[]string](t, ctx, langs); !slices.Equal(got, []string{"nb — Norwegian Bokmål", "sv — Swedish"}) {
 		t.Errorf("languages listed: %v", got)
 	}
-	do(t, ctx, "adding German",
-		chromedp.SetValue(chromedp.CSS(`#add-language`), "de"),
-		chromedp.Click(chromedp.CSS(`#languages form.row-form button[type=submit]`)))
+	// The language form is filled and sent in the page, in one step: a busy run's DOM
+	// tracking lost the input's node id between two chromedp steps ('No node with given
+	// id found' while adding German).
+	addLanguage := func(tag string) bool {
+		return eval[bool](t, ctx, fmt.Sprintf(`(() => { const i = document.querySelector('#add-language');
+		  const b = document.querySelector('#languages form.row-form button[type=submit]');
+		  if (!i || !b) return false; i.value = %q; i.dispatchEvent(new Event('input', { bubbles: true })); b.click(); return true })()`, tag))
+	}
+	if !addLanguage("de") {
+		t.Fatal("adding German: no language form")
+	}
 	waitFor(t, ctx, "German listed", langs+`.includes('de — German')`)
 	if n := eval[int](t, ctx, `document.querySelectorAll('#add-language-list option').length`); n < 100 {
 		t.Errorf("the language picker suggests %d languages, want CLDR's", n)
 	}
-	do(t, ctx, "typing a tag the list does not hold, as gettext spells it",
-		chromedp.SendKeys(chromedp.CSS(`#add-language`), "zh_Hant_HK"),
-		chromedp.Click(chromedp.CSS(`#languages form.row-form button[type=submit]`)))
+	// A tag the list does not hold, as gettext spells it.
+	waitFor(t, ctx, "the language form after the reload", `!!document.querySelector('#add-language')`)
+	if !addLanguage("zh_Hant_HK") {
+		t.Fatal("typing a tag the list does not hold: no language form")
+	}
 	waitFor(t, ctx, "zh-Hant-HK listed", langs+`.includes('zh-Hant-HK — Chinese (Traditional Han, Hong Kong SAR China)')`)
 	if !strings.Contains(text(t, ctx, `#remove-note`), "nothing is deleted") {
 		t.Errorf("the settings page does not say that removing a language deletes nothing")
