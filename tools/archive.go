@@ -21,6 +21,16 @@ func archived(p model.Project) error {
 	return model.Errorf(model.CodeArchived, "project “%s” is archived and read-only; an owner can restore it (lokal project restore)", p.Title)
 }
 
+// openProject reads the project a write applies to in tx and refuses it when archived:
+// the write path and its dry run both start there.
+func (c *Catalog) openProject(ctx context.Context, tx model.Tx, projectID string) (model.Project, error) {
+	proj, err := c.loadProject(ctx, tx, projectID)
+	if err != nil {
+		return proj, err
+	}
+	return proj, archived(proj)
+}
+
 // writable applies archived to the project through the cache, before a write spends
 // anything; the write path applies it again in its transaction.
 func (c *Catalog) writable(ctx context.Context, projectID string) error {

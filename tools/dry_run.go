@@ -15,11 +15,8 @@ import (
 // dryRun runs w.apply in a read transaction through dryTx; w has passed write's gate.
 func (c *Catalog) dryRun(ctx context.Context, w write) error {
 	return c.store.View(ctx, func(tx model.Tx) error {
-		proj, err := c.loadProject(ctx, tx, w.project)
+		proj, err := c.openProject(ctx, tx, w.project)
 		if err != nil {
-			return err
-		}
-		if err := archived(proj); err != nil {
 			return err
 		}
 		_, err = w.apply(ctx, &dryTx{Tx: tx}, proj)

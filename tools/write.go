@@ -129,10 +129,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 		var proj model.Project
 		if !w.admin {
 			var err error
-			if proj, err = c.loadProject(ctx, tx, w.project); err != nil {
-				return nil, nil, err
-			}
-			if err := archived(proj); err != nil {
+			if proj, err = c.openProject(ctx, tx, w.project); err != nil {
 				return nil, nil, err
 			}
 		}
