@@ -106,10 +106,10 @@ func (t *tx) insertKeysSQLite(ctx context.Context, keys []model.NewKey, ts time.
 // (modernc.org/sqlite, conn.bind) finds each placeholder's argument by a scan of all of
 // them, so binding costs the square of a statement's arguments: at 64 rows of 13 columns
 // it was 2.9 of a worst-case sync's 17.5 CPU-s; 16 rows (208 arguments) took it to 13-14.
-const sqliteArgsPerInsert = 208
+const sqliteArgsPerInsert = 512
 
 // sqliteMaxRowsPerInsert bounds the rows of one statement of insertRows.
-const sqliteMaxRowsPerInsert = 128
+const sqliteMaxRowsPerInsert = 256
 
 // insertRows inserts n rows into table's columns cols, the values of row i set by
 // fill(i, args), and returns the rows' ids in order. In a table with AUTOINCREMENT each
@@ -150,6 +150,9 @@ func (t *tx) insertRows(ctx context.Context, table string, cols []string, n int,
 		shared[0], perRow = false, []int{0}
 	}
 	per := min(n, sqliteMaxRowsPerInsert, max(1, sqliteArgsPerInsert/len(perRow)))
+	// As many statements, of even size: all but the last share one prepared statement.
+	stmts := (n + per - 1) / per
+	per = (n + stmts - 1) / stmts
 	var head strings.Builder
 	head.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT ")
 	var consts []any
