@@ -74,8 +74,9 @@ func nullable(v *int64) any {
 	return *v
 }
 
-// insertKeysSQLite inserts in key-hash order: the unique index is on the hash, and
-// inserting in its order appends to the index instead of splitting pages all over it.
+// insertKeysSQLite inserts in key order: the unique index is on the name
+// (migrateSQLiteKeyIndex), and inserting in its order appends to the index instead of
+// splitting pages all over it.
 func (t *tx) insertKeysSQLite(ctx context.Context, keys []model.NewKey, ts time.Time) ([]int64, error) {
 	at := sqliteTime(ts)
 	hashes := make([]string, len(keys))
@@ -83,7 +84,7 @@ func (t *tx) insertKeysSQLite(ctx context.Context, keys []model.NewKey, ts time.
 	for i, k := range keys {
 		hashes[i], order[i] = KeyHash(k.Key), i
 	}
-	sort.Slice(order, func(a, b int) bool { return hashes[order[a]] < hashes[order[b]] })
+	sort.Slice(order, func(a, b int) bool { return keys[order[a]].Key < keys[order[b]].Key })
 	inserted, err := t.insertRows(ctx, "translation_keys", []string{"namespace_id", "key", "key_hash", "hidden", "source_version", "created_at", "updated_at"},
 		len(keys), func(i int, a []any) {
 			k := &keys[order[i]]
