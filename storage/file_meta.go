@@ -42,7 +42,7 @@ WHERE k.namespace_id = ? AND m.format = ? AND m.language IN (?)`, ns.ID, format,
 	return out, nil
 }
 
-// SetEntryMeta implements model.FileMetaTx: the names are found by their hashes, a batch
+// SetEntryMeta implements model.FileMetaTx: the names are found by keyLookup, a batch
 // at a time, then each key's row is replaced or removed. It answers how many names were
 // keys of ns.
 func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, language string, meta map[string]string) (int, error) {
@@ -54,16 +54,13 @@ func (t *tx) SetEntryMeta(ctx context.Context, ns model.Namespace, format, langu
 	found := 0
 	for start := 0; start < len(names); start += batch {
 		part := names[start:min(start+batch, len(names))]
-		hashes := make([]string, len(part))
-		for i, k := range part {
-			hashes[i] = KeyHash(k)
-		}
+		col, values := t.keyLookup(part)
 		var keys []struct {
 			ID  int64  `bun:"id"`
 			Key string `bun:"key"`
 		}
 		if err := t.tx.NewSelect().Table("translation_keys").Column("id", "key").Where("namespace_id = ?", ns.ID).
-			Where("key_hash IN (?)", bun.In(hashes)).Scan(ctx, &keys); err != nil {
+			Where("? IN (?)", bun.Ident(col), bun.In(values)).Scan(ctx, &keys); err != nil {
 			return 0, mapError(err)
 		}
 		found += len(keys)

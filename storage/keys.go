@@ -44,7 +44,7 @@ type keyStateRow struct {
 	TServed  *string
 }
 
-// keysFilterBatch bounds the key hashes one Keys query names: a worst-case body names
+// keysFilterBatch bounds the keys one Keys query names: a worst-case body names
 // hundreds of thousands, and one literal of them all would cost tens of MB to build and parse.
 const keysFilterBatch = 10000
 
@@ -116,11 +116,7 @@ func (t *tx) keys(ctx context.Context, ns model.Namespace, sourceLanguage, langu
 	}
 	for start := 0; start < len(only); start += keysFilterBatch {
 		part := only[start:min(start+keysFilterBatch, len(only))]
-		hashes := make([]string, len(part))
-		for i, k := range part {
-			hashes[i] = KeyHash(k)
-		}
-		if err := t.keyStates(ctx, ns, sourceLanguage, language, hashes, cols, &out); err != nil {
+		if err := t.keyStates(ctx, ns, sourceLanguage, language, part, cols, &out); err != nil {
 			return nil, false, err
 		}
 	}
@@ -151,7 +147,7 @@ func (c rowColumns) n() int {
 	return 10
 }
 
-// keyStates appends to out the keys of ns (those with the given hashes, when not nil)
+// keyStates appends to out the keys of ns (those named in names, when not nil)
 // with their rows in the source language and in language. In the source language the
 // row is joined and read once and shared by Source and Value.
 //
@@ -162,7 +158,7 @@ func (c rowColumns) n() int {
 //
 // The rows are scanned by hand: bun's reflection over a struct of pointers cost about
 // as much as the query itself for a 50,000-key namespace.
-func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, hashes []string, rowCols rowColumns, out *[]model.KeyState) error {
+func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, language string, names []string, rowCols rowColumns, out *[]model.KeyState) error {
 	join := func(alias string) string {
 		if t.db.postgres {
 			return "\nLEFT JOIN LATERAL (SELECT * FROM translations WHERE key_id = k.id AND language = ? LIMIT 1) AS " + alias + " ON TRUE"
@@ -175,9 +171,10 @@ func (t *tx) keyStates(ctx context.Context, ns model.Namespace, sourceLanguage, 
 		cols, from, args = "", join("s"), []any{sourceLanguage, ns.ID}
 	}
 	filter := ""
-	if hashes != nil {
+	if names != nil {
 		var arg any
-		filter, arg = t.inStrings("k.key_hash", hashes)
+		col, values := t.keyLookup(names)
+		filter, arg = t.inStrings("k."+col, values)
 		filter, args = " AND "+filter, append(args, arg)
 	}
 	keyCols := "k.id, k.key, k.hidden, k.source_version"
@@ -443,6 +440,20 @@ func KeyHash(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// keyLookup is the column and the values a lookup of keys by name compares: the names'
+// hashes on PostgreSQL (keys_namespace_hash: a btree entry there is bounded, a key is
+// not), the names themselves on SQLite (keys_namespace_key, migrateSQLiteKeyIndex).
+func (t *tx) keyLookup(names []string) (col string, values []string) {
+	if !t.db.postgres {
+		return "key", names
+	}
+	hashes := make([]string, len(names))
+	for i, k := range names {
+		hashes[i] = KeyHash(k)
+	}
+	return "key_hash", hashes
+}
+
 func (t *tx) InsertKeys(ctx context.Context, keys []model.NewKey) ([]int64, error) {
 	if len(keys) == 0 {
 		return []int64{}, nil
@@ -507,7 +518,8 @@ func (t *tx) SourceChanged(ctx context.Context, keyIDs []int64) error {
 
 func (t *tx) KeyByName(ctx context.Context, ns model.Namespace, key string) (model.KeyRecord, error) {
 	var r keyRow
-	if err := t.tx.NewSelect().Model(&r).Where("namespace_id = ?", ns.ID).Where("key_hash = ?", KeyHash(key)).Scan(ctx); err != nil {
+	col, values := t.keyLookup([]string{key})
+	if err := t.tx.NewSelect().Model(&r).Where("namespace_id = ?", ns.ID).Where("? = ?", bun.Ident(col), values[0]).Scan(ctx); err != nil {
 		return model.KeyRecord{}, notFound(err, "key %q in namespace %q", key, ns.Key)
 	}
 	return model.KeyRecord{ID: r.ID, NamespaceID: r.NamespaceID, Key: r.Key, Hidden: r.Hidden, SourceVersion: r.SourceVersion}, nil
