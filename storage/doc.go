@@ -42,7 +42,10 @@
 // trigram tables are kept by the write path in bulk, one statement per batch of inserted
 // or changed rows (bulk_sqlite.go), since FTS5 flushes a segment at every statement
 // savepoint; their segments are merged in the background after writes commit, not inside
-// them (trigram_pending.go).
+// them (trigram_pending.go). On PostgreSQL a key's namespace and a translation's key are
+// checked once per statement by triggers, not per row by foreign keys
+// (20261214010001_statement_key_checks.go): writes to a project take turns, so the row
+// locks a foreign key takes guarded nothing there.
 //
 // # Migrations
 //

@@ -64,6 +64,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerOAuth(m)
 	registerPageContexts(m)
 	registerTrigramPendingLimit(m)
+	registerStatementKeyChecks(m)
 	registerSQLiteKeyIndex(m)
 	return m
 }

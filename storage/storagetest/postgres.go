@@ -360,7 +360,8 @@ func schemaFingerprint(ctx context.Context, db *sql.DB) (string, error) {
 }
 
 // pgTables lists the tables of the public schema, parents before the tables whose
-// foreign keys point at them.
+// foreign keys point at them (or triggers checking such a reference, commented
+// 'references <parent>').
 func pgTables(ctx context.Context, db *sql.DB) ([]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)
 	if err != nil {
@@ -379,7 +380,11 @@ func pgTables(ctx context.Context, db *sql.DB) ([]string, error) {
 	rows, err = db.QueryContext(ctx, `SELECT c.relname, p.relname FROM pg_constraint k
 		JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
 		JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE k.contype = 'f' AND n.nspname = 'public' AND k.conrelid <> k.confrelid`)
+		WHERE k.contype = 'f' AND n.nspname = 'public' AND k.conrelid <> k.confrelid
+		UNION ALL
+		SELECT c.relname, substr(d.description, 12) FROM pg_trigger t JOIN pg_description d ON d.objoid = t.oid
+		JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = 'public' AND d.description LIKE 'references %'`)
 	if err != nil {
 		return nil, fmt.Errorf("listing the template's foreign keys: %w", err)
 	}
