@@ -27,7 +27,7 @@ func (s *server) exportFile(c *gin.Context) {
 // importFile serves the import endpoint: the body is the file, the query its options.
 func (s *server) importFile(c *gin.Context) {
 	in := tools.ImportIn{ProjectArg: tools.ProjectArg{ProjectID: c.Param("project_id")}, NamespaceKey: c.Param("namespace"),
-		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), CSVCells: c.Query("csv_cells"), Body: body(c)}
+		Language: c.Param("language"), Format: c.Query("format"), Status: c.Query("status"), CSVCells: c.Query("csv_cells")}
 	if in.Format == "" {
 		writeError(c, model.Errorf(model.CodeInvalid, "format is required, e.g. ?format=po"))
 		return
@@ -48,7 +48,11 @@ func (s *server) importFile(c *gin.Context) {
 			q.set(b)
 		}
 	}
-	out, err := s.cat.Import(c.Request.Context(), in)
+	// in escapes to the closures above: the body goes in a copy, so that nothing but the
+	// import holds it.
+	file := in
+	file.Body = takeBody(c)
+	out, err := s.cat.Import(c.Request.Context(), file)
 	if err != nil {
 		writeError(c, err)
 		return

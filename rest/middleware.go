@@ -123,3 +123,12 @@ func body(c *gin.Context) []byte {
 	bs, _ := b.([]byte)
 	return bs
 }
+
+// takeBody is body for a handler that alone holds it from then on: the request no longer
+// does, so that the bytes can go once the handler is done with them (an import, once
+// its file is decoded).
+func takeBody(c *gin.Context) []byte {
+	bs := body(c)
+	c.Set(bodyKey, nil)
+	return bs
+}

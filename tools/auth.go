@@ -96,12 +96,11 @@ func (c *Catalog) AuthenticateRef(ctx context.Context, token string) (*model.Pri
 		return nil, errBadToken()
 	}
 	now := c.opts.Now()
-	c.authMu.RLock()
-	cp, ok := c.auth[token]
-	gen := c.authGen
-	c.authMu.RUnlock()
-	if ok && now.Before(cp.expires) {
-		return cp.p, nil
+	gen := c.authGen.Load()
+	if v, ok := c.auth.Load(token); ok {
+		if cp := v.(*cachedPrincipal); now.Before(cp.expires) {
+			return cp.p, nil
+		}
 	}
 	hash, err := c.hashToken(ctx, token)
 	if err != nil {
@@ -136,11 +135,14 @@ func (c *Catalog) AuthenticateRef(ctx context.Context, token string) (*model.Pri
 	p := &model.Principal{Kind: rec.Kind, TokenID: rec.ID, UserID: rec.UserID, WorkspaceID: rec.WorkspaceID,
 		ProjectID: rec.ProjectID, ReadOnly: rec.ReadOnly, GrantID: rec.GrantID, Audience: rec.Audience}
 	c.authMu.Lock()
-	if len(c.auth) > 10000 {
-		c.auth = map[string]cachedPrincipal{}
+	if c.authN > 10000 {
+		c.auth.Clear()
+		c.authN = 0
 	}
-	if c.authGen == gen {
-		c.auth[token] = cachedPrincipal{p: p, expires: expires}
+	if c.authGen.Load() == gen {
+		if _, had := c.auth.Swap(token, &cachedPrincipal{p: p, expires: expires}); !had {
+			c.authN++
+		}
 	}
 	c.authMu.Unlock()
 	return p, nil
@@ -165,10 +167,12 @@ func errBadToken() error {
 func (c *Catalog) forgetPrincipals(gone func(model.Principal) bool) {
 	c.authMu.Lock()
 	defer c.authMu.Unlock()
-	c.authGen++
-	for tok, cp := range c.auth {
-		if gone(*cp.p) {
-			delete(c.auth, tok)
+	c.authGen.Add(1)
+	c.auth.Range(func(tok, v any) bool {
+		if gone(*v.(*cachedPrincipal).p) {
+			c.auth.Delete(tok)
+			c.authN--
 		}
-	}
+		return true
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -115,6 +116,11 @@ type staged struct {
 	keys   []string
 	keyIDs []int64
 	byID   []int32 // indexes in keyIDs in id order, when the ids did not come ascending
+	// names are the keys of from (the write's values), sorted: the operation takes them
+	// (sortedNames) instead of sorting a second copy. keys is names itself when every
+	// key is new.
+	names []string
+	from  map[string]string
 	// values are the write's; in the source language (source), the staged keys with a
 	// non-empty value have a visible key and a current row, which the counters hook adds
 	// without reading (currentRow).
@@ -187,6 +193,15 @@ func syncKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLangua
 	return tx.SyncKeys(ctx, ns, sourceLanguage, language, only)
 }
 
+// sortedNames is sortedKeys(values), the staged write's own when it sorted the same map.
+func sortedNames(ctx context.Context, nsID int64, values map[string]string) []string {
+	if st := stagedIn(ctx, nsID); st != nil && len(st.names) == len(values) && len(values) > 0 &&
+		reflect.ValueOf(st.from).UnsafePointer() == reflect.ValueOf(values).UnsafePointer() {
+		return st.names
+	}
+	return sortedKeys(values)
+}
+
 // stagedID returns the id of key when a chunk of the write already created it.
 func stagedID(ctx context.Context, nsID int64, key string) (int64, bool) {
 	st := stagedIn(ctx, nsID)
@@ -247,8 +262,8 @@ func (c *Catalog) stage(ctx context.Context, op model.Operation, project string,
 	if len(b.values) <= threshold {
 		return nil, nil
 	}
-	st := &staged{}
 	names := sortedKeys(b.values) // sorted once: a maximal body has 360,000
+	st := &staged{names: names, from: b.values}
 	var proj model.Project
 	var ns model.Namespace
 	skip := errors.New("not chunked")

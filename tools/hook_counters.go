@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"github.com/lokal-dev/lokal/tools/message"
@@ -21,7 +22,7 @@ func CountsHook() WriteHook {
 		seen := map[int64]bool{}
 		tallied := talliedKeys(ctx, ev)
 		for ch := range ev.All() {
-			if _, ok := tallied.ids[ch.KeyID]; ch.KeyID == 0 || ok {
+			if ch.KeyID == 0 || tallied.has(ch.KeyID) {
 				continue
 			}
 			switch ch.Kind {
@@ -35,17 +36,13 @@ func CountsHook() WriteHook {
 				keys.IDs = append(keys.IDs, ch.KeyID)
 			}
 		}
-		if len(tallied.ids) > 0 {
+		if tallied.n > 0 {
 			// The counters are kept per namespace too: one tally per namespace.
-			byNamespace := map[string]int64{}
-			for _, ns := range tallied.ids {
-				byNamespace[ns]++
-			}
-			for ns, n := range byNamespace {
+			for ns, n := range tallied.byNamespace() {
 				keys.Tallied = append(keys.Tallied, model.TalliedKeys{Project: ev.ProjectID, Namespace: ns, Language: tallied.language, Keys: n})
 			}
 			if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil {
-				cr.tallied.Add(int64(len(tallied.ids)))
+				cr.tallied.Add(int64(tallied.n))
 			}
 		}
 		if len(keys.IDs) == 0 && len(keys.Tallied) == 0 {
@@ -74,7 +71,8 @@ type createdKey struct{}
 // reset empties cr for another attempt of the write's transaction.
 func (cr *createdRows) reset() { cr.ids, cr.sourceIDs, cr.syntax = nil, nil, message.SyntaxEvidence{} }
 
-// addSource records source values createKeys wrote: ids[i] got values[i].
+// addSource records the source values createKeys wrote, ids the keys it gave one, and
+// values those of them with syntax in them (hasSyntaxNeedle).
 func (cr *createdRows) addSource(ids []int64, values []string) {
 	if cr != nil {
 		cr.sourceIDs = append(cr.sourceIDs, ids...)
@@ -89,10 +87,50 @@ func (cr *createdRows) add(id int64, language string) {
 }
 
 // tally is the set of keys whose counts the counters hook knows without reading them,
-// with their namespace's name.
+// with their namespace's name: a byte of state per candidate key (the staged keys, then
+// the keys createdRows made), not a map of them (a maximal sync's hundreds of thousands).
 type tally struct {
 	language string
-	ids      map[int64]string
+	st       *staged
+	made     []int64  // createdRows' keys, sorted
+	state    []uint8  // per candidate: 0 unseen, tallyOther, else 1 + an index in names
+	names    []string // the namespaces of the keys tallied
+	n        int      // candidates tallied
+}
+
+const tallyOther = 255 // a candidate the write touched another way
+
+// at is id's index among t's candidates, or -1.
+func (t *tally) at(id int64) int {
+	if t.st != nil {
+		if i := t.st.index(id); i >= 0 && t.st.currentRow(id) {
+			return i
+		}
+	}
+	if i, ok := slices.BinarySearch(t.made, id); ok {
+		return len(t.state) - len(t.made) + i
+	}
+	return -1
+}
+
+// has reports whether the hook knows id's counts.
+func (t *tally) has(id int64) bool {
+	if t.n == 0 {
+		return false
+	}
+	i := t.at(id)
+	return i >= 0 && t.state[i] != 0 && t.state[i] != tallyOther
+}
+
+// byNamespace counts the keys tallied in each namespace.
+func (t *tally) byNamespace() map[string]int64 {
+	out := map[string]int64{}
+	for _, s := range t.state {
+		if s != 0 && s != tallyOther {
+			out[t.names[s-1]]++
+		}
+	}
+	return out
 }
 
 // talliedKeys picks the keys of a write whose counts the hook knows without reading them
@@ -100,44 +138,54 @@ type tally struct {
 // non-empty value, in its own transaction (createdRows) or in the chunks of a chunked
 // write whose snapshot still holds (staged.currentRow), which the write touched no other
 // way. Their stored marks already say what they count: a visible key, a current row.
-func talliedKeys(ctx context.Context, ev model.WriteEvent) tally {
-	var in func(id int64) bool
-	var language string
+func talliedKeys(ctx context.Context, ev model.WriteEvent) *tally {
+	t := &tally{}
 	if st, _ := ctx.Value(stagedKey{}).(*staged); st != nil && st.current && st.source && len(st.keyIDs) > 0 {
-		language, in = st.language, st.currentRow
+		t.language, t.st = st.language, st
 	}
-	if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.ids) > 0 && (in == nil || cr.language == language) {
-		made := make(map[int64]bool, len(cr.ids))
-		for _, id := range cr.ids {
-			made[id] = true
-		}
-		prev := in
-		language, in = cr.language, func(id int64) bool { return made[id] || (prev != nil && prev(id)) }
+	if cr, _ := ctx.Value(createdKey{}).(*createdRows); cr != nil && len(cr.ids) > 0 && (t.st == nil || cr.language == t.language) {
+		t.language, t.made = cr.language, slices.Clone(cr.ids)
+		slices.Sort(t.made)
 	}
-	if in == nil {
-		return tally{}
+	if t.st == nil && t.made == nil {
+		return t
 	}
-	out := map[int64]string{}
-	other := map[int64]bool{}
+	n := len(t.made)
+	if t.st != nil {
+		n += len(t.st.keyIDs)
+	}
+	t.state = make([]uint8, n)
 	for ch := range ev.All() {
-		if !in(ch.KeyID) || (ch.ProjectID != "" && ch.ProjectID != ev.ProjectID) {
+		if ch.ProjectID != "" && ch.ProjectID != ev.ProjectID {
 			continue
 		}
-		switch {
-		case ch.Namespace == "" || out[ch.KeyID] != "" && out[ch.KeyID] != ch.Namespace:
+		i := t.at(ch.KeyID)
+		if i < 0 || t.state[i] == tallyOther {
+			continue
+		}
+		qualifies := ch.Namespace != "" && ch.Language == t.language &&
+			(ch.Kind == model.ChangeKeyCreated || ch.Kind == model.ChangeValueCreated)
+		if s := t.state[i]; !qualifies || s != 0 && t.names[s-1] != ch.Namespace {
 			// The namespace the counters need is not known without reading the key.
-			other[ch.KeyID] = true
-			continue
-		case ch.Kind == model.ChangeKeyCreated && ch.Language == language:
-		case ch.Kind == model.ChangeValueCreated && ch.Language == language:
-		default:
-			other[ch.KeyID] = true
+			t.state[i] = tallyOther
 			continue
 		}
-		out[ch.KeyID] = ch.Namespace
+		if t.state[i] == 0 {
+			j := slices.Index(t.names, ch.Namespace)
+			if j < 0 {
+				if len(t.names) == tallyOther-1 {
+					t.state[i] = tallyOther // read, as a key of any other namespace
+					continue
+				}
+				t.names, j = append(t.names, ch.Namespace), len(t.names)
+			}
+			t.state[i] = uint8(j + 1)
+		}
 	}
-	for id := range other {
-		delete(out, id)
+	for _, s := range t.state {
+		if s != 0 && s != tallyOther {
+			t.n++
+		}
 	}
-	return tally{language: language, ids: out}
+	return t
 }

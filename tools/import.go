@@ -182,6 +182,8 @@ func (c *Catalog) importFile(ctx context.Context, op model.Operation, in ImportI
 		data = []byte(in.Content)
 	}
 	plan, err := planImport(codec, data, formats.Options{Language: in.Language, SourceLanguage: proj.SourceLanguage, RawCells: raw}, proj, in.Language)
+	// The plan holds what the write needs: the file can go (a file's size of the peak).
+	data, in.Body, in.Content = nil, nil, ""
 	if err != nil {
 		return out, fileError(codec.Name, err)
 	}

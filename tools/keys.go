@@ -104,10 +104,18 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	ids := make([]int64, len(keys))
 	done := make([]bool, len(keys)) // staged: rows written by a chunk
 	created, _ := ctx.Value(createdKey{}).(*createdRows)
-	var at []int // the indexes in keys of the keys to insert here
+	// Indexes are int32 and their lists made to size: a maximal write's lists of them
+	// grown by append were most of what it held beside its values.
+	fresh := 0
 	for i, k := range keys {
 		if ids[i], done[i] = stagedID(ctx, ns.ID, k); !done[i] {
-			at = append(at, i)
+			fresh++
+		}
+	}
+	at := make([]int32, 0, fresh) // the indexes in keys of the keys to insert here
+	for i := range keys {
+		if !done[i] {
+			at = append(at, int32(i))
 		}
 	}
 	// A piece at a time: PostgreSQL's one statement of 300,000 keys held their hashes and
@@ -136,7 +144,10 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	if !isSource {
 		rows = &model.KeyBatch{}
 	}
-	var order []int // indexes in keys of the rows to insert here; the staged ones are written
+	order := make([]int32, 0, fresh) // indexes in keys of the rows to insert here; the staged ones are written
+	if isSource && created != nil {
+		created.ids = slices.Grow(created.ids, fresh)
+	}
 	for i, k := range keys {
 		v := values[k]
 		if v == "" && !isSource {
@@ -146,7 +157,7 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 			rows.Keys, rows.IDs = append(rows.Keys, k), append(rows.IDs, ids[i])
 		}
 		if !done[i] {
-			order = append(order, i)
+			order = append(order, int32(i))
 			if isSource && v != "" {
 				created.add(ids[i], language)
 			}
@@ -159,7 +170,7 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 	// In key id order the rows append to the (key_id, ...) indexes of translations and
 	// history instead of splitting their pages all over: a third less time writing the rows
 	// of a worst-case body.
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ids[a], ids[b]) })
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(ids[a], ids[b]) })
 	sv := versionPtr(version)
 	writes := make([]model.TranslationWrite, 0, min(len(order), createPiece))
 	for len(order) > 0 {
@@ -174,12 +185,16 @@ func createKeys(ctx context.Context, tx model.Tx, proj model.Project, ns model.N
 			return nil, err
 		}
 	}
-	if isSource {
-		sourceValues := make([]string, len(keys))
-		for i, k := range keys {
-			sourceValues[i] = values[k]
+	if isSource && created != nil {
+		// Only the values with a piece of syntax are evidence: a list of them all was a
+		// string header a key more at the write's peak.
+		var some []string
+		for _, k := range keys {
+			if v := values[k]; hasSyntaxNeedle(v) {
+				some = append(some, v)
+			}
 		}
-		created.addSource(ids, sourceValues)
+		created.addSource(ids, some)
 	}
 	return changes, nil
 }

@@ -92,12 +92,18 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 // whole namespace asks the database for the visible keys it did not send, usually none.
 func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in SyncIn, preserve bool, out *SyncOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
-	names := sortedKeys(in.Translations)
+	names := sortedNames(ctx, ns.ID, in.Translations)
 	keys, all, err := syncKeys(ctx, tx, ns, proj.SourceLanguage, in.Language, names)
 	if err != nil {
 		return nil, err
 	}
 	existing := indexKeys(keys)
+	// When every key is new (a big first sync or import), the list is names itself, not a
+	// copy grown to twice its size.
+	allNew := len(existing) == 0 && len(out.Created) == 0 && len(names) > 0
+	if allNew {
+		out.Created = names
+	}
 	var unhide, hide, changedIDs, sent []int64
 	var writes []model.TranslationWrite
 	var changes []model.Change
@@ -105,7 +111,9 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 		v := in.Translations[k]
 		ks := existing[k]
 		if ks == nil {
-			out.Created = append(out.Created, k)
+			if !allNew {
+				out.Created = append(out.Created, k)
+			}
 			continue
 		}
 		sent = append(sent, ks.ID)

@@ -250,14 +250,22 @@ func (c *Catalog) redetectSyntax(ctx context.Context, tx model.Tx, p model.Proje
 func syntaxEvidence(values []string) message.SyntaxEvidence {
 	var some []string
 	for _, v := range values {
-		for _, n := range syntaxNeedles {
-			if strings.Contains(v, n) {
-				some = append(some, v)
-				break
-			}
+		if hasSyntaxNeedle(v) {
+			some = append(some, v)
 		}
 	}
 	return message.Evidence(some)
+}
+
+// hasSyntaxNeedle reports whether v holds a piece of any syntax (syntaxNeedles): the
+// only values syntaxEvidence reads.
+func hasSyntaxNeedle(v string) bool {
+	for _, n := range syntaxNeedles {
+		if strings.Contains(v, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // notAmong returns the ids of a that b lacks; b is sorted in place.
