@@ -65,6 +65,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerPageContexts(m)
 	registerTrigramPendingLimit(m)
 	registerStatementKeyChecks(m)
+	registerTrigramSideTables(m)
 	return m
 }
 
