@@ -45,7 +45,9 @@
 // them (trigram_pending.go). On PostgreSQL a key's namespace and a translation's key are
 // checked once per statement by triggers, not per row by foreign keys
 // (20261214010001_statement_key_checks.go): writes to a project take turns, so the row
-// locks a foreign key takes guarded nothing there.
+// locks a foreign key takes guarded nothing there. PostgreSQL's trigram indexes are on
+// side tables a background pass fills after writes commit; writes only record the ids
+// they touched, and searches read those rows directly until then (trigram_pending.go).
 //
 // # Migrations
 //

@@ -57,3 +57,6 @@ func Setting(ctx context.Context, db *DB, name string) (value string, err error)
 // SetWriterHooks makes every Update call queued when it starts waiting for the writer, and
 // YieldToWriters call pause instead of sleeping between looks.
 func SetWriterHooks(db *DB, queued, pause func()) { db.queued, db.yieldPause = queued, pause }
+
+// MergeTrigrams runs the trigram pass a big write starts, and waits for it.
+func MergeTrigrams(ctx context.Context, db *DB) error { return db.mergeTrigrams(ctx) }

@@ -90,8 +90,9 @@ func (t *tx) memoryRows(language, word, exact string) (string, []any) {
 		cond, args = ` AND t.value = ?`, []any{exact}
 	}
 	if t.db.postgres {
-		return `(SELECT t.id, t.key_id, t.language, t.value FROM translations AS t
-WHERE t.language = ? AND LOWER(t.value) LIKE ? ESCAPE '\'` + cond + ` LIMIT ?) AS s`, slices.Concat([]any{language, likePattern(word)}, args, []any{memoryScan})
+		rows, rowsArgs := pgTrigramRows("translations_trgm", "translations AS t", "t.value", []string{word})
+		return `(SELECT t.id, t.key_id, t.language, t.value FROM ` + rows + ` JOIN translations AS t ON t.id = g.rowid
+WHERE t.language = ? AND LOWER(t.value) LIKE ? ESCAPE '\'` + cond + ` LIMIT ?) AS s`, slices.Concat(rowsArgs, []any{language, likePattern(word)}, args, []any{memoryScan})
 	}
 	// The trigram table first, in rowid order: without ORDER BY rank FTS5 stops at the
 	// LIMIT instead of ranking every row that holds the word.

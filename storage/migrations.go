@@ -66,6 +66,7 @@ func migrations(box *secrets.Box) *migrate.Migrations {
 	registerTrigramPendingLimit(m)
 	registerStatementKeyChecks(m)
 	registerSQLiteKeyIndex(m)
+	registerTrigramSideTables(m)
 	return m
 }
 

@@ -235,48 +235,60 @@ func TestSearchFilters(t *testing.T) {
 }
 
 // TestSearchFollowsWrites: the trigram index follows a value rewritten, a key's rows
-// removed (a rolled-back chunk) and a key hidden.
+// removed (a rolled-back chunk) and a key hidden, at once, whether the rows were still
+// pending or already indexed (PostgreSQL's side tables, SQLite's merged segments).
 func TestSearchFollowsWrites(t *testing.T) {
 	storagetest.ForEachDialect(t, func(t *testing.T, dialect string) {
-		db, f := storagetest.MustOpenFixture(t, dialect)
-		ctx := sys(t)
-		searchSeed(t, db, f.Project.ID, "writes", map[string]string{"a": "old albatross", "b": "brave badger", "c": "cheeky cormorant"})
-		find := func(q string) []string {
-			return searchAll(t, db, model.SearchFilter{ProjectID: f.Project.ID, ValueContains: q})
-		}
-		if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
-			rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
-			if err != nil {
-				return err
-			}
-			ns, err := tx.Namespace(ctx, f.Project.ID, "writes")
-			if err != nil {
-				return err
-			}
-			for _, r := range rows {
-				switch r.Key {
-				case "a":
-					err = tx.WriteTranslations(ctx, []model.TranslationWrite{{ID: r.Row.ID, KeyID: r.KeyID, Key: r.Key, Language: "en",
-						Value: "new nightingale", Status: model.StatusApproved, Change: model.ChangeValueUpdated}})
-				case "b":
-					err = tx.(model.StagingTx).RemoveStagedKeys(ctx, ns.ID, []int64{r.KeyID})
-				case "c":
-					err = tx.SetHidden(ctx, []int64{r.KeyID}, true)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		for q, want := range map[string][]string{"albatross": nil, "nightingale": {"a=new nightingale"}, "badger": nil, "cormorant": nil} {
-			if got := find(q); !sameSet(got, want) {
-				t.Errorf("%q: found %q, want %q", q, got, want)
-			}
+		for _, indexed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("indexed=%v", indexed), func(t *testing.T) { searchFollowsWrites(t, dialect, indexed) })
 		}
 	})
+}
+
+func searchFollowsWrites(t *testing.T, dialect string, indexed bool) {
+	db, f := storagetest.MustOpenFixture(t, dialect)
+	ctx := sys(t)
+	searchSeed(t, db, f.Project.ID, "writes", map[string]string{"a": "old albatross", "b": "brave badger", "c": "cheeky cormorant"})
+	if indexed {
+		if err := storage.MergeTrigrams(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func(q string) []string {
+		return searchAll(t, db, model.SearchFilter{ProjectID: f.Project.ID, ValueContains: q})
+	}
+	if err := db.Update(ctx, f.Project.ID, func(tx model.Tx) error {
+		rows, err := tx.ProjectTranslations(ctx, f.Project.ID, "en")
+		if err != nil {
+			return err
+		}
+		ns, err := tx.Namespace(ctx, f.Project.ID, "writes")
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			switch r.Key {
+			case "a":
+				err = tx.WriteTranslations(ctx, []model.TranslationWrite{{ID: r.Row.ID, KeyID: r.KeyID, Key: r.Key, Language: "en",
+					Value: "new nightingale", Status: model.StatusApproved, Change: model.ChangeValueUpdated}})
+			case "b":
+				err = tx.(model.StagingTx).RemoveStagedKeys(ctx, ns.ID, []int64{r.KeyID})
+			case "c":
+				err = tx.SetHidden(ctx, []int64{r.KeyID}, true)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string][]string{"albatross": nil, "nightingale": {"a=new nightingale"}, "badger": nil, "cormorant": nil} {
+		if got := find(q); !sameSet(got, want) {
+			t.Errorf("%q: found %q, want %q", q, got, want)
+		}
+	}
 }
 
 // TestSearchRareWordsOfCommonText: a substring made mostly of words every key or value

@@ -676,7 +676,8 @@ func (t *tx) trigramQuery(fts, on, col, sub string, pieces []string) *bun.Select
 	table, cond, _ := strings.Cut(on, " ON ")
 	q := t.tx.NewSelect()
 	if t.db.postgres {
-		q = q.TableExpr(table)
+		rows, args := pgTrigramRows(fts, table, col, pieces)
+		q = q.TableExpr(rows, args...).Join("JOIN " + on)
 		for _, p := range pieces {
 			q = q.Where("LOWER("+col+`) LIKE ? ESCAPE '\'`, likePattern(p))
 		}
