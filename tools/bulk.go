@@ -49,11 +49,11 @@ const (
 // in chunks before the write's own transaction.
 type bulkCreate struct {
 	namespace string
-	create    bool              // the operation makes the namespace when it is missing
-	source    bool              // values are in the project's source language
-	language  string            // otherwise, the language of values
-	requires  string            // a language the operation checks is enabled first ("" none)
-	values    map[string]string // key to value; the keys the namespace lacks are created
+	create    bool        // the operation makes the namespace when it is missing
+	source    bool        // values are in the project's source language
+	language  string      // otherwise, the language of values
+	requires  string      // a language the operation checks is enabled first ("" none)
+	values    writeValues // the keys the namespace lacks are created
 }
 
 // bulkWrites is a Catalog's state for chunked writes.
@@ -120,11 +120,11 @@ type staged struct {
 	// (sortedNames) instead of sorting a second copy. keys is names itself when every
 	// key is new.
 	names []string
-	from  map[string]string
+	from  writeValues
 	// values are the write's; in the source language (source), the staged keys with a
 	// non-empty value have a visible key and a current row, which the counters hook adds
 	// without reading (currentRow).
-	values map[string]string
+	values writeValues
 	source bool
 
 	// Set in the main transaction.
@@ -193,13 +193,18 @@ func syncKeys(ctx context.Context, tx model.Tx, ns model.Namespace, sourceLangua
 	return tx.SyncKeys(ctx, ns, sourceLanguage, language, only)
 }
 
-// sortedNames is sortedKeys(values), the staged write's own when it sorted the same map.
-func sortedNames(ctx context.Context, nsID int64, values map[string]string) []string {
-	if st := stagedIn(ctx, nsID); st != nil && len(st.names) == len(values) && len(values) > 0 &&
-		reflect.ValueOf(st.from).UnsafePointer() == reflect.ValueOf(values).UnsafePointer() {
-		return st.names
+// sortedNames is values.names(), the staged write's own when it sorted the same map.
+func sortedNames(ctx context.Context, nsID int64, values writeValues) []string {
+	m, ok := values.(valueMap)
+	if !ok {
+		return values.names()
 	}
-	return sortedKeys(values)
+	if st := stagedIn(ctx, nsID); st != nil && len(st.names) == len(m) && len(m) > 0 {
+		if from, ok := st.from.(valueMap); ok && reflect.ValueOf(from).UnsafePointer() == reflect.ValueOf(m).UnsafePointer() {
+			return st.names
+		}
+	}
+	return m.names()
 }
 
 // stagedID returns the id of key when a chunk of the write already created it.
@@ -238,7 +243,11 @@ func (st *staged) currentRow(id int64) bool {
 		return false
 	}
 	i := st.index(id)
-	return i >= 0 && st.values[st.keys[i]] != ""
+	if i < 0 {
+		return false
+	}
+	v, _ := st.values.value(st.keys[i])
+	return v != ""
 }
 
 func (c *Catalog) chunking() bool {
@@ -259,10 +268,10 @@ func (c *Catalog) bulkLimits() (threshold, batch int, slice time.Duration) {
 // fail in the main transaction anyway. On error the committed chunks are already removed.
 func (c *Catalog) stage(ctx context.Context, op model.Operation, project string, b *bulkCreate) (*staged, error) {
 	threshold, batch, slice := c.bulkLimits()
-	if len(b.values) <= threshold {
+	if b.values.count() <= threshold {
 		return nil, nil
 	}
-	names := sortedKeys(b.values) // sorted once: a maximal body has 360,000
+	names := b.values.names() // sorted once: a maximal body has 360,000
 	st := &staged{names: names, from: b.values}
 	var proj model.Project
 	var ns model.Namespace

@@ -29,8 +29,8 @@ func (c *Catalog) ReportMissing(ctx context.Context, in ReportMissingIn) (Report
 		in.Translations = fam.values
 	}
 	err := c.write(ctx, write{op: model.OpMissing, project: in.ProjectID,
-		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: in.Translations},
-		validate: func() error { return checkEntries(in.Translations) },
+		bulk:     &bulkCreate{namespace: in.Namespace, source: true, requires: in.Language, values: valueMap(in.Translations)},
+		validate: func() error { return checkEntries(valueMap(in.Translations)) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
 			if err != nil {
@@ -62,7 +62,7 @@ type RegisterOut struct {
 func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (RegisterOut, error) {
 	out := RegisterOut{Created: []string{}, Skipped: []string{}}
 	return out, c.write(ctx, write{op: model.OpRegisterSourceStrings, project: in.ProjectID,
-		bulk: &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: in.Strings},
+		bulk: &bulkCreate{namespace: in.NamespaceKey, create: true, source: true, values: valueMap(in.Strings)},
 		validate: func() error {
 			switch {
 			case len(in.Strings) == 0:
@@ -70,7 +70,7 @@ func (c *Catalog) RegisterSourceStrings(ctx context.Context, in RegisterIn) (Reg
 			case len(in.Strings) > MaxRegisterStrings:
 				return model.Errorf(model.CodeUnprocessable, "at most %d strings per call, got %d; register the rest in further calls", MaxRegisterStrings, len(in.Strings))
 			}
-			return checkEntries(in.Strings)
+			return checkEntries(valueMap(in.Strings))
 		},
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.NamespaceKey, true)
@@ -103,7 +103,7 @@ func addMissingKeys(ctx context.Context, tx model.Tx, proj model.Project, ns mod
 			created = append(created, k)
 		}
 	}
-	changes, err = createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, values)
+	changes, err = createKeys(ctx, tx, proj, ns, proj.SourceLanguage, created, valueMap(values))
 	if err != nil {
 		return nil, nil, nil, err
 	}

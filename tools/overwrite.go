@@ -65,7 +65,7 @@ func (c *Catalog) Overwrite(ctx context.Context, in OverwriteIn) (OverwriteOut, 
 		in.Translations, in.families = fam.values, fam
 	}
 	err := c.write(ctx, write{op: model.OpOverwrite, project: in.ProjectID, lang: in.Language,
-		validate: func() error { return checkEntries(in.Translations) },
+		validate: func() error { return checkEntries(valueMap(in.Translations)) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, false)
 			if err != nil {

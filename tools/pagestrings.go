@@ -29,7 +29,7 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 	var out PageStringsOut
 	values := map[string]string{}
 	err := c.write(ctx, write{op: model.OpSyncPageStrings, project: in.ProjectID,
-		bulk: &bulkCreate{namespace: in.Namespace, create: true, source: true, values: values},
+		bulk: &bulkCreate{namespace: in.Namespace, create: true, source: true, values: valueMap(values)},
 		validate: func() error {
 			switch {
 			case in.SourceStrings == nil:
@@ -48,7 +48,7 @@ func (c *Catalog) RegisterPageStrings(ctx context.Context, in PageStringsIn) (Pa
 				}
 				values[s] = s
 			}
-			return checkEntries(values)
+			return checkEntries(valueMap(values))
 		},
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, "", in.Namespace, true)

@@ -17,6 +17,16 @@ type SyncIn struct {
 	Partial              bool              `json:"partial"`
 	// families, when set, is the request with its plural families gathered (families.go).
 	families *familyRequest
+	// values, when set, are Translations as an import's sorted pairs (Translations nil).
+	values writeValues
+}
+
+// entries are in's values.
+func (in SyncIn) entries() writeValues {
+	if in.values != nil {
+		return in.values
+	}
+	return valueMap(in.Translations)
 }
 
 // SyncSummary counts what a sync did.
@@ -61,8 +71,8 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 		in.Translations, in.families = fam.values, fam
 	}
 	err := c.write(ctx, write{op: model.OpSync, project: in.ProjectID,
-		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: in.Translations},
-		validate: func() error { return checkEntries(in.Translations) },
+		bulk:     &bulkCreate{namespace: in.Namespace, create: true, language: in.Language, values: valueMap(in.Translations)},
+		validate: func() error { return checkEntries(valueMap(in.Translations)) },
 		apply: func(ctx context.Context, tx model.Tx, proj model.Project) ([]model.Change, error) {
 			ns, err := openNamespace(ctx, tx, proj, in.Language, in.Namespace, true)
 			if err != nil {
@@ -92,7 +102,8 @@ func (c *Catalog) Sync(ctx context.Context, in SyncIn) (SyncOut, error) {
 // whole namespace asks the database for the visible keys it did not send, usually none.
 func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns model.Namespace, in SyncIn, preserve bool, out *SyncOut) ([]model.Change, error) {
 	isSource := in.Language == proj.SourceLanguage
-	names := sortedNames(ctx, ns.ID, in.Translations)
+	values := in.entries()
+	names := sortedNames(ctx, ns.ID, values)
 	keys, all, err := syncKeys(ctx, tx, ns, proj.SourceLanguage, in.Language, names)
 	if err != nil {
 		return nil, err
@@ -108,7 +119,7 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 	var writes []model.TranslationWrite
 	var changes []model.Change
 	for _, k := range names {
-		v := in.Translations[k]
+		v, _ := values.value(k)
 		ks := existing[k]
 		if ks == nil {
 			if !allNew {
@@ -148,7 +159,7 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 			out.Summary.Unchanged++
 		}
 	}
-	created, err := createKeys(ctx, tx, proj, ns, in.Language, out.Created, in.Translations)
+	created, err := createKeys(ctx, tx, proj, ns, in.Language, out.Created, values)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +181,7 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 		return nil, err
 	}
 	if isSource && !in.Partial {
-		absent, err := absentKeys(ctx, tx, ns, keys, all, in.Translations, sent, created)
+		absent, err := absentKeys(ctx, tx, ns, keys, all, values, sent, created)
 		if err != nil {
 			return nil, err
 		}
@@ -208,11 +219,11 @@ func syncNamespace(ctx context.Context, tx model.Tx, proj model.Project, ns mode
 // absentKeys returns, ordered by key, the visible keys of ns a full sync did not send:
 // picked from keys when they are all of the namespace's (all), else asked of the database.
 // sent are the ids of the keys sent that existed, created the sync's new keys.
-func absentKeys(ctx context.Context, tx model.Tx, ns model.Namespace, keys []model.KeyState, all bool, values map[string]string, sent []int64, created []model.Change) ([]model.KeyRecord, error) {
+func absentKeys(ctx context.Context, tx model.Tx, ns model.Namespace, keys []model.KeyState, all bool, values writeValues, sent []int64, created []model.Change) ([]model.KeyRecord, error) {
 	if all {
 		var out []model.KeyRecord
 		for _, k := range keys {
-			if _, ok := values[k.Key]; !ok && !k.Hidden {
+			if _, ok := values.value(k.Key); !ok && !k.Hidden {
 				out = append(out, model.KeyRecord{ID: k.ID, NamespaceID: ns.ID, Key: k.Key})
 			}
 		}

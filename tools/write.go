@@ -94,7 +94,7 @@ func (c *Catalog) write(ctx context.Context, w write) error {
 	if w.dry {
 		return writeError(ctx, c.dryRun(ctx, w), c.opts.WriteTimeout)
 	}
-	if threshold, _, _ := c.bulkLimits(); w.bulk != nil && len(w.bulk.values) > threshold {
+	if threshold, _, _ := c.bulkLimits(); w.bulk != nil && w.bulk.values.count() > threshold {
 		// The checkup and the store's statistics wait for it (checkupYield).
 		if cs, ok := c.store.(model.ChunkedStore); ok {
 			defer cs.BulkWrite()()
