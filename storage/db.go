@@ -142,6 +142,9 @@ func Open(ctx context.Context, dsn string, opts *Options) (*DB, error) {
 		db.closePools()
 		return nil, fmt.Errorf("reading revision: %w", err)
 	}
+	if db.postgres {
+		db.indexLeftTrigrams(ctx)
+	}
 	go db.watch(opts.PollInterval)
 	return db, nil
 }

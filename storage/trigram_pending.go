@@ -64,6 +64,21 @@ func (db *DB) mergeTrigramsAfterWrite(rows int) {
 	db.count(&db.trigrams, rows, trigramMergeRows, trigramMergeTimeout, "merging the trigram indexes", db.mergeTrigrams)
 }
 
+// indexLeftTrigrams starts a pass at open when rows are pending: the process that wrote
+// them stopped before its pass, and the count that starts one is kept in memory, so they
+// would otherwise wait for the next thousand rows written (searches read them meanwhile,
+// exact but slower). Not being able to look is no reason to refuse the open.
+func (db *DB) indexLeftTrigrams(ctx context.Context) {
+	var left bool
+	if err := db.w.NewRaw(`SELECT to_regclass('trigram_pending') IS NOT NULL`).Scan(ctx, &left); err != nil || !left {
+		return
+	}
+	if err := db.w.NewRaw(`SELECT EXISTS (SELECT 1 FROM trigram_pending)`).Scan(ctx, &left); err != nil || !left {
+		return
+	}
+	db.mergeTrigramsAfterWrite(trigramMergeRows)
+}
+
 // mergeTrigrams indexes the rows writes left pending and merges the pending lists of the
 // trigram indexes into their trees. It takes no lock that writes or searches wait for:
 // inserts keep appending to the list meanwhile.

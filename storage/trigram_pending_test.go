@@ -71,6 +71,53 @@ func TestTrigramPendingListsMergedAfterWrite(t *testing.T) {
 	}
 }
 
+// Rows a store left pending when it stopped (a write too small for a pass) are indexed by
+// the next store to open the database, not left until a thousand more rows are written.
+func TestTrigramPendingIndexedAtOpen(t *testing.T) {
+	t.Parallel()
+	if !slices.Contains(storagetest.Dialects, "postgres") {
+		t.Skip("PostgreSQL only, and not among the dialects of this run")
+	}
+	dsn, f := storagetest.FixtureDSN(t, "postgres")
+	sqlDB := storagetest.SQL(t, dsn)
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := sqlDB.QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(`SELECT COUNT(*) FROM trigram_pending`); n != 0 {
+		t.Fatalf("the fixture's database holds %d pending runs: every test's store would start with a pass", n)
+	}
+	db := storagetest.MustOpen(t, dsn, nil)
+	cat := storagetest.Catalog(db, nil)
+	ctx := model.WithPrincipal(context.Background(), tools.System)
+	if _, err := cat.Sync(ctx, tools.SyncIn{Translations: map[string]string{"left.behind": "Zebra crossing"}, Partial: true,
+		NamespaceRef: tools.NamespaceRef{ProjectID: f.Project.ID, Language: "en", Namespace: "left"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`SELECT COUNT(*) FROM trigram_pending`); n == 0 {
+		t.Fatal("a one-key write was indexed at once: the test needs rows left pending")
+	}
+	if err := storagetest.MustOpen(t, dsn, nil).Close(); err != nil { // Close waits for the pass
+		t.Fatal(err)
+	}
+	if n := count(`SELECT COUNT(*) FROM trigram_pending`); n != 0 {
+		t.Errorf("%d runs still pending after a store opened and closed", n)
+	}
+	if n := count(`SELECT COUNT(*) FROM translations_trgm WHERE value = 'zebra crossing'`); n != 1 {
+		t.Errorf("the value's side row: %d, want 1", n)
+	}
+	if n := count(`SELECT COUNT(*) FROM translation_keys_trgm WHERE key = 'left.behind'`); n != 1 {
+		t.Errorf("the key's side row: %d, want 1", n)
+	}
+}
+
 // On SQLite, writes add FTS5 segments without merging them (automerge 0): a burst of
 // writes leaves them to the store's background work, which merges them once the store has
 // closed, and search still finds every written row meanwhile and after. SQLite only:

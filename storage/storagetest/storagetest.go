@@ -208,5 +208,14 @@ func build(ctx context.Context, dsn string, snapshot func(state) error) (Fixture
 	if err != nil {
 		return Fixture{}, err
 	}
+	// Opened once more, the store indexes the fixture's trigram rows left pending
+	// (PostgreSQL) and Close waits for it: copied with them, every test's store would
+	// start with a pass of its own.
+	if db, err = storage.Open(ctx, dsn, &storage.Options{PollInterval: time.Hour}); err != nil {
+		return Fixture{}, fmt.Errorf("reopening the template %s: %w", redact(dsn), err)
+	}
+	if err := db.Close(); err != nil {
+		return Fixture{}, fmt.Errorf("closing the template: %w", err)
+	}
 	return f, snapshot(withFixture)
 }
