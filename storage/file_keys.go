@@ -211,12 +211,7 @@ func (t *tx) sqliteRareRows(ctx context.Context, rare []*model.TranslationState)
 			if r == nil {
 				continue
 			}
-			switch r.Status = sc.str(vals[1]); r.Status { // one string per status
-			case model.StatusApproved:
-				r.Status = model.StatusApproved
-			case model.StatusNeedsReview:
-				r.Status = model.StatusNeedsReview
-			}
+			r.Status = fileStatus(sc.str(vals[1]))
 			r.Held = sc.str(vals[2])
 			if vals[3] != nil {
 				text := sc.str(vals[3])
@@ -234,16 +229,23 @@ func (t *tx) sqliteRareRows(ctx context.Context, rare []*model.TranslationState)
 	return nil
 }
 
+// fileStatus is status as the constant of that name where there is one: one string per
+// status, not one per row kept for as long as the cache.
+func fileStatus(status string) string {
+	switch status {
+	case model.StatusApproved:
+		return model.StatusApproved
+	case model.StatusNeedsReview:
+		return model.StatusNeedsReview
+	}
+	return status
+}
+
 // fileRow fills r from the fileRows columns v (as translation does), its source version
 // appended to versions, which has room for it.
 func (s *scanner) fileRow(r *model.TranslationState, v []any, language string, versions *[]int64) {
 	r.ID, r.Language, r.Value, r.DoNotTranslate = s.int(v[0]), language, s.str(v[1]), s.bool(v[3])
-	switch r.Status = s.str(v[2]); r.Status { // one string per status, not one per row kept for as long as the cache
-	case model.StatusApproved:
-		r.Status = model.StatusApproved
-	case model.StatusNeedsReview:
-		r.Status = model.StatusNeedsReview
-	}
+	r.Status = fileStatus(s.str(v[2]))
 	if v[4] != nil {
 		*versions = append(*versions, s.int(v[4]))
 		r.SourceVersion = &(*versions)[len(*versions)-1]

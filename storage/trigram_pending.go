@@ -69,8 +69,8 @@ func (db *DB) mergeTrigramsAfterWrite(rows int) {
 // would otherwise wait for the next thousand rows written (searches read them meanwhile,
 // exact but slower). Not being able to look is no reason to refuse the open.
 func (db *DB) indexLeftTrigrams(ctx context.Context) {
-	var left bool
-	if err := db.w.NewRaw(`SELECT to_regclass('trigram_pending') IS NOT NULL`).Scan(ctx, &left); err != nil || !left {
+	left, err := db.trigramSidesExist(ctx)
+	if err != nil || !left {
 		return
 	}
 	if err := db.w.NewRaw(`SELECT EXISTS (SELECT 1 FROM trigram_pending)`).Scan(ctx, &left); err != nil || !left {
@@ -150,13 +150,20 @@ var pgTrigramSides = []struct{ table, side, col string }{
 // at once, where the later commit could hold the older text.
 const trigramPassLock = int64(0x6c6f6b616c747267) // "lokaltrg"
 
+// trigramSidesExist reports whether the database has the trigram side tables and their
+// trigram_pending (none without pg_trgm: migrateTrigramSideTables).
+func (db *DB) trigramSidesExist(ctx context.Context) (bool, error) {
+	var exists bool
+	err := db.w.NewRaw(`SELECT to_regclass('trigram_pending') IS NOT NULL`).Scan(ctx, &exists)
+	return exists, err
+}
+
 // indexPendingTrigrams brings the side tables up to the rows the committed writes left in
 // trigram_pending, in one transaction: a search sees the pending rows or their index
 // entries, never neither. Runs of ids are read once even where statements' runs overlap.
 func (db *DB) indexPendingTrigrams(ctx context.Context) error {
-	var exists bool
-	if err := db.w.NewRaw(`SELECT to_regclass('trigram_pending') IS NOT NULL`).Scan(ctx, &exists); err != nil || !exists {
-		return err // no pg_trgm: no side tables
+	if exists, err := db.trigramSidesExist(ctx); err != nil || !exists {
+		return err
 	}
 	return db.w.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, trigramPassLock); err != nil {

@@ -121,7 +121,7 @@ func TestTrigramPendingIndexedAtOpen(t *testing.T) {
 // On SQLite, writes add FTS5 segments without merging them (automerge 0): a burst of
 // writes leaves them to the store's background work, which merges them once the store has
 // closed, and search still finds every written row meanwhile and after. SQLite only:
-// PostgreSQL's counterpart is the test above.
+// PostgreSQL's counterpart is TestTrigramPendingListsMergedAfterWrite.
 func TestTrigramSegmentsMergedAfterWrites(t *testing.T) {
 	t.Parallel()
 	if !slices.Contains(storagetest.Dialects, "sqlite") {
